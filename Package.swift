@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG) into premultiplied RGBA frames.
+///
+/// Layers, each importing only those below it:
+/// `AnimationCodec` (bytes to frames) <- `StickerCLI` (command types) <- `stickers` (executable).
+let package = Package(
+    name: "StickerKit",
+    products: [
+        .library(name: "AnimationCodec", targets: ["AnimationCodec"]),
+        .library(name: "StickerCLI", targets: ["StickerCLI"]),
+        .executable(name: "stickers", targets: ["stickers"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (Debian packages named in `providers`).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // libjpeg reports errors by longjmp, which Swift cannot catch: a tiny C shim owns that.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+
+        .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG"]),
+        .target(name: "StickerCLI", dependencies: [
+            "AnimationCodec",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "stickers", dependencies: ["StickerCLI"]),
+
+        .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF"]),
+        .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "AnimationCodec"]),
+    ]
+)

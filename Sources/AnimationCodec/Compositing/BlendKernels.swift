@@ -1,0 +1,61 @@
+/// Premultiplied Porter-Duff OVER on rows of RGBA8 pixels: for every channel,
+/// `dst = src + round(dst * (255 - srcAlpha) / 255)`.
+///
+/// Two versions of the one kernel: ``overScalar(_:onto:count:)``, one channel at a time and
+/// easy to check, and ``overSIMD(_:onto:count:)``, four pixels at a time with block fast
+/// paths. Tests prove they agree on every (source, alpha, destination) triple.
+public enum BlendKernels {
+    /// `round(x * y / 255)` for 8-bit x and y, exactly.
+    @inlinable @inline(__always)
+    static func multiply255(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        let t = x &* y &+ 128
+        return (t &+ (t &>> 8)) &>> 8
+    }
+
+    /// The reference kernel: `count` pixels of `source` OVER `destination`, one channel at a time.
+    /// - Warning: both pointers must hold `count * 4` bytes; the regions must not overlap.
+    public static func overScalar(_ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
+        let s = source.assumingMemoryBound(to: UInt8.self)
+        let d = destination.assumingMemoryBound(to: UInt8.self)
+        for p in 0..<count {
+            let o = p &* 4
+            let inverse = 255 &- UInt32(s[o &+ 3])
+            for c in 0..<4 {
+                d[o &+ c] = UInt8(truncatingIfNeeded: UInt32(s[o &+ c]) &+ multiply255(UInt32(d[o &+ c]), inverse))
+            }
+        }
+    }
+
+    /// The fast kernel: four pixels per step as `SIMD16` vectors. A block whose four source
+    /// alphas are all 0 is skipped and one whose alphas are all 255 is copied; the test is
+    /// done on two scalar `UInt64` words, which measured faster than a vector compare.
+    /// - Warning: both pointers must hold `count * 4` bytes; the regions must not overlap.
+    public static func overSIMD(_ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
+        let alphaMask: UInt64 = 0xFF00_0000_FF00_0000
+        var p = 0
+        // Safe: each step touches bytes o ..< o + 16 with p + 4 <= count.
+        while p &+ 4 <= count {
+            let o = p &* 4
+            let lo = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+            let hi = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
+            p &+= 4
+            if (lo | hi) & alphaMask == 0 { continue }
+            if (lo & hi) & alphaMask == alphaMask {
+                destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
+                destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
+                continue
+            }
+            let s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
+            let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
+            // Each pixel's alpha copied into its four lanes: (a >> 24) * 0x01010101.
+            let alphas = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24 &* 0x0101_0101, to: SIMD16<UInt8>.self)
+            let inverse = SIMD16<UInt16>(truncatingIfNeeded: 255 &- alphas)
+            let t = SIMD16<UInt16>(truncatingIfNeeded: d) &* inverse &+ 128
+            let scaled = SIMD16<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+            destination.storeBytes(of: s &+ scaled, toByteOffset: o, as: SIMD16<UInt8>.self)
+        }
+        if p < count {
+            overScalar(source + p &* 4, onto: destination + p &* 4, count: count &- p)
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decodes an APNG, GIF, PNG or JPEG file into the frames a browser displays.
+///
+/// Creating a decoder reads the file's structure only: ``info`` is then complete, limits
+/// have been checked, and no pixel has been decoded. Frames come out composited (the whole
+/// canvas after each stored frame), premultiplied RGBA8:
+///
+/// ```swift
+/// let decoder = try AnimationDecoder(bytes: fileBytes)
+/// var frames = decoder.makeFrameIterator()
+/// while let frame = try frames.next() { use(frame.pixels) }   // lazily, one at a time
+/// let fifth = try decoder.frame(at: 4)                           // random access
+/// let all = try decoder.decodeAllFrames()                        // parallel decode
+/// ```
+public struct AnimationDecoder: Sendable {
+    /// What the file says about itself.
+    public let info: AnimationInfo
+    /// The limits the file was checked against.
+    public let limits: DecodingLimits
+    let bytes: [UInt8]
+    let source: FrameSource
+
+    /// Reads the structure of `bytes`, sniffing the format from its signature.
+    /// - Throws: ``CodecError`` naming the problem; a broken APNG animation is not an
+    ///   error (the default image is used, with a warning in ``AnimationInfo/warnings``).
+    public init(bytes: [UInt8], limits: DecodingLimits = .default) throws(CodecError) {
+        guard let format = ImageFormat.sniff(bytes) else { throw .unknownFormat }
+        self.bytes = bytes
+        self.limits = limits
+        switch format {
+        case .png, .apng:
+            let file = try PNGFile(parsing: bytes, limits: limits)
+            let frames = file.displayedFrames
+            let isAPNG = file.animation != nil || file.warnings.contains { $0.kind == .animationIgnored }
+            source = .png(file, PNGImageDecoder(file: file), frames: frames)
+            info = AnimationInfo(
+                format: isAPNG ? .apng : .png, width: file.header.width, height: file.header.height,
+                frames: frames.enumerated().map { index, frame in
+                    FrameInfo(index: index, rect: frame.control.rect, delay: frame.control.delay,
+                              dispose: frame.control.dispose, blend: frame.control.blend)
+                },
+                loopCount: file.animation?.numPlays, fileSize: bytes.count, warnings: file.warnings,
+                details: [
+                    "bitDepth": String(file.header.bitDepth),
+                    "colorType": file.header.colorType.name,
+                    "interlaced": String(file.header.isInterlaced),
+                    "defaultImageIsFirstFrame": String(file.animation == nil || file.defaultImageIsFirstFrame),
+                ],
+                colorChunks: file.colorChunks)
+        case .gif:
+            let file = try GIFFile(parsing: bytes, limits: limits)
+            source = .gif(file)
+            info = AnimationInfo(
+                format: .gif, width: file.canvasWidth, height: file.canvasHeight,
+                frames: file.images.map(\.info), loopCount: file.loopCount, fileSize: bytes.count,
+                warnings: file.warnings,
+                details: [
+                    "version": file.version,
+                    "logicalScreen": "\(file.screenWidth)x\(file.screenHeight)",
+                    "globalColorTable": String((file.globalPalette?.count ?? 0) / 3),
+                    "backgroundIndex": String(file.backgroundIndex),
+                ],
+                colorChunks: nil)
+        case .jpeg:
+            let image = try JPEGImage(header: bytes, limits: limits)
+            source = .jpeg(image)
+            let whole = FrameRect(x: 0, y: 0, width: image.width, height: image.height)
+            info = AnimationInfo(
+                format: .jpeg, width: image.width, height: image.height,
+                frames: [FrameInfo(index: 0, rect: whole, delay: FrameDelay(numerator: 0, denominator: 0),
+                                   dispose: .none, blend: .source)],
+                loopCount: nil, fileSize: bytes.count, warnings: [],
+                details: ["components": String(image.components), "progressive": String(image.isProgressive)],
+                colorChunks: nil)
+        }
+    }
+
+    /// The number of stored frames.
+    public var frameCount: Int { info.frames.count }
+
+    /// An iterator that decodes and composites one frame per call to `next()`, holding only
+    /// the canvas and one saved rectangle between calls.
+    public func makeFrameIterator() -> FrameIterator { FrameIterator(decoder: self) }
+
+    /// The displayed canvas after stored frame `index`. Composition is sequential, so this
+    /// decodes frames 0 through `index`.
+    /// - Complexity: O(`index`) frame decodes.
+    public func frame(at index: Int) throws(CodecError) -> Frame {
+        guard info.frames.indices.contains(index) else {
+            throw .frameIndexOutOfRange(index: index, frameCount: info.frames.count)
+        }
+        var iterator = makeFrameIterator()
+        while let frame = try iterator.next() {
+            if frame.info.index == index { return frame }
+        }
+        throw .frameIndexOutOfRange(index: index, frameCount: info.frames.count)
+    }
+
+    /// Every displayed frame. Each frame's compressed data is independent, so layers are
+    /// decoded concurrently, `threads` at a time, in batches; they are composited in order,
+    /// so the result is identical to ``makeFrameIterator()``'s.
+    /// - Parameter threads: worker count; defaults to the number of online cores.
+    public func decodeAllFrames(threads: Int = AnimationDecoder.defaultThreadCount) throws(CodecError) -> [Frame] {
+        var compositor = Compositor(width: info.width, height: info.height)
+        var frames: [Frame] = []
+        frames.reserveCapacity(frameCount)
+        let batchSize = max(1, threads) * 2
+        var start = 0
+        while start < frameCount {
+            let end = min(start + batchSize, frameCount)
+            let layers = try decodeLayers(start..<end, threads: threads)
+            for (offset, layer) in layers.enumerated() {
+                let frameInfo = info.frames[start + offset]
+                compositor.draw(layer, info: frameInfo)
+                frames.append(Frame(info: frameInfo, width: info.width, height: info.height,
+                                    pixels: compositor.canvas, warnings: layer.warnings))
+            }
+            start = end
+        }
+        return frames
+    }
+
+    /// The number of online cores (at least 1).
+    public static var defaultThreadCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Decodes stored frame `index`'s own pixels, uncomposited.
+    func decodeLayer(_ index: Int) throws(CodecError) -> FrameLayer {
+        try source.decodeLayer(index, bytes: bytes)
+    }
+
+    private func decodeLayers(_ range: Range<Int>, threads: Int) throws(CodecError) -> [FrameLayer] {
+        if threads <= 1 || range.count == 1 {
+            var layers: [FrameLayer] = []
+            for index in range { layers.append(try decodeLayer(index)) }
+            return layers
+        }
+        let slots = ResultSlots<FrameLayer>(count: range.count)
+        DispatchQueue.concurrentPerform(iterations: range.count) { offset in
+            slots.store(Result { () throws(CodecError) in try decodeLayer(range.lowerBound + offset) }, at: offset)
+        }
+        return try slots.collect()
+    }
+}
+
+/// Write-once result slots filled from `concurrentPerform`: each iteration writes only its
+/// own slot, and the slots are read after every iteration has returned.
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private let storage: UnsafeMutablePointer<Result<Value, CodecError>?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    func store(_ result: Result<Value, CodecError>, at index: Int) { storage[index] = result }
+
+    func collect() throws(CodecError) -> [Value] {
+        var values: [Value] = []
+        for index in 0..<count {
+            switch storage[index]! {
+            case .success(let value): values.append(value)
+            case .failure(let error): throw error
+            }
+        }
+        return values
+    }
+}
+
+/// Decodes and composites frames one at a time. See ``AnimationDecoder/makeFrameIterator()``.
+public struct FrameIterator: Sendable {
+    private let decoder: AnimationDecoder
+    private var compositor: Compositor
+    private var nextIndex = 0
+
+    init(decoder: AnimationDecoder) {
+        self.decoder = decoder
+        compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
+    }
+
+    /// The next displayed frame, or `nil` after the last.
+    public mutating func next() throws(CodecError) -> Frame? {
+        guard nextIndex < decoder.frameCount else { return nil }
+        let frameInfo = decoder.info.frames[nextIndex]
+        let layer = try decoder.decodeLayer(nextIndex)
+        compositor.draw(layer, info: frameInfo)
+        nextIndex += 1
+        return Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
+                     pixels: compositor.canvas, warnings: layer.warnings)
+    }
+}

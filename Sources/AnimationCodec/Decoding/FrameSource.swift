@@ -1,0 +1,19 @@
+/// A parsed file that can decode any one of its frames on its own. Decoding a layer reads
+/// only immutable state, so layers can be decoded on several threads at once.
+enum FrameSource: Sendable {
+    case png(PNGFile, PNGImageDecoder, frames: [PNGFile.StoredFrame])
+    case gif(GIFFile)
+    case jpeg(JPEGImage)
+
+    /// Decodes stored frame `index`'s own pixels.
+    func decodeLayer(_ index: Int, bytes: [UInt8]) throws(CodecError) -> FrameLayer {
+        switch self {
+        case .png(_, let decoder, let frames):
+            return try decoder.decode(frames[index], in: bytes)
+        case .gif(let file):
+            return GIFImageDecoder.decode(file.images[index], in: bytes)
+        case .jpeg(let image):
+            return try image.decode(bytes)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import CJPEG
+
+/// A static JPEG sticker, decoded by libjpeg-turbo into opaque RGBA8.
+struct JPEGImage: Sendable {
+    var width: Int
+    var height: Int
+    var components: Int
+    var isProgressive: Bool
+
+    /// Reads the header and checks the size against `limits` before anything is decoded.
+    init(header bytes: [UInt8], limits: DecodingLimits) throws(CodecError) {
+        var header = sticker_jpeg_header()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bytes.withUnsafeBufferPointer { sticker_jpeg_read_header($0.baseAddress, $0.count, &header, &message, message.count) }
+        guard status == 0 else { throw .jpeg(message: Self.string(message)) }
+        width = Int(header.width)
+        height = Int(header.height)
+        components = Int(header.components)
+        isProgressive = header.is_progressive != 0
+        guard width > 0, height > 0 else { throw .jpeg(message: "image is \(width)x\(height)") }
+        try limits.checkCanvas(width: width, height: height)
+    }
+
+    /// Decodes the whole image.
+    func decode(_ bytes: [UInt8]) throws(CodecError) -> FrameLayer {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bytes.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                sticker_jpeg_decode_rgba(source.baseAddress, source.count, target.baseAddress, target.count, &message, message.count)
+            }
+        }
+        guard status == 0 else { throw .jpeg(message: Self.string(message)) }
+        return FrameLayer(rect: FrameRect(x: 0, y: 0, width: width, height: height), pixels: pixels)
+    }
+
+    private static func string(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+/// Something wrong with a file that the decoder worked around, as browsers do.
+public struct CodecWarning: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem it was.
+    public enum Kind: String, Sendable, Hashable {
+        /// The APNG animation is broken; only the default image is shown (APNG spec, section 5).
+        case animationIgnored
+        /// The file ends early; the frames decoded so far are returned.
+        case truncated
+        /// A frame had less pixel data than its size needs; the rest stays transparent.
+        case missingPixelData
+        /// A frame's LZW data holds an invalid code; the pixels before it are kept.
+        case invalidLZWCode
+        /// An ancillary chunk had a bad CRC and was skipped.
+        case ancillaryChunkSkipped
+        /// A frame has no colour table; it draws nothing.
+        case missingColorTable
+        /// The logical screen was empty, so the canvas was sized to the first frame.
+        case canvasSizedFromFrame
+        /// Another recoverable irregularity.
+        case other
+    }
+
+    /// The kind of problem.
+    public var kind: Kind
+    /// A one-line explanation.
+    public var message: String
+
+    /// Creates a warning.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

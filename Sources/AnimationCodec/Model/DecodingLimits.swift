@@ -1,0 +1,70 @@
+/// Caps the decoder checks before it allocates anything, so a tiny hostile file cannot make
+/// it allocate gigabytes. Callers can raise or lower each one.
+public struct DecodingLimits: Sendable, Hashable {
+    /// The largest canvas or frame side, in pixels.
+    public var maxSide: Int
+    /// The largest canvas area, in pixels.
+    public var maxPixels: Int
+    /// The most frames an animation may hold.
+    public var maxFrames: Int
+    /// The most bytes all composited frames may add up to (frames x width x height x 4).
+    public var maxTotalDecodedBytes: Int
+
+    /// Defaults that fit any real sticker (and any sane animation) with a wide margin:
+    /// 16384 px a side, 64 Mpx a canvas, 10,000 frames, 4 GiB of decoded frames.
+    public static let `default` = DecodingLimits(
+        maxSide: 16_384, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30)
+
+    /// Creates limits; see the properties for what each bounds.
+    public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int) {
+        self.maxSide = maxSide
+        self.maxPixels = maxPixels
+        self.maxFrames = maxFrames
+        self.maxTotalDecodedBytes = maxTotalDecodedBytes
+    }
+
+    /// Throws unless a `width` x `height` image fits.
+    func checkCanvas(width: Int, height: Int) throws(CodecError) {
+        if width > maxSide || height > maxSide {
+            throw .limitExceeded(.side(width: width, height: height, limit: maxSide))
+        }
+        if width * height > maxPixels {
+            throw .limitExceeded(.pixels(width * height, limit: maxPixels))
+        }
+    }
+
+    /// Throws unless `frames` frames of a `width` x `height` canvas fit.
+    func checkAnimation(frames: Int, width: Int, height: Int) throws(CodecError) {
+        if frames > maxFrames { throw .limitExceeded(.frames(frames, limit: maxFrames)) }
+        let (bytes, overflow) = (width * height * 4).multipliedReportingOverflow(by: max(frames, 1))
+        if overflow || bytes > maxTotalDecodedBytes {
+            throw .limitExceeded(.decodedBytes(overflow ? Int.max : bytes, limit: maxTotalDecodedBytes))
+        }
+    }
+}
+
+/// Which of the ``DecodingLimits`` a file broke, and by how much.
+public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
+    /// A side longer than the limit.
+    case side(width: Int, height: Int, limit: Int)
+    /// More pixels than the limit.
+    case pixels(Int, limit: Int)
+    /// More frames than the limit.
+    case frames(Int, limit: Int)
+    /// More decoded bytes than the limit.
+    case decodedBytes(Int, limit: Int)
+
+    /// A one-line description naming the limit.
+    public var description: String {
+        switch self {
+        case .side(let w, let h, let limit):
+            return "image is \(w)x\(h), larger than the \(limit)-pixel side limit"
+        case .pixels(let count, let limit):
+            return "image has \(count) pixels, more than the limit of \(limit)"
+        case .frames(let count, let limit):
+            return "animation declares \(count) frames, more than the limit of \(limit)"
+        case .decodedBytes(let count, let limit):
+            return "decoded frames would take \(count) bytes, more than the limit of \(limit)"
+        }
+    }
+}

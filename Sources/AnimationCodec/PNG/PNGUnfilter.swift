@@ -1,0 +1,132 @@
+/// Reverses PNG's five row filters (None, Sub, Up, Average, Paeth).
+///
+/// Rows are raw pointers taken once per image: `row` holds `count` bytes after the filter
+/// byte, `previous` the previous row of the same pass already unfiltered (zeros for the
+/// first row). `distance` is the filter's byte distance, max(1, bits per pixel / 8).
+enum PNGUnfilter {
+    /// The filter type bytes.
+    enum Filter: UInt8 {
+        case none = 0, sub, up, average, paeth
+    }
+
+    /// Unfilters one row in place, with the 4-lane kernels for 4-byte pixels.
+    /// - Throws: ``CodecError/malformed(format:reason:)`` for a filter byte above 4.
+    static func unfilter(_ filterByte: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
+                         count: Int, distance: Int) throws(CodecError) {
+        guard let filter = Filter(rawValue: filterByte) else {
+            throw .malformed(format: .png, reason: "unknown row filter type \(filterByte)")
+        }
+        if distance == 4 {
+            switch filter {
+            case .none: return
+            case .sub: sub4(row, count: count)
+            case .up: up(row, previous, count: count)
+            case .average: average4(row, previous, count: count)
+            case .paeth: paeth4(row, previous, count: count)
+            }
+        } else {
+            unfilterScalar(filter, row: row, previous: previous, count: count, distance: distance)
+        }
+    }
+
+    /// The byte-at-a-time reference for every filter and distance; the vector kernels are
+    /// tested against it.
+    static func unfilterScalar(_ filter: Filter, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
+                               count: Int, distance: Int) {
+        // Safe: every index is in 0..<count, and i - distance is read only when i >= distance.
+        switch filter {
+        case .none:
+            return
+        case .sub:
+            var i = distance
+            while i < count { row[i] &+= row[i &- distance]; i &+= 1 }
+        case .up:
+            up(row, previous, count: count)
+        case .average:
+            var i = 0
+            while i < count {
+                let left = i >= distance ? UInt16(row[i &- distance]) : 0
+                row[i] &+= UInt8(truncatingIfNeeded: (left &+ UInt16(previous[i])) >> 1)
+                i &+= 1
+            }
+        case .paeth:
+            var i = 0
+            while i < count {
+                let a = i >= distance ? row[i &- distance] : 0
+                let c = i >= distance ? previous[i &- distance] : 0
+                row[i] &+= paethPredictor(a, previous[i], c)
+                i &+= 1
+            }
+        }
+    }
+
+    /// Paeth's predictor: whichever of left, up and upper-left is nearest to left + up - upper-left.
+    @inline(__always)
+    static func paethPredictor(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let ia = Int16(a), ib = Int16(b), ic = Int16(c)
+        let pa = (ib &- ic).magnitude, pb = (ia &- ic).magnitude, pc = (ia &+ ib &- 2 &* ic).magnitude
+        if pa <= pb && pa <= pc { return a }
+        return pb <= pc ? b : c
+    }
+
+    private static func up(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+        // Safe: both rows hold `count` bytes. Whole 16-byte blocks first, then the tail.
+        var i = 0
+        let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
+        while i &+ 16 <= count {
+            let sum = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                &+ above.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            raw.storeBytes(of: sum, toByteOffset: i, as: SIMD16<UInt8>.self)
+            i &+= 16
+        }
+        while i < count { row[i] &+= previous[i]; i &+= 1 }
+    }
+
+    private static func sub4(_ row: UnsafeMutablePointer<UInt8>, count: Int) {
+        // Safe: count is a multiple of 4 for 4-byte pixels; each step reads the pixel before.
+        let raw = UnsafeMutableRawPointer(row)
+        var left = SIMD4<UInt8>()
+        var i = 0
+        while i &+ 4 <= count {
+            left &+= raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
+            raw.storeBytes(of: left, toByteOffset: i, as: SIMD4<UInt8>.self)
+            i &+= 4
+        }
+    }
+
+    private static func average4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+        let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
+        var left = SIMD4<UInt16>()
+        var i = 0
+        while i &+ 4 <= count {
+            let b = SIMD4<UInt16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+            let x = SIMD4<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+            left = (x &+ ((left &+ b) &>> 1)) & 0xFF
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: left), toByteOffset: i, as: SIMD4<UInt8>.self)
+            i &+= 4
+        }
+    }
+
+    private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+        let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
+        var a = SIMD4<Int16>(), c = SIMD4<Int16>()
+        var i = 0
+        while i &+ 4 <= count {
+            let b = SIMD4<Int16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+            let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+            let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
+            var predicted = c
+            predicted.replace(with: b, where: pb .<= pc)
+            predicted.replace(with: a, where: (pa .<= pb) .& (pa .<= pc))
+            a = (x &+ predicted) & 0xFF
+            c = b
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
+            i &+= 4
+        }
+    }
+
+    @inline(__always)
+    private static func magnitude(_ v: SIMD4<Int16>) -> SIMD4<Int16> {
+        v.replacing(with: 0 &- v, where: v .< 0)
+    }
+}

@@ -1,0 +1,26 @@
+#ifndef STICKER_JPEG_H
+#define STICKER_JPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Size and layout of a JPEG stream, read from its header.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int components;
+    int is_progressive;
+} sticker_jpeg_header;
+
+/// Reads the header of `data`. Returns 0 on success; otherwise writes a message to `error`.
+int sticker_jpeg_read_header(const uint8_t *data, size_t length,
+                             sticker_jpeg_header *header,
+                             char *error, size_t error_capacity);
+
+/// Decodes `data` into `rgba` (width * height * 4 bytes, opaque RGBA8, top row first).
+/// Returns 0 on success; otherwise writes libjpeg's message to `error`.
+int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
+                             uint8_t *rgba, size_t rgba_capacity,
+                             char *error, size_t error_capacity);
+
+#endif

@@ -1,0 +1,87 @@
+// libjpeg reports fatal errors through `error_exit`, which must not return. Swift cannot
+// unwind through setjmp/longjmp, so this shim catches them here and returns an error code.
+#include "sticker_jpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <jpeglib.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    char *message;
+    size_t capacity;
+} guarded_error_mgr;
+
+static void guarded_error_exit(j_common_ptr cinfo) {
+    guarded_error_mgr *mgr = (guarded_error_mgr *)cinfo->err;
+    if (mgr->message && mgr->capacity > 0) {
+        char buffer[JMSG_LENGTH_MAX];
+        mgr->base.format_message(cinfo, buffer);
+        snprintf(mgr->message, mgr->capacity, "%s", buffer);
+    }
+    longjmp(mgr->escape, 1);
+}
+
+// Warnings (corrupt but recoverable data) are not fatal; keep decoding as browsers do.
+static void silent_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+int sticker_jpeg_read_header(const uint8_t *data, size_t length,
+                             sticker_jpeg_header *header,
+                             char *error, size_t error_capacity) {
+    struct jpeg_decompress_struct cinfo;
+    guarded_error_mgr err;
+    cinfo.err = jpeg_std_error(&err.base);
+    err.base.error_exit = guarded_error_exit;
+    err.base.output_message = silent_output_message;
+    err.message = error;
+    err.capacity = error_capacity;
+    if (setjmp(err.escape)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
+    header->width = cinfo.image_width;
+    header->height = cinfo.image_height;
+    header->components = cinfo.num_components;
+    header->is_progressive = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
+                             uint8_t *rgba, size_t rgba_capacity,
+                             char *error, size_t error_capacity) {
+    struct jpeg_decompress_struct cinfo;
+    guarded_error_mgr err;
+    cinfo.err = jpeg_std_error(&err.base);
+    err.base.error_exit = guarded_error_exit;
+    err.base.output_message = silent_output_message;
+    err.message = error;
+    err.capacity = error_capacity;
+    if (setjmp(err.escape)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.out_color_space = JCS_EXT_RGBA;   // libjpeg-turbo extension: opaque RGBA output
+    jpeg_start_decompress(&cinfo);
+    size_t stride = (size_t)cinfo.output_width * 4;
+    if ((size_t)cinfo.output_height * stride > rgba_capacity || cinfo.output_components != 4) {
+        snprintf(error, error_capacity, "output buffer does not match the decoded size");
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = rgba + (size_t)cinfo.output_scanline * stride;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}

@@ -1,0 +1,76 @@
+import AnimationCodec
+import ArgumentParser
+import Foundation
+
+/// `stickers frames FILE --out DIR --format png|ppm|rgba`: one file per displayed frame plus
+/// `frames.json`.
+public struct FramesCommand: ParsableCommand {
+    /// Output encodings for frame dumps.
+    public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+        /// PNG with straight alpha.
+        case png
+        /// Binary PPM (P6): the frame over black.
+        case ppm
+        /// Raw premultiplied RGBA8, width*height*4 bytes, top row first.
+        case rgba
+    }
+
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "frames",
+        abstract: "Write every displayed (composited) frame to a folder, plus frames.json.")
+
+    /// The image to decode.
+    @Argument(help: ArgumentHelp("The image file (format detected from its bytes).", valueName: "file"))
+    public var file: String
+
+    /// The folder to write.
+    @Option(name: .long, help: ArgumentHelp("Output folder (created; existing frame files are replaced).", valueName: "dir"))
+    public var out: String
+
+    /// The encoding of each frame.
+    @Option(name: .long, help: "Frame encoding: png, ppm (over black) or rgba (raw premultiplied).")
+    public var format: OutputFormat = .png
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Runs the command. Frames are written to a temporary folder beside `--out` and moved
+    /// into place only when every frame decoded, so a failure leaves nothing behind.
+    public func run() throws {
+        let decoder = try InputFile.decoder(for: file)
+        let info = decoder.info
+        let staging = try OutputFolder(final: out)
+        do {
+            var iterator = decoder.makeFrameIterator()
+            while let frame = try iterator.next() {
+                try staging.write(encode(frame), named: Self.fileName(frame.info.index, format))
+                for warning in frame.warnings { FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8)) }
+            }
+            let metadata = AnimationMetadata(info) { Self.fileName($0, format) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try staging.write([UInt8](try encoder.encode(metadata)), named: "frames.json")
+            try staging.commit()
+        } catch let error as CodecError {
+            staging.discard()
+            throw CLIError(path: file, error)
+        } catch {
+            staging.discard()
+            throw error
+        }
+    }
+
+    static func fileName(_ index: Int, _ format: OutputFormat) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "." + format.rawValue
+    }
+
+    private func encode(_ frame: Frame) -> [UInt8] {
+        switch format {
+        case .png: return PNGEncoder.encode(premultiplied: frame.pixels, width: frame.width, height: frame.height)
+        case .ppm: return PPMEncoder.encodeOverBlack(premultiplied: frame.pixels, width: frame.width, height: frame.height)
+        case .rgba: return frame.pixels
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import AnimationCodec
+import ArgumentParser
+import Foundation
+
+/// `stickers info FILE [--json]`: what a file holds, without decoding its pixels.
+public struct InfoCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print a file's format, canvas, loop count and every frame's timing and placement.")
+
+    /// The image to inspect.
+    @Argument(help: ArgumentHelp("The image file (format detected from its bytes).", valueName: "file"))
+    public var file: String
+
+    /// Emit JSON instead of text.
+    @Flag(help: "Print JSON (the same shape as frames.json).")
+    public var json = false
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Runs the command.
+    public func run() throws {
+        let decoder = try InputFile.decoder(for: file)
+        print(json ? try Self.json(for: decoder.info) : Self.text(for: decoder.info, path: file))
+    }
+
+    static func json(for info: AnimationInfo) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(AnimationMetadata(info)), as: UTF8.self)
+    }
+
+    static func text(for info: AnimationInfo, path: String) -> String {
+        var lines = [
+            "file:       \(path)",
+            "format:     \(info.format)",
+            "size:       \(info.fileSize) bytes",
+            "canvas:     \(info.width)x\(info.height)",
+            "frames:     \(info.frameCount)",
+            "loop count: \(info.loopCount.map(String.init) ?? "none") (plays: \(info.plays == 0 ? "forever" : String(info.plays)))",
+            "duration:   \(formatMilliseconds(info.totalDurationMilliseconds)) ms per play (stored delays)",
+        ]
+        for key in info.details.keys.sorted() { lines.append("\(key): \(info.details[key]!)") }
+        if let color = info.colorChunks, !color.isEmpty {
+            var parts: [String] = []
+            if let gamma = color.gamma { parts.append("gAMA \(gamma)") }
+            if color.chromaticities != nil { parts.append("cHRM") }
+            if let intent = color.sRGBIntent { parts.append("sRGB intent \(intent)") }
+            if let name = color.iccProfileName { parts.append("iCCP \"\(name)\"") }
+            lines.append("colour chunks (reported, not applied): " + parts.joined(separator: ", "))
+        }
+        for warning in info.warnings { lines.append("warning: \(warning)") }
+        lines.append("index  delay(ms)  rect                 dispose     blend")
+        for frame in info.frames {
+            lines.append(pad(String(frame.index), 5) + "  " + pad(formatMilliseconds(frame.delay.milliseconds), 9) + "  "
+                         + pad(frame.rect.description, 19) + "  " + pad(frame.dispose.rawValue, 10) + "  " + frame.blend.rawValue)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+/// Milliseconds with at most three decimals and no trailing zeros.
+func formatMilliseconds(_ value: Double) -> String {
+    let rounded = (value * 1000).rounded() / 1000
+    return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A folder written all-or-nothing: files go to a hidden staging folder beside the
+/// destination and are moved into it by ``commit()``; ``discard()`` removes the staging.
+struct OutputFolder {
+    let final: URL
+    let staging: URL
+
+    init(final path: String) throws {
+        final = URL(fileURLWithPath: path).standardizedFileURL
+        let parent = final.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: final.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CLIError("\(path): exists and is not a folder")
+        }
+        staging = parent.appendingPathComponent(".\(final.lastPathComponent).partial-\(getpid())")
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("\(path): cannot create the output folder (\(error.localizedDescription))")
+        }
+    }
+
+    func write(_ bytes: [UInt8], named name: String) throws {
+        let url = staging.appendingPathComponent(name)
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else {
+            throw CLIError("\(url.path): cannot be written")
+        }
+    }
+
+    /// Moves the staged files into place: a rename when the folder is new, else file by file.
+    func commit() throws {
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: final.path) {
+            try manager.moveItem(at: staging, to: final)
+            return
+        }
+        for name in try manager.contentsOfDirectory(atPath: staging.path) {
+            let target = final.appendingPathComponent(name)
+            if manager.fileExists(atPath: target.path) { try manager.removeItem(at: target) }
+            try manager.moveItem(at: staging.appendingPathComponent(name), to: target)
+        }
+        try manager.removeItem(at: staging)
+    }
+
+    func discard() {
+        try? FileManager.default.removeItem(at: staging)
+    }
+}

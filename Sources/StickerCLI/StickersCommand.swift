@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The `stickers` command: decode, inspect and dump animated stickers.
+public struct StickersCommand: ParsableCommand {
+    /// The root only configures; each job is a subcommand.
+    public static let configuration = CommandConfiguration(
+        commandName: "stickers",
+        abstract: "Decode and inspect animated stickers (APNG, GIF, PNG, JPEG).",
+        version: "0.1.0",
+        subcommands: [InfoCommand.self, FramesCommand.self])
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+}

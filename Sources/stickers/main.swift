@@ -1,0 +1,3 @@
+import StickerCLI
+
+StickersCommand.main()
