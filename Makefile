@@ -1,0 +1,52 @@
+# StickerKit: `make demo` sets everything up and runs the main job on the sample pack;
+# `make test` runs the test suite. Both install what is missing (Debian packages need root).
+
+SWIFT ?= swift
+APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev pkg-config python3-pip
+SAMPLE_PACK := corpus/sample-pack
+DEMO_OUT := .build-demo
+
+.PHONY: demo test deps system-deps python-deps build release-build corpus clean
+
+demo: deps release-build
+	@for f in $(SAMPLE_PACK)/*; do \
+	  echo "== stickers info $$f"; .build/release/stickers info "$$f" || exit 1; \
+	done
+	@rm -rf $(DEMO_OUT) && for f in $(SAMPLE_PACK)/*; do \
+	  name=$$(basename "$$f"); \
+	  .build/release/stickers frames "$$f" --out "$(DEMO_OUT)/$${name%.*}" --format png || exit 1; \
+	  echo "frames of $$name -> $(DEMO_OUT)/$${name%.*}/ ($$(ls $(DEMO_OUT)/$${name%.*} | grep -c frame-) frames)"; \
+	done
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+deps: system-deps python-deps
+
+# Installs the Debian packages that are missing (apt-get as root, else sudo).
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# Pillow is the independent reference decoder in the differential tests and draws the corpus.
+python-deps:
+	@python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pillow numpy
+
+build:
+	$(SWIFT) build
+
+release-build:
+	$(SWIFT) build -c release --product stickers
+
+corpus:
+	python3 corpus/make_sample_pack.py
+
+clean:
+	rm -rf .build $(DEMO_OUT)

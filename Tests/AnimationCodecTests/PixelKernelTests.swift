@@ -1,0 +1,136 @@
+@testable import AnimationCodec
+import Testing
+
+@Suite("Premultiplication and 16-bit reduction, exhaustively")
+struct PremultiplicationTests {
+    @Test("premultiply matches round(c*a/255) for all 256x256 pairs")
+    func premultiplyAllPairs() {
+        var wrong = 0
+        for a in 0...255 {
+            for c in 0...255 where Premultiplication.premultiply(UInt8(c), alpha: UInt8(a)) != Reference.premultiply(c, a) {
+                wrong += 1
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("the packed premultiply agrees with the per-channel one on every (channel, alpha) pair")
+    func packedMatchesScalar() {
+        var wrong = 0
+        for a in 0...255 {
+            for c in 0...255 {
+                // Red, green and blue each get a different value derived from c.
+                let r = UInt8(c), g = UInt8(255 - c), b = UInt8((c * 7) & 0xFF)
+                let packed = Premultiplication.premultiplyPacked(UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24)
+                let expected = UInt32(Reference.premultiply(Int(r), a)) | UInt32(Reference.premultiply(Int(g), a)) << 8
+                    | UInt32(Reference.premultiply(Int(b), a)) << 16 | UInt32(a) << 24
+                if packed != expected { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("16-bit samples reduce to round(v*255/65535) for all 65536 values")
+    func reduce16AllValues() {
+        var wrong = 0
+        for v in 0...65535 {
+            let expected = UInt8((Double(v) * 255 / 65535).rounded(.toNearestOrAwayFromZero))
+            if Premultiplication.reduce16(UInt16(v)) != expected { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("unpremultiply inverts premultiply wherever alpha is 255 and gives the nearest straight value elsewhere")
+    func unpremultiplyRoundTrip() {
+        for c in 0...255 { #expect(PNGEncoder.unpremultiply(UInt8(c), alpha: 255) == UInt8(c)) }
+        for a in 1...255 {
+            for c in 0...a {
+                let straight = Int(PNGEncoder.unpremultiply(UInt8(c), alpha: UInt8(a)))
+                // Re-premultiplying the straight value lands back within one step of c.
+                #expect(abs(Int(Reference.premultiply(straight, a)) - c) <= 1)
+            }
+        }
+    }
+}
+
+@Suite("OVER blend kernels")
+struct BlendKernelTests {
+    /// Every (source channel <= source alpha, source alpha, destination) triple, laid out so
+    /// that runs of four pixels share an alpha (exercising the SIMD block fast paths) and
+    /// others mix alphas.
+    static func exhaustiveInputs() -> (source: [UInt8], destination: [UInt8]) {
+        var source: [UInt8] = [], destination: [UInt8] = []
+        source.reserveCapacity(33_000_000)
+        destination.reserveCapacity(33_000_000)
+        for alpha in 0...255 {
+            for channel in 0...alpha {
+                for d in 0...255 {
+                    source += [UInt8(channel), UInt8(channel / 2), UInt8(alpha - channel), UInt8(alpha)]
+                    destination += [UInt8(d), UInt8(255 - d), UInt8(d / 3), UInt8(d)]
+                }
+            }
+        }
+        return (source, destination)
+    }
+
+    @Test("scalar OVER equals s + round(d*(255-a)/255) on every input triple")
+    func scalarMatchesDefinition() {
+        var wrong = 0
+        for alpha in stride(from: 0, through: 255, by: 1) {
+            for channel in 0...alpha {
+                for d in 0...255 {
+                    var dst: [UInt8] = [UInt8(d), 0, 0, UInt8(d)]
+                    let src: [UInt8] = [UInt8(channel), 0, 0, UInt8(alpha)]
+                    src.withUnsafeBytes { s in dst.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: 1) } }
+                    let expected = channel + Int((Double(d) * Double(255 - alpha) / 255).rounded(.toNearestOrAwayFromZero))
+                    if Int(dst[0]) != expected { wrong += 1 }
+                }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("SIMD OVER equals scalar OVER on every input triple")
+    func simdMatchesScalar() {
+        let (source, destination) = Self.exhaustiveInputs()
+        let count = source.count / 4
+        var scalar = destination, simd = destination
+        source.withUnsafeBytes { s in
+            scalar.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count) }
+            simd.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: count) }
+        }
+        #expect(scalar == simd)
+    }
+
+    @Test("SIMD OVER handles tails of 1-3 pixels and mixed blocks", arguments: 1...9)
+    func tails(count: Int) {
+        var generator = SplitMix(seed: UInt64(count))
+        var source = [UInt8](), destination = [UInt8]()
+        for _ in 0..<count {
+            let a = UInt8(truncatingIfNeeded: generator.next())
+            source += [generator.byte(upTo: a), generator.byte(upTo: a), generator.byte(upTo: a), a]
+            destination += (0..<4).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        }
+        var scalar = destination, simd = destination
+        source.withUnsafeBytes { s in
+            scalar.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count) }
+            simd.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: count) }
+        }
+        #expect(scalar == simd)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for test data.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func byte(upTo limit: UInt8) -> UInt8 { UInt8(next() % (UInt64(limit) + 1)) }
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+}

@@ -1,0 +1,67 @@
+@testable import AnimationCodec
+import Testing
+
+@Suite("PNG row unfiltering")
+struct UnfilterTests {
+    private func unfilter(_ filter: UInt8, _ row: [UInt8], previous: [UInt8], distance: Int, scalar: Bool = false) throws -> [UInt8] {
+        var row = row
+        try previous.withUnsafeBufferPointer { above in
+            try row.withUnsafeMutableBufferPointer { current in
+                if scalar {
+                    PNGUnfilter.unfilterScalar(PNGUnfilter.Filter(rawValue: filter)!, row: current.baseAddress!, previous: above.baseAddress!,
+                                               count: current.count, distance: distance)
+                } else {
+                    try PNGUnfilter.unfilter(filter, row: current.baseAddress!, previous: above.baseAddress!, count: current.count, distance: distance)
+                }
+            }
+        }
+        return row
+    }
+
+    @Test("hand-computed rows for each filter, 1-byte pixels")
+    func handComputed() throws {
+        let above: [UInt8] = [10, 20, 30, 250]
+        #expect(try unfilter(0, [1, 2, 3, 4], previous: above, distance: 1) == [1, 2, 3, 4])
+        // Sub: running sums, wrapping.
+        #expect(try unfilter(1, [1, 2, 3, 255], previous: above, distance: 1) == [1, 3, 6, 5])
+        // Up: add the row above.
+        #expect(try unfilter(2, [1, 2, 3, 10], previous: above, distance: 1) == [11, 22, 33, 4])
+        // Average: x + floor((left + up) / 2).
+        // [0] 1 + (0+10)/2 = 6; [1] 2 + (6+20)/2 = 15; [2] 3 + (15+30)/2 = 25; [3] 4 + (25+250)/2 = 141
+        #expect(try unfilter(3, [1, 2, 3, 4], previous: above, distance: 1) == [6, 15, 25, 141])
+        // Paeth: [0] a=0,b=10,c=0 -> p=10, pa=10,pb=0,pc=10 -> b: 1+10 = 11
+        //        [1] a=11,b=20,c=10 -> p=21, pa=10,pb=1,pc=11 -> b: 2+20 = 22
+        //        [2] a=22,b=30,c=20 -> p=32, pa=10,pb=2,pc=12 -> b: 3+30 = 33
+        //        [3] a=33,b=250,c=30 -> p=253, pa=220,pb=3,pc=223 -> b: 4+250 = 254
+        #expect(try unfilter(4, [1, 2, 3, 4], previous: above, distance: 1) == [11, 22, 33, 254])
+    }
+
+    @Test("an unknown filter byte is a typed error")
+    func unknownFilter() {
+        #expect(throws: CodecError.self) { try unfilter(5, [0, 0], previous: [0, 0], distance: 1) }
+    }
+
+    @Test("Paeth's predictor follows the spec's definition for every (a, b, c)")
+    func paethPredictorExhaustive() {
+        var wrong = 0
+        for a in stride(from: 0, through: 255, by: 3) {
+            for b in 0...255 {
+                for c in stride(from: 0, through: 255, by: 5) {
+                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let expected = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                    if Int(PNGUnfilter.paethPredictor(UInt8(a), UInt8(b), UInt8(c))) != expected { wrong += 1 }
+                }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("4-byte-pixel vector kernels equal the scalar reference on random rows", arguments: [1, 2, 3, 4], [4, 36, 1024])
+    func vectorMatchesScalar(filter: UInt8, count: Int) throws {
+        var generator = SplitMix(seed: UInt64(filter) * 1000 + UInt64(count))
+        for _ in 0..<20 {
+            let row = generator.bytes(count), above = generator.bytes(count)
+            #expect(try unfilter(filter, row, previous: above, distance: 4) == unfilter(filter, row, previous: above, distance: 4, scalar: true))
+        }
+    }
+}
