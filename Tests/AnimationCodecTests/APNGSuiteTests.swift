@@ -1,0 +1,216 @@
+@testable import AnimationCodec
+import Foundation
+import Testing
+
+/// Philip Taylor's APNG suite (via Pillow) against the renderings its pages describe
+/// (`expected.tsv`): "solid green means success, any red means failure", turned into pixel
+/// checks on the final displayed frame.
+@Suite("APNG conformance (Philip Taylor's suite)")
+struct APNGSuiteTests {
+    static let suite = "apng-philip-taylor"
+    static let green = PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)
+    static let clear = PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0)
+    static let blue = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
+    static let yellow = PremultipliedRGBA(r: 255, g: 255, b: 0, a: 255)
+
+    /// What the final frame must show.
+    enum Expectation: Sendable, CustomStringConvertible {
+        /// Every pixel equals this colour.
+        case solid(PremultipliedRGBA)
+        /// Every pixel within `tolerance` of this colour in each channel.
+        case nearly(PremultipliedRGBA, tolerance: Int)
+        /// Inside `rect` one colour, outside another.
+        case rectangle(FrameRect, inside: PremultipliedRGBA, outside: PremultipliedRGBA)
+        /// The default image (solid green) or a typed error: the suite's rule for invalid files.
+        case greenOrError
+        /// A typed error.
+        case error
+        /// A specific pixel of the final frame.
+        case pixel(x: Int, y: Int, PremultipliedRGBA)
+
+        var description: String {
+            switch self {
+            case .solid(let c): return "solid \(c)"
+            case .nearly(let c, let t): return "about \(c) ±\(t)"
+            case .rectangle(let r, let i, let o): return "\(i) in \(r), \(o) elsewhere"
+            case .greenOrError: return "green or error"
+            case .error: return "error"
+            case .pixel(let x, let y, let c): return "(\(x),\(y)) = \(c)"
+            }
+        }
+    }
+
+    static let cases: [(String, Expectation)] = [
+        ("single_frame", .solid(green)),
+        ("single_frame_default", .solid(green)),
+        ("split_fdat", .solid(green)),
+        ("split_fdat_zero_chunk", .solid(green)),
+        ("dispose_op_none", .solid(green)),
+        ("dispose_op_background", .solid(clear)),
+        ("dispose_op_background_final", .solid(green)),
+        ("dispose_op_previous", .solid(green)),
+        ("dispose_op_previous_final", .solid(green)),
+        ("dispose_op_previous_first", .solid(clear)),
+        ("dispose_op_none_region", .solid(green)),
+        ("dispose_op_background_before_region", .solid(clear)),
+        ("dispose_op_background_region", .rectangle(FrameRect(x: 32, y: 16, width: 64, height: 32), inside: clear, outside: blue)),
+        ("dispose_op_previous_region", .solid(green)),
+        ("blend_op_source_solid", .solid(green)),
+        ("blend_op_source_transparent", .solid(clear)),
+        // Green with alpha 2/255, premultiplied: (0, 2, 0, 2).
+        ("blend_op_source_near_transparent", .solid(PremultipliedRGBA(r: 0, g: 2, b: 0, a: 2))),
+        ("blend_op_over", .solid(green)),
+        ("blend_op_over_near_transparent", .solid(green)),
+        ("fctl_actl", .solid(green)),
+        // Blue 0xFFFF with alpha 0x8000 OVER opaque black: 0x8000 reduces to 128, so (0, 0, 128, 255).
+        ("mode_16bit", .nearly(PremultipliedRGBA(r: 0, g: 0, b: 128, a: 255), tolerance: 1)),
+        ("mode_grayscale", .rectangle(FrameRect(x: 32, y: 16, width: 64, height: 32),
+                                      inside: PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255),
+                                      outside: PremultipliedRGBA(r: 128, g: 128, b: 128, a: 255))),
+        ("mode_grayscale_alpha", .nearly(PremultipliedRGBA(r: 128, g: 128, b: 128, a: 255), tolerance: 1)),
+        ("mode_palette", .solid(green)),
+        ("mode_palette_alpha", .solid(green)),
+        ("mode_palette_1bit_alpha", .nearly(PremultipliedRGBA(r: 0, g: 0, b: 128, a: 255), tolerance: 1)),
+        ("chunk_no_actl", .greenOrError),
+        ("chunk_multi_actl", .greenOrError),
+        ("chunk_actl_after_idat", .greenOrError),
+        ("chunk_no_fctl", .greenOrError),
+        ("chunk_repeat_fctl", .greenOrError),
+        ("chunk_no_fdat", .greenOrError),
+        ("syntax_num_frames_zero", .error),
+        ("syntax_num_frames_zero_default", .greenOrError),
+        ("syntax_num_frames_low", .greenOrError),
+        ("syntax_num_frames_high", .greenOrError),
+        ("syntax_num_frames_invalid", .greenOrError),
+        ("sequence_start", .greenOrError),
+        ("sequence_gap", .greenOrError),
+        ("sequence_repeat", .greenOrError),
+        ("sequence_repeat_chunk", .greenOrError),
+        ("sequence_reorder", .greenOrError),
+        ("sequence_reorder_chunk", .greenOrError),
+        ("sequence_fdat_fctl", .greenOrError),
+        ("dispose_op_previous_frame", .pixel(x: 0, y: 0, PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255))),
+    ]
+
+    @Test("every file in the suite has an expectation")
+    func everyFileCovered() {
+        let files = Set(Fixtures.files(Self.suite, ext: "png").map { $0.replacingOccurrences(of: ".png", with: "") })
+        let covered = Set(Self.cases.map(\.0)).union(["delay", "delay_round", "delay_short_max", "delay_zero_denom",
+                                                      "delay_zero_numer", "num_plays", "num_plays_1", "different_durations",
+                                                      "dispose_op_background_p_mode"])
+        #expect(files == covered)
+    }
+
+    @Test("final frame matches the suite's expected rendering", .tags(.conformance), arguments: cases)
+    func finalFrame(name: String, expectation: Expectation) throws {
+        let bytes = try Fixtures.bytes(Self.suite, "\(name).png")
+        let result = Result { () throws -> Frame in
+            let decoder = try AnimationDecoder(bytes: bytes)
+            return try decoder.decodeAllFrames().last!
+        }
+        switch (expectation, result) {
+        case (.error, .failure(let error)):
+            #expect(error is CodecError)
+        case (.error, .success):
+            Issue.record("\(name): expected an error")
+        case (.greenOrError, .failure(let error)):
+            #expect(error is CodecError)
+        case (_, .failure(let error)):
+            Issue.record("\(name): \(error)")
+        case (.greenOrError, .success(let frame)):
+            #expect(Self.count(frame) { _, _, p in p != Self.green } == 0, "\(name): not solid green")
+        case (.solid(let colour), .success(let frame)):
+            #expect(Self.count(frame) { _, _, p in p != colour } == 0, "\(name): not solid \(colour)")
+        case (.nearly(let colour, let tolerance), .success(let frame)):
+            let off = Self.count(frame) { _, _, p in
+                abs(Int(p.r) - Int(colour.r)) > tolerance || abs(Int(p.g) - Int(colour.g)) > tolerance
+                    || abs(Int(p.b) - Int(colour.b)) > tolerance || p.a != colour.a
+            }
+            #expect(off == 0, "\(name): first pixel \(frame.pixel(x: 0, y: 0)), expected about \(colour)")
+        case (.rectangle(let rect, let inside, let outside), .success(let frame)):
+            let off = Self.count(frame) { x, y, p in
+                let isInside = x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
+                return p != (isInside ? inside : outside)
+            }
+            #expect(off == 0, "\(name): \(off) pixels off")
+        case (.pixel(let x, let y, let colour), .success(let frame)):
+            #expect(frame.pixel(x: x, y: y) == colour)
+        }
+    }
+
+    static func count(_ frame: Frame, where predicate: (Int, Int, PremultipliedRGBA) -> Bool) -> Int {
+        var count = 0
+        for y in 0..<frame.height {
+            for x in 0..<frame.width where predicate(x, y, frame.pixel(x: x, y: y)) { count += 1 }
+        }
+        return count
+    }
+
+    @Test("delays: 16-bit fractions, rounding and a zero denominator meaning 100",
+          arguments: [("delay", [500.0, 1000, 500, 1000]), ("delay_round", [500, 1000]), ("delay_short_max", [500, 1000]),
+                      ("delay_zero_denom", [500, 1000]), ("delay_zero_numer", [0, 0, 500, 1000]),
+                      ("different_durations", [4000, 1000])])
+    func delays(name: String, milliseconds: [Double]) throws {
+        let decoder = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "\(name).png"))
+        #expect(decoder.info.frames.map { ($0.delay.milliseconds * 1000).rounded() / 1000 } == milliseconds)
+        if name.hasPrefix("delay") {
+            // "flash blue 0.5 s, yellow 1 s": frames alternate blue and yellow after any zero-delay frames.
+            let frames = try decoder.decodeAllFrames().filter { $0.info.delay.numerator != 0 }
+            for frame in frames {
+                #expect(frame.pixel(x: 64, y: 32) == (frame.info.delay.milliseconds == 500 ? Self.blue : Self.yellow))
+            }
+        }
+    }
+
+    @Test("num_plays is the stored total of plays")
+    func numPlays() throws {
+        let forever = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "num_plays.png"))
+        #expect(forever.info.loopCount == 0 && forever.info.plays == 0)
+        let once = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "num_plays_1.png"))
+        #expect(once.info.loopCount == 1 && once.info.plays == 1)
+        // "yellow 1 s, then stays blue forever"
+        let frames = try once.decodeAllFrames()
+        #expect(frames.map { $0.pixel(x: 0, y: 0) } == [Self.yellow, Self.blue])
+    }
+
+    @Test("the default image is excluded from the animation when IDAT precedes the first fcTL")
+    func defaultImageExcluded() throws {
+        let excluded = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "single_frame_default.png"))
+        #expect(excluded.frameCount == 1)
+        #expect(excluded.info.details["defaultImageIsFirstFrame"] == "false")
+        let included = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "single_frame.png"))
+        #expect(included.info.details["defaultImageIsFirstFrame"] == "true")
+    }
+
+    @Test("a broken animation falls back to the default image with a warning")
+    func fallbackWarns() throws {
+        for name in ["sequence_gap", "chunk_no_fdat", "syntax_num_frames_high", "chunk_multi_actl"] {
+            let decoder = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "\(name).png"))
+            #expect(decoder.frameCount == 1, "\(name)")
+            #expect(decoder.info.warnings.contains { $0.kind == .animationIgnored }, "\(name)")
+            #expect(decoder.info.format == .apng)
+        }
+    }
+
+    @Test("Pillow's indexed APNG with DISPOSE_BACKGROUND decodes")
+    func paletteBackground() throws {
+        let decoder = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "dispose_op_background_p_mode.png"))
+        #expect(decoder.info.width == 128 && decoder.info.height == 64)
+        #expect(try decoder.decodeAllFrames().count == decoder.frameCount)
+    }
+
+    @Test("wuffs' APNG files: fcTL after IDAT, sub-rectangles, tRNS, num_plays")
+    func wuffsAPNG() throws {
+        let skip = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "artificial-png/apng-skip-idat.png"))
+        #expect(skip.info.format == .apng)
+        #expect(skip.info.details["defaultImageIsFirstFrame"] == "false")
+        let redBlue = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "animated-red-blue.apng"))
+        #expect(redBlue.info.loopCount == 3)
+        #expect(redBlue.info.frames.map(\.rect) == [FrameRect(x: 0, y: 0, width: 64, height: 48),
+                                                    FrameRect(x: 15, y: 31, width: 37, height: 9),
+                                                    FrameRect(x: 15, y: 0, width: 49, height: 40),
+                                                    FrameRect(x: 15, y: 31, width: 37, height: 9)])
+        #expect(redBlue.info.frames.map(\.delay.milliseconds) == [100, 200, 300, 400])
+        #expect(redBlue.info.frames.map(\.dispose) == [.none, .none, .previous, .none])
+    }
+}
