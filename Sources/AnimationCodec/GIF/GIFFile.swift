@@ -118,13 +118,16 @@ extension GIFFile {
         }
     }
 
-    /// Chromium's policy (also wuffs'): the canvas is the union of the logical screen and the
-    /// first frame, so an off-screen first frame is shown; later frames are clipped.
+    /// The canvas is the logical screen and every frame is clipped to it (gdk-pixbuf's
+    /// policy and the one peterdn's suite expects). Only a screen with a zero side takes the
+    /// first frame's extent instead, since nothing could be shown otherwise.
     private mutating func sizeCanvas(toInclude rect: FrameRect, limits: DecodingLimits) throws(CodecError) {
-        let width = max(screenWidth, rect.x + rect.width), height = max(screenHeight, rect.y + rect.height)
-        if width != screenWidth || height != screenHeight {
+        var width = screenWidth, height = screenHeight
+        if width == 0 || height == 0 {
+            width = rect.x + rect.width
+            height = rect.y + rect.height
             warnings.append(CodecWarning(.canvasSizedFromFrame,
-                "first frame \(rect) reaches past the \(screenWidth)x\(screenHeight) screen; canvas grown to \(width)x\(height)"))
+                "logical screen is \(screenWidth)x\(screenHeight); canvas sized to the first frame, \(width)x\(height)"))
         }
         guard width > 0, height > 0 else { throw .malformed(format: .gif, reason: "image is \(width)x\(height)") }
         try limits.checkCanvas(width: width, height: height)

@@ -14,7 +14,7 @@ public struct CodecWarning: Sendable, Hashable, CustomStringConvertible {
         case ancillaryChunkSkipped
         /// A frame has no colour table; it draws nothing.
         case missingColorTable
-        /// The logical screen was empty, so the canvas was sized to the first frame.
+        /// The logical screen had a zero side, so the canvas was sized to the first frame.
         case canvasSizedFromFrame
         /// Another recoverable irregularity.
         case other
