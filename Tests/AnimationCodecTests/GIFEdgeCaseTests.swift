@@ -1,0 +1,148 @@
+@testable import AnimationCodec
+import Foundation
+import Testing
+
+/// wuffs' hand-made GIFs, each with its expected result worked out from its
+/// `.make-artificial.txt` description, and Pillow's GIF edge cases.
+@Suite("GIF edge cases")
+struct GIFEdgeCaseTests {
+    static func artificial(_ name: String) throws -> AnimationDecoder {
+        try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "artificial-gif/\(name).gif"))
+    }
+
+    static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> PremultipliedRGBA { PremultipliedRGBA(r: r, g: g, b: b, a: 255) }
+    static let clear = PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0)
+
+    static func row(_ frame: Frame, _ y: Int) -> [PremultipliedRGBA] { (0..<frame.width).map { frame.pixel(x: $0, y: y) } }
+
+    @Test("transparent index leaves the canvas untouched; other indexes overwrite it")
+    func transparentIndex() throws {
+        let frames = try Self.artificial("transparent-index").decodeAllFrames()
+        // Frame 0: indexes 8..15 = reds 0x80..0xF0 (row 1 is 0x0C..0x0F). Frame 1 at (1,1): 0x1F blue FF,
+        // 0x1A transparent (so (2,1) keeps index 0x0E, red E0), 0x15 blue 55.
+        #expect(Self.row(frames[1], 0) == [Self.rgb(0x80, 0, 0), Self.rgb(0x90, 0, 0), Self.rgb(0xA0, 0, 0), Self.rgb(0xB0, 0, 0)])
+        #expect(Self.row(frames[1], 1) == [Self.rgb(0xC0, 0, 0), Self.rgb(0, 0, 0xFF), Self.rgb(0xE0, 0, 0), Self.rgb(0, 0, 0x55)])
+    }
+
+    @Test("disposal 2 clears to transparent, not to the background colour")
+    func restoreToBackground() throws {
+        let decoder = try Self.artificial("background-color")
+        #expect(decoder.info.loopCount == 1 && decoder.info.plays == 2)
+        let frames = try decoder.decodeAllFrames()
+        #expect(Self.row(frames[0], 0) == [Self.rgb(0x80, 0, 0), Self.rgb(0x80, 0, 0xC1), Self.clear, Self.clear])
+        #expect(Self.row(frames[1], 0) == [Self.clear, Self.clear, Self.rgb(0x80, 0xC2, 0), Self.clear])
+    }
+
+    @Test("missing pixel data: undrawn pixels stay transparent, with a warning",
+          arguments: [("pixel-data-none", 0), ("pixel-data-not-enough", 1)])
+    func missingPixelData(name: String, drawn: Int) throws {
+        let frame = try Self.artificial(name).frame(at: 0)
+        let opaque = (0..<4).filter { frame.pixel(x: $0 % 2, y: $0 / 2).a == 255 }.count
+        #expect(opaque == drawn)
+        #expect(frame.warnings.contains { $0.kind == .missingPixelData })
+    }
+
+    @Test("too much pixel data is ignored, whether or not the excess is valid LZW",
+          arguments: ["pixel-data-too-much-good-lzw", "pixel-data-too-much-bad-lzw"])
+    func tooMuchPixelData(name: String) throws {
+        let frame = try Self.artificial(name).frame(at: 0)
+        #expect((0..<4).allSatisfy { frame.pixel(x: $0 % 2, y: $0 / 2) == Self.rgb(0, 0, 0xFF) })
+        #expect(frame.warnings.isEmpty)
+    }
+
+    @Test("a zero-width frame draws nothing; a file with no frames is an error")
+    func degenerateFrames() throws {
+        let frame = try Self.artificial("zero-width-frame").frame(at: 0)
+        #expect(frame.pixels.allSatisfy { $0 == 0 })
+        #expect(throws: CodecError.noImageData) { try Self.artificial("no-frames") }
+    }
+
+    @Test("the first loop count wins; the last Graphic Control Extension before a frame wins")
+    func repeatedExtensions() throws {
+        #expect(try Self.artificial("multiple-loop-counts").info.loopCount == 50)
+        #expect(try Self.artificial("multiple-graphic-controls").info.frames[0].delay.milliseconds == 300)
+    }
+
+    @Test("a frame without any colour table draws nothing, with a warning")
+    func emptyPalette() throws {
+        let frames = try Self.artificial("empty-palette").decodeAllFrames()
+        #expect(frames[1].pixels == frames[0].pixels)
+        #expect(frames[1].warnings.contains { $0.kind == .missingColorTable })
+    }
+
+    @Test("an interlaced frame one row high lands on its own row")
+    func smallInterlacedFrame() throws {
+        let frame = try Self.artificial("small-frame-interlaced").frame(at: 0)
+        for y in 0..<5 {
+            for x in 0..<5 {
+                #expect(frame.pixel(x: x, y: y) == (x == 3 && y == 2 ? Self.rgb(0, 0, 0xFF) : Self.clear))
+            }
+        }
+    }
+
+    @Test("frames outside the logical screen are clipped to it")
+    func outOfBounds() throws {
+        let decoder = try Self.artificial("frame-out-of-bounds")
+        #expect(decoder.info.width == 2 && decoder.info.height == 2)
+        #expect(try decoder.decodeAllFrames().count == 4)
+    }
+
+    // MARK: Pillow's GIFs
+
+    static func pillow(_ name: String) throws -> AnimationDecoder {
+        try AnimationDecoder(bytes: Fixtures.bytes("gif-pillow", name))
+    }
+
+    @Test("Pillow: disposal methods as stored", arguments: [("dispose_none.gif", GIFDisposal.doNotDispose),
+                                                           ("dispose_bgnd.gif", .restoreToBackground),
+                                                           ("dispose_prev.gif", .restoreToPrevious)])
+    func pillowDisposal(name: String, disposal: GIFDisposal) throws {
+        let decoder = try Self.pillow(name)
+        #expect(decoder.frameCount == 5)
+        #expect(decoder.info.frames.dropFirst().allSatisfy { $0.gifDisposal == disposal })
+        #expect(try decoder.decodeAllFrames().count == 5)
+    }
+
+    @Test("Pillow: disposal to background leaves transparency (pixel (35,30) of frame 2)")
+    func pillowBackgroundTransparency() throws {
+        let frame = try Self.pillow("dispose_bgnd_transparency.gif").frame(at: 2)
+        #expect(frame.pixel(x: 35, y: 30).a == 0)
+    }
+
+    @Test("Pillow: transparent_dispose pixels from test_file_gif.py")
+    func pillowTransparentDispose() throws {
+        let frames = try Self.pillow("transparent_dispose.gif").decodeAllFrames()
+        #expect(frames.count == 3)
+        #expect((0..<3).map { frames[1].pixel(x: $0, y: 0) } == [Self.rgb(0, 255, 24), Self.rgb(0, 0, 255), Self.rgb(0, 255, 24)])
+        #expect((0..<3).map { frames[2].pixel(x: $0, y: 0) } == [Self.clear, Self.rgb(0, 0, 255), Self.clear])
+    }
+
+    @Test("Pillow: loop counts, durations, restore-previous on the first frame")
+    func pillowMetadata() throws {
+        #expect(try Self.pillow("duplicate_number_of_loops.gif").info.loopCount == 2)
+        let duplicate = try Self.pillow("duplicate_frame.gif")
+        #expect(duplicate.info.frames.map(\.delay.milliseconds) == [1000, 1000, 1000])
+        let first = try Self.pillow("dispose_prev_first_frame.gif")
+        #expect(first.info.frames[0].dispose == .previous)
+        let frames = try first.decodeAllFrames()
+        // Restoring to "previous" after frame 0 restores the empty canvas: whatever frame 1
+        // leaves transparent in its own rectangle or outside it shows no trace of frame 0.
+        let layer1 = try first.decodeLayer(1)
+        let rect = first.info.frames[1].rect
+        for y in 0..<frames[1].height {
+            for x in 0..<frames[1].width {
+                let inside = x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
+                let drawn = inside && layer1.pixels[((y - rect.y) * rect.width + (x - rect.x)) * 4 + 3] != 0
+                if !drawn { #expect(frames[1].pixel(x: x, y: y).a == 0, "(\(x),\(y))") }
+            }
+        }
+    }
+
+    @Test("Pillow: every GIF decodes or fails with a typed error", arguments: Fixtures.files("gif-pillow", ext: "gif"))
+    func pillowAllDecode(name: String) throws {
+        do {
+            let decoder = try Self.pillow(name)
+            #expect(try decoder.decodeAllFrames().count == decoder.frameCount)
+        } catch is CodecError {}
+    }
+}
