@@ -1,0 +1,150 @@
+@testable import AnimationCodec
+import Testing
+
+@Suite("Chunk reading, sniffing and limits")
+struct StructureTests {
+    static func staticPNG(width: Int = 2, height: Int = 2, rgba: [UInt8] = [255, 0, 0, 255]) -> TestPNG {
+        var png = TestPNG()
+        png.header(width: width, height: height)
+        png.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: width, height: height, rgba: rgba)))
+        png.chunk("IEND", [])
+        return png
+    }
+
+    @Test("sniffing uses the bytes, not the name")
+    func sniffing() {
+        #expect(ImageFormat.sniff(Self.staticPNG().bytes) == .png)
+        #expect(ImageFormat.sniff(Array("GIF87a".utf8) + [0, 0]) == .gif)
+        #expect(ImageFormat.sniff(Array("GIF89a".utf8)) == .gif)
+        #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
+        #expect(ImageFormat.sniff(Array("GIF88a".utf8)) == nil)
+        #expect(ImageFormat.sniff([]) == nil)
+        #expect(throws: CodecError.unknownFormat) { try AnimationDecoder(bytes: Array("hello".utf8)) }
+    }
+
+    @Test("the chunk reader returns each chunk's type, range and CRC verdict")
+    func chunkReader() throws {
+        var png = Self.staticPNG()
+        png.chunk("tEXt", Array("a\u{0}b".utf8), crc: 0xDEAD_BEEF)
+        var reader = PNGChunkReader(bytes: png.bytes)
+        var seen: [(String, Int, Bool)] = []
+        while let chunk = try reader.next() { seen.append((chunk.type, chunk.data.count, chunk.checksumIsValid)) }
+        #expect(seen.map(\.0) == ["IHDR", "IDAT", "IEND", "tEXt"])
+        #expect(seen[0].1 == 13)
+        #expect(seen.map(\.2) == [true, true, true, false])
+    }
+
+    @Test("a chunk reaching past the end of the file is a truncation error")
+    func chunkPastEnd() {
+        var png = TestPNG()
+        png.header(width: 1, height: 1)
+        png.chunk("IDAT", [1, 2, 3], declaredLength: 1_000)
+        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: png.bytes) }
+        var reader = PNGChunkReader(bytes: png.bytes)
+        _ = try? reader.next()
+        #expect {
+            _ = try reader.next()
+        } throws: { error in
+            if case .truncated = error as? CodecError { return true }
+            return false
+        }
+    }
+
+    @Test("a chunk length over 2^31-1 is rejected")
+    func hugeLength() {
+        var png = TestPNG()
+        png.header(width: 1, height: 1)
+        png.bytes += [0x80, 0, 0, 0] + Array("IDAT".utf8) + [0, 0, 0, 0]
+        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: png.bytes) }
+    }
+
+    @Test("a bad CRC on a critical chunk names the chunk and both values")
+    func badCriticalCRC() {
+        var png = TestPNG()
+        png.header(width: 1, height: 1)
+        png.chunk("IDAT", TestPNG.zlibStored([0, 1, 2, 3, 4]), crc: 0x1234_5678)
+        png.chunk("IEND", [])
+        #expect {
+            _ = try AnimationDecoder(bytes: png.bytes)
+        } throws: { error in
+            guard case .chunkChecksumMismatch(let chunk, let declared, _) = error as? CodecError else { return false }
+            return chunk == "IDAT" && declared == 0x1234_5678
+        }
+    }
+
+    @Test("a CgBI PNG from Xcode is recognised and named")
+    func cgbi() {
+        var png = TestPNG()
+        png.chunk("CgBI", [0x50, 0x00, 0x20, 0x06])
+        png.header(width: 1, height: 1)
+        #expect(throws: CodecError.appleCgBI) { try AnimationDecoder(bytes: png.bytes) }
+    }
+
+    @Test("a 100-byte file declaring a 65535x65535 canvas fails at once with a limit error")
+    func hugeCanvas() {
+        var png = TestPNG()
+        png.header(width: 65535, height: 65535)
+        png.chunk("IDAT", TestPNG.zlibStored([0]))
+        png.chunk("IEND", [])
+        #expect(png.bytes.count < 100)
+        #expect {
+            _ = try AnimationDecoder(bytes: png.bytes)
+        } throws: { error in
+            if case .limitExceeded(.side) = error as? CodecError { return true }
+            return false
+        }
+        var gif = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0]
+        gif += [0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 2, 0, 0x3B]
+        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: gif) }
+    }
+
+    @Test("limits can be lowered and raised by the caller")
+    func adjustableLimits() throws {
+        let bytes = Self.staticPNG(width: 64, height: 64).bytes
+        var tight = DecodingLimits.default
+        tight.maxSide = 32
+        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: bytes, limits: tight) }
+        let decoder = try AnimationDecoder(bytes: bytes)
+        #expect(decoder.info.width == 64)
+        var fewFrames = DecodingLimits.default
+        fewFrames.maxFrames = 3
+        #expect(throws: CodecError.self) {
+            try AnimationDecoder(bytes: Fixtures.bytes("gif-peterdn", "animated_loop.gif"), limits: fewFrames)
+        }
+        var fewBytes = DecodingLimits.default
+        fewBytes.maxTotalDecodedBytes = 100 * 100 * 4 * 3
+        #expect(throws: CodecError.self) {
+            try AnimationDecoder(bytes: Fixtures.bytes("gif-peterdn", "animated_loop.gif"), limits: fewBytes)
+        }
+    }
+
+    @Test("an APNG frame rectangle outside the canvas breaks the animation, not the file")
+    func fcTLOutsideCanvas() throws {
+        var png = TestPNG()
+        png.header(width: 4, height: 4)
+        png.chunk("acTL", TestPNG.be32(2) + TestPNG.be32(0))
+        png.chunk("fcTL", TestPNG.frameControl(sequence: 0, width: 4, height: 4))
+        png.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 255, 0, 255])))
+        png.chunk("fcTL", TestPNG.frameControl(sequence: 1, width: 4, height: 4, x: 2, y: 0))
+        png.chunk("fdAT", TestPNG.be32(2) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [255, 0, 0, 255])))
+        png.chunk("IEND", [])
+        let decoder = try AnimationDecoder(bytes: png.bytes)
+        #expect(decoder.frameCount == 1)
+        #expect(decoder.info.warnings.first?.kind == .animationIgnored)
+        #expect(try decoder.frame(at: 0).pixel(x: 3, y: 3) == PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255))
+    }
+
+    @Test("too much and too little image data")
+    func imageDataLength() throws {
+        var long = TestPNG()
+        long.header(width: 2, height: 2)
+        long.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]) + [0, 0, 0, 0]))
+        long.chunk("IEND", [])
+        #expect(try AnimationDecoder(bytes: long.bytes).frame(at: 0).pixel(x: 1, y: 1) == PremultipliedRGBA(r: 9, g: 8, b: 7, a: 255))
+        var short = TestPNG()
+        short.header(width: 2, height: 2)
+        short.chunk("IDAT", TestPNG.zlibStored(Array(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]).prefix(10))))
+        short.chunk("IEND", [])
+        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: short.bytes).frame(at: 0) }
+    }
+}
