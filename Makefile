@@ -2,7 +2,8 @@
 # `make test` runs the test suite. Both install what is missing (Debian packages need root).
 
 SWIFT ?= swift
-APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev pkg-config python3-pip
+APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev pkg-config python3-pip \
+                ffmpeg gifsicle imagemagick apngasm
 SAMPLE_PACK := corpus/sample-pack
 DEMO_OUT := .build-demo
 
