@@ -2,7 +2,7 @@
 """Draws StickerKit's sample sticker pack, deterministically.
 
 Writes corpus/sample-pack/: APNG and GIF stickers at 408x408 and 618x618 on transparent
-backgrounds, each under 500 KB, plus one static PNG. Shapes are drawn 4x larger and
+backgrounds, each under 500 KB, plus a static PNG and a static (opaque) JPEG. Shapes are drawn 4x larger and
 downsampled, so edges are soft (partial alpha) the way real stickers are.
 
 Usage: python3 corpus/make_sample_pack.py [OUTPUT_DIR]   (needs Pillow)
@@ -127,6 +127,11 @@ def main():
                    duration=[100] * 7 + [1500], loop=2, disposal=1)
 
     blob_frame(408, 0.5).save(os.path.join(out, "05-still-blob.png"))
+
+    # JPEG stickers are opaque: the blob on a sky-blue card.
+    card = Image.new("RGBA", (408, 408), (150, 200, 240, 255))
+    card.alpha_composite(blob_frame(408, 0.25))
+    card.convert("RGB").save(os.path.join(out, "06-blob-card.jpg"), quality=90)
     for name in sorted(os.listdir(out)):
         size = os.path.getsize(os.path.join(out, name))
         assert size < 500_000, f"{name} is {size} bytes, over Apple's 500 KB limit"
