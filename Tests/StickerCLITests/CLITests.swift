@@ -1,0 +1,191 @@
+import AnimationCodec
+import Foundation
+import StickerCLI
+import Testing
+
+/// The `stickers` CLI contract: `info`, `frames` (png, ppm, rgba and frames.json), and how
+/// bad input fails. Commands run in process where possible and as the built executable
+/// where the exit status and stderr matter.
+@Suite("stickers CLI")
+struct CLITests {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let conformance = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+    static let samplePack = repoRoot.appendingPathComponent("corpus/sample-pack")
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("stickers-cli-\(UUID().uuidString)")
+    }
+
+    static func runInProcess(_ arguments: [String]) throws {
+        var command = try StickersCommand.parseAsRoot(arguments)
+        try command.run()
+    }
+
+    /// Runs the built `stickers` executable.
+    static func runExecutable(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stickers"),
+                          repoRoot.appendingPathComponent(".build/debug/stickers")]
+        let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func json(_ url: URL) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    }
+
+    @Test("frames --format rgba: one exact premultiplied buffer per frame, plus frames.json")
+    func framesRGBA() throws {
+        let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_loop.gif")
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try Self.runInProcess(["frames", input.path, "--out", out.path, "--format", "rgba"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["frame-0000.rgba", "frame-0001.rgba", "frame-0002.rgba", "frame-0003.rgba", "frames.json"])
+        let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: input)))
+        let frames = try decoder.decodeAllFrames()
+        for (index, frame) in frames.enumerated() {
+            let data = try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index)))
+            #expect(data.count == 100 * 100 * 4)
+            #expect([UInt8](data) == frame.pixels)
+        }
+        // gifsuite.html: 100x100, 4 frames, loops forever, 1 s per frame.
+        let meta = try Self.json(out.appendingPathComponent("frames.json"))
+        #expect(meta["width"] as? Int == 100 && meta["height"] as? Int == 100)
+        #expect(meta["loopCount"] as? Int == 0 && meta["plays"] as? Int == 0)
+        let entries = try #require(meta["frames"] as? [[String: Any]])
+        #expect(entries.map { $0["index"] as? Int } == [0, 1, 2, 3])
+        #expect(entries.allSatisfy { $0["delayMs"] as? Double == 1000 })
+    }
+
+    @Test("frames.json: loopCount as stored (null when absent) and plays as a browser counts them",
+          arguments: [("gif-peterdn/animated_noloop.gif", nil, 1), ("apng-philip-taylor/num_plays_1.png", 1, 1),
+                      ("apng-philip-taylor/num_plays.png", 0, 0), ("gif-pillow/duplicate_number_of_loops.gif", 2, 3)] as [(String, Int?, Int)])
+    func loopCounts(path: String, loopCount: Int?, plays: Int) throws {
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try Self.runInProcess(["frames", Self.conformance.appendingPathComponent(path).path, "--out", out.path, "--format", "ppm"])
+        let meta = try Self.json(out.appendingPathComponent("frames.json"))
+        if let loopCount {
+            #expect(meta["loopCount"] as? Int == loopCount)
+        } else {
+            #expect(meta["loopCount"] is NSNull)
+        }
+        #expect(meta["plays"] as? Int == plays)
+    }
+
+    @Test("frames --format ppm writes P6 images of the frame over black")
+    func framesPPM() throws {
+        let input = Self.conformance.appendingPathComponent("apng-philip-taylor/blend_op_source_near_transparent.png")
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try Self.runInProcess(["frames", input.path, "--out", out.path, "--format", "ppm"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".ppm") }.sorted()
+        let last = [UInt8](try Data(contentsOf: out.appendingPathComponent(names.last!)))
+        let header = Array("P6\n128 64\n255\n".utf8)
+        #expect(Array(last.prefix(header.count)) == header)
+        #expect(last.count == header.count + 128 * 64 * 3)
+        // Green with alpha 2/255 over black: (0, 2, 0).
+        #expect(Array(last[header.count..<(header.count + 3)]) == [0, 2, 0])
+    }
+
+    @Test("frames --format png writes straight-alpha PNGs that Pillow reads back")
+    func framesPNG() throws {
+        let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_transparent_loop.gif")
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try Self.runInProcess(["frames", input.path, "--out", out.path, "--format", "png"])
+        let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: input)))
+        let frames = try decoder.decodeAllFrames()
+        for (index, frame) in frames.enumerated() {
+            let png = out.appendingPathComponent(String(format: "frame-%04d.png", index))
+            let raw = out.appendingPathComponent("check.rgba")
+            let script = "from PIL import Image; open('\(raw.path)','wb').write(Image.open('\(png.path)').convert('RGBA').tobytes())"
+            let status = try Self.runProcess(["python3", "-c", script])
+            #expect(status == 0)
+            let straight = [UInt8](try Data(contentsOf: raw))
+            // GIF pixels are opaque or transparent, so straight equals premultiplied where opaque
+            // and alpha is 0 elsewhere.
+            var wrong = 0
+            for p in stride(from: 0, to: straight.count, by: 4) {
+                if straight[p + 3] != frame.pixels[p + 3] { wrong += 1; continue }
+                if straight[p + 3] == 255, Array(straight[p..<(p + 3)]) != Array(frame.pixels[p..<(p + 3)]) { wrong += 1 }
+            }
+            #expect(wrong == 0, "frame \(index)")
+        }
+    }
+
+    static func runProcess(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("info prints the format, canvas, loop count and every frame; --json parses")
+    func info() throws {
+        let input = Self.samplePack.appendingPathComponent("04-party-popper.gif").path
+        let text = try Self.runExecutable(["info", input])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("format:     gif"))
+        #expect(text.stdout.contains("canvas:     618x618"))
+        #expect(text.stdout.contains("loop count: 2 (plays: 3)"))
+        let json = try Self.runExecutable(["info", input, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect(object["frameCount"] as? Int == 8)
+        #expect((object["frames"] as? [[String: Any]])?.last?["delayMs"] as? Double == 1500)
+    }
+
+    @Test("bad input: one line on stderr naming the problem, a non-zero exit, no output folder",
+          arguments: ["pngsuite/png/xcsn0g01.png", "pngsuite/png/xs1n0g01.png", "apng-philip-taylor/syntax_num_frames_zero.png",
+                      "wuffs-testdata/artificial-gif/no-frames.gif", "README.md", "missing-file.gif"])
+    func badInput(path: String) throws {
+        let out = Self.temporaryDirectory()
+        let result = try Self.runExecutable(["frames", Self.conformance.appendingPathComponent(path).path, "--out", out.path])
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains((path as NSString).lastPathComponent))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
+        #expect(!siblings.contains { $0.contains(out.lastPathComponent) })
+    }
+
+    @Test("a frame that fails to decode midway leaves no output folder behind")
+    func failureMidway() throws {
+        // Corrupt the deflate data of the last fdAT of a sample sticker, keeping its CRC valid,
+        // so the structure reads and the failure comes while frames are being written.
+        let source = Self.samplePack.appendingPathComponent("01-bouncing-blob.png")
+        let broken = Self.temporaryDirectory().appendingPathExtension("png")
+        let script = """
+        import struct, zlib
+        d = bytearray(open('\(source.path)', 'rb').read())
+        i, last = 8, None
+        while i < len(d):
+            n = struct.unpack('>I', d[i:i+4])[0]
+            if d[i+4:i+8] == b'fdAT': last = (i, n)
+            i += 12 + n
+        i, n = last
+        for k in range(i + 8 + 4 + 2, i + 8 + n): d[k] ^= 0x5A
+        d[i+8+n:i+12+n] = struct.pack('>I', zlib.crc32(bytes(d[i+4:i+8+n])))
+        open('\(broken.path)', 'wb').write(d)
+        """
+        #expect(try Self.runProcess(["python3", "-c", script]) == 0)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let out = Self.temporaryDirectory()
+        let result = try Self.runExecutable(["frames", broken.path, "--out", out.path, "--format", "rgba"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("compressed image data is corrupt"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+}
