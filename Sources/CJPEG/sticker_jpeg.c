@@ -27,16 +27,22 @@ static void guarded_error_exit(j_common_ptr cinfo) {
 // Warnings (corrupt but recoverable data) are not fatal; keep decoding as browsers do.
 static void silent_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+static void install_guard(struct jpeg_decompress_struct *cinfo, guarded_error_mgr *err,
+                          char *error, size_t error_capacity) {
+    cinfo->err = jpeg_std_error(&err->base);
+    err->base.error_exit = guarded_error_exit;
+    err->base.output_message = silent_output_message;
+    err->message = error;
+    err->capacity = error_capacity;
+}
+
 int sticker_jpeg_read_header(const uint8_t *data, size_t length,
                              sticker_jpeg_header *header,
                              char *error, size_t error_capacity) {
     struct jpeg_decompress_struct cinfo;
     guarded_error_mgr err;
-    cinfo.err = jpeg_std_error(&err.base);
-    err.base.error_exit = guarded_error_exit;
-    err.base.output_message = silent_output_message;
-    err.message = error;
-    err.capacity = error_capacity;
+    install_guard(&cinfo, &err, error, error_capacity);
+    // setjmp must run in the frame that stays live while libjpeg may longjmp back.
     if (setjmp(err.escape)) {
         jpeg_destroy_decompress(&cinfo);
         return -1;
@@ -57,11 +63,8 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              char *error, size_t error_capacity) {
     struct jpeg_decompress_struct cinfo;
     guarded_error_mgr err;
-    cinfo.err = jpeg_std_error(&err.base);
-    err.base.error_exit = guarded_error_exit;
-    err.base.output_message = silent_output_message;
-    err.message = error;
-    err.capacity = error_capacity;
+    install_guard(&cinfo, &err, error, error_capacity);
+    // setjmp must run in the frame that stays live while libjpeg may longjmp back.
     if (setjmp(err.escape)) {
         jpeg_destroy_decompress(&cinfo);
         return -1;
