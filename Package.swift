@@ -21,8 +21,9 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libjpeg reports errors by longjmp, which Swift cannot catch: a tiny C shim owns that.
-        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
 
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG"]),
         .target(name: "StickerCLI", dependencies: [
