@@ -7,7 +7,7 @@ APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-
 SAMPLE_PACK := corpus/sample-pack
 DEMO_OUT := .build-demo
 
-.PHONY: demo test deps system-deps python-deps build release-build corpus clean
+.PHONY: demo test deps system-deps python-deps build release-build corpus bench-corpus bench clean
 
 demo: deps release-build
 	@for f in $(SAMPLE_PACK)/*; do \
@@ -48,6 +48,13 @@ release-build:
 
 corpus:
 	python3 corpus/make_sample_pack.py
+
+# The benchmark corpus (git-ignored) and a benchmark run over it.
+bench-corpus:
+	[ -d corpus-bench ] || scripts/make-bench-corpus.sh
+
+bench: deps release-build bench-corpus
+	.build/release/stickers bench corpus-bench --repeat 5
 
 clean:
 	rm -rf .build $(DEMO_OUT)

@@ -4,11 +4,13 @@ import PackageDescription
 /// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG) into premultiplied RGBA frames.
 ///
 /// Layers, each importing only those below it:
-/// `AnimationCodec` (bytes to frames) <- `StickerCLI` (command types) <- `stickers` (executable).
+/// `AnimationCodec` (bytes to frames) <- `StickerBench` (timing, baselines) <- `StickerCLI`
+/// (command types) <- `stickers` (executable).
 let package = Package(
     name: "StickerKit",
     products: [
         .library(name: "AnimationCodec", targets: ["AnimationCodec"]),
+        .library(name: "StickerBench", targets: ["StickerBench"]),
         .library(name: "StickerCLI", targets: ["StickerCLI"]),
         .executable(name: "stickers", targets: ["stickers"]),
     ],
@@ -26,8 +28,12 @@ let package = Package(
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
 
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG"]),
+        // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
+        .target(name: "CBaselines", dependencies: ["CPNG"]),
+        .target(name: "StickerBench", dependencies: ["AnimationCodec", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",
+            "StickerBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "stickers", dependencies: ["StickerCLI"]),

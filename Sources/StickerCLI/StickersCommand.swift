@@ -7,7 +7,7 @@ public struct StickersCommand: ParsableCommand {
         commandName: "stickers",
         abstract: "Decode and inspect animated stickers (APNG, GIF, PNG, JPEG).",
         version: "0.1.0",
-        subcommands: [InfoCommand.self, FramesCommand.self])
+        subcommands: [InfoCommand.self, FramesCommand.self, BenchCommand.self])
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

@@ -108,10 +108,19 @@ public struct AnimationDecoder: Sendable {
     /// so the result is identical to ``makeFrameIterator()``'s.
     /// - Parameter threads: worker count; defaults to the number of online cores.
     public func decodeAllFrames(threads: Int = AnimationDecoder.defaultThreadCount) throws(CodecError) -> [Frame] {
-        var compositor = Compositor(width: info.width, height: info.height)
         var frames: [Frame] = []
         frames.reserveCapacity(frameCount)
-        let batchSize = max(1, threads) * 2
+        try forEachFrame(threads: threads) { frames.append($0) }
+        return frames
+    }
+
+    /// Streams every displayed frame to `body`, in order, decoding up to `threads` layers at
+    /// once. Memory stays near the canvas, one saved rectangle and 2 x `threads` layers,
+    /// whatever the frame count, as long as `body` does not keep the frames.
+    public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount,
+                             _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
+        var compositor = Compositor(width: info.width, height: info.height)
+        let batchSize = threads <= 1 ? 1 : threads * 2
         var start = 0
         while start < frameCount {
             let end = min(start + batchSize, frameCount)
@@ -119,12 +128,25 @@ public struct AnimationDecoder: Sendable {
             for (offset, layer) in layers.enumerated() {
                 let frameInfo = info.frames[start + offset]
                 compositor.draw(layer, info: frameInfo)
-                frames.append(Frame(info: frameInfo, width: info.width, height: info.height,
-                                    pixels: compositor.canvas, warnings: layer.warnings))
+                try body(Frame(info: frameInfo, width: info.width, height: info.height,
+                               pixels: compositor.canvas, warnings: layer.warnings))
             }
             start = end
         }
-        return frames
+    }
+
+    /// Decodes every frame once on this thread and reports where the time went. Slower than
+    /// a plain decode by the clock reads; used by `stickers bench`.
+    public func profilePhases() throws(CodecError) -> DecodePhases {
+        var phases = DecodePhases()
+        var compositor = Compositor(width: info.width, height: info.height)
+        for index in 0..<frameCount {
+            let layer = try source.decodeLayer(index, bytes: bytes, phases: &phases)
+            let start = Stopwatch.now()
+            compositor.draw(layer, info: info.frames[index])
+            phases.composite += Stopwatch.seconds(since: start)
+        }
+        return phases
     }
 
     /// The number of online cores (at least 1).

@@ -5,7 +5,8 @@ enum GIFImageDecoder {
     /// GIF interlacing's four passes: first row and row step.
     static let interlacePasses: [(start: Int, step: Int)] = [(0, 8), (4, 8), (2, 4), (1, 2)]
 
-    static func decode(_ image: GIFFile.StoredImage, in bytes: [UInt8]) -> FrameLayer {
+    static func decode(_ image: GIFFile.StoredImage, in bytes: [UInt8],
+                       phases: UnsafeMutablePointer<DecodePhases>? = nil) -> FrameLayer {
         let rect = image.info.rect
         let pixelCount = rect.width * rect.height
         var pixels = [UInt8](repeating: 0, count: pixelCount * 4)
@@ -21,6 +22,7 @@ enum GIFImageDecoder {
             return FrameLayer(rect: rect, pixels: pixels, warnings: warnings)
         }
 
+        let lzwStart = phases == nil ? 0 : Stopwatch.now()
         var indexes = [UInt8](repeating: 0, count: pixelCount)
         let data = image.dataRanges.count == 1 ? Array(bytes[image.dataRanges[0]]) : bytes.gathering(image.dataRanges)
         let outcome = data.withUnsafeBytes { input in
@@ -40,6 +42,9 @@ enum GIFImageDecoder {
             warnings.append(CodecWarning(.invalidLZWCode, "\(frameName): invalid LZW code after \(count) of \(pixelCount) pixels"))
         }
 
+        let convertStart = phases == nil ? 0 : Stopwatch.now()
+        phases?.pointee.decompress += Double(convertStart &- lzwStart) / 1e9
+        defer { phases?.pointee.convert += phases == nil ? 0 : Stopwatch.seconds(since: convertStart) }
         let palette = premultipliedPalette(image.palette, transparentIndex: image.transparentIndex)
         palette.withUnsafeBufferPointer { table in
             indexes.withUnsafeBufferPointer { source in

@@ -29,8 +29,10 @@ struct PNGImageDecoder: Sendable {
         passes(width: width, height: height).reduce(0) { $0 + $1.height * (1 + header.rowBytes(width: $1.width)) }
     }
 
-    /// Decodes `frame` from `bytes`.
-    func decode(_ frame: PNGFile.StoredFrame, in bytes: [UInt8]) throws(CodecError) -> FrameLayer {
+    /// Decodes `frame` from `bytes`, adding phase times to `phases` when given.
+    func decode(_ frame: PNGFile.StoredFrame, in bytes: [UInt8],
+                phases: UnsafeMutablePointer<DecodePhases>? = nil) throws(CodecError) -> FrameLayer {
+        let inflateStart = phases == nil ? 0 : Stopwatch.now()
         let width = frame.control.rect.width, height = frame.control.rect.height
         var filtered = [UInt8](repeating: 0, count: filteredSize(width: width, height: height))
         let joined = frame.dataRanges.count == 1 ? nil : bytes.gathering(frame.dataRanges)
@@ -44,12 +46,14 @@ struct PNGImageDecoder: Sendable {
             }
         }
         if let inflateError { throw inflateError }
+        phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: inflateStart)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        try unfilterAndConvert(&filtered, into: &pixels, width: width, height: height)
+        try unfilterAndConvert(&filtered, into: &pixels, width: width, height: height, phases: phases)
         return FrameLayer(rect: frame.control.rect, pixels: pixels)
     }
 
-    private func unfilterAndConvert(_ filtered: inout [UInt8], into pixels: inout [UInt8], width: Int, height: Int) throws(CodecError) {
+    private func unfilterAndConvert(_ filtered: inout [UInt8], into pixels: inout [UInt8], width: Int, height: Int,
+                                    phases: UnsafeMutablePointer<DecodePhases>?) throws(CodecError) {
         let distance = header.filterDistance
         let widestRow = header.rowBytes(width: width)
         let zeros = [UInt8](repeating: 0, count: widestRow)
@@ -65,11 +69,18 @@ struct PNGImageDecoder: Sendable {
                             // Safe: filteredSize(...) sized `data` for every row of every pass.
                             let filterByte = data[offset]
                             let current = data.baseAddress! + offset + 1
+                            let unfilterStart = phases == nil ? 0 : Stopwatch.now()
                             do throws(CodecError) {
                                 try PNGUnfilter.unfilter(filterByte, row: current, previous: previous, count: rowBytes, distance: distance)
                             } catch { return error }
                             let y = pass.y + row * pass.dy
+                            let convertStart = phases == nil ? 0 : Stopwatch.now()
                             converter.convert(current, width: pass.width, into: outPixels + y * width + pass.x, step: pass.dx)
+                            if let phases {
+                                let end = Stopwatch.now()
+                                phases.pointee.unfilter += Double(convertStart &- unfilterStart) / 1e9
+                                phases.pointee.convert += Double(end &- convertStart) / 1e9
+                            }
                             previous = UnsafePointer(current)
                             offset += 1 + rowBytes
                         }

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where decoding time goes, in seconds, for `stickers bench`. Collected only by
+/// ``AnimationDecoder/profilePhases()``; the normal paths carry a `nil` recorder and pay one
+/// untaken branch per frame or row.
+public struct DecodePhases: Sendable, Hashable {
+    /// zlib inflate (APNG/PNG) or LZW (GIF) into the frame's own buffer.
+    public var decompress: Double = 0
+    /// PNG row unfiltering.
+    public var unfilter: Double = 0
+    /// Pixel conversion to premultiplied RGBA8 (PNG colour types; GIF palette lookup).
+    public var convert: Double = 0
+    /// Dispose, blend and copy onto the canvas.
+    public var composite: Double = 0
+
+    /// Creates empty totals.
+    public init() {}
+
+    /// All phases added up.
+    public var total: Double { decompress + unfilter + convert + composite }
+}
+
+/// A monotonic clock in nanoseconds.
+enum Stopwatch {
+    @inline(__always)
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    @inline(__always)
+    static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
+}

@@ -1,0 +1,2 @@
+#include "baseline_png.h"
+#include "baseline_composite.h"

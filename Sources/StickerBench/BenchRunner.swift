@@ -1,0 +1,169 @@
+import AnimationCodec
+import CDeflate
+import CZlib
+import Foundation
+
+/// What `stickers bench` measured for one file.
+public struct BenchResult: Sendable, Encodable {
+    /// The file's name.
+    public var name: String
+    /// The sniffed format.
+    public var format: String
+    /// Canvas width.
+    public var width: Int
+    /// Canvas height.
+    public var height: Int
+    /// Displayed frames.
+    public var frames: Int
+    /// Output megapixels of one decode (frames x W x H / 1e6).
+    public var megapixels: Double
+    /// Seconds for all repeats, ours on one thread.
+    public var seconds: Double
+    /// Seconds for all repeats, ours on `threads` threads (nil when threads == 1).
+    public var parallelSeconds: Double?
+    /// Seconds for all repeats of the libpng or giflib baseline (nil for JPEG).
+    public var baselineSeconds: Double?
+    /// Where one decode's time goes (measured in a separate, instrumented pass).
+    public var phases: Phases
+    /// Peak resident memory while decoding this file, in bytes.
+    public var peakBytes: Int?
+    /// Whether the baseline's last frame agrees with ours within 1 per channel.
+    public var baselineAgrees: Bool?
+
+    /// Phase shares of one decode, in seconds.
+    public struct Phases: Sendable, Encodable {
+        /// Inflate or LZW.
+        public var decompress: Double
+        /// PNG unfiltering.
+        public var unfilter: Double
+        /// Pixel conversion.
+        public var convert: Double
+        /// Compositing.
+        public var composite: Double
+    }
+
+    /// Our single-thread speed in output megapixels per second.
+    public var megapixelsPerSecond: Double { megapixels * Double(repeats) / seconds }
+    /// The baseline's speed, when there is one.
+    public var baselineMegapixelsPerSecond: Double? { baselineSeconds.map { megapixels * Double(repeats) / $0 } }
+    /// Ours over the baseline.
+    public var ratio: Double? { baselineSeconds.map { $0 / seconds } }
+    /// Parallel over single-thread.
+    public var speedUp: Double? { parallelSeconds.map { seconds / $0 } }
+    /// How many times each decoder ran.
+    public var repeats: Int
+}
+
+/// Runs the benchmark: for each file, our decoder (one thread, then `threads`), the baseline
+/// the package links (libpng per rebuilt frame, giflib's DGifSlurp), each `repeats` times,
+/// all frames composited, plus an instrumented pass for the phase split.
+public struct BenchRunner: Sendable {
+    /// Worker threads for the parallel measurement.
+    public var threads: Int
+    /// Decodes per file and decoder.
+    public var repeats: Int
+
+    /// Creates a runner.
+    public init(threads: Int, repeats: Int) {
+        self.threads = max(1, threads)
+        self.repeats = max(1, repeats)
+    }
+
+    /// Measures one file.
+    public func run(path: String) throws -> BenchResult {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let decoder = try AnimationDecoder(bytes: bytes)
+        let info = decoder.info
+        let megapixels = Double(info.frameCount * info.width * info.height) / 1e6
+
+        PeakMemory.reset()
+        var sink: UInt8 = 0
+        let start = Stopwatch.now
+        for _ in 0..<repeats {
+            try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
+        }
+        let seconds = Stopwatch.seconds(since: start)
+        let peak = PeakMemory.bytes()
+
+        var parallelSeconds: Double?
+        if threads > 1 {
+            let parallelStart = Stopwatch.now
+            for _ in 0..<repeats {
+                try decoder.forEachFrame(threads: threads) { sink &+= $0.pixels[0] }
+            }
+            parallelSeconds = Stopwatch.seconds(since: parallelStart)
+        }
+
+        var baselineSeconds: Double?
+        var agrees: Bool?
+        let png = LibPNGBaseline(bytes: bytes, info: info)
+        let gif = GiflibBaseline(bytes: bytes, info: info)
+        if png != nil || gif != nil {
+            let baselineStart = Stopwatch.now
+            for _ in 0..<repeats { sink &+= png?.run() ?? gif!.run() }
+            baselineSeconds = Stopwatch.seconds(since: baselineStart)
+            let theirs = png?.finalCanvas() ?? gif!.finalCanvas()
+            let ours = try decoder.frame(at: info.frameCount - 1).pixels
+            agrees = theirs.count == ours.count && zip(theirs, ours).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+        }
+        let phases = try decoder.profilePhases()
+        if sink == 1 { FileHandle.standardError.write(Data()) }   // keeps `sink` alive
+        return BenchResult(
+            name: URL(fileURLWithPath: path).lastPathComponent, format: info.format.rawValue,
+            width: info.width, height: info.height, frames: info.frameCount, megapixels: megapixels,
+            seconds: seconds, parallelSeconds: parallelSeconds, baselineSeconds: baselineSeconds,
+            phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert, composite: phases.composite),
+            peakBytes: peak, baselineAgrees: agrees, repeats: repeats)
+    }
+
+    /// The speed of bare inflate over every zlib stream of `paths`' PNG files, for the
+    /// "limit" rows: libdeflate's whole-buffer decompressor against zlib's, in output MB/s.
+    public func inflateLimits(paths: [String]) throws -> (libdeflate: Double, zlib: Double)? {
+        var streams: [(data: [UInt8], size: Int)] = []
+        for path in paths {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard let decoder = try? AnimationDecoder(bytes: bytes), decoder.info.format != .gif,
+                  let baseline = LibPNGBaseline(bytes: bytes, info: decoder.info) else { continue }
+            for stream in baseline.streams {
+                if let (data, size) = LibPNGBaseline.zlibStream(of: stream) { streams.append((data, size)) }
+            }
+        }
+        guard !streams.isEmpty else { return nil }
+        let total = Double(streams.reduce(0) { $0 + $1.size } * repeats)
+        var output = [UInt8](repeating: 0, count: streams.map(\.size).max()!)
+        let decompressor = libdeflate_alloc_decompressor()
+        defer { libdeflate_free_decompressor(decompressor) }
+        let deflateStart = Stopwatch.now
+        for _ in 0..<repeats {
+            for stream in streams {
+                var produced = 0
+                _ = stream.data.withUnsafeBytes { input in
+                    output.withUnsafeMutableBytes { out in
+                        libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count, out.baseAddress, stream.size, &produced)
+                    }
+                }
+            }
+        }
+        let deflateSeconds = Stopwatch.seconds(since: deflateStart)
+        let zlibStart = Stopwatch.now
+        for _ in 0..<repeats {
+            for stream in streams {
+                var length = uLongf(stream.size)
+                _ = stream.data.withUnsafeBytes { input in
+                    output.withUnsafeMutableBytes { out in
+                        uncompress(out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
+                                   input.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(input.count))
+                    }
+                }
+            }
+        }
+        let zlibSeconds = Stopwatch.seconds(since: zlibStart)
+        return (total / deflateSeconds / 1e6, total / zlibSeconds / 1e6)
+    }
+}
+
+/// A monotonic clock for the harness.
+enum Stopwatch {
+    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func seconds(since start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}

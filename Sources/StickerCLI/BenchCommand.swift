@@ -1,0 +1,77 @@
+import AnimationCodec
+import ArgumentParser
+import Foundation
+import StickerBench
+
+/// `stickers bench [FILE|DIR ...] [--threads N] [--repeat N] [--json]`.
+public struct BenchCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure decoding speed against the libpng and giflib baselines, in the same run.",
+        discussion: """
+        Every file is decoded exactly --repeat times by each decoder (all frames, composited), \
+        so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), \
+        ms per file, the phase split, peak memory and our speed as a ratio to each baseline. \
+        Without arguments it benchmarks corpus/sample-pack.
+        """)
+
+    /// Files or folders to measure.
+    @Argument(help: ArgumentHelp("Files or folders (folders: every image inside, sorted).", valueName: "file|dir"))
+    public var paths: [String] = []
+
+    /// Worker threads for the parallel measurement.
+    @Option(help: "Threads for the parallel measurement (1 measures single-thread only).")
+    public var threads: Int = AnimationDecoder.defaultThreadCount
+
+    /// Decodes per file and decoder.
+    @Option(name: .customLong("repeat"), help: "Decode every file exactly this many times per decoder.")
+    public var repeats: Int = 5
+
+    /// Emit JSON.
+    @Flag(help: "Print JSON instead of a table.")
+    public var json = false
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Rejects nonsense before running.
+    public func validate() throws {
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
+        guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
+    }
+
+    /// Runs the benchmark.
+    public func run() throws {
+        let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
+        guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
+        let runner = BenchRunner(threads: threads, repeats: repeats)
+        var results: [BenchResult] = []
+        for file in files {
+            do {
+                results.append(try runner.run(path: file))
+            } catch let error as CodecError {
+                throw CLIError(path: file, error)
+            }
+        }
+        let limits = try runner.inflateLimits(paths: files)
+        print(json ? try BenchReport.json(results, threads: threads, limits: limits)
+                   : BenchReport.text(results, threads: threads, limits: limits))
+    }
+
+    /// Files as given, and the image files inside folders (recursively, sorted).
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
+            guard isDirectory.boolValue else { files.append(path); continue }
+            let inside = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { ["png", "apng", "gif", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted()
+            files += inside.map { (path as NSString).appendingPathComponent($0) }
+        }
+        return files
+    }
+}
