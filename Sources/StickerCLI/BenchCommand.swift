@@ -67,7 +67,8 @@ public struct BenchCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
             guard isDirectory.boolValue else { files.append(path); continue }
-            let inside = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let inside = ((try? manager.subpathsOfDirectory(atPath: folder)) ?? [])
                 .filter { ["png", "apng", "gif", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted()
             files += inside.map { (path as NSString).appendingPathComponent($0) }

@@ -19,28 +19,36 @@ struct Compositor {
         canvas = [UInt8](repeating: 0, count: width * height * 4)
     }
 
-    /// Draws `layer` with `info`'s blend op, after disposing of the previous frame.
-    mutating func draw(_ layer: FrameLayer, info: FrameInfo) {
-        let width = self.width
-        disposePrevious()
-        let clip = layer.rect.clipped(toWidth: width, height: height)
-        if info.dispose == .previous { save(clip) }
-        pendingDispose = (info.dispose, clip)
-        guard !clip.isEmpty, layer.pixels.count == layer.rect.width * layer.rect.height * 4 else { return }
-        let rowBytes = clip.width * 4
+    /// Draws a decoded layer with `info`'s blend op, after disposing of the previous frame.
+    mutating func draw(_ layer: FrameLayer, info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>) {
+        guard layer.pixels.count == layer.rect.width * layer.rect.height * 4 else {
+            drawRows(info: info, rowBuffer: rowBuffer) { _ in }
+            return
+        }
         layer.pixels.withUnsafeBytes { source in
-            canvas.withUnsafeMutableBytes { target in
-                // Safe: `clip` lies inside both the canvas and the layer's rectangle.
-                for row in 0..<clip.height {
-                    let sourceOffset = ((clip.y - layer.rect.y + row) * layer.rect.width + (clip.x - layer.rect.x)) * 4
-                    let targetOffset = ((clip.y + row) * width + clip.x) * 4
-                    let from = source.baseAddress! + sourceOffset, to = target.baseAddress! + targetOffset
-                    switch info.blend {
-                    case .source: to.copyMemory(from: from, byteCount: rowBytes)
-                    case .over: BlendKernels.overSIMD(from, onto: to, count: clip.width)
-                    }
+            let pixels = source.baseAddress!.assumingMemoryBound(to: UInt32.self)
+            drawRows(info: info, rowBuffer: rowBuffer) { target in
+                for y in 0..<layer.rect.height {
+                    target.destination(row: y).update(from: pixels + y * layer.rect.width, count: layer.rect.width)
+                    target.commit(row: y)
                 }
             }
+        }
+    }
+
+    /// Disposes of the previous frame, saves what frame `info` will cover if its dispose op
+    /// is PREVIOUS, then lets `body` write the frame's rows through a ``RowTarget`` on the
+    /// canvas. `rowBuffer` must hold `info.rect.width` pixels.
+    mutating func drawRows<Result>(info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>,
+                                   _ body: (RowTarget) -> Result) -> Result {
+        disposePrevious()
+        let clip = info.rect.clipped(toWidth: width, height: height)
+        if info.dispose == .previous { save(clip) }
+        pendingDispose = (info.dispose, clip)
+        let (width, height) = (self.width, self.height)
+        return canvas.withUnsafeMutableBytes { bytes in
+            body(.canvas(bytes.baseAddress!.assumingMemoryBound(to: UInt32.self), width: width, height: height,
+                         rect: info.rect, blend: info.blend, rowBuffer: rowBuffer))
         }
     }
 

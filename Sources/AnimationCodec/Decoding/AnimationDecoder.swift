@@ -119,15 +119,21 @@ public struct AnimationDecoder: Sendable {
     /// whatever the frame count, as long as `body` does not keep the frames.
     public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount,
                              _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
+        if threads <= 1 || frameCount == 1 {
+            var iterator = makeFrameIterator()
+            while let frame = try iterator.next() { try body(frame) }
+            return
+        }
         var compositor = Compositor(width: info.width, height: info.height)
-        let batchSize = threads <= 1 ? 1 : threads * 2
+        let scratches = (0..<threads).map { _ in DecodeScratch() }
+        let batchSize = threads * 2
         var start = 0
         while start < frameCount {
             let end = min(start + batchSize, frameCount)
-            let layers = try decodeLayers(start..<end, threads: threads)
+            let layers = try decodeLayers(start..<end, scratches: scratches)
             for (offset, layer) in layers.enumerated() {
                 let frameInfo = info.frames[start + offset]
-                compositor.draw(layer, info: frameInfo)
+                compositor.draw(layer, info: frameInfo, rowBuffer: scratches[0].rowBuffer(frameInfo.rect.width))
                 try body(Frame(info: frameInfo, width: info.width, height: info.height,
                                pixels: compositor.canvas, warnings: layer.warnings))
             }
@@ -140,12 +146,17 @@ public struct AnimationDecoder: Sendable {
     public func profilePhases() throws(CodecError) -> DecodePhases {
         var phases = DecodePhases()
         var compositor = Compositor(width: info.width, height: info.height)
+        let scratch = DecodeScratch()
         for index in 0..<frameCount {
-            let layer = try source.decodeLayer(index, bytes: bytes, phases: &phases)
-            let start = Stopwatch.now()
-            compositor.draw(layer, info: info.frames[index])
-            phases.composite += Stopwatch.seconds(since: start)
+            let frameInfo = info.frames[index]
+            let result = withUnsafeMutablePointer(to: &phases) { recorder in
+                compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) { target in
+                    Result { () throws(CodecError) in try source.decode(index, bytes: bytes, scratch: scratch, target: target, phases: recorder) }
+                }
+            }
+            _ = try result.get()
         }
+        // Time not spent decompressing, unfiltering or converting went to compositing.
         return phases
     }
 
@@ -156,18 +167,19 @@ public struct AnimationDecoder: Sendable {
 
     /// Decodes stored frame `index`'s own pixels, uncomposited.
     func decodeLayer(_ index: Int) throws(CodecError) -> FrameLayer {
-        try source.decodeLayer(index, bytes: bytes)
+        try source.decodeLayer(index, bytes: bytes, scratch: DecodeScratch())
     }
 
-    private func decodeLayers(_ range: Range<Int>, threads: Int) throws(CodecError) -> [FrameLayer] {
-        if threads <= 1 || range.count == 1 {
-            var layers: [FrameLayer] = []
-            for index in range { layers.append(try decodeLayer(index)) }
-            return layers
-        }
+    /// Decodes `range`'s layers, worker `w` taking frames w, w + workers, ... with its own scratch.
+    private func decodeLayers(_ range: Range<Int>, scratches: [DecodeScratch]) throws(CodecError) -> [FrameLayer] {
         let slots = ResultSlots<FrameLayer>(count: range.count)
-        DispatchQueue.concurrentPerform(iterations: range.count) { offset in
-            slots.store(Result { () throws(CodecError) in try decodeLayer(range.lowerBound + offset) }, at: offset)
+        let workers = min(scratches.count, range.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for offset in stride(from: worker, to: range.count, by: workers) {
+                slots.store(Result { () throws(CodecError) in
+                    try source.decodeLayer(range.lowerBound + offset, bytes: bytes, scratch: scratches[worker])
+                }, at: offset)
+            }
         }
         return try slots.collect()
     }
@@ -204,10 +216,13 @@ private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Decodes and composites frames one at a time. See ``AnimationDecoder/makeFrameIterator()``.
-public struct FrameIterator: Sendable {
+/// Decodes and composites frames one at a time, each frame's rows going straight from the
+/// unfilter/LZW stage onto the canvas. See ``AnimationDecoder/makeFrameIterator()``.
+public struct FrameIterator: @unchecked Sendable {
+    // @unchecked: the scratch is a reference owned by this iterator alone and never shared.
     private let decoder: AnimationDecoder
     private var compositor: Compositor
+    private let scratch = DecodeScratch()
     private var nextIndex = 0
 
     init(decoder: AnimationDecoder) {
@@ -218,11 +233,15 @@ public struct FrameIterator: Sendable {
     /// The next displayed frame, or `nil` after the last.
     public mutating func next() throws(CodecError) -> Frame? {
         guard nextIndex < decoder.frameCount else { return nil }
-        let frameInfo = decoder.info.frames[nextIndex]
-        let layer = try decoder.decodeLayer(nextIndex)
-        compositor.draw(layer, info: frameInfo)
+        let index = nextIndex
+        let frameInfo = decoder.info.frames[index]
+        let (source, bytes, scratch) = (decoder.source, decoder.bytes, self.scratch)
+        let result = compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) { target in
+            Result { () throws(CodecError) in try source.decode(index, bytes: bytes, scratch: scratch, target: target) }
+        }
+        let warnings = try result.get()
         nextIndex += 1
         return Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
-                     pixels: compositor.canvas, warnings: layer.warnings)
+                     pixels: compositor.canvas, warnings: warnings)
     }
 }

@@ -10,11 +10,12 @@ enum Inflater {
     /// Fills `output` from the zlib stream in `input`.
     /// - Throws: ``CodecError/corruptCompressedData(reason:)`` when the stream is damaged or
     ///   too short to fill `output`.
-    static func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(CodecError) {
-        guard let decompressor = libdeflate_alloc_decompressor() else {
+    /// - Parameter decompressor: a libdeflate decompressor owned by the calling thread.
+    static func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                        decompressor: OpaquePointer?) throws(CodecError) {
+        guard let decompressor else {
             throw .corruptCompressedData(reason: "libdeflate could not allocate a decompressor")
         }
-        defer { libdeflate_free_decompressor(decompressor) }
         var produced = 0
         let result = libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count,
                                                 output.baseAddress, output.count, &produced)

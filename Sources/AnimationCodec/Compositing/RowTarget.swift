@@ -1,0 +1,83 @@
+/// Where a frame decoder writes its converted rows: straight into a full layer buffer (the
+/// parallel path), straight into the canvas (a SOURCE frame inside the canvas), or through a
+/// one-row buffer that is then blended onto the canvas (OVER, or a clipped frame). The same
+/// kernels run in every case, so the serial and parallel paths give identical pixels.
+struct RowTarget {
+    /// Row 0, column 0 of the frame in the destination (direct mode), or the canvas origin.
+    private let base: UnsafeMutablePointer<UInt32>
+    /// Pixels from one destination row to the next.
+    private let stride: Int
+    private let rect: FrameRect
+    private let clip: FrameRect
+    private let blend: BlendOp
+    private let rowBuffer: UnsafeMutablePointer<UInt32>?
+    /// Whether this target writes into a layer buffer rather than a canvas.
+    let isLayer: Bool
+
+    /// A full `rect.width * rect.height` layer.
+    static func layer(_ pixels: UnsafeMutablePointer<UInt32>, rect: FrameRect) -> RowTarget {
+        RowTarget(base: pixels, stride: rect.width, rect: rect, clip: FrameRect(x: 0, y: 0, width: rect.width, height: rect.height),
+                  blend: .source, rowBuffer: nil, isLayer: true)
+    }
+
+    /// The canvas, for a frame with `rect` and `blend`; `rowBuffer` holds `rect.width` pixels.
+    static func canvas(_ canvas: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rect: FrameRect, blend: BlendOp,
+                       rowBuffer: UnsafeMutablePointer<UInt32>) -> RowTarget {
+        let clip = rect.clipped(toWidth: width, height: height)
+        if blend == .source && clip == rect {
+            return RowTarget(base: canvas + rect.y * width + rect.x, stride: width, rect: rect, clip: clip,
+                             blend: .source, rowBuffer: nil, isLayer: false)
+        }
+        return RowTarget(base: canvas, stride: width, rect: rect, clip: clip, blend: blend, rowBuffer: rowBuffer, isLayer: false)
+    }
+
+    /// Whether rows can be written at any pixel step (interlaced PNG passes need that).
+    var acceptsScatteredWrites: Bool { rowBuffer == nil }
+
+    /// Where to write row `y` of the frame (frame coordinates), `rect.width` pixels.
+    @inline(__always)
+    func destination(row y: Int) -> UnsafeMutablePointer<UInt32> {
+        rowBuffer ?? base + y &* stride
+    }
+
+    /// Applies row `y` once it is written at ``destination(row:)``.
+    @inline(__always)
+    func commit(row y: Int) {
+        guard let rowBuffer else { return }
+        let canvasY = rect.y &+ y
+        guard canvasY >= clip.y && canvasY < clip.y &+ clip.height && clip.width > 0 else { return }
+        // Safe: the clip lies inside both the canvas and the frame rectangle.
+        let from = rowBuffer + (clip.x &- rect.x), to = base + (canvasY &* stride &+ clip.x)
+        switch blend {
+        case .source: to.update(from: from, count: clip.width)
+        case .over: BlendKernels.overSIMD(from, onto: to, count: clip.width)
+        }
+    }
+
+    /// Draws `count` GIF palette indexes of row `y` through `table` (256 premultiplied
+    /// entries, 0 for the transparent index). On the canvas a 0 entry leaves the pixel as it
+    /// is, which is OVER for pixels whose alpha is 0 or 255; into a layer every entry is stored.
+    @inline(__always)
+    func drawIndexed(row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>) {
+        if rowBuffer == nil {
+            // A layer or a SOURCE frame inside the canvas: every entry is stored.
+            let out = base + y &* stride
+            for x in 0..<count { out[x] = table[Int(indexes[x])] }
+            return
+        }
+        let canvasY = rect.y &+ y
+        guard canvasY >= clip.y && canvasY < clip.y &+ clip.height else { return }
+        let first = clip.x &- rect.x, last = min(count, clip.x &+ clip.width &- rect.x)
+        guard first < last else { return }
+        // Safe: columns first..<last map inside the clip, hence inside the canvas row.
+        let out = base + (canvasY &* stride &+ rect.x)
+        if blend == .source {
+            for x in first..<last { out[x] = table[Int(indexes[x])] }
+            return
+        }
+        for x in first..<last {
+            let value = table[Int(indexes[x])]
+            if value != 0 { out[x] = value }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import CDeflate
+
+/// Buffers and the libdeflate decompressor one decoding thread reuses from frame to frame,
+/// so a frame costs no allocation (and no fresh, page-faulting memory) once the largest
+/// frame has been seen. Not shared between threads: each worker owns one.
+final class DecodeScratch: @unchecked Sendable {
+    // @unchecked: a scratch is used by one thread at a time; parallel decoding gives each
+    // worker its own.
+    private var filtered = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var row = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var zeros = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var indexes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// libdeflate's decompressor (about 32 KB of tables), allocated once.
+    let decompressor: OpaquePointer?
+
+    init() {
+        decompressor = libdeflate_alloc_decompressor()
+    }
+
+    deinit {
+        for buffer in [filtered, row, zeros, indexes] { buffer.deallocate() }
+        if let decompressor { libdeflate_free_decompressor(decompressor) }
+    }
+
+    /// At least `count` bytes for an inflated (filtered) image; contents undefined.
+    func filteredBuffer(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        Self.ensure(&filtered, count, zeroed: false)
+        return UnsafeMutableRawBufferPointer(rebasing: filtered[0..<count])
+    }
+
+    /// At least `pixels` packed pixels for one converted row; contents undefined.
+    func rowBuffer(_ pixels: Int) -> UnsafeMutablePointer<UInt32> {
+        Self.ensure(&row, pixels * 4, zeroed: false)
+        return row.baseAddress!.assumingMemoryBound(to: UInt32.self)
+    }
+
+    /// At least `count` zero bytes: the "previous row" of a pass's first row.
+    func zeroRow(_ count: Int) -> UnsafePointer<UInt8> {
+        Self.ensure(&zeros, count, zeroed: true)
+        return UnsafePointer(zeros.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// At least `count` bytes for a GIF frame's palette indexes; contents undefined.
+    func indexBuffer(_ count: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        Self.ensure(&indexes, count, zeroed: false)
+        return UnsafeMutableBufferPointer(start: indexes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    private static func ensure(_ buffer: inout UnsafeMutableRawBufferPointer, _ count: Int, zeroed: Bool) {
+        guard buffer.count < max(count, 1) else { return }
+        buffer.deallocate()
+        // Grow by half again, so a sequence of growing frames reallocates rarely.
+        let capacity = max(count, buffer.count + buffer.count / 2, 64)
+        buffer = .allocate(byteCount: capacity, alignment: 16)
+        if zeroed { buffer.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
+}
