@@ -1,11 +1,12 @@
 /// GIF's variable-width LZW decoder, from code stream to palette indexes.
 ///
-/// The dictionary is four flat tables (prefix, suffix, first byte, length) in one
-/// allocation; each code's whole string is written at once, backwards from its end, so the
-/// output is never re-read. Edge cases follow browsers: a clear code may come anywhere; a
-/// full 4096-entry table keeps decoding with 12-bit codes and adds nothing ("deferred
-/// clear"); a code past the next free entry stops the frame, keeping what was decoded;
-/// data after the output is full is ignored.
+/// Every dictionary string is a prefix string plus one byte, and the prefix string was
+/// written to the output just before; so an entry is stored as where its bytes already sit
+/// in the output and how long it is, and emitting a code is one copy from earlier output
+/// (eight bytes at a time), not a walk down a prefix chain. Edge cases follow browsers: a
+/// clear code may come anywhere; a full 4096-entry table keeps decoding with 12-bit codes
+/// and adds nothing ("deferred clear"); a code past the next free entry stops the frame,
+/// keeping what was decoded; data after the output is full is ignored.
 struct LZWDecoder {
     /// How a frame's code stream ended.
     enum Outcome: Equatable, Sendable {
@@ -25,86 +26,106 @@ struct LZWDecoder {
         let capacity = output.count
         guard capacity > 0 else { return .complete }
         guard let out = output.baseAddress, let inBase = input.baseAddress else { return .insufficientData(written: 0) }
-        let inBytes = inBase.assumingMemoryBound(to: UInt8.self)
         let inCount = input.count
 
-        // One allocation: prefix (UInt16), length (UInt16), suffix (UInt8), first (UInt8).
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: maxCodes * 6, alignment: 2)
+        // Entry tables in one allocation: output offset (Int32) and length (Int32).
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: maxCodes * 8, alignment: 8)
         defer { storage.deallocate() }
-        let prefix = storage.bindMemory(to: UInt16.self, capacity: maxCodes)
-        let length = (storage + maxCodes * 2).bindMemory(to: UInt16.self, capacity: maxCodes)
-        let suffix = (storage + maxCodes * 4).bindMemory(to: UInt8.self, capacity: maxCodes)
-        let first = (storage + maxCodes * 5).bindMemory(to: UInt8.self, capacity: maxCodes)
+        let offsets = storage.bindMemory(to: Int32.self, capacity: maxCodes * 2)
+        let lengths = offsets + maxCodes
 
         let clearCode = 1 << minimumCodeSize, endCode = clearCode + 1
-        for code in 0..<maxCodes {
-            prefix[code] = 0
-            length[code] = code < clearCode ? 1 : 0
-            suffix[code] = UInt8(truncatingIfNeeded: code)
-            first[code] = UInt8(truncatingIfNeeded: code)
-        }
         var codeSize = minimumCodeSize + 1
+        var codeMask: UInt64 = (1 << UInt64(codeSize)) - 1
         var nextCode = clearCode + 2
-        var previous = -1
+        // Where the previous code's string starts in the output, and its length (-1: none).
+        var previousStart = -1, previousLength = 0
         var bits: UInt64 = 0, bitCount = 0, inOffset = 0
         var written = 0
 
         while true {
-            // Refill to at least 12 bits while input remains.
-            while bitCount < codeSize {
-                guard inOffset < inCount else { return .insufficientData(written: written) }
-                bits |= UInt64(inBytes[inOffset]) << UInt64(bitCount)
-                inOffset &+= 1
-                bitCount &+= 8
+            if bitCount < codeSize {
+                if inOffset &+ 8 <= inCount {
+                    // Refill to 56+ bits with one unaligned load; consume whole bytes only.
+                    let word = UInt64(littleEndian: inBase.loadUnaligned(fromByteOffset: inOffset, as: UInt64.self))
+                    bits |= word &<< UInt64(bitCount)
+                    let taken = (63 &- bitCount) &>> 3
+                    inOffset &+= taken
+                    bitCount &+= taken &* 8
+                } else {
+                    while bitCount < codeSize {
+                        guard inOffset < inCount else { return .insufficientData(written: written) }
+                        bits |= UInt64(inBase.load(fromByteOffset: inOffset, as: UInt8.self)) &<< UInt64(bitCount)
+                        inOffset &+= 1
+                        bitCount &+= 8
+                    }
+                }
             }
-            let code = Int(bits & ((1 << UInt64(codeSize)) - 1))
-            bits >>= UInt64(codeSize)
+            let code = Int(truncatingIfNeeded: bits & codeMask)
+            bits &>>= UInt64(codeSize)
             bitCount &-= codeSize
 
             if code == clearCode {
                 codeSize = minimumCodeSize + 1
+                codeMask = (1 << UInt64(codeSize)) - 1
                 nextCode = clearCode + 2
-                previous = -1
+                previousStart = -1
                 continue
             }
             if code == endCode { return written == capacity ? .complete : .insufficientData(written: written) }
-            if previous < 0 {
-                guard code < clearCode else { return .invalidCode(written: written) }
+
+            let start = written
+            let length: Int
+            if code < clearCode {
                 out[written] = UInt8(truncatingIfNeeded: code)
-                written &+= 1
-                if written == capacity { return .complete }
-                previous = code
-                continue
-            }
-            guard code <= nextCode, code != nextCode || nextCode < maxCodes else {
+                length = 1
+            } else if previousStart < 0 || code > nextCode || (code == nextCode && nextCode >= maxCodes) {
                 return .invalidCode(written: written)
+            } else if code < nextCode {
+                length = Int(lengths[code])
+                copy(from: Int(offsets[code]), count: length, to: written, in: out, capacity: capacity)
+            } else {
+                // code == nextCode: the previous string plus its own first byte.
+                length = previousLength &+ 1
+                copy(from: previousStart, count: previousLength, to: written, in: out, capacity: capacity)
+                if written &+ previousLength < capacity { out[written &+ previousLength] = out[previousStart] }
             }
-            if nextCode < maxCodes {
-                // Safe: previous < nextCode <= 4095, so its length is at most 4095.
-                prefix[nextCode] = UInt16(truncatingIfNeeded: previous)
-                first[nextCode] = first[previous]
-                suffix[nextCode] = first[code == nextCode ? previous : code]
-                length[nextCode] = length[previous] &+ 1
+            if previousStart >= 0 && nextCode < maxCodes {
+                // The new entry is the previous string and the first byte after it, which is
+                // where this code's string begins: the two already lie together in the output.
+                offsets[nextCode] = Int32(truncatingIfNeeded: previousStart)
+                lengths[nextCode] = Int32(truncatingIfNeeded: previousLength &+ 1)
                 nextCode &+= 1
-                if nextCode == 1 << codeSize, codeSize < 12 { codeSize &+= 1 }
+                if nextCode == 1 << codeSize && codeSize < 12 {
+                    codeSize &+= 1
+                    codeMask = (1 << UInt64(codeSize)) - 1
+                }
             }
-            // Write the string of `code` backwards from its last byte, skipping what would
-            // fall past the output.
-            let count = Int(length[code])
-            var position = written &+ count &- 1
-            var walk = code
-            while position >= capacity {
-                walk = Int(prefix[walk])
-                position &-= 1
-            }
-            while position >= written {
-                out[position] = suffix[walk]
-                walk = Int(prefix[walk])
-                position &-= 1
-            }
-            written = min(written &+ count, capacity)
-            if written == capacity { return .complete }
-            previous = code
+            written &+= length
+            if written >= capacity { return .complete }
+            previousStart = start
+            previousLength = length
+        }
+    }
+
+    /// Copies `count` earlier output bytes at `source` to `destination`, clipped to
+    /// `capacity`. The ranges never overlap (an entry's bytes all precede the write point),
+    /// so eight-byte blocks are safe wherever eight bytes of room remain.
+    @inline(__always)
+    private static func copy(from source: Int, count: Int, to destination: Int, in out: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let end = min(destination &+ count, capacity)
+        var d = destination, s = source
+        let raw = UnsafeMutableRawPointer(out)
+        // Safe: d + 8 <= capacity bounds the write; the read ends before d (s + 8 <= d + 8).
+        while d &+ 8 <= capacity && d < end {
+            raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: s, as: UInt64.self), toByteOffset: d, as: UInt64.self)
+            d &+= 8
+            s &+= 8
+        }
+        while d < end {
+            out[d] = out[s]
+            d &+= 1
+            s &+= 1
         }
     }
 }
