@@ -104,7 +104,7 @@ public struct AnimationDecoder: Sendable {
     }
 
     /// Every displayed frame. Each frame's compressed data is independent, so layers are
-    /// decoded concurrently, `threads` at a time, in batches; they are composited in order,
+    /// decoded concurrently, `threads` at a time, in a sliding window; they are composited in order,
     /// so the result is identical to ``makeFrameIterator()``'s.
     /// - Parameter threads: worker count; defaults to the number of online cores.
     public func decodeAllFrames(threads: Int = AnimationDecoder.defaultThreadCount) throws(CodecError) -> [Frame] {
@@ -124,21 +124,7 @@ public struct AnimationDecoder: Sendable {
             while let frame = try iterator.next() { try body(frame) }
             return
         }
-        var compositor = Compositor(width: info.width, height: info.height)
-        let scratches = (0..<threads).map { _ in DecodeScratch() }
-        let batchSize = threads * 2
-        var start = 0
-        while start < frameCount {
-            let end = min(start + batchSize, frameCount)
-            let layers = try decodeLayers(start..<end, scratches: scratches)
-            for (offset, layer) in layers.enumerated() {
-                let frameInfo = info.frames[start + offset]
-                compositor.draw(layer, info: frameInfo, rowBuffer: scratches[0].rowBuffer(frameInfo.rect.width))
-                try body(Frame(info: frameInfo, width: info.width, height: info.height,
-                               pixels: compositor.canvas, warnings: layer.warnings))
-            }
-            start = end
-        }
+        try ParallelFrames(decoder: self, threads: threads).run(body)
     }
 
     /// Decodes every frame once on this thread and reports where the time went. Slower than
@@ -167,67 +153,27 @@ public struct AnimationDecoder: Sendable {
 
     /// Decodes stored frame `index`'s own pixels, uncomposited.
     func decodeLayer(_ index: Int) throws(CodecError) -> FrameLayer {
-        try source.decodeLayer(index, bytes: bytes, scratch: DecodeScratch())
+        var storage: [UInt8] = []
+        return try source.decodeLayer(index, bytes: bytes, scratch: DecodeScratch(), storage: &storage)
     }
 
-    /// Decodes `range`'s layers, worker `w` taking frames w, w + workers, ... with its own scratch.
-    private func decodeLayers(_ range: Range<Int>, scratches: [DecodeScratch]) throws(CodecError) -> [FrameLayer] {
-        let slots = ResultSlots<FrameLayer>(count: range.count)
-        let workers = min(scratches.count, range.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for offset in stride(from: worker, to: range.count, by: workers) {
-                slots.store(Result { () throws(CodecError) in
-                    try source.decodeLayer(range.lowerBound + offset, bytes: bytes, scratch: scratches[worker])
-                }, at: offset)
-            }
-        }
-        return try slots.collect()
-    }
-}
-
-/// Write-once result slots filled from `concurrentPerform`: each iteration writes only its
-/// own slot, and the slots are read after every iteration has returned.
-private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Result<Value, CodecError>?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
-    }
-
-    func store(_ result: Result<Value, CodecError>, at index: Int) { storage[index] = result }
-
-    func collect() throws(CodecError) -> [Value] {
-        var values: [Value] = []
-        for index in 0..<count {
-            switch storage[index]! {
-            case .success(let value): values.append(value)
-            case .failure(let error): throw error
-            }
-        }
-        return values
-    }
 }
 
 /// Decodes and composites frames one at a time, each frame's rows going straight from the
 /// unfilter/LZW stage onto the canvas. See ``AnimationDecoder/makeFrameIterator()``.
-public struct FrameIterator: @unchecked Sendable {
-    // @unchecked: the scratch is a reference owned by this iterator alone and never shared.
+///
+/// An iterator holds pooled scratch memory: iterate each one (and its copies) from one
+/// thread at a time.
+public struct FrameIterator {
     private let decoder: AnimationDecoder
     private var compositor: Compositor
-    private let scratch = DecodeScratch()
+    private let scratch: ScratchLease
     private var nextIndex = 0
 
     init(decoder: AnimationDecoder) {
         self.decoder = decoder
         compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
+        scratch = ScratchLease()
     }
 
     /// The next displayed frame, or `nil` after the last.
@@ -235,7 +181,7 @@ public struct FrameIterator: @unchecked Sendable {
         guard nextIndex < decoder.frameCount else { return nil }
         let index = nextIndex
         let frameInfo = decoder.info.frames[index]
-        let (source, bytes, scratch) = (decoder.source, decoder.bytes, self.scratch)
+        let (source, bytes, scratch) = (decoder.source, decoder.bytes, self.scratch.scratch)
         let result = compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) { target in
             Result { () throws(CodecError) in try source.decode(index, bytes: bytes, scratch: scratch, target: target) }
         }
@@ -244,4 +190,10 @@ public struct FrameIterator: @unchecked Sendable {
         return Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
                      pixels: compositor.canvas, warnings: warnings)
     }
+}
+
+/// A pooled scratch returned to the pool when the last copy of its holder goes away.
+final class ScratchLease {
+    let scratch = ScratchPool.shared.take()
+    deinit { ScratchPool.shared.give(scratch) }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import CDeflate
 
 /// Buffers and the libdeflate decompressor one decoding thread reuses from frame to frame,
@@ -53,5 +54,33 @@ final class DecodeScratch: @unchecked Sendable {
         let capacity = max(count, buffer.count + buffer.count / 2, 64)
         buffer = .allocate(byteCount: capacity, alignment: 16)
         if zeroed { buffer.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
+}
+
+/// Scratch kept between decodes, so short animations and many small stickers decoded one
+/// after another do not pay for fresh (page-faulting) buffers and decompressor tables each
+/// time. Holds at most ``capacity`` idle scratches; taking and returning is one locked step.
+final class ScratchPool: @unchecked Sendable {
+    // @unchecked: `idle` is only touched while holding `lock`.
+    static let shared = ScratchPool(capacity: 2 * AnimationDecoder.defaultThreadCount + 1)
+
+    private let lock = DispatchSemaphore(value: 1)
+    private var idle: [DecodeScratch] = []
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// An idle scratch, or a new one.
+    func take() -> DecodeScratch {
+        lock.wait()
+        defer { lock.signal() }
+        return idle.popLast() ?? DecodeScratch()
+    }
+
+    /// Returns a scratch for reuse (dropped when the pool is full).
+    func give(_ scratch: DecodeScratch) {
+        lock.wait()
+        defer { lock.signal() }
+        if idle.count < capacity { idle.append(scratch) }
     }
 }

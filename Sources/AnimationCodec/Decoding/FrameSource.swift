@@ -30,15 +30,65 @@ enum FrameSource: Sendable {
         }
     }
 
-    /// Decodes stored frame `index`'s own pixels into a layer (the parallel path).
-    func decodeLayer(_ index: Int, bytes: [UInt8], scratch: DecodeScratch) throws(CodecError) -> FrameLayer {
+    /// Decodes stored frame `index`'s own pixels into a layer (the parallel path), reusing
+    /// `storage`'s memory.
+    func decodeLayer(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
         switch self {
         case .png(_, let decoder, let frames):
-            return try decoder.decodeLayer(frames[index], in: bytes, scratch: scratch)
+            return try decoder.decodeLayer(frames[index], in: bytes, scratch: scratch, storage: &storage)
         case .gif(let file):
-            return GIFImageDecoder.decodeLayer(file.images[index], in: bytes, scratch: scratch)
+            return GIFImageDecoder.decodeLayer(file.images[index], in: bytes, scratch: scratch, storage: &storage)
         case .jpeg(let image):
             return try image.decode(bytes)
+        }
+    }
+
+    /// A frame decoded by a worker, ready for the compositing thread.
+    enum Prepared: Sendable {
+        /// Premultiplied pixels of the frame's rectangle.
+        case layer(FrameLayer)
+        /// GIF palette indexes, `written` of them, left in the worker's storage: drawing them
+        /// through the palette straight onto the canvas is cheaper than a pixel layer.
+        case gifIndexes(written: Int, warnings: [CodecWarning])
+        /// PNG rows inflated and unfiltered in the worker's scratch, to convert onto the canvas.
+        case pngUnfiltered
+    }
+
+    /// The worker's half of the parallel path: everything that does not touch the canvas.
+    func prepare(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8]) throws(CodecError) -> Prepared {
+        if case .png(_, let decoder, let frames) = self, try decoder.inflateAndUnfilter(frames[index], in: bytes, scratch: scratch) {
+            return .pngUnfiltered
+        }
+        guard case .gif(let file) = self else {
+            return .layer(try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage))
+        }
+        let image = file.images[index]
+        LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height, zeroed: false)
+        let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, into: $0) }
+        return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
+    }
+
+    /// The compositing thread's half: draws a prepared frame; returns its warnings.
+    func composite(_ prepared: Prepared, index: Int, storage: [UInt8], scratch: DecodeScratch, info: FrameInfo,
+                   onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>) -> [CodecWarning] {
+        switch (prepared, self) {
+        case (.layer(let layer), _):
+            compositor.draw(layer, info: info, rowBuffer: rowBuffer)
+            return layer.warnings
+        case (.gifIndexes(let written, let warnings), .gif(let file)):
+            storage.withUnsafeBufferPointer { indexes in
+                compositor.drawRows(info: info, rowBuffer: rowBuffer) { target in
+                    GIFImageDecoder.draw(file.images[index], indexes: indexes.baseAddress!, written: written, onto: target)
+                }
+            }
+            return warnings
+        case (.pngUnfiltered, .png(_, let decoder, let frames)):
+            compositor.drawRows(info: info, rowBuffer: rowBuffer) { target in
+                decoder.convertUnfiltered(frames[index], scratch: scratch, target: target)
+            }
+            return []
+        case (.gifIndexes, _), (.pngUnfiltered, _):
+            preconditionFailure("prepared frame does not match its source")
         }
     }
 }

@@ -8,19 +8,32 @@ enum GIFImageDecoder {
     /// Decodes `image` onto `target`; returns the warnings about its data.
     static func decode(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
                        phases: UnsafeMutablePointer<DecodePhases>? = nil) -> [CodecWarning] {
+        let pixelCount = image.info.rect.width * image.info.rect.height
+        let lzwStart = phases == nil ? 0 : Stopwatch.now()
+        let indexes = scratch.indexBuffer(pixelCount)
+        let decoded = decompress(image, in: bytes, into: indexes)
+        let drawStart = phases == nil ? 0 : Stopwatch.now()
+        phases?.pointee.decompress += Double(drawStart &- lzwStart) / 1e9
+        draw(image, indexes: UnsafePointer(indexes.baseAddress!), written: decoded.written, onto: target)
+        phases?.pointee.convert += phases == nil ? 0 : Stopwatch.seconds(since: drawStart)
+        return decoded.warnings
+    }
+
+    /// The LZW stage alone: `image`'s palette indexes into `indexes` (one per pixel of its
+    /// rectangle). Returns how many were written and the warnings. Frames that draw nothing
+    /// (no pixels, no colour table, a bad code size) write none.
+    static func decompress(_ image: GIFFile.StoredImage, in bytes: [UInt8],
+                           into indexes: UnsafeMutableBufferPointer<UInt8>) -> (written: Int, warnings: [CodecWarning]) {
         let rect = image.info.rect
         let pixelCount = rect.width * rect.height
         let frameName = "frame \(image.info.index)"
-        guard pixelCount > 0 else { return [] }
+        guard pixelCount > 0 else { return (0, []) }
         guard (1...8).contains(image.minimumCodeSize) else {
-            return [CodecWarning(.invalidLZWCode, "\(frameName): LZW minimum code size \(image.minimumCodeSize) is invalid; frame skipped")]
+            return (0, [CodecWarning(.invalidLZWCode, "\(frameName): LZW minimum code size \(image.minimumCodeSize) is invalid; frame skipped")])
         }
         guard !image.palette.isEmpty else {
-            return [CodecWarning(.missingColorTable, "\(frameName) has no colour table; it draws nothing")]
+            return (0, [CodecWarning(.missingColorTable, "\(frameName) has no colour table; it draws nothing")])
         }
-
-        let lzwStart = phases == nil ? 0 : Stopwatch.now()
-        let indexes = scratch.indexBuffer(pixelCount)
         let outcome: LZWDecoder.Outcome
         if image.dataRanges.count == 1 {
             outcome = bytes.withUnsafeBytes { source in
@@ -32,48 +45,44 @@ enum GIFImageDecoder {
                 LZWDecoder.decode(source, minimumCodeSize: Int(image.minimumCodeSize), into: indexes)
             }
         }
-        var warnings: [CodecWarning] = []
-        let written: Int
         switch outcome {
         case .complete:
-            written = pixelCount
+            return (pixelCount, [])
         case .insufficientData(let count):
-            written = count
-            warnings.append(CodecWarning(.missingPixelData, "\(frameName): pixel data ends after \(count) of \(pixelCount) pixels"))
+            return (count, [CodecWarning(.missingPixelData, "\(frameName): pixel data ends after \(count) of \(pixelCount) pixels")])
         case .invalidCode(let count):
-            written = count
-            warnings.append(CodecWarning(.invalidLZWCode, "\(frameName): invalid LZW code after \(count) of \(pixelCount) pixels"))
+            return (count, [CodecWarning(.invalidLZWCode, "\(frameName): invalid LZW code after \(count) of \(pixelCount) pixels")])
         }
-        let convertStart = phases == nil ? 0 : Stopwatch.now()
-        phases?.pointee.decompress += Double(convertStart &- lzwStart) / 1e9
-        defer { phases?.pointee.convert += phases == nil ? 0 : Stopwatch.seconds(since: convertStart) }
+    }
 
+    /// The drawing stage: the first `written` indexes, row by row in display order, through
+    /// the frame's premultiplied palette onto `target`. Rows never reached stay as they were
+    /// (transparent in a layer, untouched on the canvas).
+    static func draw(_ image: GIFFile.StoredImage, indexes: UnsafePointer<UInt8>, written: Int, onto target: RowTarget) {
+        guard written > 0 else { return }
         let table = premultipliedPalette(image.palette, transparentIndex: image.transparentIndex)
         table.withUnsafeBufferPointer { table in
-            let width = rect.width
+            let width = image.info.rect.width
             var row = 0
-            // Rows past `written` are never reached, so they stay as they were (transparent in
-            // a layer, untouched on the canvas).
-            forEachDisplayRow(height: rect.height, interlaced: image.info.isInterlaced) { y in
+            forEachDisplayRow(height: image.info.rect.height, interlaced: image.info.isInterlaced) { y in
                 let start = row * width
                 guard start < written else { return false }
-                target.drawIndexed(row: y, UnsafePointer(indexes.baseAddress! + start), count: min(width, written - start),
-                                   table: table.baseAddress!)
+                target.drawIndexed(row: y, indexes + start, count: min(width, written - start), table: table.baseAddress!)
                 row += 1
                 return true
             }
         }
-        return warnings
     }
 
-    /// Decodes `image` into a layer of its own (the parallel path).
-    static func decodeLayer(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch) -> FrameLayer {
+    /// Decodes `image` into `storage` (resized and cleared, capacity kept) as a pixel layer.
+    static func decodeLayer(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch,
+                            storage: inout [UInt8]) -> FrameLayer {
         let rect = image.info.rect
-        var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-        let warnings = pixels.withUnsafeMutableBytes { out in
+        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4, zeroed: true)
+        let warnings = storage.withUnsafeMutableBytes { out in
             decode(image, in: bytes, scratch: scratch, target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect))
         }
-        return FrameLayer(rect: rect, pixels: pixels, warnings: warnings)
+        return FrameLayer(rect: rect, pixels: storage, warnings: warnings)
     }
 
     /// Calls `body` with each canvas row in decoding order until it returns false.

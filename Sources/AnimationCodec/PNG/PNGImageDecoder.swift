@@ -64,11 +64,35 @@ struct PNGImageDecoder: Sendable {
         if let failure { throw failure }
     }
 
-    /// Decodes `frame` into a layer of its own (the parallel path).
-    func decodeLayer(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch) throws(CodecError) -> FrameLayer {
+    /// The worker's half of the parallel path for a non-interlaced frame: inflate and
+    /// unfilter into `scratch`'s filtered buffer, which ``convertUnfiltered(_:scratch:target:)``
+    /// then turns into pixels on the compositing thread.
+    /// - Returns: false for an interlaced image (use ``decodeLayer(_:in:scratch:storage:)``).
+    func inflateAndUnfilter(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch) throws(CodecError) -> Bool {
+        guard !header.isInterlaced else { return false }
+        let width = frame.control.rect.width, height = frame.control.rect.height
+        let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
+        try inflate(frame.dataRanges, of: bytes, into: filtered, decompressor: scratch.decompressor)
+        try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: nil, phases: nil, stages: .unfilterOnly)
+        return true
+    }
+
+    /// The compositing thread's half: converts the rows ``inflateAndUnfilter(_:in:scratch:)``
+    /// left in `scratch` onto `target`.
+    func convertUnfiltered(_ frame: PNGFile.StoredFrame, scratch: DecodeScratch, target: RowTarget) {
+        let width = frame.control.rect.width, height = frame.control.rect.height
+        let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
+        // Cannot throw: filter bytes were checked when the rows were unfiltered.
+        try? unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: target, phases: nil,
+                                stages: .convertOnly)
+    }
+
+    /// Decodes `frame` into `storage` (resized to the frame, capacity kept): the parallel path.
+    func decodeLayer(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
+                     storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
         let rect = frame.control.rect
-        var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-        let failure: CodecError? = pixels.withUnsafeMutableBytes { out in
+        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4, zeroed: false)
+        let failure: CodecError? = storage.withUnsafeMutableBytes { out in
             do throws(CodecError) {
                 try decode(frame, in: bytes, scratch: scratch,
                            target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect))
@@ -76,7 +100,7 @@ struct PNGImageDecoder: Sendable {
             } catch { return error }
         }
         if let failure { throw failure }
-        return FrameLayer(rect: rect, pixels: pixels)
+        return FrameLayer(rect: rect, pixels: storage)
     }
 
     private func inflate(_ ranges: [Range<Int>], of bytes: [UInt8], into out: UnsafeMutableRawBufferPointer,
@@ -92,8 +116,15 @@ struct PNGImageDecoder: Sendable {
         if let failure { throw failure }
     }
 
+    /// Which row stages ``unfilterAndConvert`` runs: both (the fused serial path), or one
+    /// of them, for the parallel path's split between a worker and the compositing thread.
+    enum Stages {
+        case both, unfilterOnly, convertOnly
+    }
+
     private func unfilterAndConvert(_ filtered: UnsafeMutableRawBufferPointer, width: Int, height: Int, scratch: DecodeScratch,
-                                    target: RowTarget, phases: UnsafeMutablePointer<DecodePhases>?) throws(CodecError) {
+                                    target: RowTarget?, phases: UnsafeMutablePointer<DecodePhases>?,
+                                    stages: Stages = .both) throws(CodecError) {
         let distance = header.filterDistance
         let zeroRow = scratch.zeroRow(header.rowBytes(width: width))
         let data = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -105,13 +136,17 @@ struct PNGImageDecoder: Sendable {
                 // Safe: filteredSize(...) sized `filtered` for every row of every pass.
                 let current = data + offset + 1
                 let unfilterStart = phases == nil ? 0 : Stopwatch.now()
-                try PNGUnfilter.unfilter(data[offset], row: current, previous: previous, count: rowBytes, distance: distance)
+                if stages != .convertOnly {
+                    try PNGUnfilter.unfilter(data[offset], row: current, previous: previous, count: rowBytes, distance: distance)
+                }
                 let convertStart = phases == nil ? 0 : Stopwatch.now()
                 let y = pass.y + row * pass.dy
-                if pass.dx == 1 {
+                if stages == .unfilterOnly {
+                    // Converted later, by convertUnfiltered(_:scratch:target:).
+                } else if let target, pass.dx == 1 {
                     converter.convert(current, width: pass.width, into: target.destination(row: y), step: 1)
                     target.commit(row: y)
-                } else {
+                } else if let target {
                     converter.convert(current, width: pass.width, into: target.destination(row: y) + pass.x, step: pass.dx)
                 }
                 if let phases {

@@ -89,10 +89,7 @@ struct PNGRowConverter: Sendable {
         case (.rgba, 8):
             let raw = UnsafeRawPointer(source)
             if step == 1 {
-                for x in 0..<width {
-                    destination[x] = Premultiplication.premultiplyPacked(
-                        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self)))
-                }
+                Premultiplication.premultiplyRow(raw, into: UnsafeMutableRawPointer(destination), count: width)
             } else {
                 for x in 0..<width {
                     destination[x &* step] = Premultiplication.premultiplyPacked(
