@@ -1,0 +1,62 @@
+import AnimationCodec
+import Benchmark
+import Foundation
+
+/// Sample-pack files, found relative to this source file.
+private let samplePack = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("corpus/sample-pack")
+
+private func load(_ name: String) -> [UInt8] {
+    (try? [UInt8](Data(contentsOf: samplePack.appendingPathComponent(name)))) ?? []
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .throughput]
+    Benchmark.defaultConfiguration = .init(metrics: metrics, maxDuration: .seconds(3), maxIterations: 200)
+
+    let apng = load("03-beating-heart.png")
+    Benchmark("Decode APNG 618x618x10, all frames composited") { benchmark in
+        let decoder = try AnimationDecoder(bytes: apng)
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            try decoder.forEachFrame(threads: 1) { sum &+= Int($0.pixels[0]) }
+            blackHole(sum)
+        }
+    }
+
+    let gif = load("02-spinning-star.gif")
+    Benchmark("Decode GIF 408x408x16, all frames composited") { benchmark in
+        let decoder = try AnimationDecoder(bytes: gif)
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            try decoder.forEachFrame(threads: 1) { sum &+= Int($0.pixels[0]) }
+            blackHole(sum)
+        }
+    }
+
+    // 618 x 618 premultiplied pixels: a third transparent, a third opaque, a third partial.
+    let pixelCount = 618 * 618
+    let source: [UInt8] = (0..<pixelCount).flatMap { p -> [UInt8] in
+        let alpha: UInt8 = p % 3 == 0 ? 0 : (p % 3 == 1 ? 255 : UInt8(truncatingIfNeeded: p))
+        return [alpha / 2, alpha / 3, alpha, alpha]
+    }
+    Benchmark("Blend OVER, SIMD kernel, 618x618") { benchmark in
+        var destination = [UInt8](repeating: 200, count: pixelCount * 4)
+        for _ in benchmark.scaledIterations {
+            source.withUnsafeBytes { s in
+                destination.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: pixelCount) }
+            }
+            blackHole(destination[0])
+        }
+    }
+    Benchmark("Blend OVER, scalar kernel, 618x618") { benchmark in
+        var destination = [UInt8](repeating: 200, count: pixelCount * 4)
+        for _ in benchmark.scaledIterations {
+            source.withUnsafeBytes { s in
+                destination.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: pixelCount) }
+            }
+            blackHole(destination[0])
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import StickerCLI
+import Testing
+
+/// `stickers bench`: runs each decoder exactly --repeat times and reports our speed as a
+/// ratio to the baselines, in text or JSON. Only the shape and consistency are tested here;
+/// speed targets live in the benchmark itself, never in unit tests.
+@Suite("stickers bench")
+struct BenchCommandTests {
+    @Test("--json reports every file, totals per format and ratios consistent with the timings")
+    func json() throws {
+        let pack = CLITests.samplePack.path
+        let result = try CLITests.runExecutable(["bench", pack + "/02-spinning-star.gif", pack + "/01-bouncing-blob.png",
+                                                 "--repeat", "1", "--threads", "2", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.count == 2)
+        for entry in files {
+            let measured = try #require(entry["result"] as? [String: Any])
+            let seconds = try #require(measured["seconds"] as? Double)
+            let baseline = try #require(measured["baselineSeconds"] as? Double)
+            let ratio = try #require(entry["ratio"] as? Double)
+            #expect(abs(ratio - baseline / seconds) < 1e-9 * max(1, ratio))
+            #expect(measured["repeats"] as? Int == 1)
+            #expect(measured["baselineAgrees"] as? Bool == true, "baseline and decoder disagree on \(measured["name"] ?? "")")
+            #expect(entry["speedUp"] is Double)
+        }
+        let totals = try #require(document["totals"] as? [[String: Any]])
+        #expect(Set(totals.compactMap { $0["format"] as? String }) == ["gif", "apng"])
+    }
+
+    @Test("text output names both baselines; bad arguments fail with a message")
+    func textAndErrors() throws {
+        let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
+        let text = try CLITests.runExecutable(["bench", gif, "--repeat", "1", "--threads", "1"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("giflib"))
+        let bad = try CLITests.runExecutable(["bench", gif, "--repeat", "0"])
+        #expect(bad.status != 0)
+        let missing = try CLITests.runExecutable(["bench", "/nonexistent/folder"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no such file"))
+    }
+}
