@@ -30,6 +30,20 @@ struct PremultiplicationTests {
         #expect(wrong == 0)
     }
 
+    @Test("the row premultiply (block fast paths) equals the per-pixel one", arguments: [1, 3, 4, 7, 64, 1001])
+    func rowMatchesPixels(count: Int) {
+        var generator = SplitMix(seed: UInt64(count))
+        // Runs of opaque, transparent (with colour bytes set) and mixed pixels.
+        let straight: [UInt8] = (0..<count).flatMap { p -> [UInt8] in
+            let alpha: UInt8 = switch (p / 4) % 3 { case 0: 255; case 1: 0; default: UInt8(truncatingIfNeeded: generator.next()) }
+            return [UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                    UInt8(truncatingIfNeeded: generator.next()), alpha]
+        }
+        var row = [UInt8](repeating: 0xAA, count: count * 4)
+        straight.withUnsafeBytes { s in row.withUnsafeMutableBytes { Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count) } }
+        #expect(row == Reference.premultiplied(straight: straight))
+    }
+
     @Test("16-bit samples reduce to round(v*255/65535) for all 65536 values")
     func reduce16AllValues() {
         var wrong = 0

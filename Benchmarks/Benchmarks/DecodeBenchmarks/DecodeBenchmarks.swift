@@ -11,28 +11,27 @@ private func load(_ name: String) -> [UInt8] {
     (try? [UInt8](Data(contentsOf: samplePack.appendingPathComponent(name)))) ?? []
 }
 
+/// Decodes and composites every frame of `decoder` once, `benchmark.scaledIterations` times.
+private func decodeEveryFrame(_ decoder: AnimationDecoder, _ benchmark: Benchmark) throws {
+    for _ in benchmark.scaledIterations {
+        var sum = 0
+        try decoder.forEachFrame(threads: 1) { sum &+= Int($0.pixels[0]) }
+        blackHole(sum)
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .throughput]
     Benchmark.defaultConfiguration = .init(metrics: metrics, maxDuration: .seconds(3), maxIterations: 200)
 
     let apng = load("03-beating-heart.png")
     Benchmark("Decode APNG 618x618x10, all frames composited") { benchmark in
-        let decoder = try AnimationDecoder(bytes: apng)
-        for _ in benchmark.scaledIterations {
-            var sum = 0
-            try decoder.forEachFrame(threads: 1) { sum &+= Int($0.pixels[0]) }
-            blackHole(sum)
-        }
+        try decodeEveryFrame(AnimationDecoder(bytes: apng), benchmark)
     }
 
     let gif = load("02-spinning-star.gif")
     Benchmark("Decode GIF 408x408x16, all frames composited") { benchmark in
-        let decoder = try AnimationDecoder(bytes: gif)
-        for _ in benchmark.scaledIterations {
-            var sum = 0
-            try decoder.forEachFrame(threads: 1) { sum &+= Int($0.pixels[0]) }
-            blackHole(sum)
-        }
+        try decodeEveryFrame(AnimationDecoder(bytes: gif), benchmark)
     }
 
     // 618 x 618 premultiplied pixels: a third transparent, a third opaque, a third partial.

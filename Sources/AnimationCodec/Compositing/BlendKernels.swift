@@ -31,7 +31,6 @@ public enum BlendKernels {
     /// done on two scalar `UInt64` words, which measured faster than a vector compare.
     /// - Warning: both pointers must hold `count * 4` bytes; the regions must not overlap.
     public static func overSIMD(_ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
-        let alphaMask: UInt64 = 0xFF00_0000_FF00_0000
         var p = 0
         // Safe: each step touches bytes o ..< o + 16 with p + 4 <= count.
         while p &+ 4 <= count {
@@ -39,11 +38,15 @@ public enum BlendKernels {
             let lo = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
             let hi = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
             p &+= 4
-            if (lo | hi) & alphaMask == 0 { continue }
-            if (lo & hi) & alphaMask == alphaMask {
+            switch AlphaBlock(lo: lo, hi: hi) {
+            case .transparent:
+                continue
+            case .opaque:
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
                 continue
+            case .mixed:
+                break
             }
             let s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
             let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)

@@ -41,20 +41,20 @@ public enum Premultiplication {
     /// are mostly such blocks. The regions may be the same but must not partly overlap.
     @inlinable
     public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-        let alphaMask: UInt64 = 0xFF00_0000_FF00_0000
         var p = 0
         // Safe: every access is within p * 4 ..< count * 4.
         while p &+ 4 <= count {
             let o = p &* 4
             let lo = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
             let hi = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
-            if (lo & hi) & alphaMask == alphaMask {
+            switch AlphaBlock(lo: lo, hi: hi) {
+            case .opaque:
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
-            } else if (lo | hi) & alphaMask == 0 {
+            case .transparent:
                 destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
-            } else {
+            case .mixed:
                 for k in 0..<4 {
                     let pixel = source.loadUnaligned(fromByteOffset: o &+ 4 &* k, as: UInt32.self)
                     destination.storeBytes(of: premultiplyPacked(pixel), toByteOffset: o &+ 4 &* k, as: UInt32.self)
