@@ -95,6 +95,8 @@ extension GIFFile {
                 }
                 guard let codeSize = cursor.byte() else { truncated = true; break blocks }
                 if images.isEmpty { try sizeCanvas(toInclude: rect, limits: limits) }
+                // A frame may reach past the screen, but its decode buffers are its own size.
+                if rect.width > 0 && rect.height > 0 { try limits.checkCanvas(width: rect.width, height: rect.height) }
                 let (ranges, complete) = cursor.collectSubBlocks()
                 let delay = control?.delay ?? 0, disposal = control?.disposal ?? .unspecified
                 let info = FrameInfo(index: images.count, rect: rect, delay: .centiseconds(delay),

@@ -9,6 +9,10 @@ enum GIFImageDecoder {
     static func decode(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
                        phases: UnsafeMutablePointer<DecodePhases>? = nil) -> [CodecWarning] {
         let pixelCount = image.info.rect.width * image.info.rect.height
+        guard pixelCount > 0, (1...8).contains(image.minimumCodeSize), !image.palette.isEmpty else {
+            // Nothing to draw; decompress(...) names the reason without allocating.
+            return decompress(image, in: bytes, into: UnsafeMutableBufferPointer(start: nil, count: 0)).warnings
+        }
         let lzwStart = phases == nil ? 0 : Stopwatch.now()
         let indexes = scratch.indexBuffer(pixelCount)
         let decoded = decompress(image, in: bytes, into: indexes)

@@ -1,0 +1,32 @@
+// libFuzzer entry point for the decoder, built by scripts/fuzz.sh with
+// `swiftc -sanitize=fuzzer,address` together with the AnimationCodec sources.
+// The target (set with -D) fixes the container so the fuzzer spends its time past the
+// signature: the input's bytes follow that format's signature.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    var bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    #if FUZZ_PNG
+    if !bytes.starts(with: PNGSignature.bytes) { bytes = PNGSignature.bytes + bytes }
+    #elseif FUZZ_GIF
+    if !bytes.starts(with: Array("GIF8".utf8)) { bytes = Array("GIF89a".utf8) + bytes }
+    #elseif FUZZ_JPEG
+    if !bytes.starts(with: [0xFF, 0xD8]) { bytes = [0xFF, 0xD8, 0xFF] + bytes }
+    #endif
+    // Small limits keep each run fast; the limit checks themselves are under test.
+    let limits = DecodingLimits(maxSide: 4096, maxPixels: 1 << 22, maxFrames: 256, maxTotalDecodedBytes: 64 << 20)
+    guard let decoder = try? AnimationDecoder(bytes: bytes, limits: limits) else { return 0 }
+    var iterator = decoder.makeFrameIterator()
+    var count = 0
+    while let frame = try? iterator.next() {
+        precondition(frame.pixels.count == decoder.info.width * decoder.info.height * 4)
+        count += 1
+    }
+    // The parallel path must agree with the serial one on whatever decoded.
+    if count == decoder.frameCount, count > 1, let serial = try? decoder.decodeAllFrames(threads: 1),
+       let parallel = try? decoder.decodeAllFrames(threads: 2) {
+        precondition(serial.map(\.pixels) == parallel.map(\.pixels), "parallel decode differs from serial")
+    }
+    return 0
+}
