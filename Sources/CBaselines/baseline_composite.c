@@ -4,16 +4,25 @@
 
 static inline uint8_t mul255(unsigned x, unsigned y) { return (uint8_t)((x * y + 127) / 255); }
 
+/// The part of a width x height rectangle at (x, y) inside the canvas, as column and row
+/// ranges in the rectangle's own coordinates. Returns 0 when nothing is inside.
+static int clip(int canvas_width, int canvas_height, int x, int y, int width, int height,
+                int *col0, int *col1, int *row0, int *row1) {
+    *col0 = x < 0 ? -x : 0;
+    *row0 = y < 0 ? -y : 0;
+    *col1 = x + width > canvas_width ? canvas_width - x : width;
+    *row1 = y + height > canvas_height ? canvas_height - y : height;
+    return *col0 < *col1 && *row0 < *row1;
+}
+
 void baseline_draw(uint8_t *canvas, int canvas_width, int canvas_height,
                    const uint8_t *frame, int x, int y, int width, int height, int blend_over) {
-    for (int row = 0; row < height; row++) {
-        int cy = y + row;
-        if (cy < 0 || cy >= canvas_height) continue;
-        for (int col = 0; col < width; col++) {
-            int cx = x + col;
-            if (cx < 0 || cx >= canvas_width) continue;
+    int col0, col1, row0, row1;
+    if (!clip(canvas_width, canvas_height, x, y, width, height, &col0, &col1, &row0, &row1)) return;
+    for (int row = row0; row < row1; row++) {
+        for (int col = col0; col < col1; col++) {
             const uint8_t *s = frame + ((size_t)row * width + col) * 4;
-            uint8_t *d = canvas + ((size_t)cy * canvas_width + cx) * 4;
+            uint8_t *d = canvas + ((size_t)(y + row) * canvas_width + x + col) * 4;
             unsigned a = s[3];
             uint8_t premultiplied[4] = { mul255(s[0], a), mul255(s[1], a), mul255(s[2], a), (uint8_t)a };
             if (!blend_over) {
@@ -26,15 +35,11 @@ void baseline_draw(uint8_t *canvas, int canvas_width, int canvas_height,
 }
 
 void baseline_clear(uint8_t *canvas, int canvas_width, int canvas_height, int x, int y, int width, int height) {
-    for (int row = 0; row < height; row++) {
-        int cy = y + row;
-        if (cy < 0 || cy >= canvas_height) continue;
-        for (int col = 0; col < width; col++) {
-            int cx = x + col;
-            if (cx < 0 || cx >= canvas_width) continue;
-            uint8_t *d = canvas + ((size_t)cy * canvas_width + cx) * 4;
-            d[0] = d[1] = d[2] = d[3] = 0;
-        }
+    int col0, col1, row0, row1;
+    if (!clip(canvas_width, canvas_height, x, y, width, height, &col0, &col1, &row0, &row1)) return;
+    for (int row = row0; row < row1; row++) {
+        uint8_t *d = canvas + ((size_t)(y + row) * canvas_width + x + col0) * 4;
+        for (int i = 0; i < (col1 - col0) * 4; i++) d[i] = 0;
     }
 }
 

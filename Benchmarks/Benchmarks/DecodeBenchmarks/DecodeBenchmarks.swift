@@ -40,22 +40,16 @@ let benchmarks: @Sendable () -> Void = {
         let alpha: UInt8 = p % 3 == 0 ? 0 : (p % 3 == 1 ? 255 : UInt8(truncatingIfNeeded: p))
         return [alpha / 2, alpha / 3, alpha, alpha]
     }
-    Benchmark("Blend OVER, SIMD kernel, 618x618") { benchmark in
-        var destination = [UInt8](repeating: 200, count: pixelCount * 4)
-        for _ in benchmark.scaledIterations {
-            source.withUnsafeBytes { s in
-                destination.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: pixelCount) }
+    let kernels: [(String, (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Void)] = [
+        ("SIMD", BlendKernels.overSIMD), ("scalar", BlendKernels.overScalar),
+    ]
+    for (name, kernel) in kernels {
+        Benchmark("Blend OVER, \(name) kernel, 618x618") { benchmark in
+            var destination = [UInt8](repeating: 200, count: pixelCount * 4)
+            for _ in benchmark.scaledIterations {
+                source.withUnsafeBytes { s in destination.withUnsafeMutableBytes { kernel(s.baseAddress!, $0.baseAddress!, pixelCount) } }
+                blackHole(destination[0])
             }
-            blackHole(destination[0])
-        }
-    }
-    Benchmark("Blend OVER, scalar kernel, 618x618") { benchmark in
-        var destination = [UInt8](repeating: 200, count: pixelCount * 4)
-        for _ in benchmark.scaledIterations {
-            source.withUnsafeBytes { s in
-                destination.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: pixelCount) }
-            }
-            blackHole(destination[0])
         }
     }
 }
