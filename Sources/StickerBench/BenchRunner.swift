@@ -54,9 +54,9 @@ public struct BenchResult: Sendable, Encodable {
     public var repeats: Int
 }
 
-/// Runs the benchmark: for each file, our decoder (one thread, then `threads`), the baseline
-/// the package links (libpng per rebuilt frame, giflib's DGifSlurp), each `repeats` times,
-/// all frames composited, plus an instrumented pass for the phase split.
+/// Runs the benchmark: for each file, our decoder (one thread, then `threads`) and the
+/// baseline the package links (libpng per rebuilt frame, giflib's DGifSlurp), taking turns,
+/// each `repeats` times, all frames composited, plus an instrumented pass for the phase split.
 public struct BenchRunner: Sendable {
     /// Worker threads for the parallel measurement.
     public var threads: Int
@@ -76,32 +76,35 @@ public struct BenchRunner: Sendable {
         let info = decoder.info
         let megapixels = Double(info.frameCount * info.width * info.height) / 1e6
 
-        PeakMemory.reset()
-        var sink: UInt8 = 0
-        let start = Stopwatch.now
-        for _ in 0..<repeats {
-            try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
-        }
-        let seconds = Stopwatch.seconds(since: start)
-        let peak = PeakMemory.bytes()
-
-        var parallelSeconds: Double?
-        if threads > 1 {
-            let parallelStart = Stopwatch.now
-            for _ in 0..<repeats {
-                try decoder.forEachFrame(threads: threads) { sink &+= $0.pixels[0] }
-            }
-            parallelSeconds = Stopwatch.seconds(since: parallelStart)
-        }
-
-        var baselineSeconds: Double?
-        var agrees: Bool?
         let png = LibPNGBaseline(bytes: bytes, info: info)
         let gif = GiflibBaseline(bytes: bytes, info: info)
+        var sink: UInt8 = 0
+        var seconds = 0.0, parallel = 0.0, baseline = 0.0
+        var peak: Int?
+        // The decoders take turns within each repeat, so a slow patch of a noisy machine
+        // weighs on all of them alike and the ratios hold.
+        for round in 0..<repeats {
+            if round == 0 { PeakMemory.reset() }
+            var start = Stopwatch.now
+            try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
+            seconds += Stopwatch.seconds(since: start)
+            if round == 0 { peak = PeakMemory.bytes() }
+            if threads > 1 {
+                start = Stopwatch.now
+                try decoder.forEachFrame(threads: threads) { sink &+= $0.pixels[0] }
+                parallel += Stopwatch.seconds(since: start)
+            }
+            if png != nil || gif != nil {
+                start = Stopwatch.now
+                sink &+= png?.run() ?? gif!.run()
+                baseline += Stopwatch.seconds(since: start)
+            }
+        }
+        let parallelSeconds: Double? = threads > 1 ? parallel : nil
+        let baselineSeconds: Double? = png != nil || gif != nil ? baseline : nil
+
+        var agrees: Bool?
         if png != nil || gif != nil {
-            let baselineStart = Stopwatch.now
-            for _ in 0..<repeats { sink &+= png?.run() ?? gif!.run() }
-            baselineSeconds = Stopwatch.seconds(since: baselineStart)
             let theirs = png?.finalCanvas() ?? gif!.finalCanvas()
             let ours = try decoder.frame(at: info.frameCount - 1).pixels
             agrees = theirs.count == ours.count && zip(theirs, ours).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
