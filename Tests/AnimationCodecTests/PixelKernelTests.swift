@@ -116,6 +116,22 @@ struct BlendKernelTests {
         #expect(scalar == simd)
     }
 
+    @Test("fused premultiply + OVER equals premultiplying then blending with the scalar kernel", arguments: [1, 5, 8, 63, 1000])
+    func fusedPremultiplyOver(count: Int) {
+        var generator = SplitMix(seed: UInt64(count) &* 7)
+        let straight: [UInt8] = (0..<count).flatMap { p -> [UInt8] in
+            let alpha: UInt8 = switch (p / 4) % 3 { case 0: 255; case 1: 0; default: UInt8(truncatingIfNeeded: generator.next()) }
+            return [UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                    UInt8(truncatingIfNeeded: generator.next()), alpha]
+        }
+        let canvas = generator.bytes(count * 4)
+        var fused = canvas, reference = canvas
+        straight.withUnsafeBytes { s in fused.withUnsafeMutableBytes { BlendKernels.premultiplyOver(straight: s.baseAddress!, onto: $0.baseAddress!, count: count) } }
+        let premultiplied = Reference.premultiplied(straight: straight)
+        premultiplied.withUnsafeBytes { s in reference.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count) } }
+        #expect(fused == reference)
+    }
+
     @Test("SIMD OVER handles tails of 1-3 pixels and mixed blocks", arguments: 1...9)
     func tails(count: Int) {
         var generator = SplitMix(seed: UInt64(count))

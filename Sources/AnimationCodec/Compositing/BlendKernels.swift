@@ -50,15 +50,55 @@ public enum BlendKernels {
             }
             let s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
             let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-            // Each pixel's alpha copied into its four lanes: (a >> 24) * 0x01010101.
-            let alphas = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24 &* 0x0101_0101, to: SIMD16<UInt8>.self)
-            let inverse = SIMD16<UInt16>(truncatingIfNeeded: 255 &- alphas)
-            let t = SIMD16<UInt16>(truncatingIfNeeded: d) &* inverse &+ 128
-            let scaled = SIMD16<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
-            destination.storeBytes(of: s &+ scaled, toByteOffset: o, as: SIMD16<UInt8>.self)
+            destination.storeBytes(of: overBlock(s, d), toByteOffset: o, as: SIMD16<UInt8>.self)
         }
         if p < count {
             overScalar(source + p &* 4, onto: destination + p &* 4, count: count &- p)
+        }
+    }
+
+    /// OVER on one block of four premultiplied pixels.
+    @inline(__always)
+    static func overBlock(_ s: SIMD16<UInt8>, _ d: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        // Each pixel's alpha copied into its four lanes: (a >> 24) * 0x01010101.
+        let alphas = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24 &* 0x0101_0101, to: SIMD16<UInt8>.self)
+        let inverse = SIMD16<UInt16>(truncatingIfNeeded: 255 &- alphas)
+        let t = SIMD16<UInt16>(truncatingIfNeeded: d) &* inverse &+ 128
+        return s &+ SIMD16<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+    }
+
+    /// Premultiplies `count` straight RGBA8 pixels and draws them OVER `destination` in one
+    /// pass: equal to ``Premultiplication/premultiplyRow(_:into:count:)`` followed by
+    /// ``overSIMD(_:onto:count:)``, without the intermediate row. Blocks of four transparent
+    /// pixels are skipped, opaque ones copied.
+    /// - Warning: `source` holds `count * 4` bytes, `destination` too; no overlap.
+    public static func premultiplyOver(straight source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
+        var p = 0
+        // Safe: each step touches bytes o ..< o + 16 with p + 4 <= count.
+        while p &+ 4 <= count {
+            let o = p &* 4
+            let lo = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+            let hi = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
+            p &+= 4
+            switch AlphaBlock(lo: lo, hi: hi) {
+            case .transparent:
+                continue
+            case .opaque:
+                destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
+                destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
+            case .mixed:
+                let straight = unsafeBitCast(source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self), to: SIMD4<UInt32>.self)
+                let premultiplied = SIMD4<UInt32>(Premultiplication.premultiplyPacked(straight[0]), Premultiplication.premultiplyPacked(straight[1]),
+                                                  Premultiplication.premultiplyPacked(straight[2]), Premultiplication.premultiplyPacked(straight[3]))
+                let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
+                destination.storeBytes(of: overBlock(unsafeBitCast(premultiplied, to: SIMD16<UInt8>.self), d),
+                                       toByteOffset: o, as: SIMD16<UInt8>.self)
+            }
+        }
+        while p < count {
+            let pixel = Premultiplication.premultiplyPacked(source.loadUnaligned(fromByteOffset: p &* 4, as: UInt32.self))
+            withUnsafeBytes(of: pixel) { overScalar($0.baseAddress!, onto: destination + p &* 4, count: 1) }
+            p &+= 1
         }
     }
 }

@@ -54,6 +54,16 @@ struct RowTarget {
         }
     }
 
+    /// Whether ``overStraight(row:_:)`` applies: an OVER frame inside the canvas.
+    var blendsStraightRowsInPlace: Bool { rowBuffer != nil && blend == .over && clip == rect }
+
+    /// Premultiplies a straight RGBA8 row and draws it OVER the canvas in one pass (only
+    /// when ``blendsStraightRowsInPlace``).
+    @inline(__always)
+    func overStraight(row y: Int, _ straight: UnsafePointer<UInt8>) {
+        BlendKernels.premultiplyOver(straight: straight, onto: base + ((rect.y &+ y) &* stride &+ rect.x), count: rect.width)
+    }
+
     /// Draws `count` GIF palette indexes of row `y` through `table` (256 premultiplied
     /// entries, 0 for the transparent index). On the canvas a 0 entry leaves the pixel as it
     /// is, which is OVER for pixels whose alpha is 0 or 255; into a layer every entry is stored.

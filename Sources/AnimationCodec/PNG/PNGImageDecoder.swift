@@ -14,6 +14,8 @@ struct PNGImageDecoder: Sendable {
 
     let header: PNGHeader
     let converter: PNGRowConverter
+    /// 8-bit RGBA rows need no conversion beyond premultiplication.
+    var isStraightRGBA8: Bool { header.colorType == .rgba && header.bitDepth == 8 }
 
     init(file: PNGFile) {
         header = file.header
@@ -143,6 +145,8 @@ struct PNGImageDecoder: Sendable {
                 let y = pass.y + row * pass.dy
                 if stages == .unfilterOnly {
                     // Converted later, by convertUnfiltered(_:scratch:target:).
+                } else if let target, pass.dx == 1, isStraightRGBA8, target.blendsStraightRowsInPlace {
+                    target.overStraight(row: y, current)
                 } else if let target, pass.dx == 1 {
                     converter.convert(current, width: pass.width, into: target.destination(row: y), step: 1)
                     target.commit(row: y)
