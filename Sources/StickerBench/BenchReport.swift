@@ -43,7 +43,7 @@ public enum BenchReport {
         let baselineName: [String: String] = ["apng": "libpng", "png": "libpng", "gif": "giflib", "jpeg": "-"]
         var lines = ["file                                 fmt    WxH        frames   ms/file    MP/s  baseline  ratio"
                      + (threads > 1 ? "  \(threads)-thr MP/s  speed-up" : "")
-                     + "   decomp  unfilt  convert  compos   peak MB  check"]
+                     + "   decomp  unfilt  conv+comp   peak MB  check"]
         for r in results {
             var line = pad(r.name, 36) + " " + pad(r.format, 5) + " " + pad("\(r.width)x\(r.height)", 10) + " "
             line += lpad(String(r.frames), 6) + " " + lpad(fixed(r.seconds / Double(r.repeats) * 1000, 2), 9) + " "
@@ -53,8 +53,8 @@ public enum BenchReport {
                 let parallel = r.parallelSeconds.map { r.megapixels * Double(r.repeats) / $0 }
                 line += " " + lpad(parallel.map { fixed($0, 1) } ?? "-", 12) + " " + lpad(r.speedUp.map { fixed($0, 2) + "x" } ?? "-", 9)
             }
-            let total = max(r.phases.decompress + r.phases.unfilter + r.phases.convert + r.phases.composite, 1e-12)
-            for share in [r.phases.decompress, r.phases.unfilter, r.phases.convert, r.phases.composite] {
+            let total = max(r.phases.decompress + r.phases.unfilter + r.phases.convert, 1e-12)
+            for share in [r.phases.decompress, r.phases.unfilter, r.phases.convert] {
                 line += " " + lpad(fixed(share / total * 100, 0) + "%", 7)
             }
             line += " " + lpad(r.peakBytes.map { fixed(Double($0) / 1_048_576, 1) } ?? "-", 9)

@@ -36,10 +36,8 @@ public struct BenchResult: Sendable, Encodable {
         public var decompress: Double
         /// PNG unfiltering.
         public var unfilter: Double
-        /// Pixel conversion.
+        /// Pixel conversion and compositing (one pass per row).
         public var convert: Double
-        /// Compositing.
-        public var composite: Double
     }
 
     /// Our single-thread speed in output megapixels per second.
@@ -115,7 +113,7 @@ public struct BenchRunner: Sendable {
             name: URL(fileURLWithPath: path).lastPathComponent, format: info.format.rawValue,
             width: info.width, height: info.height, frames: info.frameCount, megapixels: megapixels,
             seconds: seconds, parallelSeconds: parallelSeconds, baselineSeconds: baselineSeconds,
-            phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert, composite: phases.composite),
+            phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert),
             peakBytes: peak, baselineAgrees: agrees, repeats: repeats)
     }
 

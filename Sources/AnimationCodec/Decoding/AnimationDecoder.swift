@@ -142,7 +142,6 @@ public struct AnimationDecoder: Sendable {
             }
             _ = try result.get()
         }
-        // Time not spent decompressing, unfiltering or converting went to compositing.
         return phases
     }
 

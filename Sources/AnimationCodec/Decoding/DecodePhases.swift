@@ -12,16 +12,15 @@ public struct DecodePhases: Sendable, Hashable {
     public var decompress: Double = 0
     /// PNG row unfiltering.
     public var unfilter: Double = 0
-    /// Pixel conversion to premultiplied RGBA8 (PNG colour types; GIF palette lookup).
+    /// Pixel conversion to premultiplied RGBA8 (PNG colour types; GIF palette lookup) and
+    /// drawing onto the canvas, which happen in the same pass over each row.
     public var convert: Double = 0
-    /// Dispose, blend and copy onto the canvas.
-    public var composite: Double = 0
 
     /// Creates empty totals.
     public init() {}
 
     /// All phases added up.
-    public var total: Double { decompress + unfilter + convert + composite }
+    public var total: Double { decompress + unfilter + convert }
 }
 
 /// A monotonic clock in nanoseconds.
