@@ -51,7 +51,9 @@ struct GIFSuiteTests {
         guard image.info.isInterlaced else { return out }
         var display = out
         let width = image.info.rect.width
-        for (row, y) in GIFImageDecoder.displayRows(height: image.info.rect.height, interlaced: true).enumerated() {
+        var rows: [Int] = []
+        GIFImageDecoder.forEachDisplayRow(height: image.info.rect.height, interlaced: true) { rows.append($0); return true }
+        for (row, y) in rows.enumerated() {
             display.replaceSubrange((y * width)..<((y + 1) * width), with: out[(row * width)..<((row + 1) * width)])
         }
         return display

@@ -31,30 +31,7 @@ public enum BlendKernels {
     /// done on two scalar `UInt64` words, which measured faster than a vector compare.
     /// - Warning: both pointers must hold `count * 4` bytes; the regions must not overlap.
     public static func overSIMD(_ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
-        var p = 0
-        // Safe: each step touches bytes o ..< o + 16 with p + 4 <= count.
-        while p &+ 4 <= count {
-            let o = p &* 4
-            let lo = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
-            let hi = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
-            p &+= 4
-            switch AlphaBlock(lo: lo, hi: hi) {
-            case .transparent:
-                continue
-            case .opaque:
-                destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
-                destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
-                continue
-            case .mixed:
-                break
-            }
-            let s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-            let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-            destination.storeBytes(of: overBlock(s, d), toByteOffset: o, as: SIMD16<UInt8>.self)
-        }
-        if p < count {
-            overScalar(source + p &* 4, onto: destination + p &* 4, count: count &- p)
-        }
+        over(source, onto: destination, count: count, premultiplyingSource: false)
     }
 
     /// OVER on one block of four premultiplied pixels.
@@ -73,6 +50,15 @@ public enum BlendKernels {
     /// pixels are skipped, opaque ones copied.
     /// - Warning: `source` holds `count * 4` bytes, `destination` too; no overlap.
     public static func premultiplyOver(straight source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
+        over(source, onto: destination, count: count, premultiplyingSource: true)
+    }
+
+    /// The one block loop behind ``overSIMD(_:onto:count:)`` and
+    /// ``premultiplyOver(straight:onto:count:)``. Opaque and transparent blocks look the same
+    /// straight or premultiplied, so only mixed blocks (and the tail) premultiply first.
+    @inline(__always)
+    private static func over(_ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int,
+                             premultiplyingSource: Bool) {
         var p = 0
         // Safe: each step touches bytes o ..< o + 16 with p + 4 <= count.
         while p &+ 4 <= count {
@@ -87,16 +73,21 @@ public enum BlendKernels {
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
             case .mixed:
-                let straight = unsafeBitCast(source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self), to: SIMD4<UInt32>.self)
-                let premultiplied = SIMD4<UInt32>(Premultiplication.premultiplyPacked(straight[0]), Premultiplication.premultiplyPacked(straight[1]),
-                                                  Premultiplication.premultiplyPacked(straight[2]), Premultiplication.premultiplyPacked(straight[3]))
+                var s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
+                if premultiplyingSource {
+                    let straight = unsafeBitCast(s, to: SIMD4<UInt32>.self)
+                    s = unsafeBitCast(SIMD4<UInt32>(Premultiplication.premultiplyPacked(straight[0]),
+                                                    Premultiplication.premultiplyPacked(straight[1]),
+                                                    Premultiplication.premultiplyPacked(straight[2]),
+                                                    Premultiplication.premultiplyPacked(straight[3])), to: SIMD16<UInt8>.self)
+                }
                 let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-                destination.storeBytes(of: overBlock(unsafeBitCast(premultiplied, to: SIMD16<UInt8>.self), d),
-                                       toByteOffset: o, as: SIMD16<UInt8>.self)
+                destination.storeBytes(of: overBlock(s, d), toByteOffset: o, as: SIMD16<UInt8>.self)
             }
         }
         while p < count {
-            let pixel = Premultiplication.premultiplyPacked(source.loadUnaligned(fromByteOffset: p &* 4, as: UInt32.self))
+            var pixel = source.loadUnaligned(fromByteOffset: p &* 4, as: UInt32.self)
+            if premultiplyingSource { pixel = Premultiplication.premultiplyPacked(pixel) }
             withUnsafeBytes(of: pixel) { overScalar($0.baseAddress!, onto: destination + p &* 4, count: 1) }
             p &+= 1
         }

@@ -28,10 +28,7 @@ struct Compositor {
         layer.pixels.withUnsafeBytes { source in
             let pixels = source.baseAddress!.assumingMemoryBound(to: UInt32.self)
             drawRows(info: info, rowBuffer: rowBuffer) { target in
-                for y in 0..<layer.rect.height {
-                    target.destination(row: y).update(from: pixels + y * layer.rect.width, count: layer.rect.width)
-                    target.commit(row: y)
-                }
+                target.copyRows(from: pixels, width: layer.rect.width, height: layer.rect.height)
             }
         }
     }

@@ -54,6 +54,14 @@ struct RowTarget {
         }
     }
 
+    /// Writes a whole decoded layer (`width` x `height` packed pixels) through this target.
+    func copyRows(from pixels: UnsafePointer<UInt32>, width: Int, height: Int) {
+        for y in 0..<height {
+            destination(row: y).update(from: pixels + y &* width, count: width)
+            commit(row: y)
+        }
+    }
+
     /// Whether ``overStraight(row:_:)`` applies: an OVER frame inside the canvas.
     var blendsStraightRowsInPlace: Bool { rowBuffer != nil && blend == .over && clip == rect }
 

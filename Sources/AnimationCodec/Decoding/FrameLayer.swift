@@ -19,7 +19,7 @@ enum LayerStorage {
             storage.append(contentsOf: repeatElement(0, count: count - storage.count))
         }
         if zeroed {
-            storage.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            storage.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         }
     }
 }

@@ -20,11 +20,8 @@ enum FrameSource: Sendable {
             defer { phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: start) }
             let layer = try image.decode(bytes)
             layer.pixels.withUnsafeBytes { source in
-                let pixels = source.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                for y in 0..<layer.rect.height {
-                    target.destination(row: y).update(from: pixels + y * layer.rect.width, count: layer.rect.width)
-                    target.commit(row: y)
-                }
+                target.copyRows(from: source.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                                width: layer.rect.width, height: layer.rect.height)
             }
             return []
         }

@@ -25,7 +25,6 @@ struct GIFFile: Sendable {
     var loopCount: Int?
     var images: [StoredImage] = []
     var warnings: [CodecWarning] = []
-    var commentCount = 0
 }
 
 extension GIFFile {
@@ -76,8 +75,6 @@ extension GIFFile {
                             }
                         } else { truncated = true; break blocks }
                     }
-                case 0xFE:
-                    commentCount += 1
                 default:
                     break
                 }

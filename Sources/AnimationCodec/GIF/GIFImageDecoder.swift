@@ -100,13 +100,6 @@ enum GIFImageDecoder {
         }
     }
 
-    /// The canvas row of each decoded row, in decoding order.
-    static func displayRows(height: Int, interlaced: Bool) -> [Int] {
-        var rows: [Int] = []
-        forEachDisplayRow(height: height, interlaced: interlaced) { rows.append($0); return true }
-        return rows
-    }
-
     /// 256 premultiplied entries; entries past the table and the transparent index are 0.
     static func premultipliedPalette(_ rgb: [UInt8], transparentIndex: UInt8?) -> [UInt32] {
         var table = [UInt32](repeating: 0, count: 256)

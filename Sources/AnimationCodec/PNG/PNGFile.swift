@@ -14,7 +14,6 @@ struct PNGFile: Sendable {
     /// tRNS contents, raw.
     var transparency: [UInt8]?
     var colorChunks = PNGColorChunks()
-    var textChunkCount = 0
     /// The default image's data (IDAT).
     var imageData: [Range<Int>] = []
     /// The animation, when the file is a valid APNG; `nil` for a plain PNG or a broken APNG.
@@ -99,8 +98,6 @@ extension PNGFile {
             case "iCCP":
                 let name = bytes[chunk.data].prefix { $0 != 0 }
                 colorChunks.iccProfileName = String(decoding: name, as: UTF8.self)
-            case "tEXt", "zTXt", "iTXt":
-                textChunkCount += 1
             default:
                 if chunk.isCritical {
                     throw .malformed(format: .png, reason: "unknown critical chunk \(chunk.type)")

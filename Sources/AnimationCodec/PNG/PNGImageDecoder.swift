@@ -57,10 +57,7 @@ struct PNGImageDecoder: Sendable {
                 try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch,
                                        target: .layer(pixels.baseAddress!, rect: rect), phases: phases)
             } catch { return error }
-            for y in 0..<height {
-                target.destination(row: y).update(from: pixels.baseAddress! + y * width, count: width)
-                target.commit(row: y)
-            }
+            target.copyRows(from: pixels.baseAddress!, width: width, height: height)
             return nil
         }
         if let failure { throw failure }
