@@ -10,6 +10,7 @@ let package = Package(
     name: "StickerKit",
     products: [
         .library(name: "AnimationCodec", targets: ["AnimationCodec"]),
+        .library(name: "StickerPack", targets: ["StickerPack"]),
         .library(name: "StickerBench", targets: ["StickerBench"]),
         .library(name: "StickerCLI", targets: ["StickerCLI"]),
         .executable(name: "stickers", targets: ["stickers"]),
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
 
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG"]),
+        // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
+        .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG"]),
         .target(name: "StickerBench", dependencies: ["AnimationCodec", "CBaselines", "CGIF", "CZlib", "CDeflate"]),

@@ -1,0 +1,156 @@
+import AnimationCodec
+import Foundation
+
+/// A sticker's pixels over time, whatever its source: one image file (APNG, GIF, PNG, JPEG)
+/// or a `.stickersequence` of stills. Frames come out as whole premultiplied RGBA8 canvases.
+public struct StickerAnimation: Sendable {
+    /// Canvas width in pixels.
+    public let width: Int
+    /// Canvas height in pixels.
+    public let height: Int
+    /// Each frame's stored display time, in order.
+    public let delays: [FrameDelay]
+    /// How many times a player shows the animation; 0 means forever.
+    public let plays: Int
+    /// The image files' total size in bytes.
+    public let fileBytes: Int
+    /// The decoded structure of each file read (one for a file sticker, one per frame for a
+    /// sequence).
+    public let fileInfos: [AnimationInfo]
+
+    private let decoders: [AnimationDecoder]
+    private let paths: [String]
+    private let isSequence: Bool
+
+    /// Reads `sticker`'s files and their structure (no pixels are decoded yet).
+    /// - Parameters:
+    ///   - limits: the codec's limits for every file.
+    ///   - maxFileBytes: files larger than this are refused before they are read.
+    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default,
+                            maxFileBytes: Int = StickerAnimation.defaultMaxFileBytes) throws(PackError) -> StickerAnimation {
+        var decoders: [AnimationDecoder] = []
+        var total = 0
+        for url in sticker.files {
+            let bytes = try readFile(url, maxBytes: maxFileBytes)
+            total += bytes.count
+            do {
+                decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
+            } catch {
+                throw .codec(path: url.path, error)
+            }
+        }
+        switch sticker.source {
+        case .file:
+            let info = decoders[0].info
+            return StickerAnimation(width: info.width, height: info.height, delays: info.frames.map(\.delay),
+                                    plays: info.plays, fileBytes: total, fileInfos: [info],
+                                    decoders: decoders, paths: sticker.files.map(\.path), isSequence: false)
+        case .sequence(let sequence):
+            guard let first = decoders.first else { throw .emptySequence(path: sticker.name) }
+            let delay = FrameDelay(seconds: sequence.frameSeconds)
+            return StickerAnimation(width: first.info.width, height: first.info.height,
+                                    delays: Array(repeating: delay, count: decoders.count),
+                                    plays: sequence.plays, fileBytes: total, fileInfos: decoders.map(\.info),
+                                    decoders: decoders, paths: sticker.files.map(\.path), isSequence: true)
+        }
+    }
+
+    /// Files above 64 MiB are not stickers; they are refused unread.
+    public static let defaultMaxFileBytes = 64 << 20
+
+    /// The number of frames.
+    public var frameCount: Int { delays.count }
+
+    /// Whether more than one frame is shown.
+    public var isAnimated: Bool { frameCount > 1 }
+
+    /// The bytes all frames take decoded (frames x width x height x 4): what playing the
+    /// sticker costs a player that keeps every frame.
+    public var decodedBytes: Int { frameCount * width * height * 4 }
+
+    /// Every frame, in order, to `body`. A file's frames are composited by the codec; a
+    /// sequence's stills are each centred on the canvas (the first still's size).
+    public func forEachFrame(threads: Int = 1, _ body: (Int, Frame) throws(PackError) -> Void) throws(PackError) {
+        if !isSequence {
+            var index = 0
+            var forwarded: PackError?
+            do throws(CodecError) {
+                try decoders[0].forEachFrame(threads: threads) { (frame: Frame) throws(CodecError) in
+                    do throws(PackError) {
+                        try body(index, frame)
+                    } catch {
+                        forwarded = error
+                        throw .noImageData  // stops the codec's loop; `forwarded` is rethrown below
+                    }
+                    index += 1
+                }
+            } catch {
+                if let forwarded { throw forwarded }
+                throw .codec(path: paths[0], error)
+            }
+            return
+        }
+        for (index, decoder) in decoders.enumerated() {
+            let still: Frame
+            do {
+                still = try decoder.frame(at: 0)
+            } catch {
+                throw .codec(path: paths[index], error)
+            }
+            try body(index, centred(still, index: index))
+        }
+    }
+
+    /// Frame `index` alone (a file's frames before it are decoded on the way).
+    public func frame(at index: Int) throws(PackError) -> Frame {
+        guard (0..<frameCount).contains(index) else {
+            throw .codec(path: paths[0], .frameIndexOutOfRange(index: index, frameCount: frameCount))
+        }
+        let decoder = isSequence ? decoders[index] : decoders[0]
+        do {
+            let frame = try decoder.frame(at: isSequence ? 0 : index)
+            return isSequence ? centred(frame, index: index) : frame
+        } catch {
+            throw .codec(path: paths[isSequence ? index : 0], error)
+        }
+    }
+
+    private func centred(_ still: Frame, index: Int) -> Frame {
+        let info = FrameInfo(index: index, rect: FrameRect(x: 0, y: 0, width: width, height: height),
+                             delay: delays[index], dispose: .none, blend: .source)
+        if still.width == width && still.height == height {
+            return Frame(info: info, width: width, height: height, pixels: still.pixels, warnings: still.warnings)
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let dx = (width - still.width) / 2, dy = (height - still.height) / 2
+        for y in 0..<still.height where (0..<height).contains(y + dy) {
+            for x in 0..<still.width where (0..<width).contains(x + dx) {
+                let from = (y * still.width + x) * 4, to = ((y + dy) * width + x + dx) * 4
+                for c in 0..<4 { pixels[to + c] = still.pixels[from + c] }
+            }
+        }
+        return Frame(info: info, width: width, height: height, pixels: pixels, warnings: still.warnings)
+    }
+}
+
+extension FrameDelay {
+    /// The nearest stored delay to `seconds`: `1/n` when that is exact, else milliseconds.
+    init(seconds: Double) {
+        let perSecond = 1 / seconds
+        if seconds > 0, perSecond == perSecond.rounded(), perSecond <= 65535 {
+            self.init(numerator: 1, denominator: Int(perSecond))
+        } else {
+            self.init(numerator: Int((max(0, seconds) * 1000).rounded()), denominator: 1000)
+        }
+    }
+}
+
+private func readFile(_ url: URL, maxBytes: Int) throws(PackError) -> [UInt8] {
+    let path = url.path
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { throw .missingFile(path: path) }
+    let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+    guard size <= maxBytes else { throw .fileTooLarge(path: path, bytes: size, limit: maxBytes) }
+    guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
+    guard data.count <= maxBytes else { throw .fileTooLarge(path: path, bytes: data.count, limit: maxBytes) }
+    return [UInt8](data)
+}

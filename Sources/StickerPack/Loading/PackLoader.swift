@@ -1,0 +1,178 @@
+import AnimationCodec
+import Foundation
+
+/// Reads a sticker pack from a folder of images, an Xcode `.xcstickers` catalog, a bare
+/// `.stickerpack`, or image files named one by one.
+public enum PackLoader {
+    /// File extensions of images a folder pack lists. Files with other extensions are ignored
+    /// (and reported) unless their bytes are a supported image; files listed here whose bytes
+    /// are not a supported format stay in the pack so the validator can report them.
+    public static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "webp", "heic", "heif", "tif", "tiff", "bmp"]
+
+    /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
+    /// image file (a pack of one).
+    public static func load(path: String) throws(PackError) -> StickerPack {
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw .notFound(path: path)
+        }
+        guard isDirectory.boolValue else { return try load(files: [path]) }
+        switch url.pathExtension.lowercased() {
+        case "xcstickers": return try loadCatalog(url)
+        case "stickerpack": return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
+        default:
+            let catalogs = (try? listing(of: url).filter { $0.pathExtension.lowercased() == "xcstickers" }) ?? []
+            if catalogs.count == 1 { return try loadCatalog(catalogs[0]) }
+            return try loadFolder(url)
+        }
+    }
+
+    /// A pack of the given image files, in the given order.
+    public static func load(files paths: [String]) throws(PackError) -> StickerPack {
+        var stickers: [Sticker] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
+            guard !isDirectory.boolValue else { throw .notAPack(path: path, reason: "a folder; name it alone to load it as a pack") }
+            let url = URL(fileURLWithPath: path)
+            stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
+        }
+        let name = paths.count == 1 ? stickers[0].name : "\(paths.count) files"
+        return StickerPack(name: name, origin: .files, stickers: stickers)
+    }
+
+    // MARK: - Folders of images
+
+    private static func loadFolder(_ folder: URL) throws(PackError) -> StickerPack {
+        var stickers: [Sticker] = []
+        var warnings: [PackWarning] = []
+        for url in try listing(of: folder) {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory.boolValue { continue }
+            let isImageName = imageExtensions.contains(url.pathExtension.lowercased())
+            guard isImageName || sniffsAsImage(url) else {
+                warnings.append(PackWarning(path: url.path, message: "ignored: not an image file"))
+                continue
+            }
+            stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
+        }
+        guard !stickers.isEmpty else { throw .notAPack(path: folder.path, reason: "no image files and no .xcstickers catalog") }
+        return StickerPack(name: folder.lastPathComponent, origin: .folder, stickers: stickers, warnings: warnings)
+    }
+
+    private static func sniffsAsImage(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16) else { return false }
+        return ImageFormat.sniff([UInt8](head)) != nil
+    }
+
+    // MARK: - Asset catalogs
+
+    private static func loadCatalog(_ catalog: URL) throws(PackError) -> StickerPack {
+        let packs = try listing(of: catalog).filter { $0.pathExtension.lowercased() == "stickerpack" }
+        guard let first = packs.first else {
+            throw .notAPack(path: catalog.path, reason: "the catalog holds no .stickerpack folder")
+        }
+        var warnings: [PackWarning] = []
+        if packs.count > 1 {
+            warnings.append(PackWarning(path: catalog.path, message: "\(packs.count) sticker packs; using \(first.lastPathComponent)"))
+        }
+        return try loadStickerPack(first, catalogName: catalog.deletingPathExtension().lastPathComponent, warnings: warnings)
+    }
+
+    private static func loadStickerPack(_ folder: URL, catalogName: String, warnings initial: [PackWarning]) throws(PackError) -> StickerPack {
+        var warnings = initial
+        let contents = try ContentsJSON(folder: folder)
+        var gridSize: StickerSize?
+        if let value = try contents.string("grid-size", misspelledAs: ["grid-space"], warnings: &warnings) {
+            guard let size = StickerSize(rawValue: value) else {
+                throw .invalidContents(path: contents.path, reason: "grid-size \"\(value)\" is not small, regular or large")
+            }
+            gridSize = size
+        } else {
+            warnings.append(PackWarning(path: contents.path, message: "no grid-size; using regular"))
+        }
+        let names: [String]
+        if let listed = try contents.filenames(in: "stickers") {
+            names = listed
+        } else {
+            names = try listing(of: folder).map(\.lastPathComponent).filter { isStickerFolder($0) }
+            warnings.append(PackWarning(path: contents.path, message: "no \"stickers\" list; using the sticker folders in name order"))
+        }
+        var stickers: [Sticker] = []
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw .missingFile(path: url.path) }
+            switch url.pathExtension.lowercased() {
+            case "sticker": stickers.append(try loadSticker(url, warnings: &warnings))
+            case "stickersequence": stickers.append(try loadSequence(url, warnings: &warnings))
+            default:
+                throw .invalidContents(path: contents.path, reason: "\"\(name)\" is neither a .sticker nor a .stickersequence")
+            }
+        }
+        guard !stickers.isEmpty else { throw .notAPack(path: folder.path, reason: "the sticker pack lists no stickers") }
+        return StickerPack(name: catalogName, origin: .catalog, declaredGridSize: gridSize, stickers: stickers, warnings: warnings)
+    }
+
+    private static func isStickerFolder(_ name: String) -> Bool {
+        let ext = (name as NSString).pathExtension.lowercased()
+        return ext == "sticker" || ext == "stickersequence"
+    }
+
+    private static func loadSticker(_ folder: URL, warnings: inout [PackWarning]) throws(PackError) -> Sticker {
+        let contents = try ContentsJSON(folder: folder)
+        let label = try contents.string("accessibility-label", warnings: &warnings)
+        let file: URL
+        if let filename = try contents.string("filename", warnings: &warnings) {
+            guard !filename.contains("/") else { throw .invalidContents(path: contents.path, reason: "filename \"\(filename)\" leaves its folder") }
+            file = folder.appendingPathComponent(filename)
+            guard FileManager.default.fileExists(atPath: file.path) else { throw .missingFile(path: file.path) }
+        } else {
+            let images = try listing(of: folder).filter { imageExtensions.contains($0.pathExtension.lowercased()) }
+            guard images.count == 1 else { throw .invalidContents(path: contents.path, reason: "no \"filename\" and \(images.count) images in the folder") }
+            warnings.append(PackWarning(path: contents.path, message: "no \"filename\"; using \(images[0].lastPathComponent)"))
+            file = images[0]
+        }
+        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .file(file))
+    }
+
+    private static func loadSequence(_ folder: URL, warnings: inout [PackWarning]) throws(PackError) -> Sticker {
+        let contents = try ContentsJSON(folder: folder)
+        let label = try contents.string("accessibility-label", warnings: &warnings)
+        let duration = try contents.number("duration", warnings: &warnings) ?? 15
+        let typeName = try contents.string("duration-type", warnings: &warnings) ?? "fps"
+        guard let durationType = StickerSequence.DurationType(rawValue: typeName) else {
+            throw .invalidContents(path: contents.path, reason: "duration-type \"\(typeName)\" is neither fps nor fixed")
+        }
+        guard duration.isFinite, duration > 0 else {
+            throw .invalidContents(path: contents.path, reason: "duration \(duration) is not a positive number")
+        }
+        let repetitions = try contents.number("repetitions", misspelledAs: ["repetions"], warnings: &warnings) ?? 0
+        guard repetitions >= 0, repetitions <= 1_000_000, repetitions == repetitions.rounded() else {
+            throw .invalidContents(path: contents.path, reason: "repetitions \(repetitions) is not a count")
+        }
+        let names = try contents.filenames(in: "frames") ?? []
+        guard !names.isEmpty else { throw .emptySequence(path: folder.path) }
+        var frames: [URL] = []
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw .missingFile(path: url.path) }
+            frames.append(url)
+        }
+        let sequence = StickerSequence(frames: frames, duration: duration, durationType: durationType, repetitions: Int(repetitions))
+        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .sequence(sequence))
+    }
+
+    /// The visible entries of a folder, sorted by name (the browser order of a folder pack).
+    private static func listing(of folder: URL) throws(PackError) -> [URL] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            throw .unreadable(path: folder.path)
+        }
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+}

@@ -1,0 +1,36 @@
+import AnimationCodec
+
+/// Why a pack or one of its stickers could not be read.
+public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case notFound(path: String)
+    /// The path exists but is neither an image, a folder of images nor a sticker catalog.
+    case notAPack(path: String, reason: String)
+    /// A `Contents.json` is missing, is not JSON, or lacks a required field.
+    case invalidContents(path: String, reason: String)
+    /// A file named by the catalog does not exist.
+    case missingFile(path: String)
+    /// A file could not be read.
+    case unreadable(path: String)
+    /// A file is larger than the loader reads (``StickerLoadLimits/maxFileBytes``).
+    case fileTooLarge(path: String, bytes: Int, limit: Int)
+    /// The image itself is bad.
+    case codec(path: String, CodecError)
+    /// A sticker sequence has no frames.
+    case emptySequence(path: String)
+
+    /// One line naming the file and the problem.
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .notAPack(let path, let reason): return "\(path): not a sticker pack (\(reason))"
+        case .invalidContents(let path, let reason): return "\(path): invalid Contents.json (\(reason))"
+        case .missingFile(let path): return "\(path): file named by the catalog is missing"
+        case .unreadable(let path): return "\(path): cannot be read"
+        case .fileTooLarge(let path, let bytes, let limit):
+            return "\(path): \(bytes) bytes, more than the \(limit) bytes StickerKit reads for a sticker"
+        case .codec(let path, let error): return "\(path): \(error)"
+        case .emptySequence(let path): return "\(path): sticker sequence has no frames"
+        }
+    }
+}

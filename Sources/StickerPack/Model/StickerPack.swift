@@ -1,0 +1,55 @@
+import Foundation
+
+/// A sticker pack: stickers in browser order, the pack's grid size and what the loader noticed.
+public struct StickerPack: Sendable, Hashable {
+    /// Where a pack was read from.
+    public enum Origin: String, Sendable, Hashable {
+        /// A folder of image files, in sorted file-name order.
+        case folder
+        /// An Xcode `.xcstickers` catalog (or a bare `.stickerpack`).
+        case catalog
+        /// Image files named one by one.
+        case files
+    }
+
+    /// A display name: the folder or catalog name.
+    public var name: String
+    /// What kind of source the pack came from.
+    public var origin: Origin
+    /// The catalog's `grid-size`; `nil` when the source does not say (a folder of files).
+    public var declaredGridSize: StickerSize?
+    /// The stickers, in the order the browser shows them.
+    public var stickers: [Sticker]
+    /// Problems the loader worked around (typos in Contents.json, ignored files).
+    public var warnings: [PackWarning]
+
+    /// Creates a pack.
+    public init(name: String, origin: Origin, declaredGridSize: StickerSize? = nil,
+                stickers: [Sticker], warnings: [PackWarning] = []) {
+        self.name = name
+        self.origin = origin
+        self.declaredGridSize = declaredGridSize
+        self.stickers = stickers
+        self.warnings = warnings
+    }
+
+    /// The size every sticker is shown at: the catalog's, else regular (Apple's default).
+    public var gridSize: StickerSize { declaredGridSize ?? .regular }
+}
+
+/// Something the loader tolerated but the pack's author should fix.
+public struct PackWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The file or folder concerned.
+    public var path: String
+    /// What was wrong and what the loader did.
+    public var message: String
+
+    /// Creates a warning.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `path: message`.
+    public var description: String { "\(path): \(message)" }
+}

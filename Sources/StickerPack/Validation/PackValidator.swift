@@ -1,0 +1,263 @@
+import AnimationCodec
+import Foundation
+
+/// Checks a pack against Apple's sticker rules and the animation lints (see ``StickerRule``).
+public struct PackValidator: Sendable {
+    /// The bounds checked.
+    public var thresholds: ValidationThresholds
+    /// The codec limits files are decoded under.
+    public var limits: DecodingLimits
+
+    /// Creates a validator.
+    public init(thresholds: ValidationThresholds = .default, limits: DecodingLimits = .default) {
+        self.thresholds = thresholds
+        self.limits = limits
+    }
+
+    /// Validates every sticker of `pack`, decoding every frame of each.
+    public func validate(_ pack: StickerPack) -> ValidationReport {
+        var findings = pack.warnings.map {
+            ValidationFinding(.warning, sticker: nil, rule: .catalog, message: $0.description)
+        }
+        var summaries: [StickerSummary] = []
+        var stickerFindings: [ValidationFinding] = []
+        for sticker in pack.stickers {
+            var checker = StickerChecker(sticker: sticker, pack: pack, thresholds: thresholds, limits: limits)
+            checker.run()
+            summaries.append(checker.summary)
+            stickerFindings += checker.findings
+        }
+        let sides = Set(summaries.compactMap { summary -> String? in
+            guard let w = summary.width, let h = summary.height else { return nil }
+            return "\(w)x\(h)"
+        })
+        if sides.count > 1 {
+            findings.append(ValidationFinding(
+                .warning, sticker: nil, rule: .mixedSizes,
+                message: "stickers come in \(sides.count) sizes (\(sides.sorted().joined(separator: ", "))); a pack shows every sticker at one size",
+                measured: sides.sorted().joined(separator: ", ")))
+        }
+        return ValidationReport(pack: pack.name, gridSize: pack.gridSize.rawValue,
+                                gridSizeDeclared: pack.declaredGridSize != nil,
+                                stickers: summaries, findings: findings + stickerFindings)
+    }
+}
+
+/// The checks of one sticker, in the order a file is read: bytes, structure, pixels.
+private struct StickerChecker {
+    let sticker: Sticker
+    let pack: StickerPack
+    let thresholds: ValidationThresholds
+    let limits: DecodingLimits
+    var findings: [ValidationFinding] = []
+    var summary: StickerSummary
+
+    init(sticker: Sticker, pack: StickerPack, thresholds: ValidationThresholds, limits: DecodingLimits) {
+        self.sticker = sticker
+        self.pack = pack
+        self.thresholds = thresholds
+        self.limits = limits
+        let sizes = sticker.files.map { fileSize($0) }
+        summary = StickerSummary(name: sticker.name, files: sticker.files.map(\.path), fileBytes: sizes.reduce(0, +))
+    }
+
+    mutating func run() {
+        checkDescription()
+        var readable = true
+        for file in sticker.files {
+            readable = checkFileBytes(file) && readable
+        }
+        guard readable else { return }
+        let animation: StickerAnimation
+        do {
+            animation = try StickerAnimation.load(sticker, limits: limits)
+        } catch {
+            report(error)
+            return
+        }
+        summary.format = sticker.files.count > 1 || isSequence ? "sequence" : animation.fileInfos[0].format.rawValue
+        summary.width = animation.width
+        summary.height = animation.height
+        summary.frameCount = animation.frameCount
+        summary.loopMilliseconds = animation.delays.reduce(0) { $0 + $1.milliseconds }
+        summary.plays = animation.plays
+        summary.decodedBytes = animation.decodedBytes
+        checkDimensions(animation)
+        checkLostAnimation(animation)
+        checkTiming(animation)
+        checkPixels(animation)
+    }
+
+    private var isSequence: Bool {
+        if case .sequence = sticker.source { return true }
+        return false
+    }
+
+    private mutating func add(_ severity: ValidationFinding.Severity, _ rule: StickerRule, _ message: String,
+                              measured: String? = nil, limit: String? = nil) {
+        findings.append(ValidationFinding(severity, sticker: sticker.name, rule: rule, message: message, measured: measured, limit: limit))
+    }
+
+    private mutating func checkDescription() {
+        let text = sticker.localizedDescription
+        let length = text.utf16.count
+        if length > thresholds.maxDescriptionLength {
+            add(.error, .descriptionLength,
+                "description is \(length) characters; Messages allows \(thresholds.maxDescriptionLength)",
+                measured: "\(length) characters", limit: "\(thresholds.maxDescriptionLength) characters")
+        }
+    }
+
+    /// Size and format of one file; `false` when it cannot be decoded at all.
+    private mutating func checkFileBytes(_ file: URL) -> Bool {
+        let bytes = fileSize(file)
+        let name = file.lastPathComponent
+        if bytes >= thresholds.fileBytesError {
+            add(.error, .fileSize, "\(name) is \(bytes) bytes; stickers must be under 500 KB (\(thresholds.fileBytesWarning) bytes; \(thresholds.fileBytesError) read as KiB)",
+                measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
+        } else if bytes >= thresholds.fileBytesWarning {
+            add(.warning, .fileSize, "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it",
+                measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
+        }
+        let head = readHead(file)
+        guard let format = ImageFormat.sniff(head) else {
+            let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
+            add(.error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)",
+                measured: describeSignature(head), limit: "PNG, APNG, GIF, JPEG")
+            return false
+        }
+        if format == .png, head.count >= 16, Array(head[12..<16]) == Array("CgBI".utf8) {
+            add(.warning, .cgbi, "\(name) is an Apple CgBI PNG (Xcode's iOS-optimised form): other tools cannot read it, and StickerKit cannot preview it; export the original PNG",
+                measured: "CgBI chunk")
+            return false
+        }
+        return true
+    }
+
+    private mutating func report(_ error: PackError) {
+        switch error {
+        case .codec(let path, let codecError):
+            add(.error, .decodes, "\(URL(fileURLWithPath: path).lastPathComponent) does not decode: \(codecError)", measured: "\(codecError)")
+        case .fileTooLarge(_, let bytes, _):
+            add(.error, .decodes, "\(bytes) bytes is too large to read", measured: "\(bytes) bytes")
+        default:
+            add(.error, .decodes, error.description)
+        }
+    }
+
+    private mutating func checkDimensions(_ animation: StickerAnimation) {
+        let (w, h) = (animation.width, animation.height)
+        let range = thresholds.minSide...thresholds.maxSide
+        if !range.contains(w) || !range.contains(h) {
+            add(.error, .pixelSize, "\(w)x\(h) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
+                measured: "\(w)x\(h) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px")
+        }
+        if w != h {
+            add(.warning, .square, "\(w)x\(h) px is not square; the browser letterboxes it in a square cell", measured: "\(w)x\(h) px")
+        }
+        if let declared = pack.declaredGridSize, w == h, range.contains(w), w != declared.pixels {
+            add(.warning, .gridSize, "\(w) px, but the pack's grid-size \(declared) wants \(declared.pixels) px",
+                measured: "\(w) px", limit: "\(declared.pixels) px")
+        }
+        if isSequence {
+            for info in animation.fileInfos where info.width != w || info.height != h {
+                add(.warning, .square, "sequence frames differ in size (\(info.width)x\(info.height) against \(w)x\(h)); they are centred",
+                    measured: "\(info.width)x\(info.height) px")
+                break
+            }
+        }
+    }
+
+    private mutating func checkLostAnimation(_ animation: StickerAnimation) {
+        for (info, file) in zip(animation.fileInfos, sticker.files) {
+            let name = file.lastPathComponent
+            if let warning = info.warnings.first(where: { $0.kind == .animationIgnored }) {
+                add(.warning, .lostAnimation, "\(name): the APNG animation is broken, so only the still default image shows (\(warning.message))",
+                    measured: "acTL ignored")
+            } else if info.format == .apng && info.frameCount == 1 {
+                add(.warning, .lostAnimation, "\(name) is an APNG with a single frame: it does not animate", measured: "1 frame")
+            } else if info.format == .png && ["apng"].contains(file.pathExtension.lowercased()) {
+                add(.warning, .lostAnimation, "\(name) is named .apng but has no acTL chunk: an optimiser may have flattened it",
+                    measured: "no acTL")
+            }
+        }
+    }
+
+    private mutating func checkTiming(_ animation: StickerAnimation) {
+        guard animation.isAnimated else { return }
+        let delays = animation.delays.map(\.milliseconds)
+        let short = delays.filter { $0 <= thresholds.shortDelayMilliseconds }
+        if let shortest = short.min() {
+            add(.warning, .shortDelay, "\(short.count) of \(delays.count) frames show for \(format(shortest)) ms or less; players show those for 100 ms",
+                measured: "\(format(shortest)) ms", limit: "> \(format(thresholds.shortDelayMilliseconds)) ms")
+        }
+        let loopSeconds = delays.reduce(0, +) / 1000
+        if loopSeconds > thresholds.maxLoopSeconds {
+            add(.warning, .loopDuration, "one loop lasts \(format(loopSeconds)) s; keep it within \(format(thresholds.maxLoopSeconds)) s",
+                measured: "\(format(loopSeconds)) s", limit: "\(format(thresholds.maxLoopSeconds)) s")
+        }
+        if animation.frameCount > thresholds.maxFrames {
+            add(.warning, .frameCount, "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames)",
+                measured: "\(animation.frameCount) frames", limit: "\(thresholds.maxFrames) frames")
+        }
+        if loopSeconds > 0 {
+            let fps = Double(animation.frameCount) / loopSeconds
+            if fps > thresholds.maxFramesPerSecond {
+                add(.warning, .frameRate, "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain",
+                    measured: "\(format(fps)) fps", limit: "\(format(thresholds.maxFramesPerSecond)) fps")
+            }
+        }
+        if animation.decodedBytes > thresholds.maxDecodedBytes {
+            add(.warning, .playbackCost, "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded",
+                measured: "\(animation.decodedBytes) bytes", limit: "\(thresholds.maxDecodedBytes) bytes")
+        }
+    }
+
+    private mutating func checkPixels(_ animation: StickerAnimation) {
+        var sawTransparency = false
+        do {
+            try animation.forEachFrame { _, frame throws(PackError) in
+                if !sawTransparency && hasTransparentPixel(frame.pixels) { sawTransparency = true }
+            }
+        } catch {
+            report(error)
+            return
+        }
+        if !sawTransparency {
+            add(.warning, .transparency, "no pixel is transparent: the sticker shows as an opaque box over bubbles and photos",
+                measured: "all pixels opaque")
+        }
+    }
+}
+
+private func hasTransparentPixel(_ pixels: [UInt8]) -> Bool {
+    var index = 3
+    while index < pixels.count {
+        if pixels[index] != 255 { return true }
+        index += 4
+    }
+    return false
+}
+
+private func fileSize(_ url: URL) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+}
+
+private func readHead(_ url: URL) -> [UInt8] {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
+    defer { try? handle.close() }
+    return [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
+}
+
+private func describeSignature(_ head: [UInt8]) -> String {
+    if head.count >= 12, Array(head[0..<4]) == Array("RIFF".utf8), Array(head[8..<12]) == Array("WEBP".utf8) { return "WebP" }
+    if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return "HEIF/AVIF" }
+    if head.count >= 2, head[0] == 0x42, head[1] == 0x4D { return "BMP" }
+    if head.count >= 4, head[0...1] == [0x49, 0x49] || head[0...1] == [0x4D, 0x4D] { return "TIFF" }
+    if head.isEmpty { return "empty file" }
+    return "unknown signature " + head.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
+}
+
+private func format(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+}

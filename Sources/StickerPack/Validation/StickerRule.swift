@@ -1,0 +1,39 @@
+/// One rule the validator checks. Errors break Apple's documented rules; warnings are lints
+/// where Apple is vague (thresholds borrowed from other sticker platforms) or where a file
+/// will work but not as its author expects.
+public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The bytes are PNG, APNG, GIF or JPEG (sniffed, never from the extension). Error.
+    case format
+    /// The file decodes. Error.
+    case decodes
+    /// The file is under 500 KB: error from 512,000 bytes, warning from 500,000 (KB or KiB).
+    case fileSize = "file-size"
+    /// Each side is 300-618 px (100-206 pt @3x). Error.
+    case pixelSize = "pixel-size"
+    /// The image is square. Warning.
+    case square
+    /// The side is exactly the @3x size of the pack's `grid-size`. Warning.
+    case gridSize = "grid-size"
+    /// Every sticker of the pack has the same size. Warning.
+    case mixedSizes = "mixed-sizes"
+    /// The description (accessibility label, else the name) is at most 150 characters. Error.
+    case descriptionLength = "description-length"
+    /// An APNG still animates: its acTL is intact and holds more than one frame. Warning.
+    case lostAnimation = "lost-animation"
+    /// The PNG is not an Apple CgBI file (Xcode's iOS-optimised PNG). Warning.
+    case cgbi
+    /// Some pixel is transparent: stickers sit over bubbles and photos. Warning.
+    case transparency
+    /// No frame shows for 10 ms or less (players stretch those to 100 ms). Warning.
+    case shortDelay = "short-delay"
+    /// One loop lasts at most the threshold (4 s by default). Warning.
+    case loopDuration = "loop-duration"
+    /// The animation has at most the threshold's frames (60 by default). Warning.
+    case frameCount = "frame-count"
+    /// The average frame rate is at most the threshold (30 fps by default). Warning.
+    case frameRate = "frame-rate"
+    /// All frames decoded take at most the threshold's bytes (128 MiB by default). Warning.
+    case playbackCost = "playback-cost"
+    /// The catalog needed a workaround (a misspelt key, a missing list). Warning.
+    case catalog
+}

@@ -1,0 +1,30 @@
+/// The bounds the validator checks. Apple documents the file size, pixel sizes and the
+/// description length; the animation lints borrow from LINE, Signal and stickies.store.
+public struct ValidationThresholds: Sendable, Hashable {
+    /// Files this size or larger are over 500 KB read as 500 x 1000 bytes (warning).
+    public var fileBytesWarning = 500_000
+    /// Files this size or larger are over 500 KB however it is read (500 x 1024; error).
+    public var fileBytesError = 512_000
+    /// The smallest side allowed, in pixels (100 pt @3x).
+    public var minSide = 300
+    /// The largest side allowed, in pixels (206 pt @3x).
+    public var maxSide = 618
+    /// The longest description, in UTF-16 code units (what `NSString.length` counts).
+    public var maxDescriptionLength = 150
+    /// Frame delays at or below this many milliseconds are warned about.
+    public var shortDelayMilliseconds = 10.0
+    /// The longest loop, in seconds, before a warning.
+    public var maxLoopSeconds = 4.0
+    /// The most frames before a warning.
+    public var maxFrames = 60
+    /// The highest average frame rate before a warning.
+    public var maxFramesPerSecond = 30.0
+    /// The most bytes all frames may take decoded before a warning.
+    public var maxDecodedBytes = 128 << 20
+
+    /// The defaults described on each property.
+    public static let `default` = ValidationThresholds()
+
+    /// Creates the default thresholds; change properties to taste.
+    public init() {}
+}
