@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "AnimationCodec", targets: ["AnimationCodec"]),
         .library(name: "StickerPack", targets: ["StickerPack"]),
+        .library(name: "StickerRenderer", targets: ["StickerRenderer"]),
         .library(name: "StickerBench", targets: ["StickerBench"]),
         .library(name: "StickerCLI", targets: ["StickerCLI"]),
         .executable(name: "stickers", targets: ["stickers"]),
@@ -31,11 +32,15 @@ let package = Package(
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG"]),
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
+        // The headless sticker browser: layout, time, pixels out.
+        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG"]),
         .target(name: "StickerBench", dependencies: ["AnimationCodec", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",
+            "StickerPack",
+            "StickerRenderer",
             "StickerBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -5,9 +5,10 @@ public struct StickersCommand: ParsableCommand {
     /// The root only configures; each job is a subcommand.
     public static let configuration = CommandConfiguration(
         commandName: "stickers",
-        abstract: "Decode and inspect animated stickers (APNG, GIF, PNG, JPEG).",
+        abstract: "Decode, check and render animated stickers (APNG, GIF, PNG, JPEG) as the Messages sticker browser shows them.",
         version: "0.1.0",
-        subcommands: [InfoCommand.self, FramesCommand.self, BenchCommand.self])
+        subcommands: [InfoCommand.self, FramesCommand.self, ValidateCommand.self, RenderCommand.self, SheetCommand.self,
+                      FilmstripCommand.self, BenchCommand.self])
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

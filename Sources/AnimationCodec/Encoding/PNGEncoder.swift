@@ -32,35 +32,19 @@ public enum PNGEncoder {
     /// dispose). `plays` is APNG's num_plays, 0 meaning forever.
     public static func encodeAnimation(_ frames: [AnimationFrame], width: Int, height: Int, plays: Int) -> [UInt8] {
         precondition(!frames.isEmpty && frames.allSatisfy { $0.pixels.count == width * height * 4 })
-        var out = PNGSignature.bytes
-        appendChunk("IHDR", header(width: width, height: height), to: &out)
-        appendChunk("acTL", bigEndian(UInt32(frames.count)) + bigEndian(UInt32(plays)), to: &out)
-        var sequence: UInt32 = 0
-        for (index, frame) in frames.enumerated() {
-            var control = bigEndian(sequence) + bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-            control += bigEndian(0) + bigEndian(0)
-            control += bigEndian16(UInt16(clamping: frame.delay.numerator)) + bigEndian16(UInt16(clamping: frame.delay.denominator))
-            control += [0, 0]
-            appendChunk("fcTL", control, to: &out)
-            sequence += 1
-            let data = compressedRows(frame.pixels, width: width, height: height)
-            if index == 0 {
-                appendChunk("IDAT", data, to: &out)
-            } else {
-                appendChunk("fdAT", bigEndian(sequence) + data, to: &out)
-                sequence += 1
-            }
+        var writer = APNGWriter(width: width, height: height, frameCount: frames.count, plays: plays)
+        for frame in frames {
+            writer.append(premultiplied: frame.pixels, x: 0, y: 0, width: width, height: height, delay: frame.delay)
         }
-        appendChunk("IEND", [], to: &out)
-        return out
+        return writer.finish()
     }
 
-    private static func header(width: Int, height: Int) -> [UInt8] {
+    static func header(width: Int, height: Int) -> [UInt8] {
         bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]
     }
 
     /// Straightens alpha, prefixes each row with filter byte 0 (None) and deflates.
-    private static func compressedRows(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+    static func compressedRows(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
         let rowBytes = width * 4
         var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
         for y in 0..<height {
@@ -91,7 +75,7 @@ public enum PNGEncoder {
         return UInt8(min(255, (UInt32(color) * 255 + UInt32(alpha) / 2) / UInt32(alpha)))
     }
 
-    private static func appendChunk(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
+    static func appendChunk(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
         out += bigEndian(UInt32(data.count))
         let body = Array(type.utf8) + data
         out += body
@@ -99,11 +83,11 @@ public enum PNGEncoder {
         out += bigEndian(crc)
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    private static func bigEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    static func bigEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
 }
 
 /// Writes binary PPM (P6) images.

@@ -58,6 +58,9 @@ public struct StickerAnimation: Sendable {
     /// Files above 64 MiB are not stickers; they are refused unread.
     public static let defaultMaxFileBytes = 64 << 20
 
+    /// The first file's path, for messages.
+    public var sourcePath: String { paths[0] }
+
     /// The number of frames.
     public var frameCount: Int { delays.count }
 
@@ -153,4 +156,41 @@ private func readFile(_ url: URL, maxBytes: Int) throws(PackError) -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
     guard data.count <= maxBytes else { throw .fileTooLarge(path: path, bytes: data.count, limit: maxBytes) }
     return [UInt8](data)
+}
+
+extension StickerAnimation {
+    /// Frames one at a time, in order, decoding lazily.
+    public func makeFrameIterator() -> StickerFrameIterator { StickerFrameIterator(animation: self) }
+
+    /// The codec's iterator over a file's frames (`nil` for a sequence).
+    func makeCodecIterator() -> FrameIterator? { isSequence ? nil : decoders[0].makeFrameIterator() }
+
+    /// Still `index` of a sequence, centred on the canvas.
+    func sequenceFrame(_ index: Int) throws(PackError) -> Frame { try frame(at: index) }
+}
+
+/// Yields a ``StickerAnimation``'s frames lazily; see ``StickerAnimation/makeFrameIterator()``.
+/// Use each iterator from one thread at a time.
+public struct StickerFrameIterator {
+    private let animation: StickerAnimation
+    private var codec: FrameIterator?
+    /// The index of the frame ``next()`` returns.
+    public private(set) var nextIndex = 0
+
+    init(animation: StickerAnimation) {
+        self.animation = animation
+        codec = animation.makeCodecIterator()
+    }
+
+    /// The next frame, or `nil` after the last.
+    public mutating func next() throws(PackError) -> Frame? {
+        guard nextIndex < animation.frameCount else { return nil }
+        defer { nextIndex += 1 }
+        guard codec != nil else { return try animation.sequenceFrame(nextIndex) }
+        do {
+            return try codec!.next()
+        } catch {
+            throw .codec(path: animation.fileInfos.isEmpty ? "" : animation.sourcePath, error)
+        }
+    }
 }

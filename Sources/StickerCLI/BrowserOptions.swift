@@ -1,0 +1,98 @@
+import AnimationCodec
+import ArgumentParser
+import Foundation
+import StickerPack
+import StickerRenderer
+
+extension BrowserStyle: ExpressibleByArgument {}
+extension StickerSize: ExpressibleByArgument {}
+extension DevicePreset: ExpressibleByArgument {}
+extension FrameTimingPolicy: ExpressibleByArgument {}
+extension Resampler.Filter: ExpressibleByArgument {}
+
+/// The options shared by every command that draws the sticker browser.
+struct BrowserOptions: ParsableArguments {
+    @Option(help: "Presentation style: compact (a strip at the bottom) or expanded (the whole view).")
+    var style: BrowserStyle = .compact
+
+    @Option(help: "Sticker size: small, regular or large (default: the pack's grid-size, else guessed from the first sticker).")
+    var size: StickerSize?
+
+    @Option(help: ArgumentHelp("Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var device: DevicePreset = .default
+
+    @Option(help: ArgumentHelp("Any Messages view size in portrait points, instead of --device.", valueName: "WxH"))
+    var view: String?
+
+    @Option(help: "Output pixels per point: 1, 2 or 3.")
+    var scale = 3
+
+    @Option(help: ArgumentHelp("white, black, red, yellow, multicolor, light, dark, checker, transparent, #RRGGBB, or an image file.", valueName: "background"))
+    var background = "light"
+
+    @Option(name: .customLong("compact-height"), help: ArgumentHelp("Compact strip height: a fraction (0.25, 25%), points (200pt) or keyboard.", valueName: "height"))
+    var compactHeight = "0.25"
+
+    @Flag(name: .customLong("all"), help: "Expanded style: grow the canvas downward until every sticker shows.")
+    var showAll = false
+
+    @Option(help: "How stored delays become display times: raw, browser or apple (Messages plays through ImageIO).")
+    var timing: FrameTimingPolicy = .apple
+
+    @Option(help: "Downscaling filter: lanczos3, triangle or box.")
+    var filter: Resampler.Filter = .lanczos3
+
+    func validate() throws {
+        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
+        if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
+        if CompactHeight(parsing: compactHeight) == nil {
+            throw ValidationError("--compact-height must be a fraction (0.25 or 25%), points (200pt) or keyboard.")
+        }
+    }
+
+    /// The renderer's options.
+    func renderOptions() throws -> RenderOptions {
+        var options = RenderOptions()
+        options.view = view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize
+        options.style = style
+        options.size = size
+        options.scale = scale
+        options.background = try Self.background(background)
+        options.compactHeight = CompactHeight(parsing: compactHeight) ?? .default
+        options.showAll = showAll
+        options.timing = timing
+        options.filter = filter
+        return options
+    }
+
+    /// A background by name, hex, or image file.
+    static func background(_ text: String) throws -> Background {
+        if let named = Background(named: text) { return named }
+        guard FileManager.default.fileExists(atPath: text) else {
+            throw CLIError("--background \(text): not a colour name, #RRGGBB or an image file")
+        }
+        let decoder = try InputFile.decoder(for: text)
+        do {
+            return .image(RGBAImage(try decoder.frame(at: 0)), name: URL(fileURLWithPath: text).lastPathComponent)
+        } catch {
+            throw CLIError(path: text, error)
+        }
+    }
+}
+
+/// Loads what the user named: one pack path, or image files one by one.
+enum PackInput {
+    static func load(_ paths: [String]) throws -> StickerPack {
+        do {
+            if paths.count == 1 { return try PackLoader.load(path: paths[0]) }
+            return try PackLoader.load(files: paths)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+/// Reports a sticker that could not be drawn.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+}

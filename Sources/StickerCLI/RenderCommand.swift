@@ -1,0 +1,102 @@
+import AnimationCodec
+import ArgumentParser
+import Foundation
+import StickerPack
+import StickerRenderer
+
+/// `stickers render`: the sticker browser as Messages lays it out, as a PNG, PPM or APNG.
+public struct RenderCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw the sticker browser (compact or expanded) at an instant, or animated, as PNG, PPM or APNG.",
+        discussion: """
+        Every visible sticker plays its own loop from t = 0 on one shared clock and rests on its
+        last frame after its last play. The output is written atomically. Exit status 1 when a
+        sticker could not be read (it is drawn as a crossed-out placeholder and named on stderr).
+        """)
+
+    @Argument(help: ArgumentHelp("A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
+    var inputs: [String]
+
+    @OptionGroup var browser: BrowserOptions
+
+    @Option(help: ArgumentHelp("The instant to draw: 1.25s, 1250ms or seconds.", valueName: "time"))
+    var at: String?
+
+    @Option(help: "Draw every sticker on its frame N (its last frame when it has fewer).")
+    var frame: Int?
+
+    @Flag(help: "Write an animated APNG of the browser (implied by a .apng output).")
+    var animate = false
+
+    @Option(help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time"))
+    var duration: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png, .ppm or .apng.", valueName: "out"))
+    var output: String
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Checks the option combinations.
+    public func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Name a pack or at least one image file.") }
+        guard let kind = SnapshotEncoder.Kind(path: output) else {
+            throw ValidationError("The output must end in .png, .ppm or .apng.")
+        }
+        if at != nil && frame != nil { throw ValidationError("Give --at or --frame, not both.") }
+        if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).") }
+        if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
+            throw ValidationError("--duration \(duration) is not a positive time (3s, 2500ms).")
+        }
+        if let frame, frame < 0 { throw ValidationError("--frame must be 0 or more.") }
+        if kind == .apng && (at != nil || frame != nil) { throw ValidationError("An animated .apng output takes --duration, not --at or --frame.") }
+        if animate && kind != .apng { throw ValidationError("--animate writes an APNG: name the output .apng.") }
+        if duration != nil && kind != .apng { throw ValidationError("--duration applies to an animated .apng output.") }
+    }
+
+    /// Runs the command.
+    public func run() throws {
+        let pack = try PackInput.load(inputs)
+        let options = try browser.renderOptions()
+        let renderer = BrowserRenderer(pack: pack, options: options)
+        let kind = SnapshotEncoder.Kind(path: output)!
+        let bytes: [UInt8]
+        var summary = ""
+        switch kind {
+        case .apng:
+            let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
+            let bar = ProgressBar("rendering")
+            defer { bar.finish() }
+            bytes = try SnapshotEncoder.apng(renderer, duration: seconds) { bar.update($0, of: $1) }
+            summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"
+        case .png, .ppm:
+            let image: RGBAImage
+            do {
+                if let frame {
+                    image = try renderer.snapshot(frame: frame)
+                } else {
+                    image = try renderer.snapshot(at: at.flatMap(DurationParsing.seconds) ?? 0)
+                }
+            } catch {
+                throw CLIError(error.description)
+            }
+            bytes = kind == .png ? SnapshotEncoder.png(image) : SnapshotEncoder.ppm(image)
+        }
+        do {
+            try AtomicFile.write(bytes, to: output)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let layout = renderer.layout
+        print("\(output): \(layout.pixelWidth)x\(layout.pixelHeight) px, \(layout.style) \(renderer.size) on \(layout.view) @\(layout.scale)x, "
+              + "\(layout.columns) columns of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(pack.stickers.count) stickers visible\(summary)")
+        for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
+        if !renderer.problems.isEmpty { throw ExitCode.failure }
+    }
+}
+
+func trim(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+}

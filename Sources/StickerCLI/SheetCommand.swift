@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import StickerPack
+import StickerRenderer
+
+/// `stickers sheet`: every sticker on every test background, side by side.
+public struct SheetCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "sheet",
+        abstract: "Put each sticker on every test background side by side (white, black, red, yellow, multicolor, light, dark, checker).")
+
+    @Argument(help: ArgumentHelp("A pack or image files.", valueName: "pack-or-file"))
+    var inputs: [String]
+
+    @Option(name: .customLong("background"), help: ArgumentHelp("An extra background column (a colour or a photo); repeatable.", valueName: "background"))
+    var extraBackgrounds: [String] = []
+
+    @Option(help: "Sticker size (default: the pack's).")
+    var size: StickerSize?
+
+    @Option(help: "Output pixels per point: 1, 2 or 3.")
+    var scale = 1
+
+    @Option(help: ArgumentHelp("The instant to show: 1.25s, 1250ms.", valueName: "time"))
+    var at: String = "0"
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"))
+    var output: String
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Checks the options.
+    public func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Name a pack or at least one image file.") }
+        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
+        guard DurationParsing.seconds(at) != nil else { throw ValidationError("--at \(at) is not a time.") }
+        guard let kind = SnapshotEncoder.Kind(path: output), kind != .apng else { throw ValidationError("The output must end in .png or .ppm.") }
+    }
+
+    /// Runs the command.
+    public func run() throws {
+        let pack = try PackInput.load(inputs)
+        let backgrounds = Background.presets.map(\.background) + (try extraBackgrounds.map(BrowserOptions.background))
+        let sheet = ContactSheets.backgrounds(pack, backgrounds: backgrounds, size: size, scale: scale,
+                                              time: DurationParsing.seconds(at) ?? 0)
+        let bytes = SnapshotEncoder.Kind(path: output) == .ppm ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
+        do { try AtomicFile.write(bytes, to: output) } catch { throw CLIError(error.description) }
+        print("\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))")
+        for problem in sheet.problems { warn("\(problem.sticker): \(problem.error)") }
+        if !sheet.problems.isEmpty { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import StickerPack
+
+/// `stickers validate`: a pack against Apple's sticker rules.
+public struct ValidateCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a pack against Apple's sticker rules and the animation lints; exit 1 on any error.")
+
+    @Argument(help: ArgumentHelp("A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
+    var inputs: [String]
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Runs the command.
+    public func run() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Name a pack or at least one image file.") }
+        let pack = try PackInput.load(inputs)
+        let report = PackValidator().validate(pack)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(Self.text(report))
+        }
+        if !report.passed { throw ExitCode.failure }
+    }
+
+    static func text(_ report: ValidationReport) -> String {
+        var lines = ["pack \(report.pack): \(report.stickers.count) stickers, grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"]
+        for sticker in report.stickers {
+            var parts = [sticker.format ?? "unreadable", "\(sticker.fileBytes) bytes"]
+            if let w = sticker.width, let h = sticker.height { parts.append("\(w)x\(h)") }
+            if let frames = sticker.frameCount, frames > 1 {
+                parts.append("\(frames) frames")
+                if let loop = sticker.loopMilliseconds { parts.append("\(Int(loop.rounded())) ms loop") }
+                if let plays = sticker.plays { parts.append(plays == 0 ? "loops forever" : "\(plays) plays") }
+            }
+            if let bytes = sticker.decodedBytes { parts.append("\(bytes / 1024) KiB decoded") }
+            lines.append("  \(sticker.name): " + parts.joined(separator: ", "))
+        }
+        for finding in report.findings { lines.append(finding.description) }
+        lines.append(report.passed
+            ? "passed: \(report.warningCount) warning(s)"
+            : "FAILED: \(report.errorCount) error(s), \(report.warningCount) warning(s)")
+        return lines.joined(separator: "\n")
+    }
+}

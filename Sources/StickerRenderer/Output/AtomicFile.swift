@@ -1,0 +1,45 @@
+import Foundation
+
+/// Writes files all-or-nothing: bytes go to a hidden temporary file beside the target, which
+/// is renamed over it only when complete, so a failure or an interrupt leaves any earlier
+/// file untouched.
+public enum AtomicFile {
+    /// Why a file could not be written.
+    public struct WriteError: Error, CustomStringConvertible {
+        /// `path: reason`.
+        public var description: String
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw WriteError(description: "\(path): folder \(folder.path) does not exist")
+        }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw WriteError(description: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary.path)
+            throw WriteError(description: "\(path): cannot be written (\(failure))")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import AnimationCodec
+
+/// Turns rendered images into file bytes.
+public enum SnapshotEncoder {
+    /// The file kinds the renderer writes, chosen from the output's extension.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// PNG, with alpha when the background is transparent.
+        case png
+        /// Binary PPM (P6); a transparent background becomes black.
+        case ppm
+        /// An animated PNG of the browser.
+        case apng
+
+        /// The kind for `path`'s extension (`.png`, `.ppm`, `.apng`), if any.
+        public init?(path: String) {
+            guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+            self.init(rawValue: path[path.index(after: dot)...].lowercased())
+        }
+    }
+
+    /// `image` as a PNG (straight-alpha RGBA).
+    public static func png(_ image: RGBAImage) -> [UInt8] {
+        PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height)
+    }
+
+    /// `image` as P6: premultiplied colour is the image over black, so an opaque image is
+    /// written as it is and a transparent one comes out over black.
+    public static func ppm(_ image: RGBAImage) -> [UInt8] {
+        PPMEncoder.encodeOverBlack(premultiplied: image.pixels, width: image.width, height: image.height)
+    }
+
+    /// Renders `renderer`'s browser over `duration` seconds into an APNG that loops forever,
+    /// with a frame wherever any sticker changes; each frame after the first stores only the
+    /// rectangle that changed. `progress` is told (frames done, frames in all).
+    public static func apng(_ renderer: BrowserRenderer, duration: Double,
+                            progress: ((Int, Int) -> Void)? = nil) throws -> [UInt8] {
+        let count = renderer.changeTimes(duration: duration).count
+        var writer = APNGWriter(width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight,
+                                frameCount: count, plays: 0)
+        var done = 0
+        try renderer.animate(duration: duration) { image, changed, start, length in
+            // Delays from rounded absolute times, so rounding never accumulates.
+            let startMs = Int((start * 1000).rounded()), endMs = Int(((start + length) * 1000).rounded())
+            let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
+            writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
+                          width: area.width, height: area.height, delay: delay(milliseconds: max(0, endMs - startMs)))
+            done += 1
+            progress?(done, count)
+        }
+        return writer.finish()
+    }
+
+    /// An APNG delay for `milliseconds`, in the coarsest exact unit that fits 16 bits.
+    static func delay(milliseconds: Int) -> FrameDelay {
+        if milliseconds <= 65535 { return FrameDelay(numerator: milliseconds, denominator: 1000) }
+        if milliseconds / 10 <= 65535 { return FrameDelay(numerator: milliseconds / 10, denominator: 100) }
+        return FrameDelay(numerator: min(65535, milliseconds / 1000), denominator: 1)
+    }
+}

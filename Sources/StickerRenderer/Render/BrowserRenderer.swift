@@ -1,0 +1,174 @@
+import AnimationCodec
+import Dispatch
+import StickerPack
+
+/// Renders a pack as the Messages sticker browser shows it: the layout, every visible
+/// sticker scaled into its cell, on a background, at any instant or as an animation.
+///
+/// ```swift
+/// let pack = try PackLoader.load(path: "Stickers.xcstickers")
+/// var options = RenderOptions(); options.style = .expanded
+/// let renderer = try BrowserRenderer(pack: pack, options: options)
+/// let still = try renderer.snapshot(at: 1.25)
+/// ```
+public final class BrowserRenderer: @unchecked Sendable {
+    /// The options rendered with.
+    public let options: RenderOptions
+    /// The layout.
+    public let layout: BrowserLayout
+    /// The size stickers are shown at.
+    public let size: StickerSize
+    /// Stickers that could not be drawn (shown as crossed-out placeholders), by name.
+    public let problems: [(sticker: String, error: PackError)]
+    private let players: [StickerPlayer]
+    private let placeholders: [PixelRect]
+    private let base: RGBAImage
+
+    /// Lays out `pack` and reads the structure of every visible sticker (concurrently).
+    public init(pack: StickerPack, options: RenderOptions) {
+        self.options = options
+        var animations = [Result<StickerAnimation, PackError>?](repeating: nil, count: pack.stickers.count)
+        let size = options.size ?? BrowserRenderer.packSize(pack, limits: options.limits)
+        self.size = size
+        let layout = BrowserLayout(view: options.view, style: options.style, size: size, scale: options.scale,
+                                   stickerCount: pack.stickers.count, compactHeight: options.compactHeight,
+                                   showAll: options.showAll)
+        self.layout = layout
+        let visible = layout.cells.map(\.index)
+        animations.withUnsafeMutableBufferPointer { slots in
+            let slots = UncheckedBuffer(slots)
+            DispatchQueue.concurrentPerform(iterations: visible.count) { i in
+                let sticker = pack.stickers[visible[i]]
+                slots.base[visible[i]] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
+            }
+        }
+        var players: [StickerPlayer] = []
+        var placeholders: [PixelRect] = []
+        var problems: [(String, PackError)] = []
+        let resampler = Resampler(filter: options.filter)
+        var plannedCache = 0
+        for cell in layout.cells {
+            switch animations[cell.index]! {
+            case .success(let animation):
+                let rect = layout.stickerRect(in: cell, stickerWidth: animation.width, height: animation.height)
+                let bytes = animation.frameCount * rect.width * rect.height * 4
+                let cacheAll = animation.isAnimated && plannedCache + bytes <= options.frameCacheBytes
+                if cacheAll { plannedCache += bytes }
+                players.append(StickerPlayer(index: cell.index, animation: animation, rect: rect, timing: options.timing,
+                                             resampler: resampler, cacheAll: cacheAll))
+            case .failure(let error):
+                problems.append((pack.stickers[cell.index].name, error))
+                placeholders.append(cell.pixels)
+            }
+        }
+        self.players = players
+        self.placeholders = placeholders
+        self.problems = problems
+        var base = options.background.canvas(width: layout.pixelWidth, height: layout.pixelHeight)
+        for rect in placeholders { Placeholder.draw(in: &base, rect: rect) }
+        self.base = base
+    }
+
+    /// The browser at `time` seconds on the shared clock.
+    public func snapshot(at time: Double) throws(PackError) -> RGBAImage {
+        try compose { $0.clock.frameIndex(at: time) }
+    }
+
+    /// The browser with every sticker on its frame `index` (its last frame when it has fewer).
+    public func snapshot(frame index: Int) throws(PackError) -> RGBAImage {
+        try compose { min(max(0, index), $0.animation.frameCount - 1) }
+    }
+
+    /// The longest single loop among the visible stickers, in seconds (0 when none animates).
+    public var longestLoop: Double {
+        players.map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0
+    }
+
+    /// The instants in `0..<duration` at which any visible sticker changes frame, sorted, with 0.
+    public func changeTimes(duration: Double, maxFrames: Int = 10_000) -> [Double] {
+        var times = Set<Double>()
+        for player in players {
+            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) {
+                // Millisecond resolution: APNG stores delays in whole milliseconds here.
+                times.insert((t * 1000).rounded() / 1000)
+            }
+        }
+        times.insert(0)
+        return Array(times.sorted().filter { $0 < duration || $0 == 0 }.prefix(maxFrames))
+    }
+
+    /// Renders the browser at every change in `0..<duration` and hands each frame to `body`
+    /// with its start time and display time. Only the cells that changed are redrawn.
+    public func animate(duration: Double, maxFrames: Int = 10_000,
+                        _ body: (_ image: RGBAImage, _ changed: PixelRect, _ start: Double, _ length: Double) throws -> Void) throws {
+        let times = changeTimes(duration: duration, maxFrames: maxFrames)
+        var canvas = base
+        var shown = [Int](repeating: -1, count: players.count)
+        for (n, time) in times.enumerated() {
+            let end = n + 1 < times.count ? times[n + 1] : max(duration, time + 0.001)
+            let wanted = players.map { $0.clock.frameIndex(at: time) }
+            var changed = PixelRect(x: 0, y: 0, width: 0, height: 0)
+            let images = try scaledImages { i in wanted[i] != shown[i] ? wanted[i] : nil }
+            for (i, player) in players.enumerated() {
+                guard let image = images[i] else { continue }
+                canvas.copy(player.rect, from: base)
+                canvas.draw(image, atX: player.rect.x, y: player.rect.y)
+                changed = changed.union(player.rect.clipped(toWidth: canvas.width, height: canvas.height))
+                shown[i] = wanted[i]
+            }
+            if n == 0 { changed = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height) }
+            try body(canvas, changed, time, end - time)
+        }
+    }
+
+    private func compose(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> RGBAImage {
+        let wanted = players.map(frameIndex)
+        let images = try scaledImages { wanted[$0] }
+        var canvas = base
+        for (i, player) in players.enumerated() {
+            if let image = images[i] { canvas.draw(image, atX: player.rect.x, y: player.rect.y) }
+        }
+        return canvas
+    }
+
+    /// Each player's scaled frame (where `which` names one), decoded concurrently.
+    private func scaledImages(_ which: (Int) -> Int?) throws(PackError) -> [RGBAImage?] {
+        let jobs = players.indices.compactMap { i in which(i).map { (i, $0) } }
+        var results = [Result<RGBAImage, PackError>?](repeating: nil, count: players.count)
+        let players = self.players
+        let run: @Sendable (UncheckedBuffer<Result<RGBAImage, PackError>?>, (Int, Int)) -> Void = { slots, job in
+            slots.base[job.0] = Result { () throws(PackError) in try players[job.0].image(forFrame: job.1) }
+        }
+        results.withUnsafeMutableBufferPointer { buffer in
+            let slots = UncheckedBuffer(buffer)
+            if options.threads <= 1 || jobs.count <= 1 {
+                for job in jobs { run(slots, job) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: jobs.count) { run(slots, jobs[$0]) }
+            }
+        }
+        var images = [RGBAImage?](repeating: nil, count: players.count)
+        for (i, result) in results.enumerated() {
+            if let result { images[i] = try result.get() }
+        }
+        return images
+    }
+
+    /// The size to show a pack at: its grid size, else the size of its first readable
+    /// sticker's pixel side (nearest of 300 / 408 / 618), else regular.
+    public static func packSize(_ pack: StickerPack, limits: DecodingLimits) -> StickerSize {
+        if let declared = pack.declaredGridSize { return declared }
+        for sticker in pack.stickers {
+            guard let animation = try? StickerAnimation.load(sticker, limits: limits) else { continue }
+            let side = max(animation.width, animation.height)
+            return StickerSize.allCases.min { abs($0.pixels - side) < abs($1.pixels - side) } ?? .regular
+        }
+        return .regular
+    }
+}
+
+/// A mutable buffer handed to `concurrentPerform` workers, each writing only its own slots.
+struct UncheckedBuffer<Element>: @unchecked Sendable {
+    let base: UnsafeMutableBufferPointer<Element>
+    init(_ base: UnsafeMutableBufferPointer<Element>) { self.base = base }
+}

@@ -1,0 +1,51 @@
+import AnimationCodec
+import StickerPack
+
+/// One sticker in one cell: its animation, its clock, and its frames scaled to the cell.
+/// Scaled frames are cached when the budget allows; otherwise a loop decodes again.
+final class StickerPlayer: @unchecked Sendable {
+    let index: Int
+    let animation: StickerAnimation
+    let clock: StickerClock
+    let rect: PixelRect
+    private let resampler: Resampler
+    private let cacheAll: Bool
+    private var cache: [Int: RGBAImage] = [:]
+    private var iterator: StickerFrameIterator
+    private var lastDecoded: (index: Int, image: RGBAImage)?
+
+    init(index: Int, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
+         resampler: Resampler, cacheAll: Bool) {
+        self.index = index
+        self.animation = animation
+        self.rect = rect
+        self.resampler = resampler
+        self.cacheAll = cacheAll
+        clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
+        iterator = animation.makeFrameIterator()
+    }
+
+    /// The bytes one scaled frame takes.
+    var scaledFrameBytes: Int { rect.width * rect.height * 4 }
+
+    /// Frame `frameIndex`, scaled to the cell.
+    func image(forFrame frameIndex: Int) throws(PackError) -> RGBAImage {
+        if let cached = cache[frameIndex] { return cached }
+        if let last = lastDecoded, last.index == frameIndex { return last.image }
+        if iterator.nextIndex > frameIndex { iterator = animation.makeFrameIterator() }
+        while iterator.nextIndex <= frameIndex {
+            let current = iterator.nextIndex
+            guard let frame = try iterator.next() else { break }
+            // Earlier frames are composited on the way; scale only the ones kept.
+            if current == frameIndex || cacheAll {
+                let scaled = resampler.resize(RGBAImage(frame), width: rect.width, height: rect.height)
+                if cacheAll { cache[current] = scaled }
+                if current == frameIndex { lastDecoded = (current, scaled) }
+            }
+        }
+        guard let last = lastDecoded, last.index == frameIndex else {
+            throw .codec(path: animation.sourcePath, .frameIndexOutOfRange(index: frameIndex, frameCount: animation.frameCount))
+        }
+        return last.image
+    }
+}
