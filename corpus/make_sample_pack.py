@@ -5,8 +5,12 @@ Writes corpus/sample-pack/: APNG and GIF stickers at 408x408 and 618x618 on tran
 backgrounds, each under 500 KB, plus a static PNG and a static (opaque) JPEG. Shapes are drawn 4x larger and
 downsampled, so edges are soft (partial alpha) the way real stickers are.
 
+Also writes corpus/Sample.xcstickers/, a small Xcode sticker catalog (a .sticker and a
+.stickersequence) for the catalog path, unless OUTPUT_DIR is given.
+
 Usage: python3 corpus/make_sample_pack.py [OUTPUT_DIR]   (needs Pillow)
 """
+import json
 import math
 import os
 import sys
@@ -106,8 +110,47 @@ def popper_frame(size, phase):
     return image
 
 
+def write_json(path, value):
+    with open(path, "w") as f:
+        json.dump(value, f, indent=2)
+        f.write("\n")
+
+
+def write_catalog(root):
+    """A small Xcode sticker catalog: a still sticker and a sticker sequence, grid-size regular."""
+    info = {"author": "xcode", "version": 1}
+    pack = os.path.join(root, "Sticker Pack.stickerpack")
+    os.makedirs(pack, exist_ok=True)
+    write_json(os.path.join(root, "Contents.json"), {"info": info})
+    write_json(os.path.join(pack, "Contents.json"), {
+        "info": info,
+        "properties": {"grid-size": "regular"},
+        "stickers": [{"filename": "Heart.stickersequence"}, {"filename": "Star.sticker"}],
+    })
+    star = os.path.join(pack, "Star.sticker")
+    os.makedirs(star, exist_ok=True)
+    star_frame(408, 0.1).save(os.path.join(star, "star.png"), optimize=True)
+    write_json(os.path.join(star, "Contents.json"), {
+        "info": info, "properties": {"filename": "star.png", "accessibility-label": "Orange star"}})
+    heart = os.path.join(pack, "Heart.stickersequence")
+    os.makedirs(heart, exist_ok=True)
+    names = []
+    for i in range(6):
+        name = f"heart-{i + 1:02d}.png"
+        heart_frame(408, i / 6).quantize(64, method=Image.Quantize.FASTOCTREE).save(os.path.join(heart, name), optimize=True)
+        names.append({"filename": name})
+    write_json(os.path.join(heart, "Contents.json"), {
+        "info": info,
+        "properties": {"accessibility-label": "Beating heart", "duration": 8, "duration-type": "fps", "repetitions": 0},
+        "frames": names,
+    })
+
+
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample-pack")
+    here = os.path.dirname(os.path.abspath(__file__))
+    if len(sys.argv) <= 1:
+        write_catalog(os.path.join(here, "Sample.xcstickers"))
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "sample-pack")
     os.makedirs(out, exist_ok=True)
 
     frames = [blob_frame(408, i / 12) for i in range(12)]

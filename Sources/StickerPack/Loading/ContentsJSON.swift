@@ -58,7 +58,6 @@ struct ContentsJSON {
     func number(_ key: String, misspelledAs misspellings: [String] = [], warnings: inout [PackWarning]) throws(PackError) -> Double? {
         guard let value = property(key, misspelledAs: misspellings, warnings: &warnings) else { return nil }
         if let string = value as? String, let number = Double(string) { return number }
-        if value is Bool { throw .invalidContents(path: path, reason: "\"\(key)\" is not a number") }
         guard let number = value as? NSNumber else { throw .invalidContents(path: path, reason: "\"\(key)\" is not a number") }
         return number.doubleValue
     }
