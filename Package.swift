@@ -47,6 +47,8 @@ let package = Package(
         .executableTarget(name: "stickers", dependencies: ["StickerCLI"]),
 
         .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF"]),
+        .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
+        .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "AnimationCodec"]),
     ]
 )

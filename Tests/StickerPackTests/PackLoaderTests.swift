@@ -1,0 +1,131 @@
+import Foundation
+import StickerPack
+import Testing
+
+/// Loading packs: folders in file-name order, `.xcstickers` catalogs as Apple documents them
+/// (and as Apple's own samples misspell them), and every way a catalog can be broken.
+@Suite("Pack loading")
+struct PackLoaderTests {
+    @Test("A folder lists its images in sorted file-name order and skips other files")
+    func folderOrder() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 300, height: 300)
+        folder.write(png, "b.png")
+        folder.write(png, "a.png")
+        folder.write(png, "10.png")
+        folder.write(Array("notes".utf8), "README.md")
+        folder.write(png, ".hidden.png")
+        folder.write(png, "no-extension")  // an image by its bytes
+        let pack = try PackLoader.load(path: folder.url.path)
+        #expect(pack.origin == .folder)
+        #expect(pack.stickers.map(\.name) == ["10", "a", "b", "no-extension"])
+        #expect(pack.declaredGridSize == nil && pack.gridSize == .regular)
+        #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
+    }
+
+    @Test("An .xcstickers catalog: grid-size, sticker order, labels and a sequence's timing")
+    func catalog() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 300, height: 300)
+        folder.writeJSON(["info": ["author": "xcode", "version": 1]], "S.xcstickers/Contents.json")
+        folder.writeJSON(["info": ["author": "xcode", "version": 1], "properties": ["grid-size": "small"],
+                          "stickers": [["filename": "Zed.sticker"], ["filename": "Anim.stickersequence"]]],
+                         "S.xcstickers/Sticker Pack.stickerpack/Contents.json")
+        folder.writeJSON(["properties": ["filename": "zed.png", "accessibility-label": "The letter Z"]],
+                         "S.xcstickers/Sticker Pack.stickerpack/Zed.sticker/Contents.json")
+        folder.write(png, "S.xcstickers/Sticker Pack.stickerpack/Zed.sticker/zed.png")
+        folder.writeJSON(["properties": ["duration": 2, "duration-type": "fixed", "repetitions": 2],
+                          "frames": [["filename": "1.png"], ["filename": "2.png"], ["filename": "3.png"], ["filename": "4.png"]]],
+                         "S.xcstickers/Sticker Pack.stickerpack/Anim.stickersequence/Contents.json")
+        for i in 1...4 { folder.write(png, "S.xcstickers/Sticker Pack.stickerpack/Anim.stickersequence/\(i).png") }
+        folder.write(png, "S.xcstickers/iMessage App Icon.stickersiconset/icon.png")
+
+        let pack = try PackLoader.load(path: folder.path("S.xcstickers"))
+        #expect(pack.origin == .catalog && pack.name == "S")
+        #expect(pack.declaredGridSize == .small)
+        #expect(pack.stickers.map(\.name) == ["Zed", "Anim"])  // the catalog's order, not the name order
+        #expect(pack.stickers[0].localizedDescription == "The letter Z")
+        #expect(pack.stickers[1].localizedDescription == "Anim")
+        guard case .sequence(let sequence) = pack.stickers[1].source else { Issue.record("not a sequence"); return }
+        #expect(sequence.frames.map(\.lastPathComponent) == ["1.png", "2.png", "3.png", "4.png"])
+        #expect(sequence.frameSeconds == 0.5)  // fixed: 2 s for the 4-frame cycle
+        #expect(sequence.plays == 3)  // repetitions are in addition to the first play
+        #expect(pack.warnings.isEmpty)
+        // A bare .stickerpack and the folder that holds the catalog load the same pack.
+        #expect(try PackLoader.load(path: folder.path("S.xcstickers/Sticker Pack.stickerpack")).stickers.map(\.name) == ["Zed", "Anim"])
+        #expect(try PackLoader.load(path: folder.url.path).stickers.map(\.name) == ["Zed", "Anim"])
+    }
+
+    @Test("Apple's sample typos (grid-space, repetions) are read, each with a warning; defaults fill gaps")
+    func typos() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        folder.writeJSON(["properties": ["grid-space": "large"], "stickers": [["filename": "A.stickersequence"]]], "P.stickerpack/Contents.json")
+        folder.writeJSON(["properties": ["repetions": 1], "frames": [["filename": "f.png"]]], "P.stickerpack/A.stickersequence/Contents.json")
+        folder.write(TestImages.png(width: 618, height: 618), "P.stickerpack/A.stickersequence/f.png")
+        let pack = try PackLoader.load(path: folder.path("P.stickerpack"))
+        #expect(pack.declaredGridSize == .large)
+        guard case .sequence(let sequence) = pack.stickers[0].source else { Issue.record("not a sequence"); return }
+        #expect(sequence.repetitions == 1 && sequence.plays == 2)
+        #expect(sequence.durationType == .fps && sequence.duration == 15)  // Apple's sample defaults
+        #expect(abs(sequence.frameSeconds - 1.0 / 15) < 1e-12)
+        #expect(pack.warnings.count == 2)
+        #expect(pack.warnings.contains { $0.message.contains("grid-space") })
+        #expect(pack.warnings.contains { $0.message.contains("repetions") })
+    }
+
+    @Test("Broken catalogs fail with the file and the reason", arguments: [
+        ("not json", "{", "invalidContents"),
+        ("bad grid size", #"{"properties":{"grid-size":"huge"},"stickers":[]}"#, "invalidContents"),
+        ("missing sticker", #"{"stickers":[{"filename":"Gone.sticker"}]}"#, "missingFile"),
+        ("escaping name", #"{"stickers":[{"filename":"../x.sticker"}]}"#, "invalidContents"),
+        ("stickers not an array", #"{"stickers":{"filename":"A.sticker"}}"#, "invalidContents"),
+        ("no stickers", #"{"stickers":[]}"#, "notAPack"),
+    ])
+    func brokenCatalogs(_ name: String, _ contents: String, _ expected: String) throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        folder.write(Array(contents.utf8), "P.stickerpack/Contents.json")
+        do {
+            _ = try PackLoader.load(path: folder.path("P.stickerpack"))
+            Issue.record("\(name): loaded")
+        } catch {
+            #expect(Mirror(reflecting: error).children.first?.label == expected, "\(name): \(error)")
+        }
+    }
+
+    @Test("A missing path and an empty folder are errors")
+    func missing() {
+        #expect(throws: PackError.notFound(path: "/no/such/pack")) { try PackLoader.load(path: "/no/such/pack") }
+        let folder = TestFolder()
+        defer { folder.remove() }
+        #expect(throws: PackError.self) { try PackLoader.load(path: folder.url.path) }
+    }
+
+    @Test("A sequence's timing: fps gives 1/fps per frame, fixed shares the cycle")
+    func sequenceTiming() {
+        let frames = (0..<5).map { URL(fileURLWithPath: "/f\($0).png") }
+        #expect(StickerSequence(frames: frames, duration: 20, durationType: .fps).frameSeconds == 0.05)
+        #expect(StickerSequence(frames: frames, duration: 1, durationType: .fixed).frameSeconds == 0.2)
+        #expect(StickerSequence(frames: frames, repetitions: 0).plays == 0)
+        #expect(StickerSequence(frames: frames, repetitions: 4).plays == 5)
+    }
+
+    @Test("A sequence plays as one animation: frames in order at the sequence's rate")
+    func sequenceAnimation() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let red = TestImages.solidPNG(300, [255, 0, 0, 255]), blue = TestImages.solidPNG(300, [0, 0, 255, 255])
+        let urls = [folder.write(red, "1.png"), folder.write(blue, "2.png"), folder.write(red, "3.png")]
+        let sticker = Sticker(name: "seq", source: .sequence(StickerSequence(frames: urls, duration: 10, durationType: .fps, repetitions: 1)))
+        let animation = try StickerAnimation.load(sticker)
+        #expect(animation.frameCount == 3 && animation.width == 300 && animation.plays == 2)
+        #expect(animation.delays.allSatisfy { $0.milliseconds == 100 })
+        var colours: [[UInt8]] = []
+        try animation.forEachFrame { _, frame in colours.append(Array(frame.pixels[0..<4])) }
+        #expect(colours == [[255, 0, 0, 255], [0, 0, 255, 255], [255, 0, 0, 255]])
+        #expect(Array(try animation.frame(at: 1).pixels[0..<4]) == [0, 0, 255, 255])
+    }
+}
