@@ -39,7 +39,7 @@ struct BrowserOptions: ParsableArguments {
     @Option(help: "How stored delays become display times: raw, browser or apple (Messages plays through ImageIO).")
     var timing: FrameTimingPolicy = .apple
 
-    @Option(help: "Downscaling filter: lanczos3, triangle or box.")
+    @Option(help: "Downscaling filter: lanczos3 or triangle.")
     var filter: Resampler.Filter = .lanczos3
 
     func validate() throws {

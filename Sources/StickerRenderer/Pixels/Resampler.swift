@@ -12,17 +12,14 @@ public struct Resampler: Sendable, Hashable {
     public enum Filter: String, Sendable, Hashable, CaseIterable {
         /// Lanczos, 3 lobes: sharp, the usual choice for downscaling photos and art.
         case lanczos3
-        /// Triangle (tent): softer, no ringing.
+        /// Triangle (tent): softer, no ringing, a little less alias suppression.
         case triangle
-        /// Box: each output pixel averages the source pixels it covers.
-        case box
 
         /// The kernel's radius in filter units.
         var support: Double {
             switch self {
             case .lanczos3: return 3
             case .triangle: return 1
-            case .box: return 0.5
             }
         }
 
@@ -37,8 +34,6 @@ public struct Resampler: Sendable, Hashable {
                 return 3 * sin(px) * sin(px / 3) / (px * px)
             case .triangle:
                 return max(0, 1 - x)
-            case .box:
-                return x <= 0.5 ? 1 : 0
             }
         }
     }
@@ -129,7 +124,7 @@ private struct Contributions {
                 total += w
             }
             if total == 0 {
-                // A box kernel can miss every centre when enlarging: take the nearest pixel.
+                // Cannot happen for these kernels (the nearest pixel always has weight); be safe.
                 let nearest = min(source - 1, max(0, Int(centre)))
                 spans.append(Span(start: nearest, count: 1, offset: weights.count))
                 weights.append(1)

@@ -17,19 +17,29 @@ public struct StickerClock: Sendable, Hashable {
         self.init(durations: delays.map { policy.displayMilliseconds(for: $0) / 1000 }, plays: plays)
     }
 
-    /// A clock for frames shown `durations` seconds each.
+    /// Whole microseconds: the clock's arithmetic is exact integer arithmetic, so a frame
+    /// boundary at 0.3 s is at 0.3 s, not 0.30000000000000004.
+    private let durationMicros: [Int]
+    private let startMicros: [Int]
+    private let loopMicros: Int
+
+    /// A clock for frames shown `durations` seconds each (rounded to microseconds; at most
+    /// an hour a frame).
     public init(durations: [Double], plays: Int) {
         precondition(!durations.isEmpty)
-        self.durations = durations.map { $0.isFinite ? max(0, $0) : 0 }
+        durationMicros = durations.map { $0.isFinite ? Int((min(3600, max(0, $0)) * 1e6).rounded()) : 0 }
         self.plays = max(0, plays)
-        var starts: [Double] = []
-        var t = 0.0
-        for d in self.durations {
+        var starts: [Int] = []
+        var t = 0
+        for d in durationMicros {
             starts.append(t)
             t += d
         }
-        self.starts = starts
-        loopDuration = t
+        startMicros = starts
+        loopMicros = t
+        self.durations = durationMicros.map { Double($0) / 1e6 }
+        self.starts = starts.map { Double($0) / 1e6 }
+        loopDuration = Double(t) / 1e6
     }
 
     /// Whether the frame ever changes.
@@ -38,20 +48,28 @@ public struct StickerClock: Sendable, Hashable {
     /// When the animation stops for good (`nil` when it loops forever or never moves).
     public var endTime: Double? {
         guard isAnimated, plays > 0 else { return nil }
-        return loopDuration * Double(plays)
+        return endMicros.map { Double($0) / 1e6 }
+    }
+
+    /// The end of the last play in microseconds; `nil` for forever (or past Int's range).
+    private var endMicros: Int? {
+        guard plays > 0 else { return nil }
+        let (end, overflow) = loopMicros.multipliedReportingOverflow(by: plays)
+        return overflow ? nil : end
     }
 
     /// The frame shown at `time` seconds.
     public func frameIndex(at time: Double) -> Int {
-        guard isAnimated else { return durations.count - 1 == 0 ? 0 : (loopDuration > 0 ? 0 : durations.count - 1) }
-        if time < 0 { return 0 }
-        if let end = endTime, time >= end { return durations.count - 1 }
-        let within = time.truncatingRemainder(dividingBy: loopDuration)
+        guard isAnimated else { return loopMicros > 0 ? 0 : durationMicros.count - 1 }
+        guard !time.isNaN else { return 0 }
+        let t = time >= 1e12 ? Int.max / 2 : Int((max(0, time) * 1e6).rounded())
+        if let end = endMicros, t >= end { return durationMicros.count - 1 }
+        let within = t % loopMicros
         // The last frame starting at or before `within` (zero-length frames are skipped over).
-        var low = 0, high = starts.count - 1
+        var low = 0, high = startMicros.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if starts[mid] <= within { low = mid } else { high = mid - 1 }
+            if startMicros[mid] <= within { low = mid } else { high = mid - 1 }
         }
         return low
     }
@@ -61,19 +79,20 @@ public struct StickerClock: Sendable, Hashable {
     ///   microsecond delays).
     public func changeTimes(until: Double, maxCount: Int = 100_000) -> [Double] {
         var times: [Double] = [0]
-        guard isAnimated else { return times }
-        var loopStart = 0.0
+        guard isAnimated, until > 0 else { return times }
+        let limit = until >= 1e12 ? Int.max / 2 : Int((until * 1e6).rounded())
+        var loopStart = 0
         var play = 0
-        while loopStart < until && times.count < maxCount {
-            for (index, start) in starts.enumerated() where index > 0 || play > 0 {
+        while loopStart < limit && times.count < maxCount {
+            for (index, start) in startMicros.enumerated() where index > 0 || play > 0 {
                 let t = loopStart + start
-                guard t < until else { return times }
-                if durations[index] > 0 || index == starts.count - 1 { times.append(t) }
+                guard t < limit else { return times }
+                if durationMicros[index] > 0 { times.append(Double(t) / 1e6) }
                 if times.count >= maxCount { return times }
             }
             play += 1
             if plays > 0 && play >= plays { break }
-            loopStart += loopDuration
+            loopStart += loopMicros
         }
         return times
     }
