@@ -1,0 +1,121 @@
+import AnimationCodec
+import Foundation
+import Testing
+
+/// `validate`, `render`, `sheet` and `filmstrip` as a user runs them: the built executable,
+/// exit statuses, stderr, and outputs that are whole or absent.
+@Suite("stickers validate / render / sheet / filmstrip")
+struct RenderCommandTests {
+    static let catalog = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+
+    @Test("validate: the sample pack passes with its known warnings; --json parses")
+    func validateSample() throws {
+        let text = try CLITests.runExecutable(["validate", CLITests.samplePack.path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("warning [mixed-sizes]") && text.stdout.contains("warning [transparency] 06-blob-card"))
+        let json = try CLITests.runExecutable(["validate", Self.catalog.path, "--json"])
+        #expect(json.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect(object["gridSize"] as? String == "regular" && object["passed"] as? Bool == true)
+        #expect((object["stickers"] as! [[String: Any]]).map { $0["name"] as! String } == ["Heart", "Star"])
+    }
+
+    @Test("validate: an error exits 1 and names the sticker, rule and value")
+    func validateError() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pixels = [UInt8](repeating: 255, count: 100 * 100 * 4)
+        try Data(PNGEncoder.encode(premultiplied: pixels, width: 100, height: 100)).write(to: folder.appendingPathComponent("tiny.png"))
+        let result = try CLITests.runExecutable(["validate", folder.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error [pixel-size] tiny: 100x100 px"))
+        #expect(result.stdout.contains("FAILED: 1 error(s)"))
+    }
+
+    @Test("render: compact PNG of the sample pack at the documented size; PPM and APNG too")
+    func renderSample() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let png = folder.appendingPathComponent("c.png").path
+        let compact = try CLITests.runExecutable(["render", CLITests.samplePack.path, "--scale", "1", "-o", png])
+        #expect(compact.status == 0, "\(compact.stderr)")
+        let decoded = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: png))))
+        #expect(decoded.info.width == 393 && decoded.info.height == 213)  // iPhone 15 strip at 1x
+
+        let ppm = folder.appendingPathComponent("e.ppm").path
+        let expanded = try CLITests.runExecutable(["render", CLITests.samplePack.path, "--style", "expanded", "--device", "iphone-se-1",
+                                                   "--scale", "2", "--background", "#102030", "--at", "0.5s", "-o", ppm])
+        #expect(expanded.status == 0, "\(expanded.stderr)")
+        let header = Array(try Data(contentsOf: URL(fileURLWithPath: ppm)).prefix(15))
+        #expect(String(decoding: header, as: UTF8.self) == "P6\n640 1136\n255")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ppm))
+        #expect(Array(bytes[16..<19]) == [0x10, 0x20, 0x30])  // top-left pixel is the background
+
+        let apng = folder.appendingPathComponent("a.apng").path
+        let animated = try CLITests.runExecutable(["render", Self.catalog.path, "--scale", "1", "--duration", "1s", "-o", apng])
+        #expect(animated.status == 0, "\(animated.stderr)")
+        let animation = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: apng))))
+        // The heart sequence runs at 8 fps: frames at 0, 125, ..., 875 ms.
+        #expect(animation.info.format == .apng && animation.info.frameCount == 8)
+        #expect(animation.info.frames.allSatisfy { $0.delay.milliseconds == 125 })
+    }
+
+    @Test("render: bad options and bad packs fail with one line and write nothing", arguments: [
+        ["render", "corpus/sample-pack", "-o", "OUT.gif"],
+        ["render", "corpus/sample-pack", "--at", "1s", "--frame", "2", "-o", "OUT.png"],
+        ["render", "corpus/sample-pack", "--scale", "4", "-o", "OUT.png"],
+        ["render", "corpus/sample-pack", "--at", "soon", "-o", "OUT.png"],
+        ["render", "corpus/sample-pack", "--view", "0x10", "-o", "OUT.png"],
+        ["render", "corpus/sample-pack", "--background", "no-such-colour", "-o", "OUT.png"],
+        ["render", "/no/such/pack", "-o", "OUT.png"],
+        ["render", "corpus/sample-pack", "--at", "1s", "-o", "OUT.apng"],
+    ])
+    func renderErrors(_ arguments: [String]) throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let args = arguments.map { $0.replacingOccurrences(of: "OUT", with: folder.appendingPathComponent("out").path)
+            .replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/") }
+        let result = try CLITests.runExecutable(args)
+        #expect(result.status != 0)
+        #expect(!result.stderr.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("render: a failed render leaves an earlier output untouched")
+    func failureKeepsEarlierOutput() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("out.png")
+        try Data("earlier".utf8).write(to: out)
+        let result = try CLITests.runExecutable(["render", "/no/such/pack", "-o", out.path])
+        #expect(result.status != 0)
+        #expect(try Data(contentsOf: out) == Data("earlier".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.png"])
+    }
+
+    @Test("sheet and filmstrip: sizes follow the stickers, backgrounds and frames")
+    func sheets() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let sheet = folder.appendingPathComponent("sheet.png").path
+        let result = try CLITests.runExecutable(["sheet", Self.catalog.path, "-o", sheet])
+        #expect(result.status == 0, "\(result.stderr)")
+        let decoded = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: sheet))))
+        // Regular = 136 pt at 1x, plus 8 pt padding each side: 152 px tiles; 8 backgrounds x 2 stickers.
+        #expect(decoded.info.width == 8 * 152 && decoded.info.height == 2 * 152)
+
+        let strip = folder.appendingPathComponent("strip.png").path
+        let film = try CLITests.runExecutable(["filmstrip", CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path,
+                                               "--columns", "4", "-o", strip])
+        #expect(film.status == 0, "\(film.stderr)")
+        // 8 frames of 100 ms, the last 1500 ms: starts 0, 100, ..., 700.
+        #expect(film.stdout.contains("#7  start 700 ms  shows 1500 ms"))
+        let stripImage = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: strip))))
+        #expect(stripImage.info.width == 4 * (204 + 12))
+    }
+}
