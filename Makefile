@@ -5,19 +5,22 @@ SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev pkg-config python3-pip \
                 ffmpeg gifsicle imagemagick apngasm
 SAMPLE_PACK := corpus/sample-pack
+SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo
 
 .PHONY: demo test deps system-deps python-deps build release-build corpus bench-corpus bench clean
 
 demo: deps release-build
-	@for f in $(SAMPLE_PACK)/*; do \
-	  echo "== stickers info $$f"; .build/release/stickers info "$$f" || exit 1; \
-	done
-	@rm -rf $(DEMO_OUT) && for f in $(SAMPLE_PACK)/*; do \
-	  name=$$(basename "$$f"); \
-	  .build/release/stickers frames "$$f" --out "$(DEMO_OUT)/$${name%.*}" --format png || exit 1; \
-	  echo "frames of $$name -> $(DEMO_OUT)/$${name%.*}/ ($$(ls $(DEMO_OUT)/$${name%.*} | grep -c frame-) frames)"; \
-	done
+	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
+	@echo "== stickers validate $(SAMPLE_PACK)"; .build/release/stickers validate $(SAMPLE_PACK)
+	@echo "== stickers validate $(SAMPLE_CATALOG)"; .build/release/stickers validate $(SAMPLE_CATALOG)
+	@echo "== stickers render (compact, expanded, animated expanded)"
+	@.build/release/stickers render $(SAMPLE_PACK) --style compact -o $(DEMO_OUT)/compact.png
+	@.build/release/stickers render $(SAMPLE_PACK) --style expanded -o $(DEMO_OUT)/expanded.png
+	@.build/release/stickers render $(SAMPLE_PACK) --style expanded --animate -o $(DEMO_OUT)/expanded.apng
+	@.build/release/stickers render $(SAMPLE_CATALOG) --style compact --animate -o $(DEMO_OUT)/catalog-compact.apng
+	@.build/release/stickers sheet $(SAMPLE_PACK) -o $(DEMO_OUT)/backgrounds.png
+	@echo "== snapshots are in $(DEMO_OUT)/:"; ls -1 $(DEMO_OUT)
 
 test: deps
 	$(SWIFT) build --build-tests

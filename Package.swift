@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG"]),
-        .target(name: "StickerBench", dependencies: ["AnimationCodec", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
+        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",
             "StickerPack",

@@ -2,6 +2,7 @@ import AnimationCodec
 import ArgumentParser
 import Foundation
 import StickerBench
+import StickerPack
 
 /// `stickers bench [FILE|DIR ...] [--threads N] [--repeat N] [--json]`.
 public struct BenchCommand: ParsableCommand {
@@ -28,6 +29,10 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "Decode every file exactly this many times per decoder.")
     public var repeats: Int = 5
 
+    /// Measure the browser renderer against ImageMagick montage instead of the decoders.
+    @Flag(help: "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid.")
+    public var render = false
+
     /// Emit JSON.
     @Flag(help: "Print JSON instead of a table.")
     public var json = false
@@ -43,6 +48,23 @@ public struct BenchCommand: ParsableCommand {
 
     /// Runs the benchmark.
     public func run() throws {
+        if render {
+            let pack = paths.first ?? "corpus/sample-pack"
+            let result: RenderBench.Result
+            do {
+                result = try RenderBench.run(path: pack, repeats: repeats, threads: threads)
+            } catch let error as PackError {
+                throw CLIError(error.description)
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            } else {
+                print(RenderBench.text(result))
+            }
+            return
+        }
         let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
         guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
         let runner = BenchRunner(threads: threads, repeats: repeats)

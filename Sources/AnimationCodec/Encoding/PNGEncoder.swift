@@ -1,5 +1,8 @@
 import CDeflate
 import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes premultiplied RGBA8 pixels as a standard PNG (colour type 6, 8 bits, straight
 /// alpha), or as an APNG when given several frames.
@@ -17,15 +20,46 @@ public enum PNGEncoder {
         }
     }
 
+    /// How an image is written.
+    public struct Options: Sendable, Hashable {
+        /// Write RGB (colour type 2) when every pixel is opaque: a quarter less data.
+        public var dropsOpaqueAlpha: Bool
+        /// Compression level: 1 is zlib's run-length strategy (fastest on flat images), 2-12
+        /// libdeflate's levels (6 is the default, 12 the smallest).
+        public var compressionLevel: Int32
+
+        /// Creates options.
+        public init(dropsOpaqueAlpha: Bool = false, compressionLevel: Int32 = 6) {
+            self.dropsOpaqueAlpha = dropsOpaqueAlpha
+            self.compressionLevel = compressionLevel
+        }
+
+        /// Always RGBA, level 6: the frame dumps' contract.
+        public static let standard = Options()
+        /// RGB when opaque, level 1: large snapshots written fast.
+        public static let fast = Options(dropsOpaqueAlpha: true, compressionLevel: 1)
+    }
+
     /// Encodes one image.
     /// - Precondition: `pixels.count == width * height * 4`.
-    public static func encode(premultiplied pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+    public static func encode(premultiplied pixels: [UInt8], width: Int, height: Int, options: Options = .standard) -> [UInt8] {
         precondition(pixels.count == width * height * 4, "pixel buffer does not match the size")
+        let rgb = options.dropsOpaqueAlpha && isOpaque(pixels)
         var out = PNGSignature.bytes
-        appendChunk("IHDR", header(width: width, height: height), to: &out)
-        appendChunk("IDAT", compressedRows(pixels, width: width, height: height), to: &out)
+        appendChunk("IHDR", header(width: width, height: height, colorType: rgb ? 2 : 6), to: &out)
+        appendChunk("IDAT", compressedRows(pixels, width: width, height: height, rgb: rgb, level: options.compressionLevel), to: &out)
         appendChunk("IEND", [], to: &out)
         return out
+    }
+
+    private static func isOpaque(_ pixels: [UInt8]) -> Bool {
+        pixels.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            // Little-endian RGBA: alpha is the top byte of each word.
+            var all: UInt32 = 0xFF00_0000
+            for word in words { all &= word }
+            return all & 0xFF00_0000 == 0xFF00_0000
+        }
     }
 
     /// Encodes an animation whose frames each cover the whole canvas (SOURCE blend, NONE
@@ -39,32 +73,70 @@ public enum PNGEncoder {
         return writer.finish()
     }
 
-    static func header(width: Int, height: Int) -> [UInt8] {
-        bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]
+    static func header(width: Int, height: Int, colorType: UInt8 = 6) -> [UInt8] {
+        bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, colorType, 0, 0, 0]
     }
 
-    /// Straightens alpha, prefixes each row with filter byte 0 (None) and deflates.
-    static func compressedRows(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
-        let rowBytes = width * 4
-        var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
-        for y in 0..<height {
-            for x in 0..<width {
-                let s = (y * width + x) * 4, d = y * (rowBytes + 1) + 1 + x * 4
-                let a = pixels[s + 3]
-                raw[d + 3] = a
-                guard a != 0 else { continue }
-                for c in 0..<3 { raw[d + c] = unpremultiply(pixels[s + c], alpha: a) }
+    /// Straightens alpha (dropping it for `rgb`), prefixes each row with its filter byte and
+    /// deflates. A row equal to the one above is filtered Up (all zeros, which deflates
+    /// fastest); every other row is filtered Sub.
+    static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6) -> [UInt8] {
+        let channels = rgb ? 3 : 4
+        let rowBytes = width * channels
+        var raw = [UInt8](unsafeUninitializedCapacity: height * (rowBytes + 1)) { buffer, count in
+          pixels.withUnsafeBufferPointer { source in
+            // Safe: `source` has width * height * 4 bytes (checked by the callers) and
+            // `buffer` height * (rowBytes + 1); every index below stays inside them.
+            for y in 0..<height {
+                let row = y &* width &* 4
+                var d = y &* (rowBytes &+ 1)
+                if y > 0 && memcmp(source.baseAddress! + row, source.baseAddress! + (row &- width &* 4), width &* 4) == 0 {
+                    buffer[d] = 2  // Up: the row repeats the one above
+                    memset(buffer.baseAddress! + (d &+ 1), 0, rowBytes)
+                    continue
+                }
+                buffer[d] = 1  // Sub: flat runs (backgrounds, fills) become zeros, which deflate fast
+                d &+= 1
+                let rowStart = d
+                for x in 0..<width {
+                    let s = row &+ x &* 4
+                    let a = source[s &+ 3]
+                    if a == 255 {
+                        buffer[d] = source[s]; buffer[d &+ 1] = source[s &+ 1]; buffer[d &+ 2] = source[s &+ 2]
+                    } else if a == 0 {
+                        buffer[d] = 0; buffer[d &+ 1] = 0; buffer[d &+ 2] = 0
+                    } else {
+                        buffer[d] = unpremultiply(source[s], alpha: a)
+                        buffer[d &+ 1] = unpremultiply(source[s &+ 1], alpha: a)
+                        buffer[d &+ 2] = unpremultiply(source[s &+ 2], alpha: a)
+                    }
+                    if !rgb { buffer[d &+ 3] = a }
+                    d &+= channels
+                }
+                // Sub, right to left so each byte still sees its unfiltered left neighbour.
+                var i = d &- 1
+                while i >= rowStart &+ channels {
+                    buffer[i] = buffer[i] &- buffer[i &- channels]
+                    i &-= 1
+                }
             }
+          }
+            count = height * (rowBytes + 1)
         }
-        guard let compressor = libdeflate_alloc_compressor(6) else { fatalError("libdeflate could not allocate a compressor") }
+        if level <= 1 {
+            defer { raw = [] }
+            return ZlibRLE.compress(raw)
+        }
+        guard let compressor = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
         defer { libdeflate_free_compressor(compressor) }
-        var out = [UInt8](repeating: 0, count: libdeflate_zlib_compress_bound(compressor, raw.count))
-        let size = raw.withUnsafeBytes { source in
-            out.withUnsafeMutableBytes { target in
-                libdeflate_zlib_compress(compressor, source.baseAddress, source.count, target.baseAddress, target.count)
+        let bound = libdeflate_zlib_compress_bound(compressor, raw.count)
+        // Uninitialised: only the pages the compressed stream reaches are ever touched.
+        let out = [UInt8](unsafeUninitializedCapacity: bound) { target, count in
+            count = raw.withUnsafeBytes { source in
+                libdeflate_zlib_compress(compressor, source.baseAddress, source.count, target.baseAddress, bound)
             }
         }
-        out.removeSubrange(size...)
+        raw = []
         return out
     }
 

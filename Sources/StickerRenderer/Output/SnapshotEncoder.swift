@@ -18,9 +18,10 @@ public enum SnapshotEncoder {
         }
     }
 
-    /// `image` as a PNG (straight-alpha RGBA).
+    /// `image` as a PNG: RGB when every pixel is opaque, else straight-alpha RGBA; fast
+    /// compression, since snapshots are large and mostly flat.
     public static func png(_ image: RGBAImage) -> [UInt8] {
-        PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height)
+        PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height, options: .fast)
     }
 
     /// `image` as P6: premultiplied colour is the image over black, so an opaque image is

@@ -53,43 +53,64 @@ public struct Resampler: Sendable, Hashable {
         guard image.width > 0, image.height > 0 else { return RGBAImage(width: width, height: height) }
         let horizontal = Contributions(source: image.width, destination: width, filter: filter)
         let vertical = Contributions(source: image.height, destination: height, filter: filter)
-        // Horizontal pass into a float buffer (keeps precision and negative lobes), then vertical.
-        var middle = [SIMD4<Float>](repeating: .zero, count: width * image.height)
-        image.pixels.withUnsafeBytes { raw in
-            let source = raw.bindMemory(to: UInt8.self)
+        // Horizontal pass into a float buffer (keeps precision and negative lobes), then a
+        // vertical pass that accumulates whole rows, so both passes walk memory in order.
+        let sourceWidth = image.width, sourceHeight = image.height
+        var middle = [SIMD4<Float>](repeating: .zero, count: width * sourceHeight)
+        var sourceRow = [SIMD4<Float>](repeating: .zero, count: sourceWidth)
+        image.pixels.withUnsafeBufferPointer { source in
             middle.withUnsafeMutableBufferPointer { out in
-                for y in 0..<image.height {
-                    let rowBase = y * image.width
-                    for x in 0..<width {
-                        let span = horizontal.spans[x]
-                        var sum = SIMD4<Float>.zero
-                        for k in 0..<span.count {
-                            let o = (rowBase + span.start + k) * 4
-                            let pixel = SIMD4<Float>(Float(source[o]), Float(source[o + 1]), Float(source[o + 2]), Float(source[o + 3]))
-                            sum += pixel * horizontal.weights[span.offset + k]
+                sourceRow.withUnsafeMutableBufferPointer { row in
+                    horizontal.weights.withUnsafeBufferPointer { weights in
+                        // Safe: spans lie inside 0..<sourceWidth (see Contributions), rows
+                        // inside 0..<sourceHeight, and `out` holds width * sourceHeight.
+                        for y in 0..<sourceHeight {
+                            let base = y &* sourceWidth &* 4
+                            for x in 0..<sourceWidth {
+                                let o = base &+ x &* 4
+                                row[x] = SIMD4<Float>(Float(source[o]), Float(source[o &+ 1]), Float(source[o &+ 2]), Float(source[o &+ 3]))
+                            }
+                            let outBase = y &* width
+                            for x in 0..<width {
+                                let span = horizontal.spans[x]
+                                var sum = SIMD4<Float>.zero
+                                for k in 0..<span.count {
+                                    sum += row[span.start &+ k] * weights[span.offset &+ k]
+                                }
+                                out[outBase &+ x] = sum
+                            }
                         }
-                        out[y * width + x] = sum
                     }
                 }
             }
         }
-        var result = [UInt8](repeating: 0, count: width * height * 4)
-        middle.withUnsafeBufferPointer { rows in
-            result.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    let span = vertical.spans[y]
-                    for x in 0..<width {
-                        var sum = SIMD4<Float>.zero
-                        for k in 0..<span.count {
-                            sum += rows[(span.start + k) * width + x] * vertical.weights[span.offset + k]
+        var accumulator = [SIMD4<Float>](repeating: .zero, count: width)
+        let result = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+            middle.withUnsafeBufferPointer { rows in
+                accumulator.withUnsafeMutableBufferPointer { acc in
+                    vertical.weights.withUnsafeBufferPointer { weights in
+                        for y in 0..<height {
+                            let span = vertical.spans[y]
+                            for x in 0..<width { acc[x] = .zero }
+                            for k in 0..<span.count {
+                                let w = weights[span.offset &+ k]
+                                let rowBase = (span.start &+ k) &* width
+                                for x in 0..<width { acc[x] += rows[rowBase &+ x] * w }
+                            }
+                            let outBase = y &* width &* 4
+                            for x in 0..<width {
+                                // Clamp alpha to 0...255 and colour to 0...alpha (negative lobes
+                                // can overshoot either way), then round half up.
+                                let a = min(max(acc[x][3], 0), 255)
+                                let c = acc[x].clamped(lowerBound: .zero, upperBound: SIMD4<Float>(repeating: a)) + 0.5
+                                let o = outBase &+ x &* 4
+                                out[o] = UInt8(c[0]); out[o &+ 1] = UInt8(c[1]); out[o &+ 2] = UInt8(c[2]); out[o &+ 3] = UInt8(a + 0.5)
+                            }
                         }
-                        let alpha = min(255, max(0, sum[3].rounded()))
-                        let o = (y * width + x) * 4
-                        out[o + 3] = UInt8(alpha)
-                        for c in 0..<3 { out[o + c] = UInt8(min(alpha, max(0, sum[c].rounded()))) }
                     }
                 }
             }
+            count = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: result)
     }

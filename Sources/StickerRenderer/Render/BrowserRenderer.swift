@@ -22,7 +22,6 @@ public final class BrowserRenderer: @unchecked Sendable {
     public let problems: [(sticker: String, error: PackError)]
     private let players: [StickerPlayer]
     private let placeholders: [PixelRect]
-    private let base: RGBAImage
 
     /// Lays out `pack` and reads the structure of every visible sticker (concurrently).
     public init(pack: StickerPack, options: RenderOptions) {
@@ -64,9 +63,13 @@ public final class BrowserRenderer: @unchecked Sendable {
         self.players = players
         self.placeholders = placeholders
         self.problems = problems
+    }
+
+    /// The background with the placeholders of unreadable stickers: what every frame starts from.
+    private func makeBase() -> RGBAImage {
         var base = options.background.canvas(width: layout.pixelWidth, height: layout.pixelHeight)
         for rect in placeholders { Placeholder.draw(in: &base, rect: rect) }
-        self.base = base
+        return base
     }
 
     /// The browser at `time` seconds on the shared clock.
@@ -102,6 +105,7 @@ public final class BrowserRenderer: @unchecked Sendable {
     public func animate(duration: Double, maxFrames: Int = 10_000,
                         _ body: (_ image: RGBAImage, _ changed: PixelRect, _ start: Double, _ length: Double) throws -> Void) throws {
         let times = changeTimes(duration: duration, maxFrames: maxFrames)
+        let base = makeBase()
         var canvas = base
         var shown = [Int](repeating: -1, count: players.count)
         for (n, time) in times.enumerated() {
@@ -124,7 +128,7 @@ public final class BrowserRenderer: @unchecked Sendable {
     private func compose(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> RGBAImage {
         let wanted = players.map(frameIndex)
         let images = try scaledImages { wanted[$0] }
-        var canvas = base
+        var canvas = makeBase()
         for (i, player) in players.enumerated() {
             if let image = images[i] { canvas.draw(image, atX: player.rect.x, y: player.rect.y) }
         }

@@ -1,0 +1,111 @@
+import Foundation
+import StickerPack
+import StickerRenderer
+
+/// Renders a pack's expanded browser at 3x (first frames, PNG out) and has ImageMagick's
+/// `montage` build the same grid from the same files, taking turns in one run.
+public enum RenderBench {
+    /// What one render benchmark measured; times are medians over the repeats, milliseconds.
+    public struct Result: Sendable, Encodable {
+        /// The pack measured.
+        public var pack: String
+        /// Output size, pixels.
+        public var width: Int, height: Int
+        /// Stickers drawn.
+        public var stickers: Int
+        /// Renders per tool.
+        public var repeats: Int
+        /// Ours, whole: load the pack, decode, scale, compose, encode PNG, write the file.
+        public var oursMilliseconds: Double
+        /// Ours, split: loading the pack and reading structures; decode + scale + compose; PNG encode + write.
+        public var loadMilliseconds: Double, drawMilliseconds: Double, encodeMilliseconds: Double
+        /// `montage` as a process (nil when it is not installed).
+        public var montageMilliseconds: Double?
+        /// montage time / our time.
+        public var ratio: Double?
+        /// The montage command run.
+        public var montageCommand: [String]
+    }
+
+    /// Runs the benchmark on the pack at `path`.
+    public static func run(path: String, repeats: Int, threads: Int) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-render-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var options = RenderOptions()
+        options.style = .expanded
+        options.scale = 3
+        options.threads = threads
+        let pack = try PackLoader.load(path: path)
+        let layout = BrowserRenderer(pack: pack, options: options).layout
+        let command = montageCommand(pack: pack, layout: layout, output: scratch.appendingPathComponent("montage.png").path)
+        let hasMontage = FileManager.default.isExecutableFile(atPath: "/usr/bin/montage")
+
+        var ours: [Double] = [], load: [Double] = [], draw: [Double] = [], encode: [Double] = [], montage: [Double] = []
+        let output = scratch.appendingPathComponent("ours.png").path
+        for _ in 0..<repeats {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let loaded = try PackLoader.load(path: path)
+            let renderer = BrowserRenderer(pack: loaded, options: options)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            let image = try renderer.snapshot(at: 0)
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            try AtomicFile.write(SnapshotEncoder.png(image), to: output)
+            let t3 = DispatchTime.now().uptimeNanoseconds
+            ours.append(Double(t3 - t0) / 1e6)
+            load.append(Double(t1 - t0) / 1e6)
+            draw.append(Double(t2 - t1) / 1e6)
+            encode.append(Double(t3 - t2) / 1e6)
+            if hasMontage { montage.append(try time(command)) }
+        }
+        let montageMs = montage.isEmpty ? nil : median(montage)
+        let oursMs = median(ours)
+        return Result(pack: path, width: layout.pixelWidth, height: layout.pixelHeight, stickers: layout.cells.count,
+                      repeats: repeats, oursMilliseconds: oursMs, loadMilliseconds: median(load),
+                      drawMilliseconds: median(draw), encodeMilliseconds: median(encode),
+                      montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command)
+    }
+
+    /// The same grid for montage: first frames, the cell size and spacing of our layout, the
+    /// same background, PNG out.
+    static func montageCommand(pack: StickerPack, layout: BrowserLayout, output: String) -> [String] {
+        let side = layout.cells.first?.pixels.width ?? 1
+        let gapX = Int((layout.gap * Double(layout.scale) / 2).rounded())
+        let gapY = Int((BrowserLayout.lineSpacing * Double(layout.scale) / 2).rounded())
+        let files = layout.cells.map { pack.stickers[$0.index].files[0].path + "[0]" }
+        return ["/usr/bin/montage"] + files + ["-tile", "\(layout.columns)x", "-geometry", "\(side)x\(side)+\(gapX)+\(gapY)",
+                                               "-background", "#F2F2F7", output]
+    }
+
+    private static func time(_ command: [String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        process.waitUntilExit()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The result as a short table.
+    public static func text(_ r: Result) -> String {
+        var lines = ["render: \(r.pack), expanded @3x, \(r.width)x\(r.height) px, \(r.stickers) stickers, \(r.repeats) repeats (medians)",
+                     "  stickers  \(fixed(r.oursMilliseconds)) ms  (load \(fixed(r.loadMilliseconds)), decode+scale+compose \(fixed(r.drawMilliseconds)), PNG encode+write \(fixed(r.encodeMilliseconds)))"]
+        if let m = r.montageMilliseconds, let ratio = r.ratio {
+            lines.append("  montage   \(fixed(m)) ms  (same files' first frames, same cells and spacing, PNG out)")
+            lines.append("  ratio     \(String(format: "%.1f", ratio))x faster than montage")
+        } else {
+            lines.append("  montage   not installed (apt-get install imagemagick)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func fixed(_ value: Double) -> String { String(format: "%.1f", value) }
+}

@@ -1,0 +1,68 @@
+import AnimationCodec
+import Testing
+
+/// The PNG and APNG writers, read back by libpng (an independent decoder) and by hand:
+/// standard RGBA, the fast snapshot path (RGB when opaque, Up rows, Sub rows, zlib RLE),
+/// and APNG frames that replace sub-rectangles.
+@Suite("PNG and APNG writers")
+struct EncoderTests {
+    /// A test image: flat bands (repeated rows), gradients, and partly transparent pixels.
+    static func image(width: Int, height: Int, opaque: Bool) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = (y * width + x) * 4
+                let flat = y < height / 3  // identical rows: Up-filtered
+                let a: Int = opaque ? 255 : (flat ? 255 : (x * 7 + y * 3) % 256)
+                let straight = flat ? [200, 40, 90] : [(x * 5) % 256, (y * 11) % 256, (x ^ y) % 256]
+                for c in 0..<3 { pixels[o + c] = UInt8((straight[c] * a + 127) / 255) }
+                pixels[o + 3] = UInt8(a)
+            }
+        }
+        return pixels
+    }
+
+    /// What libpng must read back: each premultiplied pixel straightened, round(c * 255 / a).
+    static func straight(_ premultiplied: [UInt8]) -> [UInt8] {
+        var out = premultiplied
+        for p in stride(from: 0, to: out.count, by: 4) {
+            let a = Int(out[p + 3])
+            for c in 0..<3 { out[p + c] = a == 0 ? 0 : UInt8(min(255, (Int(premultiplied[p + c]) * 255 + a / 2) / a)) }
+        }
+        return out
+    }
+
+    @Test("Standard and fast PNGs decode in libpng to the straightened pixels", arguments: [true, false], [PNGEncoder.Options.standard, .fast])
+    func roundTrip(_ opaque: Bool, _ options: PNGEncoder.Options) throws {
+        let (w, h) = (97, 61)
+        let pixels = Self.image(width: w, height: h, opaque: opaque)
+        let png = PNGEncoder.encode(premultiplied: pixels, width: w, height: h, options: options)
+        let decoded = try #require(LibPNGOracle.decode(png))
+        #expect(decoded.width == w && decoded.height == h)
+        #expect(decoded.rgba == Self.straight(pixels))
+        // IHDR colour type (byte 25): RGB only when asked and opaque.
+        #expect(png[25] == (options.dropsOpaqueAlpha && opaque ? 2 : 6))
+    }
+
+    @Test("APNG frames replace their rectangles; the codec reads them back exactly")
+    func apngRectangles() throws {
+        let (w, h) = (20, 10)
+        let red = [UInt8](repeating: 0, count: w * h * 4).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? UInt8(255) : 0 }
+        var writer = APNGWriter(width: w, height: h, frameCount: 2, plays: 3)
+        writer.append(premultiplied: red, x: 0, y: 0, width: w, height: h, delay: FrameDelay(numerator: 120, denominator: 1000))
+        let blue: [UInt8] = Array((0..<(4 * 3)).flatMap { _ in [0, 0, 255, 255] as [UInt8] })
+        writer.append(premultiplied: blue, x: 5, y: 2, width: 4, height: 3, delay: FrameDelay(numerator: 3, denominator: 100))
+        let bytes = writer.finish()
+        let decoder = try AnimationDecoder(bytes: bytes)
+        #expect(decoder.info.loopCount == 3 && decoder.info.frameCount == 2)
+        #expect(decoder.info.frames[1].rect == FrameRect(x: 5, y: 2, width: 4, height: 3))
+        let last = try decoder.frame(at: 1)
+        #expect(last.pixel(x: 5, y: 2) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
+        #expect(last.pixel(x: 8, y: 4) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
+        #expect(last.pixel(x: 9, y: 4) == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255))
+        #expect(last.pixel(x: 5, y: 5) == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255))
+        // libpng, which ignores APNG chunks, sees the first frame as the still image.
+        let still = try #require(LibPNGOracle.decode(bytes))
+        #expect(Array(still.rgba[0..<4]) == [255, 0, 0, 255])
+    }
+}
