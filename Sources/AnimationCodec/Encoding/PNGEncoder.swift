@@ -78,54 +78,28 @@ public enum PNGEncoder {
     }
 
     /// Straightens alpha (dropping it for `rgb`), prefixes each row with its filter byte and
-    /// deflates. A row equal to the one above is filtered Up (all zeros, which deflates
-    /// fastest); every other row is filtered Sub.
+    /// deflates. A row equal to the one above is filtered Up (all zeros); every other row is
+    /// filtered Sub. Level 1 takes ``ScanlineDeflater``'s fast path; higher levels libdeflate.
     static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6) -> [UInt8] {
-        let channels = rgb ? 3 : 4
-        let rowBytes = width * channels
-        var raw = [UInt8](unsafeUninitializedCapacity: height * (rowBytes + 1)) { buffer, count in
-          pixels.withUnsafeBufferPointer { source in
-            // Safe: `source` has width * height * 4 bytes (checked by the callers) and
-            // `buffer` height * (rowBytes + 1); every index below stays inside them.
-            for y in 0..<height {
-                let row = y &* width &* 4
-                var d = y &* (rowBytes &+ 1)
-                if y > 0 && memcmp(source.baseAddress! + row, source.baseAddress! + (row &- width &* 4), width &* 4) == 0 {
-                    buffer[d] = 2  // Up: the row repeats the one above
-                    memset(buffer.baseAddress! + (d &+ 1), 0, rowBytes)
-                    continue
-                }
-                buffer[d] = 1  // Sub: flat runs (backgrounds, fills) become zeros, which deflate fast
-                d &+= 1
-                let rowStart = d
-                for x in 0..<width {
-                    let s = row &+ x &* 4
-                    let a = source[s &+ 3]
-                    if a == 255 {
-                        buffer[d] = source[s]; buffer[d &+ 1] = source[s &+ 1]; buffer[d &+ 2] = source[s &+ 2]
-                    } else if a == 0 {
-                        buffer[d] = 0; buffer[d &+ 1] = 0; buffer[d &+ 2] = 0
+        let layout = Scanlines(width: width, rgb: rgb)
+        if level <= 1 {
+            return ScanlineDeflater.compress(pixels, height: height, layout: layout)
+        }
+        let stride = layout.rawRowBytes
+        var raw = [UInt8](unsafeUninitializedCapacity: height * stride) { buffer, count in
+            pixels.withUnsafeBufferPointer { source in
+                for y in 0..<height {
+                    // Safe: row y of `buffer` is stride bytes at y * stride, inside its height * stride.
+                    let target = buffer.baseAddress! + y &* stride
+                    if layout.repeatsRowAbove(y, in: source) {
+                        target[0] = 2
+                        memset(target + 1, 0, stride &- 1)
                     } else {
-                        buffer[d] = unpremultiply(source[s], alpha: a)
-                        buffer[d &+ 1] = unpremultiply(source[s &+ 1], alpha: a)
-                        buffer[d &+ 2] = unpremultiply(source[s &+ 2], alpha: a)
+                        layout.writeSubRow(y, of: source, to: target)
                     }
-                    if !rgb { buffer[d &+ 3] = a }
-                    d &+= channels
-                }
-                // Sub, right to left so each byte still sees its unfiltered left neighbour.
-                var i = d &- 1
-                while i >= rowStart &+ channels {
-                    buffer[i] = buffer[i] &- buffer[i &- channels]
-                    i &-= 1
                 }
             }
-          }
-            count = height * (rowBytes + 1)
-        }
-        if level <= 1 {
-            defer { raw = [] }
-            return ZlibRLE.compress(raw)
+            count = height * stride
         }
         guard let compressor = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
         defer { libdeflate_free_compressor(compressor) }
