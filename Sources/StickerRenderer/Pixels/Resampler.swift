@@ -53,58 +53,85 @@ public struct Resampler: Sendable, Hashable {
         guard image.width > 0, image.height > 0 else { return RGBAImage(width: width, height: height) }
         let horizontal = Contributions(source: image.width, destination: width, filter: filter)
         let vertical = Contributions(source: image.height, destination: height, filter: filter)
-        // Horizontal pass into a float buffer (keeps precision and negative lobes), then a
-        // vertical pass that accumulates whole rows, so both passes walk memory in order.
-        let sourceWidth = image.width, sourceHeight = image.height
-        var middle = [SIMD4<Float>](repeating: .zero, count: width * sourceHeight)
+        // Streaming separable filter: each source row is filtered horizontally once, into a
+        // small ring of rows (floats keep precision and negative lobes); each output row then
+        // sums the ring rows it needs. The working set stays in cache. Transparent pixels are
+        // zeros in premultiplied space and contribute nothing, so each ring row remembers the
+        // output columns its non-transparent pixels reach, and only those are computed.
+        let sourceWidth = image.width
+        let ringRows = vertical.maxCount
+        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
+        var ringColumns = [Range<Int>](repeating: 0..<0, count: ringRows)
         var sourceRow = [SIMD4<Float>](repeating: .zero, count: sourceWidth)
-        image.pixels.withUnsafeBufferPointer { source in
-            middle.withUnsafeMutableBufferPointer { out in
-                sourceRow.withUnsafeMutableBufferPointer { row in
-                    horizontal.weights.withUnsafeBufferPointer { weights in
-                        // Safe: spans lie inside 0..<sourceWidth (see Contributions), rows
-                        // inside 0..<sourceHeight, and `out` holds width * sourceHeight.
-                        for y in 0..<sourceHeight {
-                            let base = y &* sourceWidth &* 4
-                            for x in 0..<sourceWidth {
-                                let o = base &+ x &* 4
-                                row[x] = SIMD4<Float>(Float(source[o]), Float(source[o &+ 1]), Float(source[o &+ 2]), Float(source[o &+ 3]))
-                            }
-                            let outBase = y &* width
-                            for x in 0..<width {
-                                let span = horizontal.spans[x]
-                                var sum = SIMD4<Float>.zero
-                                for k in 0..<span.count {
-                                    sum += row[span.start &+ k] * weights[span.offset &+ k]
-                                }
-                                out[outBase &+ x] = sum
-                            }
-                        }
-                    }
-                }
-            }
-        }
         var accumulator = [SIMD4<Float>](repeating: .zero, count: width)
+        var nextSourceRow = 0
         let result = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-            middle.withUnsafeBufferPointer { rows in
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    vertical.weights.withUnsafeBufferPointer { weights in
-                        for y in 0..<height {
-                            let span = vertical.spans[y]
-                            for x in 0..<width { acc[x] = .zero }
-                            for k in 0..<span.count {
-                                let w = weights[span.offset &+ k]
-                                let rowBase = (span.start &+ k) &* width
-                                for x in 0..<width { acc[x] += rows[rowBase &+ x] * w }
-                            }
-                            let outBase = y &* width &* 4
-                            for x in 0..<width {
-                                // Clamp alpha to 0...255 and colour to 0...alpha (negative lobes
-                                // can overshoot either way), then round half up.
-                                let a = min(max(acc[x][3], 0), 255)
-                                let c = acc[x].clamped(lowerBound: .zero, upperBound: SIMD4<Float>(repeating: a)) + 0.5
-                                let o = outBase &+ x &* 4
-                                out[o] = UInt8(c[0]); out[o &+ 1] = UInt8(c[1]); out[o &+ 2] = UInt8(c[2]); out[o &+ 3] = UInt8(a + 0.5)
+            image.pixels.withUnsafeBytes { source in
+                ring.withUnsafeMutableBufferPointer { ring in
+                    sourceRow.withUnsafeMutableBufferPointer { row in
+                        accumulator.withUnsafeMutableBufferPointer { acc in
+                            horizontal.withPointers { hSpans, hWeights in
+                                vertical.withPointers { vSpans, vWeights in
+                                    // Safe: spans lie inside the source (see Contributions); ring
+                                    // slot r % ringRows holds filtered source row r, and a
+                                    // vertical span never covers more than ringRows rows.
+                                    for y in 0..<height {
+                                        let span = vSpans[y]
+                                        while nextSourceRow < span.start &+ span.count {
+                                            let r = nextSourceRow % ringRows
+                                            let base = nextSourceRow &* sourceWidth &* 4
+                                            let opaque = Resampler.visibleRange(source, offset: base, count: sourceWidth)
+                                            let columns = horizontal.outputs(reading: opaque)
+                                            ringColumns[r] = columns
+                                            if !columns.isEmpty {
+                                                for x in opaque {
+                                                    let o = base &+ x &* 4
+                                                    row[x] = SIMD4<Float>(Float(source[o]), Float(source[o &+ 1]), Float(source[o &+ 2]), Float(source[o &+ 3]))
+                                                }
+                                                let slot = ring.baseAddress! + r &* width
+                                                for x in columns {
+                                                    let h = hSpans[x]
+                                                    // Only the visible part of the span: the rest is zeros.
+                                                    let from = max(h.start, opaque.lowerBound), to = min(h.start &+ h.count, opaque.upperBound)
+                                                    var sum = SIMD4<Float>.zero
+                                                    var k = from
+                                                    while k < to {
+                                                        sum += row[k] * hWeights[h.offset &+ k &- h.start]
+                                                        k &+= 1
+                                                    }
+                                                    slot[x] = sum
+                                                }
+                                            }
+                                            nextSourceRow &+= 1
+                                        }
+                                        var columns = 0..<0
+                                        for k in 0..<span.count {
+                                            let c = ringColumns[(span.start &+ k) % ringRows]
+                                            if c.isEmpty { continue }
+                                            columns = columns.isEmpty ? c : min(columns.lowerBound, c.lowerBound)..<max(columns.upperBound, c.upperBound)
+                                        }
+                                        let outBase = y &* width &* 4
+                                        memset(out.baseAddress! + outBase, 0, width &* 4)
+                                        if columns.isEmpty { continue }
+                                        for x in columns { acc[x] = .zero }
+                                        for k in 0..<span.count {
+                                            let r = (span.start &+ k) % ringRows
+                                            let c = ringColumns[r]
+                                            if c.isEmpty { continue }
+                                            let w = vWeights[span.offset &+ k]
+                                            let slot = ring.baseAddress! + r &* width
+                                            for x in c { acc[x] += slot[x] * w }
+                                        }
+                                        for x in columns {
+                                            // Clamp alpha to 0...255 and colour to 0...alpha (negative
+                                            // lobes can overshoot either way), then round half up.
+                                            let a = min(max(acc[x][3], 0), 255)
+                                            let c = acc[x].clamped(lowerBound: .zero, upperBound: SIMD4<Float>(repeating: a)) + 0.5
+                                            let o = outBase &+ x &* 4
+                                            out[o] = UInt8(c[0]); out[o &+ 1] = UInt8(c[1]); out[o &+ 2] = UInt8(c[2]); out[o &+ 3] = UInt8(a + 0.5)
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -113,6 +140,19 @@ public struct Resampler: Sendable, Hashable {
             count = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: result)
+    }
+}
+
+extension Resampler {
+    /// The pixels of a row from the first to the last that is not fully transparent (all four
+    /// premultiplied bytes zero); empty when the whole row is transparent.
+    static func visibleRange(_ source: UnsafeRawBufferPointer, offset: Int, count: Int) -> Range<Int> {
+        var first = 0
+        while first < count && source.loadUnaligned(fromByteOffset: offset &+ first &* 4, as: UInt32.self) == 0 { first &+= 1 }
+        guard first < count else { return 0..<0 }
+        var last = count &- 1
+        while source.loadUnaligned(fromByteOffset: offset &+ last &* 4, as: UInt32.self) == 0 { last &-= 1 }
+        return first..<(last &+ 1)
     }
 }
 
@@ -127,6 +167,27 @@ private struct Contributions {
 
     var spans: [Span] = []
     var weights: [Float] = []
+    /// The destination pixels whose spans read any of `sources` (spans are ordered).
+    func outputs(reading sources: Range<Int>) -> Range<Int> {
+        guard !sources.isEmpty else { return 0..<0 }
+        var low = 0, high = spans.count
+        // First span that ends after sources.lowerBound.
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].start + spans[mid].count <= sources.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        var end = low
+        while end < spans.count && spans[end].start < sources.upperBound { end += 1 }
+        return low..<end
+    }
+
+    /// The most source pixels any destination pixel reads.
+    var maxCount: Int { spans.map(\.count).max() ?? 1 }
+
+    /// Both tables as buffer pointers, for the kernels.
+    func withPointers<R>(_ body: (UnsafeBufferPointer<Span>, UnsafeBufferPointer<Float>) -> R) -> R {
+        spans.withUnsafeBufferPointer { s in weights.withUnsafeBufferPointer { w in body(s, w) } }
+    }
 
     init(source: Int, destination: Int, filter: Resampler.Filter) {
         let ratio = Double(destination) / Double(source)
