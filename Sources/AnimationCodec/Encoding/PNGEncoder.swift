@@ -125,7 +125,7 @@ public enum PNGEncoder {
         out += bigEndian(UInt32(data.count))
         let body = Array(type.utf8) + data
         out += body
-        let crc = body.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+        let crc = body.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
         out += bigEndian(crc)
     }
 

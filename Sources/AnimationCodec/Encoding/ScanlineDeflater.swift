@@ -1,3 +1,4 @@
+import CDeflate
 import CZlib
 import Dispatch
 
@@ -98,7 +99,8 @@ enum ScanlineDeflater {
         precondition(status == Z_OK, "zlib could not start a deflate stream")
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(raw.count))) + 16
-        let adler = raw.withUnsafeBytes { adler32(1, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
+        // libdeflate's Adler-32 is vectorised; Debian's zlib 1.2 adds byte by byte.
+        let adler = raw.withUnsafeBytes { UInt(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
         let bytes = raw.withUnsafeMutableBytes { input in
             [UInt8](unsafeUninitializedCapacity: bound) { target, count in
                 stream.next_in = input.bindMemory(to: Bytef.self).baseAddress
