@@ -1,11 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG) into premultiplied RGBA frames.
+/// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG) into premultiplied RGBA frames,
+/// check packs against Apple's rules, and render them as the Messages sticker browser does.
 ///
 /// Layers, each importing only those below it:
-/// `AnimationCodec` (bytes to frames) <- `StickerBench` (timing, baselines) <- `StickerCLI`
-/// (command types) <- `stickers` (executable).
+/// `AnimationCodec` (bytes to frames) <- `StickerPack` (packs, rules) <- `StickerRenderer`
+/// (layout, time, pixels out) <- `StickerBench` (timing, baselines) <- `StickerCLI` (command
+/// types) <- `stickers` (executable).
 let package = Package(
     name: "StickerKit",
     products: [

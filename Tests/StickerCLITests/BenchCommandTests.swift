@@ -42,4 +42,21 @@ struct BenchCommandTests {
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no such file"))
     }
+
+    @Test("--render measures the expanded 3x browser and, where montage is installed, the same grid by montage")
+    func render() throws {
+        let result = try CLITests.runExecutable(["bench", "--render", CLITests.samplePack.path, "--repeat", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        // iPhone 15 expanded at 3x: 1179 x 2556 px, all six stickers in two rows of three.
+        #expect(document["width"] as? Int == 1179 && document["height"] as? Int == 2556 && document["stickers"] as? Int == 6)
+        let ours = try #require(document["oursMilliseconds"] as? Double)
+        #expect(ours > 0)
+        if let montage = document["montageMilliseconds"] as? Double {
+            let ratio = try #require(document["ratio"] as? Double)
+            #expect(abs(ratio - montage / ours) < 1e-9 * max(1, ratio))
+        }
+        let command = try #require(document["montageCommand"] as? [String])
+        #expect(command.contains("-tile") && command.contains("3x") && command.contains("306x306+41+24"))
+    }
 }
