@@ -27,8 +27,8 @@ struct BrowserOptions: ParsableArguments {
     @Option(help: "Output pixels per point: 1, 2 or 3.")
     var scale = 3
 
-    @Option(help: ArgumentHelp("white, black, red, yellow, multicolor, light, dark, checker, transparent, #RRGGBB, or an image file.", valueName: "background"))
-    var background = "light"
+    @Option(help: ArgumentHelp("white, black, red, yellow, multicolor, light, dark, checker, transparent, #RRGGBB, or an image file (default: light; preview: the terminal's own).", valueName: "background"))
+    var background: String?
 
     @Option(name: .customLong("compact-height"), help: ArgumentHelp("Compact strip height: a fraction (0.25, 25%), points (200pt) or keyboard.", valueName: "height"))
     var compactHeight = "0.25"
@@ -50,14 +50,14 @@ struct BrowserOptions: ParsableArguments {
         }
     }
 
-    /// The renderer's options.
-    func renderOptions() throws -> RenderOptions {
+    /// The renderer's options; `defaultBackground` applies when `--background` is not given.
+    func renderOptions(defaultBackground: String = "light") throws -> RenderOptions {
         var options = RenderOptions()
         options.view = view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize
         options.style = style
         options.size = size
         options.scale = scale
-        options.background = try Self.background(background)
+        options.background = try Self.background(background ?? defaultBackground)
         options.compactHeight = CompactHeight(parsing: compactHeight) ?? .default
         options.showAll = showAll
         options.timing = timing

@@ -82,6 +82,29 @@ public final class BrowserRenderer: @unchecked Sendable {
         try compose { min(max(0, index), $0.animation.frameCount - 1) }
     }
 
+    /// Each visible sticker's frame index at `time`, in cell order: equal vectors mean equal
+    /// snapshots.
+    public func frameIndices(at time: Double) -> [Int] {
+        players.map { $0.clock.frameIndex(at: time) }
+    }
+
+    /// The first time after `time` at which any visible sticker changes frame; `nil` when
+    /// none ever does again.
+    public func nextChange(after time: Double) -> Double? {
+        players.compactMap { $0.clock.nextChange(after: time) }.min()
+    }
+
+    /// When every visible sticker has finished its last play (`nil` when one loops forever,
+    /// 0 when nothing animates).
+    public var endTime: Double? {
+        var latest = 0.0
+        for player in players where player.clock.isAnimated {
+            guard let end = player.clock.endTime else { return nil }
+            latest = max(latest, end)
+        }
+        return latest
+    }
+
     /// The longest single loop among the visible stickers, in seconds (0 when none animates).
     public var longestLoop: Double {
         players.map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0

@@ -96,4 +96,21 @@ public struct StickerClock: Sendable, Hashable {
         }
         return times
     }
+
+    /// The first time after `time` at which the shown frame changes; `nil` when it never
+    /// changes again (a still, or the last play has ended).
+    public func nextChange(after time: Double) -> Double? {
+        guard isAnimated, !time.isNaN else { return nil }
+        let t = time >= 1e12 ? Int.max / 4 : Int((max(0, time) * 1e6).rounded(.down))
+        let loop = t / loopMicros
+        let within = t - loop * loopMicros
+        var next: Int?
+        for (index, start) in startMicros.enumerated() where start > within && durationMicros[index] > 0 {
+            next = loop * loopMicros + start
+            break
+        }
+        let candidate = next ?? (loop + 1) * loopMicros
+        if let end = endMicros, candidate >= end { return nil }
+        return Double(candidate) / 1e6
+    }
 }

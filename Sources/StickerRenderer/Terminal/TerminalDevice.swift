@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where the player draws: a size in cells and a byte sink.
+public protocol TerminalDevice: AnyObject {
+    /// The window size in cells, if known.
+    func size() -> (columns: Int, rows: Int)?
+    /// Writes text as it is.
+    func write(_ text: String)
+}
+
+/// The process's standard output as a terminal (the window size from `TIOCGWINSZ`).
+public final class StandardOutputTerminal: TerminalDevice {
+    /// Creates the device.
+    public init() {}
+
+    /// Whether standard output is a terminal.
+    public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    public func size() -> (columns: Int, rows: Int)? {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
+        return (Int(window.ws_col), Int(window.ws_row))
+    }
+
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return  // the reader went away; playback notices nothing worse
+                }
+                offset += n
+            }
+        }
+    }
+}

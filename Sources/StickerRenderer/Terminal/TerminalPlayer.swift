@@ -1,0 +1,164 @@
+import Dispatch
+import Foundation
+import StickerPack
+
+/// Plays a ``PreviewSource`` in a terminal: alternate screen, hidden cursor, each frame a
+/// synchronized update of only the cells that changed, re-fitted when the window changes,
+/// and the terminal restored on the end, on Ctrl-C and on SIGTERM.
+public final class TerminalPlayer {
+    /// When playback stops.
+    public struct Limits: Sendable {
+        /// A hard wall-clock bound in seconds.
+        public var duration: Double?
+        /// Loops of the source to play (its longest loop, for a browser).
+        public var loops: Int?
+        /// Playback speed (2 = twice as fast).
+        public var speed = 1.0
+        /// Creates limits; none by default (play until the source ends or Ctrl-C).
+        public init(duration: Double? = nil, loops: Int? = nil, speed: Double = 1.0) {
+            self.duration = duration
+            self.loops = loops
+            self.speed = speed
+        }
+    }
+
+    /// What ended playback.
+    public enum Ending: Sendable, Equatable {
+        /// The source finished, or the loop or duration limit was reached.
+        case finished
+        /// SIGINT (Ctrl-C).
+        case interrupted
+        /// SIGTERM.
+        case terminated
+    }
+
+    /// What playback did: frames drawn and bytes written.
+    public struct Statistics: Sendable {
+        /// Frames written (including redraws after a resize).
+        public var frames = 0
+        /// Bytes written, escape sequences included.
+        public var bytes = 0
+    }
+
+    private let source: PreviewSource
+    private let terminal: TerminalDevice
+    private let writer: ANSIWriter
+    private let limits: Limits
+    private let fixedSize: (columns: Int, rows: Int)?
+    private let events = PlayerEvents()
+
+    /// A player for `source` on `terminal`; `size` overrides the window size (cells).
+    public init(source: PreviewSource, terminal: TerminalDevice, colors: TerminalColors, limits: Limits,
+                size: (columns: Int, rows: Int)? = nil) {
+        self.source = source
+        self.terminal = terminal
+        self.writer = ANSIWriter(colors: colors)
+        self.limits = limits
+        self.fixedSize = size
+    }
+
+    /// Plays until the source ends, a limit is reached or a signal arrives, then restores the
+    /// terminal. Throws only for a sticker that fails to decode (the terminal is restored first).
+    public func play() throws(PackError) -> (Ending, Statistics) {
+        var statistics = Statistics()
+        let signals = events.install()
+        defer { signals.forEach { $0.cancel() } }
+        terminal.write(ANSIWriter.Control.enter)
+        defer { terminal.write(ANSIWriter.Control.leave) }
+
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        // Media time runs at `speed` x wall time; playback ends at the earlier of the source's
+        // end (its last play) and the requested loops.
+        let ends = [limits.loops.map { source.loopDuration * Double($0) }, source.endTime].compactMap { $0 }
+        let playEnd = ends.min()
+        var fit: TerminalFit?
+        var previous: CellGrid?
+        while true {
+            if events.take(.interrupt) { return (.interrupted, statistics) }
+            if events.take(.terminate) { return (.terminated, statistics) }
+            if events.take(.resize) || fit == nil {
+                guard let size = fixedSize ?? terminal.size(), size.columns >= 2, size.rows >= 1 else {
+                    throw .notAPack(path: "terminal", reason: "the terminal is too small to draw in")
+                }
+                let newFit = TerminalFit(width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
+                if newFit != fit {
+                    terminal.write(ANSIWriter.Control.clear)
+                    previous = nil
+                    fit = newFit
+                }
+            }
+            let now = elapsed()
+            if let duration = limits.duration, now >= duration { return (.finished, statistics) }
+            let media = now * limits.speed
+            if let playEnd, media >= playEnd { return (.finished, statistics) }
+
+            let grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight))
+            let update = writer.update(from: previous, to: grid, originColumn: fit!.column, originRow: fit!.row)
+            if !update.isEmpty {
+                let frame = ANSIWriter.Control.beginFrame + update + ANSIWriter.Control.endFrame
+                terminal.write(frame)
+                statistics.frames += 1
+                statistics.bytes += frame.utf8.count
+            }
+            previous = grid
+
+            var wakeMedia = source.nextChange(after: media)
+            if let playEnd { wakeMedia = min(wakeMedia ?? playEnd, playEnd) }
+            var wakeWall = wakeMedia.map { $0 / limits.speed }
+            if let duration = limits.duration { wakeWall = min(wakeWall ?? duration, duration) }
+            // Nothing will change and nothing bounds playback: hold the picture until a signal.
+            events.wait(seconds: wakeWall.map { max(0, $0 - elapsed()) } ?? .infinity)
+        }
+    }
+}
+
+/// The signals the player reacts to, delivered through Dispatch and read between frames.
+final class PlayerEvents: @unchecked Sendable {
+    enum Event: Hashable { case interrupt, terminate, resize }
+    private let lock = NSLock()
+    private var raised: Set<Event> = []
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let queue = DispatchQueue(label: "stickers.preview.signals")
+
+    func install() -> [DispatchSourceSignal] {
+        [(SIGINT, Event.interrupt), (SIGTERM, .terminate), (SIGWINCH, .resize)].map { number, event in
+            signal(number, SIG_IGN)  // delivered to the dispatch source instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [weak self] in self?.raise(event) }
+            source.setCancelHandler { signal(number, SIG_DFL) }
+            source.resume()
+            return source
+        }
+    }
+
+    func raise(_ event: Event) {
+        lock.lock()
+        raised.insert(event)
+        lock.unlock()
+        semaphore.signal()
+    }
+
+    /// Whether `event` was raised, clearing it.
+    func take(_ event: Event) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised.remove(event) != nil
+    }
+
+    /// Whether any event waits.
+    var pending: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !raised.isEmpty
+    }
+
+    /// Sleeps up to `seconds`, waking early for a signal.
+    func wait(seconds: Double) {
+        if seconds.isInfinite {
+            semaphore.wait()
+        } else {
+            _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(min(seconds, 86_400) * 1e9)))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import AnimationCodec
+import StickerRenderer
+import Testing
+
+/// Terminal output for tiny pictures, worked out by hand: half-block pairing, colours,
+/// transparency, the 256-colour palette, fitting, and the changed-cells diff.
+@Suite("Terminal output")
+struct TerminalTests {
+    static let esc = "\u{1B}["
+
+    /// A picture from straight, opaque-or-transparent pixels (nil = transparent).
+    static func image(_ rows: [[(UInt8, UInt8, UInt8)?]]) -> RGBAImage {
+        let width = rows[0].count
+        var pixels: [UInt8] = []
+        for row in rows {
+            for p in row { pixels += p.map { [$0.0, $0.1, $0.2, 255] } ?? [0, 0, 0, 0] }
+        }
+        return RGBAImage(width: width, height: rows.count, pixels: pixels)
+    }
+
+    @Test("Two pixels a cell: top in the foreground of an upper half block, bottom in the background")
+    func halfBlocks() {
+        let red = (UInt8(255), UInt8(0), UInt8(0)), blue = (UInt8(0), UInt8(0), UInt8(255))
+        let grid = CellGrid(Self.image([[red, red, nil, nil], [blue, red, red, nil]]))
+        let text = ANSIWriter(colors: .truecolor).text(grid)
+        let e = Self.esc
+        // Cell 1: red over blue -> ▀ fg red bg blue. Cell 2: red over red -> a space on red.
+        // Cell 3: transparent over red -> ▄ fg red, default bg. Cell 4: both transparent -> space, default bg.
+        // The foreground stays red from cell 1, so cell 3 only resets the background.
+        let expected = "\(e)38;2;255;0;0m\(e)48;2;0;0;255m\u{2580}" + "\(e)48;2;255;0;0m " + "\(e)49m\u{2584}" + " " + "\(e)0m\n"
+        #expect(text == expected)
+    }
+
+    @Test("An odd last pixel row pairs with transparency; half-transparent pixels: alpha 128 shows, 127 does not")
+    func oddRowsAndAlpha() {
+        var image = RGBAImage(width: 2, height: 3)
+        // Row 2 (the odd one): left pixel straight green at alpha 128, right at alpha 127.
+        image.pixels.replaceSubrange(16..<20, with: [0, 128, 0, 128])
+        image.pixels.replaceSubrange(20..<24, with: [0, 127, 0, 127])
+        let grid = CellGrid(image)
+        #expect(grid.rows == 2 && grid.columns == 2)
+        #expect(grid[0, 1] == CellGrid.Cell(top: CellGrid.RGB(0, 255, 0), bottom: nil))
+        #expect(grid[1, 1] == CellGrid.Cell(top: nil, bottom: nil))
+    }
+
+    @Test("The 256-colour palette: the cube for saturated colours, the grey ramp for greys")
+    func palette() {
+        #expect(TerminalColors.paletteIndex(red: 255, green: 0, blue: 0) == 196)      // 16 + 36 * 5
+        #expect(TerminalColors.paletteIndex(red: 0, green: 0, blue: 255) == 21)       // 16 + 5
+        #expect(TerminalColors.paletteIndex(red: 0, green: 0, blue: 0) == 16)
+        #expect(TerminalColors.paletteIndex(red: 255, green: 255, blue: 255) == 231)
+        #expect(TerminalColors.paletteIndex(red: 128, green: 128, blue: 128) == 244)  // grey 8 + 10 * 12 = 128
+        #expect(TerminalColors.paletteIndex(red: 95, green: 135, blue: 175) == 16 + 36 + 12 + 3)
+        let grid = CellGrid(Self.image([[(255, 0, 0)], [(250, 5, 5)]]))
+        // Both pixels map to entry 196: one space on that background, nothing more.
+        #expect(ANSIWriter(colors: .ansi256).text(grid) == "\(Self.esc)48;5;196m \(Self.esc)0m\n")
+    }
+
+    @Test("Colour mode from the environment")
+    func detection() {
+        #expect(TerminalColors.detect(environment: ["COLORTERM": "truecolor"]) == .truecolor)
+        #expect(TerminalColors.detect(environment: ["COLORTERM": "24bit", "TERM": "xterm"]) == .truecolor)
+        #expect(TerminalColors.detect(environment: ["TERM": "xterm-direct"]) == .truecolor)
+        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color"]) == .ansi256)
+        #expect(TerminalColors.detect(environment: [:]) == .ansi256)
+    }
+
+    @Test("Only changed cells are written, the cursor jumping to each run")
+    func diff() {
+        let red = (UInt8(255), UInt8(0), UInt8(0)), blue = (UInt8(0), UInt8(0), UInt8(255))
+        let before = CellGrid(Self.image([[red, red, red], [red, red, red], [red, red, red], [red, red, red]]))
+        let after = CellGrid(Self.image([[red, red, red], [red, red, red], [red, blue, blue], [red, blue, blue]]))
+        let writer = ANSIWriter(colors: .truecolor)
+        let e = Self.esc
+        // Row 2 (1-based, at origin 5,3 -> screen row 4), columns 2-3 -> screen columns 6-7.
+        #expect(writer.update(from: before, to: after, originColumn: 5, originRow: 3) == "\(e)4;6H\(e)48;2;0;0;255m  \(e)0m")
+        #expect(writer.update(from: after, to: after) == "")
+        // No previous picture: every cell, one jump per row.
+        let full = writer.update(from: nil, to: before)
+        #expect(full == "\(e)1;1H\(e)48;2;255;0;0m   \(e)2;1H   \(e)0m")
+    }
+
+    @Test("Fitting keeps the aspect ratio, never enlarges, and centres")
+    func fitting() {
+        // 408 x 408 in 80 x 24 cells: 48 pixel rows -> 48 x 48, 24 rows, column (80 - 48) / 2 + 1.
+        #expect(TerminalFit(width: 408, height: 408, columns: 80, rows: 24) == TerminalFit.expected(48, 48, 17, 1))
+        // 393 x 213 (a compact browser at 1x) in 100 x 40: width-bound, 100 x 54 -> 27 rows.
+        #expect(TerminalFit(width: 393, height: 213, columns: 100, rows: 40) == TerminalFit.expected(100, 54, 1, 7))
+        // Small pictures stay small.
+        #expect(TerminalFit(width: 10, height: 6, columns: 80, rows: 24) == TerminalFit.expected(10, 6, 36, 11))
+    }
+
+    @Test("Next change after a time: within a loop, across loops, never after the last play")
+    func nextChange() {
+        let clock = StickerClock(durations: [0.1, 0.2, 0.3], plays: 2)
+        #expect(clock.nextChange(after: 0) == 0.1)
+        #expect(clock.nextChange(after: 0.1) == 0.3)
+        #expect(clock.nextChange(after: 0.35) == 0.6)
+        #expect(clock.nextChange(after: 0.95) == nil)  // the last frame of the last play rests
+        #expect(StickerClock(durations: [0.1, 0.2], plays: 0).nextChange(after: 1000.25) == 1000.3)
+        #expect(StickerClock(durations: [0.5], plays: 0).nextChange(after: 0) == nil)
+    }
+}
+
+extension TerminalFit {
+    static func expected(_ w: Int, _ h: Int, _ column: Int, _ row: Int) -> TerminalFit {
+        var fit = TerminalFit(width: 1, height: 1, columns: 1, rows: 1)
+        fit.pixelWidth = w; fit.pixelHeight = h; fit.column = column; fit.row = row
+        return fit
+    }
+}
