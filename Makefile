@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev pkg-config python3-pip \
-                ffmpeg gifsicle imagemagick apngasm
+                ffmpeg gifsicle imagemagick apngasm tmux chafa
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo

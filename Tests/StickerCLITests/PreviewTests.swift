@@ -1,0 +1,156 @@
+import Foundation
+import StickerCLI
+import Testing
+
+/// `stickers preview` as a user sees it: inside a real terminal (tmux), read back with
+/// `capture-pane`: the picture fits the window, re-fits after a resize, and Ctrl-C restores
+/// the screen and the cursor. Plus the not-a-terminal path and errors.
+@Suite("stickers preview", .serialized)
+struct PreviewTests {
+    /// A private tmux server (its own socket), UTF-8, torn down after the test.
+    final class Tmux {
+        let socket = "stickers-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let tmux = "/usr/bin/tmux"
+
+        /// Runs tmux with posix_spawn and waitpid, its output in a file: the server that
+        /// `new-session` forks inherits the client's descriptors, so a pipe would never close.
+        @discardableResult
+        func run(_ arguments: [String]) throws -> String {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
+            defer { unlink(output) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            // A clean signal state: the test may run on a worker thread that blocks signals, and a
+            // tmux server inheriting that mask would never see SIGCHLD or SIGTERM.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var empty = sigset_t(), all = sigset_t()
+            sigemptyset(&empty)
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &empty)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let argv = [tmux, "-L", socket] + arguments
+            let environment = ["LANG=C.UTF-8", "TERM=xterm-256color", "PATH=/usr/bin:/bin", "HOME=/tmp"]
+            var pid: pid_t = 0
+            let status = withCStrings(argv) { args in
+                withCStrings(environment) { env in posix_spawn(&pid, tmux, &actions, &attributes, args, env) }
+            }
+            guard status == 0 else { throw CLIError("tmux could not start (\(status))") }
+            var exit: Int32 = 0
+            while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
+            return String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        }
+
+        func screen() throws -> [String] { try run(["capture-pane", "-p", "-t", "s"]).components(separatedBy: "\n") }
+        func flags() throws -> String { try run(["display", "-p", "-t", "s", "#{alternate_on} #{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) }
+        func stop() {
+            _ = try? run(["kill-server"])
+            unlink("/tmp/tmux-\(getuid())/\(socket)")
+        }
+    }
+
+    static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    static func executable() throws -> String {
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stickers"),
+                          CLITests.repoRoot.appendingPathComponent(".build/debug/stickers")]
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }).path
+    }
+
+    /// The columns (1-based) holding any drawn cell.
+    static func drawnColumns(_ lines: [String]) -> ClosedRange<Int>? {
+        var low = Int.max, high = 0
+        for line in lines {
+            for (i, ch) in line.enumerated() where ch == "\u{2580}" || ch == "\u{2584}" {
+                low = min(low, i + 1); high = max(high, i + 1)
+            }
+        }
+        return high == 0 ? nil : low...high
+    }
+
+    static func waitFor(_ seconds: Double, until condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    @Test("Plays in tmux, fits the window, re-fits on resize, and Ctrl-C restores the terminal")
+    func tmuxSession() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is needed (make deps installs it)")
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let gif = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        try tmux.run(["new-session", "-d", "-s", "s", "-x", "80", "-y", "30", "bash --norc --noprofile"])
+        try tmux.run(["set-option", "-t", "s", "window-size", "manual"])
+        try tmux.run(["send-keys", "-t", "s", "echo BEFORE; \(try Self.executable()) preview \(gif) --duration 20; echo EXIT=$?", "Enter"])
+        #expect(try Self.waitFor(10) { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil },
+                "playing: alternate screen on, cursor hidden, something drawn")
+        // 408 x 408 in 80 x 30 cells: 60 x 60 pixels = 60 columns, centred from column 11.
+        let wide = try #require(Self.drawnColumns(try tmux.screen()))
+        #expect(wide.lowerBound >= 11 && wide.upperBound <= 70, "\(wide)")
+        #expect(wide.upperBound - wide.lowerBound >= 40, "the star spans most of its 60 columns: \(wide)")
+
+        try tmux.run(["resize-window", "-t", "s", "-x", "40", "-y", "20"])
+        // 408 x 408 in 40 x 20: 40 x 40 pixels, every drawn cell within the 40 columns.
+        let refitted = try Self.waitFor(5) {
+            guard let range = Self.drawnColumns(try tmux.screen()) else { return false }
+            return range.upperBound <= 40 && range.upperBound - range.lowerBound < 40
+        }
+        let narrow = Self.drawnColumns(try tmux.screen())
+        #expect(refitted, "re-fitted to 40 columns: \(String(describing: narrow))")
+
+        try tmux.run(["send-keys", "-t", "s", "C-c"])
+        #expect(try Self.waitFor(5) { try tmux.screen().contains { $0.contains("EXIT=130") } }, "Ctrl-C ends with status 130")
+        #expect(try tmux.flags() == "0 1", "normal screen and a visible cursor again")
+        let after = try tmux.screen()
+        #expect(after.contains { $0 == "BEFORE" }, "the shell's screen is back as it was")
+        #expect(Self.drawnColumns(after) == nil, "no picture left on the normal screen")
+
+        // The end of playback (--duration) and SIGTERM restore the terminal too.
+        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 1; echo END=$?", "Enter"])
+        #expect(try Self.waitFor(10) { try tmux.screen().contains { $0.contains("END=0") } }, "--duration ends playback with status 0")
+        #expect(try tmux.flags() == "0 1")
+        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 20 & sleep 1; kill -TERM $!; wait $!; echo TERM=$?", "Enter"])
+        #expect(try Self.waitFor(10) { try tmux.screen().contains { $0.contains("TERM=143") } }, "SIGTERM ends with status 143")
+        #expect(try tmux.flags() == "0 1")
+        #expect(Self.drawnColumns(try tmux.screen()) == nil)
+    }
+
+    @Test("Not a terminal: one frame as ANSI text, the size from --width/--height")
+    func pipe() throws {
+        let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
+        let result = try CLITests.runExecutable(["preview", gif, "--width", "30", "--height", "10", "--colors", "truecolor", "--frame", "7"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        // 618 x 618 in 30 x 10 cells: 20 x 20 pixels -> 10 lines, then the final newline.
+        #expect(lines.count == 11 && lines.last == "")
+        #expect(!result.stdout.contains("\u{1B}[?1049h") && !result.stdout.contains("H\u{1B}"), "no screen switching, no cursor moves")
+        #expect(result.stdout.contains("\u{1B}[38;2;"), "truecolor escapes")
+    }
+
+    @Test("Errors are one line and a non-zero exit", arguments: [
+        ["preview", "/no/such/file.png"],
+        ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "1"],
+        ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"],
+        ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--colors", "16"],
+    ])
+    func errors(_ arguments: [String]) throws {
+        let args = arguments.map { $0.replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/") }
+        let result = try CLITests.runExecutable(args)
+        #expect(result.status != 0)
+        #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
+    }
+}
