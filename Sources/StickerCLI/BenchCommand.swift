@@ -33,6 +33,18 @@ public struct BenchCommand: ParsableCommand {
     @Flag(help: "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid.")
     public var render = false
 
+    /// Compare the terminal preview with chafa instead.
+    @Flag(help: "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame.")
+    public var preview = false
+
+    /// Cells for --preview.
+    @Option(help: ArgumentHelp("Cells for --preview.", valueName: "WxH"))
+    public var cells = "60x30"
+
+    /// Seconds of playback for --preview.
+    @Option(help: "Seconds of playback per --preview run.")
+    public var seconds = 4.0
+
     /// Emit JSON.
     @Flag(help: "Print JSON instead of a table.")
     public var json = false
@@ -48,6 +60,26 @@ public struct BenchCommand: ParsableCommand {
 
     /// Runs the benchmark.
     public func run() throws {
+        if preview {
+            let file = paths.first ?? "corpus/sample-pack/02-spinning-star.gif"
+            let parts = cells.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 2, parts[1] >= 1 else { throw CLIError("--cells must be WxH, for example 60x30") }
+            let result: PreviewBench.Result
+            do {
+                result = try PreviewBench.run(file: file, columns: parts[0], rows: parts[1], seconds: seconds,
+                                              repeats: repeats, colors: .truecolor)
+            } catch let error as PackError {
+                throw CLIError(error.description)
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            } else {
+                print(PreviewBench.text(result))
+            }
+            return
+        }
         if render {
             let pack = paths.first ?? "corpus/sample-pack"
             let result: RenderBench.Result

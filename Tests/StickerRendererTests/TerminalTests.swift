@@ -26,8 +26,9 @@ struct TerminalTests {
         let e = Self.esc
         // Cell 1: red over blue -> ▀ fg red bg blue. Cell 2: red over red -> a space on red.
         // Cell 3: transparent over red -> ▄ fg red, default bg. Cell 4: both transparent -> space, default bg.
-        // The foreground stays red from cell 1, so cell 3 only resets the background.
-        let expected = "\(e)38;2;255;0;0m\(e)48;2;0;0;255m\u{2580}" + "\(e)48;2;255;0;0m " + "\(e)49m\u{2584}" + " " + "\(e)0m\n"
+        // Foreground and background in one SGR. The foreground stays red from cell 1, so cell
+        // 3 only resets the background, and cell 4 needs nothing.
+        let expected = "\(e)38;2;255;0;0;48;2;0;0;255m\u{2580}" + "\(e)48;2;255;0;0m " + "\(e)49m\u{2584}" + " " + "\(e)0m\n"
         #expect(text == expected)
     }
 
@@ -73,11 +74,33 @@ struct TerminalTests {
         let writer = ANSIWriter(colors: .truecolor)
         let e = Self.esc
         // Row 2 (1-based, at origin 5,3 -> screen row 4), columns 2-3 -> screen columns 6-7.
-        #expect(writer.update(from: before, to: after, originColumn: 5, originRow: 3) == "\(e)4;6H\(e)48;2;0;0;255m  \(e)0m")
-        #expect(writer.update(from: after, to: after) == "")
+        #expect(writer.update(from: before, to: after, originColumn: 5, originRow: 3).output == "\(e)4;6H\(e)48;2;0;0;255m  \(e)0m")
+        #expect(writer.update(from: after, to: after).output == "")
         // No previous picture: every cell, one jump per row.
         let full = writer.update(from: nil, to: before)
-        #expect(full == "\(e)1;1H\(e)48;2;255;0;0m   \(e)2;1H   \(e)0m")
+        #expect(full.output == "\(e)1;1H\(e)48;2;255;0;0m   \(e)2;1H   \(e)0m")
+        #expect(full.displayed == before)
+        // Unchanged cells inside a row are stepped over (CUF), not rewritten.
+        let gapped = CellGrid(Self.image([[blue, red, red, blue], [blue, red, red, blue]]))
+        let allRed = CellGrid(Self.image([[red, red, red, red], [red, red, red, red]]))
+        #expect(writer.update(from: allRed, to: gapped).output == "\(e)1;1H\(e)48;2;0;0;255m \(e)2C \(e)0m")
+    }
+
+    @Test("A tolerance skips cells that barely changed and reuses a colour already set")
+    func tolerance() {
+        let writer = ANSIWriter(colors: .truecolor, tolerance: 4)
+        let e = Self.esc
+        let a = CellGrid(Self.image([[(100, 100, 100), (200, 0, 0)], [(100, 100, 100), (200, 0, 0)]]))
+        // Cell 1 moves by 3 (within 4): skipped. Cell 2 moves by 5: redrawn.
+        let b = CellGrid(Self.image([[(103, 100, 97), (205, 0, 0)], [(103, 100, 97), (205, 0, 0)]]))
+        let step = writer.update(from: a, to: b)
+        #expect(step.output == "\(e)1;2H\(e)48;2;205;0;0m \(e)0m")
+        // The screen still shows cell 1's old colour; a later change is measured from it.
+        #expect(step.displayed[0, 0].top == CellGrid.RGB(100, 100, 100))
+        // Within a frame, a near colour reuses the pen: two cells, one SGR.
+        let near = CellGrid(Self.image([[(10, 20, 30), (12, 22, 31)], [(10, 20, 30), (12, 22, 31)]]))
+        #expect(writer.text(near) == "\(e)48;2;10;20;30m  \(e)0m\n")
+        #expect(ANSIWriter(colors: .truecolor).text(near) == "\(e)48;2;10;20;30m \(e)48;2;12;22;31m \(e)0m\n")
     }
 
     @Test("Fitting keeps the aspect ratio, never enlarges, and centres")

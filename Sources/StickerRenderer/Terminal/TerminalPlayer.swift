@@ -52,7 +52,7 @@ public final class TerminalPlayer {
                 size: (columns: Int, rows: Int)? = nil) {
         self.source = source
         self.terminal = terminal
-        self.writer = ANSIWriter(colors: colors)
+        self.writer = ANSIWriter(colors: colors, tolerance: ANSIWriter.playbackTolerance)
         self.limits = limits
         self.fixedSize = size
     }
@@ -94,14 +94,14 @@ public final class TerminalPlayer {
             if let playEnd, media >= playEnd { return (.finished, statistics) }
 
             let grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight))
-            let update = writer.update(from: previous, to: grid, originColumn: fit!.column, originRow: fit!.row)
+            let (update, displayed) = writer.update(from: previous, to: grid, originColumn: fit!.column, originRow: fit!.row)
             if !update.isEmpty {
                 let frame = ANSIWriter.Control.beginFrame + update + ANSIWriter.Control.endFrame
                 terminal.write(frame)
                 statistics.frames += 1
                 statistics.bytes += frame.utf8.count
             }
-            previous = grid
+            previous = displayed
 
             var wakeMedia = source.nextChange(after: media)
             if let playEnd { wakeMedia = min(wakeMedia ?? playEnd, playEnd) }

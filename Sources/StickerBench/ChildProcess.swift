@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs a program to completion, counting the bytes it writes to standard output and
+/// reading its CPU time from `wait4`: how `stickers bench --preview` measures players.
+enum ChildProcess {
+    struct Result {
+        /// Bytes written to standard output.
+        var bytes: Int
+        /// User + system CPU seconds.
+        var cpuSeconds: Double
+        /// Wall seconds.
+        var wallSeconds: Double
+        /// Exit status (or 128 + signal).
+        var status: Int32
+    }
+
+    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let env = environment.map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let status = withCStrings(argv) { args in withCStrings(env) { posix_spawnp(&pid, argv[0], &actions, nil, args, $0) } }
+        close(fds[1])
+        guard status == 0 else {
+            close(fds[0])
+            throw POSIXError(POSIXErrorCode(rawValue: status) ?? .ENOENT)
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n > 0 { total += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        close(fds[0])
+        var exit: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
+        return Result(bytes: total, cpuSeconds: cpu, wallSeconds: wall, status: code)
+    }
+
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
