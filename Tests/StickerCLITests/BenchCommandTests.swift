@@ -59,4 +59,18 @@ struct BenchCommandTests {
         let command = try #require(document["montageCommand"] as? [String])
         #expect(command.contains("-tile") && command.contains("3x") && command.contains("306x306+41+24"))
     }
+
+    @Test("--preview plays a sticker with stickers preview and chafa and reports CPU and bytes per frame")
+    func preview() throws {
+        let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
+        let result = try CLITests.runExecutable(["bench", "--preview", gif, "--repeat", "1", "--seconds", "1", "--cells", "40x20", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(document["columns"] as? Int == 40 && document["rows"] as? Int == 20)
+        // 100 ms frames: changes at 0, 0.1, ..., 0.7, then the 1.5 s frame: 8 in the first second.
+        #expect(document["frames"] as? Int == 8)
+        let ours = try #require(document["ours"] as? [String: Any])
+        #expect((ours["bytes"] as? Int ?? 0) > 0 && (ours["cpuPerSecond"] as? Double ?? -1) >= 0)
+        #expect((ours["command"] as? [String])?.contains("--play") == true)
+    }
 }
