@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target over the decoder, under AddressSanitizer.
-#   scripts/fuzz.sh png|apng|gif|jpeg SECONDS
+#   scripts/fuzz.sh png|apng|gif|jpeg|contents|pack SECONDS
+# png/apng/gif/jpeg fuzz the decoder; contents fuzzes the .xcstickers Contents.json reader and the
+# validator; pack fuzzes a whole pack: load, validate, render a snapshot and an animated APNG.
 # Seeds come from ../shared/conformance and corpus/; the corpus grows in .build-fuzz/corpus-TARGET,
 # crashes land in .build-fuzz/crashes-TARGET (commit each as a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: scripts/fuzz.sh png|apng|gif|jpeg SECONDS}"
+target="${1:?usage: scripts/fuzz.sh png|apng|gif|jpeg|contents|pack SECONDS}"
 seconds="${2:-60}"
 out=".build-fuzz"
 mkdir -p "$out/corpus-$target" "$out/crashes-$target" "$out/seeds-$target" "$out/obj"
@@ -15,16 +17,39 @@ case "$target" in
   apng) define=FUZZ_PNG; seeds=(../shared/conformance/apng-philip-taylor/*.png ../shared/conformance/stickers-blobfox/*.png corpus/sample-pack/*.png) ;;
   gif) define=FUZZ_GIF; seeds=(../shared/conformance/*/*.gif ../shared/conformance/*/*/*.gif corpus/sample-pack/*.gif) ;;
   jpeg) define=FUZZ_JPEG; seeds=(corpus/sample-pack/*.jpg) ;;
+  contents) define=FUZZ_CONTENTS; seeds=() ;;
+  pack) define=FUZZ_PACK; seeds=(corpus/sample-pack/* ../shared/conformance/gif-peterdn/*.gif ../shared/conformance/apng-philip-taylor/*.png) ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
-cp -f "${seeds[@]}" "$out/seeds-$target/" 2>/dev/null || true
+if [ "$target" = contents ]; then
+  # Seeds: the sample catalog's Contents.json files, each behind a selector byte (0 pack, 1 sticker, 2 sequence).
+  i=0
+  for f in corpus/Sample.xcstickers/*/Contents.json corpus/Sample.xcstickers/*/*.sticker/Contents.json corpus/Sample.xcstickers/*/*.stickersequence/Contents.json; do
+    case "$f" in *.sticker/*) sel='\001' ;; *.stickersequence/*) sel='\002' ;; *) sel='\000' ;; esac
+    { printf "$sel"; cat "$f"; } > "$out/seeds-$target/seed-$i.json"; i=$((i + 1))
+  done
+else
+  cp -f "${seeds[@]}" "$out/seeds-$target/" 2>/dev/null || true
+fi
 
 binary="$out/fuzz-$target"
+flags=(-O -g -parse-as-library -sanitize=fuzzer,address -I Sources/CZlib -I Sources/CDeflate -I Sources/CLibJPEG -I Fuzz/modules/CJPEG -I "$out/obj")
 clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJPEG/include Sources/CJPEG/sticker_jpeg.c -o "$out/obj/sticker_jpeg.o"
-swiftc -O -g -parse-as-library -sanitize=fuzzer,address -D "$define" -module-name FuzzDecode \
-  -I Sources/CZlib -I Sources/CDeflate -I Sources/CLibJPEG -I Fuzz/modules/CJPEG \
-  $(find Sources/AnimationCodec -name '*.swift') Fuzz/DecodeFuzzer.swift "$out/obj/sticker_jpeg.o" \
-  -lz -ldeflate -ljpeg -o "$binary"
+case "$target" in
+  contents|pack)
+    # The pack layers import AnimationCodec and StickerPack as modules: build each as one.
+    for module in AnimationCodec StickerPack StickerRenderer; do
+      swiftc "${flags[@]}" -emit-module -emit-object -wmo -module-name "$module" -emit-module-path "$out/obj/$module.swiftmodule" \
+        $(find "Sources/$module" -name '*.swift') -o "$out/obj/$module.o"
+    done
+    swiftc "${flags[@]}" -D "$define" -module-name FuzzPack Fuzz/PackFuzzer.swift \
+      "$out/obj/AnimationCodec.o" "$out/obj/StickerPack.o" "$out/obj/StickerRenderer.o" "$out/obj/sticker_jpeg.o" \
+      -lz -ldeflate -ljpeg -o "$binary" ;;
+  *)
+    swiftc "${flags[@]}" -D "$define" -module-name FuzzDecode \
+      $(find Sources/AnimationCodec -name '*.swift') Fuzz/DecodeFuzzer.swift "$out/obj/sticker_jpeg.o" \
+      -lz -ldeflate -ljpeg -o "$binary" ;;
+esac
 
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=200000 \
   -artifact_prefix="$out/crashes-$target/" "$out/corpus-$target" "$out/seeds-$target"

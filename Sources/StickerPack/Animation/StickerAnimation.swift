@@ -149,13 +149,7 @@ extension FrameDelay {
 }
 
 private func readFile(_ url: URL, maxBytes: Int) throws(PackError) -> [UInt8] {
-    let path = url.path
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { throw .missingFile(path: path) }
-    let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-    guard size <= maxBytes else { throw .fileTooLarge(path: path, bytes: size, limit: maxBytes) }
-    guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
-    guard data.count <= maxBytes else { throw .fileTooLarge(path: path, bytes: data.count, limit: maxBytes) }
-    return [UInt8](data)
+    try BoundedFile.read(url.path, maxBytes: maxBytes)
 }
 
 extension StickerAnimation {

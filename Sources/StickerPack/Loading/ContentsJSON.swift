@@ -13,13 +13,15 @@ struct ContentsJSON {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .invalidContents(path: path, reason: "file is missing")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
-        guard data.count <= ContentsJSON.maxBytes else {
-            throw .invalidContents(path: path, reason: "\(data.count) bytes; a Contents.json is at most \(ContentsJSON.maxBytes)")
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, maxBytes: ContentsJSON.maxBytes)
+        } catch .fileTooLarge(_, let size, _) {
+            throw .invalidContents(path: path, reason: "\(size) bytes; a Contents.json is at most \(ContentsJSON.maxBytes)")
         }
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
         } catch {
             throw .invalidContents(path: path, reason: "not JSON")
         }

@@ -1,0 +1,69 @@
+// libFuzzer entry points for the pack layers, built by scripts/fuzz.sh with
+// `swiftc -sanitize=fuzzer,address` over the AnimationCodec, StickerPack and StickerRenderer
+// sources (as separate modules).
+//   FUZZ_CONTENTS: the bytes are a Contents.json (the first byte picks which of a catalog's
+//                  three: the pack's, a sticker's or a sequence's), then load + validate.
+//   FUZZ_PACK:     the bytes are an image file in a folder pack beside a good sticker, then
+//                  load, validate, render a snapshot, encode it, and render a short APNG.
+import AnimationCodec
+import Foundation
+import StickerPack
+import StickerRenderer
+
+private let root: URL = {
+    let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("stickers-fuzz-\(getpid())")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}()
+
+private let goodPNG: [UInt8] = {
+    var pixels = [UInt8](repeating: 0, count: 300 * 300 * 4)
+    for p in stride(from: 0, to: pixels.count, by: 8) { pixels[p] = 200; pixels[p + 3] = 255 }
+    return PNGEncoder.encode(premultiplied: pixels, width: 300, height: 300)
+}()
+
+private let limits = DecodingLimits(maxSide: 2048, maxPixels: 1 << 21, maxFrames: 64, maxTotalDecodedBytes: 32 << 20)
+
+private func write(_ bytes: [UInt8], _ path: String) {
+    let url = root.appendingPathComponent(path)
+    try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data, size > 0 else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    #if FUZZ_CONTENTS
+    let pack = #"{"properties":{"grid-size":"small"},"stickers":[{"filename":"A.sticker"},{"filename":"B.stickersequence"}]}"#
+    let sticker = #"{"properties":{"filename":"a.png","accessibility-label":"A"}}"#
+    let sequence = #"{"properties":{"duration":10,"duration-type":"fps","repetitions":1},"frames":[{"filename":"1.png"},{"filename":"2.png"}]}"#
+    var files = [Array(pack.utf8), Array(sticker.utf8), Array(sequence.utf8)]
+    files[Int(bytes[0]) % 3] = Array(bytes.dropFirst())
+    write(files[0], "P.stickerpack/Contents.json")
+    write(files[1], "P.stickerpack/A.sticker/Contents.json")
+    write(files[2], "P.stickerpack/B.stickersequence/Contents.json")
+    write(goodPNG, "P.stickerpack/A.sticker/a.png")
+    write(goodPNG, "P.stickerpack/B.stickersequence/1.png")
+    write(goodPNG, "P.stickerpack/B.stickersequence/2.png")
+    if let loaded = try? PackLoader.load(path: root.appendingPathComponent("P.stickerpack").path) {
+        _ = PackValidator(limits: limits).validate(loaded)
+    }
+    #elseif FUZZ_PACK
+    write(bytes, "F/01-fuzzed.png")
+    write(goodPNG, "F/02-good.png")
+    guard let loaded = try? PackLoader.load(path: root.appendingPathComponent("F").path) else { return 0 }
+    _ = PackValidator(limits: limits).validate(loaded)
+    var options = RenderOptions()
+    options.scale = 1
+    options.style = .expanded
+    options.limits = limits
+    let renderer = BrowserRenderer(pack: loaded, options: options)
+    if let image = try? renderer.snapshot(at: 0.37) {
+        precondition(image.width == renderer.layout.pixelWidth && image.height == renderer.layout.pixelHeight)
+        _ = SnapshotEncoder.png(image)
+    }
+    _ = try? SnapshotEncoder.apng(renderer, duration: min(0.5, max(0.001, renderer.longestLoop)))
+    #endif
+    return 0
+}

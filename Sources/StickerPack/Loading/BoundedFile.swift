@@ -1,0 +1,31 @@
+import Foundation
+
+/// Reads whole files with a size bound, through POSIX calls: a hostile pack can hold a
+/// "Contents.json" or an image of any size, and nothing past the bound is ever allocated.
+enum BoundedFile {
+    /// The bytes of `path`, or an error when it is missing, unreadable or over `maxBytes`.
+    static func read(_ path: String, maxBytes: Int) throws(PackError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw errno == ENOENT ? .missingFile(path: path) : .unreadable(path: path) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path) }
+        let declared = Int(status.st_size)
+        guard declared <= maxBytes else { throw .fileTooLarge(path: path, bytes: declared, limit: maxBytes) }
+        // Read up to one byte past the bound, in case the file grew since fstat.
+        var bytes = [UInt8](repeating: 0, count: min(maxBytes, declared) + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path)
+            }
+            count += n
+        }
+        guard count <= maxBytes else { throw .fileTooLarge(path: path, bytes: count, limit: maxBytes) }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+}
