@@ -96,6 +96,25 @@ struct PackLoaderTests {
         }
     }
 
+    @Test("Oversized files are refused before they are read: a 5 MiB Contents.json, a sticker over the file bound")
+    func oversized() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let contents = folder.write([], "P.stickerpack/Contents.json")
+        #expect(truncate(contents.path, 5 << 20) == 0)  // sparse: no 5 MiB is written or read
+        #expect {
+            try PackLoader.load(path: folder.path("P.stickerpack"))
+        } throws: { error in
+            guard case .invalidContents(_, let reason) = error as? PackError else { return false }
+            return reason.hasPrefix("\(5 << 20) bytes")
+        }
+        let image = folder.write(TestImages.png(width: 300, height: 300), "big.png")
+        #expect(truncate(image.path, 3 << 20) == 0)
+        #expect(throws: PackError.fileTooLarge(path: image.path, bytes: 3 << 20, limit: 1 << 20)) {
+            try StickerAnimation.load(Sticker(name: "big", source: .file(image)), maxFileBytes: 1 << 20)
+        }
+    }
+
     @Test("A missing path and an empty folder are errors")
     func missing() {
         #expect(throws: PackError.notFound(path: "/no/such/pack")) { try PackLoader.load(path: "/no/such/pack") }

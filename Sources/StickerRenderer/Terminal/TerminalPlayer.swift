@@ -32,6 +32,22 @@ public final class TerminalPlayer {
         case terminated
     }
 
+    /// Why playback could not go on.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The window is smaller than 2 x 1 cells.
+        case terminalTooSmall(columns: Int, rows: Int)
+        /// A frame could not be decoded.
+        case sticker(PackError)
+
+        /// One line for a person.
+        public var description: String {
+            switch self {
+            case .terminalTooSmall(let columns, let rows): return "the terminal is too small (\(columns)x\(rows) cells; at least 2x1 needed)"
+            case .sticker(let error): return error.description
+            }
+        }
+    }
+
     /// What playback did: frames drawn and bytes written.
     public struct Statistics: Sendable {
         /// Frames written (including redraws after a resize).
@@ -58,8 +74,9 @@ public final class TerminalPlayer {
     }
 
     /// Plays until the source ends, a limit is reached or a signal arrives, then restores the
-    /// terminal. Throws only for a sticker that fails to decode (the terminal is restored first).
-    public func play() throws(PackError) -> (Ending, Statistics) {
+    /// terminal. Throws for a sticker that fails to decode or a window too small to draw in
+    /// (the terminal is restored first).
+    public func play() throws(Failure) -> (Ending, Statistics) {
         var statistics = Statistics()
         let signals = events.install()
         defer { signals.forEach { $0.cancel() } }
@@ -78,8 +95,9 @@ public final class TerminalPlayer {
             if events.take(.interrupt) { return (.interrupted, statistics) }
             if events.take(.terminate) { return (.terminated, statistics) }
             if events.take(.resize) || fit == nil {
-                guard let size = fixedSize ?? terminal.size(), size.columns >= 2, size.rows >= 1 else {
-                    throw .notAPack(path: "terminal", reason: "the terminal is too small to draw in")
+                let size = fixedSize ?? terminal.size() ?? (columns: 0, rows: 0)
+                guard size.columns >= 2, size.rows >= 1 else {
+                    throw .terminalTooSmall(columns: size.columns, rows: size.rows)
                 }
                 let newFit = TerminalFit(width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
                 if newFit != fit {
@@ -93,7 +111,12 @@ public final class TerminalPlayer {
             let media = now * limits.speed
             if let playEnd, media >= playEnd { return (.finished, statistics) }
 
-            let grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight))
+            let grid: CellGrid
+            do {
+                grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight))
+            } catch {
+                throw .sticker(error)
+            }
             let (update, displayed) = writer.update(from: previous, to: grid, originColumn: fit!.column, originRow: fit!.row)
             if !update.isEmpty {
                 let frame = ANSIWriter.Control.beginFrame + update + ANSIWriter.Control.endFrame
