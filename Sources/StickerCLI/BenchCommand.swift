@@ -71,13 +71,7 @@ public struct BenchCommand: ParsableCommand {
             } catch let error as PackError {
                 throw CLIError(error.description)
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(result), as: UTF8.self))
-            } else {
-                print(PreviewBench.text(result))
-            }
+            try emit(result, text: PreviewBench.text(result))
             return
         }
         if render {
@@ -88,13 +82,7 @@ public struct BenchCommand: ParsableCommand {
             } catch let error as PackError {
                 throw CLIError(error.description)
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(result), as: UTF8.self))
-            } else {
-                print(RenderBench.text(result))
-            }
+            try emit(result, text: RenderBench.text(result))
             return
         }
         let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
@@ -111,6 +99,17 @@ public struct BenchCommand: ParsableCommand {
         let limits = try runner.inflateLimits(paths: files)
         print(json ? try BenchReport.json(results, threads: threads, limits: limits)
                    : BenchReport.text(results, threads: threads, limits: limits))
+    }
+
+    /// Prints `result` as pretty JSON with --json, else `text`.
+    private func emit<Result: Encodable>(_ result: Result, text: String) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        } else {
+            print(text)
+        }
     }
 
     /// Files as given, and the image files inside folders (recursively, sorted).

@@ -1,4 +1,5 @@
-/// A rectangle in canvas pixels, as stored in the file (it may extend past a GIF's canvas).
+/// A rectangle in pixels: a frame's as stored in the file (it may extend past a GIF's
+/// canvas), or any area of a canvas. Drawing clips it.
 public struct FrameRect: Sendable, Hashable, CustomStringConvertible {
     /// Left edge.
     public var x: Int
@@ -21,12 +22,21 @@ public struct FrameRect: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 
     /// The part of this rectangle inside a `width` x `height` canvas (possibly empty).
-    func clipped(toWidth canvasWidth: Int, height canvasHeight: Int) -> FrameRect {
+    public func clipped(toWidth canvasWidth: Int, height canvasHeight: Int) -> FrameRect {
         let left = min(max(x, 0), canvasWidth), top = min(max(y, 0), canvasHeight)
         let right = min(max(x + width, 0), canvasWidth), bottom = min(max(y + height, 0), canvasHeight)
         return FrameRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
     /// Whether the rectangle covers no pixel.
-    var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The smallest rectangle holding both (an empty one counts for nothing).
+    public func union(_ other: FrameRect) -> FrameRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        let left = min(x, other.x), top = min(y, other.y)
+        let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
+        return FrameRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
 }
