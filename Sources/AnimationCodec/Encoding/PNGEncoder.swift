@@ -44,10 +44,18 @@ public enum PNGEncoder {
     /// - Precondition: `pixels.count == width * height * 4`.
     public static func encode(premultiplied pixels: [UInt8], width: Int, height: Int, options: Options = .standard) -> [UInt8] {
         precondition(pixels.count == width * height * 4, "pixel buffer does not match the size")
-        let rgb = options.dropsOpaqueAlpha && isOpaque(pixels)
+        let rgb: Bool
+        let data: [UInt8]
+        if options.compressionLevel <= 1 {
+            // The fast path finds repeated rows and opacity in one pass over the pixels.
+            (data, rgb) = ScanlineDeflater.compress(pixels, width: width, height: height, dropsOpaqueAlpha: options.dropsOpaqueAlpha)
+        } else {
+            rgb = options.dropsOpaqueAlpha && isOpaque(pixels)
+            data = compressedRows(pixels, width: width, height: height, rgb: rgb, level: options.compressionLevel)
+        }
         var out = PNGSignature.bytes
         appendChunk("IHDR", header(width: width, height: height, colorType: rgb ? 2 : 6), to: &out)
-        appendChunk("IDAT", compressedRows(pixels, width: width, height: height, rgb: rgb, level: options.compressionLevel), to: &out)
+        appendChunk("IDAT", data, to: &out)
         appendChunk("IEND", [], to: &out)
         return out
     }
@@ -83,7 +91,7 @@ public enum PNGEncoder {
     static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6) -> [UInt8] {
         let layout = Scanlines(width: width, rgb: rgb)
         if level <= 1 {
-            return ScanlineDeflater.compress(pixels, height: height, layout: layout)
+            return ScanlineDeflater.compress(pixels, width: width, height: height, dropsOpaqueAlpha: rgb).data
         }
         let stride = layout.rawRowBytes
         var raw = [UInt8](unsafeUninitializedCapacity: height * stride) { buffer, count in

@@ -20,8 +20,17 @@ enum ScanlineDeflater {
         case content(firstRow: Int, rows: Int)
     }
 
-    static func compress(_ pixels: [UInt8], height: Int, layout: Scanlines) -> [UInt8] {
-        let segments = pixels.withUnsafeBufferPointer { source in split(source, height: height, layout: layout) }
+    /// The zlib stream of `pixels`' scanlines, and whether they were written as RGB (asked
+    /// for with `dropsOpaqueAlpha`, and every pixel opaque).
+    static func compress(_ pixels: [UInt8], width: Int, height: Int, dropsOpaqueAlpha: Bool) -> (data: [UInt8], rgb: Bool) {
+        let (segments, opaque) = pixels.withUnsafeBufferPointer { source in
+            split(source, height: height, layout: Scanlines(width: width, rgb: false))
+        }
+        let layout = Scanlines(width: width, rgb: dropsOpaqueAlpha && opaque)
+        return (compress(pixels, segments: segments, height: height, layout: layout), layout.rgb)
+    }
+
+    private static func compress(_ pixels: [UInt8], segments: [Segment], height: Int, layout: Scanlines) -> [UInt8] {
         let contents: [(Int, Int)] = segments.compactMap {
             if case .content(let first, let rows) = $0 { return (first, rows) }
             return nil
@@ -65,9 +74,17 @@ enum ScanlineDeflater {
         return out
     }
 
-    /// Runs of repeated rows and chunks of other rows, in order.
-    private static func split(_ source: UnsafeBufferPointer<UInt8>, height: Int, layout: Scanlines) -> [Segment] {
+    /// Runs of repeated rows and chunks of other rows, in order, and whether every pixel is
+    /// opaque (only rows that do not repeat the one above need looking at).
+    private static func split(_ source: UnsafeBufferPointer<UInt8>, height: Int, layout: Scanlines) -> ([Segment], Bool) {
         var segments: [Segment] = []
+        var alphas: UInt32 = 0xFF00_0000
+        let words = UnsafeRawPointer(source.baseAddress!).assumingMemoryBound(to: UInt32.self)
+        func checkAlpha(_ row: Int) {
+            // Safe: row `row` is `width` words inside the caller's width * height * 4 bytes.
+            let base = words + row &* layout.width
+            for x in 0..<layout.width { alphas &= base[x] }
+        }
         var y = 0
         while y < height {
             if layout.repeatsRowAbove(y, in: source) {
@@ -76,13 +93,18 @@ enum ScanlineDeflater {
                 segments.append(.repeats(rows: end - y))
                 y = end
             } else {
+                checkAlpha(y)
                 var end = y + 1
-                while end < height && end - y < rowsPerChunk && !layout.repeatsRowAbove(end, in: source) { end += 1 }
+                while end < height && end - y < rowsPerChunk && !layout.repeatsRowAbove(end, in: source) {
+                    checkAlpha(end)
+                    end += 1
+                }
                 segments.append(.content(firstRow: y, rows: end - y))
                 y = end
             }
         }
-        return segments
+        // Little-endian RGBA words: alpha is the top byte.
+        return (segments, alphas & 0xFF00_0000 == 0xFF00_0000)
     }
 
     /// Sub-filtered scanlines of `rows` rows, as raw deflate ending in a sync flush (byte
