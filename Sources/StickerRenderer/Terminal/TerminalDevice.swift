@@ -16,12 +16,14 @@ public final class StandardOutputTerminal: TerminalDevice {
     /// Whether standard output is a terminal.
     public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// The window size from `TIOCGWINSZ`, if standard output is a terminal.
     public func size() -> (columns: Int, rows: Int)? {
         var window = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
+    /// Writes all of `text`, retrying interrupted writes; a closed reader ends it quietly.
     public func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { raw in

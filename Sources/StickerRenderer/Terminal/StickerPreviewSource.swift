@@ -1,0 +1,60 @@
+import AnimationCodec
+import StickerPack
+
+/// One sticker file: its frames, scaled once per size and kept (terminal frames are small).
+public final class StickerPreviewSource: PreviewSource {
+    private let animation: StickerAnimation
+    private let clock: StickerClock
+    private let background: Background?
+    private var iterator: StickerFrameIterator
+    private var cache: [Int: RGBAImage] = [:]
+    private var cachedSize = (0, 0)
+
+    /// Plays `animation` with `timing`, over `background` (`nil`: the terminal's own).
+    public init(animation: StickerAnimation, timing: FrameTimingPolicy, background: Background?) {
+        self.animation = animation
+        self.background = background
+        clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
+        iterator = animation.makeFrameIterator()
+    }
+
+    /// The sticker's width in pixels.
+    public var pixelWidth: Int { animation.width }
+    /// The sticker's height in pixels.
+    public var pixelHeight: Int { animation.height }
+    /// One loop, in seconds (0 for a still).
+    public var loopDuration: Double { clock.isAnimated ? clock.loopDuration : 0 }
+    /// When the last play ends (`nil`: forever).
+    public var endTime: Double? { clock.isAnimated ? clock.endTime : 0 }
+    /// The next time the picture changes.
+    public func nextChange(after time: Double) -> Double? { clock.nextChange(after: time) }
+
+    /// The frame index shown at `time`.
+    public func frameIndex(at time: Double) -> Int { clock.frameIndex(at: time) }
+
+    /// The picture at `time`, scaled to `width` x `height` (cached per frame).
+    public func image(at time: Double, width: Int, height: Int) throws(PackError) -> RGBAImage {
+        if cachedSize != (width, height) {
+            cache = [:]
+            cachedSize = (width, height)
+        }
+        let index = clock.frameIndex(at: time)
+        if let cached = cache[index] { return cached }
+        if iterator.nextIndex > index { iterator = animation.makeFrameIterator() }
+        while iterator.nextIndex <= index {
+            let current = iterator.nextIndex
+            guard let frame = try iterator.next() else { break }
+            // Every frame passed on the way is scaled and kept: the next loop needs it.
+            if cache[current] == nil { cache[current] = prepared(RGBAImage(frame), width: width, height: height) }
+        }
+        return cache[index] ?? RGBAImage(width: width, height: height)
+    }
+
+    private func prepared(_ frame: RGBAImage, width: Int, height: Int) -> RGBAImage {
+        let scaled = Resampler().resize(frame, width: width, height: height)
+        guard let background else { return scaled }
+        var canvas = background.canvas(width: width, height: height)
+        canvas.draw(scaled, atX: 0, y: 0)
+        return canvas
+    }
+}
