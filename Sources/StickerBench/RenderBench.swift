@@ -77,16 +77,10 @@ public enum RenderBench {
                                                "-background", "#F2F2F7", output]
     }
 
+    /// Wall time of one run of `command`, in milliseconds: posix_spawn and wait4, no polling
+    /// (Foundation's `Process.waitUntilExit` polls and adds up to 50 ms).
     private static func time(_ command: [String]) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        process.waitUntilExit()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        try ChildProcess.run(command).wallSeconds * 1000
     }
 
     private static func median(_ values: [Double]) -> Double {
