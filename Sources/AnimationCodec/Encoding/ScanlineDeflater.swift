@@ -75,36 +75,45 @@ enum ScanlineDeflater {
     }
 
     /// Runs of repeated rows and chunks of other rows, in order, and whether every pixel is
-    /// opaque (only rows that do not repeat the one above need looking at).
+    /// opaque (only rows that do not repeat the one above need looking at). Rows are compared
+    /// in parallel bands; the segments are then read off the flags.
     private static func split(_ source: UnsafeBufferPointer<UInt8>, height: Int, layout: Scanlines) -> ([Segment], Bool) {
-        var segments: [Segment] = []
-        var alphas: UInt32 = 0xFF00_0000
-        let words = UnsafeRawPointer(source.baseAddress!).assumingMemoryBound(to: UInt32.self)
-        func checkAlpha(_ row: Int) {
-            // Safe: row `row` is `width` words inside the caller's width * height * 4 bytes.
-            let base = words + row &* layout.width
-            for x in 0..<layout.width { alphas &= base[x] }
-        }
-        var y = 0
-        while y < height {
-            if layout.repeatsRowAbove(y, in: source) {
-                var end = y + 1
-                while end < height && layout.repeatsRowAbove(end, in: source) { end += 1 }
-                segments.append(.repeats(rows: end - y))
-                y = end
-            } else {
-                checkAlpha(y)
-                var end = y + 1
-                while end < height && end - y < rowsPerChunk && !layout.repeatsRowAbove(end, in: source) {
-                    checkAlpha(end)
-                    end += 1
+        let bands = min(max(1, height / 256), 8)
+        var repeats = [Bool](repeating: false, count: height)
+        var bandOpaque = [Bool](repeating: true, count: bands)
+        let width = layout.width
+        repeats.withUnsafeMutableBufferPointer { flags in
+            bandOpaque.withUnsafeMutableBufferPointer { opaque in
+                let flags = UnsafeSendable(flags), opaque = UnsafeSendable(opaque), source = UnsafeSendable(source)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    // Each worker writes only its own rows' flags and its own band's slot.
+                    let words = UnsafeRawPointer(source.value.baseAddress!).assumingMemoryBound(to: UInt32.self)
+                    var alphas: UInt32 = 0xFF00_0000
+                    for y in (band * height / bands)..<((band + 1) * height / bands) {
+                        let repeated = layout.repeatsRowAbove(y, in: source.value)
+                        flags.value[y] = repeated
+                        // Safe: row y is `width` words inside width * height * 4 bytes.
+                        if !repeated { for x in 0..<width { alphas &= words[y &* width &+ x] } }
+                    }
+                    // Little-endian RGBA words: alpha is the top byte.
+                    opaque.value[band] = alphas & 0xFF00_0000 == 0xFF00_0000
                 }
-                segments.append(.content(firstRow: y, rows: end - y))
-                y = end
             }
         }
-        // Little-endian RGBA words: alpha is the top byte.
-        return (segments, alphas & 0xFF00_0000 == 0xFF00_0000)
+        var segments: [Segment] = []
+        var y = 0
+        while y < height {
+            var end = y + 1
+            if repeats[y] {
+                while end < height && repeats[end] { end += 1 }
+                segments.append(.repeats(rows: end - y))
+            } else {
+                while end < height && end - y < rowsPerChunk && !repeats[end] { end += 1 }
+                segments.append(.content(firstRow: y, rows: end - y))
+            }
+            y = end
+        }
+        return (segments, bandOpaque.allSatisfy { $0 })
     }
 
     /// Sub-filtered scanlines of `rows` rows, as raw deflate ending in a sync flush (byte

@@ -28,29 +28,35 @@ struct Scanlines: Sendable {
     func writeSubRow(_ y: Int, of source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
         let channels = self.channels
         target[0] = 1
+        let row = UnsafeRawPointer(source.baseAddress!) + y &* width &* 4
+        // One pass: straighten each pixel and subtract its left neighbour's straight value. A
+        // pixel equal to its neighbour (flat runs) is all zeros without any arithmetic.
+        var previousPacked: UInt32 = 0
+        var previous: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         var d = 1
-        let row = y &* width &* 4
-        // Safe: source row y has width * 4 bytes; target has rawRowBytes.
+        // Safe: source row y has width * 4 bytes; target has rawRowBytes = 1 + width * channels.
         for x in 0..<width {
-            let s = row &+ x &* 4
-            let a = source[s &+ 3]
-            if a == 255 {
-                target[d] = source[s]; target[d &+ 1] = source[s &+ 1]; target[d &+ 2] = source[s &+ 2]
-            } else if a == 0 {
+            let packed = row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)
+            if x > 0 && packed == previousPacked {
                 target[d] = 0; target[d &+ 1] = 0; target[d &+ 2] = 0
-            } else {
-                target[d] = PNGEncoder.unpremultiply(source[s], alpha: a)
-                target[d &+ 1] = PNGEncoder.unpremultiply(source[s &+ 1], alpha: a)
-                target[d &+ 2] = PNGEncoder.unpremultiply(source[s &+ 2], alpha: a)
+                if !rgb { target[d &+ 3] = 0 }
+                d &+= channels
+                continue
             }
-            if !rgb { target[d &+ 3] = a }
+            let a = UInt8(truncatingIfNeeded: packed >> 24)
+            var r = UInt8(truncatingIfNeeded: packed), g = UInt8(truncatingIfNeeded: packed >> 8), b = UInt8(truncatingIfNeeded: packed >> 16)
+            if a == 0 {
+                r = 0; g = 0; b = 0
+            } else if a != 255 {
+                r = PNGEncoder.unpremultiply(r, alpha: a)
+                g = PNGEncoder.unpremultiply(g, alpha: a)
+                b = PNGEncoder.unpremultiply(b, alpha: a)
+            }
+            target[d] = r &- previous.0; target[d &+ 1] = g &- previous.1; target[d &+ 2] = b &- previous.2
+            if !rgb { target[d &+ 3] = a &- previous.3 }
+            previous = (r, g, b, a)
+            previousPacked = packed
             d &+= channels
-        }
-        // Sub, right to left so each byte still sees its unfiltered left neighbour.
-        var i = d &- 1
-        while i >= 1 &+ channels {
-            target[i] = target[i] &- target[i &- channels]
-            i &-= 1
         }
     }
 }

@@ -93,13 +93,18 @@ public struct Resampler: Sendable, Hashable {
                                                     let h = hSpans[x]
                                                     // Only the visible part of the span: the rest is zeros.
                                                     let from = max(h.start, opaque.lowerBound), to = min(h.start &+ h.count, opaque.upperBound)
-                                                    var sum = SIMD4<Float>.zero
+                                                    // Two accumulators: one chain of adds would wait
+                                                    // on each add's latency.
+                                                    var even = SIMD4<Float>.zero, odd = SIMD4<Float>.zero
+                                                    let w = hWeights.baseAddress! + (h.offset &- h.start)
                                                     var k = from
-                                                    while k < to {
-                                                        sum += row[k] * hWeights[h.offset &+ k &- h.start]
-                                                        k &+= 1
+                                                    while k &+ 1 < to {
+                                                        even += row[k] * w[k]
+                                                        odd += row[k &+ 1] * w[k &+ 1]
+                                                        k &+= 2
                                                     }
-                                                    slot[x] = sum
+                                                    if k < to { even += row[k] * w[k] }
+                                                    slot[x] = even + odd
                                                 }
                                             }
                                             nextSourceRow &+= 1

@@ -27,7 +27,19 @@ public final class BrowserRenderer: @unchecked Sendable {
     public init(pack: StickerPack, options: RenderOptions) {
         self.options = options
         var animations = [Result<StickerAnimation, PackError>?](repeating: nil, count: pack.stickers.count)
-        let size = options.size ?? BrowserRenderer.packSize(pack, limits: options.limits)
+        var guessed = options.size ?? pack.declaredGridSize
+        if guessed == nil {
+            // Guessed from the first readable sticker, which is kept for the layout below.
+            for (index, sticker) in pack.stickers.enumerated() {
+                let first = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
+                animations[index] = first
+                if case .success(let animation) = first {
+                    guessed = BrowserRenderer.nearestSize(toSide: max(animation.width, animation.height))
+                    break
+                }
+            }
+        }
+        let size = guessed ?? .regular
         self.size = size
         let layout = BrowserLayout(view: options.view, style: options.style, size: size, scale: options.scale,
                                    stickerCount: pack.stickers.count, compactHeight: options.compactHeight,
@@ -37,6 +49,7 @@ public final class BrowserRenderer: @unchecked Sendable {
         animations.withUnsafeMutableBufferPointer { slots in
             let slots = UncheckedBuffer(slots)
             DispatchQueue.concurrentPerform(iterations: visible.count) { i in
+                guard slots.base[visible[i]] == nil else { return }
                 let sticker = pack.stickers[visible[i]]
                 slots.base[visible[i]] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
             }
@@ -160,7 +173,9 @@ public final class BrowserRenderer: @unchecked Sendable {
 
     /// Each player's scaled frame (where `which` names one), decoded concurrently.
     private func scaledImages(_ which: (Int) -> Int?) throws(PackError) -> [RGBAImage?] {
+        // Largest stickers first, so the workers finish together.
         let jobs = players.indices.compactMap { i in which(i).map { (i, $0) } }
+            .sorted { self.players[$0.0].sourcePixels > self.players[$1.0].sourcePixels }
         var results = [Result<RGBAImage, PackError>?](repeating: nil, count: players.count)
         let players = self.players
         let run: @Sendable (UncheckedBuffer<Result<RGBAImage, PackError>?>, (Int, Int)) -> Void = { slots, job in
@@ -187,10 +202,14 @@ public final class BrowserRenderer: @unchecked Sendable {
         if let declared = pack.declaredGridSize { return declared }
         for sticker in pack.stickers {
             guard let animation = try? StickerAnimation.load(sticker, limits: limits) else { continue }
-            let side = max(animation.width, animation.height)
-            return StickerSize.allCases.min { abs($0.pixels - side) < abs($1.pixels - side) } ?? .regular
+            return nearestSize(toSide: max(animation.width, animation.height))
         }
         return .regular
+    }
+
+    /// The sticker size whose @3x side is nearest `side` pixels.
+    static func nearestSize(toSide side: Int) -> StickerSize {
+        StickerSize.allCases.min { abs($0.pixels - side) < abs($1.pixels - side) } ?? .regular
     }
 }
 

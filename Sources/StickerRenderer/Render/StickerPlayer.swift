@@ -25,6 +25,9 @@ final class StickerPlayer: @unchecked Sendable {
         iterator = animation.makeFrameIterator()
     }
 
+    /// The pixels of one source frame: how much work scaling it is.
+    var sourcePixels: Int { animation.width * animation.height }
+
     /// The bytes one scaled frame takes.
     var scaledFrameBytes: Int { rect.width * rect.height * 4 }
 
