@@ -14,34 +14,14 @@ struct PreviewTests {
 
         /// Runs tmux with posix_spawn and waitpid, its output in a file: the server that
         /// `new-session` forks inherits the client's descriptors, so a pipe would never close.
+        /// Runs tmux to completion, its output in a file: the server that `new-session` forks
+        /// inherits the client's descriptors, so a pipe would never close.
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
             defer { unlink(output) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            // A clean signal state: the test may run on a worker thread that blocks signals, and a
-            // tmux server inheriting that mask would never see SIGCHLD or SIGTERM.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var empty = sigset_t(), all = sigset_t()
-            sigemptyset(&empty)
-            sigfillset(&all)
-            posix_spawnattr_setsigmask(&attributes, &empty)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            let argv = [tmux, "-L", socket] + arguments
-            let environment = ["LANG=C.UTF-8", "TERM=xterm-256color", "PATH=/usr/bin:/bin", "HOME=/tmp"]
-            var pid: pid_t = 0
-            let status = withCStrings(argv) { args in
-                withCStrings(environment) { env in posix_spawn(&pid, tmux, &actions, &attributes, args, env) }
-            }
-            guard status == 0 else { throw CLIError("tmux could not start (\(status))") }
+            let pid = try PreviewTests.spawn([tmux, "-L", socket] + arguments, stdout: output,
+                                             environment: ["LANG=C.UTF-8", "TERM=xterm-256color", "PATH=/usr/bin:/bin", "HOME=/tmp"])
             var exit: Int32 = 0
             while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
             return String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
@@ -59,6 +39,31 @@ struct PreviewTests {
         let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// Starts `argv` with posix_spawn, a clean signal mask and default dispositions (a test
+    /// may run on a worker thread that blocks signals, and a child inheriting that mask would
+    /// never see SIGINT, SIGTERM or SIGCHLD), standard output to `stdout`; returns its pid.
+    static func spawn(_ argv: [String], stdout: String = "/dev/null", environment: [String] = ["PATH=/usr/bin:/bin"]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let status = withCStrings(argv) { args in withCStrings(environment) { posix_spawn(&pid, argv[0], &actions, &attributes, args, $0) } }
+        guard status == 0 else { throw CLIError("\(argv[0]) could not start (\(status))") }
+        return pid
     }
 
     static func executable() throws -> String {

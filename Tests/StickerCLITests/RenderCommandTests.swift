@@ -97,6 +97,27 @@ struct RenderCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.png"])
     }
 
+    @Test("render: Ctrl-C during a long animated render leaves the earlier output untouched and no temporary file")
+    func interruptKeepsEarlierOutput() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("browser.apng")
+        try Data("earlier".utf8).write(to: out)
+        // posix_spawn with a clean signal mask: a test runs on a worker thread that blocks
+        // signals, and a child inheriting that mask would never see the SIGINT.
+        let pid = try PreviewTests.spawn([try PreviewTests.executable(), "render", CLITests.samplePack.path, "--style", "expanded",
+                                          "--duration", "20s", "-o", out.path])
+        Thread.sleep(forTimeInterval: 1.0)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == 0, "a 20 s animated render takes longer than a second")
+        kill(pid, SIGINT)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7F == SIGINT, "ended by the signal")
+        #expect(try Data(contentsOf: out) == Data("earlier".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["browser.apng"])
+    }
+
     @Test("sheet and filmstrip: sizes follow the stickers, backgrounds and frames")
     func sheets() throws {
         let folder = CLITests.temporaryDirectory()
