@@ -27,19 +27,8 @@ public final class BrowserRenderer: @unchecked Sendable {
     public init(pack: StickerPack, options: RenderOptions) {
         self.options = options
         var animations = [Result<StickerAnimation, PackError>?](repeating: nil, count: pack.stickers.count)
-        var guessed = options.size ?? pack.declaredGridSize
-        if guessed == nil {
-            // Guessed from the first readable sticker, which is kept for the layout below.
-            for (index, sticker) in pack.stickers.enumerated() {
-                let first = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
-                animations[index] = first
-                if case .success(let animation) = first {
-                    guessed = BrowserRenderer.nearestSize(toSide: max(animation.width, animation.height))
-                    break
-                }
-            }
-        }
-        let size = guessed ?? .regular
+        // The stickers read to guess the size are kept for the layout below.
+        let size = options.size ?? BrowserRenderer.packSize(pack, limits: options.limits, keeping: &animations)
         self.size = size
         let layout = BrowserLayout(view: options.view, style: options.style, size: size, scale: options.scale,
                                    stickerCount: pack.stickers.count, compactHeight: options.compactHeight,
@@ -199,10 +188,18 @@ public final class BrowserRenderer: @unchecked Sendable {
     /// The size to show a pack at: its grid size, else the size of its first readable
     /// sticker's pixel side (nearest of 300 / 408 / 618), else regular.
     public static func packSize(_ pack: StickerPack, limits: DecodingLimits) -> StickerSize {
+        var discarded = [Result<StickerAnimation, PackError>?](repeating: nil, count: pack.stickers.count)
+        return packSize(pack, limits: limits, keeping: &discarded)
+    }
+
+    /// ``packSize(_:limits:)``, recording each sticker it reads in `loaded` (by index).
+    private static func packSize(_ pack: StickerPack, limits: DecodingLimits,
+                                 keeping loaded: inout [Result<StickerAnimation, PackError>?]) -> StickerSize {
         if let declared = pack.declaredGridSize { return declared }
-        for sticker in pack.stickers {
-            guard let animation = try? StickerAnimation.load(sticker, limits: limits) else { continue }
-            return nearestSize(toSide: max(animation.width, animation.height))
+        for (index, sticker) in pack.stickers.enumerated() {
+            let result = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: limits) }
+            loaded[index] = result
+            if case .success(let animation) = result { return nearestSize(toSide: max(animation.width, animation.height)) }
         }
         return .regular
     }
