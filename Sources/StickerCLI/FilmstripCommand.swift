@@ -59,7 +59,7 @@ public struct FilmstripCommand: ParsableCommand {
             throw CLIError(error.description)
         }
         let bytes = SnapshotEncoder.Kind(path: output) == .ppm ? SnapshotEncoder.ppm(strip.image) : SnapshotEncoder.png(strip.image)
-        do { try AtomicFile.write(bytes, to: output) } catch { throw CLIError(error.description) }
+        do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
         print("\(output): \(strip.image.width)x\(strip.image.height) px, \(strip.frames.count) frames of \(chosen.name) (\(timing) timing)")
         for frame in strip.frames {
             print("  #\(frame.index)  start \(Int((frame.start * 1000).rounded())) ms  shows \(Int((frame.duration * 1000).rounded())) ms")

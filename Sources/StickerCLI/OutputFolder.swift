@@ -1,7 +1,8 @@
 import Foundation
 
 /// A folder written all-or-nothing: files go to a hidden staging folder beside the
-/// destination and are moved into it by ``commit()``; ``discard()`` removes the staging.
+/// destination and are moved into it by ``commit()``; ``discard()`` removes the staging, and so
+/// does an interrupt (``InterruptCleanup``).
 struct OutputFolder {
     let final: URL
     let staging: URL
@@ -14,9 +15,11 @@ struct OutputFolder {
             throw CLIError("\(path): exists and is not a folder")
         }
         staging = parent.appendingPathComponent(".\(final.lastPathComponent).partial-\(getpid())")
+        InterruptCleanup.register(staging.path)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
+            InterruptCleanup.unregister(staging.path)
             throw CLIError("\(path): cannot create the output folder (\(error.localizedDescription))")
         }
     }
@@ -33,6 +36,7 @@ struct OutputFolder {
         let manager = FileManager.default
         if !manager.fileExists(atPath: final.path) {
             try manager.moveItem(at: staging, to: final)
+            InterruptCleanup.unregister(staging.path)
             return
         }
         for name in try manager.contentsOfDirectory(atPath: staging.path) {
@@ -41,9 +45,11 @@ struct OutputFolder {
             try manager.moveItem(at: staging.appendingPathComponent(name), to: target)
         }
         try manager.removeItem(at: staging)
+        InterruptCleanup.unregister(staging.path)
     }
 
     func discard() {
         try? FileManager.default.removeItem(at: staging)
+        InterruptCleanup.unregister(staging.path)
     }
 }

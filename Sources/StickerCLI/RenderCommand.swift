@@ -85,7 +85,7 @@ public struct RenderCommand: ParsableCommand {
             bytes = kind == .png ? SnapshotEncoder.png(image) : SnapshotEncoder.ppm(image)
         }
         do {
-            try AtomicFile.write(bytes, to: output)
+            try InterruptCleanup.writeAtomically(bytes, to: output)
         } catch {
             throw CLIError(error.description)
         }

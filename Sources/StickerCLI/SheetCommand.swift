@@ -46,7 +46,7 @@ public struct SheetCommand: ParsableCommand {
         let sheet = ContactSheets.backgrounds(pack, backgrounds: backgrounds, size: size, scale: scale,
                                               time: DurationParsing.seconds(at) ?? 0)
         let bytes = SnapshotEncoder.Kind(path: output) == .ppm ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
-        do { try AtomicFile.write(bytes, to: output) } catch { throw CLIError(error.description) }
+        do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
         print("\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))")
         for problem in sheet.problems { warn("\(problem.sticker): \(problem.error)") }
         if !sheet.problems.isEmpty { throw ExitCode.failure }

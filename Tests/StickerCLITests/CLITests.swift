@@ -188,4 +188,52 @@ struct CLITests {
         #expect(result.stderr.contains("compressed image data is corrupt"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    @Test("frames: Ctrl-C midway leaves the earlier folder untouched and no staging folder")
+    func interruptKeepsEarlierFrames() throws {
+        let folder = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("earlier".utf8).write(to: out.appendingPathComponent("frame-0000.png"))
+        // 400 frames of 512x512 (a moving gradient, so the file stays small): writing them
+        // as PNGs takes seconds, long enough to interrupt once the first frames are staged.
+        let side = 512, count = 400
+        var writer = APNGWriter(width: side, height: side, frameCount: count, plays: 0)
+        // Pixel (x, y) of frame i has red x + y + i: row y of frame i is a slice of one line.
+        var line: [UInt8] = []
+        for value in 0..<(2 * side + count) { line += [UInt8(truncatingIfNeeded: value), 255, 255, 255] }
+        for index in 0..<count {
+            var pixels: [UInt8] = []
+            pixels.reserveCapacity(side * side * 4)
+            for y in 0..<side {
+                let start = (y + index) * 4
+                pixels += line[start ..< start + side * 4]
+            }
+            writer.append(premultiplied: pixels, x: 0, y: 0, width: side, height: side, delay: FrameDelay(numerator: 1, denominator: 30))
+        }
+        let input = folder.appendingPathComponent("long.png")
+        try Data(writer.finish()).write(to: input)
+
+        let pid = try PreviewTests.spawn([try PreviewTests.executable(), "frames", input.path, "--out", out.path])
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(20)
+        func staged() -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.filter { $0.hasPrefix(".frames.partial-") }
+        }
+        // Wait until the staging folder holds a few frames.
+        while Date() < deadline, waitpid(pid, &status, WNOHANG) == 0 {
+            if let name = staged().first,
+               ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(name).path))?.count ?? 0) >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(waitpid(pid, &status, WNOHANG) == 0, "still writing frames when interrupted")
+        kill(pid, SIGINT)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7F == SIGINT, "ended by the signal")
+        #expect(staged().isEmpty, "no staging folder left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["frame-0000.png"])
+        #expect(try Data(contentsOf: out.appendingPathComponent("frame-0000.png")) == Data("earlier".utf8))
+    }
 }

@@ -10,6 +10,13 @@ public enum AtomicFile {
         public var description: String
     }
 
+    /// The hidden file beside `path` that ``write(_:to:)`` fills before renaming it into place
+    /// (a caller that handles interrupts removes it on the way out).
+    public static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+    }
+
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let url = URL(fileURLWithPath: path)
@@ -18,7 +25,7 @@ public enum AtomicFile {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw WriteError(description: "\(path): folder \(folder.path) does not exist")
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+        let temporary = URL(fileURLWithPath: temporaryPath(for: path))
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw WriteError(description: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
         var failure: String?
