@@ -42,6 +42,9 @@ struct BrowserOptions: ParsableArguments {
     @Option(help: "Downscaling filter: lanczos3 or triangle.")
     var filter: Resampler.Filter = .lanczos3
 
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     func validate() throws {
         guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
         if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
@@ -57,7 +60,8 @@ struct BrowserOptions: ParsableArguments {
         options.style = style
         options.size = size
         options.scale = scale
-        options.background = try Self.background(background ?? defaultBackground)
+        options.background = try Self.background(background ?? defaultBackground, limits: limits.limits)
+        options.limits = limits.limits
         options.compactHeight = CompactHeight(parsing: compactHeight) ?? .default
         options.showAll = showAll
         options.timing = timing
@@ -66,12 +70,12 @@ struct BrowserOptions: ParsableArguments {
     }
 
     /// A background by name, hex, or image file.
-    static func background(_ text: String) throws -> Background {
+    static func background(_ text: String, limits: DecodingLimits) throws -> Background {
         if let named = Background(named: text) { return named }
         guard FileManager.default.fileExists(atPath: text) else {
             throw CLIError("--background \(text): not a colour name, #RRGGBB or an image file")
         }
-        let decoder = try InputFile.decoder(for: text)
+        let decoder = try InputFile.decoder(for: text, limits: limits)
         do {
             return .image(RGBAImage(try decoder.frame(at: 0)), name: URL(fileURLWithPath: text).lastPathComponent)
         } catch {

@@ -29,6 +29,9 @@ public struct FilmstripCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"))
     var output: String
 
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
@@ -54,7 +57,7 @@ public struct FilmstripCommand: ParsableCommand {
         }
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {
-            strip = try ContactSheets.filmstrip(try StickerAnimation.load(chosen), columns: columns, cell: cell, timing: timing)
+            strip = try ContactSheets.filmstrip(try StickerAnimation.load(chosen, limits: limits.limits), columns: columns, cell: cell, timing: timing)
         } catch {
             throw CLIError(error.description)
         }

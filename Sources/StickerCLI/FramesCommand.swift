@@ -32,14 +32,18 @@ public struct FramesCommand: ParsableCommand {
     @Option(name: .long, help: "Frame encoding: png, ppm (over black) or rgba (raw premultiplied).")
     public var format: OutputFormat = .png
 
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
     /// Runs the command. Frames are written to a temporary folder beside `--out` and moved
     /// into place only when every frame decoded, so a failure leaves nothing behind.
     public func run() throws {
-        let decoder = try InputFile.decoder(for: file)
+        let decoder = try InputFile.decoder(for: file, limits: limits.limits)
         let info = decoder.info
+        for warning in info.warnings { FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8)) }
         let staging = try OutputFolder(final: out)
         do {
             var iterator = decoder.makeFrameIterator()

@@ -17,12 +17,15 @@ public struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON (the same shape as frames.json).")
     public var json = false
 
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
     /// Runs the command.
     public func run() throws {
-        let decoder = try InputFile.decoder(for: file)
+        let decoder = try InputFile.decoder(for: file, limits: limits.limits)
         print(json ? try Self.json(for: decoder.info) : Self.text(for: decoder.info, path: file))
     }
 

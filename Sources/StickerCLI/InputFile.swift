@@ -1,18 +1,25 @@
 import AnimationCodec
 import Foundation
+import StickerPack
 
-/// Reads an input file and its structure, turning every failure into a ``CLIError``.
+/// Reads an input file (at most `limits.maxFileBytes`, checked before reading) and its
+/// structure, turning every failure into a ``CLIError``.
 enum InputFile {
     static func decoder(for path: String, limits: DecodingLimits = .default) throws -> AnimationDecoder {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw CLIError(isDirectory.boolValue ? "\(path): is a directory, not an image file" : "\(path): cannot be read")
-            }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CLIError("\(path): is a directory, not an image file")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, maxBytes: limits.maxFileBytes)
+        } catch .missingFile {
             throw CLIError("\(path): no such file")
+        } catch {
+            throw CLIError(error.description)
         }
         do {
-            return try AnimationDecoder(bytes: [UInt8](data), limits: limits)
+            return try AnimationDecoder(bytes: bytes, limits: limits)
         } catch {
             throw CLIError(path: path, error)
         }

@@ -26,7 +26,12 @@ struct OutputFolder {
 
     func write(_ bytes: [UInt8], named name: String) throws {
         let url = staging.appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else {
+        // Data over the array's own storage: a frame can be hundreds of megabytes, never copied.
+        let written = bytes.withUnsafeBytes { raw in
+            FileManager.default.createFile(atPath: url.path, contents: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
+                                                                           count: raw.count, deallocator: .none))
+        }
+        guard written else {
             throw CLIError("\(url.path): cannot be written")
         }
     }

@@ -100,11 +100,11 @@ public struct PreviewCommand: ParsableCommand {
     private func makeSource() throws -> PreviewSource {
         var isDirectory: ObjCBool = false
         let single = inputs.count == 1 && FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory) && !isDirectory.boolValue
-        let background = try browser.background.map(BrowserOptions.background)
+        let background = try browser.background.map { try BrowserOptions.background($0, limits: browser.limits.limits) }
         if single {
             let pack = try PackInput.load(inputs)
             do {
-                let animation = try StickerAnimation.load(pack.stickers[0])
+                let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
                 return StickerPreviewSource(animation: animation, timing: browser.timing,
                                             background: background.flatMap { $0 == .transparent ? nil : $0 })
             } catch {

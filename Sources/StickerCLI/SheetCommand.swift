@@ -28,6 +28,9 @@ public struct SheetCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"))
     var output: String
 
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
@@ -42,9 +45,9 @@ public struct SheetCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         let pack = try PackInput.load(inputs)
-        let backgrounds = Background.presets.map(\.background) + (try extraBackgrounds.map(BrowserOptions.background))
+        let backgrounds = Background.presets.map(\.background) + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })
         let sheet = ContactSheets.backgrounds(pack, backgrounds: backgrounds, size: size, scale: scale,
-                                              time: DurationParsing.seconds(at) ?? 0)
+                                              time: DurationParsing.seconds(at) ?? 0, limits: limits.limits)
         let bytes = SnapshotEncoder.Kind(path: output) == .ppm ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
         print("\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))")

@@ -15,6 +15,9 @@ public struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
@@ -22,7 +25,7 @@ public struct ValidateCommand: ParsableCommand {
     public func run() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name a pack or at least one image file.") }
         let pack = try PackInput.load(inputs)
-        let report = PackValidator().validate(pack)
+        let report = PackValidator(limits: limits.limits).validate(pack)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

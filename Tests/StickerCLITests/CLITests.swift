@@ -236,4 +236,24 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["frame-0000.png"])
         #expect(try Data(contentsOf: out.appendingPathComponent("frame-0000.png")) == Data("earlier".utf8))
     }
+
+    @Test("limit options: each lowered limit refuses the sample sticker with its own message; a device is not a file")
+    func limitOptions() throws {
+        let sticker = Self.samplePack.appendingPathComponent("01-bouncing-blob.png").path  // 408x408, 12 frames, 231,467 bytes
+        let expectations: [([String], String)] = [
+            (["--max-side", "400"], "image is 408x408, larger than the 400-pixel side limit"),
+            (["--max-pixels", "100K"], "image has 166464 pixels, more than the limit of 102400"),
+            (["--max-frames", "11"], "declares 12 frames, more than the limit of 11"),
+            (["--max-decoded", "7M"], "decoded frames would take 7990272 bytes, more than the limit of 7340032"),
+            (["--max-file", "200K"], "231467 bytes, more than the 204800 bytes"),
+        ]
+        for (arguments, message) in expectations {
+            let result = try Self.runExecutable(["info", sticker] + arguments)
+            #expect(result.status == 1 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try Self.runExecutable(["info", sticker, "--max-side", "408", "--max-frames", "12"]).status == 0)
+        let device = try Self.runExecutable(["info", "/dev/zero"])
+        #expect(device.status == 1 && device.stderr.contains("/dev/zero: cannot be read"))
+        #expect(try Self.runExecutable(["info", sticker, "--max-pixels", "lots"]).status != 0)
+    }
 }

@@ -43,14 +43,16 @@ struct PreviewTests {
 
     /// Starts `argv` with posix_spawn, a clean signal mask and default dispositions (a test
     /// may run on a worker thread that blocks signals, and a child inheriting that mask would
-    /// never see SIGINT, SIGTERM or SIGCHLD), standard output to `stdout`; returns its pid.
-    static func spawn(_ argv: [String], stdout: String = "/dev/null", environment: [String] = ["PATH=/usr/bin:/bin"]) throws -> pid_t {
+    /// never see SIGINT, SIGTERM or SIGCHLD), standard output to `stdout` and standard error to
+    /// `stderr`; returns its pid.
+    static func spawn(_ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
+                      environment: [String] = ["PATH=/usr/bin:/bin"]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

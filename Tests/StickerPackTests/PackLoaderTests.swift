@@ -1,3 +1,4 @@
+import AnimationCodec
 import Foundation
 import StickerPack
 import Testing
@@ -110,8 +111,10 @@ struct PackLoaderTests {
         }
         let image = folder.write(TestImages.png(width: 300, height: 300), "big.png")
         #expect(truncate(image.path, 3 << 20) == 0)
+        var small = DecodingLimits.default
+        small.maxFileBytes = 1 << 20
         #expect(throws: PackError.fileTooLarge(path: image.path, bytes: 3 << 20, limit: 1 << 20)) {
-            try StickerAnimation.load(Sticker(name: "big", source: .file(image)), maxFileBytes: 1 << 20)
+            try StickerAnimation.load(Sticker(name: "big", source: .file(image)), limits: small)
         }
     }
 

@@ -31,6 +31,7 @@ public struct AnimationDecoder: Sendable {
     /// - Throws: ``CodecError`` naming the problem; a broken APNG animation is not an
     ///   error (the default image is used, with a warning in ``AnimationInfo/warnings``).
     public init(bytes: [UInt8], limits: DecodingLimits = .default) throws(CodecError) {
+        try limits.checkFile(bytes: bytes.count)
         guard let format = ImageFormat.sniff(bytes) else { throw .unknownFormat }
         self.bytes = bytes
         self.limits = limits

@@ -9,18 +9,26 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxFrames: Int
     /// The most bytes all composited frames may add up to (frames x width x height x 4).
     public var maxTotalDecodedBytes: Int
+    /// The largest input file, in bytes (readers refuse larger files before reading them).
+    public var maxFileBytes: Int
 
     /// Defaults that fit any real sticker (and any sane animation) with a wide margin:
-    /// 16384 px a side, 64 Mpx a canvas, 10,000 frames, 4 GiB of decoded frames.
+    /// 16384 px a side, 64 Mpx a canvas, 10,000 frames, 4 GiB of decoded frames, 64 MiB files.
     public static let `default` = DecodingLimits(
-        maxSide: 16_384, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30)
+        maxSide: 16_384, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30, maxFileBytes: 64 << 20)
 
     /// Creates limits; see the properties for what each bounds.
-    public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int) {
+    public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int, maxFileBytes: Int = 64 << 20) {
         self.maxSide = maxSide
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxTotalDecodedBytes = maxTotalDecodedBytes
+        self.maxFileBytes = maxFileBytes
+    }
+
+    /// Throws unless a file of `count` bytes fits.
+    func checkFile(bytes count: Int) throws(CodecError) {
+        if count > maxFileBytes { throw .limitExceeded(.fileBytes(count, limit: maxFileBytes)) }
     }
 
     /// Throws unless a `width` x `height` image fits.
@@ -53,6 +61,8 @@ public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
     case frames(Int, limit: Int)
     /// More decoded bytes than the limit.
     case decodedBytes(Int, limit: Int)
+    /// A larger input file than the limit.
+    case fileBytes(Int, limit: Int)
 
     /// A one-line description naming the limit.
     public var description: String {
@@ -65,6 +75,8 @@ public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
             return "animation declares \(count) frames, more than the limit of \(limit)"
         case .decodedBytes(let count, let limit):
             return "decoded frames would take \(count) bytes, more than the limit of \(limit)"
+        case .fileBytes(let count, let limit):
+            return "file is \(count) bytes, more than the limit of \(limit)"
         }
     }
 }

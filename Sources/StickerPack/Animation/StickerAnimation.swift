@@ -24,14 +24,13 @@ public struct StickerAnimation: Sendable {
 
     /// Reads `sticker`'s files and their structure (no pixels are decoded yet).
     /// - Parameters:
-    ///   - limits: the codec's limits for every file.
-    ///   - maxFileBytes: files larger than this are refused before they are read.
-    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default,
-                            maxFileBytes: Int = StickerAnimation.defaultMaxFileBytes) throws(PackError) -> StickerAnimation {
+    /// - Parameter limits: the codec's limits for every file; files larger than
+    ///   `limits.maxFileBytes` are refused before they are read.
+    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default) throws(PackError) -> StickerAnimation {
         var decoders: [AnimationDecoder] = []
         var total = 0
         for url in sticker.files {
-            let bytes = try readFile(url, maxBytes: maxFileBytes)
+            let bytes = try readFile(url, maxBytes: limits.maxFileBytes)
             total += bytes.count
             do {
                 decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
@@ -55,8 +54,6 @@ public struct StickerAnimation: Sendable {
         }
     }
 
-    /// Files above 64 MiB are not stickers; they are refused unread.
-    public static let defaultMaxFileBytes = 64 << 20
 
     /// The first file's path, for messages.
     public var sourcePath: String { paths[0] }

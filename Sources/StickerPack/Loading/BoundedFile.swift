@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads whole files with a size bound, through POSIX calls: a hostile pack can hold a
 /// "Contents.json" or an image of any size, and nothing past the bound is ever allocated.
-enum BoundedFile {
+public enum BoundedFile {
     /// The bytes of `path`, or an error when it is missing, unreadable or over `maxBytes`.
-    static func read(_ path: String, maxBytes: Int) throws(PackError) -> [UInt8] {
+    public static func read(_ path: String, maxBytes: Int) throws(PackError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw errno == ENOENT ? .missingFile(path: path) : .unreadable(path: path) }
         defer { close(fd) }

@@ -1,0 +1,61 @@
+import AnimationCodec
+import ArgumentParser
+
+/// `--max-side`, `--max-pixels`, `--max-frames`, `--max-decoded` and `--max-file`: the codec's
+/// ``DecodingLimits`` for every command that reads images. Each defaults to the library's.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-side"), help: ArgumentHelp("Longest canvas or frame side, in pixels.", valueName: "px"))
+    var maxSide = DecodingLimits.default.maxSide
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Largest canvas or frame area, in pixels (suffixes K, M, G: powers of 1024).", valueName: "n"))
+    var maxPixels = ScaledCount(DecodingLimits.default.maxPixels)
+
+    @Option(name: .customLong("max-frames"), help: ArgumentHelp("Most frames a file may declare.", valueName: "n"))
+    var maxFrames = DecodingLimits.default.maxFrames
+
+    @Option(name: .customLong("max-decoded"), help: ArgumentHelp("Most bytes all decoded frames of a file may add up to (frames x W x H x 4).", valueName: "bytes"))
+    var maxDecoded = ScaledCount(DecodingLimits.default.maxTotalDecodedBytes)
+
+    @Option(name: .customLong("max-file"), help: ArgumentHelp("Largest image file read; larger files are refused unread.", valueName: "bytes"))
+    var maxFile = ScaledCount(DecodingLimits.default.maxFileBytes)
+
+    func validate() throws {
+        guard maxSide > 0, maxFrames > 0, maxPixels.value > 0, maxDecoded.value > 0, maxFile.value > 0 else {
+            throw ValidationError("limits must be positive.")
+        }
+    }
+
+    /// The limits these options describe.
+    var limits: DecodingLimits {
+        DecodingLimits(maxSide: maxSide, maxPixels: maxPixels.value, maxFrames: maxFrames,
+                       maxTotalDecodedBytes: maxDecoded.value, maxFileBytes: maxFile.value)
+    }
+}
+
+/// A count written plainly or with a binary suffix: `500000`, `512K`, `64M`, `4G`.
+struct ScaledCount: ExpressibleByArgument, CustomStringConvertible {
+    let value: Int
+
+    init(_ value: Int) { self.value = value }
+
+    init?(argument: String) {
+        let shifts: [Character: Int] = ["K": 10, "M": 20, "G": 30]
+        var digits = Substring(argument)
+        var shift = 0
+        if let last = digits.last?.uppercased().first, let found = shifts[last] {
+            shift = found
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number >= 0, number <= Int.max >> shift else { return nil }
+        value = number << shift
+    }
+
+    var description: String {
+        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] where value >= 1 << shift && value % (1 << shift) == 0 {
+            return "\(value >> shift)\(suffix)"
+        }
+        return String(value)
+    }
+
+    var defaultValueDescription: String { description }
+}
