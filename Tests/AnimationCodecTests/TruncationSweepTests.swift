@@ -1,4 +1,4 @@
-import AnimationCodec
+@testable import AnimationCodec
 import Foundation
 import Testing
 
@@ -38,6 +38,45 @@ struct TruncationSweepTests {
         var cuts = Set(0..<min(300, bytes.count))
         for k in 0..<200 { cuts.insert(bytes.count * k / 200) }
         for cut in cuts.sorted() { _ = Self.decodeCompletely(Array(bytes.prefix(cut))) }
+    }
+
+    /// Every image file in the repository's corpus/ (the sample pack and the sample catalog).
+    static let corpusFiles: [String] = {
+        let root = Fixtures.repoRoot.appendingPathComponent("corpus")
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        let images = (walker?.allObjects as? [String] ?? []).filter { ["png", "gif", "jpg"].contains(($0 as NSString).pathExtension) }
+        return images.sorted()
+    }()
+
+    /// Every prefix of every corpus file ends in a typed error or frames. The structure is read
+    /// for every prefix, and the frame the cut falls in is decoded: the frames before it have the
+    /// same bytes as in the whole file, which is decoded once in full, so the prefix adds
+    /// nothing new for them.
+    @Test("every prefix of every corpus file decodes to frames or a typed error", arguments: corpusFiles)
+    func everyPrefix(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("corpus").appendingPathComponent(path)))
+        #expect(!Self.decodeCompletely(bytes), "the whole file decodes")
+        let scratch = DecodeScratch()
+        var storage: [UInt8] = []
+        var decodedPrefixes: Set<Int> = []
+        for cut in 0..<bytes.count {
+            guard let decoder = try? AnimationDecoder(bytes: Array(bytes[..<cut])) else { continue }
+            let last = decoder.frameCount - 1
+            guard let layer = try? decoder.source.decodeLayer(last, bytes: decoder.bytes, scratch: scratch, storage: &storage) else { continue }
+            #expect(layer.pixels.count == layer.rect.width * layer.rect.height * 4)
+            decodedPrefixes.insert(cut)
+        }
+        #expect(decodedPrefixes.allSatisfy { $0 >= 6 }, "no format is recognised from less than a signature")
+        switch (path as NSString).pathExtension {
+        case "png":
+            // The documented partial result: a PNG missing only its IEND chunk still decodes.
+            #expect(decodedPrefixes.contains(bytes.count - 12))
+        case "gif":
+            // A truncated GIF keeps its frames: the prefix without the trailer byte decodes.
+            #expect(decodedPrefixes.contains(bytes.count - 1))
+        default:
+            break
+        }
     }
 
     @Test("single-byte flips at sampled offsets decode to frames or a typed error", arguments: files)
