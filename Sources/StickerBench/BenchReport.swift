@@ -59,6 +59,7 @@ public enum BenchReport {
             }
             line += " " + lpad(r.peakBytes.map { fixed(Double($0) / 1_048_576, 1) } ?? "-", 9)
             line += "  " + (r.baselineAgrees.map { $0 ? "ok" : "DIFFERS" } ?? "-")
+            if let identical = r.parallelIdentical { line += identical ? "" : " PARALLEL-DIFFERS" }
             lines.append(line)
         }
         lines.append("")
@@ -72,6 +73,11 @@ public enum BenchReport {
                 line += "   \(threads) threads \(fixed(parallel, 1)) MP/s (\(fixed(speedUp, 2))x)"
             }
             lines.append(line)
+        }
+        let compared = results.compactMap(\.parallelIdentical)
+        if !compared.isEmpty {
+            lines.append("parallel: every frame bit-identical to the serial decode (CRC-32 per frame) on "
+                         + "\(compared.filter { $0 }.count) of \(compared.count) files")
         }
         if let limits {
             lines.append("limits: bare inflate of the same PNG streams: libdeflate \(fixed(limits.libdeflate, 1)) MB/s, zlib \(fixed(limits.zlib, 1)) MB/s (output bytes)")

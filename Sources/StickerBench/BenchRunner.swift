@@ -29,6 +29,9 @@ public struct BenchResult: Sendable, Encodable {
     public var peakBytes: Int?
     /// Whether the baseline's last frame agrees with ours within 1 per channel.
     public var baselineAgrees: Bool?
+    /// Whether every frame of the `threads`-thread decode is bit-identical to the serial
+    /// decode's (compared by CRC-32 per frame; nil when threads == 1).
+    public var parallelIdentical: Bool?
 
     /// Phase shares of one decode, in seconds.
     public struct Phases: Sendable, Encodable {
@@ -107,6 +110,10 @@ public struct BenchRunner: Sendable {
             let ours = try decoder.frame(at: info.frameCount - 1).pixels
             agrees = theirs.count == ours.count && zip(theirs, ours).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
         }
+        var parallelIdentical: Bool?
+        if threads > 1 {
+            parallelIdentical = try Self.frameChecksums(decoder, threads: 1) == Self.frameChecksums(decoder, threads: threads)
+        }
         let phases = try decoder.profilePhases()
         if sink == 1 { FileHandle.standardError.write(Data()) }   // keeps `sink` alive
         return BenchResult(
@@ -114,7 +121,16 @@ public struct BenchRunner: Sendable {
             width: info.width, height: info.height, frames: info.frameCount, megapixels: megapixels,
             seconds: seconds, parallelSeconds: parallelSeconds, baselineSeconds: baselineSeconds,
             phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert),
-            peakBytes: peak, baselineAgrees: agrees, repeats: repeats)
+            peakBytes: peak, baselineAgrees: agrees, parallelIdentical: parallelIdentical, repeats: repeats)
+    }
+
+    /// The CRC-32 of every displayed frame, decoded on `threads` threads.
+    private static func frameChecksums(_ decoder: AnimationDecoder, threads: Int) throws -> [UInt32] {
+        var sums: [UInt32] = []
+        try decoder.forEachFrame(threads: threads) { frame in
+            sums.append(frame.pixels.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) })
+        }
+        return sums
     }
 
     /// The speed of bare inflate over every zlib stream of `paths`' PNG files, for the

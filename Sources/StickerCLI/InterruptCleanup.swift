@@ -48,11 +48,15 @@ enum InterruptCleanup {
     private static func cleanUpAndDie(signal number: Int32) -> Never {
         let paths = lock.withLock { pending }
         for path in paths { try? FileManager.default.removeItem(atPath: path) }
-        // End the way the default action would, so the parent sees "killed by SIGINT".
+        // End the way the default action would, so the parent sees "killed by SIGINT": this
+        // (dispatch) thread blocks signals, so unblock it here and raise it at this thread,
+        // where it is delivered before raise returns.
         signal(number, SIG_DFL)
-        kill(getpid(), number)
-        // Only reached if every thread blocks the signal.
-        usleep(200_000)
-        _exit(128 + number)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        _exit(128 + number)  // not reached
     }
 }

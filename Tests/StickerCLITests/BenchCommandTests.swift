@@ -25,6 +25,7 @@ struct BenchCommandTests {
             #expect(measured["repeats"] as? Int == 1)
             #expect(measured["baselineAgrees"] as? Bool == true, "baseline and decoder disagree on \(measured["name"] ?? "")")
             #expect(entry["speedUp"] is Double)
+            #expect(measured["parallelIdentical"] as? Bool == true, "2-thread frames differ on \(measured["name"] ?? "")")
         }
         let totals = try #require(document["totals"] as? [[String: Any]])
         #expect(Set(totals.compactMap { $0["format"] as? String }) == ["gif", "apng"])
