@@ -46,8 +46,18 @@ enum InterruptCleanup {
     }
 
     private static func cleanUpAndDie(signal number: Int32) -> Never {
-        let paths = lock.withLock { pending }
-        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        // The lock stays taken until the process ends: a main thread that fails once its
+        // staging folder is gone blocks in unregister(_:) instead of exiting before the
+        // removal is done.
+        lock.lock()
+        for path in pending {
+            // The main thread may still be writing into a staging folder: renaming it first
+            // means no new file can appear in it while it is removed (a plain recursive remove
+            // lost that race and left the folder behind).
+            let doomed = path + ".removing"
+            let target = rename(path, doomed) == 0 ? doomed : path
+            try? FileManager.default.removeItem(atPath: target)
+        }
         // End the way the default action would, so the parent sees "killed by SIGINT": this
         // (dispatch) thread blocks signals, so unblock it here and raise it at this thread,
         // where it is delivered before raise returns.
