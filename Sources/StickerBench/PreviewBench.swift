@@ -55,8 +55,8 @@ public enum PreviewBench {
             if hasChafa { chafaRuns.append(try ChildProcess.run(chafa)) }
         }
         func summary(_ command: [String], _ runs: [ChildProcess.Result]) -> Player {
-            let cpu = runs.map { $0.cpuSeconds / seconds }.sorted()[runs.count / 2]
-            let bytes = runs.map(\.bytes).sorted()[runs.count / 2]
+            let cpu = median(runs.map { $0.cpuSeconds / seconds }) ?? 0
+            let bytes = median(runs.map(\.bytes)) ?? 0
             return Player(command: command, cpuPerSecond: cpu, bytesPerFrame: Double(bytes) / Double(frames), bytes: bytes)
         }
         return Result(file: file, columns: columns, rows: rows, seconds: seconds, frames: frames,

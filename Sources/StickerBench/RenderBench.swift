@@ -58,11 +58,11 @@ public enum RenderBench {
             encode.append(Double(t3 - t2) / 1e6)
             if hasMontage { montage.append(try time(command)) }
         }
-        let montageMs = montage.isEmpty ? nil : median(montage)
-        let oursMs = median(ours)
+        let montageMs = median(montage)
+        let oursMs = median(ours) ?? 0
         return Result(pack: path, width: layout.pixelWidth, height: layout.pixelHeight, stickers: layout.cells.count,
-                      repeats: repeats, oursMilliseconds: oursMs, loadMilliseconds: median(load),
-                      drawMilliseconds: median(draw), encodeMilliseconds: median(encode),
+                      repeats: repeats, oursMilliseconds: oursMs, loadMilliseconds: median(load) ?? 0,
+                      drawMilliseconds: median(draw) ?? 0, encodeMilliseconds: median(encode) ?? 0,
                       montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command)
     }
 
@@ -81,11 +81,6 @@ public enum RenderBench {
     /// (Foundation's `Process.waitUntilExit` polls and adds up to 50 ms).
     private static func time(_ command: [String]) throws -> Double {
         try ChildProcess.run(command).wallSeconds * 1000
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 
     /// The result as a short table.

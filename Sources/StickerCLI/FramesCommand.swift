@@ -43,13 +43,13 @@ public struct FramesCommand: ParsableCommand {
     public func run() throws {
         let decoder = try InputFile.decoder(for: file, limits: limits.limits)
         let info = decoder.info
-        for warning in info.warnings { FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8)) }
+        info.warnings.forEach(report)
         let staging = try OutputFolder(final: out)
         do {
             var iterator = decoder.makeFrameIterator()
             while let frame = try iterator.next() {
                 try staging.write(encode(frame), named: Self.fileName(frame.info.index, format))
-                for warning in frame.warnings { FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8)) }
+                frame.warnings.forEach(report)
             }
             let metadata = AnimationMetadata(info) { Self.fileName($0, format) }
             let encoder = JSONEncoder()
@@ -63,6 +63,11 @@ public struct FramesCommand: ParsableCommand {
             staging.discard()
             throw error
         }
+    }
+
+    /// One line on stderr: `FILE: warning: ...`.
+    private func report(_ warning: CodecWarning) {
+        FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8))
     }
 
     static func fileName(_ index: Int, _ format: OutputFormat) -> String {

@@ -28,8 +28,8 @@ struct OutputFolder {
         let url = staging.appendingPathComponent(name)
         // Data over the array's own storage: a frame can be hundreds of megabytes, never copied.
         let written = bytes.withUnsafeBytes { raw in
-            FileManager.default.createFile(atPath: url.path, contents: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
-                                                                           count: raw.count, deallocator: .none))
+            let data = raw.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none) }
+            return FileManager.default.createFile(atPath: url.path, contents: data ?? Data())
         }
         guard written else {
             throw CLIError("\(url.path): cannot be written")

@@ -18,7 +18,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxSide: 16_384, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30, maxFileBytes: 64 << 20)
 
     /// Creates limits; see the properties for what each bounds.
-    public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int, maxFileBytes: Int = 64 << 20) {
+    public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int,
+                maxFileBytes: Int = DecodingLimits.default.maxFileBytes) {
         self.maxSide = maxSide
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames

@@ -30,7 +30,7 @@ public struct StickerAnimation: Sendable {
         var decoders: [AnimationDecoder] = []
         var total = 0
         for url in sticker.files {
-            let bytes = try readFile(url, maxBytes: limits.maxFileBytes)
+            let bytes = try BoundedFile.read(url.path, maxBytes: limits.maxFileBytes)
             total += bytes.count
             do {
                 decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
@@ -53,7 +53,6 @@ public struct StickerAnimation: Sendable {
                                     decoders: decoders, paths: sticker.files.map(\.path), isSequence: true)
         }
     }
-
 
     /// The first file's path, for messages.
     public var sourcePath: String { paths[0] }
@@ -143,10 +142,6 @@ extension FrameDelay {
             self.init(numerator: Int((max(0, seconds) * 1000).rounded()), denominator: 1000)
         }
     }
-}
-
-private func readFile(_ url: URL, maxBytes: Int) throws(PackError) -> [UInt8] {
-    try BoundedFile.read(url.path, maxBytes: maxBytes)
 }
 
 extension StickerAnimation {
