@@ -35,6 +35,9 @@ public struct FramesCommand: ParsableCommand {
     /// The codec's limits.
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
+    /// How progress is shown.
+    @OptionGroup var progress: ProgressOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
@@ -45,11 +48,14 @@ public struct FramesCommand: ParsableCommand {
         let info = decoder.info
         info.warnings.forEach(report)
         let staging = try OutputFolder(final: out)
+        let bar = ProgressBar("frames", style: progress.progress)
+        defer { bar.finish() }
         do {
             var iterator = decoder.makeFrameIterator()
             while let frame = try iterator.next() {
                 try staging.write(encode(frame), named: Self.fileName(frame.info.index, format))
                 frame.warnings.forEach(report)
+                bar.update(frame.info.index + 1, of: info.frames.count)
             }
             let metadata = AnimationMetadata(info) { Self.fileName($0, format) }
             let encoder = JSONEncoder()

@@ -1,23 +1,55 @@
+import ArgumentParser
 import Foundation
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal and only once
-/// the work has taken a second, then erased.
+/// How a command shows its progress on stderr (`--progress`).
+public enum ProgressStyle: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// A bar redrawn in place, only when stderr is a terminal and the work has taken a second.
+    case auto
+    /// One line per step (`rendering 12/600`), from the first step, whatever stderr is: for
+    /// CI logs and for scripts that wait for the work to start.
+    case lines
+    /// Nothing.
+    case none
+}
+
+/// The `--progress` option shared by the commands that can take a while.
+public struct ProgressOptions: ParsableArguments {
+    /// How progress is shown.
+    @Option(help: "Progress on stderr: auto (a bar on a terminal), lines (one line a step) or none.")
+    public var progress: ProgressStyle = .auto
+
+    /// Creates the options (argument parsing fills them in).
+    public init() {}
+}
+
+/// Progress on stderr: a one-line bar (drawn only when stderr is a terminal and only once the
+/// work has taken a second, then erased), or one plain line a step.
 final class ProgressBar {
     private let label: String
     private let start = Date()
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let style: ProgressStyle
     private var drawn = false
 
-    init(_ label: String) { self.label = label }
+    init(_ label: String, style: ProgressStyle = .auto) {
+        self.label = label
+        self.style = style == .auto && isatty(STDERR_FILENO) != 1 ? .none : style
+    }
 
     /// Shows `done` of `total`.
     func update(_ done: Int, of total: Int) {
-        guard enabled, total > 0, Date().timeIntervalSince(start) >= 1 else { return }
-        let width = 30
-        let filled = min(width, done * width / total)
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total)\u{1B}[K".utf8))
-        drawn = true
+        switch style {
+        case .none:
+            return
+        case .lines:
+            FileHandle.standardError.write(Data("\(label) \(done)/\(total)\n".utf8))
+        case .auto:
+            guard total > 0, Date().timeIntervalSince(start) >= 1 else { return }
+            let width = 30
+            let filled = min(width, done * width / total)
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total)\u{1B}[K".utf8))
+            drawn = true
+        }
     }
 
     /// Erases the bar.

@@ -36,6 +36,8 @@ public struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png, .ppm or .apng.", valueName: "out"))
     var output: String
 
+    @OptionGroup var progress: ProgressOptions
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
@@ -67,7 +69,7 @@ public struct RenderCommand: ParsableCommand {
         switch kind {
         case .apng:
             let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
-            let bar = ProgressBar("rendering")
+            let bar = ProgressBar("rendering", style: progress.progress)
             defer { bar.finish() }
             bytes = try SnapshotEncoder.apng(renderer, duration: seconds) { bar.update($0, of: $1) }
             summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"

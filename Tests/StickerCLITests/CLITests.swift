@@ -196,9 +196,8 @@ struct CLITests {
         let out = folder.appendingPathComponent("frames")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("earlier".utf8).write(to: out.appendingPathComponent("frame-0000.png"))
-        // 400 frames of 512x512 (a moving gradient, so the file stays small): writing them
-        // as PNGs takes seconds, long enough to interrupt once the first frames are staged.
-        let side = 512, count = 400
+        // 400 frames of 64x64 (a moving gradient): their 400 progress lines overflow the pipe.
+        let side = 64, count = 400
         var writer = APNGWriter(width: side, height: side, frameCount: count, plays: 0)
         // Pixel (x, y) of frame i has red x + y + i: row y of frame i is a slice of one line.
         var line: [UInt8] = []
@@ -215,20 +214,18 @@ struct CLITests {
         let input = folder.appendingPathComponent("long.png")
         try Data(writer.finish()).write(to: input)
 
-        let pid = try PreviewTests.spawn([try PreviewTests.executable(), "frames", input.path, "--out", out.path])
+        // Progress as lines on a one-page pipe: after the third line, three frames are staged,
+        // and the child cannot finish (400 lines fill the pipe, which the test no longer reads).
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([try PreviewTests.executable(), "frames", input.path,
+                                                                   "--out", out.path, "--progress", "lines"])
+        defer { close(progress) }
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(20)
         func staged() -> [String] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             return names.filter { $0.hasPrefix(".frames.partial-") }
         }
-        // Wait until the staging folder holds a few frames.
-        while Date() < deadline, waitpid(pid, &status, WNOHANG) == 0 {
-            if let name = staged().first,
-               ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(name).path))?.count ?? 0) >= 3 { break }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(waitpid(pid, &status, WNOHANG) == 0, "still writing frames when interrupted")
+        #expect(PreviewTests.readLine(from: progress, containing: "frames 3/400") != nil, "three frames written")
+        #expect(staged().count == 1, "the frames are staged beside the output")
         kill(pid, SIGINT)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         #expect(status & 0x7F == SIGINT, "ended by the signal")

@@ -46,13 +46,17 @@ struct PreviewTests {
     /// never see SIGINT, SIGTERM or SIGCHLD), standard output to `stdout` and standard error to
     /// `stderr`; returns its pid.
     static func spawn(_ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
-                      environment: [String] = ["PATH=/usr/bin:/bin"]) throws -> pid_t {
+                      stderrDescriptor: Int32? = nil, environment: [String] = ["PATH=/usr/bin:/bin"]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let stderrDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, stderrDescriptor, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -68,10 +72,65 @@ struct PreviewTests {
         return pid
     }
 
+    /// Starts `argv` like ``spawn(_:stdout:stderr:environment:)`` with its standard error on a
+    /// pipe of one page (4 KiB), and returns the pid and the pipe's read end. A child that
+    /// prints more than a page to it blocks until the test reads, so a test that stops reading
+    /// knows the child cannot have finished: an event, not a race against the clock.
+    static func spawnWithStderrPipe(_ argv: [String]) throws -> (pid: pid_t, stderr: Int32) {
+        // Close-on-exec, so children that other tests start later never hold the write end
+        // open; the dup2 onto the child's stderr clears the flag for that one copy.
+        var ends: [Int32] = [0, 0]
+        guard Glibc.pipe(&ends) == 0 else { throw CLIError("pipe failed") }
+        ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        let fSetPipeSize: Int32 = 1031  // F_SETPIPE_SZ (Linux), not exported without _GNU_SOURCE
+        defer { close(ends[1]) }
+        guard fcntl(ends[1], fSetPipeSize, 4096) == 4096 else {
+            close(ends[0])
+            throw CLIError("the pipe could not be set to one page")
+        }
+        do {
+            return (try spawn(argv, stderrDescriptor: ends[1]), ends[0])
+        } catch {
+            close(ends[0])
+            throw error
+        }
+    }
+
+    /// Reads `fd` up to and including the first line that contains `text`; nil at the end of
+    /// the stream (the child exited or closed it without printing it).
+    static func readLine(from fd: Int32, containing text: String) -> String? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(fd, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") {
+                let string = String(decoding: line, as: UTF8.self)
+                if string.contains(text) { return string }
+                line.removeAll(keepingCapacity: true)
+            } else {
+                line.append(byte)
+            }
+        }
+    }
+
     static func executable() throws -> String {
         let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stickers"),
                           CLITests.repoRoot.appendingPathComponent(".build/debug/stickers")]
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }).path
+    }
+
+    /// The processes whose parent is `parent` (from /proc).
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After "pid (comm)": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
     }
 
     /// The columns (1-based) holding any drawn cell.
@@ -85,7 +144,9 @@ struct PreviewTests {
         return high == 0 ? nil : low...high
     }
 
-    static func waitFor(_ seconds: Double, until condition: () throws -> Bool) rethrows -> Bool {
+    /// Polls `condition` until it holds. The time limit only keeps a broken build from hanging
+    /// the suite: it is far beyond what any of these events takes on a loaded machine.
+    static func waitFor(_ seconds: Double = 120, until condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
@@ -102,8 +163,8 @@ struct PreviewTests {
         let gif = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
         try tmux.run(["new-session", "-d", "-s", "s", "-x", "80", "-y", "30", "bash --norc --noprofile"])
         try tmux.run(["set-option", "-t", "s", "window-size", "manual"])
-        try tmux.run(["send-keys", "-t", "s", "echo BEFORE; \(try Self.executable()) preview \(gif) --duration 20; echo EXIT=$?", "Enter"])
-        #expect(try Self.waitFor(10) { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil },
+        try tmux.run(["send-keys", "-t", "s", "echo BEFORE; \(try Self.executable()) preview \(gif) --duration 600; echo EXIT=$?", "Enter"])
+        #expect(try Self.waitFor { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil },
                 "playing: alternate screen on, cursor hidden, something drawn")
         // 408 x 408 in 80 x 30 cells: 60 x 60 pixels = 60 columns, centred from column 11.
         let wide = try #require(Self.drawnColumns(try tmux.screen()))
@@ -112,7 +173,7 @@ struct PreviewTests {
 
         try tmux.run(["resize-window", "-t", "s", "-x", "40", "-y", "20"])
         // 408 x 408 in 40 x 20: 40 x 40 pixels, every drawn cell within the 40 columns.
-        let refitted = try Self.waitFor(5) {
+        let refitted = try Self.waitFor {
             guard let range = Self.drawnColumns(try tmux.screen()) else { return false }
             return range.upperBound <= 40 && range.upperBound - range.lowerBound < 40
         }
@@ -120,7 +181,7 @@ struct PreviewTests {
         #expect(refitted, "re-fitted to 40 columns: \(String(describing: narrow))")
 
         try tmux.run(["send-keys", "-t", "s", "C-c"])
-        #expect(try Self.waitFor(5) { try tmux.screen().contains { $0.contains("EXIT=130") } }, "Ctrl-C ends with status 130")
+        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("EXIT=130") } }, "Ctrl-C ends with status 130")
         #expect(try tmux.flags() == "0 1", "normal screen and a visible cursor again")
         let after = try tmux.screen()
         #expect(after.contains { $0 == "BEFORE" }, "the shell's screen is back as it was")
@@ -128,10 +189,14 @@ struct PreviewTests {
 
         // The end of playback (--duration) and SIGTERM restore the terminal too.
         try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 1; echo END=$?", "Enter"])
-        #expect(try Self.waitFor(10) { try tmux.screen().contains { $0.contains("END=0") } }, "--duration ends playback with status 0")
+        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("END=0") } }, "--duration ends playback with status 0")
         #expect(try tmux.flags() == "0 1")
-        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 20 & sleep 1; kill -TERM $!; wait $!; echo TERM=$?", "Enter"])
-        #expect(try Self.waitFor(10) { try tmux.screen().contains { $0.contains("TERM=143") } }, "SIGTERM ends with status 143")
+        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 600; echo TERM=$?", "Enter"])
+        #expect(try Self.waitFor { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil }, "playing again")
+        let shell = try #require(pid_t(try tmux.run(["display", "-p", "-t", "s", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let player = try #require(Self.children(of: shell).first, "the preview runs under the pane's shell")
+        kill(player, SIGTERM)
+        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("TERM=143") } }, "SIGTERM ends with status 143")
         #expect(try tmux.flags() == "0 1")
         #expect(Self.drawnColumns(try tmux.screen()) == nil)
     }

@@ -104,13 +104,18 @@ struct RenderCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("browser.apng")
         try Data("earlier".utf8).write(to: out)
-        // posix_spawn with a clean signal mask: a test runs on a worker thread that blocks
-        // signals, and a child inheriting that mask would never see the SIGINT.
-        let pid = try PreviewTests.spawn([try PreviewTests.executable(), "render", CLITests.samplePack.path, "--style", "expanded",
-                                          "--duration", "20s", "-o", out.path])
-        Thread.sleep(forTimeInterval: 1.0)
+        // posix_spawn with a clean signal mask (a test runs on a worker thread that blocks
+        // signals, and a child inheriting that mask would never see the SIGINT), progress as
+        // lines on a one-page pipe. Once the first line is read the render has started, and
+        // it cannot finish: its hundreds of lines fill the pipe, which the test no longer reads.
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([try PreviewTests.executable(), "render", CLITests.samplePack.path,
+                                                                   "--style", "expanded", "--duration", "20s", "--progress", "lines", "-o", out.path])
+        defer { close(progress) }
+        let first = PreviewTests.readLine(from: progress, containing: "rendering ")
+        #expect(first != nil, "the render printed its progress")
+        let total = Int(first?.split(separator: "/").last ?? "") ?? 0
+        #expect(total * "rendering 1/\(total)\n".utf8.count > 2 * 4096, "enough progress to fill the pipe: \(total) frames")
         var status: Int32 = 0
-        #expect(waitpid(pid, &status, WNOHANG) == 0, "a 20 s animated render takes longer than a second")
         kill(pid, SIGINT)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         #expect(status & 0x7F == SIGINT, "ended by the signal")

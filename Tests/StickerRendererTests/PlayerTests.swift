@@ -1,4 +1,5 @@
 import AnimationCodec
+import Dispatch
 import Foundation
 import StickerPack
 import StickerRenderer
@@ -28,17 +29,16 @@ struct PlayerTests {
         return StickerPreviewSource(animation: animation, timing: .raw, background: nil)
     }
 
-    @Test("--loops 3: six frames drawn in 0.3 s, the screen entered first and restored last")
+    @Test("--loops 3: six frames at 50 ms steps, 0.3 s of playback, the screen entered first and restored last")
     func loops() throws {
         let terminal = RecordingTerminal()
+        let clock = SteppedClock()
         let player = TerminalPlayer(source: try Self.source(), terminal: terminal, colors: .truecolor,
-                                    limits: TerminalPlayer.Limits(loops: 3))
-        let start = Date()
+                                    limits: TerminalPlayer.Limits(loops: 3), clock: clock)
         let (ending, statistics) = try player.play()
-        let wall = Date().timeIntervalSince(start)
         #expect(ending == .finished)
         #expect(statistics.frames == 6, "red, blue three times: \(statistics.frames)")
-        #expect(wall >= 0.29 && wall < 3, "\(wall) s")
+        #expect(abs(clock.now - 0.3) < 1e-9, "three loops of 100 ms: \(clock.now) s")
         #expect(terminal.writes.first == ANSIWriter.Control.enter && terminal.writes.last == ANSIWriter.Control.leave)
         let frames = terminal.writes.filter { $0.hasPrefix(ANSIWriter.Control.beginFrame) }
         #expect(frames.count == 6 && frames.allSatisfy { $0.hasSuffix(ANSIWriter.Control.endFrame) })
@@ -46,21 +46,32 @@ struct PlayerTests {
         #expect(frames[0].contains("\u{1B}[4;7H") && frames[1].contains("48;2;0;0;255"))
     }
 
-    @Test("--speed 3 plays the same loops in a third of the time; --duration bounds the wall clock")
+    @Test("--speed 3 plays the same loops in a third of the time; --duration bounds playback")
     func speedAndDuration() throws {
+        let fastClock = SteppedClock()
         let fast = TerminalPlayer(source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
-                                  limits: TerminalPlayer.Limits(loops: 6, speed: 3))
-        var start = Date()
+                                  limits: TerminalPlayer.Limits(loops: 6, speed: 3), clock: fastClock)
         let (fastEnding, fastStats) = try fast.play()
-        var wall = Date().timeIntervalSince(start)
-        #expect(fastEnding == .finished && fastStats.frames == 12 && wall >= 0.19 && wall < 3, "\(wall) s, \(fastStats.frames) frames")
+        #expect(fastEnding == .finished && fastStats.frames == 12, "\(fastStats.frames) frames")
+        #expect(abs(fastClock.now - 0.2) < 1e-9, "0.6 s of media at 3x: \(fastClock.now) s")
 
+        let boundedClock = SteppedClock()
         let bounded = TerminalPlayer(source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
-                                     limits: TerminalPlayer.Limits(duration: 0.25))
-        start = Date()
+                                     limits: TerminalPlayer.Limits(duration: 0.25), clock: boundedClock)
         let (ending, stats) = try bounded.play()
-        wall = Date().timeIntervalSince(start)
-        #expect(ending == .finished && wall >= 0.24 && wall < 3, "\(wall) s")
-        #expect((4...6).contains(stats.frames), "about five 50 ms frames in 0.25 s: \(stats.frames)")
+        #expect(ending == .finished && abs(boundedClock.now - 0.25) < 1e-9, "\(boundedClock.now) s")
+        #expect(stats.frames == 5, "frames at 0, 50, 100, 150 and 200 ms: \(stats.frames)")
+    }
+
+    @Test("On the wall clock, playback waits for each frame's delay")
+    func wallClock() throws {
+        // Only a lower bound: a slow or busy machine can take longer, never shorter.
+        let start = DispatchTime.now().uptimeNanoseconds
+        let player = TerminalPlayer(source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
+                                    limits: TerminalPlayer.Limits(loops: 2))
+        let (ending, statistics) = try player.play()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        #expect(ending == .finished && statistics.frames >= 1)
+        #expect(wall >= 0.2, "two loops of 100 ms: \(wall) s")
     }
 }

@@ -61,11 +61,14 @@ public final class TerminalPlayer {
     private let writer: ANSIWriter
     private let limits: Limits
     private let fixedSize: (columns: Int, rows: Int)?
+    private let clock: PlaybackClock
     private let events = PlayerEvents()
 
-    /// A player for `source` on `terminal`; `size` overrides the window size (cells).
+    /// A player for `source` on `terminal`; `size` overrides the window size (cells); `clock`
+    /// is the time it plays by (the wall clock, unless a test steps it).
     public init(source: PreviewSource, terminal: TerminalDevice, colors: TerminalColors, limits: Limits,
-                size: (columns: Int, rows: Int)? = nil) {
+                size: (columns: Int, rows: Int)? = nil, clock: PlaybackClock = WallClock()) {
+        self.clock = clock
         self.source = source
         self.terminal = terminal
         self.writer = ANSIWriter(colors: colors, tolerance: ANSIWriter.playbackTolerance)
@@ -83,8 +86,7 @@ public final class TerminalPlayer {
         terminal.write(ANSIWriter.Control.enter)
         defer { terminal.write(ANSIWriter.Control.leave) }
 
-        let start = DispatchTime.now().uptimeNanoseconds
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        func elapsed() -> Double { clock.elapsed() }
         // Media time runs at `speed` x wall time; playback ends at the earlier of the source's
         // end (its last play) and the requested loops.
         let ends = [limits.loops.map { source.loopDuration * Double($0) }, source.endTime].compactMap { $0 }
@@ -109,7 +111,9 @@ public final class TerminalPlayer {
             let now = elapsed()
             if let duration = limits.duration, now >= duration { return (.finished, statistics) }
             let media = now * limits.speed
-            if let playEnd, media >= playEnd { return (.finished, statistics) }
+            // A microsecond's slack: loops x loop length is rarely exact in binary (3 x 0.1 is
+            // 0.30000000000000004), and the frame at the end would otherwise flash once more.
+            if let playEnd, media >= playEnd - 1e-6 { return (.finished, statistics) }
 
             let grid: CellGrid
             do {
@@ -131,7 +135,7 @@ public final class TerminalPlayer {
             var wakeWall = wakeMedia.map { $0 / limits.speed }
             if let duration = limits.duration { wakeWall = min(wakeWall ?? duration, duration) }
             // Nothing will change and nothing bounds playback: hold the picture until a signal.
-            events.wait(seconds: wakeWall.map { max(0, $0 - elapsed()) } ?? .infinity)
+            clock.wait(until: wakeWall ?? .infinity, wake: events.semaphore)
         }
     }
 }
@@ -141,7 +145,8 @@ final class PlayerEvents: @unchecked Sendable {
     enum Event: Hashable { case interrupt, terminate, resize }
     private let lock = NSLock()
     private var raised: Set<Event> = []
-    private let semaphore = DispatchSemaphore(value: 0)
+    /// Signalled for every event, so a waiting player wakes.
+    let semaphore = DispatchSemaphore(value: 0)
     private let queue = DispatchQueue(label: "stickers.preview.signals")
 
     func install() -> [DispatchSourceSignal] {
@@ -174,14 +179,5 @@ final class PlayerEvents: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return !raised.isEmpty
-    }
-
-    /// Sleeps up to `seconds`, waking early for a signal.
-    func wait(seconds: Double) {
-        if seconds.isInfinite {
-            semaphore.wait()
-        } else {
-            _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(min(seconds, 86_400) * 1e9)))
-        }
     }
 }
