@@ -27,9 +27,12 @@ demo: deps release-build
 # times faster than in a debug build, and the release build used by demo and bench is untouched.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
+# The third-party conformance suites are not in the repository: tests that need a missing one
+# are skipped, and the last line says which and how to get them (scripts/get-conformance.sh).
 test: deps
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS) --parallel --num-workers 2
+	@scripts/conformance-status.sh
 
 deps: system-deps python-deps
 
@@ -65,4 +68,4 @@ bench: deps release-build bench-corpus
 	.build/release/stickers bench corpus-bench --repeat 5
 
 clean:
-	rm -rf .build .build-test $(DEMO_OUT)
+	rm -rf .build .build-test $(DEMO_OUT) .conformance

@@ -1,11 +1,12 @@
 @testable import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// Philip Taylor's APNG suite (via Pillow) against the renderings its pages describe
 /// (`expected.tsv`): "solid green means success, any red means failure", turned into pixel
 /// checks on the final displayed frame.
-@Suite("APNG conformance (Philip Taylor's suite)")
+@Suite("APNG conformance (Philip Taylor's suite)", .needs("apng-philip-taylor", "wuffs-testdata"))
 struct APNGSuiteTests {
     static let suite = "apng-philip-taylor"
     static let green = PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)

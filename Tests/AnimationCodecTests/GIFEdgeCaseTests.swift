@@ -1,5 +1,6 @@
 @testable import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// wuffs' hand-made GIFs, each with its expected result worked out from its
@@ -15,7 +16,7 @@ struct GIFEdgeCaseTests {
 
     static func row(_ frame: Frame, _ y: Int) -> [PremultipliedRGBA] { (0..<frame.width).map { frame.pixel(x: $0, y: y) } }
 
-    @Test("transparent index leaves the canvas untouched; other indexes overwrite it")
+    @Test("transparent index leaves the canvas untouched; other indexes overwrite it", .needs("wuffs-testdata"))
     func transparentIndex() throws {
         let frames = try Self.artificial("transparent-index").decodeAllFrames()
         // Frame 0: indexes 8..15 = reds 0x80..0xF0 (row 1 is 0x0C..0x0F). Frame 1 at (1,1): 0x1F blue FF,
@@ -24,7 +25,7 @@ struct GIFEdgeCaseTests {
         #expect(Self.row(frames[1], 1) == [Self.rgb(0xC0, 0, 0), Self.rgb(0, 0, 0xFF), Self.rgb(0xE0, 0, 0), Self.rgb(0, 0, 0x55)])
     }
 
-    @Test("disposal 2 clears to transparent, not to the background colour")
+    @Test("disposal 2 clears to transparent, not to the background colour", .needs("wuffs-testdata"))
     func restoreToBackground() throws {
         let decoder = try Self.artificial("background-color")
         #expect(decoder.info.loopCount == 1 && decoder.info.plays == 2)
@@ -33,7 +34,7 @@ struct GIFEdgeCaseTests {
         #expect(Self.row(frames[1], 0) == [Self.clear, Self.clear, Self.rgb(0x80, 0xC2, 0), Self.clear])
     }
 
-    @Test("missing pixel data: undrawn pixels stay transparent, with a warning",
+    @Test("missing pixel data: undrawn pixels stay transparent, with a warning", .needs("wuffs-testdata"),
           arguments: [("pixel-data-none", 0), ("pixel-data-not-enough", 1)])
     func missingPixelData(name: String, drawn: Int) throws {
         let frame = try Self.artificial(name).frame(at: 0)
@@ -42,7 +43,7 @@ struct GIFEdgeCaseTests {
         #expect(frame.warnings.contains { $0.kind == .missingPixelData })
     }
 
-    @Test("too much pixel data is ignored, whether or not the excess is valid LZW",
+    @Test("too much pixel data is ignored, whether or not the excess is valid LZW", .needs("wuffs-testdata"),
           arguments: ["pixel-data-too-much-good-lzw", "pixel-data-too-much-bad-lzw"])
     func tooMuchPixelData(name: String) throws {
         let frame = try Self.artificial(name).frame(at: 0)
@@ -50,27 +51,27 @@ struct GIFEdgeCaseTests {
         #expect(frame.warnings.isEmpty)
     }
 
-    @Test("a zero-width frame draws nothing; a file with no frames is an error")
+    @Test("a zero-width frame draws nothing; a file with no frames is an error", .needs("wuffs-testdata"))
     func degenerateFrames() throws {
         let frame = try Self.artificial("zero-width-frame").frame(at: 0)
         #expect(frame.pixels.allSatisfy { $0 == 0 })
         #expect(throws: CodecError.noImageData) { try Self.artificial("no-frames") }
     }
 
-    @Test("the first loop count wins; the last Graphic Control Extension before a frame wins")
+    @Test("the first loop count wins; the last Graphic Control Extension before a frame wins", .needs("wuffs-testdata"))
     func repeatedExtensions() throws {
         #expect(try Self.artificial("multiple-loop-counts").info.loopCount == 50)
         #expect(try Self.artificial("multiple-graphic-controls").info.frames[0].delay.milliseconds == 300)
     }
 
-    @Test("a frame without any colour table draws nothing, with a warning")
+    @Test("a frame without any colour table draws nothing, with a warning", .needs("wuffs-testdata"))
     func emptyPalette() throws {
         let frames = try Self.artificial("empty-palette").decodeAllFrames()
         #expect(frames[1].pixels == frames[0].pixels)
         #expect(frames[1].warnings.contains { $0.kind == .missingColorTable })
     }
 
-    @Test("an interlaced frame one row high lands on its own row")
+    @Test("an interlaced frame one row high lands on its own row", .needs("wuffs-testdata"))
     func smallInterlacedFrame() throws {
         let frame = try Self.artificial("small-frame-interlaced").frame(at: 0)
         for y in 0..<5 {
@@ -80,7 +81,7 @@ struct GIFEdgeCaseTests {
         }
     }
 
-    @Test("frames outside the logical screen are clipped to it")
+    @Test("frames outside the logical screen are clipped to it", .needs("wuffs-testdata"))
     func outOfBounds() throws {
         let decoder = try Self.artificial("frame-out-of-bounds")
         #expect(decoder.info.width == 2 && decoder.info.height == 2)
@@ -93,7 +94,7 @@ struct GIFEdgeCaseTests {
         try AnimationDecoder(bytes: Fixtures.bytes("gif-pillow", name))
     }
 
-    @Test("Pillow: disposal methods as stored", arguments: [("dispose_none.gif", GIFDisposal.doNotDispose),
+    @Test("Pillow: disposal methods as stored", .needs("gif-pillow"), arguments: [("dispose_none.gif", GIFDisposal.doNotDispose),
                                                            ("dispose_bgnd.gif", .restoreToBackground),
                                                            ("dispose_prev.gif", .restoreToPrevious)])
     func pillowDisposal(name: String, disposal: GIFDisposal) throws {
@@ -103,13 +104,13 @@ struct GIFEdgeCaseTests {
         #expect(try decoder.decodeAllFrames().count == 5)
     }
 
-    @Test("Pillow: disposal to background leaves transparency (pixel (35,30) of frame 2)")
+    @Test("Pillow: disposal to background leaves transparency (pixel (35,30) of frame 2)", .needs("gif-pillow"))
     func pillowBackgroundTransparency() throws {
         let frame = try Self.pillow("dispose_bgnd_transparency.gif").frame(at: 2)
         #expect(frame.pixel(x: 35, y: 30).a == 0)
     }
 
-    @Test("Pillow: transparent_dispose pixels from test_file_gif.py")
+    @Test("Pillow: transparent_dispose pixels from test_file_gif.py", .needs("gif-pillow"))
     func pillowTransparentDispose() throws {
         let frames = try Self.pillow("transparent_dispose.gif").decodeAllFrames()
         #expect(frames.count == 3)
@@ -117,7 +118,7 @@ struct GIFEdgeCaseTests {
         #expect((0..<3).map { frames[2].pixel(x: $0, y: 0) } == [Self.clear, Self.rgb(0, 0, 255), Self.clear])
     }
 
-    @Test("Pillow: loop counts, durations, restore-previous on the first frame")
+    @Test("Pillow: loop counts, durations, restore-previous on the first frame", .needs("gif-pillow"))
     func pillowMetadata() throws {
         #expect(try Self.pillow("duplicate_number_of_loops.gif").info.loopCount == 2)
         let duplicate = try Self.pillow("duplicate_frame.gif")
@@ -138,7 +139,7 @@ struct GIFEdgeCaseTests {
         }
     }
 
-    @Test("Pillow: every GIF decodes or fails with a typed error", arguments: Fixtures.files("gif-pillow", ext: "gif"))
+    @Test("Pillow: every GIF decodes or fails with a typed error", .needs("gif-pillow"), arguments: Fixtures.files("gif-pillow", ext: "gif"))
     func pillowAllDecode(name: String) throws {
         do {
             let decoder = try Self.pillow(name)

@@ -1,10 +1,11 @@
 @testable import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// The GIF suites: peterdn's expected canvases per frame, wuffs' exact indexes and expected
 /// renderings, image-gif's CRC32s of each frame's own pixels, and the edge-case files.
-@Suite("GIF conformance")
+@Suite("GIF conformance", .needs("gif-peterdn", "wuffs-testdata", "image-gif-tests"))
 struct GIFSuiteTests {
     // MARK: peterdn: composited canvas after every frame
 

@@ -1,11 +1,12 @@
 import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// PngSuite (Willem van Schaik) with lunapaint's expected pixels: every valid image decodes
 /// to exactly the expected colours (premultiplied here, and 16-bit values reduced with
 /// round(v * 255 / 65535)), and every x* file is rejected.
-@Suite("PngSuite conformance")
+@Suite("PngSuite conformance", .needs("pngsuite"))
 struct PngSuiteTests {
     static let suite = "pngsuite"
     static let valid = Fixtures.files(suite, "png", ext: "png").filter { !$0.hasPrefix("x") }

@@ -1,5 +1,6 @@
 import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// Real sticker content (blobfox APNGs) and real GIFs, frame by frame against independent
@@ -9,7 +10,7 @@ import Testing
 struct RealStickerTests {
     static let blobfox = Fixtures.files("stickers-blobfox", ext: "png")
 
-    @Test("blobfox: every frame equals libpng + a spec compositor, exactly", .tags(.conformance), arguments: blobfox)
+    @Test("blobfox: every frame equals libpng + a spec compositor, exactly", .tags(.conformance), .needs("stickers-blobfox"), arguments: blobfox)
     func blobfoxAgainstLibPNG(name: String) throws {
         let bytes = try Fixtures.bytes("stickers-blobfox", name)
         let expected = try #require(LibPNGAPNGReference.render(bytes))
@@ -28,7 +29,7 @@ struct RealStickerTests {
         ("gif-pillow", "iss634.gif"), ("gif-pillow", "iss634.apng"),
     ]
 
-    @Test("real animations agree with Pillow and ffmpeg wherever those two agree", .tags(.conformance), arguments: realAnimations)
+    @Test("real animations agree with Pillow and ffmpeg wherever those two agree", .tags(.conformance), .needs(Array(Set(realAnimations.map(\.0))).sorted()), arguments: realAnimations)
     func againstPillowAndFFmpeg(suite: String, path: String) throws {
         try DifferentialCheck.compare(Fixtures.url(suite, path))
     }

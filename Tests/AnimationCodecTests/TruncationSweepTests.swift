@@ -1,5 +1,6 @@
 @testable import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// Damaged input: prefixes of files and single-byte flips must give a typed error or frames
@@ -13,6 +14,9 @@ struct TruncationSweepTests {
         ("gif-peterdn", "animated_loop_interlaced.gif"), ("pngsuite", "png/basi6a16.png"), ("pngsuite", "png/basi3p02.png"),
         ("wuffs-testdata", "muybridge.gif"), ("stickers-blobfox", "ablobfoxhyper.png"), ("image-gif-tests", "samples/moon_impact.gif"),
     ]
+
+    /// The conformance suites the sampled files come from.
+    static let suites = Array(Set(files.map(\.0))).sorted()
 
     /// Decodes everything it can; returns whether it ended in a typed error.
     static func decodeCompletely(_ bytes: [UInt8]) -> Bool {
@@ -31,7 +35,7 @@ struct TruncationSweepTests {
         }
     }
 
-    @Test("every sampled prefix decodes to frames or a typed error", arguments: files)
+    @Test("every sampled prefix decodes to frames or a typed error", .needs(suites), arguments: files)
     func prefixes(suite: String, path: String) throws {
         let bytes = try Fixtures.bytes(suite, path)
         // All of the first 300 cuts (headers), then 200 spread over the rest.
@@ -79,7 +83,7 @@ struct TruncationSweepTests {
         }
     }
 
-    @Test("single-byte flips at sampled offsets decode to frames or a typed error", arguments: files)
+    @Test("single-byte flips at sampled offsets decode to frames or a typed error", .needs(suites), arguments: files)
     func flips(suite: String, path: String) throws {
         let bytes = try Fixtures.bytes(suite, path)
         var generator = SplitMix(seed: UInt64(bytes.count))
@@ -91,7 +95,7 @@ struct TruncationSweepTests {
         }
     }
 
-    @Test("PNG byte flips with the chunk CRC repaired reach the decoder and still end cleanly",
+    @Test("PNG byte flips with the chunk CRC repaired reach the decoder and still end cleanly", .needs(suites),
           arguments: files.filter { $0.1.hasSuffix(".png") })
     func flipsBehindValidCRC(suite: String, path: String) throws {
         let bytes = try Fixtures.bytes(suite, path)
@@ -116,7 +120,7 @@ struct TruncationSweepTests {
         }
     }
 
-    @Test("a truncated GIF keeps the frames before the cut, with a truncation warning")
+    @Test("a truncated GIF keeps the frames before the cut, with a truncation warning", .needs("gif-peterdn"))
     func truncatedGIFKeepsFrames() throws {
         let bytes = try Fixtures.bytes("gif-peterdn", "animated_loop.gif")
         let full = try AnimationDecoder(bytes: bytes)

@@ -1,6 +1,7 @@
 import AnimationCodec
 import Foundation
 import StickerCLI
+import TestSupport
 import Testing
 
 /// The `stickers` CLI contract: `info`, `frames` (png, ppm, rgba and frames.json), and how
@@ -9,7 +10,7 @@ import Testing
 @Suite("stickers CLI")
 struct CLITests {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let conformance = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+    static let conformance = ConformanceSuites.root
     static let samplePack = repoRoot.appendingPathComponent("corpus/sample-pack")
 
     static func temporaryDirectory() -> URL {
@@ -42,7 +43,7 @@ struct CLITests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
     }
 
-    @Test("frames --format rgba: one exact premultiplied buffer per frame, plus frames.json")
+    @Test("frames --format rgba: one exact premultiplied buffer per frame, plus frames.json", .needs("gif-peterdn"))
     func framesRGBA() throws {
         let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_loop.gif")
         let out = Self.temporaryDirectory()
@@ -66,7 +67,7 @@ struct CLITests {
         #expect(entries.allSatisfy { $0["delayMs"] as? Double == 1000 })
     }
 
-    @Test("frames.json: loopCount as stored (null when absent) and plays as a browser counts them",
+    @Test("frames.json: loopCount as stored (null when absent) and plays as a browser counts them", .needs("gif-peterdn", "apng-philip-taylor"),
           arguments: [("gif-peterdn/animated_noloop.gif", nil, 1), ("apng-philip-taylor/num_plays_1.png", 1, 1),
                       ("apng-philip-taylor/num_plays.png", 0, 0), ("gif-pillow/duplicate_number_of_loops.gif", 2, 3)] as [(String, Int?, Int)])
     func loopCounts(path: String, loopCount: Int?, plays: Int) throws {
@@ -82,7 +83,7 @@ struct CLITests {
         #expect(meta["plays"] as? Int == plays)
     }
 
-    @Test("frames --format ppm writes P6 images of the frame over black")
+    @Test("frames --format ppm writes P6 images of the frame over black", .needs("apng-philip-taylor"))
     func framesPPM() throws {
         let input = Self.conformance.appendingPathComponent("apng-philip-taylor/blend_op_source_near_transparent.png")
         let out = Self.temporaryDirectory()
@@ -97,7 +98,7 @@ struct CLITests {
         #expect(Array(last[header.count..<(header.count + 3)]) == [0, 2, 0])
     }
 
-    @Test("frames --format png writes straight-alpha PNGs that Pillow reads back")
+    @Test("frames --format png writes straight-alpha PNGs that Pillow reads back", .needs("gif-peterdn"))
     func framesPNG() throws {
         let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_transparent_loop.gif")
         let out = Self.temporaryDirectory()
@@ -146,7 +147,7 @@ struct CLITests {
         #expect((object["frames"] as? [[String: Any]])?.last?["delayMs"] as? Double == 1500)
     }
 
-    @Test("bad input: one line on stderr naming the problem, a non-zero exit, no output folder",
+    @Test("bad input: one line on stderr naming the problem, a non-zero exit, no output folder", .needs("pngsuite", "apng-philip-taylor", "wuffs-testdata"),
           arguments: ["pngsuite/png/xcsn0g01.png", "pngsuite/png/xs1n0g01.png", "apng-philip-taylor/syntax_num_frames_zero.png",
                       "wuffs-testdata/artificial-gif/no-frames.gif", "README.md", "missing-file.gif"])
     func badInput(path: String) throws {

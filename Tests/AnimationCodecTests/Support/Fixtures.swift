@@ -1,12 +1,13 @@
 import AnimationCodec
 import Foundation
+import TestSupport
 
 /// Locations of the shared conformance suites and the repo's corpus, found from this file's
 /// path so tests run from any working directory.
 enum Fixtures {
     static let repoRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let conformance = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+    static let conformance = ConformanceSuites.root
     static let samplePack = repoRoot.appendingPathComponent("corpus/sample-pack")
 
     static func url(_ suite: String, _ path: String) -> URL {
