@@ -60,6 +60,8 @@ def main(out):
     files = {}
     # A tiny file declaring a 65535x65535 canvas (16 GiB of RGBA).
     files["huge-canvas.png"] = png(65535, 65535, chunk(b"IDAT", zlib.compress(b"\x00" * 64)))
+    # A one-pixel-wide canvas as tall as PNG allows (2^31 - 1): within the side limit, not the area.
+    files["tallest-canvas.png"] = png(1, 0x7FFFFFFF, chunk(b"IDAT", zlib.compress(b"\x00" * 64)))
     # A real 8192x8192 image of zeros: 256 KiB of zlib that inflates to 256 MiB (1000x).
     files["zeros-8192.png"] = png(8192, 8192, chunk(b"IDAT", zlib.compress(rows(8192, 8192), 9)))
     # A 16x16 image whose zlib stream goes on to 64 MiB (4000x its 16 KiB of pixels).

@@ -9,7 +9,7 @@ enum GIFImageDecoder {
     static func decode(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
                        phases: UnsafeMutablePointer<DecodePhases>? = nil) -> [CodecWarning] {
         let pixelCount = image.info.rect.width * image.info.rect.height
-        guard pixelCount > 0, (1...8).contains(image.minimumCodeSize), !image.palette.isEmpty else {
+        guard pixelCount > 0, LZWDecoder.validMinimumCodeSizes.contains(image.minimumCodeSize), !image.palette.isEmpty else {
             // Nothing to draw; decompress(...) names the reason without allocating.
             return decompress(image, in: bytes, into: UnsafeMutableBufferPointer(start: nil, count: 0)).warnings
         }
@@ -32,7 +32,7 @@ enum GIFImageDecoder {
         let pixelCount = rect.width * rect.height
         let frameName = "frame \(image.info.index)"
         guard pixelCount > 0 else { return (0, []) }
-        guard (1...8).contains(image.minimumCodeSize) else {
+        guard LZWDecoder.validMinimumCodeSizes.contains(image.minimumCodeSize) else {
             return (0, [CodecWarning(.invalidLZWCode, "\(frameName): LZW minimum code size \(image.minimumCodeSize) is invalid; frame skipped")])
         }
         guard !image.palette.isEmpty else {

@@ -20,6 +20,12 @@ struct LZWDecoder {
 
     static let maxCodes = 4096
 
+    /// The minimum code sizes a stream may declare. Sizes 9-11 are valid though no palette
+    /// needs them (the first codes are then 10-12 bits wide); browsers and Pillow decode them.
+    /// A literal code past 255 keeps its low byte, as Chromium's and Pillow's decoders store
+    /// it. From 12 on the clear code would need 13 bits, past GIF's 12-bit limit.
+    static let validMinimumCodeSizes: ClosedRange<UInt8> = 1...11
+
     /// Decodes `input` into `output.count` indexes.
     /// - Precondition: `minimumCodeSize` is in 1...11 (checked by the caller).
     static func decode(_ input: UnsafeRawBufferPointer, minimumCodeSize: Int, into output: UnsafeMutableBufferPointer<UInt8>) -> Outcome {

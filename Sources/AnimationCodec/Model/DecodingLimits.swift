@@ -1,7 +1,9 @@
 /// Caps the decoder checks before it allocates anything, so a tiny hostile file cannot make
 /// it allocate gigabytes. Callers can raise or lower each one.
 public struct DecodingLimits: Sendable, Hashable {
-    /// The largest canvas or frame side, in pixels.
+    /// The largest canvas or frame side, in pixels. By default the formats' own maximum (PNG's
+    /// 2^31 - 1; GIF's 16-bit fields stop at 65,535): a long thin image is valid, and memory
+    /// is bounded by ``maxPixels`` and ``maxTotalDecodedBytes``.
     public var maxSide: Int
     /// The largest canvas area, in pixels.
     public var maxPixels: Int
@@ -12,10 +14,14 @@ public struct DecodingLimits: Sendable, Hashable {
     /// The largest input file, in bytes (readers refuse larger files before reading them).
     public var maxFileBytes: Int
 
-    /// Defaults that fit any real sticker (and any sane animation) with a wide margin:
-    /// 16384 px a side, 64 Mpx a canvas, 10,000 frames, 4 GiB of decoded frames, 64 MiB files.
+    /// PNG's largest side, 2^31 - 1 pixels.
+    public static let formatMaxSide = Int(Int32.max)
+
+    /// Defaults that fit any real sticker (and any sane animation) with a wide margin: sides
+    /// up to the format's maximum, 64 Mpx a canvas, 10,000 frames, 4 GiB of decoded frames,
+    /// 64 MiB files.
     public static let `default` = DecodingLimits(
-        maxSide: 16_384, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30, maxFileBytes: 64 << 20)
+        maxSide: formatMaxSide, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30, maxFileBytes: 64 << 20)
 
     /// Creates limits; see the properties for what each bounds.
     public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int,

@@ -1,0 +1,42 @@
+/// Builds small GIF89a files byte by byte from the specification, for tests: a logical screen
+/// with a global colour table and one image, its pixels LZW-coded by ``TestLZWEncoder`` at any
+/// minimum code size (the byte stored in the file is the one given, valid or not).
+struct GIFBuilder {
+    var width: Int
+    var height: Int
+    /// RGB entries of the global colour table (padded to a power of two, at least 2).
+    var palette: [(UInt8, UInt8, UInt8)]
+
+    /// The file: header, screen, table, one image of `indexes` (row-major, width x height)
+    /// coded with `minimumCodeSize`, trailer.
+    func file(indexes: [UInt8], minimumCodeSize: Int) -> [UInt8] {
+        var bytes = Array("GIF89a".utf8)
+        func le16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var tableBits = 1
+        while (1 << tableBits) < palette.count { tableBits += 1 }
+        le16(width)
+        le16(height)
+        bytes += [0x80 | UInt8(tableBits - 1), 0, 0]  // global table, its size; background 0; no aspect
+        for entry in 0..<(1 << tableBits) {
+            let (r, g, b) = entry < palette.count ? palette[entry] : (0, 0, 0)
+            bytes += [r, g, b]
+        }
+        bytes.append(0x2C)  // image descriptor at (0, 0), no local table, not interlaced
+        le16(0)
+        le16(0)
+        le16(width)
+        le16(height)
+        bytes.append(0)
+        bytes.append(UInt8(minimumCodeSize))
+        let data = TestLZWEncoder(minimumCodeSize: min(minimumCodeSize, 11)).encode(indexes)
+        var offset = 0
+        while offset < data.count {
+            let count = min(255, data.count - offset)
+            bytes.append(UInt8(count))
+            bytes += data[offset ..< offset + count]
+            offset += count
+        }
+        bytes += [0, 0x3B]  // block terminator, trailer
+        return bytes
+    }
+}
