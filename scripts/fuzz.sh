@@ -3,22 +3,28 @@
 #   scripts/fuzz.sh png|apng|gif|jpeg|contents|pack SECONDS
 # png/apng/gif/jpeg fuzz the decoder; contents fuzzes the .xcstickers Contents.json reader and the
 # validator; pack fuzzes a whole pack: load, validate, render a snapshot and an animated APNG.
-# Seeds come from ../shared/conformance and corpus/; the corpus grows in .build-fuzz/corpus-TARGET,
+# Seeds come from corpus/ and the conformance suites where present (found as the tests find them:
+# $STICKERKIT_CONFORMANCE, ../shared/conformance or .conformance, which scripts/get-conformance.sh
+# fills; missing seeds are skipped); the corpus grows in .build-fuzz/corpus-TARGET,
 # crashes land in .build-fuzz/crashes-TARGET (commit each as a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+shopt -s nullglob
+if [ -n "${STICKERKIT_CONFORMANCE:-}" ]; then conf="$STICKERKIT_CONFORMANCE"
+elif [ -d ../shared/conformance ]; then conf=../shared/conformance
+else conf=.conformance; fi
 target="${1:?usage: scripts/fuzz.sh png|apng|gif|jpeg|contents|pack SECONDS}"
 seconds="${2:-60}"
 out=".build-fuzz"
 mkdir -p "$out/corpus-$target" "$out/crashes-$target" "$out/seeds-$target" "$out/obj"
 
 case "$target" in
-  png) define=FUZZ_PNG; seeds=(../shared/conformance/pngsuite/png/*.png) ;;
-  apng) define=FUZZ_PNG; seeds=(../shared/conformance/apng-philip-taylor/*.png ../shared/conformance/stickers-blobfox/*.png corpus/sample-pack/*.png) ;;
-  gif) define=FUZZ_GIF; seeds=(../shared/conformance/*/*.gif ../shared/conformance/*/*/*.gif corpus/sample-pack/*.gif) ;;
+  png) define=FUZZ_PNG; seeds=($conf/pngsuite/png/*.png) ;;
+  apng) define=FUZZ_PNG; seeds=($conf/apng-philip-taylor/*.png $conf/stickers-blobfox/*.png corpus/sample-pack/*.png) ;;
+  gif) define=FUZZ_GIF; seeds=($conf/*/*.gif $conf/*/*/*.gif corpus/sample-pack/*.gif) ;;
   jpeg) define=FUZZ_JPEG; seeds=(corpus/sample-pack/*.jpg) ;;
   contents) define=FUZZ_CONTENTS; seeds=() ;;
-  pack) define=FUZZ_PACK; seeds=(corpus/sample-pack/* ../shared/conformance/gif-peterdn/*.gif ../shared/conformance/apng-philip-taylor/*.png) ;;
+  pack) define=FUZZ_PACK; seeds=(corpus/sample-pack/* $conf/gif-peterdn/*.gif $conf/apng-philip-taylor/*.png) ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 if [ "$target" = contents ]; then

@@ -73,6 +73,10 @@ public struct PreviewCommand: ParsableCommand {
         let terminal = StandardOutputTerminal()
         let interactive = play || StandardOutputTerminal.isTerminal
         let size = try cellBox(interactive: interactive, terminal: terminal)
+        // Translucent pixels are drawn over the terminal's own background when it tells us
+        // (OSC 11), else over black; with --background every pixel is already opaque.
+        let backdrop = browser.background == nil && StandardOutputTerminal.isTerminal
+            ? TerminalBackground.ask() ?? CellGrid.RGB(0, 0, 0) : CellGrid.RGB(0, 0, 0)
         let animated = source.loopDuration > 0 && source.endTime != 0
         if !interactive || !animated || frame != nil || at != nil {
             // One picture, as text: a pipe, a file, a still, or an explicit instant.
@@ -80,13 +84,13 @@ public struct PreviewCommand: ParsableCommand {
             let fit = TerminalFit(width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
             let image: RGBAImage
             do { image = try source.image(at: time, width: fit.pixelWidth, height: fit.pixelHeight) } catch { throw CLIError(error.description) }
-            terminal.write(ANSIWriter(colors: colors).text(CellGrid(image)))
+            terminal.write(ANSIWriter(colors: colors).text(CellGrid(image, backdrop: backdrop)))
             return
         }
         var limits = TerminalPlayer.Limits(loops: loops, speed: speed)
         limits.duration = duration.flatMap(DurationParsing.seconds)
         let player = TerminalPlayer(source: source, terminal: terminal, colors: colors, limits: limits,
-                                    size: width != nil || height != nil ? size : nil)
+                                    size: width != nil || height != nil ? size : nil, backdrop: backdrop)
         let ending: TerminalPlayer.Ending
         do { (ending, _) = try player.play() } catch { throw CLIError(error.description) }
         switch ending {

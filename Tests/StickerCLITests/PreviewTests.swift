@@ -1,3 +1,4 @@
+import AnimationCodec
 import Foundation
 import StickerCLI
 import Testing
@@ -199,6 +200,77 @@ struct PreviewTests {
         #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("TERM=143") } }, "SIGTERM ends with status 143")
         #expect(try tmux.flags() == "0 1")
         #expect(Self.drawnColumns(try tmux.screen()) == nil)
+    }
+
+    /// An 8x8 still of straight red at alpha 128 (premultiplied 128, 0, 0, 128).
+    static func translucentRed() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("half-red-\(UUID().uuidString).png").path
+        let pixels = [UInt8](repeating: 0, count: 8 * 8 * 4).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? UInt8(128) : 0 }
+        try Data(PNGEncoder.encode(premultiplied: pixels, width: 8, height: 8)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("Translucent pixels show over the terminal's background, asked with OSC 11 (tmux answers with its window style)")
+    func terminalBackground() throws {
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let still = try Self.translucentRed()
+        defer { unlink(still) }
+        try tmux.run(["new-session", "-d", "-s", "s", "-x", "80", "-y", "20", "bash --norc --noprofile"])
+        try tmux.run(["set-option", "-t", "s", "window-style", "bg=#204060"])
+        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(still) --width 8 --height 4 --colors truecolor; echo END=$?", "Enter"])
+        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("END=0") } })
+        // Red 128 over (32, 64, 96): 128 + 32 x 127 / 255 = 143.9, 64 x 127 / 255 = 31.9, 96 x 127 / 255 = 47.8.
+        let colored = try tmux.run(["capture-pane", "-e", "-p", "-t", "s"])
+        #expect(colored.contains("48;2;144;32;48"), "composited over the window's background: \(colored.debugDescription)")
+    }
+
+    @Test("A terminal that never answers OSC 11: the picture still comes, over black")
+    func silentTerminal() throws {
+        let still = try Self.translucentRed()
+        defer { unlink(still) }
+        // A pseudo-terminal whose other end the test holds and never writes to.
+        // (/dev/ptmx with Linux's ioctls: posix_openpt and friends need _XOPEN_SOURCE in Swift.)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: Int32 = 0, number: UInt32 = 0
+        let setLock: UInt = 0x4004_5431, getNumber: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
+        try #require(ioctl(master, setLock, &unlock) == 0 && ioctl(master, getNumber, &number) == 0)
+        let slave = "/dev/pts/\(number)"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, slave, O_RDWR, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        let setSID: Int32 = 0x80  // POSIX_SPAWN_SETSID: a new session, so the pty becomes /dev/tty
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | setSID))
+        let argv = [try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"]
+        var pid: pid_t = 0
+        let spawned = Self.withCStrings(argv) { args in
+            Self.withCStrings(["PATH=/usr/bin:/bin", "TERM=xterm-256color"]) { posix_spawn(&pid, argv[0], &actions, &attributes, args, $0) }
+        }
+        try #require(spawned == 0)
+        // Read everything the child writes until it exits (the read then fails with EIO).
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            output += buffer[0..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status == 0, "exit status \(status)")
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.contains("\u{1B}]11;?"), "the question was asked")
+        #expect(text.contains("48;2;128;0;0"), "red 128 over black: \(text.debugDescription)")
     }
 
     @Test("Not a terminal: one frame as ANSI text, the size from --width/--height")

@@ -32,16 +32,26 @@ struct TerminalTests {
         #expect(text == expected)
     }
 
-    @Test("An odd last pixel row pairs with transparency; half-transparent pixels: alpha 128 shows, 127 does not")
+    @Test("An odd last pixel row pairs with transparency; translucent pixels show over the backdrop, alpha 0 not at all")
     func oddRowsAndAlpha() {
         var image = RGBAImage(width: 2, height: 3)
-        // Row 2 (the odd one): left pixel straight green at alpha 128, right at alpha 127.
+        // Row 2 (the odd one): left pixel straight green at alpha 128 (premultiplied 0,128,0),
+        // right at alpha 1 (premultiplied 0,1,0); row 0 left stays alpha 0.
         image.pixels.replaceSubrange(16..<20, with: [0, 128, 0, 128])
-        image.pixels.replaceSubrange(20..<24, with: [0, 127, 0, 127])
-        let grid = CellGrid(image)
-        #expect(grid.rows == 2 && grid.columns == 2)
-        #expect(grid[0, 1] == CellGrid.Cell(top: CellGrid.RGB(0, 255, 0), bottom: nil))
-        #expect(grid[1, 1] == CellGrid.Cell(top: nil, bottom: nil))
+        image.pixels.replaceSubrange(20..<24, with: [0, 1, 0, 1])
+        // Over black: the premultiplied colour itself.
+        let overBlack = CellGrid(image)
+        #expect(overBlack.rows == 2 && overBlack.columns == 2)
+        #expect(overBlack[0, 1] == CellGrid.Cell(top: CellGrid.RGB(0, 128, 0), bottom: nil))
+        #expect(overBlack[1, 1] == CellGrid.Cell(top: CellGrid.RGB(0, 1, 0), bottom: nil))
+        #expect(overBlack[0, 0] == CellGrid.Cell(top: nil, bottom: nil))
+        // Over (40, 80, 200): c + b x (255 - a) / 255, by hand: 40 x 127 / 255 = 19.9 -> 20,
+        // 128 + 80 x 127 / 255 = 167.8 -> 168, 200 x 127 / 255 = 99.6 -> 100; alpha 1: 40 x 254 / 255
+        // = 39.8 -> 40, 1 + 79.7 -> 81, 199.2 -> 199.
+        let overBlue = CellGrid(image, backdrop: CellGrid.RGB(40, 80, 200))
+        #expect(overBlue[0, 1] == CellGrid.Cell(top: CellGrid.RGB(20, 168, 100), bottom: nil))
+        #expect(overBlue[1, 1] == CellGrid.Cell(top: CellGrid.RGB(40, 81, 199), bottom: nil))
+        #expect(overBlue[0, 0] == CellGrid.Cell(top: nil, bottom: nil))
     }
 
     @Test("The 256-colour palette: the cube for saturated colours, the grey ramp for greys")

@@ -38,9 +38,11 @@ public struct CellGrid: Sendable, Hashable {
     public var cells: [Cell]
 
     /// Cells for `image`, whose height is 2 x rows (an odd last pixel row pairs with
-    /// transparency). A pixel with alpha under 128 is transparent; others show their straight
-    /// colour (terminals cannot blend with their own background).
-    public init(_ image: RGBAImage) {
+    /// transparency). A fully transparent pixel shows the terminal's own background; any other
+    /// is composited over `backdrop`, the colour behind the picture (the terminal's background
+    /// when it could be asked, else black): a terminal cannot blend, so a soft or translucent
+    /// pixel shows as it would over that colour.
+    public init(_ image: RGBAImage, backdrop: RGB = RGB(0, 0, 0)) {
         columns = image.width
         rows = (image.height + 1) / 2
         var cells: [Cell] = []
@@ -48,9 +50,11 @@ public struct CellGrid: Sendable, Hashable {
         func color(_ x: Int, _ y: Int) -> RGB? {
             guard y < image.height else { return nil }
             let p = image.pixel(x: x, y: y)
-            guard p.a >= 128 else { return nil }
-            func straight(_ c: UInt8) -> UInt8 { p.a == 255 ? c : UInt8(min(255, (Int(c) * 255 + Int(p.a) / 2) / Int(p.a))) }
-            return RGB(straight(p.r), straight(p.g), straight(p.b))
+            guard p.a > 0 else { return nil }
+            // Premultiplied OVER: colour + backdrop x (1 - alpha), rounded.
+            let rest = 255 - Int(p.a)
+            func over(_ c: UInt8, _ b: UInt8) -> UInt8 { UInt8(min(255, Int(c) + (Int(b) * rest + 127) / 255)) }
+            return RGB(over(p.r, backdrop.r), over(p.g, backdrop.g), over(p.b, backdrop.b))
         }
         for row in 0..<rows {
             for x in 0..<columns { cells.append(Cell(top: color(x, 2 * row), bottom: color(x, 2 * row + 1))) }

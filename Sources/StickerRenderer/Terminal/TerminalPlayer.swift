@@ -62,13 +62,17 @@ public final class TerminalPlayer {
     private let limits: Limits
     private let fixedSize: (columns: Int, rows: Int)?
     private let clock: PlaybackClock
+    private let backdrop: CellGrid.RGB
     private let events = PlayerEvents()
 
-    /// A player for `source` on `terminal`; `size` overrides the window size (cells); `clock`
+    /// A player for `source` on `terminal`; `size` overrides the window size (cells);
+    /// translucent pixels show over `backdrop` (the terminal's background, when known); `clock`
     /// is the time it plays by (the wall clock, unless a test steps it).
     public init(source: PreviewSource, terminal: TerminalDevice, colors: TerminalColors, limits: Limits,
-                size: (columns: Int, rows: Int)? = nil, clock: PlaybackClock = WallClock()) {
+                size: (columns: Int, rows: Int)? = nil, backdrop: CellGrid.RGB = CellGrid.RGB(0, 0, 0),
+                clock: PlaybackClock = WallClock()) {
         self.clock = clock
+        self.backdrop = backdrop
         self.source = source
         self.terminal = terminal
         self.writer = ANSIWriter(colors: colors, tolerance: ANSIWriter.playbackTolerance)
@@ -117,7 +121,7 @@ public final class TerminalPlayer {
 
             let grid: CellGrid
             do {
-                grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight))
+                grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight), backdrop: backdrop)
             } catch {
                 throw .sticker(error)
             }

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The terminal's background colour, asked with OSC 11 (`ESC ] 11 ; ? ST`), which xterm, VTE,
+/// kitty, iTerm2, Windows Terminal, tmux and most others answer with `rgb:RRRR/GGGG/BBBB`.
+///
+/// A device-attributes request (`ESC [ c`), which nearly every terminal answers, follows the
+/// question: its reply marks the end, so a terminal that ignores OSC 11 costs one round trip,
+/// not the whole timeout. A terminal that answers nothing costs the timeout.
+public enum TerminalBackground {
+    /// The question: OSC 11, then primary device attributes.
+    static let query = "\u{1B}]11;?\u{1B}\\\u{1B}[c"
+
+    /// Asks the controlling terminal (`/dev/tty`); nil when there is none, it does not answer
+    /// within `timeout` seconds, or the answer cannot be read. Echo and line editing are off
+    /// while waiting, and the terminal's settings are restored before returning.
+    public static func ask(timeout: Double = 0.25) -> CellGrid.RGB? {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { return nil }
+        defer { _ = tcsetattr(fd, TCSANOW, &saved) }
+
+        let question = Array(query.utf8)
+        guard question.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == question.count else { return nil }
+        var reply: [UInt8] = []
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while !endsWithAttributes(reply), reply.count < 4096 {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { break }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            reply += buffer[0..<count]
+        }
+        return parse(reply)
+    }
+
+    /// Whether `bytes` hold a device-attributes reply (`ESC [ ? ... c`).
+    static func endsWithAttributes(_ bytes: [UInt8]) -> Bool {
+        guard let start = find([0x1B, 0x5B, 0x3F], in: bytes, from: 0) else { return false }
+        return bytes[start...].contains(UInt8(ascii: "c"))
+    }
+
+    /// The colour in an OSC 11 reply (`ESC ] 11 ; rgb:R/G/B` ended by BEL or ST; each part
+    /// 1-4 hex digits, scaled to 8 bits), wherever it sits among other replies.
+    public static func parse(_ bytes: [UInt8]) -> CellGrid.RGB? {
+        guard let start = find(Array("\u{1B}]11;rgb:".utf8), in: bytes, from: 0) else { return nil }
+        var parts: [UInt8] = []
+        var digits = 0, value = 0, index = start + 9
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let digit = hexValue(byte) {
+                guard digits < 4 else { return nil }
+                value = value * 16 + digit
+                digits += 1
+            } else if byte == UInt8(ascii: "/") || byte == 0x07 || byte == 0x1B {
+                guard digits > 0 else { return nil }
+                let maximum = (1 << (4 * digits)) - 1
+                parts.append(UInt8((value * 255 + maximum / 2) / maximum))
+                digits = 0
+                value = 0
+                if byte != UInt8(ascii: "/") { break }
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard parts.count == 3 else { return nil }
+        return CellGrid.RGB(parts[0], parts[1], parts[2])
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A")) + 10
+        default: return nil
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        var i = from
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle { return i }
+            i += 1
+        }
+        return nil
+    }
+}
