@@ -47,6 +47,9 @@ public struct PreviewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Not a terminal: write the picture at this time: 1.25s.", valueName: "time"))
     var at: String?
 
+    @Flag(help: "A pack: draw the whole Messages view (by default only the rows that hold stickers fill the window).")
+    var wholeView = false
+
     @Flag(help: .hidden)
     var play = false
 
@@ -120,7 +123,7 @@ public struct PreviewCommand: ParsableCommand {
         options.scale = 1  // a terminal has fewer pixels than a 1x browser
         let renderer = BrowserRenderer(pack: pack, options: options)
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
-        return BrowserPreviewSource(renderer: renderer)
+        return BrowserPreviewSource(renderer: renderer, wholeView: wholeView)
     }
 
     /// The cells to draw in: --width/--height, else the window, else COLUMNS/LINES, else 80x24.

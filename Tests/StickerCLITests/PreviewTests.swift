@@ -273,6 +273,26 @@ struct PreviewTests {
         #expect(text.contains("48;2;128;0;0"), "red 128 over black: \(text.debugDescription)")
     }
 
+    @Test("A pack in expanded style: the rows that hold stickers fill the window; --whole-view draws the whole view")
+    func expandedPackFitsRows() throws {
+        func picture(_ extra: [String]) throws -> (lines: Int, width: Int) {
+            let result = try CLITests.runExecutable(["preview", CLITests.samplePack.path, "--style", "expanded", "--width", "100",
+                                                     "--height", "40", "--colors", "truecolor"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            let visible = lines.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).count }
+            return (lines.count, visible.max() ?? 0)
+        }
+        // 6 regular stickers on a 393x852 pt view: 3 columns, 2 rows of 102 pt cells, so the
+        // rows end at 8 + 102 + 16 + 102 + 8 = 236 pt. 393x236 in 100x80 pixels: scale 100/393,
+        // 100x60 pixels = 30 lines, every column used.
+        let rows = try picture([])
+        #expect(rows.lines == 30 && rows.width == 100, "\(rows)")
+        // The whole 393x852 view in 100x80 pixels: scale 80/852, 37x80 pixels = 40 lines.
+        let whole = try picture(["--whole-view"])
+        #expect(whole.lines == 40 && whole.width == 37, "\(whole)")
+    }
+
     @Test("Not a terminal: one frame as ANSI text, the size from --width/--height")
     func pipe() throws {
         let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path

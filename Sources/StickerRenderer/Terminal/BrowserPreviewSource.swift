@@ -5,16 +5,27 @@ public final class BrowserPreviewSource: PreviewSource {
     private let renderer: BrowserRenderer
     private var cache: [[Int]: RGBAImage] = [:]
     private var cachedSize = (0, 0)
+    /// The pixel rows shown: the whole view, or the rows that hold stickers.
+    public let pixelHeight: Int
 
-    /// Plays `renderer`'s browser (render it at scale 1: the terminal has fewer pixels).
-    public init(renderer: BrowserRenderer) {
+    /// Plays `renderer`'s browser (render it at scale 1: the terminal has fewer pixels). With
+    /// `wholeView` false, only the rows that hold stickers are shown (down to the bottom inset
+    /// below the last visible row), so a short pack fills the window instead of a mostly empty
+    /// drawer.
+    public init(renderer: BrowserRenderer, wholeView: Bool = true) {
         self.renderer = renderer
+        let layout = renderer.layout
+        let lastRowBottom = layout.cells.map { $0.pixels.y + $0.pixels.height }.max()
+        if wholeView || lastRowBottom == nil {
+            pixelHeight = layout.pixelHeight
+        } else {
+            let inset = Int((BrowserLayout.verticalInset * Double(layout.scale)).rounded())
+            pixelHeight = min(layout.pixelHeight, lastRowBottom! + inset)
+        }
     }
 
     /// The browser's (at 1x) width in pixels.
     public var pixelWidth: Int { renderer.layout.pixelWidth }
-    /// The browser's (at 1x) height in pixels.
-    public var pixelHeight: Int { renderer.layout.pixelHeight }
     /// One loop, in seconds (0 for a still).
     public var loopDuration: Double { renderer.longestLoop }
     /// When the last play ends (`nil`: forever).
@@ -30,7 +41,11 @@ public final class BrowserPreviewSource: PreviewSource {
         }
         let key = renderer.frameIndices(at: time)
         if let cached = cache[key] { return cached }
-        let image = Resampler().resize(try renderer.snapshot(at: time), width: width, height: height)
+        var browser = try renderer.snapshot(at: time)
+        if pixelHeight < browser.height {
+            browser = browser.cropped(to: PixelRect(x: 0, y: 0, width: browser.width, height: pixelHeight))
+        }
+        let image = Resampler().resize(browser, width: width, height: height)
         // Distinct browser states can be many (stickers with unrelated loops): keep a bounded set.
         if cache.count > 512 { cache.removeAll() }
         cache[key] = image
