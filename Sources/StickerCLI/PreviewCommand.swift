@@ -11,11 +11,7 @@ public struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Play a sticker (FILE) or the sticker browser (PACK, or several files) in the terminal.",
         discussion: """
-        Upper half blocks, two pixels per cell, fitted to the window (re-fitted when it changes). \
-        Each frame is one synchronized update of only the cells that changed, on the alternate \
-        screen; the end of playback, Ctrl-C and SIGTERM restore the terminal. When standard output \
-        is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text. \
-        A still image is printed in place.
+        Upper half blocks, two pixels per cell, fitted to the window (re-fitted when it changes). Each frame is one synchronized update of only the cells that changed, on the alternate screen; the end of playback, Ctrl-C and SIGTERM restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text. A still image is printed in place.
         """)
 
     @Argument(help: ArgumentHelp("An image file, a pack, or several image files (shown as a browser).", valueName: "file-or-pack"))

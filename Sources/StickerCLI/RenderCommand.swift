@@ -11,9 +11,7 @@ public struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw the sticker browser (compact or expanded) at an instant, or animated, as PNG, PPM or APNG.",
         discussion: """
-        Every visible sticker plays its own loop from t = 0 on one shared clock and rests on its
-        last frame after its last play. The output is written atomically. Exit status 1 when a
-        sticker could not be read (it is drawn as a crossed-out placeholder and named on stderr).
+        Every visible sticker plays its own loop from t = 0 on one shared clock and rests on its last frame after its last play. The output is written atomically. Exit status 1 when a sticker could not be read (it is drawn as a crossed-out placeholder and named on stderr).
         """)
 
     @Argument(help: ArgumentHelp("A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))

@@ -255,3 +255,28 @@ struct CLITests {
         #expect(try Self.runExecutable(["info", sticker, "--max-pixels", "lots"]).status != 0)
     }
 }
+
+@Suite("Help text")
+struct HelpTextTests {
+    @Test("every command's discussion is written one line a paragraph, so the parser alone wraps it")
+    func paragraphsAreLines() throws {
+        let commands = [StickersCommand.self] + StickersCommand.configuration.subcommands
+        for command in commands {
+            let discussion = command.configuration.discussion
+            for paragraph in discussion.components(separatedBy: "\n\n") {
+                #expect(!paragraph.contains("\n"), "\(command.configuration.commandName ?? "?"): \(paragraph)")
+            }
+            // The parser's own wrapping: no line of the help is longer than 80 columns (but the
+            // usage line, which the parser never wraps), and none ends a sentence's first half.
+            let lines = command.helpMessage(columns: 80).split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where !line.hasPrefix("USAGE:") {
+                #expect(line.count <= 80, "\(line)")
+                // A hand-wrapped paragraph shows as a short line followed by a lowercase word.
+                if index + 1 < lines.count, line.count < 50, !line.isEmpty,
+                   let next = lines[index + 1].first, next.isLowercase {
+                    Issue.record("ragged: \(line) / \(lines[index + 1])")
+                }
+            }
+        }
+    }
+}
