@@ -37,7 +37,7 @@ let package = Package(
         // The headless sticker browser: layout, time, pixels out.
         .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
-        .target(name: "CBaselines", dependencies: ["CPNG"]),
+        .target(name: "CBaselines", dependencies: ["CPNG", "CGIF"]),
         .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",

@@ -2,18 +2,28 @@ import AnimationCodec
 import CBaselines
 import CZlib
 
-/// The APNG/PNG baseline: every frame rebuilt as a standalone PNG stream (done once, before
-/// timing), decoded by libpng's `png_read_image`, and drawn by ``PlainCompositor``.
-struct LibPNGBaseline {
+/// The APNG/PNG baseline, as a plain C harness runs libpng: every frame rebuilt as a
+/// standalone PNG stream (done once, before timing), decoded by libpng's `png_read_image` into
+/// one reused buffer, and composited in C into a canvas kept between runs
+/// (`baseline_apng_composite`), in straight alpha as the harness does.
+final class LibPNGBaseline {
     let info: AnimationInfo
     /// One complete PNG stream per displayed frame.
     let streams: [[UInt8]]
+    private var buffers = baseline_buffers()
+    private let placements: [baseline_frame]
 
     init?(bytes: [UInt8], info: AnimationInfo) {
         guard info.format == .png || info.format == .apng else { return nil }
         self.info = info
+        placements = info.frames.map { frame in
+            baseline_frame(x: UInt32(frame.rect.x), y: UInt32(frame.rect.y), width: UInt32(frame.rect.width),
+                           height: UInt32(frame.rect.height), dispose: frame.dispose == .none ? 0 : frame.dispose == .background ? 1 : 2,
+                           blend: frame.blend == .over ? 1 : 0)
+        }
         if info.format == .png {
             streams = [bytes]
+            join()
             return
         }
         // Walk the chunks: IHDR's tail, PLTE/tRNS, and each fcTL's IDAT or fdAT payloads.
@@ -49,26 +59,43 @@ struct LibPNGBaseline {
             Self.append("IEND", [], to: &png)
             return png
         }
+        join()
     }
 
-    /// Decodes and composites every frame once; returns the last canvas's first byte so the
-    /// work cannot be optimised away.
-    func run() -> UInt8 { finalCanvas().first ?? 0 }
+    deinit { baseline_buffers_free(&buffers) }
 
-    /// Decodes every frame with libpng and composites it; returns the last canvas.
+    /// Decodes and composites every frame once; returns a byte of the last canvas so the work
+    /// cannot be optimised away.
+    func run() -> UInt8 { composite(premultiplied: false) { $0?[0] ?? 0 } }
+
+    /// The last canvas (premultiplied RGBA8), for the agreement check.
     func finalCanvas() -> [UInt8] {
-        var compositor = PlainCompositor(width: info.width, height: info.height)
-        for (stream, frame) in zip(streams, info.frames) {
-            var rgba = [UInt8](repeating: 0, count: frame.rect.width * frame.rect.height * 4)
-            _ = stream.withUnsafeBufferPointer { source in
-                rgba.withUnsafeMutableBufferPointer { target in
-                    baseline_png_decode_rgba(source.baseAddress, source.count, target.baseAddress,
-                                             UInt32(frame.rect.width), UInt32(frame.rect.height))
-                }
-            }
-            compositor.draw(straight: rgba, info: frame)
+        composite(premultiplied: true) { canvas in canvas.map { Array(UnsafeBufferPointer(start: $0, count: info.width * info.height * 4)) } ?? [] }
+    }
+
+    /// Timed runs composite in straight alpha, as a plain C harness does; the agreement check
+    /// composites the same decoded pixels in premultiplied alpha, to compare with ours.
+    private func composite<Result>(premultiplied: Bool, _ body: (UnsafePointer<UInt8>?) -> Result) -> Result {
+        joined.withUnsafeBufferPointer { all in
+            let pointers: [UnsafePointer<UInt8>?] = offsets.map { all.baseAddress! + $0 }
+            let canvas = baseline_apng_composite(pointers, lengths, placements, Int32(lengths.count),
+                                                 UInt32(info.width), UInt32(info.height), premultiplied ? 1 : 0, &buffers)
+            return body(canvas)
         }
-        return compositor.canvas
+    }
+
+    /// The streams end to end (one buffer, so one pointer reaches them all), where each
+    /// starts, and its length.
+    private var joined: [UInt8] = []
+    private var offsets: [Int] = []
+    private var lengths: [Int] = []
+
+    private func join() {
+        for stream in streams {
+            offsets.append(joined.count)
+            lengths.append(stream.count)
+            joined += stream
+        }
     }
 
     /// The zlib stream of a single-IDAT-sequence PNG and its inflated size.

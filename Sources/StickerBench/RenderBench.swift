@@ -23,12 +23,18 @@ public enum RenderBench {
         public var montageMilliseconds: Double?
         /// montage time / our time.
         public var ratio: Double?
+
         /// The montage command run.
         public var montageCommand: [String]
+        /// `stickers render` as a whole process, as a user runs it (nil when not measured).
+        public var processMilliseconds: Double?
+        /// montage time / our whole-process time.
+        public var processRatio: Double?
     }
 
-    /// Runs the benchmark on the pack at `path`.
-    public static func run(path: String, repeats: Int, threads: Int) throws -> Result {
+    /// Runs the benchmark on the pack at `path`. With `executable` (a `stickers` binary), the
+    /// same render also runs as a whole process, start-up included, taking turns with the rest.
+    public static func run(path: String, repeats: Int, threads: Int, executable: String? = nil) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-render-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -42,7 +48,12 @@ public enum RenderBench {
         let hasMontage = FileManager.default.isExecutableFile(atPath: "/usr/bin/montage")
 
         var ours: [Double] = [], load: [Double] = [], draw: [Double] = [], encode: [Double] = [], montage: [Double] = []
+        var process: [Double] = []
         let output = scratch.appendingPathComponent("ours.png").path
+        let processCommand = executable.map {
+            [$0, "render", path, "--style", "expanded", "--scale", "3", "--background", "light",
+             "-o", scratch.appendingPathComponent("process.png").path]
+        }
         for _ in 0..<repeats {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let loaded = try PackLoader.load(path: path)
@@ -57,13 +68,17 @@ public enum RenderBench {
             draw.append(Double(t2 - t1) / 1e6)
             encode.append(Double(t3 - t2) / 1e6)
             if hasMontage { montage.append(try time(command)) }
+            if let processCommand { process.append(try time(processCommand)) }
         }
+        let processMs = median(process)
         let montageMs = median(montage)
         let oursMs = median(ours) ?? 0
         return Result(pack: path, width: layout.pixelWidth, height: layout.pixelHeight, stickers: layout.cells.count,
                       repeats: repeats, oursMilliseconds: oursMs, loadMilliseconds: median(load) ?? 0,
                       drawMilliseconds: median(draw) ?? 0, encodeMilliseconds: median(encode) ?? 0,
-                      montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command)
+                      montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command,
+                      processMilliseconds: processMs,
+                      processRatio: montageMs.flatMap { m in processMs.map { m / $0 } })
     }
 
     /// The same grid for montage: first frames, the cell size and spacing of our layout, the
@@ -87,9 +102,13 @@ public enum RenderBench {
     public static func text(_ r: Result) -> String {
         var lines = ["render: \(r.pack), expanded @3x, \(r.width)x\(r.height) px, \(r.stickers) stickers, \(r.repeats) repeats (medians)",
                      "  stickers  \(fixed(r.oursMilliseconds)) ms  (load \(fixed(r.loadMilliseconds)), decode+scale+compose \(fixed(r.drawMilliseconds)), PNG encode+write \(fixed(r.encodeMilliseconds)))"]
+        if let p = r.processMilliseconds {
+            lines.append("  process   \(fixed(p)) ms  (stickers render as a whole process: start-up \(fixed(p - r.oursMilliseconds)) ms over the in-process time)")
+        }
         if let m = r.montageMilliseconds, let ratio = r.ratio {
             lines.append("  montage   \(fixed(m)) ms  (same files' first frames, same cells and spacing, PNG out)")
-            lines.append("  ratio     \(String(format: "%.1f", ratio))x faster than montage")
+            lines.append("  ratio     \(String(format: "%.1f", ratio))x faster than montage in process" +
+                         (r.processRatio.map { String(format: ", %.1fx as whole processes", $0) } ?? ""))
         } else {
             lines.append("  montage   not installed (apt-get install imagemagick)")
         }

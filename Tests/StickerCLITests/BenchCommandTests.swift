@@ -57,6 +57,13 @@ struct BenchCommandTests {
             let ratio = try #require(document["ratio"] as? Double)
             #expect(abs(ratio - montage / ours) < 1e-9 * max(1, ratio))
         }
+        // The same render as a whole process of this executable (its start-up included).
+        let process = try #require(document["processMilliseconds"] as? Double)
+        #expect(process > 0)
+        if let montage = document["montageMilliseconds"] as? Double {
+            let ratio = try #require(document["processRatio"] as? Double)
+            #expect(abs(ratio - montage / process) < 1e-9 * max(1, ratio))
+        }
         let command = try #require(document["montageCommand"] as? [String])
         #expect(command.contains("-tile") && command.contains("3x") && command.contains("306x306+41+24"))
     }

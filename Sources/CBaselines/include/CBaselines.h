@@ -1,2 +1,2 @@
 #include "baseline_png.h"
-#include "baseline_composite.h"
+#include "baseline_fast.h"
