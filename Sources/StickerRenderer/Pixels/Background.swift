@@ -54,11 +54,10 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
             return RGBAImage(width: width, height: height)
         case .color(let r, let g, let b):
             let word = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000
-            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-                let words = UnsafeMutableRawPointer(buffer.baseAddress!).bindMemory(to: UInt32.self, capacity: width * height)
+            let pixels = PixelStorage.bytes(count: width * height * 4) { buffer in
+                let words = buffer.baseAddress!.bindMemory(to: UInt32.self, capacity: width * height)
                 // Safe: `buffer` holds width * height * 4 bytes, i.e. width * height words.
                 for i in 0..<(width * height) { words[i] = word.littleEndian }
-                count = width * height * 4
             }
             return RGBAImage(width: width, height: height, pixels: pixels)
         case .checker(let cell):

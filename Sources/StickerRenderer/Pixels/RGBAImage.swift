@@ -11,7 +11,7 @@ public struct RGBAImage: Sendable, Hashable {
 
     /// A transparent image.
     public init(width: Int, height: Int) {
-        self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+        self.init(width: width, height: height, pixels: PixelStorage.zeros(count: width * height * 4))
     }
 
     /// An image of existing pixels.
