@@ -82,6 +82,12 @@ public struct BenchRunner: Sendable {
         var sink: UInt8 = 0
         var seconds = 0.0, parallel = 0.0, baseline = 0.0
         var peak: Int?
+        // One untimed decode each first, as the C harness and the wuffs harness do: buffers,
+        // tables and caches are warm for every decoder alike, so the figures are the steady
+        // state (a single cold decode is what `bench --render` measures as a whole process).
+        try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
+        if threads > 1 { try decoder.forEachFrame(threads: threads) { sink &+= $0.pixels[0] } }
+        sink &+= png?.run() ?? gif?.run() ?? 0
         // The decoders take turns within each repeat, so a slow patch of a noisy machine
         // weighs on all of them alike and the ratios hold.
         for round in 0..<repeats {
