@@ -91,8 +91,8 @@ struct BombTests {
         let run = try Self.frames(file, out: out)
         let over = run.peakBytes - Self.baseline
         print("\(bomb.file): \(fileBytes) bytes, exit \(run.status), \(String(format: "%.2f", run.seconds)) s, peak \(run.peakBytes >> 20) MiB (\(over >> 20) MiB over the process's own)")
-        #expect(run.status >= 0, "no crash or signal")
-        #expect(run.seconds < 20, "no hang (a debug build; release runs each in under a second)")
+        // A hang shows as a signal too: peak_rss.py caps the child's CPU time (SIGXCPU).
+        #expect(run.status >= 0, "no crash, signal or hang")
         #expect(!Self.checksMemory || (Self.baseline > 0 && over <= Self.budget(fileBytes: fileBytes)),
                 "peak \(run.peakBytes) bytes, \(over) over the baseline's \(Self.baseline); budget \(Self.budget(fileBytes: fileBytes))")
         if let failure = bomb.failure {
