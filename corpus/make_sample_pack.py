@@ -146,10 +146,40 @@ def write_catalog(root):
     })
 
 
+# The iMessage app icon set Apple's asset catalog reference lists for Messages extensions:
+# (points, idiom, scales). App Store Connect refuses an app whose set misses one.
+ICON_SLOTS = [((29, 29), "iphone", (2, 3)), ((60, 45), "iphone", (2, 3)), ((29, 29), "ipad", (2,)),
+              ((67, 50), "ipad", (2,)), ((74, 55), "ipad", (2,)), ((27, 20), "universal", (2, 3)),
+              ((32, 24), "universal", (2, 3)), ((1024, 768), "ios-marketing", (1,)), ((1024, 1024), "ios-marketing", (1,))]
+
+
+def write_icon_set(root):
+    """Every icon of the set: the star centred on a sky-blue ground (opaque, as the App Store
+    wants its marketing icon)."""
+    folder = os.path.join(root, "iMessage App Icon.stickersiconset")
+    os.makedirs(folder, exist_ok=True)
+    star = star_frame(408, 0.1)
+    images = []
+    for (w, h), idiom, scales in ICON_SLOTS:
+        for scale in scales:
+            pw, ph = w * scale, h * scale
+            icon = Image.new("RGBA", (pw, ph), (150, 200, 240, 255))
+            side = int(min(pw, ph) * 0.8)
+            icon.alpha_composite(star.resize((side, side), Image.LANCZOS), ((pw - side) // 2, (ph - side) // 2))
+            name = f"icon-{w}x{h}@{scale}x-{idiom}.png"
+            icon.convert("RGB").save(os.path.join(folder, name), optimize=True)
+            entry = {"size": f"{w}x{h}", "idiom": idiom, "filename": name, "scale": f"{scale}x"}
+            if idiom == "universal":
+                entry["platform"] = "ios"
+            images.append(entry)
+    write_json(os.path.join(folder, "Contents.json"), {"images": images, "info": {"author": "xcode", "version": 1}})
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     if len(sys.argv) <= 1:
         write_catalog(os.path.join(here, "Sample.xcstickers"))
+        write_icon_set(os.path.join(here, "Sample.xcstickers"))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "sample-pack")
     os.makedirs(out, exist_ok=True)
 

@@ -79,7 +79,9 @@ public enum PackLoader {
         if packs.count > 1 {
             warnings.append(PackWarning(path: catalog.path, message: "\(packs.count) sticker packs; using \(first.lastPathComponent)"))
         }
-        return try loadStickerPack(first, catalogName: catalog.deletingPathExtension().lastPathComponent, warnings: warnings)
+        var pack = try loadStickerPack(first, catalogName: catalog.deletingPathExtension().lastPathComponent, warnings: warnings)
+        pack.catalogFolder = catalog
+        return pack
     }
 
     private static func loadStickerPack(_ folder: URL, catalogName: String, warnings initial: [PackWarning]) throws(PackError) -> StickerPack {

@@ -22,15 +22,19 @@ public struct StickerPack: Sendable, Hashable {
     public var stickers: [Sticker]
     /// Problems the loader worked around (typos in Contents.json, ignored files).
     public var warnings: [PackWarning]
+    /// The `.xcstickers` folder the pack was read from (its icon set is validated too); `nil`
+    /// for a folder of images, loose files or a bare `.stickerpack`.
+    public var catalogFolder: URL?
 
     /// Creates a pack.
     public init(name: String, origin: Origin, declaredGridSize: StickerSize? = nil,
-                stickers: [Sticker], warnings: [PackWarning] = []) {
+                stickers: [Sticker], warnings: [PackWarning] = [], catalogFolder: URL? = nil) {
         self.name = name
         self.origin = origin
         self.declaredGridSize = declaredGridSize
         self.stickers = stickers
         self.warnings = warnings
+        self.catalogFolder = catalogFolder
     }
 
     /// The size every sticker is shown at: the catalog's, else regular (Apple's default).

@@ -37,6 +37,11 @@ public struct PackValidator: Sendable {
                 message: "stickers come in \(sides.count) sizes (\(sides.sorted().joined(separator: ", "))); a pack shows every sticker at one size",
                 measured: sides.sorted().joined(separator: ", ")))
         }
+        if let catalog = pack.catalogFolder {
+            for problem in MessagesIconSet.problems(inCatalog: catalog, limits: limits) {
+                findings.append(ValidationFinding(.error, sticker: nil, rule: .iconSet, message: problem))
+            }
+        }
         return ValidationReport(pack: pack.name, gridSize: pack.gridSize.rawValue,
                                 gridSizeDeclared: pack.declaredGridSize != nil,
                                 stickers: summaries, findings: findings + stickerFindings)

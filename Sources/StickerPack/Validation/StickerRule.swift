@@ -36,4 +36,7 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case playbackCost = "playback-cost"
     /// The catalog needed a workaround (a misspelt key, a missing list). Warning.
     case catalog
+    /// The catalog's iMessage app icon set has every size Apple lists, each a PNG of the
+    /// right pixel size, and an opaque 1024x1024 marketing icon. Error.
+    case iconSet = "icon-set"
 }

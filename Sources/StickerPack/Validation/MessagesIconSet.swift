@@ -1,0 +1,100 @@
+import AnimationCodec
+import Foundation
+
+/// The iMessage app icon set of a sticker catalog (`NAME.stickersiconset`), and the sizes
+/// App Store Connect requires of it. An incomplete set is the usual cause of "Invalid iMessage
+/// App ... contains an invalid sticker pack" at upload.
+public enum MessagesIconSet {
+    /// One icon the set must hold: its size in points, device idiom and scale.
+    public struct Slot: Sendable, Hashable, CustomStringConvertible {
+        /// Width and height in points (`"60x45"`).
+        public var width: Int, height: Int
+        /// `iphone`, `ipad`, `universal` or `ios-marketing`.
+        public var idiom: String
+        /// 1, 2 or 3.
+        public var scale: Int
+
+        /// The icon's size in pixels.
+        public var pixelWidth: Int { width * scale }
+        /// The icon's height in pixels.
+        public var pixelHeight: Int { height * scale }
+        /// The `size` value in Contents.json.
+        public var size: String { "\(width)x\(height)" }
+        /// `60x45@3x (iphone)`.
+        public var description: String { "\(size)@\(scale)x (\(idiom))" }
+        /// Whether this is the App Store's marketing icon, which may not be transparent.
+        public var isOpaqueMarketingIcon: Bool { idiom == "ios-marketing" && width == 1024 && height == 1024 }
+    }
+
+    /// The slots of Apple's asset catalog reference for Messages extension icons.
+    public static let required: [Slot] = [
+        Slot(width: 29, height: 29, idiom: "iphone", scale: 2), Slot(width: 29, height: 29, idiom: "iphone", scale: 3),
+        Slot(width: 60, height: 45, idiom: "iphone", scale: 2), Slot(width: 60, height: 45, idiom: "iphone", scale: 3),
+        Slot(width: 29, height: 29, idiom: "ipad", scale: 2), Slot(width: 67, height: 50, idiom: "ipad", scale: 2),
+        Slot(width: 74, height: 55, idiom: "ipad", scale: 2),
+        Slot(width: 27, height: 20, idiom: "universal", scale: 2), Slot(width: 27, height: 20, idiom: "universal", scale: 3),
+        Slot(width: 32, height: 24, idiom: "universal", scale: 2), Slot(width: 32, height: 24, idiom: "universal", scale: 3),
+        Slot(width: 1024, height: 768, idiom: "ios-marketing", scale: 1),
+        Slot(width: 1024, height: 1024, idiom: "ios-marketing", scale: 1),
+    ]
+
+    /// What is wrong with the icon set of the catalog at `catalog` (an `.xcstickers` folder):
+    /// no set, a slot with no file, a file that is missing, not a PNG or the wrong size, a
+    /// transparent marketing icon. Empty when the set is complete.
+    public static func problems(inCatalog catalog: URL, limits: DecodingLimits = .default) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
+        guard let name = entries.sorted().first(where: { $0.lowercased().hasSuffix(".stickersiconset") }) else {
+            return ["the catalog has no iMessage app icon set (a .stickersiconset folder); App Store Connect refuses the app"]
+        }
+        let folder = catalog.appendingPathComponent(name)
+        let contents: ContentsJSON
+        do {
+            contents = try ContentsJSON(folder: folder)
+        } catch {
+            return ["\(name): \(error)"]
+        }
+        let images = contents.root["images"] as? [[String: Any]] ?? []
+        var problems: [String] = []
+        for slot in required {
+            let entry = images.first { image in
+                image["size"] as? String == slot.size && image["idiom"] as? String == slot.idiom
+                    && (image["scale"] as? String ?? "1x") == "\(slot.scale)x"
+            }
+            guard let filename = entry?["filename"] as? String, !filename.isEmpty, !filename.contains("/") else {
+                problems.append("\(name): no icon for \(slot)")
+                continue
+            }
+            problems += check(folder.appendingPathComponent(filename), for: slot, in: name, limits: limits)
+        }
+        return problems
+    }
+
+    /// The problems of one icon file.
+    private static func check(_ file: URL, for slot: Slot, in setName: String, limits: DecodingLimits) -> [String] {
+        let label = "\(setName)/\(file.lastPathComponent) (\(slot))"
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(file.path, maxBytes: limits.maxFileBytes)
+        } catch {
+            return ["\(label): \(error)"]
+        }
+        guard ImageFormat.sniff(bytes) == .png else { return ["\(label): not a PNG"] }
+        let decoder: AnimationDecoder
+        do {
+            decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+        } catch {
+            return ["\(label): \(error)"]
+        }
+        let (width, height) = (decoder.info.width, decoder.info.height)
+        guard width == slot.pixelWidth && height == slot.pixelHeight else {
+            return ["\(label): \(width)x\(height) px, must be \(slot.pixelWidth)x\(slot.pixelHeight) px"]
+        }
+        if slot.isOpaqueMarketingIcon {
+            guard let frame = try? decoder.frame(at: 0) else { return ["\(label): does not decode"] }
+            if stride(from: 3, to: frame.pixels.count, by: 4).contains(where: { frame.pixels[$0] != 255 }) {
+                return ["\(label): has transparent pixels; the App Store's 1024x1024 icon must be opaque"]
+            }
+        }
+        return []
+    }
+}

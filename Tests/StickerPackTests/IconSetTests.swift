@@ -1,0 +1,93 @@
+import Foundation
+import StickerPack
+import Testing
+
+/// The catalog's iMessage app icon set, checked by `validate`: every size Apple's asset
+/// catalog reference lists for Messages icons, each a PNG of points x scale pixels, and an
+/// opaque 1024x1024 marketing icon. The sets are built here; the sizes are Apple's table.
+@Suite("Icon set validation")
+struct IconSetTests {
+    /// Apple's list, written out by hand: (points, idiom, scale, pixels).
+    static let slots: [(size: String, idiom: String, scale: Int, pixels: (Int, Int))] = [
+        ("29x29", "iphone", 2, (58, 58)), ("29x29", "iphone", 3, (87, 87)),
+        ("60x45", "iphone", 2, (120, 90)), ("60x45", "iphone", 3, (180, 135)),
+        ("29x29", "ipad", 2, (58, 58)), ("67x50", "ipad", 2, (134, 100)), ("74x55", "ipad", 2, (148, 110)),
+        ("27x20", "universal", 2, (54, 40)), ("27x20", "universal", 3, (81, 60)),
+        ("32x24", "universal", 2, (64, 48)), ("32x24", "universal", 3, (96, 72)),
+        ("1024x768", "ios-marketing", 1, (1024, 768)), ("1024x1024", "ios-marketing", 1, (1024, 1024)),
+    ]
+
+    /// A catalog with one good sticker and, unless `icons` is nil, an icon set of those slots
+    /// (each an opaque PNG of its pixel size, `override` replacing a file's bytes by name).
+    static func catalog(icons: [(size: String, idiom: String, scale: Int, pixels: (Int, Int))]? = slots,
+                        override: [String: [UInt8]] = [:]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("icons-\(UUID().uuidString)/Test.xcstickers")
+        let pack = root.appendingPathComponent("Sticker Pack.stickerpack")
+        let sticker = pack.appendingPathComponent("Good.sticker")
+        try FileManager.default.createDirectory(at: sticker, withIntermediateDirectories: true)
+        func json(_ object: Any, _ folder: URL) throws {
+            try JSONSerialization.data(withJSONObject: object).write(to: folder.appendingPathComponent("Contents.json"))
+        }
+        try json(["info": ["author": "xcode", "version": 1]], root)
+        try json(["properties": ["grid-size": "regular"], "stickers": [["filename": "Good.sticker"]]], pack)
+        try json(["properties": ["filename": "good.png"]], sticker)
+        try Data(TestImages.png(width: 408, height: 408)).write(to: sticker.appendingPathComponent("good.png"))
+        guard let icons else { return root }
+        let set = root.appendingPathComponent("iMessage App Icon.stickersiconset")
+        try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
+        var images: [[String: String]] = []
+        for slot in icons {
+            let name = "\(slot.size)@\(slot.scale)x-\(slot.idiom).png"
+            let bytes = override[name] ?? TestImages.png(width: slot.pixels.0, height: slot.pixels.1, opaque: true)
+            try Data(bytes).write(to: set.appendingPathComponent(name))
+            images.append(["size": slot.size, "idiom": slot.idiom, "scale": "\(slot.scale)x", "filename": name])
+        }
+        try json(["images": images], set)
+        return root
+    }
+
+    static func iconFindings(_ catalog: URL) throws -> [String] {
+        defer { try? FileManager.default.removeItem(at: catalog.deletingLastPathComponent()) }
+        let report = PackValidator().validate(try PackLoader.load(path: catalog.path))
+        return report.findings.filter { $0.rule == .iconSet }.map { "\($0.severity.rawValue): \($0.message)" }
+    }
+
+    @Test("a complete set of opaque PNGs of the right sizes passes")
+    func complete() throws {
+        #expect(try Self.iconFindings(Self.catalog()) == [])
+    }
+
+    @Test("a catalog without an icon set is an error")
+    func noSet() throws {
+        let findings = try Self.iconFindings(Self.catalog(icons: nil))
+        #expect(findings.count == 1 && findings[0].hasPrefix("error: the catalog has no iMessage app icon set"), "\(findings)")
+    }
+
+    @Test("a missing size is an error naming it")
+    func missingSize() throws {
+        let findings = try Self.iconFindings(Self.catalog(icons: Self.slots.filter { !($0.size == "60x45" && $0.scale == 3) }))
+        #expect(findings == ["error: iMessage App Icon.stickersiconset: no icon for 60x45@3x (iphone)"])
+    }
+
+    @Test("a wrong pixel size, a file that is not a PNG and a transparent marketing icon are errors")
+    func brokenFiles() throws {
+        let findings = try Self.iconFindings(Self.catalog(override: [
+            "60x45@2x-iphone.png": TestImages.png(width: 58, height: 58, opaque: true),
+            "29x29@3x-iphone.png": Array("GIF89a not really".utf8),
+            "1024x1024@1x-ios-marketing.png": TestImages.png(width: 1024, height: 1024, opaque: false),
+        ]))
+        let set = "iMessage App Icon.stickersiconset"
+        #expect(findings.sorted() == [
+            "error: \(set)/1024x1024@1x-ios-marketing.png (1024x1024@1x (ios-marketing)): has transparent pixels; the App Store's 1024x1024 icon must be opaque",
+            "error: \(set)/29x29@3x-iphone.png (29x29@3x (iphone)): not a PNG",
+            "error: \(set)/60x45@2x-iphone.png (60x45@2x (iphone)): 58x58 px, must be 120x90 px",
+        ], "\(findings)")
+    }
+
+    @Test("the sample catalog's icon set is complete")
+    func sample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let report = PackValidator().validate(try PackLoader.load(path: root.appendingPathComponent("corpus/Sample.xcstickers").path))
+        #expect(report.findings.filter { $0.rule == .iconSet }.isEmpty, "\(report.findings)")
+    }
+}
