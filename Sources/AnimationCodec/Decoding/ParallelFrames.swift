@@ -45,7 +45,8 @@ struct ParallelFrames {
         defer { for index in consumed..<submitted { slots[index % window].ready.wait() } }
 
         for index in 0..<window { submit(index) }
-        var compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
+        var compositor = Compositor(width: decoder.info.width, height: decoder.info.height,
+                                    firstFrameWritesEveryPixel: decoder.firstFrameWritesEveryPixel)
         let rowBuffer = ScratchPool.shared.take()
         defer { ScratchPool.shared.give(rowBuffer) }
         for index in 0..<frameCount {
