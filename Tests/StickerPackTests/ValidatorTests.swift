@@ -3,7 +3,7 @@ import StickerPack
 import Testing
 
 /// The validator, one crafted file per rule: each gives exactly the expected finding and
-/// nothing else. Sizes, thresholds and rules come from BROWSER.md's rules table.
+/// nothing else. Sizes, thresholds and rules come from Apple's rules (docs/BROWSER-MODEL.md) and the README's table.
 @Suite("Pack validation")
 struct ValidatorTests {
     struct Case: CustomTestStringConvertible, Sendable {

@@ -2,7 +2,7 @@ import StickerPack
 import StickerRenderer
 import Testing
 
-/// The browser layout against numbers worked out by hand from BROWSER.md's model:
+/// The browser layout against numbers worked out by hand from docs/BROWSER-MODEL.md:
 /// cols = floor((W - 32 + 16) / (item + 16)), gap = (W - 32 - cols * item) / (cols - 1),
 /// x = 16 + c * (item + gap), y = 8 + r * (item + 16); compact strip = round(H / 4).
 @Suite("Browser layout")
@@ -27,7 +27,7 @@ struct LayoutTests {
         ])
     }
 
-    @Test("Columns per device and size match BROWSER.md's table", arguments: [
+    @Test("Columns per device and size match docs/BROWSER-MODEL.md", arguments: [
         (DevicePreset.iphoneSE1, [4, 3, 2], [60.0, 85, 136]),
         (.iphone8, [4, 3, 2], [72.0, 102, 163]),
         (.iphone15, [4, 3, 2], [72.0, 102, 163]),

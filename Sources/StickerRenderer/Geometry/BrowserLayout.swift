@@ -1,7 +1,7 @@
 import StickerPack
 
 /// The sticker browser's flow layout, as `MSStickerBrowserView` lays it out (see
-/// BROWSER.md): a vertical grid with 16 pt side insets, 8 pt top and bottom insets, 16 pt
+/// docs/BROWSER-MODEL.md): a vertical grid with 16 pt side insets, 8 pt top and bottom insets, 16 pt
 /// between items and between lines, square cells whose side depends on the sticker size and
 /// the device class, and full rows justified.
 public struct BrowserLayout: Sendable, Hashable {
