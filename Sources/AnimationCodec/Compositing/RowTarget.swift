@@ -93,9 +93,11 @@ struct RowTarget {
             for x in first..<last { out[x] = table[Int(indexes[x])] }
             return
         }
+        // A select, not a branch: transparent and opaque pixels interleave unpredictably at
+        // a sticker's edges, and the row is in cache either way.
         for x in first..<last {
             let value = table[Int(indexes[x])]
-            if value != 0 { out[x] = value }
+            out[x] = value != 0 ? value : out[x]
         }
     }
 }
