@@ -44,6 +44,27 @@ struct PremultiplicationTests {
         #expect(row == Reference.premultiplied(straight: straight))
     }
 
+    @Test("the row premultiply's mixed blocks are exact for every (colour, alpha) pair in every lane")
+    func mixedBlocksExhaustive() {
+        // In pass `channel` (red, green, blue), pixel p carries colour c = p % 256 in that channel
+        // (the others derived from c) and alpha a = (p / 256 + 61 * (p % 4)) % 256: as p / 256
+        // runs over 0...255 every (c, a) pair occurs, and the four pixels of a block have four
+        // different alphas, so each lane of the block kernel sees every pair.
+        var straight: [UInt8] = []
+        for channel in 0..<3 {
+            for p in 0..<65536 {
+                let c = UInt8(p % 256), a = UInt8((p / 256 + 61 * (p % 4)) % 256)
+                var pixel: [UInt8] = [c &+ 85, c ^ 0xA5, 255 &- c, a]
+                pixel[channel] = c
+                straight += pixel
+            }
+        }
+        let count = straight.count / 4
+        var row = [UInt8](repeating: 0xAA, count: straight.count)
+        straight.withUnsafeBytes { s in row.withUnsafeMutableBytes { Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count) } }
+        #expect(row == Reference.premultiplied(straight: straight))
+    }
+
     @Test("16-bit samples reduce to round(v*255/65535) for all 65536 values")
     func reduce16AllValues() {
         var wrong = 0
