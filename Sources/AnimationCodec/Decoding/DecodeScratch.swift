@@ -11,6 +11,7 @@ final class DecodeScratch: @unchecked Sendable {
     private var row = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var zeros = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var indexes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var joined = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     /// libdeflate's decompressor (about 32 KB of tables), allocated once.
     let decompressor: OpaquePointer?
 
@@ -19,7 +20,7 @@ final class DecodeScratch: @unchecked Sendable {
     }
 
     deinit {
-        for buffer in [filtered, row, zeros, indexes] { buffer.deallocate() }
+        for buffer in [filtered, row, zeros, indexes, joined] { buffer.deallocate() }
         if let decompressor { libdeflate_free_decompressor(decompressor) }
     }
 
@@ -45,6 +46,24 @@ final class DecodeScratch: @unchecked Sendable {
     func indexBuffer(_ count: Int) -> UnsafeMutableBufferPointer<UInt8> {
         Self.ensure(&indexes, count, zeroed: false)
         return UnsafeMutableBufferPointer(start: indexes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// The bytes of `ranges` of `bytes`, end to end: a frame's compressed data split over
+    /// chunks (IDAT/fdAT) or sub-blocks (GIF), joined in a buffer kept from frame to frame
+    /// instead of a fresh array each frame. Valid until the next call.
+    func gathered(_ ranges: [Range<Int>], of bytes: [UInt8]) -> UnsafeRawBufferPointer {
+        let total = ranges.reduce(0) { $0 + $1.count }
+        Self.ensure(&joined, total, zeroed: false)
+        let out = joined.baseAddress!
+        bytes.withUnsafeBytes { source in
+            var offset = 0
+            for range in ranges {
+                precondition(range.lowerBound >= 0 && range.upperBound <= source.count, "a data range outside the file")
+                (out + offset).copyMemory(from: source.baseAddress! + range.lowerBound, byteCount: range.count)
+                offset += range.count
+            }
+        }
+        return UnsafeRawBufferPointer(start: out, count: total)
     }
 
     private static func ensure(_ buffer: inout UnsafeMutableRawBufferPointer, _ count: Int, zeroed: Bool) {

@@ -61,7 +61,7 @@ enum FrameSource: Sendable {
         }
         let image = file.images[index]
         LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height, zeroed: false)
-        let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, into: $0) }
+        let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0) }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
     }
 

@@ -11,11 +11,11 @@ enum GIFImageDecoder {
         let pixelCount = image.info.rect.width * image.info.rect.height
         guard pixelCount > 0, LZWDecoder.validMinimumCodeSizes.contains(image.minimumCodeSize), !image.palette.isEmpty else {
             // Nothing to draw; decompress(...) names the reason without allocating.
-            return decompress(image, in: bytes, into: UnsafeMutableBufferPointer(start: nil, count: 0)).warnings
+            return decompress(image, in: bytes, scratch: scratch, into: UnsafeMutableBufferPointer(start: nil, count: 0)).warnings
         }
         let lzwStart = phases == nil ? 0 : Stopwatch.now()
         let indexes = scratch.indexBuffer(pixelCount)
-        let decoded = decompress(image, in: bytes, into: indexes)
+        let decoded = decompress(image, in: bytes, scratch: scratch, into: indexes)
         let drawStart = phases == nil ? 0 : Stopwatch.now()
         phases?.pointee.decompress += Double(drawStart &- lzwStart) / 1e9
         draw(image, indexes: UnsafePointer(indexes.baseAddress!), written: decoded.written, onto: target)
@@ -26,7 +26,7 @@ enum GIFImageDecoder {
     /// The LZW stage alone: `image`'s palette indexes into `indexes` (one per pixel of its
     /// rectangle). Returns how many were written and the warnings. Frames that draw nothing
     /// (no pixels, no colour table, a bad code size) write none.
-    static func decompress(_ image: GIFFile.StoredImage, in bytes: [UInt8],
+    static func decompress(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch,
                            into indexes: UnsafeMutableBufferPointer<UInt8>) -> (written: Int, warnings: [CodecWarning]) {
         let rect = image.info.rect
         let pixelCount = rect.width * rect.height
@@ -45,9 +45,8 @@ enum GIFImageDecoder {
                                   minimumCodeSize: Int(image.minimumCodeSize), into: indexes)
             }
         } else {
-            outcome = bytes.gathering(image.dataRanges).withUnsafeBytes { source in
-                LZWDecoder.decode(source, minimumCodeSize: Int(image.minimumCodeSize), into: indexes)
-            }
+            outcome = LZWDecoder.decode(scratch.gathered(image.dataRanges, of: bytes),
+                                        minimumCodeSize: Int(image.minimumCodeSize), into: indexes)
         }
         switch outcome {
         case .complete:

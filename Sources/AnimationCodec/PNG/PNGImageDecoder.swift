@@ -43,7 +43,7 @@ struct PNGImageDecoder: Sendable {
         let width = frame.control.rect.width, height = frame.control.rect.height
         let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
         let inflateStart = phases == nil ? 0 : Stopwatch.now()
-        try inflate(frame.dataRanges, of: bytes, into: filtered, decompressor: scratch.decompressor)
+        try inflate(frame.dataRanges, of: bytes, into: filtered, scratch: scratch)
         phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: inflateStart)
 
         guard header.isInterlaced && !target.acceptsScatteredWrites else {
@@ -71,7 +71,7 @@ struct PNGImageDecoder: Sendable {
         guard !header.isInterlaced else { return false }
         let width = frame.control.rect.width, height = frame.control.rect.height
         let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
-        try inflate(frame.dataRanges, of: bytes, into: filtered, decompressor: scratch.decompressor)
+        try inflate(frame.dataRanges, of: bytes, into: filtered, scratch: scratch)
         try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: nil, phases: nil, stages: .unfilterOnly)
         return true
     }
@@ -103,12 +103,15 @@ struct PNGImageDecoder: Sendable {
     }
 
     private func inflate(_ ranges: [Range<Int>], of bytes: [UInt8], into out: UnsafeMutableRawBufferPointer,
-                         decompressor: OpaquePointer?) throws(CodecError) {
-        let joined = ranges.count == 1 ? nil : bytes.gathering(ranges)
-        let range = joined.map { $0.indices } ?? ranges.first ?? 0..<0
-        let failure: CodecError? = (joined ?? bytes).withUnsafeBytes { source in
+                         scratch: DecodeScratch) throws(CodecError) {
+        guard ranges.count == 1, let range = ranges.first else {
+            // Split over several chunks: joined in the scratch's reused buffer.
+            try Inflater.inflate(scratch.gathered(ranges, of: bytes), into: out, decompressor: scratch.decompressor)
+            return
+        }
+        let failure: CodecError? = bytes.withUnsafeBytes { source in
             do throws(CodecError) {
-                try Inflater.inflate(UnsafeRawBufferPointer(rebasing: source[range]), into: out, decompressor: decompressor)
+                try Inflater.inflate(UnsafeRawBufferPointer(rebasing: source[range]), into: out, decompressor: scratch.decompressor)
                 return nil
             } catch { return error }
         }
