@@ -43,7 +43,7 @@ struct GIFSuiteTests {
         let file = try GIFFile(parsing: bytes, limits: .default)
         let image = file.images[index]
         var out = [UInt8](repeating: 0, count: image.info.rect.width * image.info.rect.height)
-        let data = bytes.gathering(image.dataRanges)
+        let data = image.dataRanges.flatMap { bytes[$0] }  // the sub-blocks, joined
         let outcome = data.withUnsafeBytes { input in
             out.withUnsafeMutableBufferPointer { LZWDecoder.decode(input, minimumCodeSize: Int(image.minimumCodeSize), into: $0) }
         }

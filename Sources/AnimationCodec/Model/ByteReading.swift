@@ -17,12 +17,4 @@ extension Array where Element == UInt8 {
     func littleEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(self[offset]) | UInt16(self[offset + 1]) << 8
     }
-
-    /// The bytes of every range, joined (one copy; a single range is copied too).
-    func gathering(_ ranges: [Range<Int>]) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
-        for range in ranges { out.append(contentsOf: self[range]) }
-        return out
-    }
 }
