@@ -19,19 +19,20 @@ final class GiflibBaseline {
 
     /// Decodes and composites every frame once; returns a byte of the last canvas so the work
     /// cannot be optimised away.
-    func run() -> UInt8 {
-        var width: Int32 = 0, height: Int32 = 0
-        return bytes.withUnsafeBufferPointer { source in
-            baseline_gif_composite(source.baseAddress, source.count, &buffers, &width, &height)?[0] ?? 0
-        }
-    }
+    func run() -> UInt8 { composite { canvas, _ in canvas?[0] ?? 0 } }
 
     /// The last canvas (premultiplied RGBA8), for the agreement check.
     func finalCanvas() -> [UInt8] {
+        composite { canvas, count in canvas.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [] }
+    }
+
+    /// One decode and composite; `body` gets the last canvas (nil when giflib failed) and its
+    /// byte count.
+    private func composite<Result>(_ body: (UnsafePointer<UInt8>?, Int) -> Result) -> Result {
         var width: Int32 = 0, height: Int32 = 0
-        return bytes.withUnsafeBufferPointer { source in
-            guard let canvas = baseline_gif_composite(source.baseAddress, source.count, &buffers, &width, &height) else { return [] }
-            return Array(UnsafeBufferPointer(start: canvas, count: Int(width) * Int(height) * 4))
+        let canvas = bytes.withUnsafeBufferPointer { source in
+            baseline_gif_composite(source.baseAddress, source.count, &buffers, &width, &height)
         }
+        return body(canvas, Int(width) * Int(height) * 4)
     }
 }

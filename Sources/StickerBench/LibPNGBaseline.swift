@@ -23,7 +23,6 @@ final class LibPNGBaseline {
         }
         if info.format == .png {
             streams = [bytes]
-            join()
             return
         }
         // Walk the chunks: IHDR's tail, PLTE/tRNS, and each fcTL's IDAT or fdAT payloads.
@@ -59,7 +58,6 @@ final class LibPNGBaseline {
             Self.append("IEND", [], to: &png)
             return png
         }
-        join()
     }
 
     deinit { baseline_buffers_free(&buffers) }
@@ -76,7 +74,8 @@ final class LibPNGBaseline {
     /// Timed runs composite in straight alpha, as a plain C harness does; the agreement check
     /// composites the same decoded pixels in premultiplied alpha, to compare with ours.
     private func composite<Result>(premultiplied: Bool, _ body: (UnsafePointer<UInt8>?) -> Result) -> Result {
-        joined.withUnsafeBufferPointer { all in
+        let (lengths, offsets) = (joined.lengths, joined.offsets)
+        return joined.bytes.withUnsafeBufferPointer { all in
             let pointers: [UnsafePointer<UInt8>?] = offsets.map { all.baseAddress! + $0 }
             let canvas = baseline_apng_composite(pointers, lengths, placements, Int32(lengths.count),
                                                  UInt32(info.width), UInt32(info.height), premultiplied ? 1 : 0, &buffers)
@@ -85,18 +84,15 @@ final class LibPNGBaseline {
     }
 
     /// The streams end to end (one buffer, so one pointer reaches them all), where each
-    /// starts, and its length.
-    private var joined: [UInt8] = []
-    private var offsets: [Int] = []
-    private var lengths: [Int] = []
-
-    private func join() {
+    /// starts, and its length; joined once, on the first (untimed) run.
+    private lazy var joined: (bytes: [UInt8], offsets: [Int], lengths: [Int]) = {
+        var bytes: [UInt8] = [], offsets: [Int] = []
         for stream in streams {
-            offsets.append(joined.count)
-            lengths.append(stream.count)
-            joined += stream
+            offsets.append(bytes.count)
+            bytes += stream
         }
-    }
+        return (bytes, offsets, streams.map(\.count))
+    }()
 
     /// The zlib stream of a single-IDAT-sequence PNG and its inflated size.
     static func zlibStream(of png: [UInt8]) -> ([UInt8], Int)? {

@@ -23,7 +23,6 @@ public enum RenderBench {
         public var montageMilliseconds: Double?
         /// montage time / our time.
         public var ratio: Double?
-
         /// The montage command run.
         public var montageCommand: [String]
         /// `stickers render` as a whole process, as a user runs it (nil when not measured).

@@ -11,7 +11,7 @@ public struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure decoding speed against the libpng and giflib baselines, in the same run.",
         discussion: """
-        Every file is decoded exactly --repeat times by each decoder (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack.
+        Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack.
         """)
 
     /// Files or folders to measure.
