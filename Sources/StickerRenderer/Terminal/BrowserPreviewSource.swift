@@ -15,12 +15,11 @@ public final class BrowserPreviewSource: PreviewSource {
     public init(renderer: BrowserRenderer, wholeView: Bool = true) {
         self.renderer = renderer
         let layout = renderer.layout
-        let lastRowBottom = layout.cells.map { $0.pixels.y + $0.pixels.height }.max()
-        if wholeView || lastRowBottom == nil {
-            pixelHeight = layout.pixelHeight
-        } else {
+        if !wholeView, let lastRowBottom = layout.cells.map({ $0.pixels.y + $0.pixels.height }).max() {
             let inset = Int((BrowserLayout.verticalInset * Double(layout.scale)).rounded())
-            pixelHeight = min(layout.pixelHeight, lastRowBottom! + inset)
+            pixelHeight = min(layout.pixelHeight, lastRowBottom + inset)
+        } else {
+            pixelHeight = layout.pixelHeight
         }
     }
 

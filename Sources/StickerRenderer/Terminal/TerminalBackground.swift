@@ -29,7 +29,7 @@ public enum TerminalBackground {
         var reply: [UInt8] = []
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         var buffer = [UInt8](repeating: 0, count: 256)
-        while !endsWithAttributes(reply), reply.count < 4096 {
+        while !holdsAttributesReply(reply), reply.count < 4096 {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { break }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -44,16 +44,16 @@ public enum TerminalBackground {
         return parse(reply)
     }
 
-    /// Whether `bytes` hold a device-attributes reply (`ESC [ ? ... c`).
-    static func endsWithAttributes(_ bytes: [UInt8]) -> Bool {
-        guard let start = find([0x1B, 0x5B, 0x3F], in: bytes, from: 0) else { return false }
+    /// Whether `bytes` hold a device-attributes reply (`ESC [ ? ... c`), the last answer.
+    static func holdsAttributesReply(_ bytes: [UInt8]) -> Bool {
+        guard let start = find([0x1B, 0x5B, 0x3F], in: bytes) else { return false }
         return bytes[start...].contains(UInt8(ascii: "c"))
     }
 
     /// The colour in an OSC 11 reply (`ESC ] 11 ; rgb:R/G/B` ended by BEL or ST; each part
     /// 1-4 hex digits, scaled to 8 bits), wherever it sits among other replies.
     public static func parse(_ bytes: [UInt8]) -> CellGrid.RGB? {
-        guard let start = find(Array("\u{1B}]11;rgb:".utf8), in: bytes, from: 0) else { return nil }
+        guard let start = find(Array("\u{1B}]11;rgb:".utf8), in: bytes) else { return nil }
         var parts: [UInt8] = []
         var digits = 0, value = 0, index = start + 9
         while index < bytes.count {
@@ -87,13 +87,9 @@ public enum TerminalBackground {
         }
     }
 
-    private static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+    /// Where `needle` first starts in `bytes`.
+    private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard needle.count <= bytes.count else { return nil }
-        var i = from
-        while i + needle.count <= bytes.count {
-            if bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle { return i }
-            i += 1
-        }
-        return nil
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 }
