@@ -46,17 +46,23 @@ struct PreviewTests {
     /// may run on a worker thread that blocks signals, and a child inheriting that mask would
     /// never see SIGINT, SIGTERM or SIGCHLD), standard output to `stdout` and standard error to
     /// `stderr`; returns its pid.
+    /// With `newSession`, the child leads a session of its own, so the first terminal it opens
+    /// (its `stdout`, when that is a pty) becomes its controlling terminal, `/dev/tty`.
     static func spawn(_ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
-                      stderrDescriptor: Int32? = nil, environment: [String] = ["PATH=/usr/bin:/bin"]) throws -> pid_t {
+                      stderrDescriptor: Int32? = nil, environment: [String] = ["PATH=/usr/bin:/bin"],
+                      newSession: Bool = false) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // A new session's terminal is opened as it is (Linux makes it the controlling terminal
+        // only so: opened with O_CREAT it is not); output files are created or truncated.
+        let outputFlags = newSession ? O_RDWR : O_WRONLY | O_CREAT | O_TRUNC
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, outputFlags, 0o600)
         if let stderrDescriptor {
             posix_spawn_file_actions_adddup2(&actions, stderrDescriptor, 2)
         } else {
-            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, outputFlags, 0o600)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -66,7 +72,8 @@ struct PreviewTests {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let setSID: Int32 = 0x80  // POSIX_SPAWN_SETSID (glibc), not imported by Swift
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setSID : 0)))
         var pid: pid_t = 0
         let status = withCStrings(argv) { args in withCStrings(environment) { posix_spawn(&pid, argv[0], &actions, &attributes, args, $0) } }
         guard status == 0 else { throw CLIError("\(argv[0]) could not start (\(status))") }
@@ -238,24 +245,9 @@ struct PreviewTests {
         let setLock: UInt = 0x4004_5431, getNumber: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
         try #require(ioctl(master, setLock, &unlock) == 0 && ioctl(master, getNumber, &number) == 0)
         let slave = "/dev/pts/\(number)"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, slave, O_RDWR, 0) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        let setSID: Int32 = 0x80  // POSIX_SPAWN_SETSID: a new session, so the pty becomes /dev/tty
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | setSID))
-        let argv = [try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"]
-        var pid: pid_t = 0
-        let spawned = Self.withCStrings(argv) { args in
-            Self.withCStrings(["PATH=/usr/bin:/bin", "TERM=xterm-256color"]) { posix_spawn(&pid, argv[0], &actions, &attributes, args, $0) }
-        }
-        try #require(spawned == 0)
+        let pid = try Self.spawn([try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"],
+                                 stdout: slave, stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"],
+                                 newSession: true)
         // Read everything the child writes until it exits (the read then fails with EIO).
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
