@@ -2,7 +2,7 @@
 # `make test` runs the test suite. Both install what is missing (Debian packages need root).
 
 SWIFT ?= swift
-APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev pkg-config python3-pip \
+APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers

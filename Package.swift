@@ -28,10 +28,11 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libjpeg reports errors by longjmp, which Swift cannot catch: a tiny C shim owns that.
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
 
-        .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG"]),
+        .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG", "CWebP"]),
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // The headless sticker browser: layout, time, pixels out.

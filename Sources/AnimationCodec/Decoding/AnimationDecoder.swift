@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Decodes an APNG, GIF, PNG or JPEG file into the frames a browser displays.
+/// Decodes an APNG, GIF, PNG, JPEG or WebP file into the frames a browser displays.
 ///
 /// Creating a decoder reads the file's structure only: ``info`` is then complete, limits
 /// have been checked, and no pixel has been decoded. Frames come out composited (the whole
@@ -80,6 +80,13 @@ public struct AnimationDecoder: Sendable {
                 loopCount: nil, fileSize: bytes.count, warnings: [],
                 details: ["components": String(image.components), "progressive": String(image.isProgressive)],
                 colorChunks: nil)
+        case .webp:
+            let file = try WebPFile(parsing: bytes, limits: limits)
+            source = .webp(file)
+            info = AnimationInfo(
+                format: .webp, width: file.canvasWidth, height: file.canvasHeight,
+                frames: file.frames.map(\.info), loopCount: file.loopCount, fileSize: bytes.count, warnings: [],
+                details: ["animated": String(file.isAnimated)], colorChunks: nil)
         }
     }
 

@@ -5,6 +5,7 @@ enum FrameSource: Sendable {
     case png(PNGFile, PNGImageDecoder, frames: [PNGFile.StoredFrame])
     case gif(GIFFile)
     case jpeg(JPEGImage)
+    case webp(WebPFile)
 
     /// Decodes stored frame `index` onto `target`; returns warnings about its data.
     func decode(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
@@ -24,6 +25,16 @@ enum FrameSource: Sendable {
                                 width: layer.rect.width, height: layer.rect.height)
             }
             return []
+        case .webp(let file):
+            let start = phases == nil ? 0 : Stopwatch.now()
+            defer { phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: start) }
+            var storage: [UInt8] = []
+            let layer = try file.decodeLayer(index, bytes: bytes, storage: &storage)
+            layer.pixels.withUnsafeBytes { source in
+                target.copyRows(from: source.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                                width: layer.rect.width, height: layer.rect.height)
+            }
+            return []
         }
     }
 
@@ -37,6 +48,8 @@ enum FrameSource: Sendable {
             return GIFImageDecoder.decodeLayer(file.images[index], in: bytes, scratch: scratch, storage: &storage)
         case .jpeg(let image):
             return try image.decode(bytes)
+        case .webp(let file):
+            return try file.decodeLayer(index, bytes: bytes, storage: &storage)
         }
     }
 

@@ -26,7 +26,7 @@ public struct AnimationInfo: Sendable, Hashable {
     /// play (N + 1 plays); a GIF without a loop extension plays once.
     public var plays: Int {
         switch format {
-        case .apng: return loopCount ?? 1
+        case .apng, .webp: return loopCount ?? 1
         case .gif:
             guard let loopCount else { return 1 }
             return loopCount == 0 ? 0 : loopCount + 1

@@ -8,6 +8,9 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case gif
     /// A JFIF/EXIF JPEG stream.
     case jpeg
+    /// A RIFF WebP, still or animated (what Telegram, WhatsApp and Signal stickers come as).
+    /// Messages does not take it: `stickers fit` reads it to convert it.
+    case webp
 
     /// The lowercase name used in CLI output and JSON.
     public var description: String { rawValue }
@@ -24,8 +27,13 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             return .gif
         }
         if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
+        let riff = Array(bytes.prefix(12))
+        if riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WEBP".utf8) { return .webp }
         return nil
     }
+
+    /// Whether Messages accepts stickers in this format (PNG, APNG, GIF, JPEG; not WebP).
+    public var isMessagesFormat: Bool { self != .webp }
 }
 
 /// The eight bytes every PNG starts with.

@@ -125,9 +125,10 @@ private struct StickerChecker {
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
         let head = readHead(file)
-        guard let format = ImageFormat.sniff(head) else {
+        guard let format = ImageFormat.sniff(head), format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
-            add(.error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)",
+            let fix = ImageFormat.sniff(head) == .webp ? "; `stickers fit` converts it" : ""
+            add(.error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
                 measured: describeSignature(head), limit: "PNG, APNG, GIF, JPEG")
             return false
         }
