@@ -1,0 +1,301 @@
+import CDeflate
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Encodes premultiplied canvases as the smallest exact PNG (one frame) or APNG we find.
+///
+/// - The colour type is the smallest that holds every pixel exactly (``PNGColorModel``).
+/// - Each later frame is cropped to the pixels that differ from what it is drawn on, and the
+///   previous frame's dispose op and this frame's blend op are chosen among every valid pair
+///   by compressing each candidate (at ``Options/searchLevel``) and keeping the smallest.
+/// - Rows take the best filter (``FilteredScanlines``) and the chosen frames are compressed
+///   at ``Options/compressionLevel`` (libdeflate's 12 by default, its strongest), in parallel.
+///
+/// Decoding the result with any APNG decoder gives back `frames` exactly.
+public enum AnimationEncoder {
+    /// How hard to search and compress.
+    public struct Options: Sendable, Hashable {
+        /// The final compression level, libdeflate's 1-12.
+        public var compressionLevel: Int32
+        /// The level candidates are compared at.
+        public var searchLevel: Int32
+        /// Worker threads for comparing candidates and compressing frames.
+        public var threads: Int
+
+        /// Creates options; the defaults give the smallest files.
+        public init(compressionLevel: Int32 = 12, searchLevel: Int32 = 6, threads: Int = AnimationDecoder.defaultThreadCount) {
+            self.compressionLevel = compressionLevel
+            self.searchLevel = searchLevel
+            self.threads = threads
+        }
+    }
+
+    /// How one frame was stored.
+    public struct FrameChoice: Sendable, Hashable {
+        /// The rectangle stored (the whole canvas for frame 0).
+        public var rect: FrameRect
+        /// What happens to the rectangle after the frame is shown.
+        public var dispose: DisposeOp
+        /// How the stored pixels meet the canvas.
+        public var blend: BlendOp
+        /// The frame's compressed data, in bytes.
+        public var compressedBytes: Int
+    }
+
+    /// An encoded file and how it was made.
+    public struct Encoded: Sendable {
+        /// The PNG or APNG file.
+        public var bytes: [UInt8]
+        /// The colour type chosen.
+        public var colorModel: PNGColorModel
+        /// Each frame's rectangle and ops.
+        public var frames: [FrameChoice]
+    }
+
+    /// Encodes `frames` (premultiplied RGBA8 canvases, `width * height * 4` bytes each),
+    /// shown for `delays` and played `plays` times (0 = forever). One frame makes a plain PNG.
+    public static func encode(frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
+                              options: Options = Options()) -> Encoded {
+        precondition(!frames.isEmpty && delays.count == frames.count)
+        precondition(frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
+        let model = PNGColorModel.smallest(for: frames)
+        let plans = FramePlanner(frames: frames, width: width, height: height, model: model, options: options).plan()
+        let compressed = parallelMap(plans, threads: options.threads) { zlib($0.rows, level: options.compressionLevel) }
+
+        var out = PNGSignature.bytes
+        PNGEncoder.appendChunk("IHDR", PNGEncoder.header(width: width, height: height, colorType: model.colorType), to: &out)
+        if frames.count > 1 {
+            PNGEncoder.appendChunk("acTL", PNGEncoder.bigEndian(UInt32(frames.count)) + PNGEncoder.bigEndian(UInt32(max(0, plays))), to: &out)
+        }
+        if case .palette(let palette) = model {
+            PNGEncoder.appendChunk("PLTE", palette.plte, to: &out)
+            let trns = palette.trns
+            if !trns.isEmpty { PNGEncoder.appendChunk("tRNS", trns, to: &out) }
+        }
+        var sequence: UInt32 = 0
+        for (index, plan) in plans.enumerated() {
+            if frames.count > 1 {
+                let (numerator, denominator) = delays[index].storable
+                var control = PNGEncoder.bigEndian(sequence) + PNGEncoder.bigEndian(UInt32(plan.rect.width)) + PNGEncoder.bigEndian(UInt32(plan.rect.height))
+                control += PNGEncoder.bigEndian(UInt32(plan.rect.x)) + PNGEncoder.bigEndian(UInt32(plan.rect.y))
+                control += PNGEncoder.bigEndian16(numerator) + PNGEncoder.bigEndian16(denominator)
+                control += [plan.dispose.apngCode, plan.blend == .source ? 0 : 1]
+                PNGEncoder.appendChunk("fcTL", control, to: &out)
+                sequence += 1
+            }
+            if index == 0 {
+                PNGEncoder.appendChunk("IDAT", compressed[0], to: &out)
+            } else {
+                PNGEncoder.appendChunk("fdAT", PNGEncoder.bigEndian(sequence) + compressed[index], to: &out)
+                sequence += 1
+            }
+        }
+        PNGEncoder.appendChunk("IEND", [], to: &out)
+        let choices = zip(plans, compressed).map { plan, data in
+            FrameChoice(rect: plan.rect, dispose: plan.dispose, blend: plan.blend, compressedBytes: data.count)
+        }
+        return Encoded(bytes: out, colorModel: model, frames: choices)
+    }
+
+    /// A zlib stream of `data` at libdeflate `level`.
+    static func zlib(_ data: [UInt8], level: Int32) -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
+        return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
+            count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound) }
+        }
+    }
+
+    /// `transform` of every element, `threads` at a time, in order.
+    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transform: @Sendable (T) -> R) -> [R] {
+        guard threads > 1 && items.count > 1 else { return items.map(transform) }
+        let results = ResultSlots<R>(count: items.count)
+        let next = AtomicCounter()
+        DispatchQueue.concurrentPerform(iterations: min(threads, items.count)) { _ in
+            while true {
+                let index = next.increment()
+                guard index < items.count else { return }
+                results.store(transform(items[index]), at: index)
+            }
+        }
+        return results.values
+    }
+}
+
+/// One frame as it will be stored: its rectangle, ops and filtered scanlines.
+struct FramePlan: Sendable {
+    var rect: FrameRect
+    var dispose: DisposeOp
+    var blend: BlendOp
+    var rows: [UInt8]
+}
+
+/// Chooses each frame's rectangle, blend op and the previous frame's dispose op.
+struct FramePlanner {
+    let frames: [[UInt8]]
+    let width: Int
+    let height: Int
+    let model: PNGColorModel
+    let options: AnimationEncoder.Options
+
+    private var whole: FrameRect { FrameRect(x: 0, y: 0, width: width, height: height) }
+
+    /// What frame `index` could be drawn on, and the dispose op of the frame before that gives it.
+    private struct Base {
+        var dispose: DisposeOp
+        var pixels: [UInt8]
+    }
+
+    private struct Candidate: Sendable {
+        var baseIndex: Int
+        var rect: FrameRect
+        var blend: BlendOp
+    }
+
+    func plan() -> [FramePlan] {
+        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: rows(frames[0], rect: whole, over: nil))]
+        // The canvas frame i - 1 was drawn on (for i = 1, the empty canvas: PREVIOUS on the
+        // first frame acts as BACKGROUND, which clears the whole canvas the frame covered).
+        var drawnOn = [UInt8](repeating: 0, count: width * height * 4)
+        for index in 1..<frames.count {
+            let previous = plans[index - 1].rect
+            var cleared = frames[index - 1]
+            clear(previous, in: &cleared)
+            var bases = [Base(dispose: .none, pixels: frames[index - 1]), Base(dispose: .background, pixels: cleared)]
+            if index > 1 && drawnOn != cleared { bases.append(Base(dispose: .previous, pixels: drawnOn)) }
+            var candidates: [Candidate] = []
+            for (baseIndex, base) in bases.enumerated() {
+                let rect = changedRect(from: base.pixels, to: frames[index]) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
+                candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .source))
+                if overIsExact(base: base.pixels, target: frames[index], rect: rect) {
+                    candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .over))
+                }
+            }
+            let target = frames[index], basePixels = bases.map(\.pixels)
+            let evaluated = AnimationEncoder.parallelMap(candidates, threads: options.threads) { [self] candidate -> (Int, [UInt8]) in
+                let over = candidate.blend == .over ? basePixels[candidate.baseIndex] : nil
+                let data = rows(target, rect: candidate.rect, over: over)
+                return (AnimationEncoder.zlib(data, level: options.searchLevel).count, data)
+            }
+            let best = evaluated.indices.min { evaluated[$0].0 < evaluated[$1].0 }!
+            let chosen = candidates[best]
+            plans[index - 1].dispose = bases[chosen.baseIndex].dispose
+            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: evaluated[best].1))
+            drawnOn = bases[chosen.baseIndex].pixels
+        }
+        return plans
+    }
+
+    private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> [UInt8] {
+        frame.withUnsafeBytes { raw in
+            let canvas = raw.bindMemory(to: UInt32.self).baseAddress!
+            guard let base else {
+                return FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model)
+            }
+            return base.withUnsafeBytes { under in
+                FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model,
+                                       unchangedFrom: under.bindMemory(to: UInt32.self).baseAddress!)
+            }
+        }
+    }
+
+    private func clear(_ rect: FrameRect, in pixels: inout [UInt8]) {
+        for y in rect.y..<(rect.y + rect.height) {
+            let start = (y * width + rect.x) * 4
+            pixels.replaceSubrange(start..<(start + rect.width * 4), with: repeatElement(0, count: rect.width * 4))
+        }
+    }
+
+    /// The smallest rectangle holding every pixel that differs, or `nil` when none does.
+    private func changedRect(from base: [UInt8], to target: [UInt8]) -> FrameRect? {
+        base.withUnsafeBytes { b in
+            target.withUnsafeBytes { t in
+                let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)
+                let rowBytes = width * 4
+                var top = -1, bottom = -1, left = width, right = -1
+                for y in 0..<height where memcmp(b.baseAddress! + y * rowBytes, t.baseAddress! + y * rowBytes, rowBytes) != 0 {
+                    if top < 0 { top = y }
+                    bottom = y
+                    let row = y * width
+                    var x = 0
+                    while x < left && before[row + x] == after[row + x] { x += 1 }
+                    left = min(left, x)
+                    x = width - 1
+                    while x > right && before[row + x] == after[row + x] { x -= 1 }
+                    right = max(right, x)
+                }
+                guard top >= 0 else { return nil }
+                return FrameRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+            }
+        }
+    }
+
+    /// Whether drawing the changed pixels OVER `base` (the unchanged ones stored transparent)
+    /// gives `target` exactly: every changed pixel is opaque or lands on a transparent one, and
+    /// the palette (if any) has a transparent entry.
+    private func overIsExact(base: [UInt8], target: [UInt8], rect: FrameRect) -> Bool {
+        if case .palette(let palette) = model, palette.transparentIndex == nil { return false }
+        return base.withUnsafeBytes { b in
+            target.withUnsafeBytes { t in
+                let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)
+                for y in rect.y..<(rect.y + rect.height) {
+                    for i in (y * width + rect.x)..<(y * width + rect.x + rect.width) where before[i] != after[i] {
+                        if after[i] >> 24 != 0xFF && before[i] >> 24 != 0 { return false }
+                    }
+                }
+                return true
+            }
+        }
+    }
+}
+
+extension DisposeOp {
+    /// APNG's `dispose_op` byte.
+    var apngCode: UInt8 {
+        switch self {
+        case .none: return 0
+        case .background: return 1
+        case .previous: return 2
+        }
+    }
+}
+
+extension FrameDelay {
+    /// The delay as APNG's 16-bit fraction: as stored when it fits, else the nearest
+    /// milliseconds, centiseconds or seconds that do.
+    var storable: (UInt16, UInt16) {
+        if (0...65535).contains(numerator) && (1...65535).contains(denominator) {
+            return (UInt16(numerator), UInt16(denominator))
+        }
+        let seconds = max(0, self.seconds)
+        for denominator in [1000, 100, 1] where (seconds * Double(denominator)).rounded() <= 65535 {
+            return (UInt16((seconds * Double(denominator)).rounded()), UInt16(denominator))
+        }
+        return (65535, 1)
+    }
+}
+
+/// Slots filled from several threads, each slot by one writer.
+final class ResultSlots<Value: Sendable>: Sendable {
+    private let slots: Mutex<[Value?]>
+
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+
+    func store(_ value: sending Value, at index: Int) {
+        slots.withLock { $0[index] = value }
+    }
+
+    var values: [Value] { slots.withLock { $0.map { $0! } } }
+}
+
+/// A counter threads take numbers from.
+final class AtomicCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    /// The next number, from 0.
+    func increment() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
+}

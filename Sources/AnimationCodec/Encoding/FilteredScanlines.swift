@@ -1,0 +1,134 @@
+/// PNG scanlines for a rectangle of a premultiplied canvas, in a colour model, each row
+/// prefixed by the filter that makes it cheapest to compress.
+///
+/// Truecolour rows take whichever of the five filters gives the smallest sum of absolute
+/// (signed) bytes, the heuristic of the PNG specification's section 12.8; palette rows stay
+/// unfiltered, since indexes are not magnitudes.
+enum FilteredScanlines {
+    /// `round(c * 255 / a)` for every `a << 8 | c`: straight colour without a division.
+    static let straight: [UInt8] = (0..<65536).map { PNGEncoder.unpremultiply(UInt8($0 & 0xFF), alpha: UInt8($0 >> 8)) }
+
+    /// The scanlines of `rect` of `canvas` (`canvasWidth` pixels a row). With `base`, pixels
+    /// equal to `base`'s are written fully transparent (an OVER frame leaves them as they are).
+    /// - Precondition: with a palette model, every pixel (and 0 when `base` is given) is in it.
+    static func make(canvas: UnsafePointer<UInt32>, canvasWidth: Int, rect: FrameRect, model: PNGColorModel,
+                     unchangedFrom base: UnsafePointer<UInt32>? = nil) -> [UInt8] {
+        let bpp = model.bytesPerPixel
+        let rowBytes = rect.width * bpp
+        var raw = [UInt8](repeating: 0, count: rowBytes)
+        var above = [UInt8](repeating: 0, count: rowBytes)
+        var trial = [UInt8](repeating: 0, count: rowBytes)
+        var out = [UInt8]()
+        out.reserveCapacity(rect.height * (rowBytes + 1))
+        straight.withUnsafeBufferPointer { table in
+            for y in 0..<rect.height {
+                let offset = (rect.y + y) * canvasWidth + rect.x
+                raw.withUnsafeMutableBufferPointer { row in
+                    convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
+                            table: table.baseAddress!, into: row.baseAddress!)
+                }
+                if case .palette = model {
+                    out.append(0)
+                    out += raw
+                } else {
+                    appendBestFiltered(raw, above: above, bpp: bpp, trial: &trial, to: &out)
+                }
+                swap(&raw, &above)
+            }
+        }
+        return out
+    }
+
+    /// One row of pixels as scanline bytes.
+    private static func convert(_ pixels: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>?, count: Int, model: PNGColorModel,
+                                table: UnsafePointer<UInt8>, into row: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func pixel(_ x: Int) -> UInt32 {
+            let packed = pixels[x]
+            if let base, base[x] == packed { return 0 }
+            return packed
+        }
+        switch model {
+        case .palette(let palette):
+            for x in 0..<count { row[x] = palette.indexOf[pixel(x)]! }
+        case .rgb, .rgba:
+            let bpp = model.bytesPerPixel
+            for x in 0..<count {
+                let packed = pixel(x)
+                let a = Int(packed >> 24)
+                let out = row + x &* bpp
+                // Safe: a << 8 | c < 65,536, the table's size.
+                out[0] = table[a << 8 | Int(packed & 0xFF)]
+                out[1] = table[a << 8 | Int(packed >> 8 & 0xFF)]
+                out[2] = table[a << 8 | Int(packed >> 16 & 0xFF)]
+                if bpp == 4 { out[3] = UInt8(a) }
+            }
+        }
+    }
+
+    /// Appends `raw` filtered with the filter of smallest absolute sum, after its filter byte.
+    private static func appendBestFiltered(_ raw: [UInt8], above: [UInt8], bpp: Int, trial: inout [UInt8], to out: inout [UInt8]) {
+        var bestFilter: UInt8 = 0
+        var bestCost = Int.max
+        for filter in UInt8(0)...4 {
+            let cost = raw.withUnsafeBufferPointer { r in
+                above.withUnsafeBufferPointer { u in
+                    trial.withUnsafeMutableBufferPointer { t in
+                        apply(filter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp, into: t.baseAddress!)
+                    }
+                }
+            }
+            if cost < bestCost {
+                bestCost = cost
+                bestFilter = filter
+            }
+        }
+        out.append(bestFilter)
+        if bestFilter == 4 {
+            out += trial  // the last filter tried is still in `trial`
+            return
+        }
+        let start = out.count
+        out += raw
+        out.withUnsafeMutableBufferPointer { o in
+            raw.withUnsafeBufferPointer { r in
+                above.withUnsafeBufferPointer { u in
+                    // Safe: the row just appended is raw.count bytes from `start`.
+                    _ = apply(bestFilter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp, into: o.baseAddress! + start)
+                }
+            }
+        }
+    }
+
+    /// Filters `count` bytes into `target` and returns the sum of their absolute signed values.
+    private static func apply(_ filter: UInt8, raw: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bpp: Int,
+                              into target: UnsafeMutablePointer<UInt8>) -> Int {
+        var cost = 0
+        for i in 0..<count {
+            let left: UInt8 = i >= bpp ? raw[i &- bpp] : 0
+            let up = above[i]
+            let upperLeft: UInt8 = i >= bpp ? above[i &- bpp] : 0
+            let predicted: UInt8
+            switch filter {
+            case 0: predicted = 0
+            case 1: predicted = left
+            case 2: predicted = up
+            case 3: predicted = UInt8((Int(left) + Int(up)) >> 1)
+            default: predicted = paeth(left, up, upperLeft)
+            }
+            let value = raw[i] &- predicted
+            target[i] = value
+            cost &+= Int(Int8(bitPattern: value).magnitude)
+        }
+        return cost
+    }
+
+    /// The PNG Paeth predictor: whichever of left, up and upper-left is nearest to
+    /// left + up - upper-left, ties in that order.
+    @inline(__always)
+    static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let p = Int(a) + Int(b) - Int(c)
+        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
+        if pa <= pb && pa <= pc { return a }
+        return pb <= pc ? b : c
+    }
+}

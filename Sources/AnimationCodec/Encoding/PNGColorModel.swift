@@ -1,0 +1,110 @@
+/// The PNG colour type an encoder stores frames in: the smallest that holds every pixel of
+/// every frame exactly.
+public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
+    /// Colour type 6: straight RGBA8.
+    case rgba
+    /// Colour type 2: RGB8, every pixel opaque.
+    case rgb
+    /// Colour type 3: at most 256 colours, with alpha through tRNS.
+    case palette(PNGPalette)
+
+    /// The IHDR colour type.
+    var colorType: UInt8 {
+        switch self {
+        case .rgba: return 6
+        case .rgb: return 2
+        case .palette: return 3
+        }
+    }
+
+    /// Bytes a pixel takes in a scanline.
+    var bytesPerPixel: Int {
+        switch self {
+        case .rgba: return 4
+        case .rgb: return 3
+        case .palette: return 1
+        }
+    }
+
+    /// `rgba`, `rgb` or `palette(N)`.
+    public var description: String {
+        switch self {
+        case .rgba: return "rgba"
+        case .rgb: return "rgb"
+        case .palette(let palette): return "palette(\(palette.colors.count))"
+        }
+    }
+
+    /// The smallest model for `frames` (premultiplied RGBA8 canvases of equal size): a
+    /// palette when they hold at most 256 colours, else RGB when all are opaque, else RGBA.
+    /// Frame 0 is read whole; each later frame only where it differs from the one before.
+    public static func smallest(for frames: [[UInt8]]) -> PNGColorModel {
+        var seen = Set<UInt32>()
+        var opaque = true
+        var paletteFits = true
+        var previous: [UInt8]?
+        for frame in frames {
+            frame.withUnsafeBytes { raw in
+                let pixels = raw.bindMemory(to: UInt32.self)
+                previous?.withUnsafeBytes { before in
+                    let old = before.bindMemory(to: UInt32.self)
+                    for i in pixels.indices where pixels[i] != old[i] { note(pixels[i]) }
+                } ?? {
+                    var last: UInt32?
+                    for pixel in pixels where pixel != last {
+                        note(pixel)
+                        last = pixel
+                    }
+                }()
+            }
+            previous = frame
+        }
+        func note(_ pixel: UInt32) {
+            if pixel >> 24 != 0xFF { opaque = false }
+            guard paletteFits else { return }
+            seen.insert(pixel)
+            if seen.count > 256 { paletteFits = false }
+        }
+        if paletteFits { return .palette(PNGPalette(colors: seen)) }
+        return opaque ? .rgb : .rgba
+    }
+}
+
+/// A PNG palette of premultiplied colours: translucent entries first (so tRNS stays short),
+/// with a fully transparent entry whenever there is room, for OVER frames to leave pixels as
+/// they are.
+public struct PNGPalette: Sendable, Hashable {
+    /// Premultiplied RGBA8 packed little-endian (R in the low byte), in index order.
+    public let colors: [UInt32]
+    /// The index of each colour.
+    let indexOf: [UInt32: UInt8]
+
+    init(colors: Set<UInt32>) {
+        var all = colors
+        if all.count < 256 { all.insert(0) }
+        let ordered = all.sorted { a, b in
+            let (alphaA, alphaB) = (a >> 24, b >> 24)
+            return alphaA != alphaB ? alphaA < alphaB : a < b
+        }
+        self.colors = ordered
+        indexOf = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, UInt8($0)) })
+    }
+
+    /// The index of the fully transparent colour, if the palette has one.
+    var transparentIndex: UInt8? { indexOf[0] }
+
+    /// PLTE: straight RGB of every entry.
+    var plte: [UInt8] {
+        colors.flatMap { packed -> [UInt8] in
+            let a = UInt8(packed >> 24)
+            return [UInt8(truncatingIfNeeded: packed), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed >> 16)]
+                .map { PNGEncoder.unpremultiply($0, alpha: a) }
+        }
+    }
+
+    /// tRNS: the alpha of every entry up to the last translucent one (empty when all opaque).
+    var trns: [UInt8] {
+        let count = colors.lastIndex { $0 >> 24 != 0xFF }.map { $0 + 1 } ?? 0
+        return colors.prefix(count).map { UInt8($0 >> 24) }
+    }
+}

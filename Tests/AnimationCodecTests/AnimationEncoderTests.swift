@@ -1,0 +1,141 @@
+@testable import AnimationCodec
+import Foundation
+import Testing
+
+/// The optimising encoder: every file it writes must decode, in independent decoders, to
+/// exactly the frames it was given, and its choices must make files smaller.
+@Suite("AnimationEncoder: exact, cropped, smallest colour type")
+struct AnimationEncoderTests {
+    /// A scene: straight RGBA per pixel and frame, premultiplied here by the test's own rule.
+    struct Scene: CustomTestStringConvertible, Sendable {
+        var name: String
+        var side: Int
+        var frameCount: Int
+        var paint: @Sendable (_ frame: Int, _ x: Int, _ y: Int) -> (Int, Int, Int, Int)
+        var testDescription: String { name }
+
+        var frames: [[UInt8]] {
+            (0..<frameCount).map { f in
+                var pixels = [UInt8](repeating: 0, count: side * side * 4)
+                for y in 0..<side {
+                    for x in 0..<side {
+                        let (r, g, b, a) = paint(f, x, y)
+                        let p = (y * side + x) * 4
+                        pixels[p] = Reference.premultiply(r, a)
+                        pixels[p + 1] = Reference.premultiply(g, a)
+                        pixels[p + 2] = Reference.premultiply(b, a)
+                        pixels[p + 3] = UInt8(a)
+                    }
+                }
+                return pixels
+            }
+        }
+    }
+
+    static func disc(_ x: Int, _ y: Int, cx: Int, cy: Int, r: Int) -> Bool { (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r }
+
+    static let scenes: [Scene] = [
+        // A soft-edged ball moving over nothing: translucent edges, many colours (RGBA).
+        Scene(name: "soft ball on transparent", side: 48, frameCount: 8) { f, x, y in
+            let d = Double((x - 10 - 3 * f) * (x - 10 - 3 * f) + (y - 20) * (y - 20)).squareRoot()
+            let a = max(0, min(255, Int((12 - d) * 40)))
+            return (200 + x % 50, 40 + y * 3, 90 + f * 7, a)
+        },
+        // Three flat colours and transparency (palette), a shape that appears and disappears.
+        Scene(name: "flat shapes, palette", side: 40, frameCount: 6) { f, x, y in
+            if disc(x, y, cx: 8 + 4 * f, cy: 12, r: 6) { return (250, 0, 0, 255) }
+            if f % 2 == 0 && x > 25 && y > 25 { return (0, 0, 255, 128) }
+            return y > 34 ? (0, 200, 0, 255) : (0, 0, 0, 0)
+        },
+        // Opaque photo-like gradient with a moving square (RGB).
+        Scene(name: "opaque gradient, moving square", side: 50, frameCount: 5) { f, x, y in
+            if x >= 5 + f * 6 && x < 15 + f * 6 && y >= 20 && y < 30 { return (255, 255, 255, 255) }
+            return (x * 5, y * 5, (x * y) % 256, 255)
+        },
+        // Translucent layers whose pixels change to transparent: OVER cannot express that.
+        Scene(name: "fading to transparent", side: 32, frameCount: 5) { f, x, y in
+            let a = max(0, 200 - f * 50 - x)
+            return ((x * 8) % 256, (y * 8) % 256, 100, a)
+        },
+        // Frames that repeat (an empty change) and a loop back to the start.
+        Scene(name: "repeats and returns", side: 24, frameCount: 6) { f, x, y in
+            let phase = [0, 0, 1, 1, 0, 2][f]
+            return disc(x, y, cx: 6 + phase * 5, cy: 12, r: 4) ? (10, 200, 30, 255) : (0, 0, 0, 0)
+        },
+        Scene(name: "a still", side: 30, frameCount: 1) { _, x, y in ((x * 9) % 256, (y * 9) % 256, (x ^ y) * 7 % 256, (x + y) * 4 % 256) },
+    ]
+
+    func encode(_ scene: Scene, frames: [[UInt8]]) -> AnimationEncoder.Encoded {
+        let delays = (0..<frames.count).map { FrameDelay(numerator: 10 * ($0 + 1), denominator: 1000) }
+        return AnimationEncoder.encode(frames: frames, delays: delays, width: scene.side, height: scene.side, plays: 2,
+                                       options: .init(threads: 2))
+    }
+
+    @Test("decodes to exactly the frames given: libpng + a spec compositor, Pillow, and ours", arguments: scenes)
+    func exact(scene: Scene) throws {
+        let frames = scene.frames
+        let encoded = encode(scene, frames: frames)
+        if frames.count > 1 {
+            let reference = try #require(LibPNGAPNGReference.render(encoded.bytes))
+            #expect(reference == frames)
+        } else {
+            let image = try #require(LibPNGOracle.decode(encoded.bytes))
+            #expect(Reference.premultiplied(straight: image.rgba) == frames[0])
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-encoder-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(encoded.bytes).write(to: url)
+        let pillow = try ExternalReference.pillow.decode(url)
+        #expect(pillow.frames == frames)
+        let decoder = try AnimationDecoder(bytes: encoded.bytes)
+        #expect(try decoder.decodeAllFrames(threads: 1).map(\.pixels) == frames)
+        #expect(decoder.info.format == (frames.count > 1 ? .apng : .png))
+        if frames.count > 1 {
+            #expect(decoder.info.plays == 2)
+            let stored: [Double] = decoder.info.frames.map(\.delay.milliseconds)
+            let given: [Double] = (0..<frames.count).map { Double(10 * ($0 + 1)) }
+            #expect(stored == given)
+        }
+    }
+
+    @Test("the colour type is the smallest exact one")
+    func colorType() {
+        let types = Self.scenes.map { scene in encode(scene, frames: scene.frames).bytes[25] }
+        // IHDR's colour type byte: 6 RGBA, 3 palette, 2 RGB.
+        #expect(types == [6, 3, 2, 6, 3, 6])
+        if case .palette(let palette) = PNGColorModel.smallest(for: Self.scenes[1].frames) {
+            #expect(palette.colors.count == 4)  // red, green, translucent blue, transparent
+            #expect(palette.colors.first == 0)
+        }
+    }
+
+    @Test("later frames are cropped to what changed and use the cheapest ops")
+    func cropsAndChoosesOps() throws {
+        let scene = Self.scenes[0]
+        let encoded = encode(scene, frames: scene.frames)
+        #expect(encoded.frames[0].rect == FrameRect(x: 0, y: 0, width: 48, height: 48))
+        for choice in encoded.frames.dropFirst() {
+            #expect(choice.rect.width * choice.rect.height < 48 * 48 / 2, "\(choice.rect)")
+        }
+        // A ball moving over nothing is cheapest cleared behind it or blended in.
+        #expect(encoded.frames.dropLast().contains { $0.dispose != .none } || encoded.frames.contains { $0.blend == .over })
+        let naive = PNGEncoder.encodeAnimation(scene.frames.map { .init(pixels: $0, delay: .centiseconds(10)) },
+                                               width: 48, height: 48, plays: 2)
+        #expect(encoded.bytes.count < naive.count, "\(encoded.bytes.count) vs full frames \(naive.count)")
+        // A frame equal to the one before stores one pixel.
+        let repeats = encode(Self.scenes[4], frames: Self.scenes[4].frames)
+        #expect(repeats.frames[1].rect.width * repeats.frames[1].rect.height == 1)
+    }
+
+    @Test("delays that do not fit APNG's 16-bit fields are stored to the nearest unit that fits")
+    func storableDelays() {
+        func stored(_ n: Int, _ d: Int) -> [UInt16] {
+            let (numerator, denominator) = FrameDelay(numerator: n, denominator: d).storable
+            return [numerator, denominator]
+        }
+        #expect(stored(3, 100) == [3, 100])
+        #expect(stored(100_000, 1_000_000) == [100, 1000])
+        #expect(stored(70_000, 1000) == [7000, 100])
+        #expect(stored(1_000_000, 1) == [65535, 1])
+    }
+}
