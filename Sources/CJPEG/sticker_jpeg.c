@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
 
@@ -86,5 +87,45 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
     }
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+int sticker_jpeg_encode_rgbx(const uint8_t *rgbx, uint32_t width, uint32_t height, int quality,
+                             uint8_t **out, size_t *out_length,
+                             char *error, size_t error_capacity) {
+    struct jpeg_compress_struct cinfo;
+    guarded_error_mgr err;
+    cinfo.err = jpeg_std_error(&err.base);
+    err.base.error_exit = guarded_error_exit;
+    err.base.output_message = silent_output_message;
+    err.message = error;
+    err.capacity = error_capacity;
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    // setjmp must run in the frame that stays live while libjpeg may longjmp back.
+    if (setjmp(err.escape)) {
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &buffer, &size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = 4;
+    cinfo.in_color_space = JCS_EXT_RGBX;   // libjpeg-turbo extension: the fourth byte is ignored
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    jpeg_start_compress(&cinfo, TRUE);
+    size_t stride = (size_t)width * 4;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(rgbx + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *out = buffer;
+    *out_length = size;
     return 0;
 }

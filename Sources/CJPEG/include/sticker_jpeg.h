@@ -23,4 +23,11 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              uint8_t *rgba, size_t rgba_capacity,
                              char *error, size_t error_capacity);
 
+/// Encodes opaque pixels (`width * height * 4` bytes, the fourth of each ignored) as a baseline
+/// JPEG of `quality` (1-100) with optimised Huffman tables. On success returns 0 and a buffer
+/// in `out` that the caller frees with free(); otherwise writes libjpeg's message to `error`.
+int sticker_jpeg_encode_rgbx(const uint8_t *rgbx, uint32_t width, uint32_t height, int quality,
+                             uint8_t **out, size_t *out_length,
+                             char *error, size_t error_capacity);
+
 #endif
