@@ -6,14 +6,15 @@ import PackageDescription
 ///
 /// Layers, each importing only those below it:
 /// `AnimationCodec` (bytes to frames) <- `StickerPack` (packs, rules) <- `StickerRenderer`
-/// (layout, time, pixels out) <- `StickerBench` (timing, baselines) <- `StickerCLI` (command
-/// types) <- `stickers` (executable).
+/// (layout, time, pixels out) <- `StickerFit` (packs made to pass) <- `StickerBench` (timing,
+/// baselines) <- `StickerCLI` (command types) <- `stickers` (executable).
 let package = Package(
     name: "StickerKit",
     products: [
         .library(name: "AnimationCodec", targets: ["AnimationCodec"]),
         .library(name: "StickerPack", targets: ["StickerPack"]),
         .library(name: "StickerRenderer", targets: ["StickerRenderer"]),
+        .library(name: "StickerFit", targets: ["StickerFit"]),
         .library(name: "StickerBench", targets: ["StickerBench"]),
         .library(name: "StickerCLI", targets: ["StickerCLI"]),
         .executable(name: "stickers", targets: ["stickers"]),
@@ -37,13 +38,17 @@ let package = Package(
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // The headless sticker browser: layout, time, pixels out.
         .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack"]),
+        // `stickers fit`: any images to a catalog that passes every rule (scaling, exact and
+        // lossy re-encoding, the icon set).
+        .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG", "CGIF"]),
-        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
+        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "StickerFit", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",
             "StickerPack",
             "StickerRenderer",
+            "StickerFit",
             "StickerBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -53,6 +53,30 @@ struct OutputFolder {
         InterruptCleanup.unregister(staging.path)
     }
 
+    /// Puts the staged folder in place of the destination as a whole: a rename when it is new,
+    /// else the old folder is renamed aside, the new one renamed in and the old one removed,
+    /// so at every moment the destination is either the old folder or the new one, complete.
+    func commitReplacing() throws {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: final.path) else {
+            try manager.moveItem(at: staging, to: final)
+            InterruptCleanup.unregister(staging.path)
+            return
+        }
+        let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).replaced-\(getpid())")
+        InterruptCleanup.register(aside.path)
+        defer { InterruptCleanup.unregister(aside.path) }
+        try manager.moveItem(at: final, to: aside)
+        do {
+            try manager.moveItem(at: staging, to: final)
+        } catch {
+            try? manager.moveItem(at: aside, to: final)
+            throw error
+        }
+        InterruptCleanup.unregister(staging.path)
+        try? manager.removeItem(at: aside)
+    }
+
     func discard() {
         try? FileManager.default.removeItem(at: staging)
         InterruptCleanup.unregister(staging.path)

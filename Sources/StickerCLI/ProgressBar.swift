@@ -23,8 +23,9 @@ public struct ProgressOptions: ParsableArguments {
 }
 
 /// Progress on stderr: a one-line bar (drawn only when stderr is a terminal and only once the
-/// work has taken a second, then erased), or one plain line a step.
-final class ProgressBar {
+/// work has taken a second, then erased), or one plain line a step. Unchecked Sendable: callers
+/// on several threads call it one at a time (``PackFitter`` serialises its progress calls).
+final class ProgressBar: @unchecked Sendable {
     private let label: String
     private let start = Date()
     private let style: ProgressStyle

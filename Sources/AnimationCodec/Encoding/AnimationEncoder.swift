@@ -157,7 +157,7 @@ struct FramePlanner {
     }
 
     func plan() -> [FramePlan] {
-        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: rows(frames[0], rect: whole, over: nil))]
+        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: bestRows(frames[0], rect: whole, over: nil))]
         // The canvas frame i - 1 was drawn on (for i = 1, the empty canvas: PREVIOUS on the
         // first frame acts as BACKGROUND, which clears the whole canvas the frame covered).
         var drawnOn = [UInt8](repeating: 0, count: width * height * 4)
@@ -176,29 +176,45 @@ struct FramePlanner {
                 }
             }
             let target = frames[index], basePixels = bases.map(\.pixels)
-            let evaluated = AnimationEncoder.parallelMap(candidates, threads: options.threads) { [self] candidate -> (Int, [UInt8]) in
+            let sizes = AnimationEncoder.parallelMap(candidates, threads: options.threads) { [self] candidate -> Int in
                 let over = candidate.blend == .over ? basePixels[candidate.baseIndex] : nil
-                let data = rows(target, rect: candidate.rect, over: over)
-                return (AnimationEncoder.zlib(data, level: options.searchLevel).count, data)
+                let data = rows(target, rect: candidate.rect, over: over, strategy: rankingStrategy)
+                return AnimationEncoder.zlib(data, level: options.searchLevel).count
             }
-            let best = evaluated.indices.min { evaluated[$0].0 < evaluated[$1].0 }!
-            let chosen = candidates[best]
+            let chosen = candidates[sizes.indices.min { sizes[$0] < sizes[$1] }!]
+            let over = chosen.blend == .over ? basePixels[chosen.baseIndex] : nil
             plans[index - 1].dispose = bases[chosen.baseIndex].dispose
-            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: evaluated[best].1))
+            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: bestRows(target, rect: chosen.rect, over: over)))
             drawnOn = bases[chosen.baseIndex].pixels
         }
         return plans
     }
 
-    private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> [UInt8] {
+    /// The strategy candidates are compared with: one cheap, typical choice per colour model.
+    private var rankingStrategy: FilteredScanlines.Strategy {
+        if case .palette = model { return .none }
+        return .adaptive
+    }
+
+    /// The rows of `rect` with the filter strategy that compresses smallest at the search level
+    /// (whole-image strategies differ by a fifth or more on flat art).
+    private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> [UInt8] {
+        let tried = AnimationEncoder.parallelMap(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> (Int, [UInt8]) in
+            let data = rows(frame, rect: rect, over: base, strategy: strategy)
+            return (AnimationEncoder.zlib(data, level: options.searchLevel).count, data)
+        }
+        return tried.min { $0.0 < $1.0 }!.1
+    }
+
+    private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?, strategy: FilteredScanlines.Strategy) -> [UInt8] {
         frame.withUnsafeBytes { raw in
             let canvas = raw.bindMemory(to: UInt32.self).baseAddress!
             guard let base else {
-                return FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model)
+                return FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model, strategy: strategy)
             }
             return base.withUnsafeBytes { under in
                 FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model,
-                                       unchangedFrom: under.bindMemory(to: UInt32.self).baseAddress!)
+                                       unchangedFrom: under.bindMemory(to: UInt32.self).baseAddress!, strategy: strategy)
             }
         }
     }

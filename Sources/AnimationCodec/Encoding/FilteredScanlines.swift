@@ -1,10 +1,32 @@
 /// PNG scanlines for a rectangle of a premultiplied canvas, in a colour model, each row
-/// prefixed by the filter that makes it cheapest to compress.
-///
-/// Truecolour rows take whichever of the five filters gives the smallest sum of absolute
-/// (signed) bytes, the heuristic of the PNG specification's section 12.8; palette rows stay
-/// unfiltered, since indexes are not magnitudes.
+/// prefixed by its filter byte.
 enum FilteredScanlines {
+    /// How rows are filtered.
+    enum Strategy: Sendable, Hashable, CaseIterable {
+        /// Each row takes whichever of the five filters gives the smallest sum of absolute
+        /// (signed) bytes, the heuristic of the PNG specification's section 12.8.
+        case adaptive
+        /// No filter: flat art with few colours often compresses best as it is.
+        case none
+        /// Sub on every row.
+        case sub
+        /// Up on every row.
+        case up
+        /// Paeth on every row.
+        case paeth
+
+        /// The filter byte of a fixed strategy.
+        var fixedFilter: UInt8? {
+            switch self {
+            case .adaptive: return nil
+            case .none: return 0
+            case .sub: return 1
+            case .up: return 2
+            case .paeth: return 4
+            }
+        }
+    }
+
     /// `round(c * 255 / a)` for every `a << 8 | c`: straight colour without a division.
     static let straight: [UInt8] = (0..<65536).map { PNGEncoder.unpremultiply(UInt8($0 & 0xFF), alpha: UInt8($0 >> 8)) }
 
@@ -12,7 +34,7 @@ enum FilteredScanlines {
     /// equal to `base`'s are written fully transparent (an OVER frame leaves them as they are).
     /// - Precondition: with a palette model, every pixel (and 0 when `base` is given) is in it.
     static func make(canvas: UnsafePointer<UInt32>, canvasWidth: Int, rect: FrameRect, model: PNGColorModel,
-                     unchangedFrom base: UnsafePointer<UInt32>? = nil) -> [UInt8] {
+                     unchangedFrom base: UnsafePointer<UInt32>? = nil, strategy: Strategy = .adaptive) -> [UInt8] {
         let bpp = model.bytesPerPixel
         let rowBytes = rect.width * bpp
         var raw = [UInt8](repeating: 0, count: rowBytes)
@@ -27,9 +49,8 @@ enum FilteredScanlines {
                     convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
                             table: table.baseAddress!, into: row.baseAddress!)
                 }
-                if case .palette = model {
-                    out.append(0)
-                    out += raw
+                if let filter = strategy.fixedFilter {
+                    appendFiltered(raw, above: above, bpp: bpp, filter: filter, to: &out)
                 } else {
                     appendBestFiltered(raw, above: above, bpp: bpp, trial: &trial, to: &out)
                 }
@@ -82,18 +103,24 @@ enum FilteredScanlines {
                 bestFilter = filter
             }
         }
-        out.append(bestFilter)
         if bestFilter == 4 {
+            out.append(4)
             out += trial  // the last filter tried is still in `trial`
             return
         }
+        appendFiltered(raw, above: above, bpp: bpp, filter: bestFilter, to: &out)
+    }
+
+    /// Appends `raw` filtered with `filter`, after its filter byte.
+    private static func appendFiltered(_ raw: [UInt8], above: [UInt8], bpp: Int, filter: UInt8, to out: inout [UInt8]) {
+        out.append(filter)
         let start = out.count
         out += raw
         out.withUnsafeMutableBufferPointer { o in
             raw.withUnsafeBufferPointer { r in
                 above.withUnsafeBufferPointer { u in
                     // Safe: the row just appended is raw.count bytes from `start`.
-                    _ = apply(bestFilter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp, into: o.baseAddress! + start)
+                    _ = apply(filter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp, into: o.baseAddress! + start)
                 }
             }
         }

@@ -1,0 +1,174 @@
+import AnimationCodec
+import ArgumentParser
+import Foundation
+import StickerFit
+import StickerPack
+import StickerRenderer
+
+/// `stickers fit`: any images (and WebP) to an Xcode sticker catalog that passes every rule.
+public struct FitCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "fit",
+        abstract: "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, packs, catalogs).",
+        discussion: """
+        Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller); only if it is still over --max-bytes: a palette of 256 colours, JPEG for an opaque still, a lower frame rate (never under 10 fps), then, with --allow-smaller-size, a smaller size. A sticker that cannot fit is an error for it alone; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
+        """)
+
+    @Argument(help: ArgumentHelp("Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"))
+    var output: String
+
+    @Option(help: "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size, else regular.")
+    var size: StickerSize?
+
+    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("The most bytes a sticker file may have (500,000 is under 500 KB however it is counted).", valueName: "n"))
+    var maxBytes = 500_000
+
+    @Flag(name: .customLong("allow-smaller-size"), help: "Let a sticker that cannot fit otherwise be made for a smaller size class.")
+    var allowSmallerSize = false
+
+    @Flag(help: "Exact steps only: never reduce colours, frames or size.")
+    var lossless = false
+
+    @Option(help: "The catalog's name in the report (default: the output's file name).")
+    var name: String?
+
+    @Option(name: .customLong("label"), help: ArgumentHelp("A sticker's VoiceOver label, as NAME=TEXT (repeatable); default: the catalog's label, else the name.", valueName: "name=text"))
+    var labels: [String] = []
+
+    @Option(help: ArgumentHelp("Icon artwork for the iMessage app icon set (scaled to cover each size); default: the first sticker.", valueName: "image"))
+    var icon: String?
+
+    @Option(name: .customLong("icon-background"), help: ArgumentHelp("The icons' opaque background: a preset name or #RRGGBB.", valueName: "color"))
+    var iconBackground = "white"
+
+    @Option(help: ArgumentHelp("libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.", valueName: "n"))
+    var level: Int32 = 12
+
+    @Option(help: "Worker threads (default: every core).")
+    var threads: Int?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @OptionGroup var progress: ProgressOptions
+
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// Checks the options before any work.
+    public func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Name at least one image, folder or catalog.") }
+        guard output.hasSuffix(".xcstickers") else { throw ValidationError("The output must be an .xcstickers folder (-o NAME.xcstickers).") }
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
+        guard let background = Background(named: iconBackground), background.isOpaque else {
+            throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
+        }
+        for label in labels where !label.contains("=") { throw ValidationError("--label takes NAME=TEXT, not \(label)") }
+        guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+    }
+
+    /// Runs the command.
+    public func run() throws {
+        let start = Date()
+        let pack = try Self.loadInputs(inputs)
+        var options = FitOptions(maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless, limits: limits.limits)
+        options.size = size
+        options.compressionLevel = level
+        if let threads { options.threads = threads }
+        let fitter = PackFitter(options: options)
+        let size = fitter.size(for: pack)
+        let artwork = try icon.map(Self.firstFrame)
+        let labelMap = Dictionary(labels.map { label -> (String, String) in
+            let parts = label.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }, uniquingKeysWith: { $1 })
+
+        let bar = ProgressBar("fitting", style: progress.progress)
+        let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in bar.update(done, of: total) }
+        bar.finish()
+
+        let entries = PackFitter.catalogEntries(fitted)
+        var validation: ValidationReport?
+        if !entries.isEmpty {
+            let background = Background(named: iconBackground)!
+            let source: IconSetMaker.Source = try artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: fitted))
+            let icons = IconSetMaker.icons(from: source, background: background, threads: options.threads)
+            let folder = try OutputFolder(final: output)
+            do {
+                try CatalogWriter.write(stickers: entries, gridSize: size, icons: icons, to: folder.staging)
+                try folder.commitReplacing()
+            } catch {
+                folder.discard()
+                throw CLIError("\(output): cannot be written (\(error.localizedDescription))")
+            }
+            validation = PackValidator(limits: limits.limits).validate(try PackInput.load([output]))
+        }
+        let report = FitReport(catalog: name ?? URL(fileURLWithPath: output).lastPathComponent, size: size, maxBytes: maxBytes,
+                               stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.text)
+            if entries.isEmpty { print("nothing written: no sticker could be fitted") } else { print("wrote \(output)") }
+        }
+        if report.failures > 0 || validation?.passed == false || entries.isEmpty { throw ExitCode.failure }
+    }
+
+    /// Every sticker of every input: folders and catalogs each as a pack, loose files together.
+    static func loadInputs(_ paths: [String]) throws -> StickerPack {
+        var stickers: [Sticker] = [], gridSize: StickerSize?, files: [String] = []
+        var warnings: [PackWarning] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
+            if isDirectory.boolValue {
+                let pack = try PackInput.load([path])
+                stickers += pack.stickers
+                warnings += pack.warnings
+                gridSize = gridSize ?? pack.declaredGridSize
+            } else {
+                files.append(path)
+            }
+        }
+        if !files.isEmpty {
+            do {
+                stickers += try PackLoader.load(files: files).stickers
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+        guard !stickers.isEmpty else { throw CLIError("no stickers found in \(paths.joined(separator: ", "))") }
+        for warning in warnings { warn(warning.description) }
+        return StickerPack(name: "inputs", origin: .files, declaredGridSize: gridSize, stickers: stickers)
+    }
+
+    /// The first frame of an image file.
+    static func firstFrame(_ path: String) throws -> RGBAImage {
+        do {
+            let bytes = try BoundedFile.read(path, maxBytes: DecodingLimits.default.maxFileBytes)
+            return RGBAImage(try AnimationDecoder(bytes: bytes).frame(at: 0))
+        } catch {
+            throw CLIError("\(path): \(error)")
+        }
+    }
+
+    /// The first frame of the first fitted sticker.
+    static func firstFrame(of fitted: [FittedSticker]) throws -> RGBAImage {
+        guard let first = fitted.first(where: \.succeeded)?.files.first else { throw CLIError("no sticker to draw the icons from") }
+        do {
+            return RGBAImage(try AnimationDecoder(bytes: first.bytes).frame(at: 0))
+        } catch {
+            throw CLIError("the icon's sticker does not decode: \(error)")
+        }
+    }
+}

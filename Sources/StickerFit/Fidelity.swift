@@ -1,0 +1,49 @@
+import AnimationCodec
+import Foundation
+
+/// How far a fitted file is from the scaled original: the largest channel difference of any
+/// pixel at any frame's start time (premultiplied), and the PSNR over all of them.
+public struct Fidelity: Sendable, Hashable {
+    /// The largest difference of one channel, 0-255 (0: exact).
+    public var maxError: Int
+    /// Peak signal-to-noise ratio in dB; `nil` when exact (infinite).
+    public var psnr: Double?
+
+    /// Exact.
+    static let exact = Fidelity(maxError: 0, psnr: nil)
+
+    /// Decodes `bytes` and compares what it shows at each start time of `reference` with it.
+    static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError) -> Fidelity {
+        let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+        let frames = try decoder.decodeAllFrames(threads: 1)
+        let shown = FrameTimeline(frames: frames.map(\.pixels),
+                                  durations: decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 })
+        return compare(shown, reference)
+    }
+
+    /// Compares two timelines at each start time of `reference`.
+    static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline) -> Fidelity {
+        var worst = 0
+        var squares = 0.0, samples = 0.0
+        var start = 0.0
+        for (index, frame) in reference.frames.enumerated() {
+            let other = shown.frames[shown.frameIndex(at: start)]
+            start += reference.durations[index]
+            guard other.count == frame.count else { return Fidelity(maxError: 255, psnr: 0) }
+            frame.withUnsafeBufferPointer { a in
+                other.withUnsafeBufferPointer { b in
+                    var sum = 0
+                    for i in 0..<a.count {
+                        let d = Int(a[i]) - Int(b[i])
+                        sum += d * d
+                        if d.magnitude > worst { worst = Int(d.magnitude) }
+                    }
+                    squares += Double(sum)
+                }
+            }
+            samples += Double(frame.count)
+        }
+        guard squares > 0 else { return .exact }
+        return Fidelity(maxError: worst, psnr: 10 * log10(255 * 255 / (squares / samples)))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import StickerPack
+
+/// What `stickers fit` did, per sticker, and what `validate` then said of the catalog.
+public struct FitReport: Sendable, Codable {
+    /// One sticker's line of the report.
+    public struct Entry: Sendable, Codable {
+        /// The sticker's name in the catalog.
+        public var name: String
+        /// Whether it was fitted and written.
+        public var fitted: Bool
+        /// Why not, when it was not.
+        public var failure: String?
+        /// The size class its file is made for.
+        public var size: String
+        /// Steps taken, in order.
+        public var steps: [FitStep]
+        /// Whether any step was lossy.
+        public var lossy: Bool
+        /// Input bytes.
+        public var bytesBefore: Int
+        /// Output bytes (for a failure, the smallest reached).
+        public var bytesAfter: Int
+        /// Input frames.
+        public var framesBefore: Int
+        /// Output frames.
+        public var framesAfter: Int
+        /// Largest channel error against the scaled original (0-255, premultiplied).
+        public var maxError: Int
+        /// PSNR in dB; `nil` when exact.
+        public var psnr: Double?
+        /// Seconds spent.
+        public var seconds: Double
+        /// The files written, relative to the sticker's folder.
+        public var files: [String]
+
+        /// The entry for `sticker`.
+        public init(_ sticker: FittedSticker) {
+            name = sticker.name
+            fitted = sticker.succeeded
+            failure = sticker.failure
+            size = sticker.sizeClass.rawValue
+            steps = sticker.steps
+            lossy = sticker.isLossy
+            bytesBefore = sticker.bytesBefore
+            bytesAfter = sticker.bytesAfter
+            framesBefore = sticker.framesBefore
+            framesAfter = sticker.framesAfter
+            maxError = sticker.fidelity.maxError
+            psnr = sticker.fidelity.psnr
+            seconds = sticker.seconds
+            files = sticker.files.map(\.name)
+        }
+    }
+
+    /// The catalog written (or that would have been).
+    public var catalog: String
+    /// The size class asked for.
+    public var size: String
+    /// The byte budget per file.
+    public var maxBytes: Int
+    /// One entry per input sticker.
+    public var stickers: [Entry]
+    /// `validate` on the written catalog; `nil` when nothing was written.
+    public var validation: ValidationReport?
+    /// Seconds for the whole run.
+    public var seconds: Double
+
+    /// Creates a report.
+    public init(catalog: String, size: StickerSize, maxBytes: Int, stickers: [FittedSticker], validation: ValidationReport?, seconds: Double) {
+        self.catalog = catalog
+        self.size = size.rawValue
+        self.maxBytes = maxBytes
+        self.stickers = stickers.map(Entry.init)
+        self.validation = validation
+        self.seconds = seconds
+    }
+
+    /// Stickers that could not be fitted.
+    public var failures: Int { stickers.filter { !$0.fitted }.count }
+
+    /// The report for a terminal.
+    public var text: String {
+        var lines = ["fit \(catalog): \(stickers.count) sticker(s), \(size), at most \(maxBytes) bytes a file"]
+        for entry in stickers {
+            let psnr = entry.psnr.map { String(format: "%.1f dB", $0) } ?? "exact"
+            let head = entry.fitted ? "ok  " : "FAIL"
+            lines.append("  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s), "
+                         + "max error \(entry.maxError), \(psnr), \(String(format: "%.2f", entry.seconds)) s")
+            for step in entry.steps { lines.append("         \(step)") }
+            if let failure = entry.failure { lines.append("         error: \(failure)") }
+        }
+        if let validation {
+            lines.append("validate: " + (validation.passed ? "passed" : "FAILED") + ", \(validation.errorCount) error(s), \(validation.warningCount) warning(s)")
+            for finding in validation.findings { lines.append("  \(finding)") }
+        }
+        lines.append(String(format: "%d of %d fitted in %.2f s", stickers.count - failures, stickers.count, seconds))
+        return lines.joined(separator: "\n")
+    }
+}

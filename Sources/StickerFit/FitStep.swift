@@ -1,0 +1,56 @@
+/// One thing `fit` did to a sticker, in order: exact steps keep every pixel (of the scaled
+/// image), lossy ones are named with what they cost.
+public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The kinds of step.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Scaled (premultiplied Lanczos 3) so the longer side is the size's pixel side.
+        case scale
+        /// Padded to a square with transparent pixels.
+        case pad
+        /// Consecutive identical frames merged into one longer frame.
+        case mergeRepeats = "merge-repeats"
+        /// Encoded exactly (PNG or APNG, the smallest colour type, cropped frames, best ops).
+        case encode
+        /// The input file kept as it is: nothing needed changing and it is the smaller file.
+        case keepOriginal = "keep-original"
+        /// Lossy: colours reduced to a palette of at most 256 (with alpha).
+        case palette
+        /// Lossy: an opaque still written as JPEG.
+        case jpeg
+        /// Lossy: frames dropped to a lower frame rate, delays summed so the loop keeps its length.
+        case frameRate = "frame-rate"
+        /// Lossy: made for a smaller size class.
+        case smallerSize = "smaller-size"
+    }
+
+    /// What was done.
+    public var kind: Kind
+    /// The particulars (`408x306 -> 408x408`, `palette of 256 colours`).
+    public var detail: String
+    /// Whether pixels or frames were given up.
+    public var isLossy: Bool
+    /// The file size after this step, when it produced a file.
+    public var bytesAfter: Int?
+    /// The largest channel error against the scaled original after this step, when measured.
+    public var maxError: Int?
+    /// PSNR in dB after this step, when measured (`nil` also when exact: infinite).
+    public var psnr: Double?
+
+    /// Creates a step.
+    public init(_ kind: Kind, _ detail: String, isLossy: Bool = false, bytesAfter: Int? = nil, maxError: Int? = nil, psnr: Double? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.isLossy = isLossy
+        self.bytesAfter = bytesAfter
+        self.maxError = maxError
+        self.psnr = psnr
+    }
+
+    /// `palette (lossy): 256 colours -> 412,118 bytes, max error 9, 41.2 dB`.
+    public var description: String {
+        var text = kind.rawValue + (isLossy ? " (lossy)" : "") + ": " + detail
+        if let bytesAfter { text += " -> \(bytesAfter) bytes" }
+        if isLossy, let maxError { text += ", max error \(maxError)" + (psnr.map { String(format: ", %.1f dB", $0) } ?? "") }
+        return text
+    }
+}

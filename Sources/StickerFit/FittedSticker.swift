@@ -1,0 +1,51 @@
+import StickerPack
+
+/// One sticker after `fit`: what to write and how it got there.
+public struct FittedSticker: Sendable {
+    /// What the sticker's catalog folder holds.
+    public enum Output: Sendable {
+        /// One image file: its name (with extension) and bytes.
+        case file(name: String, bytes: [UInt8])
+        /// A sticker sequence's frame files and timing.
+        case sequence(frames: [(name: String, bytes: [UInt8])], sequence: StickerSequence)
+    }
+
+    /// The sticker's name (its folder name in the catalog).
+    public var name: String
+    /// The VoiceOver description written to the catalog.
+    public var accessibilityLabel: String
+    /// The fitted file(s); `nil` when the sticker could not be fitted.
+    public var output: Output?
+    /// Why the sticker could not be fitted (the smallest size reached, or the input's error).
+    public var failure: String?
+    /// What was done, in order.
+    public var steps: [FitStep] = []
+    /// The input's size in bytes (all frames of a sequence).
+    public var bytesBefore = 0
+    /// The output's size in bytes (for a failure, the smallest reached).
+    public var bytesAfter = 0
+    /// Frames in the input.
+    public var framesBefore = 0
+    /// Frames in the output.
+    public var framesAfter = 0
+    /// The size class the output is made for.
+    public var sizeClass: StickerSize
+    /// The output against the scaled original.
+    public var fidelity = Fidelity.exact
+    /// Wall-clock seconds spent on this sticker.
+    public var seconds = 0.0
+
+    /// Whether the sticker was fitted.
+    public var succeeded: Bool { output != nil }
+    /// Whether any lossy step was taken.
+    public var isLossy: Bool { steps.contains { $0.isLossy } }
+
+    /// Every file the output holds, with its name.
+    public var files: [(name: String, bytes: [UInt8])] {
+        switch output {
+        case .file(let name, let bytes): return [(name, bytes)]
+        case .sequence(let frames, _): return frames
+        case nil: return []
+        }
+    }
+}

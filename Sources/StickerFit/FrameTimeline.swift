@@ -1,0 +1,57 @@
+import AnimationCodec
+
+/// Frames (premultiplied canvases) with their display times, and the timing-only edits `fit`
+/// makes: merging repeats and lowering the frame rate.
+struct FrameTimeline: Sendable {
+    var frames: [[UInt8]]
+    /// Each frame's display time in seconds.
+    var durations: [Double]
+
+    var count: Int { frames.count }
+    var totalSeconds: Double { durations.reduce(0, +) }
+    /// Frames per second over the whole loop (0 for a still or a zero-length loop).
+    var framesPerSecond: Double { totalSeconds > 0 && count > 1 ? Double(count) / totalSeconds : 0 }
+
+    /// Consecutive identical frames merged into the first, their times summed.
+    func mergingRepeats() -> FrameTimeline {
+        var frames: [[UInt8]] = [], durations: [Double] = []
+        for (frame, duration) in zip(self.frames, self.durations) {
+            if let last = frames.last, last == frame {
+                durations[durations.count - 1] += duration
+            } else {
+                frames.append(frame)
+                durations.append(duration)
+            }
+        }
+        return FrameTimeline(frames: frames, durations: durations)
+    }
+
+    /// Every `step`-th frame, each shown for the time of the `step` frames it stands for.
+    func keepingEvery(_ step: Int) -> FrameTimeline {
+        var frames: [[UInt8]] = [], durations: [Double] = []
+        for start in stride(from: 0, to: count, by: step) {
+            frames.append(self.frames[start])
+            durations.append(self.durations[start..<min(count, start + step)].reduce(0, +))
+        }
+        return FrameTimeline(frames: frames, durations: durations)
+    }
+
+    /// The delays as stored: exact milliseconds when whole, else 1/100 000 s.
+    var delays: [FrameDelay] {
+        durations.map { seconds in
+            let milliseconds = seconds * 1000
+            if abs(milliseconds - milliseconds.rounded()) < 1e-6 { return FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000) }
+            return FrameDelay(numerator: Int((seconds * 100_000).rounded()), denominator: 100_000)
+        }
+    }
+
+    /// The frame shown at `time` seconds into the loop.
+    func frameIndex(at time: Double) -> Int {
+        var end = 0.0
+        for (index, duration) in durations.enumerated() {
+            end += duration
+            if time < end - 1e-9 { return index }
+        }
+        return count - 1
+    }
+}

@@ -1,0 +1,76 @@
+import AnimationCodec
+import StickerPack
+import Synchronization
+
+/// Fits every sticker of a pack, several at a time, and names them for a catalog.
+public struct PackFitter: Sendable {
+    /// The budget and what may be given up.
+    public var options: FitOptions
+
+    /// Creates a pack fitter.
+    public init(options: FitOptions = FitOptions()) {
+        self.options = options
+    }
+
+    /// The size class a pack is fitted to: the option's, else the pack's `grid-size`, else regular.
+    public func size(for pack: StickerPack) -> StickerSize {
+        options.size ?? pack.declaredGridSize ?? .regular
+    }
+
+    /// Every sticker of `stickers` fitted to `size`, in order. Names are made distinct (and
+    /// safe as folder names); `labels` overrides accessibility labels by sticker name.
+    /// `progress` is called (from any thread, one call at a time) as stickers finish.
+    public func fit(_ stickers: [Sticker], size: StickerSize, labels: [String: String] = [:],
+                    progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) -> [FittedSticker] {
+        var taken = Set<String>()
+        let names = stickers.map { CatalogWriter.uniqueName($0.name, taken: &taken) }
+        // Whole stickers in parallel first: a sticker's own work parallelises less well.
+        let outer = max(1, min(options.threads, stickers.count))
+        var inner = options
+        inner.threads = max(1, options.threads / outer)
+        let fitter = StickerFitter(options: inner)
+        let done = Mutex(0)
+        var fitted = parallelMap(0..<stickers.count, threads: outer) { index in
+            let result = fitter.fit(stickers[index], size: size, label: labels[stickers[index].name])
+            done.withLock { count in
+                count += 1
+                progress(count, stickers.count)
+            }
+            return result
+        }
+        for index in fitted.indices where fitted[index].name != names[index] {
+            fitted[index].rename(to: names[index])
+        }
+        return fitted
+    }
+
+    /// The catalog entries of the stickers that were fitted.
+    public static func catalogEntries(_ fitted: [FittedSticker]) -> [CatalogWriter.Entry] {
+        fitted.compactMap { sticker in
+            switch sticker.output {
+            case .file(let name, let bytes):
+                return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel, content: .file(name: name, bytes: bytes))
+            case .sequence(let frames, let sequence):
+                return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel,
+                                           content: .sequence(frames: frames, duration: sequence.duration,
+                                                              durationType: sequence.durationType, repetitions: sequence.repetitions))
+            case nil:
+                return nil
+            }
+        }
+    }
+}
+
+extension FittedSticker {
+    /// Renames the sticker and its files (which start with its name).
+    mutating func rename(to newName: String) {
+        let old = name
+        func renamed(_ file: String) -> String { file.hasPrefix(old) ? newName + file.dropFirst(old.count) : file }
+        switch output {
+        case .file(let file, let bytes): output = .file(name: renamed(file), bytes: bytes)
+        case .sequence(let frames, let sequence): output = .sequence(frames: frames.map { (renamed($0.name), $0.bytes) }, sequence: sequence)
+        case nil: break
+        }
+        name = newName
+    }
+}

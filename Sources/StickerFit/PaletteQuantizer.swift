@@ -1,0 +1,178 @@
+/// Reduces premultiplied RGBA8 frames to at most 256 colours shared by every frame (one
+/// APNG palette), choosing the colours in premultiplied space: a translucent pixel's error
+/// is weighed by how much it shows.
+///
+/// Median cut over a histogram of 5-bit cells (alpha kept apart: fully transparent pixels get
+/// their own exact entry and opaque pixels only ever map to opaque entries, so a sticker's
+/// edges never turn see-through), then a few weighted k-means passes over the cells. Pixels map
+/// to the nearest colour of their cell, without dithering: dither noise would defeat the
+/// encoder's cropping of unchanged areas and flicker from frame to frame.
+struct PaletteQuantizer {
+    /// The most colours the palette may have.
+    var maxColors = 256
+    /// k-means refinement passes.
+    var refinementPasses = 3
+
+    /// A histogram cell: 5 bits of each colour channel and an alpha class (0 opaque, else
+    /// 1 + alpha / 8 for translucent pixels).
+    private static func cell(_ packed: UInt32) -> Int {
+        let a = packed >> 24
+        let alphaClass = a == 255 ? 0 : 1 + Int(a >> 3)
+        return alphaClass << 15 | Int(packed >> 19 & 0x1F) << 10 | Int(packed >> 11 & 0x1F) << 5 | Int(packed >> 3 & 0x1F)
+    }
+    private static let cellCount = 33 << 15
+
+    /// Weighted sums of the pixels in one cell.
+    private struct CellStats {
+        var count = 0
+        var r = 0, g = 0, b = 0, a = 0
+        var mean: SIMD4<Double> { SIMD4(Double(r), Double(g), Double(b), Double(a)) / Double(max(count, 1)) }
+
+        mutating func add(_ packed: UInt32) {
+            count += 1
+            r += Int(packed & 0xFF)
+            g += Int(packed >> 8 & 0xFF)
+            b += Int(packed >> 16 & 0xFF)
+            a += Int(packed >> 24)
+        }
+    }
+
+    /// `frames` with every pixel replaced by its palette colour.
+    func quantize(_ frames: [[UInt8]]) -> [[UInt8]] {
+        var stats = [CellStats](repeating: CellStats(), count: Self.cellCount)
+        var previous: [UInt8]?
+        for frame in frames {
+            frame.withUnsafeBytes { raw in
+                let pixels = raw.bindMemory(to: UInt32.self)
+                // Pixels unchanged since the last frame were counted there: only what changes
+                // adds weight, as it does to the file.
+                let before = previous?.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+                for i in pixels.indices {
+                    let packed = pixels[i]
+                    if packed >> 24 == 0 || before?[i] == packed { continue }
+                    stats[Self.cell(packed)].add(packed)
+                }
+            }
+            previous = frame
+        }
+        let cells = stats.indices.compactMap { stats[$0].count > 0 ? (key: $0, stats: stats[$0]) : nil }
+        let palette = refine(medianCut(cells), cells: cells)
+        return remap(frames, palette: palette)
+    }
+
+    /// Splits the cells into boxes, the box with the largest weighted spread first, until
+    /// there are `maxColors - 1` (one entry is kept for transparent); opaque and translucent
+    /// cells start in separate boxes.
+    private func medianCut(_ cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
+        let opaque = cells.filter { $0.key >> 15 == 0 }, translucent = cells.filter { $0.key >> 15 != 0 }
+        var boxes = [opaque, translucent].filter { !$0.isEmpty }
+        while boxes.count < maxColors - 1 {
+            var bestIndex = -1, bestScore = 0.0, bestAxis = 0
+            for (index, box) in boxes.enumerated() where box.count > 1 {
+                let (axis, score) = Self.spread(box)
+                if score > bestScore { (bestIndex, bestScore, bestAxis) = (index, score, axis) }
+            }
+            guard bestIndex >= 0 else { break }
+            let box = boxes[bestIndex].sorted { $0.stats.mean[bestAxis] < $1.stats.mean[bestAxis] }
+            let total = box.reduce(0) { $0 + $1.stats.count }
+            var running = 0, split = 1
+            for (index, cell) in box.enumerated() {
+                running += cell.stats.count
+                if running * 2 >= total { split = max(1, min(box.count - 1, index + 1)); break }
+            }
+            boxes[bestIndex] = Array(box[..<split])
+            boxes.append(Array(box[split...]))
+        }
+        return boxes.map { box in
+            var sum = SIMD4<Double>(repeating: 0), count = 0.0
+            for cell in box {
+                sum += cell.stats.mean * Double(cell.stats.count)
+                count += Double(cell.stats.count)
+            }
+            return sum / max(count, 1)
+        }
+    }
+
+    /// The channel along which a box is widest, and its weighted spread (range x pixels).
+    private static func spread(_ box: [(key: Int, stats: CellStats)]) -> (Int, Double) {
+        var low = SIMD4<Double>(repeating: .infinity), high = SIMD4<Double>(repeating: -.infinity), weight = 0.0
+        for cell in box {
+            let mean = cell.stats.mean
+            low = pointwiseMin(low, mean)
+            high = pointwiseMax(high, mean)
+            weight += Double(cell.stats.count)
+        }
+        let range = high - low
+        var axis = 0
+        for channel in 1..<4 where range[channel] > range[axis] { axis = channel }
+        return (axis, range[axis] * weight.squareRoot())
+    }
+
+    /// Moves each colour to the weighted mean of the cells nearest to it.
+    private func refine(_ initial: [SIMD4<Double>], cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
+        var palette = initial
+        for _ in 0..<refinementPasses {
+            var sums = [SIMD4<Double>](repeating: .zero, count: palette.count), counts = [Double](repeating: 0, count: palette.count)
+            for cell in cells {
+                let nearest = Self.nearest(cell.stats.mean, in: palette, opaque: cell.key >> 15 == 0)
+                sums[nearest] += cell.stats.mean * Double(cell.stats.count)
+                counts[nearest] += Double(cell.stats.count)
+            }
+            for index in palette.indices where counts[index] > 0 { palette[index] = sums[index] / counts[index] }
+        }
+        return palette
+    }
+
+    /// The palette entry nearest to `color` (squared distance in premultiplied space); an opaque
+    /// colour only considers opaque entries, a translucent one only translucent entries.
+    private static func nearest(_ color: SIMD4<Double>, in palette: [SIMD4<Double>], opaque: Bool) -> Int {
+        var best = 0, bestDistance = Double.infinity
+        for (index, entry) in palette.enumerated() where (entry[3] >= 254.5) == opaque {
+            let d = entry - color
+            let distance = (d * d).sum()
+            if distance < bestDistance { (best, bestDistance) = (index, distance) }
+        }
+        if bestDistance == .infinity {
+            for (index, entry) in palette.enumerated() {
+                let d = entry - color
+                if (d * d).sum() < bestDistance { (best, bestDistance) = (index, (d * d).sum()) }
+            }
+        }
+        return best
+    }
+
+    /// Every pixel to the palette colour nearest its cell's centre (transparent stays exact).
+    private func remap(_ frames: [[UInt8]], palette: [SIMD4<Double>]) -> [[UInt8]] {
+        let packed: [UInt32] = palette.map { entry in
+            let a = UInt32(max(1, min(255, entry[3].rounded())))
+            let opaque = entry[3] >= 254.5
+            let alpha = opaque ? 255 : a
+            // Premultiplied colour never exceeds its alpha.
+            func channel(_ value: Double) -> UInt32 { min(alpha, UInt32(max(0, min(255, value.rounded())))) }
+            return alpha << 24 | channel(entry[2]) << 16 | channel(entry[1]) << 8 | channel(entry[0])
+        }
+        var lookup = [UInt32](repeating: 0, count: Self.cellCount)
+        var known = [Bool](repeating: false, count: Self.cellCount)
+        return frames.map { frame in
+            var out = frame
+            out.withUnsafeMutableBytes { raw in
+                let pixels = raw.bindMemory(to: UInt32.self)
+                for i in pixels.indices {
+                    let value = pixels[i]
+                    if value >> 24 == 0 { pixels[i] = 0; continue }
+                    let key = Self.cell(value)
+                    if !known[key] {
+                        let centre = SIMD4<Double>(Double((key & 0x1F) << 3 | 4), Double((key >> 5 & 0x1F) << 3 | 4),
+                                                   Double((key >> 10 & 0x1F) << 3 | 4),
+                                                   key >> 15 == 0 ? 255 : Double(((key >> 15) - 1) << 3 | 4))
+                        lookup[key] = packed[Self.nearest(centre, in: palette, opaque: key >> 15 == 0)]
+                        known[key] = true
+                    }
+                    pixels[i] = lookup[key]
+                }
+            }
+            return out
+        }
+    }
+}
+
