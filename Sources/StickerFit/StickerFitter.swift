@@ -29,6 +29,9 @@ public struct StickerFitter: Sendable {
     public func fit(_ sticker: Sticker, size: StickerSize, label: String? = nil) -> FittedSticker {
         let start = Date()
         var result = FittedSticker(name: sticker.name, accessibilityLabel: label ?? sticker.localizedDescription, sizeClass: size)
+        result.bytesBefore = sticker.files.reduce(0) { total, url in
+            total + (((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0)
+        }
         do {
             let animation = try StickerAnimation.load(sticker, limits: options.limits)
             result.bytesBefore = animation.fileBytes
@@ -77,9 +80,17 @@ public struct StickerFitter: Sendable {
             if merged.count < reference.count {
                 steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
             }
-            let encoded = encode(merged, plays: animation.plays, level: options.compressionLevel)
+            // A quicker level first: when that is far over the budget, the strongest level
+            // (rarely 5% smaller, several times slower) cannot bring it under.
+            let quick = min(9, options.compressionLevel)
+            var encoded = encode(merged, plays: animation.plays, level: quick)
+            var level = quick
+            if encoded.bytes.count <= options.maxBytes * 11 / 10 && options.compressionLevel > quick {
+                encoded = encode(merged, plays: animation.plays, level: options.compressionLevel)
+                level = options.compressionLevel
+            }
             var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target)
-            var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel)", bytesAfter: encoded.bytes.count)
+            var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), level \(level)", bytesAfter: encoded.bytes.count)
             if geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat && original.count <= encoded.bytes.count {
                 attempt = Attempt(bytes: original, fileExtension: format.fileExtension, frames: merged.count, fidelity: .exact, size: target)
                 step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)

@@ -17,13 +17,16 @@ def with_pillow(path, out):
     from PIL import Image, ImageSequence
     image = Image.open(path)
     count = 0
+    durations = []
     for frame in ImageSequence.Iterator(image):
+        durations.append(frame.info.get("duration", 0))
         # Pillow reports an APNG's default image as a frame even when it is not part of the
         # animation; StickerKit (like browsers) does not show it.
         rgba = frame.convert("RGBA")
         with open(os.path.join(out, "frame-%04d.rgba" % count), "wb") as f:
             f.write(rgba.tobytes())
         count += 1
+    with_pillow.durations = durations
     return image.size, count, bool(getattr(image, "default_image", False))
 
 
@@ -47,7 +50,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     (width, height), count, default_image = (with_pillow if tool == "pillow" else with_ffmpeg)(path, out)
     with open(os.path.join(out, "meta.json"), "w") as f:
-        json.dump({"width": width, "height": height, "frames": count, "defaultImageIsExtraFrame": default_image}, f)
+        json.dump({"width": width, "height": height, "frames": count, "defaultImageIsExtraFrame": default_image,
+                   "durationsMs": getattr(with_pillow, "durations", None) if tool == "pillow" else None}, f)
 
 
 if __name__ == "__main__":

@@ -70,7 +70,16 @@ enum FilteredScanlines {
         }
         switch model {
         case .palette(let palette):
-            for x in 0..<count { row[x] = palette.indexOf[pixel(x)]! }
+            // Runs of one colour are common: look up only when the colour changes.
+            var last: UInt32 = 0, lastIndex = palette.index(of: 0)
+            for x in 0..<count {
+                let value = pixel(x)
+                if value != last {
+                    last = value
+                    lastIndex = palette.index(of: value)
+                }
+                row[x] = lastIndex
+            }
         case .rgb, .rgba:
             let bpp = model.bytesPerPixel
             for x in 0..<count {
@@ -127,26 +136,37 @@ enum FilteredScanlines {
     }
 
     /// Filters `count` bytes into `target` and returns the sum of their absolute signed values.
+    /// One loop per filter, so no branch on the filter runs per byte.
     private static func apply(_ filter: UInt8, raw: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bpp: Int,
                               into target: UnsafeMutablePointer<UInt8>) -> Int {
-        var cost = 0
-        for i in 0..<count {
-            let left: UInt8 = i >= bpp ? raw[i &- bpp] : 0
-            let up = above[i]
-            let upperLeft: UInt8 = i >= bpp ? above[i &- bpp] : 0
-            let predicted: UInt8
-            switch filter {
-            case 0: predicted = 0
-            case 1: predicted = left
-            case 2: predicted = up
-            case 3: predicted = UInt8((Int(left) + Int(up)) >> 1)
-            default: predicted = paeth(left, up, upperLeft)
+        @inline(__always) func cost(_ value: UInt8) -> Int { Int(Int8(bitPattern: value).magnitude) }
+        var total = 0
+        let first = min(bpp, count)
+        // Safe: every index below is < count, and i - bpp >= 0 wherever it is used.
+        switch filter {
+        case 0:
+            for i in 0..<count { target[i] = raw[i]; total &+= cost(raw[i]) }
+        case 1:
+            for i in 0..<first { target[i] = raw[i]; total &+= cost(raw[i]) }
+            for i in first..<count { let v = raw[i] &- raw[i &- bpp]; target[i] = v; total &+= cost(v) }
+        case 2:
+            for i in 0..<count { let v = raw[i] &- above[i]; target[i] = v; total &+= cost(v) }
+        case 3:
+            for i in 0..<first { let v = raw[i] &- above[i] >> 1; target[i] = v; total &+= cost(v) }
+            for i in first..<count {
+                let v = raw[i] &- UInt8((UInt16(raw[i &- bpp]) &+ UInt16(above[i])) >> 1)
+                target[i] = v
+                total &+= cost(v)
             }
-            let value = raw[i] &- predicted
-            target[i] = value
-            cost &+= Int(Int8(bitPattern: value).magnitude)
+        default:
+            for i in 0..<first { let v = raw[i] &- above[i]; target[i] = v; total &+= cost(v) }
+            for i in first..<count {
+                let v = raw[i] &- paeth(raw[i &- bpp], above[i], above[i &- bpp])
+                target[i] = v
+                total &+= cost(v)
+            }
         }
-        return cost
+        return total
     }
 
     /// The PNG Paeth predictor: whichever of left, up and upper-left is nearest to

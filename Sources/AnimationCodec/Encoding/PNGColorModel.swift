@@ -90,6 +90,9 @@ public struct PNGPalette: Sendable, Hashable {
         indexOf = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, UInt8($0)) })
     }
 
+    /// The index of `color`, which must be in the palette (0 for a colour that is not).
+    func index(of color: UInt32) -> UInt8 { indexOf[color] ?? 0 }
+
     /// The index of the fully transparent colour, if the palette has one.
     var transparentIndex: UInt8? { indexOf[0] }
 
