@@ -59,6 +59,6 @@ let package = Package(
         .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "TestSupport"]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec"]),
-        .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "AnimationCodec", "TestSupport"]),
+        .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPack", "AnimationCodec", "TestSupport"]),
     ]
 )

@@ -5,7 +5,8 @@ and libwebp's encoders (cwebp, img2webp), independently of StickerKit's own enco
 Usage: make_fit_inputs.py OUTDIR [--heavy] [--noise]
 
 Always: too-small.png (200x150, not square), too-big.gif (700x700 GIF), wave.webp (an
-animated WebP), still.webp (a lossy still WebP with alpha), broken.webp (cut short).
+animated WebP), still.webp (a lossy still WebP with alpha), broken.webp (cut short), dot.png
+(408x408, a small red square on transparent: fits in a few hundred bytes).
 --heavy: heavy.png, a 618 px, 60-frame, 30 fps APNG of noisy photographic art (a few MB, far
 over 500 KB). --noise: noise.png, one frame of 618 px random noise (cannot fit in 1,000 bytes).
 """
@@ -30,7 +31,7 @@ def heavy(path):
     y, x = np.mgrid[0:side, 0:side].astype(np.float32)
     # A "photo": smooth colour fields plus sensor noise that stays put from frame to frame.
     base = np.stack([120 + 80 * np.sin(x / 90), 110 + 70 * np.cos(y / 70), 130 + 60 * np.sin((x + y) / 120)], axis=-1)
-    base += rng.normal(0, 7, (side, side, 3))
+    base += rng.normal(0, 4, (side, side, 3))
     alpha = disc_alpha(side, 6)
     images = []
     for f in range(frames):
@@ -62,6 +63,9 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     sticker_frame(0, (200, 150)).save(os.path.join(out, "too-small.png"))
+    dot = Image.new("RGBA", (408, 408), (0, 0, 0, 0))
+    ImageDraw.Draw(dot).rectangle([190, 190, 217, 217], fill=(230, 30, 30, 255))
+    dot.save(os.path.join(out, "dot.png"))
     big = [sticker_frame(i, (700, 700)).convert("RGB").quantize(64) for i in range(6)]
     big[0].save(os.path.join(out, "too-big.gif"), save_all=True, append_images=big[1:], duration=100, loop=0)
     scratch = os.path.join(out, ".webp-frames")

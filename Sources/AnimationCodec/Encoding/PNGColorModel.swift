@@ -82,9 +82,14 @@ public struct PNGPalette: Sendable, Hashable {
     init(colors: Set<UInt32>) {
         var all = colors
         if all.count < 256 { all.insert(0) }
+        // Translucent entries first (tRNS stops after the last one), then by luminance: similar
+        // colours get nearby indexes, which the row filters turn into small numbers.
+        func luminance(_ c: UInt32) -> UInt32 { 299 * (c & 0xFF) + 587 * (c >> 8 & 0xFF) + 114 * (c >> 16 & 0xFF) }
         let ordered = all.sorted { a, b in
             let (alphaA, alphaB) = (a >> 24, b >> 24)
-            return alphaA != alphaB ? alphaA < alphaB : a < b
+            if alphaA != alphaB { return alphaA < alphaB }
+            let (lumaA, lumaB) = (luminance(a), luminance(b))
+            return lumaA != lumaB ? lumaA < lumaB : a < b
         }
         self.colors = ordered
         indexOf = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, UInt8($0)) })

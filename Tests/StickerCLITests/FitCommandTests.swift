@@ -1,0 +1,262 @@
+import AnimationCodec
+import Foundation
+import StickerCLI
+import StickerPack
+import Testing
+
+/// `stickers fit`: wrong stickers in, a catalog that passes `validate` out. Pixels are checked
+/// with Pillow (an independent decoder) against the inputs, within the error the report gives.
+@Suite("stickers fit")
+struct FitCommandTests {
+    static let scripts = CLITests.repoRoot.appendingPathComponent("Tests/Scripts")
+
+    /// Runs `make_fit_inputs.py` into a fresh folder.
+    static func inputs(_ flags: [String] = []) throws -> URL {
+        let folder = CLITests.temporaryDirectory()
+        let status = try run(["python3", scripts.appendingPathComponent("make_fit_inputs.py").path, folder.path] + flags)
+        try #require(status == 0, "make_fit_inputs.py failed")
+        return folder
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Pillow's frames of `url` (premultiplied by the test's own rule) and display times.
+    static func pillow(_ url: URL) throws -> (frames: [[UInt8]], durationsMs: [Double]) {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try #require(try run(["python3", scripts.appendingPathComponent("reference_frames.py").path, "pillow", url.path, out.path]) == 0)
+        let meta = try CLITests.json(out.appendingPathComponent("meta.json"))
+        let count = try #require(meta["frames"] as? Int)
+        let frames = try (0..<count).map { index -> [UInt8] in
+            var pixels = [UInt8](try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
+            for p in stride(from: 0, to: pixels.count, by: 4) {
+                let a = Double(pixels[p + 3])
+                for c in 0..<3 { pixels[p + c] = UInt8((Double(pixels[p + c]) * a / 255).rounded(.toNearestOrAwayFromZero)) }
+            }
+            return pixels
+        }
+        let durations = (meta["durationsMs"] as? [Any])?.map { ($0 as? NSNumber)?.doubleValue ?? 0 } ?? []
+        return (frames, durations)
+    }
+
+    /// The largest channel difference between what `output` shows and `input`'s frames, at
+    /// each of the input's frame start times (Messages shows a delay under 11 ms as 100 ms).
+    static func largestDifference(_ input: URL, _ output: URL) throws -> Int {
+        let original = try pillow(input), fitted = try pillow(output)
+        func shown(_ ms: Double) -> Double { ms < 11 ? 100 : ms }
+        var worst = 0, start = 0.0
+        for (index, frame) in original.frames.enumerated() {
+            var end = 0.0, shownIndex = fitted.frames.count - 1
+            for (k, ms) in fitted.durationsMs.enumerated() {
+                end += shown(ms)
+                if start < end - 1e-6 { shownIndex = k; break }
+            }
+            let other = fitted.frames[shownIndex]
+            try #require(other.count == frame.count, "frame sizes differ")
+            for i in 0..<frame.count { worst = max(worst, abs(Int(frame[i]) - Int(other[i]))) }
+            start += shown(original.durationsMs.indices.contains(index) ? original.durationsMs[index] : 0)
+        }
+        return worst
+    }
+
+    static func report(_ stdout: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+    }
+
+    static func entries(_ report: [String: Any]) -> [String: [String: Any]] {
+        let stickers = report["stickers"] as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: stickers.map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    static func stickerFile(_ catalog: URL, _ name: String) throws -> URL {
+        let folder = catalog.appendingPathComponent("Sticker Pack.stickerpack/\(name).sticker")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "Contents.json" }
+        return folder.appendingPathComponent(try #require(files.first))
+    }
+
+    @Test("the sample pack: every sticker fitted exactly, validate passes, the loader reads it back")
+    func samplePack() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let catalog = folder.appendingPathComponent("Sample.xcstickers")
+        let result = try CLITests.runExecutable(["fit", CLITests.samplePack.path, "-o", catalog.path, "--json", "--threads", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Self.report(result.stdout)
+        let validation = try #require(report["validation"] as? [String: Any])
+        #expect((validation["findings"] as? [[String: Any]])?.filter { $0["severity"] as? String == "error" }.isEmpty == true)
+        let pack = try PackLoader.load(path: catalog.path)
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: CLITests.samplePack.path).sorted()
+        #expect(pack.stickers.map(\.name) == inputs.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+        #expect(pack.declaredGridSize == .regular)
+        #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
+        for (name, entry) in Self.entries(report) {
+            #expect(entry["fitted"] as? Bool == true)
+            #expect(entry["lossy"] as? Bool == false, "\(name) needed no lossy step")
+            #expect((entry["bytesAfter"] as? Int ?? .max) < 500_000)
+            let steps = (entry["steps"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            guard !steps.contains("scale") else { continue }
+            // Not scaled: the output must show exactly the input's pixels at every time.
+            let input = CLITests.samplePack.appendingPathComponent(try #require(inputs.first { $0.hasPrefix(name + ".") }))
+            #expect(try Self.largestDifference(input, Self.stickerFile(catalog, name)) == 0, "\(name)")
+        }
+    }
+
+    @Test("wrong stickers (too small, too big, GIF, WebP) are fixed; a broken WebP fails alone")
+    func wrongStickers() throws {
+        let inputs = try Self.inputs()
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Fixed.xcstickers")
+        let names = ["too-small.png", "too-big.gif", "wave.webp", "still.webp", "broken.webp"]
+        let result = try CLITests.runExecutable(["fit"] + names.map { inputs.appendingPathComponent($0).path }
+                                                + ["-o", catalog.path, "--json", "--label", "wave=A waving shape"])
+        #expect(result.status == 1, "a sticker failed, so the exit status says so")
+        let entries = Self.entries(try Self.report(result.stdout))
+        #expect(entries["broken"]?["fitted"] as? Bool == false)
+        #expect((entries["broken"]?["failure"] as? String)?.contains("truncated") == true)
+        let pack = try PackLoader.load(path: catalog.path)
+        #expect(pack.stickers.map(\.name) == ["too-small", "too-big", "wave", "still"])
+        #expect(pack.stickers.first { $0.name == "wave" }?.accessibilityLabel == "A waving shape")
+        let validation = try CLITests.runExecutable(["validate", catalog.path, "--json"])
+        #expect(validation.status == 0, "\(validation.stdout)")
+        for sticker in pack.stickers {
+            let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: sticker.files[0])))
+            #expect(decoder.info.width == 408 && decoder.info.height == 408, "\(sticker.name)")
+            #expect(decoder.info.format.isMessagesFormat)
+        }
+        #expect(try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "wave")))).frameCount == 5)
+        // The 200x150 input became 408x306 centred on a 408x408 transparent square.
+        let small = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "too-small")))).frame(at: 0)
+        let (top, bottom) = (small.pixel(x: 204, y: 50), small.pixel(x: 204, y: 357))
+        #expect(top.a == 0 && small.pixel(x: 204, y: 51).a == 0 || top.a == 0, "rows above the art are transparent")
+        #expect(bottom.a == 0)
+        #expect(small.pixel(x: 204, y: 150).a > 0, "the art is in the middle")
+    }
+
+    @Test("a heavy animation is brought under 500,000 bytes by named lossy steps, within the reported error")
+    func heavy() throws {
+        let inputs = try Self.inputs(["--heavy"])
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let heavy = inputs.appendingPathComponent("heavy.png")
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: heavy.path))[.size] as? NSNumber).intValue
+        #expect(size > 2_000_000, "the input is several MB: \(size)")
+        let catalog = inputs.appendingPathComponent("Heavy.xcstickers")
+        // --size large: 618 px, as drawn, so the comparison needs no scaler.
+        let result = try CLITests.runExecutable(["fit", heavy.path, "-o", catalog.path, "--size", "large", "--json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let entry = try #require(Self.entries(try Self.report(result.stdout))["heavy"])
+        let bytes = try #require(entry["bytesAfter"] as? Int)
+        #expect(bytes <= 500_000)
+        #expect(entry["lossy"] as? Bool == true)
+        let steps = entry["steps"] as? [[String: Any]] ?? []
+        let lossy = steps.filter { $0["isLossy"] as? Bool == true }
+        #expect(!lossy.isEmpty && lossy.allSatisfy { $0["bytesAfter"] is Int && $0["maxError"] is Int })
+        let output = try Self.stickerFile(catalog, "heavy")
+        #expect(try Data(contentsOf: output).count == bytes)
+        let reported = try #require(entry["maxError"] as? Int)
+        let measured = try Self.largestDifference(heavy, output)
+        #expect(measured <= reported, "Pillow sees \(measured), the report says \(reported)")
+        #expect(measured > 0, "lossy steps changed pixels")
+        #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
+    }
+
+    @Test("a sticker that cannot fit is an error naming the smallest size; the others are written")
+    func impossible() throws {
+        let inputs = try Self.inputs(["--noise"])
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Tight.xcstickers")
+        let result = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("noise.png").path, inputs.appendingPathComponent("dot.png").path,
+                                                 "-o", catalog.path, "--max-bytes", "1000", "--size", "large", "--json"])
+        #expect(result.status == 1)
+        let entries = Self.entries(try Self.report(result.stdout))
+        let noise = try #require(entries["noise"])
+        #expect(noise["fitted"] as? Bool == false)
+        let failure = try #require(noise["failure"] as? String)
+        #expect(failure.contains("smallest reached is \(noise["bytesAfter"] as? Int ?? -1) bytes"), "\(failure)")
+        #expect((noise["bytesAfter"] as? Int ?? 0) > 1000)
+        #expect(entries["dot"]?["fitted"] as? Bool == true)
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
+        #expect(try Data(contentsOf: Self.stickerFile(catalog, "dot")).count <= 1000)
+    }
+
+    @Test("the icon set has every size, exact and opaque, from the first sticker or --icon")
+    func iconSet() throws {
+        let inputs = try Self.inputs()
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        for extra in [[], ["--icon", inputs.appendingPathComponent("too-small.png").path, "--icon-background", "#102030"]] {
+            let catalog = inputs.appendingPathComponent("Icons.xcstickers")
+            let result = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("dot.png").path, "-o", catalog.path] + extra)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(MessagesIconSet.problems(inCatalog: catalog).isEmpty)
+            let set = catalog.appendingPathComponent("iMessage App Icon.stickersiconset")
+            let pngs = try FileManager.default.contentsOfDirectory(atPath: set.path).filter { $0.hasSuffix(".png") }
+            #expect(pngs.count == MessagesIconSet.required.count)
+            for name in pngs {
+                let frame = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: set.appendingPathComponent(name)))).frame(at: 0)
+                #expect(stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 }, "\(name) is opaque")
+                if extra.isEmpty {
+                    #expect(frame.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255), "white background")
+                } else {
+                    // The artwork covers the icon; its transparent margins show the background.
+                    #expect(frame.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 0x10, g: 0x20, b: 0x30, a: 255), "\(name)")
+                }
+            }
+        }
+        let bad = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("dot.png").path, "-o", inputs.appendingPathComponent("X.xcstickers").path,
+                                              "--icon-background", "transparent"])
+        #expect(bad.status != 0 && bad.stderr.contains("opaque"))
+        #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("X.xcstickers").path))
+    }
+
+    @Test("the catalog is replaced whole; Ctrl-C while fitting leaves the earlier one untouched")
+    func atomic() throws {
+        let inputs = try Self.inputs()
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Pack.xcstickers")
+        let dot = inputs.appendingPathComponent("dot.png").path
+        #expect(try CLITests.runExecutable(["fit", inputs.appendingPathComponent("too-small.png").path, "-o", catalog.path]).status == 0)
+        try Data("stale".utf8).write(to: catalog.appendingPathComponent("stale.txt"))
+        #expect(try CLITests.runExecutable(["fit", dot, "-o", catalog.path]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: catalog.appendingPathComponent("stale.txt").path), "replaced as a whole")
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
+        let before = try snapshot(catalog)
+
+        // The second input is a FIFO nobody writes to: reading it blocks the fit after the
+        // first sticker, whose progress line is the event the test waits for.
+        let fifo = inputs.appendingPathComponent("waits.png").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([try PreviewTests.executable(), "fit", dot, fifo, "-o", catalog.path,
+                                                                   "--threads", "1", "--progress", "lines"])
+        defer { close(progress) }
+        #expect(PreviewTests.readLine(from: progress, containing: "fitting 1/2") != nil)
+        kill(pid, SIGINT)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7F == SIGINT, "ended by the signal")
+        #expect(try snapshot(catalog) == before)
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: inputs.path).filter { $0.hasPrefix(".") }
+        #expect(siblings.isEmpty, "no staging folder left: \(siblings)")
+    }
+
+    /// Every file of a folder, by relative path, with its bytes.
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let url = folder.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+}
