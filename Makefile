@@ -20,6 +20,13 @@ demo: deps release-build
 	@.build/release/stickers render $(SAMPLE_PACK) --style expanded --animate -o $(DEMO_OUT)/expanded.apng
 	@.build/release/stickers render $(SAMPLE_CATALOG) --style compact --animate -o $(DEMO_OUT)/catalog-compact.apng
 	@.build/release/stickers sheet $(SAMPLE_PACK) -o $(DEMO_OUT)/backgrounds.png
+	@echo "== stickers fit: a folder of wrong stickers (too small, too big, not square, a 23 MB animation, WebP)"
+	@python3 corpus/make_wrong_stickers.py $(DEMO_OUT)/wrong --heavy && rm -f $(DEMO_OUT)/wrong/broken.webp
+	@.build/release/stickers validate $(DEMO_OUT)/wrong > $(DEMO_OUT)/wrong-validate.txt || \
+	  echo "   validate finds $$(grep -c '^error' $(DEMO_OUT)/wrong-validate.txt) error(s) (in $(DEMO_OUT)/wrong-validate.txt); fit fixes them:"
+	@.build/release/stickers fit $(DEMO_OUT)/wrong -o $(DEMO_OUT)/Fixed.xcstickers
+	@.build/release/stickers validate $(DEMO_OUT)/Fixed.xcstickers
+	@.build/release/stickers render $(DEMO_OUT)/Fixed.xcstickers --style expanded -o $(DEMO_OUT)/fixed-expanded.png
 	@echo "== snapshots are in $(DEMO_OUT)/:"; ls -1 $(DEMO_OUT)
 
 # The suite runs optimized (with -enable-testing for the @testable imports) in its own build

@@ -112,6 +112,4 @@ public enum BenchReport {
     }
 
     private static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
-    private static func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
-    private static func lpad(_ text: String, _ width: Int) -> String { text.count >= width ? text : String(repeating: " ", count: width - text.count) + text }
 }

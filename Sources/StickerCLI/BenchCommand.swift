@@ -30,6 +30,10 @@ public struct BenchCommand: ParsableCommand {
     @Flag(help: "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid.")
     public var render = false
 
+    /// Compare fit's exact encoding with apngasm instead.
+    @Flag(help: "Encode each sticker of the pack as fit's exact steps do and with apngasm (the same frames), and time stickers fit on the whole pack as a process.")
+    public var fit = false
+
     /// Compare the terminal preview with chafa instead.
     @Flag(help: "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame.")
     public var preview = false
@@ -69,6 +73,18 @@ public struct BenchCommand: ParsableCommand {
                 throw CLIError(error.description)
             }
             try emit(result, text: PreviewBench.text(result))
+            return
+        }
+        if fit {
+            let pack = paths.first ?? "corpus/sample-pack"
+            let result: FitBench.Result
+            do {
+                let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                result = try FitBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
+            } catch let error as PackError {
+                throw CLIError(error.description)
+            }
+            try emit(result, text: FitBench.text(result))
             return
         }
         if render {

@@ -68,6 +68,32 @@ struct BenchCommandTests {
         #expect(command.contains("-tile") && command.contains("3x") && command.contains("306x306+41+24"))
     }
 
+    @Test("--fit encodes each sticker as fit does and with apngasm, from the same frames, and times fit as a process")
+    func fit() throws {
+        let inputs = try FitCommandTests.inputs()
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let pack = inputs.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        for name in ["dot.png", "too-big.gif"] {
+            try FileManager.default.copyItem(at: inputs.appendingPathComponent(name), to: pack.appendingPathComponent(name))
+        }
+        let result = try CLITests.runExecutable(["bench", "--fit", pack.path, "--repeat", "1", "--threads", "2", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let stickers = try #require(document["stickers"] as? [[String: Any]])
+        #expect(stickers.compactMap { $0["name"] as? String } == ["dot", "too-big"])
+        #expect(stickers.compactMap { $0["frames"] as? Int } == [1, 6])
+        for entry in stickers {
+            let ours = try #require(entry["oursBytes"] as? Int)
+            #expect(ours > 0)
+            guard let theirs = entry["apngasmBytes"] as? Int else { continue }  // apngasm not installed
+            #expect(entry["apngasmAgrees"] as? Bool == true, "apngasm was given the same frames")
+            let ratio = try #require(entry["sizeRatio"] as? Double)
+            #expect(abs(ratio - Double(theirs) / Double(ours)) < 1e-9)
+        }
+        #expect((document["fitProcessMilliseconds"] as? Double ?? 0) > 0)
+    }
+
     @Test("--preview plays a sticker with stickers preview and chafa and reports CPU and bytes per frame")
     func preview() throws {
         let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path

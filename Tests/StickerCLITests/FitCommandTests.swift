@@ -10,11 +10,12 @@ import Testing
 struct FitCommandTests {
     static let scripts = CLITests.repoRoot.appendingPathComponent("Tests/Scripts")
 
-    /// Runs `make_fit_inputs.py` into a fresh folder.
+    /// Runs `corpus/make_wrong_stickers.py` into a fresh folder.
     static func inputs(_ flags: [String] = []) throws -> URL {
         let folder = CLITests.temporaryDirectory()
-        let status = try run(["python3", scripts.appendingPathComponent("make_fit_inputs.py").path, folder.path] + flags)
-        try #require(status == 0, "make_fit_inputs.py failed")
+        let generator = CLITests.repoRoot.appendingPathComponent("corpus/make_wrong_stickers.py")
+        let status = try run(["python3", generator.path, folder.path] + flags)
+        try #require(status == 0, "make_wrong_stickers.py failed")
         return folder
     }
 

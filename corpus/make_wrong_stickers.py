@@ -2,7 +2,7 @@
 """Makes deliberately wrong stickers for `stickers fit` (tests and `make demo`), with Pillow
 and libwebp's encoders (cwebp, img2webp), independently of StickerKit's own encoders.
 
-Usage: make_fit_inputs.py OUTDIR [--heavy] [--noise]
+Usage: make_wrong_stickers.py OUTDIR [--heavy] [--noise]
 
 Always: too-small.png (200x150, not square), too-big.gif (700x700 GIF), wave.webp (an
 animated WebP), still.webp (a lossy still WebP with alpha), broken.webp (cut short), dot.png

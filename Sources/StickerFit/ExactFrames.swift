@@ -1,0 +1,34 @@
+import AnimationCodec
+import StickerPack
+
+/// What the exact steps of `fit` encode for a sticker: its frames scaled and padded to the size
+/// class's square, repeats merged, with the delays Messages shows. `stickers bench --fit` hands
+/// the same frames to apngasm.
+public struct ExactFrames: Sendable {
+    /// The square's side in pixels.
+    public var side: Int
+    /// Premultiplied RGBA8 canvases, `side * side * 4` bytes each.
+    public var frames: [[UInt8]]
+    /// Each frame's delay.
+    public var delays: [FrameDelay]
+    /// Plays (0 = forever).
+    public var plays: Int
+
+    /// The exact frames of a file sticker (a sequence is not one animation: `nil`).
+    public static func of(_ sticker: Sticker, size: StickerSize, options: FitOptions = FitOptions()) throws -> ExactFrames? {
+        if case .sequence = sticker.source { return nil }
+        let animation = try StickerAnimation.load(sticker, limits: options.limits)
+        var frames: [[UInt8]] = []
+        try animation.forEachFrame(threads: options.threads) { _, frame in frames.append(frame.pixels) }
+        let (scaled, _) = StickerGeometry.fit(frames, width: animation.width, height: animation.height, side: size.pixels, threads: options.threads)
+        let durations = animation.delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
+        let merged = FrameTimeline(frames: scaled, durations: durations).mergingRepeats()
+        return ExactFrames(side: size.pixels, frames: merged.frames, delays: merged.delays, plays: animation.plays)
+    }
+
+    /// The exact encoding `fit` makes of these frames, at `level` (12: libdeflate's strongest).
+    public func encode(level: Int32 = 12, threads: Int = AnimationDecoder.defaultThreadCount) -> AnimationEncoder.Encoded {
+        AnimationEncoder.encode(frames: frames, delays: delays, width: side, height: side, plays: plays,
+                                options: .init(compressionLevel: level, threads: threads))
+    }
+}
