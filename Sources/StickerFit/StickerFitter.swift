@@ -80,18 +80,18 @@ public struct StickerFitter: Sendable {
             if merged.count < reference.count {
                 steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
             }
-            // A quicker level first: when that is far over the budget, the strongest level
-            // (rarely 5% smaller, several times slower) cannot bring it under.
-            let quick = min(9, options.compressionLevel)
-            var encoded = encode(merged, plays: animation.plays, level: quick)
-            var level = quick
-            if encoded.bytes.count <= options.maxBytes * 11 / 10 && options.compressionLevel > quick {
-                encoded = encode(merged, plays: animation.plays, level: options.compressionLevel)
-                level = options.compressionLevel
-            }
+            // Planning compresses every frame at the search level on the way; the strongest
+            // level (rarely a tenth smaller, several times slower) runs only when it could fit.
+            let planned = plan(merged, plays: animation.plays)
+            let unchanged = geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
+            let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4
+            let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
+            let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
+            let encoded = planned.encode(level: level, threads: options.threads)
             var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target)
-            var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), level \(level)", bytesAfter: encoded.bytes.count)
-            if geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat && original.count <= encoded.bytes.count {
+            let levelName = level.map { "level \($0)" } ?? "search level (the strongest could not fit or beat the input)"
+            var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)", bytesAfter: encoded.bytes.count)
+            if unchanged && original.count <= encoded.bytes.count {
                 attempt = Attempt(bytes: original, fileExtension: format.fileExtension, frames: merged.count, fidelity: .exact, size: target)
                 step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)
             }
@@ -149,18 +149,21 @@ public struct StickerFitter: Sendable {
     /// A lossy candidate: encoded (at a quicker level, re-encoded at the strongest if it fits)
     /// and measured against the scaled original.
     private func lossyAttempt(_ timeline: FrameTimeline, plays: Int, reference: FrameTimeline, size: StickerSize) throws -> Attempt {
-        var bytes = encode(timeline, plays: plays, level: min(9, options.compressionLevel)).bytes
-        if bytes.count <= options.maxBytes * 11 / 10 && options.compressionLevel > 9 {
-            bytes = encode(timeline, plays: plays, level: options.compressionLevel).bytes
-        }
+        let planned = plan(timeline, plays: plays)
+        let level: Int32? = planned.searchLevelBytes <= options.maxBytes * 5 / 4 ? options.compressionLevel : nil
+        let bytes = planned.encode(level: level, threads: options.threads).bytes
         let fidelity = try Fidelity.measure(bytes, against: reference, limits: options.limits)
         return Attempt(bytes: bytes, fileExtension: "png", frames: timeline.count, fidelity: fidelity, size: size)
     }
 
     private func encode(_ timeline: FrameTimeline, plays: Int, level: Int32) -> AnimationEncoder.Encoded {
+        plan(timeline, plays: plays).encode(level: level, threads: options.threads)
+    }
+
+    private func plan(_ timeline: FrameTimeline, plays: Int) -> PlannedAnimation {
         let side = Int(Double(timeline.frames[0].count / 4).squareRoot())
-        return AnimationEncoder.encode(frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
-                                       options: .init(compressionLevel: level, threads: options.threads))
+        return AnimationEncoder.plan(frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
+                                     options: .init(compressionLevel: options.compressionLevel, threads: options.threads))
     }
 
     /// Records `attempt` as the result when it is within the budget.

@@ -59,45 +59,20 @@ public enum AnimationEncoder {
     /// shown for `delays` and played `plays` times (0 = forever). One frame makes a plain PNG.
     public static func encode(frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
                               options: Options = Options()) -> Encoded {
+        plan(frames: frames, delays: delays, width: width, height: height, plays: plays, options: options)
+            .encode(level: options.compressionLevel, threads: options.threads)
+    }
+
+    /// Chooses everything but the final compression: the colour type, each frame's rectangle,
+    /// ops and filters. The result can be written at any level, and at the search level at once.
+    public static func plan(frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
+                            options: Options = Options()) -> PlannedAnimation {
         precondition(!frames.isEmpty && delays.count == frames.count)
         precondition(frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
         let model = PNGColorModel.smallest(for: frames)
         let plans = FramePlanner(frames: frames, width: width, height: height, model: model, options: options).plan()
-        let compressed = parallelMap(plans, threads: options.threads) { zlib($0.rows, level: options.compressionLevel) }
-
-        var out = PNGSignature.bytes
-        PNGEncoder.appendChunk("IHDR", PNGEncoder.header(width: width, height: height, colorType: model.colorType), to: &out)
-        if frames.count > 1 {
-            PNGEncoder.appendChunk("acTL", PNGEncoder.bigEndian(UInt32(frames.count)) + PNGEncoder.bigEndian(UInt32(max(0, plays))), to: &out)
-        }
-        if case .palette(let palette) = model {
-            PNGEncoder.appendChunk("PLTE", palette.plte, to: &out)
-            let trns = palette.trns
-            if !trns.isEmpty { PNGEncoder.appendChunk("tRNS", trns, to: &out) }
-        }
-        var sequence: UInt32 = 0
-        for (index, plan) in plans.enumerated() {
-            if frames.count > 1 {
-                let (numerator, denominator) = delays[index].storable
-                var control = PNGEncoder.bigEndian(sequence) + PNGEncoder.bigEndian(UInt32(plan.rect.width)) + PNGEncoder.bigEndian(UInt32(plan.rect.height))
-                control += PNGEncoder.bigEndian(UInt32(plan.rect.x)) + PNGEncoder.bigEndian(UInt32(plan.rect.y))
-                control += PNGEncoder.bigEndian16(numerator) + PNGEncoder.bigEndian16(denominator)
-                control += [plan.dispose.apngCode, plan.blend == .source ? 0 : 1]
-                PNGEncoder.appendChunk("fcTL", control, to: &out)
-                sequence += 1
-            }
-            if index == 0 {
-                PNGEncoder.appendChunk("IDAT", compressed[0], to: &out)
-            } else {
-                PNGEncoder.appendChunk("fdAT", PNGEncoder.bigEndian(sequence) + compressed[index], to: &out)
-                sequence += 1
-            }
-        }
-        PNGEncoder.appendChunk("IEND", [], to: &out)
-        let choices = zip(plans, compressed).map { plan, data in
-            FrameChoice(rect: plan.rect, dispose: plan.dispose, blend: plan.blend, compressedBytes: data.count)
-        }
-        return Encoded(bytes: out, colorModel: model, frames: choices)
+        return PlannedAnimation(width: width, height: height, plays: plays, delays: delays, colorModel: model,
+                                plans: plans, searchLevel: options.searchLevel)
     }
 
     /// A zlib stream of `data` at libdeflate `level`.
@@ -126,12 +101,80 @@ public enum AnimationEncoder {
     }
 }
 
-/// One frame as it will be stored: its rectangle, ops and filtered scanlines.
+/// One frame as it will be stored: its rectangle, ops, filtered scanlines, and those
+/// scanlines compressed at the search level.
 struct FramePlan: Sendable {
     var rect: FrameRect
     var dispose: DisposeOp
     var blend: BlendOp
     var rows: [UInt8]
+    var searchCompressed: [UInt8]
+}
+
+/// An animation whose colour type, rectangles, ops and filters are chosen (see
+/// ``AnimationEncoder/plan(frames:delays:width:height:plays:options:)``).
+public struct PlannedAnimation: Sendable {
+    let width: Int
+    let height: Int
+    let plays: Int
+    let delays: [FrameDelay]
+    /// The colour type chosen.
+    public let colorModel: PNGColorModel
+    let plans: [FramePlan]
+    let searchLevel: Int32
+
+    /// The file's size at the search level, known without compressing again (the strongest
+    /// level is rarely more than a tenth smaller).
+    public var searchLevelBytes: Int { plans.reduce(0) { $0 + $1.searchCompressed.count + 38 } + 8 + 25 + 20 + 12 + colorModelBytes }
+
+    private var colorModelBytes: Int {
+        guard case .palette(let palette) = colorModel else { return 0 }
+        return palette.colors.count * 3 + palette.colors.count + 24
+    }
+
+    /// The file, compressed at `level` (`nil`: the search level, already done).
+    public func encode(level: Int32?, threads: Int = AnimationDecoder.defaultThreadCount) -> AnimationEncoder.Encoded {
+        let compressed: [[UInt8]]
+        if let level, level != searchLevel {
+            compressed = AnimationEncoder.parallelMap(plans, threads: threads) { AnimationEncoder.zlib($0.rows, level: level) }
+        } else {
+            compressed = plans.map(\.searchCompressed)
+        }
+        let animated = plans.count > 1
+        var out = PNGSignature.bytes
+        PNGEncoder.appendChunk("IHDR", PNGEncoder.header(width: width, height: height, colorType: colorModel.colorType), to: &out)
+        if animated {
+            PNGEncoder.appendChunk("acTL", PNGEncoder.bigEndian(UInt32(plans.count)) + PNGEncoder.bigEndian(UInt32(max(0, plays))), to: &out)
+        }
+        if case .palette(let palette) = colorModel {
+            PNGEncoder.appendChunk("PLTE", palette.plte, to: &out)
+            let trns = palette.trns
+            if !trns.isEmpty { PNGEncoder.appendChunk("tRNS", trns, to: &out) }
+        }
+        var sequence: UInt32 = 0
+        for (index, plan) in plans.enumerated() {
+            if animated {
+                let (numerator, denominator) = delays[index].storable
+                var control = PNGEncoder.bigEndian(sequence) + PNGEncoder.bigEndian(UInt32(plan.rect.width)) + PNGEncoder.bigEndian(UInt32(plan.rect.height))
+                control += PNGEncoder.bigEndian(UInt32(plan.rect.x)) + PNGEncoder.bigEndian(UInt32(plan.rect.y))
+                control += PNGEncoder.bigEndian16(numerator) + PNGEncoder.bigEndian16(denominator)
+                control += [plan.dispose.apngCode, plan.blend == .source ? 0 : 1]
+                PNGEncoder.appendChunk("fcTL", control, to: &out)
+                sequence += 1
+            }
+            if index == 0 {
+                PNGEncoder.appendChunk("IDAT", compressed[0], to: &out)
+            } else {
+                PNGEncoder.appendChunk("fdAT", PNGEncoder.bigEndian(sequence) + compressed[index], to: &out)
+                sequence += 1
+            }
+        }
+        PNGEncoder.appendChunk("IEND", [], to: &out)
+        let choices = zip(plans, compressed).map { plan, data in
+            AnimationEncoder.FrameChoice(rect: plan.rect, dispose: plan.dispose, blend: plan.blend, compressedBytes: data.count)
+        }
+        return AnimationEncoder.Encoded(bytes: out, colorModel: colorModel, frames: choices)
+    }
 }
 
 /// Chooses each frame's rectangle, blend op and the previous frame's dispose op.
@@ -157,7 +200,8 @@ struct FramePlanner {
     }
 
     func plan() -> [FramePlan] {
-        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: bestRows(frames[0], rect: whole, over: nil))]
+        let first = bestRows(frames[0], rect: whole, over: nil)
+        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: first.rows, searchCompressed: first.compressed)]
         // The canvas frame i - 1 was drawn on (for i = 1, the empty canvas: PREVIOUS on the
         // first frame acts as BACKGROUND, which clears the whole canvas the frame covered).
         var drawnOn = [UInt8](repeating: 0, count: width * height * 4)
@@ -184,7 +228,8 @@ struct FramePlanner {
             let chosen = candidates[sizes.indices.min { sizes[$0] < sizes[$1] }!]
             let over = chosen.blend == .over ? basePixels[chosen.baseIndex] : nil
             plans[index - 1].dispose = bases[chosen.baseIndex].dispose
-            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: bestRows(target, rect: chosen.rect, over: over)))
+            let best = bestRows(target, rect: chosen.rect, over: over)
+            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: best.rows, searchCompressed: best.compressed))
             drawnOn = bases[chosen.baseIndex].pixels
         }
         return plans
@@ -198,12 +243,12 @@ struct FramePlanner {
 
     /// The rows of `rect` with the filter strategy that compresses smallest at the search level
     /// (whole-image strategies differ by a fifth or more on flat art).
-    private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> [UInt8] {
-        let tried = AnimationEncoder.parallelMap(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> (Int, [UInt8]) in
+    private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> (rows: [UInt8], compressed: [UInt8]) {
+        let tried = AnimationEncoder.parallelMap(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> ([UInt8], [UInt8]) in
             let data = rows(frame, rect: rect, over: base, strategy: strategy)
-            return (AnimationEncoder.zlib(data, level: options.searchLevel).count, data)
+            return (data, AnimationEncoder.zlib(data, level: options.searchLevel))
         }
-        return tried.min { $0.0 < $1.0 }!.1
+        return tried.min { $0.1.count < $1.1.count }!
     }
 
     private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?, strategy: FilteredScanlines.Strategy) -> [UInt8] {
