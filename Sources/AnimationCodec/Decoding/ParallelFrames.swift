@@ -1,20 +1,57 @@
 import Dispatch
+import Synchronization
 
-/// The parallel decode: a sliding window of frames whose layers are decoded on Dispatch's
-/// global queue, at most `threads` at once, while this thread composites finished layers in
-/// order. Every frame's compressed data is independent, and composition is serial, so the
-/// frames are bit-identical to a serial decode.
+/// The parallel decode: `threads - 1` helpers and this thread take frames in order from a
+/// sliding window and decode their layers (every frame's compressed data is independent);
+/// this thread also composites the decoded layers in order, and whenever the next one is not
+/// ready yet it decodes a waiting frame itself instead of idling. `threads` threads in all,
+/// never more runnable than that. Composition is serial, so the frames are bit-identical to a
+/// serial decode.
 struct ParallelFrames {
     /// One window position: its own scratch and layer memory, reused every `window` frames.
     private final class Slot: @unchecked Sendable {
-        // @unchecked: a slot is written by one decoding task, then read by the compositing
-        // thread after `ready` is signalled, and resubmitted only after that read.
+        // @unchecked: a slot is written by the thread that claimed its frame, then read by the
+        // compositing thread after `ready` is signalled, and claimed again only after that
+        // read (``Schedule/claim()`` keeps a frame's slot out of reach until it is consumed).
         let scratch = ScratchPool.shared.take()
         var storage: [UInt8] = []
         var result: Result<FrameSource.Prepared, CodecError>?
+        /// The frame whose result is in the slot (-1: none yet).
+        let decoded = Atomic<Int>(-1)
         let ready = DispatchSemaphore(value: 0)
 
         deinit { ScratchPool.shared.give(scratch) }
+    }
+
+    /// Which frames are claimed and which slots are free, shared by every thread.
+    private final class Schedule: Sendable {
+        let frameCount: Int
+        let window: Int
+        /// The first frame nobody has claimed.
+        let next = Atomic<Int>(0)
+        /// Frames composited: frame `i`'s slot is free once `consumed > i`.
+        let consumed = Atomic<Int>(0)
+        let stopped = Atomic<Bool>(false)
+        /// Signalled whenever a slot frees (or the run ends), for helpers waiting for room.
+        let room = DispatchSemaphore(value: 0)
+
+        init(frameCount: Int, window: Int) {
+            self.frameCount = frameCount
+            self.window = window
+        }
+
+        /// The next frame to decode, if there is one and its slot is free.
+        func claim() -> Int? {
+            while !stopped.load(ordering: .relaxed) {
+                let index = next.load(ordering: .acquiring)
+                guard index < frameCount, index < consumed.load(ordering: .acquiring) + window else { return nil }
+                if next.compareExchange(expected: index, desired: index + 1, ordering: .acquiringAndReleasing).exchanged { return index }
+            }
+            return nil
+        }
+
+        /// Whether every frame has been claimed (or the run stopped).
+        var finished: Bool { stopped.load(ordering: .relaxed) || next.load(ordering: .acquiring) >= frameCount }
     }
 
     let decoder: AnimationDecoder
@@ -24,43 +61,54 @@ struct ParallelFrames {
         let frameCount = decoder.frameCount
         let window = min(threads * 2, frameCount)
         let slots = (0..<window).map { _ in Slot() }
-        let workers = DispatchSemaphore(value: threads)
+        let schedule = Schedule(frameCount: frameCount, window: window)
         let (source, bytes) = (decoder.source, decoder.bytes)
-        var submitted = 0
 
-        func submit(_ index: Int) {
+        @Sendable func decode(_ index: Int) {
             let slot = slots[index % window]
-            submitted += 1
-            DispatchQueue.global().async {
-                workers.wait()
-                slot.result = Result { () throws(CodecError) in
-                    try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage)
+            slot.result = Result { () throws(CodecError) in
+                try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage)
+            }
+            slot.decoded.store(index, ordering: .releasing)
+            slot.ready.signal()
+        }
+
+        let helpers = DispatchGroup()
+        for _ in 1..<max(2, threads) {
+            DispatchQueue.global().async(group: helpers) {
+                while !schedule.finished {
+                    if let index = schedule.claim() { decode(index) } else { schedule.room.wait() }
                 }
-                workers.signal()
-                slot.ready.signal()
             }
         }
-        var consumed = 0
-        // On any exit, wait for tasks still running so none outlives the call.
-        defer { for index in consumed..<submitted { slots[index % window].ready.wait() } }
+        // On any exit, stop the helpers and wait for them, so none outlives the call.
+        defer {
+            schedule.stopped.store(true, ordering: .relaxed)
+            for _ in 0..<threads { schedule.room.signal() }
+            helpers.wait()
+        }
 
-        for index in 0..<window { submit(index) }
         var compositor = Compositor(width: decoder.info.width, height: decoder.info.height,
                                     firstFrameWritesEveryPixel: decoder.firstFrameWritesEveryPixel)
         let rowBuffer = ScratchPool.shared.take()
         defer { ScratchPool.shared.give(rowBuffer) }
         for index in 0..<frameCount {
             let slot = slots[index % window]
-            slot.ready.wait()
-            consumed += 1
+            // Help while frame `index` is not decoded: take waiting frames (in order, so
+            // `index` itself first when nobody has it yet).
+            while slot.decoded.load(ordering: .acquiring) != index, let claimed = schedule.claim() {
+                decode(claimed)
+            }
+            slot.ready.wait()  // one wait per frame, for the one signal its decode gives
             let frameInfo = decoder.info.frames[index]
             // The prepared frame is consumed inside this call, so no reference to the slot's
-            // storage survives it and the next task can reuse that memory without a copy.
+            // storage survives it and the frame `window` later can reuse that memory.
             let warnings = try Self.composite(slot, source: source, index: index, info: frameInfo, onto: &compositor,
                                               rowBuffer: rowBuffer.rowBuffer(frameInfo.rect.width))
+            schedule.consumed.store(index + 1, ordering: .releasing)
+            schedule.room.signal()
             let frame = Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
                               pixels: compositor.canvas, warnings: warnings)
-            if index + window < frameCount { submit(index + window) }
             try body(frame)
         }
     }
