@@ -20,7 +20,7 @@ demo: deps release-build
 	@.build/release/stickers render $(SAMPLE_PACK) --style expanded --animate -o $(DEMO_OUT)/expanded.apng
 	@.build/release/stickers render $(SAMPLE_CATALOG) --style compact --animate -o $(DEMO_OUT)/catalog-compact.apng
 	@.build/release/stickers sheet $(SAMPLE_PACK) -o $(DEMO_OUT)/backgrounds.png
-	@echo "== stickers fit: a folder of wrong stickers (too small, too big, not square, a 23 MB animation, WebP)"
+	@echo "== stickers fit: a folder of wrong stickers (too small, too big, not square, a 22 MB animation, WebP)"
 	@python3 corpus/make_wrong_stickers.py $(DEMO_OUT)/wrong --heavy && rm -f $(DEMO_OUT)/wrong/broken.webp
 	@.build/release/stickers validate $(DEMO_OUT)/wrong > $(DEMO_OUT)/wrong-validate.txt || \
 	  echo "   validate finds $$(grep -c '^error' $(DEMO_OUT)/wrong-validate.txt) error(s) (in $(DEMO_OUT)/wrong-validate.txt); fit fixes them:"

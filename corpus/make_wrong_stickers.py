@@ -31,7 +31,7 @@ def heavy(path):
     y, x = np.mgrid[0:side, 0:side].astype(np.float32)
     # A "photo": smooth colour fields plus sensor noise that stays put from frame to frame.
     base = np.stack([120 + 80 * np.sin(x / 90), 110 + 70 * np.cos(y / 70), 130 + 60 * np.sin((x + y) / 120)], axis=-1)
-    base += rng.normal(0, 4, (side, side, 3))
+    base += rng.normal(0, 3, (side, side, 3))
     alpha = disc_alpha(side, 6)
     images = []
     for f in range(frames):

@@ -61,12 +61,24 @@ struct PaletteQuantizer {
     }
 
     /// Splits the cells into boxes, the box with the largest weighted spread first, until
-    /// there are `maxColors - 1` (one entry is kept for transparent); opaque and translucent
-    /// cells start in separate boxes.
+    /// there are `maxColors - 1` (one entry is kept for transparent). Opaque and translucent
+    /// cells are cut separately: translucent pixels (soft edges) are few but each is visible,
+    /// so they get at least a thirty-second of the palette when there are any.
     private func medianCut(_ cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
         let opaque = cells.filter { $0.key >> 15 == 0 }, translucent = cells.filter { $0.key >> 15 != 0 }
-        var boxes = [opaque, translucent].filter { !$0.isEmpty }
-        while boxes.count < maxColors - 1 {
+        let available = maxColors - 1
+        guard !translucent.isEmpty && !opaque.isEmpty else { return cut(opaque.isEmpty ? translucent : opaque, into: available) }
+        let translucentPixels = translucent.reduce(0) { $0 + $1.stats.count }, allPixels = cells.reduce(0) { $0 + $1.stats.count }
+        let share = Int((Double(available) * 4 * Double(translucentPixels) / Double(allPixels)).rounded())
+        let translucentColors = min(min(translucent.count, available / 2), max(available / 32, share))
+        return cut(opaque, into: available - translucentColors) + cut(translucent, into: translucentColors)
+    }
+
+    /// Median cut of `cells` into at most `count` boxes; each box's weighted mean.
+    private func cut(_ cells: [(key: Int, stats: CellStats)], into count: Int) -> [SIMD4<Double>] {
+        guard !cells.isEmpty, count > 0 else { return [] }
+        var boxes = [cells]
+        while boxes.count < count {
             var bestIndex = -1, bestScore = 0.0, bestAxis = 0
             for (index, box) in boxes.enumerated() where box.count > 1 {
                 let (axis, score) = Self.spread(box)
