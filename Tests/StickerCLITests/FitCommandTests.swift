@@ -188,6 +188,54 @@ struct FitCommandTests {
         #expect(try Data(contentsOf: Self.stickerFile(catalog, "dot")).count <= 1000)
     }
 
+    @Test("--allow-smaller-size: a sticker too heavy for its size is made for a smaller one, and says so")
+    func smallerSize() throws {
+        let inputs = try Self.inputs(["--noise"])
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Smaller.xcstickers")
+        // Noise barely compresses: about a byte a pixel once on a palette, so 120,000 bytes
+        // holds 300 x 300 (small) but not 408 x 408 or 618 x 618.
+        let arguments = ["fit", inputs.appendingPathComponent("noise.png").path, "-o", catalog.path, "--size", "large",
+                         "--max-bytes", "120000", "--json"]
+        let refused = try CLITests.runExecutable(arguments)
+        #expect(refused.status == 1)
+        #expect((Self.entries(try Self.report(refused.stdout))["noise"]?["failure"] as? String)?.contains("--allow-smaller-size") == true)
+        let allowed = try CLITests.runExecutable(arguments + ["--allow-smaller-size"])
+        #expect(allowed.status == 0, "\(allowed.stdout)")
+        let entry = try #require(Self.entries(try Self.report(allowed.stdout))["noise"])
+        #expect(entry["size"] as? String == "small")
+        let kinds = (entry["steps"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds.first == "smaller-size")
+        let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "noise"))))
+        #expect(decoder.info.width == 300 && decoder.info.height == 300)
+    }
+
+    @Test("a catalog in: sequences stay sequences, labels and order are kept")
+    func catalogIn() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let catalog = folder.appendingPathComponent("Copy.xcstickers")
+        let result = try CLITests.runExecutable(["fit", source.path, "-o", catalog.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let before = try PackLoader.load(path: source.path), after = try PackLoader.load(path: catalog.path)
+        #expect(after.stickers.map(\.name) == before.stickers.map(\.name))
+        #expect(after.stickers.map(\.accessibilityLabel) == before.stickers.map(\.accessibilityLabel))
+        #expect(after.declaredGridSize == before.declaredGridSize)
+        for (old, new) in zip(before.stickers, after.stickers) {
+            switch (old.source, new.source) {
+            case (.sequence(let a), .sequence(let b)):
+                #expect(b.frames.count == a.frames.count)
+                #expect(b.duration == a.duration && b.durationType == a.durationType && b.repetitions == a.repetitions)
+            case (.file, .file):
+                break
+            default:
+                Issue.record("\(old.name) changed kind")
+            }
+        }
+        #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
+    }
+
     @Test("the icon set has every size, exact and opaque, from the first sticker or --icon")
     func iconSet() throws {
         let inputs = try Self.inputs()
