@@ -65,16 +65,17 @@ struct AnimationEncoderTests {
         Scene(name: "a still", side: 30, frameCount: 1) { _, x, y in ((x * 9) % 256, (y * 9) % 256, (x ^ y) * 7 % 256, (x + y) * 4 % 256) },
     ]
 
-    func encode(_ scene: Scene, frames: [[UInt8]]) -> AnimationEncoder.Encoded {
+    func encode(_ scene: Scene, frames: [[UInt8]], level: Int32 = 12) -> AnimationEncoder.Encoded {
         let delays = (0..<frames.count).map { FrameDelay(numerator: 10 * ($0 + 1), denominator: 1000) }
         return AnimationEncoder.encode(frames: frames, delays: delays, width: scene.side, height: scene.side, plays: 2,
-                                       options: .init(threads: 2))
+                                       options: .init(compressionLevel: level, threads: 2))
     }
 
-    @Test("decodes to exactly the frames given: libpng + a spec compositor, Pillow, and ours", arguments: scenes)
-    func exact(scene: Scene) throws {
+    @Test("decodes to exactly the frames given: libpng + a spec compositor, Pillow, and ours",
+          arguments: scenes, [Int32(12), 6])
+    func exact(scene: Scene, level: Int32) throws {
         let frames = scene.frames
-        let encoded = encode(scene, frames: frames)
+        let encoded = encode(scene, frames: frames, level: level)
         if frames.count > 1 {
             let reference = try #require(LibPNGAPNGReference.render(encoded.bytes))
             #expect(reference == frames)
@@ -96,6 +97,15 @@ struct AnimationEncoderTests {
             let given: [Double] = (0..<frames.count).map { Double(10 * ($0 + 1)) }
             #expect(stored == given)
         }
+    }
+
+    @Test("a small palette packs its indexes (2 bits for 4 colours) where that compresses smaller")
+    func packedIndexes() {
+        let scene = Self.scenes[1]
+        let packed = encode(scene, frames: scene.frames, level: 6).bytes
+        #expect(packed[24] == 2 && packed[25] == 3, "IHDR: bit depth 2, colour type 3")
+        // At libdeflate's optimal-parsing levels the indexes stay whole bytes.
+        #expect(encode(scene, frames: scene.frames, level: 12).bytes[24] == 8)
     }
 
     @Test("the colour type is the smallest exact one")

@@ -36,8 +36,8 @@ enum FilteredScanlines {
     static func make(canvas: UnsafePointer<UInt32>, canvasWidth: Int, rect: FrameRect, model: PNGColorModel,
                      unchangedFrom base: UnsafePointer<UInt32>? = nil, strategy: Strategy = .adaptive) -> [UInt8] {
         let bpp = model.bytesPerPixel
-        let rowBytes = rect.width * bpp
-        var raw = [UInt8](repeating: 0, count: rowBytes)
+        let rowBytes = model.rowBytes(width: rect.width)
+        var raw = [UInt8](repeating: 0, count: max(rowBytes, rect.width))
         var above = [UInt8](repeating: 0, count: rowBytes)
         var trial = [UInt8](repeating: 0, count: rowBytes)
         var out = [UInt8]()
@@ -48,13 +48,16 @@ enum FilteredScanlines {
                 raw.withUnsafeMutableBufferPointer { row in
                     convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
                             table: table.baseAddress!, into: row.baseAddress!)
+                    if model.bitDepth < 8 { pack(row.baseAddress!, count: rect.width, bitDepth: Int(model.bitDepth)) }
                 }
+                if raw.count != rowBytes { raw.removeLast(raw.count - rowBytes) }
                 if let filter = strategy.fixedFilter {
                     appendFiltered(raw, above: above, bpp: bpp, filter: filter, to: &out)
                 } else {
                     appendBestFiltered(raw, above: above, bpp: bpp, trial: &trial, to: &out)
                 }
                 swap(&raw, &above)
+                if raw.count < rect.width { raw.append(contentsOf: repeatElement(0, count: rect.width - raw.count)) }
             }
         }
         return out
@@ -92,6 +95,22 @@ enum FilteredScanlines {
                 out[2] = table[a << 8 | Int(packed >> 16 & 0xFF)]
                 if bpp == 4 { out[3] = UInt8(a) }
             }
+        }
+    }
+
+    /// Packs `count` one-byte palette indexes in place, `8 / bitDepth` to a byte, leftmost pixel
+    /// in the high bits, the last byte padded with zeros.
+    private static func pack(_ row: UnsafeMutablePointer<UInt8>, count: Int, bitDepth: Int) {
+        let perByte = 8 / bitDepth
+        // Safe: byte i / perByte <= i, so each index is read before its byte is overwritten.
+        for byte in 0..<((count + perByte - 1) / perByte) {
+            var value: UInt8 = 0
+            for slot in 0..<perByte {
+                let index = byte * perByte + slot
+                let bits = index < count ? row[index] : 0
+                value |= bits << UInt8(8 - bitDepth * (slot + 1))
+            }
+            row[byte] = value
         }
     }
 

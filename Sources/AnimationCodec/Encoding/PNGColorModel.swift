@@ -17,7 +17,23 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Bytes a pixel takes in a scanline.
+    /// The IHDR bit depth: 8, or fewer bits for a palette of at most 16 colours (indexes packed
+    /// two, four or eight to a byte).
+    var bitDepth: UInt8 {
+        guard case .palette(let palette) = self, palette.packsIndexes else { return 8 }
+        switch palette.colors.count {
+        case ...2: return 1
+        case ...4: return 2
+        case ...16: return 4
+        default: return 8
+        }
+    }
+
+    /// Bytes in a scanline of `width` pixels, filter byte excluded.
+    func rowBytes(width: Int) -> Int { (width * bytesPerPixel * Int(bitDepth) + 7) / 8 }
+
+    /// Bytes a pixel takes in a scanline (1 for a palette, whatever its bit depth; the filters'
+    /// "left" byte is then the byte before).
     var bytesPerPixel: Int {
         switch self {
         case .rgba: return 4
@@ -26,13 +42,20 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `rgba`, `rgb` or `palette(N)`.
+    /// `rgba`, `rgb` or `palette(N)` (`palette(N, 2-bit)` when packed).
     public var description: String {
         switch self {
         case .rgba: return "rgba"
         case .rgb: return "rgb"
-        case .palette(let palette): return "palette(\(palette.colors.count))"
+        case .palette(let palette): return "palette(\(palette.colors.count)\(bitDepth < 8 ? ", \(bitDepth)-bit" : ""))"
         }
+    }
+
+    /// The same palette with 8-bit indexes (`nil` when this model does not pack them).
+    var unpacked: PNGColorModel? {
+        guard case .palette(var palette) = self, bitDepth < 8 else { return nil }
+        palette.packsIndexes = false
+        return .palette(palette)
     }
 
     /// The smallest model for `frames` (premultiplied RGBA8 canvases of equal size): a
@@ -78,6 +101,9 @@ public struct PNGPalette: Sendable, Hashable {
     public let colors: [UInt32]
     /// The index of each colour.
     let indexOf: [UInt32: UInt8]
+    /// Whether indexes are packed below 8 bits when the palette is small enough (smaller raw
+    /// data, compressed several times faster; not always smaller once compressed).
+    public var packsIndexes = true
 
     init(colors: Set<UInt32>) {
         var all = colors

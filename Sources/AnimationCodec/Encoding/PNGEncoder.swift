@@ -81,8 +81,8 @@ public enum PNGEncoder {
         return writer.finish()
     }
 
-    static func header(width: Int, height: Int, colorType: UInt8 = 6) -> [UInt8] {
-        bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, colorType, 0, 0, 0]
+    static func header(width: Int, height: Int, colorType: UInt8 = 6, bitDepth: UInt8 = 8) -> [UInt8] {
+        bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colorType, 0, 0, 0]
     }
 
     /// Straightens alpha (dropping it for `rgb`), prefixes each row with its filter byte and
