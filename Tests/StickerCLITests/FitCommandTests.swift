@@ -188,6 +188,20 @@ struct FitCommandTests {
         #expect(try Data(contentsOf: Self.stickerFile(catalog, "dot")).count <= 1000)
     }
 
+    @Test("a sticker whose frames would take more memory than allowed is refused before decoding, alone")
+    func memoryBound() throws {
+        let inputs = try Self.inputs(["--heavy"])
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Bounded.xcstickers")
+        // 60 frames of 618 x 618 take 91,661,760 bytes decoded.
+        let result = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("heavy.png").path, inputs.appendingPathComponent("dot.png").path,
+                                                 "-o", catalog.path, "--max-decoded", "64M", "--json"])
+        #expect(result.status == 1)
+        let failure = try #require(Self.entries(try Self.report(result.stdout))["heavy"]?["failure"] as? String)
+        #expect(failure.contains("91661760") && failure.contains("67108864"), "\(failure)")
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
+    }
+
     @Test("--allow-smaller-size: a sticker too heavy for its size is made for a smaller one, and says so")
     func smallerSize() throws {
         let inputs = try Self.inputs(["--noise"])
