@@ -76,28 +76,17 @@ public struct BenchCommand: ParsableCommand {
             return
         }
         if fit {
-            let pack = paths.first ?? "corpus/sample-pack"
-            let result: FitBench.Result
-            do {
-                let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                result = try FitBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
-            } catch let error as PackError {
-                throw CLIError(error.description)
+            try emitPackBench { pack, executable in
+                let result = try FitBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
+                return (result, FitBench.text(result))
             }
-            try emit(result, text: FitBench.text(result))
             return
         }
         if render {
-            let pack = paths.first ?? "corpus/sample-pack"
-            let result: RenderBench.Result
-            do {
-                // This very executable, run again as a child: the whole-process time a user sees.
-                let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                result = try RenderBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
-            } catch let error as PackError {
-                throw CLIError(error.description)
+            try emitPackBench { pack, executable in
+                let result = try RenderBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
+                return (result, RenderBench.text(result))
             }
-            try emit(result, text: RenderBench.text(result))
             return
         }
         let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
@@ -114,6 +103,19 @@ public struct BenchCommand: ParsableCommand {
         let limits = try runner.inflateLimits(paths: files)
         print(json ? try BenchReport.json(results, threads: threads, limits: limits)
                    : BenchReport.text(results, threads: threads, limits: limits))
+    }
+
+    /// Runs a benchmark over a pack (the first path, else the sample pack) that may also run
+    /// this very executable again as a child, for the whole-process time a user sees.
+    private func emitPackBench<Result: Encodable>(_ measure: (_ pack: String, _ executable: String?) throws -> (Result, String)) throws {
+        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let measured: (Result, String)
+        do {
+            measured = try measure(paths.first ?? "corpus/sample-pack", executable)
+        } catch let error as PackError {
+            throw CLIError(error.description)
+        }
+        try emit(measured.0, text: measured.1)
     }
 
     /// Prints `result` as pretty JSON with --json, else `text`.

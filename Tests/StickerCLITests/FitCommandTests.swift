@@ -2,6 +2,7 @@ import AnimationCodec
 import Foundation
 import StickerCLI
 import StickerPack
+import TestSupport
 import Testing
 
 /// `stickers fit`: wrong stickers in, a catalog that passes `validate` out. Pixels are checked
@@ -20,15 +21,7 @@ struct FitCommandTests {
     }
 
     @discardableResult
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    static func run(_ arguments: [String]) throws -> Int32 { try TestProcess.run(arguments) }
 
     /// Pillow's frames of `url` (premultiplied by the test's own rule) and display times.
     static func pillow(_ url: URL) throws -> (frames: [[UInt8]], durationsMs: [Double]) {

@@ -1,5 +1,6 @@
 import AnimationCodec
 import Foundation
+import TestSupport
 
 /// Independent decoders run as separate processes (Pillow, ffmpeg) through
 /// `Tests/Scripts/reference_frames.py`, returning premultiplied canvases per frame.
@@ -36,16 +37,7 @@ enum ExternalReference: String, CaseIterable, Sendable {
     }
 
     @discardableResult
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    static func run(_ arguments: [String]) throws -> Int32 { try TestProcess.run(arguments) }
 }
 
 /// A test-side APNG renderer: its own chunk walk, libpng (the oracle) for each frame's
