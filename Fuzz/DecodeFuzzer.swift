@@ -19,6 +19,14 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if !bytes.starts(with: Array("GIF8".utf8)) { bytes = Array("GIF89a".utf8) + bytes }
     #elseif FUZZ_JPEG
     if !bytes.starts(with: [0xFF, 0xD8]) { bytes = [0xFF, 0xD8, 0xFF] + bytes }
+    #elseif FUZZ_WEBP
+    if bytes.count < 12 || !bytes.starts(with: Array("RIFF".utf8)) { bytes = Array("RIFF\0\0\0\0WEBP".utf8) + bytes }
+    // The RIFF size is set to the input's, as the CRCs are repaired for PNG: otherwise nearly
+    // every mutation would stop at the demuxer's size check. Odd lengths keep theirs.
+    if size % 2 == 0 {
+        let riff = UInt32(bytes.count - 8)
+        for i in 0..<4 { bytes[4 + i] = UInt8(truncatingIfNeeded: riff >> (8 * UInt32(i))) }
+    }
     #endif
     // Small limits keep each run fast; the limit checks themselves are under test.
     let limits = DecodingLimits(maxSide: 4096, maxPixels: 1 << 22, maxFrames: 256, maxTotalDecodedBytes: 64 << 20)
