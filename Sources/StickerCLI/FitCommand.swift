@@ -95,6 +95,9 @@ public struct FitCommand: ParsableCommand {
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }, uniquingKeysWith: { $1 })
 
+        for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
+            warn("--label \(name)=...: no sticker is named \(name)")
+        }
         let bar = ProgressBar("fitting", style: progress.progress)
         let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in bar.update(done, of: total) }
         bar.finish()

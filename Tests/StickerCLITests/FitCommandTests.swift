@@ -111,8 +111,9 @@ struct FitCommandTests {
         let catalog = inputs.appendingPathComponent("Fixed.xcstickers")
         let names = ["too-small.png", "too-big.gif", "wave.webp", "still.webp", "broken.webp"]
         let result = try CLITests.runExecutable(["fit"] + names.map { inputs.appendingPathComponent($0).path }
-                                                + ["-o", catalog.path, "--json", "--label", "wave=A waving shape"])
+                                                + ["-o", catalog.path, "--json", "--label", "wave=A waving shape", "--label", "nobody=x"])
         #expect(result.status == 1, "a sticker failed, so the exit status says so")
+        #expect(result.stderr.contains("no sticker is named nobody"))
         let entries = Self.entries(try Self.report(result.stdout))
         #expect(entries["broken"]?["fitted"] as? Bool == false)
         #expect((entries["broken"]?["failure"] as? String)?.contains("truncated") == true)
