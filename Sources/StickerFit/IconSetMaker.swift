@@ -9,7 +9,8 @@ public enum IconSetMaker {
     public enum Source: Sendable {
         /// Icon artwork: scaled to cover each icon (cropped at the sides, never stretched).
         case artwork(RGBAImage)
-        /// A sticker: scaled to fit inside each icon with a margin, so all of it shows.
+        /// A sticker: its visible part (transparent margins cropped) scaled to fit inside each
+        /// icon with a margin, so all of it shows.
         case sticker(RGBAImage)
     }
 
@@ -38,7 +39,9 @@ public enum IconSetMaker {
         let image: RGBAImage, cover: Bool
         switch source {
         case .artwork(let art): (image, cover) = (art, true)
-        case .sticker(let art): (image, cover) = (art, false)
+        case .sticker(let art):
+            let visible = art.changedRect(from: RGBAImage(width: art.width, height: art.height))
+            (image, cover) = (visible.isEmpty ? art : art.cropped(to: visible), false)
         }
         guard image.width > 0 && image.height > 0 else { return canvas }
         let scaleX = Double(width) / Double(image.width), scaleY = Double(height) / Double(image.height)

@@ -261,6 +261,13 @@ struct FitCommandTests {
                 #expect(stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 }, "\(name) is opaque")
                 if extra.isEmpty {
                     #expect(frame.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255), "white background")
+                    // The dot's visible square (not its transparent margins) fills 80% of the
+                    // icon's height: red from 15% to 85% of the way down the middle column.
+                    let column = frame.width / 2
+                    for fraction in [0.15, 0.5, 0.85] {
+                        let pixel = frame.pixel(x: column, y: Int(Double(frame.height) * fraction))
+                        #expect(pixel.r > 200 && pixel.g < 60, "\(name) at \(fraction): \(pixel)")
+                    }
                 } else {
                     // The artwork covers the icon; its transparent margins show the background.
                     #expect(frame.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 0x10, g: 0x20, b: 0x30, a: 255), "\(name)")
