@@ -99,6 +99,18 @@ struct AnimationEncoderTests {
         }
     }
 
+    @Test("straightening for PNG loses nothing: every premultiplied (colour, alpha) pair comes back")
+    func straightRoundTrip() {
+        var lost: [String] = []
+        for alpha in 1...255 {
+            for color in 0...alpha {
+                let straight = PNGEncoder.unpremultiply(UInt8(color), alpha: UInt8(alpha))
+                if Reference.premultiply(Int(straight), alpha) != UInt8(color) { lost.append("\(color)/\(alpha)") }
+            }
+        }
+        #expect(lost.isEmpty, "\(lost.count) pairs change, e.g. \(lost.prefix(5))")
+    }
+
     @Test("a small palette packs its indexes (2 bits for 4 colours) where that compresses smaller")
     func packedIndexes() {
         let scene = Self.scenes[1]
