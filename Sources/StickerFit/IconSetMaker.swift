@@ -22,9 +22,7 @@ public enum IconSetMaker {
     /// - Precondition: `background.isOpaque`.
     public static func icons(from source: Source, background: Background, threads: Int = 1) -> [CatalogWriter.Icon] {
         precondition(background.isOpaque, "icons need an opaque background")
-        let slots = MessagesIconSet.required
-        return parallelMap(0..<slots.count, threads: threads) { index in
-            let slot = slots[index]
+        return ParallelWork.map(MessagesIconSet.required, threads: threads) { slot in
             let pixels = draw(source, width: slot.pixelWidth, height: slot.pixelHeight, background: background)
             let png = AnimationEncoder.encode(frames: [pixels.pixels], delays: [FrameDelay(numerator: 0, denominator: 1)],
                                               width: slot.pixelWidth, height: slot.pixelHeight, plays: 1,

@@ -30,8 +30,8 @@ public struct PackFitter: Sendable {
         inner.threads = max(1, options.threads / outer)
         let fitter = StickerFitter(options: inner)
         let done = Mutex(0)
-        var fitted = parallelMap(0..<stickers.count, threads: outer) { index in
-            let result = fitter.fit(stickers[index], size: size, label: labels[stickers[index].name])
+        var fitted = ParallelWork.map(stickers, threads: outer) { sticker in
+            let result = fitter.fit(sticker, size: size, label: labels[sticker.name])
             done.withLock { count in
                 count += 1
                 progress(count, stickers.count)

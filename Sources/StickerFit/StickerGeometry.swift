@@ -1,4 +1,4 @@
-import Dispatch
+import AnimationCodec
 import StickerRenderer
 
 /// Scaling and padding a sticker's frames to a size class's square.
@@ -20,9 +20,8 @@ enum StickerGeometry {
         var frames = frames
         if (scaledWidth, scaledHeight) != (width, height) {
             let resampler = Resampler(filter: .lanczos3)
-            let source = frames
-            frames = parallelMap(0..<source.count, threads: threads) { index in
-                resampler.resize(RGBAImage(width: width, height: height, pixels: source[index]), width: scaledWidth, height: scaledHeight).pixels
+            frames = ParallelWork.map(frames, threads: threads) { frame in
+                resampler.resize(RGBAImage(width: width, height: height, pixels: frame), width: scaledWidth, height: scaledHeight).pixels
             }
             steps.append(FitStep(.scale, "\(width)x\(height) -> \(scaledWidth)x\(scaledHeight) (premultiplied Lanczos 3)"))
         }

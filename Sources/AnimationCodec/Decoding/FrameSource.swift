@@ -16,25 +16,17 @@ enum FrameSource: Sendable {
             return []
         case .gif(let file):
             return GIFImageDecoder.decode(file.images[index], in: bytes, scratch: scratch, target: target, phases: phases)
-        case .jpeg(let image):
-            let start = phases == nil ? 0 : Stopwatch.now()
-            defer { phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: start) }
-            let layer = try image.decode(bytes)
-            layer.pixels.withUnsafeBytes { source in
-                target.copyRows(from: source.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                width: layer.rect.width, height: layer.rect.height)
-            }
-            return []
-        case .webp(let file):
+        case .jpeg, .webp:
+            // Whole-image decoders: the layer is decoded, then its rows go through the target.
             let start = phases == nil ? 0 : Stopwatch.now()
             defer { phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: start) }
             var storage: [UInt8] = []
-            let layer = try file.decodeLayer(index, bytes: bytes, storage: &storage)
+            let layer = try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage)
             layer.pixels.withUnsafeBytes { source in
                 target.copyRows(from: source.baseAddress!.assumingMemoryBound(to: UInt32.self),
                                 width: layer.rect.width, height: layer.rect.height)
             }
-            return []
+            return layer.warnings
         }
     }
 

@@ -34,19 +34,10 @@ public struct APNGWriter: Sendable {
         precondition(x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "frame outside the canvas")
         precondition(written > 0 || (x == 0 && y == 0 && width == self.width && height == self.height),
                      "the first frame covers the canvas")
-        var control = PNGEncoder.bigEndian(sequence) + PNGEncoder.bigEndian(UInt32(width)) + PNGEncoder.bigEndian(UInt32(height))
-        control += PNGEncoder.bigEndian(UInt32(x)) + PNGEncoder.bigEndian(UInt32(y))
-        control += PNGEncoder.bigEndian16(UInt16(clamping: delay.numerator)) + PNGEncoder.bigEndian16(UInt16(clamping: delay.denominator))
-        control += [0, 0]  // dispose NONE, blend SOURCE
-        PNGEncoder.appendChunk("fcTL", control, to: &out)
-        sequence += 1
-        let data = PNGEncoder.compressedRows(pixels, width: width, height: height)
-        if written == 0 {
-            PNGEncoder.appendChunk("IDAT", data, to: &out)
-        } else {
-            PNGEncoder.appendChunk("fdAT", PNGEncoder.bigEndian(sequence) + data, to: &out)
-            sequence += 1
-        }
+        PNGEncoder.appendAPNGFrame(PNGEncoder.compressedRows(pixels, width: width, height: height),
+                                   rect: FrameRect(x: x, y: y, width: width, height: height),
+                                   delay: (UInt16(clamping: delay.numerator), UInt16(clamping: delay.denominator)),
+                                   dispose: .none, blend: .source, isFirst: written == 0, sequence: &sequence, to: &out)
         written += 1
     }
 
@@ -58,5 +49,36 @@ public struct APNGWriter: Sendable {
         precondition(written == frameCount, "\(written) frames written, \(frameCount) declared")
         PNGEncoder.appendChunk("IEND", [], to: &out)
         return out
+    }
+}
+
+extension PNGEncoder {
+    /// Appends one APNG frame: its fcTL, then its data as IDAT (the first frame, which is also
+    /// the default image) or as fdAT, numbering the chunks from `sequence` and advancing it.
+    static func appendAPNGFrame(_ data: [UInt8], rect: FrameRect, delay: (numerator: UInt16, denominator: UInt16),
+                                dispose: DisposeOp, blend: BlendOp, isFirst: Bool, sequence: inout UInt32, to out: inout [UInt8]) {
+        var control = bigEndian(sequence) + bigEndian(UInt32(rect.width)) + bigEndian(UInt32(rect.height))
+        control += bigEndian(UInt32(rect.x)) + bigEndian(UInt32(rect.y))
+        control += bigEndian16(delay.numerator) + bigEndian16(delay.denominator)
+        control += [dispose.apngCode, blend == .source ? 0 : 1]
+        appendChunk("fcTL", control, to: &out)
+        sequence += 1
+        if isFirst {
+            appendChunk("IDAT", data, to: &out)
+        } else {
+            appendChunk("fdAT", bigEndian(sequence) + data, to: &out)
+            sequence += 1
+        }
+    }
+}
+
+extension DisposeOp {
+    /// APNG's `dispose_op` byte.
+    var apngCode: UInt8 {
+        switch self {
+        case .none: return 0
+        case .background: return 1
+        case .previous: return 2
+        }
     }
 }

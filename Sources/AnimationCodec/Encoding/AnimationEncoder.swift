@@ -1,6 +1,4 @@
 import CDeflate
-import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,31 +83,6 @@ public enum AnimationEncoder {
         let packed = planned(model), whole = planned(unpacked)
         return whole.searchLevelBytes < packed.searchLevelBytes ? whole : packed
     }
-
-    /// A zlib stream of `data` at libdeflate `level`.
-    static func zlib(_ data: [UInt8], level: Int32) -> [UInt8] {
-        guard let compressor = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
-        defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
-        return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-            count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound) }
-        }
-    }
-
-    /// `transform` of every element, `threads` at a time, in order.
-    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transform: @Sendable (T) -> R) -> [R] {
-        guard threads > 1 && items.count > 1 else { return items.map(transform) }
-        let results = ResultSlots<R>(count: items.count)
-        let next = AtomicCounter()
-        DispatchQueue.concurrentPerform(iterations: min(threads, items.count)) { _ in
-            while true {
-                let index = next.increment()
-                guard index < items.count else { return }
-                results.store(transform(items[index]), at: index)
-            }
-        }
-        return results.values
-    }
 }
 
 /// One frame as it will be stored: its rectangle, ops, filtered scanlines, and those
@@ -147,7 +120,7 @@ public struct PlannedAnimation: Sendable {
     public func encode(level: Int32?, threads: Int = AnimationDecoder.defaultThreadCount) -> AnimationEncoder.Encoded {
         let compressed: [[UInt8]]
         if let level, level != searchLevel {
-            compressed = AnimationEncoder.parallelMap(plans, threads: threads) { AnimationEncoder.zlib($0.rows, level: level) }
+            compressed = ParallelWork.map(plans, threads: threads) { PNGEncoder.zlib($0.rows, level: level) }
         } else {
             compressed = plans.map(\.searchCompressed)
         }
@@ -164,21 +137,12 @@ public struct PlannedAnimation: Sendable {
         }
         var sequence: UInt32 = 0
         for (index, plan) in plans.enumerated() {
-            if animated {
-                let (numerator, denominator) = delays[index].storable
-                var control = PNGEncoder.bigEndian(sequence) + PNGEncoder.bigEndian(UInt32(plan.rect.width)) + PNGEncoder.bigEndian(UInt32(plan.rect.height))
-                control += PNGEncoder.bigEndian(UInt32(plan.rect.x)) + PNGEncoder.bigEndian(UInt32(plan.rect.y))
-                control += PNGEncoder.bigEndian16(numerator) + PNGEncoder.bigEndian16(denominator)
-                control += [plan.dispose.apngCode, plan.blend == .source ? 0 : 1]
-                PNGEncoder.appendChunk("fcTL", control, to: &out)
-                sequence += 1
+            guard animated else {
+                PNGEncoder.appendChunk("IDAT", compressed[index], to: &out)
+                continue
             }
-            if index == 0 {
-                PNGEncoder.appendChunk("IDAT", compressed[0], to: &out)
-            } else {
-                PNGEncoder.appendChunk("fdAT", PNGEncoder.bigEndian(sequence) + compressed[index], to: &out)
-                sequence += 1
-            }
+            PNGEncoder.appendAPNGFrame(compressed[index], rect: plan.rect, delay: delays[index].storable, dispose: plan.dispose,
+                                       blend: plan.blend, isFirst: index == 0, sequence: &sequence, to: &out)
         }
         PNGEncoder.appendChunk("IEND", [], to: &out)
         let choices = zip(plans, compressed).map { plan, data in
@@ -231,10 +195,10 @@ struct FramePlanner {
                 }
             }
             let target = frames[index], basePixels = bases.map(\.pixels)
-            let sizes = AnimationEncoder.parallelMap(candidates, threads: options.threads) { [self] candidate -> Int in
+            let sizes = ParallelWork.map(candidates, threads: options.threads) { [self] candidate -> Int in
                 let over = candidate.blend == .over ? basePixels[candidate.baseIndex] : nil
                 let data = rows(target, rect: candidate.rect, over: over, strategy: rankingStrategy)
-                return AnimationEncoder.zlib(data, level: options.searchLevel).count
+                return PNGEncoder.zlib(data, level: options.searchLevel).count
             }
             let chosen = candidates[sizes.indices.min { sizes[$0] < sizes[$1] }!]
             let over = chosen.blend == .over ? basePixels[chosen.baseIndex] : nil
@@ -255,9 +219,9 @@ struct FramePlanner {
     /// The rows of `rect` with the filter strategy that compresses smallest at the search level
     /// (whole-image strategies differ by a fifth or more on flat art).
     private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> (rows: [UInt8], compressed: [UInt8]) {
-        let tried = AnimationEncoder.parallelMap(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> ([UInt8], [UInt8]) in
+        let tried = ParallelWork.map(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> ([UInt8], [UInt8]) in
             let data = rows(frame, rect: rect, over: base, strategy: strategy)
-            return (data, AnimationEncoder.zlib(data, level: options.searchLevel))
+            return (data, PNGEncoder.zlib(data, level: options.searchLevel))
         }
         return tried.min { $0.1.count < $1.1.count }!
     }
@@ -325,17 +289,6 @@ struct FramePlanner {
     }
 }
 
-extension DisposeOp {
-    /// APNG's `dispose_op` byte.
-    var apngCode: UInt8 {
-        switch self {
-        case .none: return 0
-        case .background: return 1
-        case .previous: return 2
-        }
-    }
-}
-
 extension FrameDelay {
     /// The delay as APNG's 16-bit fraction: as stored when it fits, else the nearest
     /// milliseconds, centiseconds or seconds that do.
@@ -349,25 +302,4 @@ extension FrameDelay {
         }
         return (65535, 1)
     }
-}
-
-/// Slots filled from several threads, each slot by one writer.
-final class ResultSlots<Value: Sendable>: Sendable {
-    private let slots: Mutex<[Value?]>
-
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-
-    func store(_ value: sending Value, at index: Int) {
-        slots.withLock { $0[index] = value }
-    }
-
-    var values: [Value] { slots.withLock { $0.map { $0! } } }
-}
-
-/// A counter threads take numbers from.
-final class AtomicCounter: Sendable {
-    private let value = Atomic<Int>(0)
-
-    /// The next number, from 0.
-    func increment() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

@@ -94,7 +94,7 @@ public enum PNGEncoder {
             return ScanlineDeflater.compress(pixels, width: width, height: height, dropsOpaqueAlpha: rgb).data
         }
         let stride = layout.rawRowBytes
-        var raw = [UInt8](unsafeUninitializedCapacity: height * stride) { buffer, count in
+        let raw = [UInt8](unsafeUninitializedCapacity: height * stride) { buffer, count in
             pixels.withUnsafeBufferPointer { source in
                 for y in 0..<height {
                     // Safe: row y of `buffer` is stride bytes at y * stride, inside its height * stride.
@@ -109,17 +109,18 @@ public enum PNGEncoder {
             }
             count = height * stride
         }
+        return zlib(raw, level: level)
+    }
+
+    /// A zlib stream of `data` at libdeflate `level` (1-12).
+    static func zlib(_ data: [UInt8], level: Int32) -> [UInt8] {
         guard let compressor = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
         defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, raw.count)
+        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
         // Uninitialised: only the pages the compressed stream reaches are ever touched.
-        let out = [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-            count = raw.withUnsafeBytes { source in
-                libdeflate_zlib_compress(compressor, source.baseAddress, source.count, target.baseAddress, bound)
-            }
+        return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
+            count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound) }
         }
-        raw = []
-        return out
     }
 
     /// `round(c * 255 / a)`, clamped: the straight value nearest to a premultiplied one.
