@@ -18,11 +18,9 @@ public struct ExactFrames: Sendable {
     public static func of(_ sticker: Sticker, size: StickerSize, options: FitOptions = FitOptions()) throws -> ExactFrames? {
         if case .sequence = sticker.source { return nil }
         let animation = try StickerAnimation.load(sticker, limits: options.limits)
-        var frames: [[UInt8]] = []
-        try animation.forEachFrame(threads: options.threads) { _, frame in frames.append(frame.pixels) }
-        let (scaled, _) = StickerGeometry.fit(frames, width: animation.width, height: animation.height, side: size.pixels, threads: options.threads)
-        let durations = animation.delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
-        let merged = FrameTimeline(frames: scaled, durations: durations).mergingRepeats()
+        let shown = try animation.shownTimeline(threads: options.threads)
+        let (scaled, _) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: size.pixels, threads: options.threads)
+        let merged = FrameTimeline(frames: scaled, durations: shown.durations).mergingRepeats()
         return ExactFrames(side: size.pixels, frames: merged.frames, delays: merged.delays, plays: animation.plays)
     }
 

@@ -12,6 +12,12 @@ public struct Fidelity: Sendable, Hashable {
     /// Exact.
     static let exact = Fidelity(maxError: 0, psnr: nil)
 
+    /// The worse of the two on each measure (several files of one sticker).
+    func worse(_ other: Fidelity) -> Fidelity {
+        let psnrs = [psnr, other.psnr].compactMap { $0 }
+        return Fidelity(maxError: max(maxError, other.maxError), psnr: psnrs.min())
+    }
+
     /// Decodes `bytes` and compares what it shows at each start time of `reference` with it.
     static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError) -> Fidelity {
         let decoder = try AnimationDecoder(bytes: bytes, limits: limits)

@@ -1,4 +1,5 @@
 import AnimationCodec
+import StickerPack
 
 /// Frames (premultiplied canvases) with their display times, and the timing-only edits `fit`
 /// makes: merging repeats and lowering the frame rate.
@@ -53,5 +54,15 @@ struct FrameTimeline: Sendable {
             if time < end - 1e-9 { return index }
         }
         return count - 1
+    }
+}
+
+extension StickerAnimation {
+    /// Every frame, decoded, with the display times Messages gives them (a delay under 11 ms
+    /// shows for 100 ms): what `fit` scales, encodes and measures against.
+    func shownTimeline(threads: Int) throws(PackError) -> FrameTimeline {
+        var frames: [[UInt8]] = []
+        try forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
+        return FrameTimeline(frames: frames, durations: delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 })
     }
 }

@@ -1,6 +1,7 @@
 import AnimationCodec
 import Foundation
 import StickerPack
+import StickerRenderer
 
 /// Fits one sticker to a size class and a byte budget: exact steps first, lossy ones only
 /// while the file is still too large, stopping as soon as it passes.
@@ -34,7 +35,6 @@ public struct StickerFitter: Sendable {
         }
         do {
             let animation = try StickerAnimation.load(sticker, limits: options.limits)
-            result.bytesBefore = animation.fileBytes
             result.framesBefore = animation.frameCount
             if case .sequence(let sequence) = sticker.source {
                 try fitSequence(animation, sequence: sequence, size: size, into: &result)
@@ -65,17 +65,15 @@ public struct StickerFitter: Sendable {
     }
 
     private func fitFile(_ animation: StickerAnimation, original: [UInt8], size: StickerSize, into result: inout FittedSticker) throws {
-        var frames: [[UInt8]] = []
-        try animation.forEachFrame(threads: options.threads) { _, frame in frames.append(frame.pixels) }
-        let durations = animation.delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
+        let shown = try animation.shownTimeline(threads: options.threads)
         let format = animation.fileInfos[0].format
         var smallest: (Attempt, [FitStep])?
         for (tried, target) in sizes(from: size).enumerated() {
             var steps = tried == 0 ? [] : [FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true)]
-            let (scaled, geometry) = StickerGeometry.fit(frames, width: animation.width, height: animation.height,
+            let (scaled, geometry) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
                                                          side: target.pixels, threads: options.threads)
             steps += geometry
-            let reference = FrameTimeline(frames: scaled, durations: durations)
+            let reference = FrameTimeline(frames: scaled, durations: shown.durations)
             let merged = reference.mergingRepeats()
             if merged.count < reference.count {
                 steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
@@ -96,7 +94,7 @@ public struct StickerFitter: Sendable {
                 step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)
             }
             steps.append(step)
-            if let done = finish(attempt, steps: steps, into: &result) { smallest = pick(smallest, done); return }
+            if finish(attempt, steps: steps, into: &result) { return }
             smallest = pick(smallest, (attempt, steps))
             guard options.allowLossy else { continue }
 
@@ -106,17 +104,17 @@ public struct StickerFitter: Sendable {
                 attempt = try lossyAttempt(lossy, plays: animation.plays, reference: reference, size: target)
                 steps.append(FitStep(.palette, "at most 256 colours with alpha (premultiplied median cut, no dither)", isLossy: true,
                                      bytesAfter: attempt.bytes.count, maxError: attempt.fidelity.maxError, psnr: attempt.fidelity.psnr))
-                if let done = finish(attempt, steps: steps, into: &result) { smallest = pick(smallest, done); return }
+                if finish(attempt, steps: steps, into: &result) { return }
                 smallest = pick(smallest, (attempt, steps))
             }
-            if merged.count == 1, isOpaque(merged.frames[0]) {
+            if merged.count == 1, RGBAImage(width: target.pixels, height: target.pixels, pixels: merged.frames[0]).isOpaque {
                 for quality in Self.jpegQualities {
                     guard let jpeg = JPEGEncoder.encode(opaque: merged.frames[0], width: target.pixels, height: target.pixels, quality: quality) else { break }
                     let fidelity = try Fidelity.measure(jpeg, against: reference, limits: options.limits)
                     attempt = Attempt(bytes: jpeg, fileExtension: "jpg", frames: 1, fidelity: fidelity, size: target)
                     let jpegSteps = steps + [FitStep(.jpeg, "quality \(quality)", isLossy: true, bytesAfter: jpeg.count,
                                                      maxError: fidelity.maxError, psnr: fidelity.psnr)]
-                    if finish(attempt, steps: jpegSteps, into: &result) != nil { return }
+                    if finish(attempt, steps: jpegSteps, into: &result) { return }
                     smallest = pick(smallest, (attempt, jpegSteps))
                 }
             }
@@ -129,7 +127,7 @@ public struct StickerFitter: Sendable {
                                                                     framesPerSecond / Double(keep), lossy.count, reduced.count),
                                                  isLossy: true, bytesAfter: attempt.bytes.count,
                                                  maxError: attempt.fidelity.maxError, psnr: attempt.fidelity.psnr)]
-                if finish(attempt, steps: rateSteps, into: &result) != nil { return }
+                if finish(attempt, steps: rateSteps, into: &result) { return }
                 smallest = pick(smallest, (attempt, rateSteps))
                 keep += 1
             }
@@ -146,8 +144,8 @@ public struct StickerFitter: Sendable {
         }
     }
 
-    /// A lossy candidate: encoded (at a quicker level, re-encoded at the strongest if it fits)
-    /// and measured against the scaled original.
+    /// A lossy candidate: planned (which compresses at the search level on the way), written
+    /// at the strongest level only when it could fit, and measured against the scaled original.
     private func lossyAttempt(_ timeline: FrameTimeline, plays: Int, reference: FrameTimeline, size: StickerSize) throws -> Attempt {
         let planned = plan(timeline, plays: plays)
         let level: Int32? = planned.searchLevelBytes <= options.maxBytes * 5 / 4 ? options.compressionLevel : nil
@@ -166,16 +164,16 @@ public struct StickerFitter: Sendable {
                                      options: .init(compressionLevel: options.compressionLevel, threads: options.threads))
     }
 
-    /// Records `attempt` as the result when it is within the budget.
-    private func finish(_ attempt: Attempt, steps: [FitStep], into result: inout FittedSticker) -> (Attempt, [FitStep])? {
-        guard attempt.bytes.count <= options.maxBytes else { return nil }
+    /// Records `attempt` as the result when it is within the budget; whether it was.
+    private func finish(_ attempt: Attempt, steps: [FitStep], into result: inout FittedSticker) -> Bool {
+        guard attempt.bytes.count <= options.maxBytes else { return false }
         result.output = .file(name: result.name + "." + attempt.fileExtension, bytes: attempt.bytes)
         result.steps = steps
         result.bytesAfter = attempt.bytes.count
         result.framesAfter = attempt.frames
         result.fidelity = attempt.fidelity
         result.sizeClass = attempt.size
-        return (attempt, steps)
+        return true
     }
 
     private func pick(_ current: (Attempt, [FitStep])?, _ candidate: (Attempt, [FitStep])) -> (Attempt, [FitStep]) {
@@ -208,9 +206,7 @@ public struct StickerFitter: Sendable {
             if bytes.count > options.maxBytes {
                 result.failure = "frame \(index + 1) of the sequence cannot fit in \(options.maxBytes) bytes: the smallest reached is \(bytes.count) bytes"
             }
-            if fidelity.maxError > worst.maxError || (fidelity.psnr ?? .infinity) < (worst.psnr ?? .infinity) {
-                worst = Fidelity(maxError: max(worst.maxError, fidelity.maxError), psnr: min(worst.psnr ?? .infinity, fidelity.psnr ?? .infinity))
-            }
+            worst = worst.worse(fidelity)
             files.append((String(format: "%@-%02d.png", result.name, index + 1), bytes))
         }
         steps.append(FitStep(.encode, "\(files.count) PNG frames, sequence timing kept", bytesAfter: files.reduce(0) { $0 + $1.bytes.count }))
@@ -219,10 +215,6 @@ public struct StickerFitter: Sendable {
         result.framesAfter = files.count
         result.fidelity = worst
         if result.failure == nil { result.output = .sequence(frames: files, sequence: sequence) }
-    }
-
-    private func isOpaque(_ pixels: [UInt8]) -> Bool {
-        stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
     }
 }
 
