@@ -37,27 +37,35 @@ enum FilteredScanlines {
                      unchangedFrom base: UnsafePointer<UInt32>? = nil, strategy: Strategy = .adaptive) -> [UInt8] {
         let bpp = model.bytesPerPixel
         let rowBytes = model.rowBytes(width: rect.width)
-        var raw = [UInt8](repeating: 0, count: max(rowBytes, rect.width))
+        let bitDepth = Int(model.bitDepth)
+        var raw = [UInt8](repeating: 0, count: rowBytes)
         var above = [UInt8](repeating: 0, count: rowBytes)
         var trial = [UInt8](repeating: 0, count: rowBytes)
+        // Palette indexes packed below 8 bits are converted here first, then packed into `raw`.
+        var indexes = [UInt8](repeating: 0, count: bitDepth < 8 ? rect.width : 0)
         var out = [UInt8]()
         out.reserveCapacity(rect.height * (rowBytes + 1))
         straight.withUnsafeBufferPointer { table in
             for y in 0..<rect.height {
                 let offset = (rect.y + y) * canvasWidth + rect.x
-                raw.withUnsafeMutableBufferPointer { row in
-                    convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
-                            table: table.baseAddress!, into: row.baseAddress!)
-                    if model.bitDepth < 8 { pack(row.baseAddress!, count: rect.width, bitDepth: Int(model.bitDepth)) }
+                if bitDepth < 8 {
+                    indexes.withUnsafeMutableBufferPointer { converted in
+                        convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
+                                table: table.baseAddress!, into: converted.baseAddress!)
+                        raw.withUnsafeMutableBufferPointer { pack(converted, bitDepth: bitDepth, into: $0.baseAddress!) }
+                    }
+                } else {
+                    raw.withUnsafeMutableBufferPointer { row in
+                        convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
+                                table: table.baseAddress!, into: row.baseAddress!)
+                    }
                 }
-                if raw.count != rowBytes { raw.removeLast(raw.count - rowBytes) }
                 if let filter = strategy.fixedFilter {
                     appendFiltered(raw, above: above, bpp: bpp, filter: filter, to: &out)
                 } else {
                     appendBestFiltered(raw, above: above, bpp: bpp, trial: &trial, to: &out)
                 }
                 swap(&raw, &above)
-                if raw.count < rect.width { raw.append(contentsOf: repeatElement(0, count: rect.width - raw.count)) }
             }
         }
         return out
@@ -98,16 +106,16 @@ enum FilteredScanlines {
         }
     }
 
-    /// Packs `count` one-byte palette indexes in place, `8 / bitDepth` to a byte, leftmost pixel
-    /// in the high bits, the last byte padded with zeros.
-    private static func pack(_ row: UnsafeMutablePointer<UInt8>, count: Int, bitDepth: Int) {
+    /// Packs one-byte palette indexes `8 / bitDepth` to a byte into `row`, leftmost pixel in the
+    /// high bits, the last byte padded with zeros.
+    private static func pack(_ indexes: UnsafeMutableBufferPointer<UInt8>, bitDepth: Int, into row: UnsafeMutablePointer<UInt8>) {
         let perByte = 8 / bitDepth
-        // Safe: byte i / perByte <= i, so each index is read before its byte is overwritten.
-        for byte in 0..<((count + perByte - 1) / perByte) {
+        // Safe: `row` holds rowBytes = ceil(count / perByte) bytes.
+        for byte in 0..<((indexes.count + perByte - 1) / perByte) {
             var value: UInt8 = 0
             for slot in 0..<perByte {
                 let index = byte * perByte + slot
-                let bits = index < count ? row[index] : 0
+                let bits = index < indexes.count ? indexes[index] : 0
                 value |= bits << UInt8(8 - bitDepth * (slot + 1))
             }
             row[byte] = value
