@@ -40,20 +40,17 @@ struct PaletteQuantizer {
     /// `frames` with every pixel replaced by its palette colour.
     func quantize(_ frames: [[UInt8]]) -> [[UInt8]] {
         var stats = [CellStats](repeating: CellStats(), count: Self.cellCount)
-        var previous: [UInt8]?
-        for frame in frames {
-            frame.withUnsafeBytes { raw in
-                let pixels = raw.bindMemory(to: UInt32.self)
-                // Pixels unchanged since the last frame were counted there: only what changes
-                // adds weight, as it does to the file.
-                let before = previous?.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
-                for i in pixels.indices {
-                    let packed = pixels[i]
-                    if packed >> 24 == 0 || before?[i] == packed { continue }
-                    stats[Self.cell(packed)].add(packed)
+        // Pixels unchanged since the last frame were counted there: only what changes adds
+        // weight, as it does to the file. Frame 0 counts whole.
+        for (index, frame) in frames.enumerated() {
+            frames[max(0, index - 1)].withUnsafeBytes { before in
+                frame.withUnsafeBytes { raw in
+                    let old = before.bindMemory(to: UInt32.self), pixels = raw.bindMemory(to: UInt32.self)
+                    for i in pixels.indices where pixels[i] >> 24 != 0 && (index == 0 || pixels[i] != old[i]) {
+                        stats[Self.cell(pixels[i])].add(pixels[i])
+                    }
                 }
             }
-            previous = frame
         }
         let cells = stats.indices.compactMap { stats[$0].count > 0 ? (key: $0, stats: stats[$0]) : nil }
         let palette = refine(medianCut(cells), cells: cells)
