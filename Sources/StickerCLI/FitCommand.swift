@@ -150,13 +150,7 @@ public struct FitCommand: ParsableCommand {
                 files.append(path)
             }
         }
-        if !files.isEmpty {
-            do {
-                stickers += try PackLoader.load(files: files).stickers
-            } catch {
-                throw CLIError(error.description)
-            }
-        }
+        if !files.isEmpty { stickers += try PackInput.load(files).stickers }
         guard !stickers.isEmpty else { throw CLIError("no stickers found in \(paths.joined(separator: ", "))") }
         for warning in warnings { warn(warning.description) }
         return StickerPack(name: "inputs", origin: .files, declaredGridSize: gridSize, stickers: stickers)
