@@ -13,24 +13,22 @@ struct Compositor {
     private var saved: [UInt8] = []
     private var pendingDispose: (op: DisposeOp, rect: FrameRect)?
 
-    /// A transparent canvas. With `firstFrameWritesEveryPixel` (the caller knows frame 0
-    /// covers the canvas, replaces it with SOURCE, and fails rather than stop short), the
-    /// canvas is left unwritten: frame 0 fills it, and zeroing first would be wasted work
-    /// (on a still, about 7% of the decode).
-    init(width: Int, height: Int, firstFrameWritesEveryPixel: Bool = false) {
+    /// A transparent canvas. Its clearing is pending like a dispose to background: a first
+    /// frame that covers the whole canvas writes every pixel itself (see ``drawRows``), so the
+    /// memory is only zeroed when some other frame comes first (on a still, zeroing was about
+    /// 7% of the decode).
+    init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        if firstFrameWritesEveryPixel {
-            canvas = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
-        } else {
-            canvas = [UInt8](repeating: 0, count: width * height * 4)
-        }
+        canvas = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        pendingDispose = (.background, FrameRect(x: 0, y: 0, width: width, height: height))
     }
 
     /// Draws a decoded layer with `info`'s blend op, after disposing of the previous frame.
     mutating func draw(_ layer: FrameLayer, info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>) {
         guard layer.pixels.count == layer.rect.width * layer.rect.height * 4 else {
-            drawRows(info: info, rowBuffer: rowBuffer) { _ in }
+            // Nothing to draw, so nothing may replace what the dispose would clear.
+            drawRows(info: info, rowBuffer: rowBuffer, mayReplaceClearedRect: false) { _ in }
             return
         }
         layer.pixels.withUnsafeBytes { source in
@@ -44,16 +42,30 @@ struct Compositor {
     /// Disposes of the previous frame, saves what frame `info` will cover if its dispose op
     /// is PREVIOUS, then lets `body` write the frame's rows through a ``RowTarget`` on the
     /// canvas. `rowBuffer` must hold `info.rect.width` pixels.
+    ///
+    /// When the pending dispose clears exactly this frame's rectangle (the empty canvas before
+    /// a full first frame, or a GIF's restore to background before a frame of the same size),
+    /// the clear is skipped and the frame is drawn with SOURCE: OVER onto transparent pixels
+    /// gives the source pixels, bit for bit. `body` must then write every pixel of the
+    /// rectangle or fail: the PNG decoders throw on short data, and a GIF frame that stops
+    /// short clears the rest of a direct target itself (``GIFImageDecoder/draw``).
     mutating func drawRows<Result>(info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>,
+                                   mayReplaceClearedRect: Bool = true,
                                    _ body: (RowTarget) -> Result) -> Result {
-        disposePrevious()
         let clip = info.rect.clipped(toWidth: width, height: height)
+        var blend = info.blend
+        if mayReplaceClearedRect, let (op, rect) = pendingDispose, op == .background, rect == info.rect, clip == info.rect,
+           info.dispose != .previous {  // PREVIOUS would save the cleared pixels before they exist
+            pendingDispose = nil
+            blend = .source
+        }
+        disposePrevious()
         if info.dispose == .previous { save(clip) }
         pendingDispose = (info.dispose, clip)
         let (width, height) = (self.width, self.height)
         return canvas.withUnsafeMutableBytes { bytes in
             body(.canvas(bytes.baseAddress!.assumingMemoryBound(to: UInt32.self), width: width, height: height,
-                         rect: info.rect, blend: info.blend, rowBuffer: rowBuffer))
+                         rect: info.rect, blend: blend, rowBuffer: rowBuffer))
         }
     }
 

@@ -62,6 +62,15 @@ struct RowTarget {
         }
     }
 
+    /// Clears row `y` of the frame from column `x` on, where rows are written in place (a
+    /// layer, or a SOURCE frame inside the canvas): what a decoder that stops short did not
+    /// reach. Rows drawn through the row buffer leave unreached pixels to the canvas, so
+    /// nothing is cleared there.
+    func clear(row y: Int, from x: Int) {
+        guard rowBuffer == nil, x < rect.width else { return }
+        (base + (y &* stride &+ x)).update(repeating: 0, count: rect.width &- x)
+    }
+
     /// Whether ``overStraight(row:_:)`` applies: an OVER frame inside the canvas.
     var blendsStraightRowsInPlace: Bool { rowBuffer != nil && blend == .over && clip == rect }
 

@@ -153,16 +153,6 @@ public struct AnimationDecoder: Sendable {
         return phases
     }
 
-    /// Whether decoding frame 0 writes every canvas pixel or fails, and nothing reads the
-    /// canvas before: a PNG or APNG whose first frame covers the canvas with SOURCE and does
-    /// not dispose to PREVIOUS (which would save the canvas under it, the empty canvas). PNG
-    /// data that ends early is an error, never a partial frame; a GIF may stop short.
-    var firstFrameWritesEveryPixel: Bool {
-        guard info.format == .png || info.format == .apng, let first = info.frames.first else { return false }
-        return first.blend == .source && first.dispose != .previous
-            && first.rect == FrameRect(x: 0, y: 0, width: info.width, height: info.height)
-    }
-
     /// The number of online cores (at least 1).
     public static var defaultThreadCount: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -189,8 +179,7 @@ public struct FrameIterator {
 
     init(decoder: AnimationDecoder) {
         self.decoder = decoder
-        compositor = Compositor(width: decoder.info.width, height: decoder.info.height,
-                                firstFrameWritesEveryPixel: decoder.firstFrameWritesEveryPixel)
+        compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
         scratch = ScratchLease()
     }
 

@@ -88,8 +88,7 @@ struct ParallelFrames {
             helpers.wait()
         }
 
-        var compositor = Compositor(width: decoder.info.width, height: decoder.info.height,
-                                    firstFrameWritesEveryPixel: decoder.firstFrameWritesEveryPixel)
+        var compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
         let rowBuffer = ScratchPool.shared.take()
         defer { ScratchPool.shared.give(rowBuffer) }
         for index in 0..<frameCount {

@@ -11,7 +11,9 @@ enum GIFImageDecoder {
         let pixelCount = image.info.rect.width * image.info.rect.height
         guard pixelCount > 0, LZWDecoder.validMinimumCodeSizes.contains(image.minimumCodeSize), !image.palette.isEmpty else {
             // Nothing to draw; decompress(...) names the reason without allocating.
-            return decompress(image, in: bytes, scratch: scratch, into: UnsafeMutableBufferPointer(start: nil, count: 0)).warnings
+            let warnings = decompress(image, in: bytes, scratch: scratch, into: UnsafeMutableBufferPointer(start: nil, count: 0)).warnings
+            draw(image, indexes: UnsafePointer(bitPattern: 1)!, written: 0, onto: target)
+            return warnings
         }
         let lzwStart = phases == nil ? 0 : Stopwatch.now()
         let indexes = scratch.indexBuffer(pixelCount)
@@ -59,21 +61,32 @@ enum GIFImageDecoder {
     }
 
     /// The drawing stage: the first `written` indexes, row by row in display order, through
-    /// the frame's premultiplied palette onto `target`. Rows never reached stay as they were
-    /// (transparent in a layer, untouched on the canvas).
+    /// the frame's premultiplied palette onto `target`. Pixels never reached are left as they
+    /// were on a canvas drawn through the row buffer (OVER), and cleared where rows are written
+    /// in place (a layer, or a frame replacing a cleared rectangle): either way they show
+    /// what is under the frame.
     static func draw(_ image: GIFFile.StoredImage, indexes: UnsafePointer<UInt8>, written: Int, onto target: RowTarget) {
-        guard written > 0 else { return }
-        let table = premultipliedPalette(image.palette, transparentIndex: image.transparentIndex)
-        table.withUnsafeBufferPointer { table in
-            let width = image.info.rect.width
-            var row = 0
-            forEachDisplayRow(height: image.info.rect.height, interlaced: image.info.isInterlaced) { y in
-                let start = row * width
-                guard start < written else { return false }
-                target.drawIndexed(row: y, indexes + start, count: min(width, written - start), table: table.baseAddress!)
-                row += 1
-                return true
+        let width = image.info.rect.width
+        var row = 0
+        if written > 0 {
+            let table = premultipliedPalette(image.palette, transparentIndex: image.transparentIndex)
+            table.withUnsafeBufferPointer { table in
+                forEachDisplayRow(height: image.info.rect.height, interlaced: image.info.isInterlaced) { y in
+                    let start = row * width
+                    guard start < written else { return false }
+                    target.drawIndexed(row: y, indexes + start, count: min(width, written - start), table: table.baseAddress!)
+                    row += 1
+                    return true
+                }
             }
+        }
+        guard written < width * image.info.rect.height else { return }
+        // Rows in display order: the last one drawn may be partial, the later ones untouched.
+        var index = 0
+        forEachDisplayRow(height: image.info.rect.height, interlaced: image.info.isInterlaced) { y in
+            defer { index += 1 }
+            if index >= row { target.clear(row: y, from: 0) } else if index == row - 1 { target.clear(row: y, from: written - index * width) }
+            return true
         }
     }
 

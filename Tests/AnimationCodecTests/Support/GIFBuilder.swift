@@ -1,6 +1,7 @@
 /// Builds small GIF89a files byte by byte from the specification, for tests: a logical screen
 /// with a global colour table and one image, its pixels LZW-coded by ``TestLZWEncoder`` at any
-/// minimum code size (the byte stored in the file is the one given, valid or not).
+/// minimum code size (the byte stored in the file is the one given, valid or not), or several
+/// full-screen images with their graphic control extensions.
 struct GIFBuilder {
     var width: Int
     var height: Int
@@ -37,6 +38,67 @@ struct GIFBuilder {
             offset += count
         }
         bytes += [0, 0x3B]  // block terminator, trailer
+        return bytes
+    }
+
+    /// One full-screen image of an animation.
+    struct Image {
+        /// Palette indexes in display order (row-major), width x height of them.
+        var indexes: [UInt8]
+        /// How many pixels the stream codes, in stored order (pass by pass when interlaced);
+        /// fewer than all makes a stream that ends early (its end code comes first).
+        var keptPixels: Int?
+        /// GIF disposal method (0-3).
+        var disposal: UInt8 = 2
+        var transparentIndex: UInt8?
+        var interlaced = false
+        /// The code size byte stored; an invalid one (over 11) makes the frame undecodable.
+        var minimumCodeSize = 2
+    }
+
+    /// An animation of full-screen `images`, each with a graphic control extension (10 ms).
+    func animation(_ images: [Image]) -> [UInt8] {
+        var bytes = Array("GIF89a".utf8)
+        func le16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var tableBits = 1
+        while (1 << tableBits) < palette.count { tableBits += 1 }
+        le16(width)
+        le16(height)
+        bytes += [0x80 | UInt8(tableBits - 1), 0, 0]
+        for entry in 0..<(1 << tableBits) {
+            let (r, g, b) = entry < palette.count ? palette[entry] : (0, 0, 0)
+            bytes += [r, g, b]
+        }
+        for image in images {
+            bytes += [0x21, 0xF9, 4, image.disposal << 2 | (image.transparentIndex == nil ? 0 : 1), 1, 0,
+                      image.transparentIndex ?? 0, 0]
+            bytes.append(0x2C)
+            le16(0)
+            le16(0)
+            le16(width)
+            le16(height)
+            bytes.append(image.interlaced ? 0x40 : 0)
+            bytes.append(UInt8(image.minimumCodeSize))
+            // Stored order: interlaced images store rows pass by pass.
+            var stored = image.indexes
+            if image.interlaced {
+                stored = []
+                for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+                    for y in stride(from: start, to: height, by: step) { stored += image.indexes[(y * width)..<((y + 1) * width)] }
+                }
+            }
+            stored = Array(stored.prefix(image.keptPixels ?? stored.count))
+            let data = TestLZWEncoder(minimumCodeSize: min(max(image.minimumCodeSize, 2), 11)).encode(stored)
+            var offset = 0
+            while offset < data.count {
+                let count = min(255, data.count - offset)
+                bytes.append(UInt8(count))
+                bytes += data[offset ..< offset + count]
+                offset += count
+            }
+            bytes.append(0)
+        }
+        bytes.append(0x3B)
         return bytes
     }
 }

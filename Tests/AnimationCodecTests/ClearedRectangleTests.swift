@@ -1,0 +1,87 @@
+@testable import AnimationCodec
+import Testing
+
+/// A frame drawn over a rectangle that was just cleared (the empty canvas before frame 0, or
+/// the previous frame disposed to background over the same rectangle) is drawn as SOURCE
+/// without clearing first. These GIFs, built byte by byte, check the cases where that could
+/// show stale pixels: frames that stop short, frames that cannot be decoded, transparent
+/// indexes. The expected canvases are worked out here from the GIF rules alone.
+@Suite("Frames over cleared rectangles")
+struct ClearedRectangleTests {
+    static let red = PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)
+    static let green = PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)
+    static let clear = PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0)
+    /// Index 1 red, 2 green, 3 (the transparent index where one is set) blue.
+    static func builder(_ side: Int) -> GIFBuilder {
+        GIFBuilder(width: side, height: side, palette: [(0, 0, 0), (255, 0, 0), (0, 255, 0), (0, 0, 255)])
+    }
+
+    /// Rows in the order an interlaced image stores them.
+    static func storedRowOrder(height: Int) -> [Int] {
+        [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: height, by: $0.1) }
+    }
+
+    @Test("a frame replacing a cleared rectangle that stops short leaves the rest transparent",
+          arguments: [false, true], [1, 2])
+    func stopsShort(interlaced: Bool, threads: Int) throws {
+        let side = 8
+        // Frame 1: green, with a transparent diagonal; only 20 pixels of it are coded.
+        let pattern = (0..<(side * side)).map { $0 % (side + 1) == 0 ? UInt8(3) : 2 }
+        let gif = Self.builder(side).animation([
+            .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 2),
+            .init(indexes: pattern, keptPixels: 20, disposal: 2, transparentIndex: 3, interlaced: interlaced),
+            .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 1),
+        ])
+        let frames = try AnimationDecoder(bytes: gif).decodeAllFrames(threads: threads)
+        #expect(frames.count == 3)
+        let rows = interlaced ? Self.storedRowOrder(height: side) : Array(0..<side)
+        for y in 0..<side {
+            for x in 0..<side {
+                let storedPosition = rows.firstIndex(of: y)! * side + x
+                let coded = storedPosition < 20
+                let expected = coded && pattern[y * side + x] == 2 ? Self.green : Self.clear
+                #expect(frames[0].pixel(x: x, y: y) == Self.red)
+                #expect(frames[1].pixel(x: x, y: y) == expected, "frame 1 at (\(x), \(y))")
+                #expect(frames[2].pixel(x: x, y: y) == Self.red)
+            }
+        }
+        #expect(frames[1].warnings.contains { $0.kind == .missingPixelData })
+    }
+
+    @Test("a frame that cannot be decoded over a cleared rectangle shows it cleared", arguments: [1, 2])
+    func undecodable(threads: Int) throws {
+        let side = 6
+        let gif = Self.builder(side).animation([
+            .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 2),
+            .init(indexes: [UInt8](repeating: 2, count: side * side), disposal: 2, minimumCodeSize: 12),
+        ])
+        let frames = try AnimationDecoder(bytes: gif).decodeAllFrames(threads: threads)
+        #expect(frames[0].pixels.allSatisfy { $0 == 0 } == false)
+        #expect(frames[1].pixels.allSatisfy { $0 == 0 })
+        #expect(frames[1].warnings.contains { $0.kind == .invalidLZWCode })
+    }
+
+    @Test("a first frame that stops short is transparent past its last pixel, in reused memory too")
+    func firstFrameStopsShort() throws {
+        let side = 64
+        let full = Self.builder(side).animation([.init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 1)])
+        let short = Self.builder(side).animation([
+            .init(indexes: [UInt8](repeating: 2, count: side * side), keptPixels: 100, disposal: 1),
+        ])
+        for _ in 0..<5 {
+            // Freed red canvases are likely to be handed out again for the next one.
+            let red = try AnimationDecoder(bytes: full).frame(at: 0)
+            #expect(red.pixel(x: side - 1, y: side - 1) == Self.red)
+            for threads in [1, 2] {
+                let frame = try AnimationDecoder(bytes: short).decodeAllFrames(threads: threads)[0]
+                for i in 0..<(side * side) {
+                    let pixel = frame.pixel(x: i % side, y: i / side)
+                    if pixel != (i < 100 ? Self.green : Self.clear) {
+                        Issue.record("pixel \(i) is \(pixel)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+}
