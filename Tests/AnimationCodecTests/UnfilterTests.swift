@@ -56,7 +56,7 @@ struct UnfilterTests {
         #expect(wrong == 0)
     }
 
-    @Test("4-byte-pixel vector kernels equal the scalar reference on random rows", arguments: [1, 2, 3, 4], [4, 36, 1024])
+    @Test("4-byte-pixel vector kernels equal the scalar reference on random rows", arguments: [1, 2, 3, 4], [4, 36, 1024, 1 << 18])
     func vectorMatchesScalar(filter: UInt8, count: Int) throws {
         var generator = SplitMix(seed: UInt64(filter) * 1000 + UInt64(count))
         for _ in 0..<20 {

@@ -108,25 +108,28 @@ enum PNGUnfilter {
     }
 
     private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+        // Each pixel waits for the one to its left (a), so the time per pixel is the length of
+        // the chain of operations that depend on a. Everything else comes off that chain:
+        // pa = |b - c| needs no a, and pc = |a + b - 2c| is |(a - c) + (b - c)|, where b - c is
+        // known early. Absolute values are a max of both signs, computed side by side.
         let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
         var a = SIMD4<Int16>(), c = SIMD4<Int16>()
         var i = 0
         while i &+ 4 <= count {
             let b = SIMD4<Int16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
             let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
-            var predicted = c
-            predicted.replace(with: b, where: pb .<= pc)
-            predicted.replace(with: a, where: (pa .<= pb) .& (pa .<= pc))
-            a = (x &+ predicted) & 0xFF
+            let bc = b &- c
+            let pa = pointwiseMax(bc, 0 &- bc)
+            let ac = a &- c, ca = c &- a
+            let pb = pointwiseMax(ac, ca)
+            let pc = pointwiseMax(ac &+ bc, ca &- bc)
+            // The prediction is c plus a - c, b - c or 0; x + c is also known early.
+            let useA = (pa .<= pb) .& (pa .<= pc), useB = (pb .<= pc) .& .!useA
+            let step = SIMD4<Int16>.zero.replacing(with: bc, where: useB).replacing(with: ac, where: useA)
+            a = ((x &+ c) &+ step) & 0xFF
             c = b
             raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
             i &+= 4
         }
-    }
-
-    @inline(__always)
-    private static func magnitude(_ v: SIMD4<Int16>) -> SIMD4<Int16> {
-        v.replacing(with: 0 &- v, where: v .< 0)
     }
 }
