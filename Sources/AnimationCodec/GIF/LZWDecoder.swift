@@ -119,9 +119,22 @@ struct LZWDecoder {
     /// so eight-byte blocks are safe wherever eight bytes of room remain.
     @inline(__always)
     private static func copy(from source: Int, count: Int, to destination: Int, in out: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let raw = UnsafeMutableRawPointer(out)
+        if destination &+ count &+ 8 <= capacity {
+            // Away from the end (nearly always): whole blocks, the last one running up to 7
+            // bytes past the string, into output that the next strings overwrite (or that stays
+            // past `written` when the data ends). Most strings take one block.
+            var d = destination, s = source
+            let end = destination &+ count
+            repeat {
+                raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: s, as: UInt64.self), toByteOffset: d, as: UInt64.self)
+                d &+= 8
+                s &+= 8
+            } while d < end
+            return
+        }
         let end = min(destination &+ count, capacity)
         var d = destination, s = source
-        let raw = UnsafeMutableRawPointer(out)
         // Safe: d + 8 <= capacity bounds the write; the read ends before d (s + 8 <= d + 8).
         while d &+ 8 <= capacity && d < end {
             raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: s, as: UInt64.self), toByteOffset: d, as: UInt64.self)
