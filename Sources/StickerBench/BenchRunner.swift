@@ -85,20 +85,22 @@ public struct BenchRunner: Sendable {
         // One untimed decode each first, as the C harness and the wuffs harness do: buffers,
         // tables and caches are warm for every decoder alike, so the figures are the steady
         // state (a single cold decode is what `bench --render` measures as a whole process).
-        try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
-        if threads > 1 { try decoder.forEachFrame(threads: threads) { sink &+= $0.pixels[0] } }
+        // Ours decodes into one canvas kept between runs, as the baselines and wuffs do.
+        var canvas: [UInt8] = []
+        try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] }
+        if threads > 1 { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
         sink &+= png?.run() ?? gif?.run() ?? 0
         // The decoders take turns within each repeat, so a slow patch of a noisy machine
         // weighs on all of them alike and the ratios hold.
         for round in 0..<repeats {
             if round == 0 { PeakMemory.reset() }
             var start = Stopwatch.now
-            try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
+            try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] }
             seconds += Stopwatch.seconds(since: start)
             if round == 0 { peak = PeakMemory.bytes() }
             if threads > 1 {
                 start = Stopwatch.now
-                try decoder.forEachFrame(threads: threads) { sink &+= $0.pixels[0] }
+                try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] }
                 parallel += Stopwatch.seconds(since: start)
             }
             if png != nil || gif != nil {

@@ -17,11 +17,22 @@ struct Compositor {
     /// frame that covers the whole canvas writes every pixel itself (see ``drawRows``), so the
     /// memory is only zeroed when some other frame comes first (on a still, zeroing was about
     /// 7% of the decode).
-    init(width: Int, height: Int) {
+    ///
+    /// With `storage` of exactly the canvas's size, that memory becomes the canvas as it is
+    /// (whatever it holds is cleared or overwritten like the empty canvas): no allocation and
+    /// no fresh pages. Any other `storage` is dropped.
+    init(width: Int, height: Int, reusing storage: [UInt8] = []) {
         self.width = width
         self.height = height
-        canvas = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        let count = width * height * 4
+        canvas = storage.count == count ? storage : [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         pendingDispose = (.background, FrameRect(x: 0, y: 0, width: width, height: height))
+    }
+
+    /// Hands the canvas over (for the caller to reuse) and leaves this compositor empty.
+    mutating func takeCanvas() -> [UInt8] {
+        defer { canvas = [] }
+        return canvas
     }
 
     /// Draws a decoded layer with `info`'s blend op, after disposing of the previous frame.

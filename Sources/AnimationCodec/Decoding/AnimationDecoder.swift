@@ -135,6 +135,25 @@ public struct AnimationDecoder: Sendable {
         try ParallelFrames(decoder: self, threads: threads).run(body)
     }
 
+    /// ``forEachFrame(threads:_:)`` compositing into `canvas`, memory the caller keeps between
+    /// decodes, as wuffs lets a caller own its pixel buffer: when `canvas` already holds
+    /// `width * height * 4` bytes it is used as it is (no allocation, no zeroing, no fresh
+    /// pages); otherwise it is replaced by a buffer of that size. Afterwards, even after an
+    /// error, `canvas` holds the displayed canvas (the last frame when all went well) and can be
+    /// passed to the next decode. Frames handed to `body` share that memory until `body`
+    /// returns; one that `body` keeps is copied before the next frame is drawn.
+    public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount, reusing canvas: inout [UInt8],
+                             _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
+        if threads <= 1 || frameCount == 1 {
+            var iterator = FrameIterator(decoder: self, reusing: canvas)
+            canvas = []  // the iterator holds the only reference, so drawing never copies
+            defer { canvas = iterator.takeCanvas() }
+            while let frame = try iterator.next() { try body(frame) }
+            return
+        }
+        try ParallelFrames(decoder: self, threads: threads).run(canvas: &canvas, body)
+    }
+
     /// Decodes every frame once on this thread and reports where the time went. Slower than
     /// a plain decode by the clock reads; used by `stickers bench`.
     public func profilePhases() throws(CodecError) -> DecodePhases {
@@ -177,11 +196,14 @@ public struct FrameIterator {
     private let scratch: ScratchLease
     private var nextIndex = 0
 
-    init(decoder: AnimationDecoder) {
+    init(decoder: AnimationDecoder, reusing storage: [UInt8] = []) {
         self.decoder = decoder
-        compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
+        compositor = Compositor(width: decoder.info.width, height: decoder.info.height, reusing: storage)
         scratch = ScratchLease()
     }
+
+    /// The canvas's memory, for a later decode to reuse; the iterator must not be used after.
+    mutating func takeCanvas() -> [UInt8] { compositor.takeCanvas() }
 
     /// The next displayed frame, or `nil` after the last.
     public mutating func next() throws(CodecError) -> Frame? {

@@ -58,6 +58,13 @@ struct ParallelFrames {
     let threads: Int
 
     func run(_ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
+        var none: [UInt8] = []
+        try run(canvas: &none, body)
+    }
+
+    /// ``run(_:)`` compositing into `canvas`'s memory when it has the canvas's size; `canvas`
+    /// holds the canvas again however the run ends.
+    func run(canvas: inout [UInt8], _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
         let frameCount = decoder.frameCount
         let window = min(threads * 2, frameCount)
         let slots = (0..<window).map { _ in Slot() }
@@ -88,7 +95,9 @@ struct ParallelFrames {
             helpers.wait()
         }
 
-        var compositor = Compositor(width: decoder.info.width, height: decoder.info.height)
+        var compositor = Compositor(width: decoder.info.width, height: decoder.info.height, reusing: canvas)
+        canvas = []  // the compositor holds the only reference, so drawing never copies
+        defer { canvas = compositor.takeCanvas() }
         let rowBuffer = ScratchPool.shared.take()
         defer { ScratchPool.shared.give(rowBuffer) }
         for index in 0..<frameCount {
