@@ -52,7 +52,9 @@ public struct Resampler: Sendable, Hashable {
         if width == image.width && height == image.height { return image }
         guard image.width > 0, image.height > 0 else { return RGBAImage(width: width, height: height) }
         let horizontal = Contributions(source: image.width, destination: width, filter: filter)
-        let vertical = Contributions(source: image.height, destination: height, filter: filter)
+        // A square scaled to a square (every sticker) has the same table both ways.
+        let vertical = image.height == image.width && height == width
+            ? horizontal : Contributions(source: image.height, destination: height, filter: filter)
         // Streaming separable filter: each source row is filtered horizontally once, into a
         // small ring of rows (floats keep precision and negative lobes); each output row then
         // sums the ring rows it needs. The working set stays in cache. Transparent pixels are
@@ -85,8 +87,9 @@ public struct Resampler: Sendable, Hashable {
                                             ringColumns[r] = columns
                                             if !columns.isEmpty {
                                                 for x in opaque {
-                                                    let o = base &+ x &* 4
-                                                    row[x] = SIMD4<Float>(Float(source[o]), Float(source[o &+ 1]), Float(source[o &+ 2]), Float(source[o &+ 3]))
+                                                    // One 4-byte load, widened lane-wise.
+                                                    let bytes = source.loadUnaligned(fromByteOffset: base &+ x &* 4, as: SIMD4<UInt8>.self)
+                                                    row[x] = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes))
                                                 }
                                                 let slot = ring.baseAddress! + r &* width
                                                 for x in columns {
