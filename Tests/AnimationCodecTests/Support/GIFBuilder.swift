@@ -11,25 +11,29 @@ struct GIFBuilder {
     /// The file: header, screen, table, one image of `indexes` (row-major, width x height)
     /// coded with `minimumCodeSize`, trailer.
     func file(indexes: [UInt8], minimumCodeSize: Int) -> [UInt8] {
-        var bytes = Array("GIF89a".utf8)
-        func le16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        screen() + imageBlock(interlaced: false, minimumCodeSize: minimumCodeSize,
+                              coded: TestLZWEncoder(minimumCodeSize: min(minimumCodeSize, 11)).encode(indexes)) + [0x3B]
+    }
+
+    private static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+
+    /// Signature, logical screen (global table, background 0, no aspect) and the table.
+    private func screen() -> [UInt8] {
         var tableBits = 1
         while (1 << tableBits) < palette.count { tableBits += 1 }
-        le16(width)
-        le16(height)
-        bytes += [0x80 | UInt8(tableBits - 1), 0, 0]  // global table, its size; background 0; no aspect
+        var bytes = Array("GIF89a".utf8) + Self.le16(width) + Self.le16(height) + [0x80 | UInt8(tableBits - 1), 0, 0]
         for entry in 0..<(1 << tableBits) {
             let (r, g, b) = entry < palette.count ? palette[entry] : (0, 0, 0)
             bytes += [r, g, b]
         }
-        bytes.append(0x2C)  // image descriptor at (0, 0), no local table, not interlaced
-        le16(0)
-        le16(0)
-        le16(width)
-        le16(height)
-        bytes.append(0)
-        bytes.append(UInt8(minimumCodeSize))
-        let data = TestLZWEncoder(minimumCodeSize: min(minimumCodeSize, 11)).encode(indexes)
+        return bytes
+    }
+
+    /// A full-screen image descriptor (no local table), the code size byte and `coded` in
+    /// sub-blocks of at most 255 bytes, then the block terminator.
+    private func imageBlock(interlaced: Bool, minimumCodeSize: Int, coded data: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x2C] + Self.le16(0) + Self.le16(0) + Self.le16(width) + Self.le16(height)
+        bytes += [interlaced ? 0x40 : 0, UInt8(minimumCodeSize)]
         var offset = 0
         while offset < data.count {
             let count = min(255, data.count - offset)
@@ -37,8 +41,7 @@ struct GIFBuilder {
             bytes += data[offset ..< offset + count]
             offset += count
         }
-        bytes += [0, 0x3B]  // block terminator, trailer
-        return bytes
+        return bytes + [0]
     }
 
     /// One full-screen image of an animation.
@@ -58,27 +61,10 @@ struct GIFBuilder {
 
     /// An animation of full-screen `images`, each with a graphic control extension (10 ms).
     func animation(_ images: [Image]) -> [UInt8] {
-        var bytes = Array("GIF89a".utf8)
-        func le16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
-        var tableBits = 1
-        while (1 << tableBits) < palette.count { tableBits += 1 }
-        le16(width)
-        le16(height)
-        bytes += [0x80 | UInt8(tableBits - 1), 0, 0]
-        for entry in 0..<(1 << tableBits) {
-            let (r, g, b) = entry < palette.count ? palette[entry] : (0, 0, 0)
-            bytes += [r, g, b]
-        }
+        var bytes = screen()
         for image in images {
             bytes += [0x21, 0xF9, 4, image.disposal << 2 | (image.transparentIndex == nil ? 0 : 1), 1, 0,
                       image.transparentIndex ?? 0, 0]
-            bytes.append(0x2C)
-            le16(0)
-            le16(0)
-            le16(width)
-            le16(height)
-            bytes.append(image.interlaced ? 0x40 : 0)
-            bytes.append(UInt8(image.minimumCodeSize))
             // Stored order: interlaced images store rows pass by pass.
             var stored = image.indexes
             if image.interlaced {
@@ -88,17 +74,9 @@ struct GIFBuilder {
                 }
             }
             stored = Array(stored.prefix(image.keptPixels ?? stored.count))
-            let data = TestLZWEncoder(minimumCodeSize: min(max(image.minimumCodeSize, 2), 11)).encode(stored)
-            var offset = 0
-            while offset < data.count {
-                let count = min(255, data.count - offset)
-                bytes.append(UInt8(count))
-                bytes += data[offset ..< offset + count]
-                offset += count
-            }
-            bytes.append(0)
+            let coded = TestLZWEncoder(minimumCodeSize: min(max(image.minimumCodeSize, 2), 11)).encode(stored)
+            bytes += imageBlock(interlaced: image.interlaced, minimumCodeSize: image.minimumCodeSize, coded: coded)
         }
-        bytes.append(0x3B)
-        return bytes
+        return bytes + [0x3B]
     }
 }
