@@ -88,8 +88,7 @@ struct RowTarget {
     func drawIndexed(row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>) {
         if rowBuffer == nil {
             // A layer or a SOURCE frame inside the canvas: every entry is stored.
-            let out = base + y &* stride
-            for x in 0..<count { out[x] = table[Int(indexes[x])] }
+            Self.lookUp(indexes, count: count, table: table, into: base + y &* stride)
             return
         }
         let canvasY = rect.y &+ y
@@ -99,7 +98,7 @@ struct RowTarget {
         // Safe: columns first..<last map inside the clip, hence inside the canvas row.
         let out = base + (canvasY &* stride &+ rect.x)
         if blend == .source {
-            for x in first..<last { out[x] = table[Int(indexes[x])] }
+            Self.lookUp(indexes + first, count: last &- first, table: table, into: out + first)
             return
         }
         // A select, not a branch: transparent and opaque pixels interleave unpredictably at
@@ -119,5 +118,21 @@ struct RowTarget {
             out[x] = value != 0 ? value : out[x]
             x &+= 1
         }
+    }
+
+    /// `count` palette entries for `indexes`, stored four pixels at a time.
+    @inline(__always)
+    private static func lookUp(_ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
+                               into out: UnsafeMutablePointer<UInt32>) {
+        let raw = UnsafeMutableRawPointer(out)
+        var x = 0
+        while x &+ 4 <= count {
+            let word = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt32.self)
+            let values = SIMD4<UInt32>(table[Int(word & 0xFF)], table[Int(word &>> 8 & 0xFF)],
+                                       table[Int(word &>> 16 & 0xFF)], table[Int(word &>> 24)])
+            raw.storeBytes(of: values, toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+            x &+= 4
+        }
+        while x < count { out[x] = table[Int(indexes[x])]; x &+= 1 }
     }
 }
