@@ -127,12 +127,8 @@ public struct AnimationDecoder: Sendable {
     /// whatever the frame count, as long as `body` does not keep the frames.
     public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount,
                              _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
-        if threads <= 1 || frameCount == 1 {
-            var iterator = makeFrameIterator()
-            while let frame = try iterator.next() { try body(frame) }
-            return
-        }
-        try ParallelFrames(decoder: self, threads: threads).run(body)
+        var canvas: [UInt8] = []
+        try forEachFrame(threads: threads, reusing: &canvas, body)
     }
 
     /// ``forEachFrame(threads:_:)`` compositing into `canvas`, memory the caller keeps between

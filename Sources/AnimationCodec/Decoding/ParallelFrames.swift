@@ -57,13 +57,8 @@ struct ParallelFrames {
     let decoder: AnimationDecoder
     let threads: Int
 
-    func run(_ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
-        var none: [UInt8] = []
-        try run(canvas: &none, body)
-    }
-
-    /// ``run(_:)`` compositing into `canvas`'s memory when it has the canvas's size; `canvas`
-    /// holds the canvas again however the run ends.
+    /// Decodes every frame, compositing into `canvas`'s memory when it has the canvas's size;
+    /// `canvas` holds the canvas again however the run ends.
     func run(canvas: inout [UInt8], _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
         let frameCount = decoder.frameCount
         let window = min(threads * 2, frameCount)
