@@ -109,24 +109,36 @@ enum PNGUnfilter {
 
     private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
         // Each pixel waits for the one to its left (a), so the time per pixel is the length of
-        // the chain of operations that depend on a. Everything else comes off that chain:
-        // pa = |b - c| needs no a, and pc = |a + b - 2c| is |(a - c) + (b - c)|, where b - c is
-        // known early. Absolute values are a max of both signs, computed side by side.
+        // the chain of operations that depend on a; everything that needs only b (up) and c
+        // (upper-left) is computed beside it. With e = b - c the three distances are
+        // pa = |e|, pb = |a - c| and pc = |a - (2c - b)|, and the spec's choice becomes two
+        // tests of a against thresholds known before a is:
+        // - a wins (pa <= pb and pa <= pc) unless a lies strictly between b and 3c - 2b:
+        //   the two intervals of radius |e| around c and around 2c - b, side by side. When
+        //   e = 0 the interval is empty and a always wins.
+        // - otherwise b wins (pb <= pc) when a is on b's side of the midpoint (3c - b) / 2 of
+        //   c and 2c - b, the midpoint itself included. Where b < c the test is flipped by
+        //   complementing both sides (s is all ones there), so one signed compare serves both.
+        // The three candidates x + a, x + b and x + c are formed early and the two tests pick
+        // one with masks; the masks come from the sign bits of differences, which keeps the
+        // compiler from merging the candidates back into one late add.
+        // Values stay within -510...765, so 16-bit lanes never overflow.
         let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
         var a = SIMD4<Int16>(), c = SIMD4<Int16>()
         var i = 0
         while i &+ 4 <= count {
             let b = SIMD4<Int16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
             let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            let bc = b &- c
-            let pa = pointwiseMax(bc, 0 &- bc)
-            let ac = a &- c, ca = c &- a
-            let pb = pointwiseMax(ac, ca)
-            let pc = pointwiseMax(ac &+ bc, ca &- bc)
-            // The prediction is c plus a - c, b - c or 0; x + c is also known early.
-            let useA = (pa .<= pb) .& (pa .<= pc), useB = (pb .<= pc) .& .!useA
-            let step = SIMD4<Int16>.zero.replacing(with: bc, where: useB).replacing(with: ac, where: useA)
-            a = ((x &+ c) &+ step) & 0xFF
+            let far = c &+ c &+ (c &- b &- b)                        // 3c - 2b
+            let low = pointwiseMin(b, far), high = pointwiseMax(b, far)
+            let flip = SIMD4<Int16>.zero.replacing(with: -1, where: c .> b)
+            // b wins when a >= ceil((3c - b) / 2), or, flipped, when ~a >= ~floor((3c - b) / 2).
+            let midpoint = (((far &+ b) &+ ((flip & 3) &- 1)) &>> 1) ^ flip
+            let withA = (x &+ a) & 0xFF, withB = (x &+ b) & 0xFF, withC = (x &+ c) & 0xFF
+            let aLoses = ((low &- a) & (a &- high)) &>> 15          // low < a < high: all ones
+            let bWins = (midpoint &- (a ^ flip)) &>> 15             // a on b's side: all ones
+            let withBOrC = withC ^ (bWins & (withB ^ withC))
+            a = withA ^ (aLoses & (withBOrC ^ withA))
             c = b
             raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
             i &+= 4
