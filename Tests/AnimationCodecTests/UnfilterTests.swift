@@ -56,6 +56,27 @@ struct UnfilterTests {
         #expect(wrong == 0)
     }
 
+    /// Every (left, up) pair reaches the 4-byte Average kernel in every channel: the row above
+    /// cycles through all 256 values and 256 rows give the pixel to the left every value.
+    /// The filtered bytes come from the wanted pixels by the specification's floor((a + b) / 2).
+    @Test("the 4-byte Average kernel is exact for every (a, b) pair in every channel")
+    func averageKernelExhaustive() throws {
+        let count = 4 * 256
+        let above = (0..<count).map { UInt8(truncatingIfNeeded: $0 >> 2 &* 7 &+ $0 & 3) }
+        var mismatches = 0
+        for round in 0..<256 {
+            var wanted = [UInt8](repeating: 0, count: count), filtered = wanted
+            for i in 0..<count {
+                wanted[i] = UInt8(truncatingIfNeeded: round + 67 * (i & 3) + (i >> 2))
+                let a = i >= 4 ? Int(wanted[i - 4]) : 0
+                filtered[i] = UInt8(truncatingIfNeeded: Int(wanted[i]) - (a + Int(above[i])) / 2)
+            }
+            let decoded = try unfilter(3, filtered, previous: above, distance: 4)
+            mismatches += zip(decoded, wanted).count { $0 != $1 }
+        }
+        #expect(mismatches == 0)
+    }
+
     /// Every (left, up, upper-left) triple reaches the 4-byte Paeth kernel, in every channel: the
     /// row above lists all 65,536 (upper-left, up) pairs side by side, and 256 rows give the
     /// pixel to the left every value. The filtered bytes are made from the wanted pixels with

@@ -95,14 +95,20 @@ enum PNGUnfilter {
     }
 
     private static func average4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+        // x + floor((a + b) / 2) with only two dependent steps per pixel. The rounded-up
+        // average of complements, avg(~a, ~b) = ceil((510 - a - b) / 2), is 255 minus the
+        // floored one, which makes the next left pixel's complement ~a' = avg(~a, ~b) - x
+        // (mod 256). Widening, adding 1 and halving is the form the compiler emits as one
+        // rounded byte-average instruction (pavgb); the kernel carries ~a and stores ~(~a).
         let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
-        var left = SIMD4<UInt16>()
+        var notLeft = SIMD4<UInt8>(repeating: 255)
         var i = 0
         while i &+ 4 <= count {
-            let b = SIMD4<UInt16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            let x = SIMD4<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            left = (x &+ ((left &+ b) &>> 1)) & 0xFF
-            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: left), toByteOffset: i, as: SIMD4<UInt8>.self)
+            let notUp = ~above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
+            let x = raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
+            let roundedUp = (SIMD4<UInt16>(truncatingIfNeeded: notLeft) &+ SIMD4<UInt16>(truncatingIfNeeded: notUp) &+ 1) &>> 1
+            notLeft = SIMD4<UInt8>(truncatingIfNeeded: roundedUp) &- x
+            raw.storeBytes(of: ~notLeft, toByteOffset: i, as: SIMD4<UInt8>.self)
             i &+= 4
         }
     }
