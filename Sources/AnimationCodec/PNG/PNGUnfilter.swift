@@ -123,11 +123,12 @@ enum PNGUnfilter {
         //   the two intervals of radius |e| around c and around 2c - b, side by side. When
         //   e = 0 the interval is empty and a always wins.
         // - otherwise b wins (pb <= pc) when a is on b's side of the midpoint (3c - b) / 2 of
-        //   c and 2c - b, the midpoint itself included. Where b < c the test is flipped by
-        //   complementing both sides (s is all ones there), so one signed compare serves both.
-        // The three candidates x + a, x + b and x + c are formed early and the two tests pick
-        // one with masks; the masks come from the sign bits of differences, which keeps the
-        // compiler from merging the candidates back into one late add.
+        //   c and 2c - b, the midpoint itself included: above it when b > c, at or below it
+        //   when b < c. One test, a > threshold, serves both: where b < c the two candidates
+        //   are swapped beforehand.
+        // The three candidates x + a, x + b and x + c are formed early and the tests pick one
+        // with masks; the masks come from the sign bits of differences, which keeps the
+        // compiler from merging the candidates back into one late add. Five dependent steps.
         // Values stay within -510...765, so 16-bit lanes never overflow.
         let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
         var a = SIMD4<Int16>(), c = SIMD4<Int16>()
@@ -137,13 +138,16 @@ enum PNGUnfilter {
             let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
             let far = c &+ c &+ (c &- b &- b)                        // 3c - 2b
             let low = pointwiseMin(b, far), high = pointwiseMax(b, far)
-            let flip = SIMD4<Int16>.zero.replacing(with: -1, where: c .> b)
-            // b wins when a >= ceil((3c - b) / 2), or, flipped, when ~a >= ~floor((3c - b) / 2).
-            let midpoint = (((far &+ b) &+ ((flip & 3) &- 1)) &>> 1) ^ flip
+            let bBelowC = SIMD4<Int16>.zero.replacing(with: -1, where: c .> b)
+            // b > c: b wins when a >= ceil((3c - b) / 2), i.e. a > floor((3c - b - 1) / 2);
+            // b < c: b wins when a <= floor((3c - b) / 2), so c wins when a is above that.
+            let threshold = ((far &+ b) &+ ((bBelowC & 1) &- 1)) &>> 1
             let withA = (x &+ a) & 0xFF, withB = (x &+ b) & 0xFF, withC = (x &+ c) & 0xFF
+            let swap = bBelowC & (withB ^ withC)
+            let ifAbove = withB ^ swap, ifNotAbove = withC ^ swap
             let aLoses = ((low &- a) & (a &- high)) &>> 15          // low < a < high: all ones
-            let bWins = (midpoint &- (a ^ flip)) &>> 15             // a on b's side: all ones
-            let withBOrC = withC ^ (bWins & (withB ^ withC))
+            let isAbove = (threshold &- a) &>> 15                   // a > threshold: all ones
+            let withBOrC = ifNotAbove ^ (isAbove & (ifAbove ^ ifNotAbove))
             a = withA ^ (aLoses & (withBOrC ^ withA))
             c = b
             raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
