@@ -90,6 +90,40 @@ struct LZWTests {
         #expect(out == input)
     }
 
+    @Test("round trip for minimum code sizes 9-11 (wider codes than any palette needs)", arguments: 9...11)
+    func wideCodes(codeSize: Int) {
+        let input = Self.sample(codeSize: 8, count: 20_000, seed: UInt64(codeSize))
+        let encoded = TestLZWEncoder(minimumCodeSize: codeSize).encode(input)
+        let (out, outcome) = Self.decode(encoded, codeSize: codeSize, count: input.count)
+        #expect(outcome == .complete)
+        #expect(out == input)
+    }
+
+    @Test("a literal code past 255 keeps its low byte")
+    func literalPast255() {
+        // Minimum size 9: clear = 512, end = 513, 10-bit codes: clear, 300 (= 256 + 44), 5, end.
+        var bits = 0, count = 0, data: [UInt8] = []
+        for code in [512, 300, 5, 513] { bits |= code << count; count += 10 }
+        while count > 0 { data.append(UInt8(bits & 0xFF)); bits >>= 8; count -= 8 }
+        let (out, outcome) = Self.decode(data, codeSize: 9, count: 2)
+        #expect(outcome == .complete)
+        #expect(out == [44, 5])
+    }
+
+    /// Strings are copied in whole blocks away from the end of the output and byte by byte
+    /// near it; every output size from 1 to 300 puts the end at a different place in a string.
+    @Test("every output size gets exactly its prefix of the stream")
+    func everyOutputSize() {
+        let input = Self.sample(codeSize: 3, count: 300, seed: 11)
+        let encoded = TestLZWEncoder(minimumCodeSize: 3).encode(input)
+        var wrong: [Int] = []
+        for size in 1...input.count {
+            let (out, outcome) = Self.decode(encoded, codeSize: 3, count: size)
+            if outcome != .complete || out != Array(input.prefix(size)) { wrong.append(size) }
+        }
+        #expect(wrong == [])
+    }
+
     @Test("a full 4096-entry table without a clear code keeps decoding with 12-bit codes", arguments: [2, 8])
     func deferredClear(codeSize: Int) {
         let input = Self.sample(codeSize: codeSize, count: 200_000, seed: 99)

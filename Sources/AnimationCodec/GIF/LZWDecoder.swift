@@ -3,7 +3,8 @@
 /// Every dictionary string is a prefix string plus one byte, and the prefix string was
 /// written to the output just before; so an entry is stored as where its bytes already sit
 /// in the output and how long it is, and emitting a code is one copy from earlier output
-/// (eight bytes at a time), not a walk down a prefix chain. Edge cases follow browsers: a
+/// (16 bytes at a time), not a walk down a prefix chain; literals point into a table of the
+/// 256 byte values and are copied the same way. Edge cases follow browsers: a
 /// clear code may come anywhere; a full 4096-entry table keeps decoding with 12-bit codes
 /// and adds nothing ("deferred clear"); a code past the next free entry stops the frame,
 /// keeping what was decoded; data after the output is full is ignored.
@@ -34,13 +35,23 @@ struct LZWDecoder {
         guard let out = output.baseAddress, let inBase = input.baseAddress else { return .insufficientData(written: 0) }
         let inCount = input.count
 
-        // Entry tables in one allocation: output offset (Int32) and length (Int32).
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: maxCodes * 8, alignment: 8)
+        // One allocation: each entry's source address (Int), its length (Int32), and the
+        // 256 byte values (plus a block's slack) that literal entries point into. A literal
+        // is then copied like any other entry, so the loop has no literal branch to mispredict.
+        let literalBytes = 256 + blockSize
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: maxCodes * 12 + literalBytes, alignment: 8)
         defer { storage.deallocate() }
-        let offsets = storage.bindMemory(to: Int32.self, capacity: maxCodes * 2)
-        let lengths = offsets + maxCodes
+        let sources = storage.bindMemory(to: Int.self, capacity: maxCodes)
+        let lengths = (storage + maxCodes * 8).bindMemory(to: Int32.self, capacity: maxCodes)
+        let literals = (storage + maxCodes * 12).bindMemory(to: UInt8.self, capacity: literalBytes)
+        for value in 0..<literalBytes { literals[value] = UInt8(truncatingIfNeeded: value) }
 
         let clearCode = 1 << minimumCodeSize, endCode = clearCode + 1
+        for code in 0..<clearCode {
+            // A literal past 255 (minimum code sizes 9-11) keeps its low byte.
+            sources[code] = Int(bitPattern: literals + (code & 0xFF))
+            lengths[code] = 1
+        }
         var codeSize = minimumCodeSize + 1
         var codeMask: UInt64 = (1 << UInt64(codeSize)) - 1
         var nextCode = clearCode + 2
@@ -71,35 +82,32 @@ struct LZWDecoder {
             bits &>>= UInt64(codeSize)
             bitCount &-= codeSize
 
-            if code == clearCode {
+            let start = written
+            let length: Int
+            if code < nextCode && (code < clearCode || code > endCode) {
+                // A literal or a dictionary string: one copy of a known string.
+                length = Int(lengths[code])
+                copy(from: UnsafePointer(bitPattern: sources[code])!, count: length, to: out + written, room: capacity &- written)
+            } else if code == clearCode {
                 codeSize = minimumCodeSize + 1
                 codeMask = (1 << UInt64(codeSize)) - 1
                 nextCode = clearCode + 2
                 previousStart = -1
                 continue
-            }
-            if code == endCode { return written == capacity ? .complete : .insufficientData(written: written) }
-
-            let start = written
-            let length: Int
-            if code < clearCode {
-                out[written] = UInt8(truncatingIfNeeded: code)
-                length = 1
-            } else if previousStart < 0 || code > nextCode || (code == nextCode && nextCode >= maxCodes) {
-                return .invalidCode(written: written)
-            } else if code < nextCode {
-                length = Int(lengths[code])
-                copy(from: Int(offsets[code]), count: length, to: written, in: out, capacity: capacity)
-            } else {
-                // code == nextCode: the previous string plus its own first byte.
+            } else if code == endCode {
+                return written == capacity ? .complete : .insufficientData(written: written)
+            } else if code == nextCode && previousStart >= 0 && nextCode < maxCodes {
+                // The previous string plus its own first byte.
                 length = previousLength &+ 1
-                copy(from: previousStart, count: previousLength, to: written, in: out, capacity: capacity)
+                copy(from: out + previousStart, count: previousLength, to: out + written, room: capacity &- written)
                 if written &+ previousLength < capacity { out[written &+ previousLength] = out[previousStart] }
+            } else {
+                return .invalidCode(written: written)
             }
             if previousStart >= 0 && nextCode < maxCodes {
                 // The new entry is the previous string and the first byte after it, which is
                 // where this code's string begins: the two already lie together in the output.
-                offsets[nextCode] = Int32(truncatingIfNeeded: previousStart)
+                sources[nextCode] = Int(bitPattern: out + previousStart)
                 lengths[nextCode] = Int32(truncatingIfNeeded: previousLength &+ 1)
                 nextCode &+= 1
                 if nextCode == 1 << codeSize && codeSize < 12 {
@@ -114,37 +122,35 @@ struct LZWDecoder {
         }
     }
 
-    /// Copies `count` earlier output bytes at `source` to `destination`, clipped to
-    /// `capacity`. The ranges never overlap (an entry's bytes all precede the write point),
-    /// so eight-byte blocks are safe wherever eight bytes of room remain.
+    /// The copy step: one 16-byte block covers most strings in one go.
+    private static let blockSize = 16
+
+    /// Copies a `count`-byte string from `source` (earlier output, or the literal bytes) to
+    /// `destination`, writing at most `room` bytes. An output string never overlaps the place
+    /// it is copied to (an entry's bytes all precede the write point), so whole 16-byte
+    /// blocks are safe wherever 16 bytes of room remain past the string: each block is loaded
+    /// before it is stored, and a later block's source lies at least its own length behind.
     @inline(__always)
-    private static func copy(from source: Int, count: Int, to destination: Int, in out: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        let raw = UnsafeMutableRawPointer(out)
-        if destination &+ count &+ 8 <= capacity {
-            // Away from the end (nearly always): whole blocks, the last one running up to 7
-            // bytes past the string, into output that the next strings overwrite (or that stays
-            // past `written` when the data ends). Most strings take one block.
-            var d = destination, s = source
-            let end = destination &+ count
-            repeat {
-                raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: s, as: UInt64.self), toByteOffset: d, as: UInt64.self)
-                d &+= 8
-                s &+= 8
-            } while d < end
+    private static func copy(from source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>, room: Int) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        if count &+ blockSize <= room {
+            // Away from the end (nearly always): the first block, then more only for long
+            // strings; the last block runs up to 15 bytes past the string, into output that
+            // the next strings overwrite (or that stays past `written` when the data ends).
+            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            var offset = blockSize
+            while offset < count {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
+                offset &+= blockSize
+            }
             return
         }
-        let end = min(destination &+ count, capacity)
-        var d = destination, s = source
-        // Safe: d + 8 <= capacity bounds the write; the read ends before d (s + 8 <= d + 8).
-        while d &+ 8 <= capacity && d < end {
-            raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: s, as: UInt64.self), toByteOffset: d, as: UInt64.self)
-            d &+= 8
-            s &+= 8
-        }
-        while d < end {
-            out[d] = out[s]
-            d &+= 1
-            s &+= 1
+        // Near the end of the output: byte by byte, clipped to the room left.
+        let end = min(count, room)
+        var offset = 0
+        while offset < end {
+            destination[offset] = source[offset]
+            offset &+= 1
         }
     }
 }
