@@ -74,13 +74,7 @@ public enum BlendKernels {
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
             case .mixed:
                 var s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-                if premultiplyingSource {
-                    let straight = unsafeBitCast(s, to: SIMD4<UInt32>.self)
-                    s = unsafeBitCast(SIMD4<UInt32>(Premultiplication.premultiplyPacked(straight[0]),
-                                                    Premultiplication.premultiplyPacked(straight[1]),
-                                                    Premultiplication.premultiplyPacked(straight[2]),
-                                                    Premultiplication.premultiplyPacked(straight[3])), to: SIMD16<UInt8>.self)
-                }
+                if premultiplyingSource { s = Premultiplication.premultiplyBlock(s) }
                 let d = destination.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
                 destination.storeBytes(of: overBlock(s, d), toByteOffset: o, as: SIMD16<UInt8>.self)
             }

@@ -35,37 +35,27 @@ public enum Premultiplication {
         premultiplyPacked(UInt32(r) | UInt32(g) &<< 8 | UInt32(b) &<< 16 | UInt32(a) &<< 24)
     }
 
-    /// Premultiplies four straight RGBA8 pixels (`lo`: pixels 0-1, `hi`: pixels 2-3, as
-    /// little-endian words) with one 8-lane multiply for red and blue and one for green:
-    /// the words' even and odd bytes are spread into 16-bit lanes by masks and bit casts (no
-    /// width conversions, which Swift emits as calls), each lane multiplied by its pixel's
-    /// alpha, then rounded exactly as ``premultiply(_:alpha:)``.
+    /// Premultiplies four straight RGBA8 pixels in one 16-byte vector, exactly as
+    /// ``premultiply(_:alpha:)``: the even bytes (red, blue) and the odd bytes (green,
+    /// alpha) are spread into 16-bit lanes by a mask and a shift, and each lane is multiplied
+    /// by its pixel's alpha, broadcast from the top byte of the pixel's 32-bit word. The alpha
+    /// lane's multiplier is 255, which the rounding gives back unchanged, so every lane goes
+    /// through the same arithmetic (no lane is masked out afterwards, which lets the compiler
+    /// keep all of it in vector registers).
     @inlinable @inline(__always)
-    static func premultiplyBlock(lo: UInt64, hi: UInt64) -> (UInt64, UInt64) {
-        let bytes: UInt64 = 0x00FF_00FF_00FF_00FF
-        @inline(__always) func lanes(_ low: UInt64, _ high: UInt64) -> SIMD8<UInt16> {
-            SIMD8(lowHalf: unsafeBitCast(low, to: SIMD4<UInt16>.self), highHalf: unsafeBitCast(high, to: SIMD4<UInt16>.self))
-        }
-        // Each pixel's alpha in both of its lanes: [a0, a0, a1, a1] per word.
-        @inline(__always) func alphas(_ word: UInt64) -> UInt64 {
-            ((word &>> 24) & 0xFF) &* 0x0001_0001 | ((word &>> 56) &* 0x0001_0001) &<< 32
-        }
-        let alpha = lanes(alphas(lo), alphas(hi))
-        @inline(__always) func scaled(_ v: SIMD8<UInt16>) -> SIMD8<UInt16> {
+    static func premultiplyBlock(_ pixels: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let words = unsafeBitCast(pixels, to: SIMD8<UInt16>.self)
+        let alpha = unsafeBitCast(pixels, to: SIMD4<UInt32>.self) &>> 24
+        let redBlueScale = unsafeBitCast(alpha | alpha &<< 16, to: SIMD8<UInt16>.self)
+        let greenAlphaScale = unsafeBitCast(alpha | 0x00FF_0000, to: SIMD8<UInt16>.self)
+        @inline(__always) func scaled(_ value: SIMD8<UInt16>, _ scale: SIMD8<UInt16>) -> SIMD8<UInt16> {
             // c * a + 128 <= 65153 and t + t >> 8 <= 65407: no lane overflows.
-            let t = v &* alpha &+ 128
+            let t = value &* scale &+ 128
             return (t &+ (t &>> 8)) &>> 8
         }
-        let redBlue = scaled(lanes(lo & bytes, hi & bytes))
-        let greenAlpha = scaled(lanes((lo &>> 8) & bytes, (hi &>> 8) & bytes))
-        @inline(__always) func word(_ v: SIMD8<UInt16>, _ half: Bool) -> UInt64 {
-            unsafeBitCast(half ? v.highHalf : v.lowHalf, to: UInt64.self)
-        }
-        // Green comes back in the odd bytes; the alpha bytes are the inputs', unscaled.
-        let keepAlpha = AlphaBlock.alphaMask
-        let outLo = (word(redBlue, false) | (word(greenAlpha, false) &<< 8) & ~keepAlpha) | (lo & keepAlpha)
-        let outHi = (word(redBlue, true) | (word(greenAlpha, true) &<< 8) & ~keepAlpha) | (hi & keepAlpha)
-        return (outLo, outHi)
+        let redBlue = scaled(words & 0x00FF, redBlueScale)
+        let greenAlpha = scaled(words &>> 8, greenAlphaScale)
+        return unsafeBitCast(redBlue | greenAlpha &<< 8, to: SIMD16<UInt8>.self)
     }
 
     /// Premultiplies `count` straight RGBA8 pixels from `source` into `destination`, four at
@@ -88,9 +78,8 @@ public enum Premultiplication {
                 destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
             case .mixed:
-                let (outLo, outHi) = premultiplyBlock(lo: lo, hi: hi)
-                destination.storeBytes(of: outLo, toByteOffset: o, as: UInt64.self)
-                destination.storeBytes(of: outHi, toByteOffset: o &+ 8, as: UInt64.self)
+                let block = premultiplyBlock(source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self))
+                destination.storeBytes(of: block, toByteOffset: o, as: SIMD16<UInt8>.self)
             }
             p &+= 4
         }
