@@ -44,6 +44,30 @@ struct PremultiplicationTests {
         #expect(row == Reference.premultiplied(straight: straight))
     }
 
+    /// Long opaque and transparent runs are followed eight pixels at a time; runs of every
+    /// length from 1 to 40 in every order, at every alignment, end where the per-pixel kernel
+    /// says.
+    @Test("the row premultiply follows runs of any length and alignment exactly")
+    func rowRuns() {
+        var generator = SplitMix(seed: 77)
+        var straight: [UInt8] = []
+        for length in 1...40 {
+            for kind in 0..<3 {
+                for _ in 0..<length {
+                    let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)
+                    straight += [UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                                 UInt8(truncatingIfNeeded: generator.next()), alpha]
+                }
+            }
+        }
+        for shift in 0..<8 {
+            let pixels = Array(straight.dropFirst(4 * shift)), count = pixels.count / 4
+            var row = [UInt8](repeating: 0xAA, count: pixels.count)
+            pixels.withUnsafeBytes { s in row.withUnsafeMutableBytes { Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count) } }
+            #expect(row == Reference.premultiplied(straight: pixels), "shift \(shift)")
+        }
+    }
+
     @Test("the row premultiply's mixed blocks are exact for every (colour, alpha) pair in every lane")
     func mixedBlocksExhaustive() {
         // In pass `channel` (red, green, blue), pixel p carries colour c = p % 256 in that channel

@@ -61,27 +61,56 @@ public enum Premultiplication {
     /// Premultiplies `count` straight RGBA8 pixels from `source` into `destination`, four at
     /// a time: a block whose alphas are all 255 is copied, one whose alphas are all 0 is
     /// zeroed (whatever its colour bytes), and only mixed blocks are multiplied. Sticker rows
-    /// are mostly such blocks. The regions may be the same but must not partly overlap.
+    /// are mostly such blocks, in long runs (the transparent margins, the opaque body), so a
+    /// run is then followed eight pixels at a time. The regions may be the same but must not
+    /// partly overlap.
     @inlinable
     public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
+        let alphaMask = AlphaBlock.alphaMask
         var p = 0
         // Safe: every access is within p * 4 ..< count * 4.
         while p &+ 4 <= count {
             let o = p &* 4
             let lo = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
             let hi = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
+            p &+= 4
             switch AlphaBlock(lo: lo, hi: hi) {
             case .opaque:
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
+                while p &+ 8 <= count {
+                    let o = p &* 4
+                    let w0 = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+                    let w1 = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
+                    let w2 = source.loadUnaligned(fromByteOffset: o &+ 16, as: UInt64.self)
+                    let w3 = source.loadUnaligned(fromByteOffset: o &+ 24, as: UInt64.self)
+                    guard w0 & w1 & w2 & w3 & alphaMask == alphaMask else { break }
+                    destination.storeBytes(of: w0, toByteOffset: o, as: UInt64.self)
+                    destination.storeBytes(of: w1, toByteOffset: o &+ 8, as: UInt64.self)
+                    destination.storeBytes(of: w2, toByteOffset: o &+ 16, as: UInt64.self)
+                    destination.storeBytes(of: w3, toByteOffset: o &+ 24, as: UInt64.self)
+                    p &+= 8
+                }
             case .transparent:
                 destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
+                while p &+ 8 <= count {
+                    let o = p &* 4
+                    let w0 = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+                    let w1 = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
+                    let w2 = source.loadUnaligned(fromByteOffset: o &+ 16, as: UInt64.self)
+                    let w3 = source.loadUnaligned(fromByteOffset: o &+ 24, as: UInt64.self)
+                    guard (w0 | w1 | w2 | w3) & alphaMask == 0 else { break }
+                    destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
+                    destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
+                    destination.storeBytes(of: 0, toByteOffset: o &+ 16, as: UInt64.self)
+                    destination.storeBytes(of: 0, toByteOffset: o &+ 24, as: UInt64.self)
+                    p &+= 8
+                }
             case .mixed:
                 let block = premultiplyBlock(source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self))
                 destination.storeBytes(of: block, toByteOffset: o, as: SIMD16<UInt8>.self)
             }
-            p &+= 4
         }
         while p < count {
             let pixel = source.loadUnaligned(fromByteOffset: p &* 4, as: UInt32.self)
