@@ -66,7 +66,6 @@ public enum Premultiplication {
     /// partly overlap.
     @inlinable
     public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-        let alphaMask = AlphaBlock.alphaMask
         var p = 0
         // Safe: every access is within p * 4 ..< count * 4.
         while p &+ 4 <= count {
@@ -78,35 +77,11 @@ public enum Premultiplication {
             case .opaque:
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
-                while p &+ 8 <= count {
-                    let o = p &* 4
-                    let w0 = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
-                    let w1 = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
-                    let w2 = source.loadUnaligned(fromByteOffset: o &+ 16, as: UInt64.self)
-                    let w3 = source.loadUnaligned(fromByteOffset: o &+ 24, as: UInt64.self)
-                    guard w0 & w1 & w2 & w3 & alphaMask == alphaMask else { break }
-                    destination.storeBytes(of: w0, toByteOffset: o, as: UInt64.self)
-                    destination.storeBytes(of: w1, toByteOffset: o &+ 8, as: UInt64.self)
-                    destination.storeBytes(of: w2, toByteOffset: o &+ 16, as: UInt64.self)
-                    destination.storeBytes(of: w3, toByteOffset: o &+ 24, as: UInt64.self)
-                    p &+= 8
-                }
+                p = followRun(source, into: destination, from: p, count: count, opaque: true)
             case .transparent:
                 destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
-                while p &+ 8 <= count {
-                    let o = p &* 4
-                    let w0 = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
-                    let w1 = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
-                    let w2 = source.loadUnaligned(fromByteOffset: o &+ 16, as: UInt64.self)
-                    let w3 = source.loadUnaligned(fromByteOffset: o &+ 24, as: UInt64.self)
-                    guard (w0 | w1 | w2 | w3) & alphaMask == 0 else { break }
-                    destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
-                    destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
-                    destination.storeBytes(of: 0, toByteOffset: o &+ 16, as: UInt64.self)
-                    destination.storeBytes(of: 0, toByteOffset: o &+ 24, as: UInt64.self)
-                    p &+= 8
-                }
+                p = followRun(source, into: destination, from: p, count: count, opaque: false)
             case .mixed:
                 let block = premultiplyBlock(source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self))
                 destination.storeBytes(of: block, toByteOffset: o, as: SIMD16<UInt8>.self)
@@ -117,5 +92,32 @@ public enum Premultiplication {
             destination.storeBytes(of: premultiplyPacked(pixel), toByteOffset: p &* 4, as: UInt32.self)
             p &+= 1
         }
+    }
+
+    /// Continues an opaque (copied) or transparent (zeroed) run from pixel `start`, eight pixels
+    /// at a time while all eight alphas are 255 (or all 0); returns where the run stopped.
+    @inlinable @inline(__always)
+    static func followRun(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, from start: Int, count: Int,
+                          opaque: Bool) -> Int {
+        let alphaMask = AlphaBlock.alphaMask
+        // Transparent pixels become zeros, whatever their colour bytes.
+        let keep: UInt64 = opaque ? ~0 : 0
+        var p = start
+        // Safe: every access is within p * 4 ..< (p + 8) * 4 <= count * 4.
+        while p &+ 8 <= count {
+            let o = p &* 4
+            let w0 = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+            let w1 = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
+            let w2 = source.loadUnaligned(fromByteOffset: o &+ 16, as: UInt64.self)
+            let w3 = source.loadUnaligned(fromByteOffset: o &+ 24, as: UInt64.self)
+            let stillInRun = opaque ? w0 & w1 & w2 & w3 & alphaMask == alphaMask : (w0 | w1 | w2 | w3) & alphaMask == 0
+            guard stillInRun else { break }
+            destination.storeBytes(of: w0 & keep, toByteOffset: o, as: UInt64.self)
+            destination.storeBytes(of: w1 & keep, toByteOffset: o &+ 8, as: UInt64.self)
+            destination.storeBytes(of: w2 & keep, toByteOffset: o &+ 16, as: UInt64.self)
+            destination.storeBytes(of: w3 & keep, toByteOffset: o &+ 24, as: UInt64.self)
+            p &+= 8
+        }
+        return p
     }
 }
