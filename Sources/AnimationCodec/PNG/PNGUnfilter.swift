@@ -143,11 +143,12 @@ enum PNGUnfilter {
             // b < c: b wins when a <= floor((3c - b) / 2), so c wins when a is above that.
             let threshold = ((far &+ b) &+ ((bBelowC & 1) &- 1)) &>> 1
             let withA = (x &+ a) & 0xFF, withB = (x &+ b) & 0xFF, withC = (x &+ c) & 0xFF
-            let swap = bBelowC & (withB ^ withC)
-            let ifAbove = withB ^ swap, ifNotAbove = withC ^ swap
+            // XORing with `bOrC` turns either of x + b, x + c into the other.
+            let bOrC = withB ^ withC
+            let ifNotAbove = withC ^ (bBelowC & bOrC)               // x + c, or x + b where b < c
             let aLoses = ((low &- a) & (a &- high)) &>> 15          // low < a < high: all ones
             let isAbove = (threshold &- a) &>> 15                   // a > threshold: all ones
-            let withBOrC = ifNotAbove ^ (isAbove & (ifAbove ^ ifNotAbove))
+            let withBOrC = ifNotAbove ^ (isAbove & bOrC)
             a = withA ^ (aLoses & (withBOrC ^ withA))
             c = b
             raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
