@@ -72,17 +72,17 @@ public struct RenderCommand: ParsableCommand {
             bytes = try SnapshotEncoder.apng(renderer, duration: seconds) { bar.update($0, of: $1) }
             summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"
         case .png, .ppm:
-            let image: RGBAImage
             do {
-                if let frame {
-                    image = try renderer.snapshot(frame: frame)
-                } else {
-                    image = try renderer.snapshot(at: at.flatMap(DurationParsing.seconds) ?? 0)
+                let time = at.flatMap(DurationParsing.seconds) ?? 0
+                switch (kind, frame) {
+                case (.png, let frame?): bytes = try renderer.snapshotPNG(frame: frame)
+                case (.png, nil): bytes = try renderer.snapshotPNG(at: time)
+                case (_, let frame?): bytes = SnapshotEncoder.ppm(try renderer.snapshot(frame: frame))
+                case (_, nil): bytes = SnapshotEncoder.ppm(try renderer.snapshot(at: time))
                 }
             } catch {
                 throw CLIError(error.description)
             }
-            bytes = kind == .png ? SnapshotEncoder.png(image) : SnapshotEncoder.ppm(image)
         }
         do {
             try InterruptCleanup.writeAtomically(bytes, to: output)

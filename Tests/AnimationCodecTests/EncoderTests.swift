@@ -72,6 +72,32 @@ struct EncoderTests {
     @Test("Fast PNGs with repeated-row bands decode in libpng exactly", arguments: [(65, false), (87, true), (1000, true), (333, false)])
     func fastBands(_ width: Int, _ opaque: Bool) throws {
         let height = 700
+        let pixels = Self.bands(width: width, height: height, opaque: opaque)
+        let png = PNGEncoder.encode(premultiplied: pixels, width: width, height: height, options: .fast)
+        let decoded = try #require(LibPNGOracle.decode(png))
+        #expect(decoded.rgba == Self.straight(pixels))
+        // Our own decoder agrees too (the stream must be valid deflate for any inflater).
+        let ours = try AnimationDecoder(bytes: png).frame(at: 0)
+        #expect(ours.pixels == pixels || !opaque)
+    }
+
+    /// The same images drawn a row at a time: rows are asked for by parallel workers, in
+    /// bands that do not line up with the flat and textured bands, and never held whole.
+    @Test("Row-drawn fast PNGs decode in libpng exactly, RGB when declared opaque", arguments: [(65, false), (87, true), (1000, true), (1, false)])
+    func rowDrawn(_ width: Int, _ opaque: Bool) throws {
+        let height = 700
+        let pixels = Self.bands(width: width, height: height, opaque: opaque)
+        let png = PNGEncoder.encodeFast(width: width, height: height, opaque: opaque) { y, target in
+            for i in 0..<(width * 4) { target[i] = pixels[y * width * 4 + i] }
+        }
+        let decoded = try #require(LibPNGOracle.decode(png))
+        #expect(decoded.width == width && decoded.height == height)
+        #expect(decoded.rgba == Self.straight(pixels))
+        #expect(png[25] == (opaque ? 2 : 6))
+    }
+
+    /// Even bands of 100 rows flat (rows repeat), odd bands textured; translucent unless `opaque`.
+    static func bands(width: Int, height: Int, opaque: Bool) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             let band = y / 100  // even bands flat, odd bands textured
@@ -82,11 +108,6 @@ struct EncoderTests {
                 pixels[o] = UInt8(value * a / 255); pixels[o + 1] = UInt8((255 - value) * a / 255); pixels[o + 2] = UInt8(a / 2); pixels[o + 3] = UInt8(a)
             }
         }
-        let png = PNGEncoder.encode(premultiplied: pixels, width: width, height: height, options: .fast)
-        let decoded = try #require(LibPNGOracle.decode(png))
-        #expect(decoded.rgba == Self.straight(pixels))
-        // Our own decoder agrees too (the stream must be valid deflate for any inflater).
-        let ours = try AnimationDecoder(bytes: png).frame(at: 0)
-        #expect(ours.pixels == pixels || !opaque)
+        return pixels
     }
 }

@@ -92,6 +92,57 @@ struct RenderTests {
         #expect(image.pixel(x: 146, y: 50) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
     }
 
+    @Test("A PNG snapshot composed row by row: red in its cell on white, as RGB")
+    func pngSnapshot() throws {
+        let files = Files()
+        let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
+        let png = try BrowserRenderer(pack: Self.pack([red]), options: Self.options()).snapshotPNG(at: 0)
+        #expect(png[25] == 2)  // IHDR colour type: RGB on an opaque background
+        let image = try AnimationDecoder(bytes: png).frame(at: 0)
+        #expect(image.width == 393 && image.height == 213)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let inside = (16..<118).contains(x) && (8..<110).contains(y)
+                let expected = inside ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
+                if image.pixel(x: x, y: y) != expected { Issue.record("(\(x),\(y)) is \(image.pixel(x: x, y: y)), expected \(expected)"); return }
+            }
+        }
+    }
+
+    @Test("A PNG snapshot on a transparent background keeps alpha (RGBA), stickers in their columns")
+    func pngSnapshotTransparent() throws {
+        let files = Files()
+        let a = files.solid("a.png", side: 408, [0, 255, 0, 255]), b = files.solid("b.png", side: 408, [0, 0, 255, 255])
+        let png = try BrowserRenderer(pack: Self.pack([a, b]), options: Self.options(background: "transparent")).snapshotPNG(at: 0)
+        #expect(png[25] == 6)
+        let image = try AnimationDecoder(bytes: png).frame(at: 0)
+        #expect(image.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0))
+        #expect(image.pixel(x: 16, y: 8) == PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255))
+        #expect(image.pixel(x: 145, y: 50) == PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0))
+        #expect(image.pixel(x: 146, y: 50) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
+    }
+
+    /// Every background kind (one row for flat colours, the whole canvas otherwise), a
+    /// placeholder, a translucent sticker and a later frame: the row-by-row PNG holds exactly
+    /// the pixels of the whole-canvas snapshot.
+    @Test("PNG snapshots hold the whole-canvas snapshot's pixels on every background", arguments: ["white", "#1C1C1E", "checker", "multicolor"])
+    func pngSnapshotMatchesCanvas(_ background: String) throws {
+        let files = Files()
+        let bad = files.write("bad.png", Array("not an image".utf8))
+        let blue = files.solid("blue.png", side: 300, [0, 0, 128, 128])
+        let anim = files.animation("anim.png", side: 408, colors: [[255, 0, 0, 255], [0, 90, 0, 90]], delaysMs: [100, 100], plays: 0)
+        var options = Self.options(scale: 2, background: background)
+        options.style = .expanded
+        let renderer = BrowserRenderer(pack: Self.pack([blue, bad, anim, blue]), options: options)
+        for time in [0, 0.15] {
+            let canvas = try renderer.snapshot(at: time)
+            let decoded = try AnimationDecoder(bytes: try renderer.snapshotPNG(at: time)).frame(at: 0)
+            #expect(decoded.width == canvas.width && decoded.height == canvas.height)
+            let first = decoded.pixels.indices.first { decoded.pixels[$0] != canvas.pixels[$0] }
+            #expect(first == nil, "t = \(time): first difference at byte \(first ?? -1)")
+        }
+    }
+
     @Test("The shared clock: each sticker plays its own loop from 0 and rests after its last play")
     func sharedClock() throws {
         let files = Files()

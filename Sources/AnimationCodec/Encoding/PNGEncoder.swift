@@ -44,15 +44,32 @@ public enum PNGEncoder {
     /// - Precondition: `pixels.count == width * height * 4`.
     public static func encode(premultiplied pixels: [UInt8], width: Int, height: Int, options: Options = .standard) -> [UInt8] {
         precondition(pixels.count == width * height * 4, "pixel buffer does not match the size")
-        let rgb: Bool
-        let data: [UInt8]
-        if options.compressionLevel <= 1 {
-            // The fast path finds repeated rows and opacity in one pass over the pixels.
-            (data, rgb) = ScanlineDeflater.compress(pixels, width: width, height: height, dropsOpaqueAlpha: options.dropsOpaqueAlpha)
-        } else {
-            rgb = options.dropsOpaqueAlpha && isOpaque(pixels)
-            data = compressedRows(pixels, width: width, height: height, rgb: rgb, level: options.compressionLevel)
+        let rgb = options.dropsOpaqueAlpha && isOpaque(pixels)
+        let data = options.compressionLevel <= 1
+            ? ScanlineDeflater.compress(pixels, width: width, height: height, rgb: rgb)
+            : compressedRows(pixels, width: width, height: height, rgb: rgb, level: options.compressionLevel)
+        return file(width: width, height: height, rgb: rgb, data: data)
+    }
+
+    /// Encodes an image that `drawRow` draws a row at a time, fast (as ``Options/fast``), without
+    /// ever holding it whole: a large snapshot composed on the fly goes straight to the file.
+    ///
+    /// `drawRow(y, target)` writes row `y` as `width * 4` premultiplied RGBA8 bytes at `target`.
+    /// It is called from several threads at once, in any order, and possibly more than once for
+    /// a row, so it must depend on `y` alone. With `opaque` (the caller knows every pixel is
+    /// opaque, say a snapshot on an opaque background) the PNG is RGB, else RGBA.
+    public static func encodeFast(width: Int, height: Int, opaque: Bool,
+                                  drawRow: @escaping @Sendable (_ y: Int, _ target: UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+        precondition(width > 0 && height > 0, "an image needs pixels")
+        let data = ScanlineDeflater.compress(width: width, height: height, rgb: opaque) { y, scratch in
+            drawRow(y, scratch)
+            return UnsafePointer(scratch)
         }
+        return file(width: width, height: height, rgb: opaque, data: data)
+    }
+
+    /// Signature, IHDR, one IDAT of `data`, IEND.
+    private static func file(width: Int, height: Int, rgb: Bool, data: [UInt8]) -> [UInt8] {
         var out = PNGSignature.bytes
         appendChunk("IHDR", header(width: width, height: height, colorType: rgb ? 2 : 6), to: &out)
         appendChunk("IDAT", data, to: &out)
@@ -89,21 +106,21 @@ public enum PNGEncoder {
     /// deflates. A row equal to the one above is filtered Up (all zeros); every other row is
     /// filtered Sub. Level 1 takes ``ScanlineDeflater``'s fast path; higher levels libdeflate.
     static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6) -> [UInt8] {
+        if level <= 1 { return ScanlineDeflater.compress(pixels, width: width, height: height, rgb: rgb) }
         let layout = Scanlines(width: width, rgb: rgb)
-        if level <= 1 {
-            return ScanlineDeflater.compress(pixels, width: width, height: height, dropsOpaqueAlpha: rgb).data
-        }
-        let stride = layout.rawRowBytes
+        let stride = layout.rawRowBytes, rowBytes = width * 4
         let raw = [UInt8](unsafeUninitializedCapacity: height * stride) { buffer, count in
             pixels.withUnsafeBufferPointer { source in
                 for y in 0..<height {
-                    // Safe: row y of `buffer` is stride bytes at y * stride, inside its height * stride.
+                    // Safe: row y of `buffer` is stride bytes at y * stride, inside its height * stride;
+                    // source rows y - 1 and y lie inside width * height * 4 bytes.
                     let target = buffer.baseAddress! + y &* stride
-                    if layout.repeatsRowAbove(y, in: source) {
+                    let row = source.baseAddress! + y &* rowBytes
+                    if y > 0 && memcmp(row, row - rowBytes, rowBytes) == 0 {
                         target[0] = 2
                         memset(target + 1, 0, stride &- 1)
                     } else {
-                        layout.writeSubRow(y, of: source, to: target)
+                        layout.writeSubRow(row, to: target)
                     }
                 }
             }

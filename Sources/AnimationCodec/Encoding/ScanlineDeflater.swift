@@ -1,150 +1,128 @@
 import CDeflate
 import CZlib
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A fast zlib stream for PNG scanlines of large, mostly flat images (browser snapshots).
 ///
 /// Rows equal to the row above are Up-filtered, so their scanlines are a filter byte 2 and
-/// zeros; runs of them are written here directly as fixed-Huffman deflate blocks of
-/// distance-1 matches, without ever building those bytes. The other rows are Sub-filtered
-/// and deflated by zlib's run-length strategy in independent chunks, in parallel; each chunk
-/// ends on a byte boundary (a sync flush), so chunks and hand-written blocks concatenate into
-/// one valid stream. The Adler-32 checksum is combined from the parts.
+/// zeros; runs of them are written directly as fixed-Huffman deflate blocks of distance-1
+/// matches, without ever building those bytes. The other rows are Sub-filtered and deflated
+/// by zlib's run-length strategy in independent chunks; each chunk ends on a byte boundary
+/// (a sync flush), so chunks and hand-written blocks concatenate into one valid stream, whose
+/// Adler-32 is combined from the parts.
+///
+/// The image is read a row at a time through a ``RowReader``, in horizontal bands that
+/// workers take in parallel, so an image drawn row by row (a snapshot composed on the fly)
+/// never has to exist whole.
 enum ScanlineDeflater {
-    /// Content rows per zlib chunk: small enough to spread over cores, large enough to
-    /// compress well.
+    /// Gives row `y` as `width * 4` premultiplied RGBA8 bytes: a pointer into an image, or
+    /// `scratch` (as many bytes) drawn on demand. Called from several threads at once, for any
+    /// row and possibly twice for one row; the pointer need only stay valid until the same
+    /// worker asks for the row after next.
+    typealias RowReader = @Sendable (_ y: Int, _ scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>
+
+    /// Content rows per zlib chunk: large enough to compress well, small enough to keep each
+    /// worker's buffer in cache.
     static let rowsPerChunk = 96
+    /// Rows per band that one worker compresses.
+    static let rowsPerBand = 128
 
-    private enum Segment {
+    /// A band's output, in row order.
+    private enum Piece {
         case repeats(rows: Int)
-        case content(firstRow: Int, rows: Int)
+        case content(bytes: [UInt8], adler: UInt, rows: Int)
     }
 
-    /// The zlib stream of `pixels`' scanlines, and whether they were written as RGB (asked
-    /// for with `dropsOpaqueAlpha`, and every pixel opaque).
-    static func compress(_ pixels: [UInt8], width: Int, height: Int, dropsOpaqueAlpha: Bool) -> (data: [UInt8], rgb: Bool) {
-        let (segments, opaque) = pixels.withUnsafeBufferPointer { source in
-            split(source, height: height, layout: Scanlines(width: width, rgb: false))
+    /// The zlib stream of the scanlines of `pixels` (`width * height * 4` bytes), RGB when
+    /// `rgb` (the caller has checked that every pixel is opaque).
+    static func compress(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool) -> [UInt8] {
+        pixels.withUnsafeBufferPointer { buffer in
+            let base = UnsafeSendable(buffer.baseAddress!)
+            return compress(width: width, height: height, rgb: rgb) { y, _ in UnsafePointer(base.value + y &* width &* 4) }
         }
-        let layout = Scanlines(width: width, rgb: dropsOpaqueAlpha && opaque)
-        return (compress(pixels, segments: segments, height: height, layout: layout), layout.rgb)
     }
 
-    private static func compress(_ pixels: [UInt8], segments: [Segment], height: Int, layout: Scanlines) -> [UInt8] {
-        let contents: [(Int, Int)] = segments.compactMap {
-            if case .content(let first, let rows) = $0 { return (first, rows) }
-            return nil
-        }
-        var compressed = [[UInt8]](repeating: [], count: contents.count)
-        var checksums = [UInt](repeating: 1, count: contents.count)
-        pixels.withUnsafeBufferPointer { source in
-            compressed.withUnsafeMutableBufferPointer { outputs in
-                checksums.withUnsafeMutableBufferPointer { sums in
-                    let outputs = UnsafeSendable(outputs), sums = UnsafeSendable(sums), source = UnsafeSendable(source)
-                    DispatchQueue.concurrentPerform(iterations: contents.count) { i in
-                        // Each worker writes only slot i.
-                        let (bytes, adler) = deflateContent(source.value, firstRow: contents[i].0, rows: contents[i].1, layout: layout)
-                        outputs.value[i] = bytes
-                        sums.value[i] = adler
-                    }
-                }
+    /// The zlib stream of the scanlines `read` gives, RGB when `rgb`.
+    static func compress(width: Int, height: Int, rgb: Bool, read: RowReader) -> [UInt8] {
+        let layout = Scanlines(width: width, rgb: rgb)
+        let bands = max(1, (height + rowsPerBand - 1) / rowsPerBand)
+        var pieces = [[Piece]](repeating: [], count: bands)
+        pieces.withUnsafeMutableBufferPointer { slots in
+            let slots = UnsafeSendable(slots)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                // Each worker writes only its own band's slot.
+                let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)
+                slots.value[band] = compressBand(rows, layout: layout, read: read)
             }
         }
         var out: [UInt8] = [0x78, 0x01]  // zlib header: deflate, 32 KiB window, fastest
         var adler = adler32(0, nil, 0)
-        var contentIndex = 0
-        var bits = BitWriter()
+        var bits = DeflateBitWriter()
         let stride = layout.rawRowBytes
-        for segment in segments {
-            switch segment {
-            case .content(_, let rows):
-                out += compressed[contentIndex]
-                adler = adler32_combine(adler, checksums[contentIndex], off_t(rows * stride))
-                contentIndex += 1
+        var pendingRepeats = 0
+        func writeRepeats() {
+            guard pendingRepeats > 0 else { return }
+            bits.writeZeroRows(pendingRepeats, rowBytes: stride - 1)
+            bits.alignWithEmptyStoredBlock()
+            out += bits.takeBytes()
+            adler = combineZeroRows(adler, rows: pendingRepeats, stride: stride)
+            pendingRepeats = 0
+        }
+        for piece in pieces.joined() {
+            switch piece {
             case .repeats(let rows):
-                bits.writeZeroRows(rows, rowBytes: stride - 1)
-                bits.alignWithEmptyStoredBlock()
-                out += bits.takeBytes()
-                adler = combineZeroRows(adler, rows: rows, stride: stride)
+                pendingRepeats += rows  // runs split by a band boundary become one block
+            case .content(let bytes, let chunkAdler, let rows):
+                writeRepeats()
+                out += bytes
+                adler = adler32_combine(adler, chunkAdler, off_t(rows * stride))
             }
         }
+        writeRepeats()
         bits.writeFinalEmptyBlock()
         out += bits.takeBytes()
         out += [UInt8(adler >> 24 & 0xFF), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
         return out
     }
 
-    /// Runs of repeated rows and chunks of other rows, in order, and whether every pixel is
-    /// opaque (only rows that do not repeat the one above need looking at). Rows are compared
-    /// in parallel bands; the segments are then read off the flags.
-    private static func split(_ source: UnsafeBufferPointer<UInt8>, height: Int, layout: Scanlines) -> ([Segment], Bool) {
-        let bands = min(max(1, height / 256), 8)
-        var repeats = [Bool](repeating: false, count: height)
-        var bandOpaque = [Bool](repeating: true, count: bands)
-        let width = layout.width
-        repeats.withUnsafeMutableBufferPointer { flags in
-            bandOpaque.withUnsafeMutableBufferPointer { opaque in
-                let flags = UnsafeSendable(flags), opaque = UnsafeSendable(opaque), source = UnsafeSendable(source)
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    // Each worker writes only its own rows' flags and its own band's slot.
-                    let words = UnsafeRawPointer(source.value.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                    var alphas: UInt32 = 0xFF00_0000
-                    for y in (band * height / bands)..<((band + 1) * height / bands) {
-                        let repeated = layout.repeatsRowAbove(y, in: source.value)
-                        flags.value[y] = repeated
-                        // Safe: row y is `width` words inside width * height * 4 bytes.
-                        if !repeated { for x in 0..<width { alphas &= words[y &* width &+ x] } }
-                    }
-                    // Little-endian RGBA words: alpha is the top byte.
-                    opaque.value[band] = alphas & 0xFF00_0000 == 0xFF00_0000
-                }
-            }
-        }
-        var segments: [Segment] = []
-        var y = 0
-        while y < height {
-            var end = y + 1
-            if repeats[y] {
-                while end < height && repeats[end] { end += 1 }
-                segments.append(.repeats(rows: end - y))
-            } else {
-                while end < height && end - y < rowsPerChunk && !repeats[end] { end += 1 }
-                segments.append(.content(firstRow: y, rows: end - y))
-            }
-            y = end
-        }
-        return (segments, bandOpaque.allSatisfy { $0 })
-    }
-
-    /// Sub-filtered scanlines of `rows` rows, as raw deflate ending in a sync flush (byte
-    /// aligned, not final), and their Adler-32.
-    private static func deflateContent(_ source: UnsafeBufferPointer<UInt8>, firstRow: Int, rows: Int, layout: Scanlines) -> ([UInt8], UInt) {
+    /// One band: each row compared with the row above (the band's first row with the last of
+    /// the band before), repeats counted, other rows Sub-filtered into chunks and deflated.
+    private static func compressBand(_ rows: Range<Int>, layout: Scanlines, read: RowReader) -> [Piece] {
+        let rowBytes = layout.width * 4
         let stride = layout.rawRowBytes
-        var raw = [UInt8](unsafeUninitializedCapacity: rows * stride) { buffer, count in
-            for r in 0..<rows { layout.writeSubRow(firstRow + r, of: source, to: buffer.baseAddress! + r * stride) }
-            count = rows * stride
+        // Two scratch rows, by row parity: the row above stays valid while the next is read.
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * max(rowBytes, 1))
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: rowsPerChunk * stride)
+        defer { scratch.deallocate(); chunk.deallocate() }
+        let deflater = ChunkDeflater()
+        var pieces: [Piece] = []
+        var repeats = 0, chunkRows = 0
+        func flushChunk() {
+            guard chunkRows > 0 else { return }
+            let raw = UnsafeBufferPointer(start: chunk, count: chunkRows * stride)
+            pieces.append(.content(bytes: deflater.deflate(raw), adler: UInt(libdeflate_adler32(1, raw.baseAddress, raw.count)), rows: chunkRows))
+            chunkRows = 0
         }
-        var stream = z_stream()
-        // Raw deflate (negative window bits): the zlib wrapper is written once, around all chunks.
-        let status = deflateInit2_(&stream, 1, Z_DEFLATED, -15, 8, Z_RLE, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "zlib could not start a deflate stream")
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(raw.count))) + 16
-        // libdeflate's Adler-32 is vectorised; Debian's zlib 1.2 adds byte by byte.
-        let adler = raw.withUnsafeBytes { UInt(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
-        let bytes = raw.withUnsafeMutableBytes { input in
-            [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-                stream.next_in = input.bindMemory(to: Bytef.self).baseAddress
-                stream.avail_in = uInt(input.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(bound)
-                let result = deflate(&stream, Z_SYNC_FLUSH)
-                precondition(result == Z_OK && stream.avail_in == 0, "deflate did not take the whole chunk")
-                count = bound - Int(stream.avail_out)
+        var above: UnsafePointer<UInt8>? = rows.lowerBound > 0 ? read(rows.lowerBound - 1, scratch + ((rows.lowerBound - 1) & 1) * rowBytes) : nil
+        for y in rows {
+            let row = read(y, scratch + (y & 1) * rowBytes)
+            if let above, memcmp(row, above, rowBytes) == 0 {
+                flushChunk()
+                repeats += 1
+            } else {
+                if repeats > 0 { pieces.append(.repeats(rows: repeats)); repeats = 0 }
+                layout.writeSubRow(row, to: chunk + chunkRows * stride)
+                chunkRows += 1
+                if chunkRows == rowsPerChunk { flushChunk() }
             }
+            above = row
         }
-        raw = []
-        return (bytes, adler)
+        flushChunk()
+        if repeats > 0 { pieces.append(.repeats(rows: repeats)) }
+        return pieces
     }
 
     /// `adler` extended by `rows` scanlines of a 2 and `stride - 1` zeros.
@@ -158,108 +136,43 @@ enum ScanlineDeflater {
     }
 }
 
-/// Deflate's bit order: fields least-significant bit first; Huffman codes most-significant
-/// bit first (so they are reversed before writing).
-private struct BitWriter {
-    private var bytes: [UInt8] = []
-    private var accumulator: UInt64 = 0
-    private var count = 0
+/// One zlib raw-deflate stream (run-length strategy, level 1), reset for every chunk: each
+/// chunk is deflated on its own (no match reaches into the bytes before it, which may be
+/// hand-written blocks) and ends in a sync flush, byte aligned and not final.
+private struct ChunkDeflater: ~Copyable {
+    /// On the heap: zlib keeps a pointer back to its stream and refuses one that moved.
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
 
-    mutating func write(_ value: UInt64, bits: Int) {
-        accumulator |= value << UInt64(count)
-        count += bits
-        while count >= 8 {
-            bytes.append(UInt8(truncatingIfNeeded: accumulator))
-            accumulator >>= 8
-            count -= 8
+    init() {
+        stream.initialize(to: z_stream())
+        // Raw deflate (negative window bits): the zlib wrapper is written once, around all chunks.
+        let status = deflateInit2_(stream, 1, Z_DEFLATED, -15, 8, Z_RLE, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib could not start a deflate stream")
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// `raw` deflated on its own, ending in a sync flush.
+    func deflate(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        deflateReset(stream)
+        let bound = Int(deflateBound(stream, uLong(raw.count))) + 16
+        return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: raw.baseAddress)
+            stream.pointee.avail_in = uInt(raw.count)
+            stream.pointee.next_out = target.baseAddress
+            stream.pointee.avail_out = uInt(bound)
+            let result = CZlib.deflate(stream, Z_SYNC_FLUSH)
+            precondition(result == Z_OK && stream.pointee.avail_in == 0, "deflate did not take the whole chunk")
+            count = bound - Int(stream.pointee.avail_out)
         }
-    }
-
-    /// A Huffman code of `length` bits, written most significant bit first.
-    mutating func writeCode(_ code: UInt32, length: Int) {
-        var reversed: UInt64 = 0
-        for i in 0..<length where code & (1 << UInt32(length - 1 - i)) != 0 { reversed |= 1 << UInt64(i) }
-        write(reversed, bits: length)
-    }
-
-    /// A fixed-Huffman literal (0-255) or length symbol (256-287).
-    mutating func writeSymbol(_ symbol: Int) {
-        switch symbol {
-        case 0...143: writeCode(UInt32(0x30 + symbol), length: 8)
-        case 144...255: writeCode(UInt32(0x190 + symbol - 144), length: 9)
-        case 256...279: writeCode(UInt32(symbol - 256), length: 7)
-        default: writeCode(UInt32(0xC0 + symbol - 280), length: 8)
-        }
-    }
-
-    /// A match of `length` (3-258) bytes at distance 1.
-    mutating func writeDistanceOneMatch(_ length: Int) {
-        let (symbol, extraBits, base) = BitWriter.lengthCode(length)
-        writeSymbol(symbol)
-        if extraBits > 0 { write(UInt64(length - base), bits: extraBits) }
-        writeCode(0, length: 5)  // distance code 0 = distance 1
-    }
-
-    /// One non-final fixed-Huffman block holding `rows` scanlines of filter byte 2 (Up) and
-    /// `rowBytes` zeros each.
-    mutating func writeZeroRows(_ rows: Int, rowBytes: Int) {
-        write(0, bits: 1)  // BFINAL = 0
-        write(1, bits: 2)  // BTYPE = 01, fixed Huffman codes
-        for _ in 0..<rows {
-            writeSymbol(2)
-            guard rowBytes > 0 else { continue }
-            writeSymbol(0)
-            var left = rowBytes - 1  // zeros after the first, copied from the byte before
-            while left > 0 {
-                if left >= 3 {
-                    let run = min(258, left)
-                    // Never leave 1 or 2 bytes that a match cannot cover... they become literals.
-                    writeDistanceOneMatch(run)
-                    left -= run
-                } else {
-                    writeSymbol(0)
-                    left -= 1
-                }
-            }
-        }
-        writeSymbol(256)  // end of block
-    }
-
-    /// An empty stored block: ends the current bit run on a byte boundary, like a sync flush.
-    mutating func alignWithEmptyStoredBlock() {
-        write(0, bits: 3)  // BFINAL = 0, BTYPE = 00
-        if count > 0 { write(0, bits: 8 - count) }
-        bytes += [0x00, 0x00, 0xFF, 0xFF]
-    }
-
-    /// The last block: empty, fixed Huffman, BFINAL = 1, padded to a byte.
-    mutating func writeFinalEmptyBlock() {
-        write(1, bits: 1)
-        write(1, bits: 2)
-        writeSymbol(256)
-        if count > 0 { write(0, bits: 8 - count) }
-    }
-
-    /// The whole bytes written so far (the caller keeps the stream byte aligned).
-    mutating func takeBytes() -> [UInt8] {
-        precondition(count == 0, "not byte aligned")
-        defer { bytes = [] }
-        return bytes
-    }
-
-    /// RFC 1951, 3.2.5: the length symbol, its extra bits and its base length.
-    static func lengthCode(_ length: Int) -> (symbol: Int, extraBits: Int, base: Int) {
-        if length == 258 { return (285, 0, 258) }
-        let bases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227]
-        let extras = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5]
-        var index = bases.count - 1
-        while bases[index] > length { index -= 1 }
-        return (257 + index, extras[index], bases[index])
     }
 }
 
 /// A pointer handed to `concurrentPerform` workers, each touching only its own elements.
-private struct UnsafeSendable<Value>: @unchecked Sendable {
+struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How premultiplied RGBA8 rows become PNG scanlines: straight alpha (or none, for RGB),
 /// each row prefixed by its filter byte.
 struct Scanlines: Sendable {
@@ -15,26 +11,18 @@ struct Scanlines: Sendable {
     /// Bytes per scanline, filter byte included.
     var rawRowBytes: Int { width * channels + 1 }
 
-    /// Whether row `y` of `source` equals the row above (so its Up-filtered scanline is zeros).
-    func repeatsRowAbove(_ y: Int, in source: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard y > 0 else { return false }
-        let rowBytes = width &* 4
-        // Safe: rows y - 1 and y lie inside the caller's width * height * 4 bytes.
-        return memcmp(source.baseAddress! + y &* rowBytes, source.baseAddress! + (y &- 1) &* rowBytes, rowBytes) == 0
-    }
-
-    /// Writes row `y` as a Sub-filtered scanline (filter byte 1 and `rawRowBytes - 1` bytes) at
-    /// `target`. Sub turns flat runs into zeros.
-    func writeSubRow(_ y: Int, of source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
+    /// Writes the row of `width` premultiplied pixels at `row` as a Sub-filtered scanline
+    /// (filter byte 1 and `rawRowBytes - 1` bytes) at `target`. Sub turns flat runs into zeros.
+    func writeSubRow(_ row: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
         let channels = self.channels
         target[0] = 1
-        let row = UnsafeRawPointer(source.baseAddress!) + y &* width &* 4
+        let row = UnsafeRawPointer(row)
         // One pass: straighten each pixel and subtract its left neighbour's straight value. A
         // pixel equal to its neighbour (flat runs) is all zeros without any arithmetic.
         var previousPacked: UInt32 = 0
         var previous: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         var d = 1
-        // Safe: source row y has width * 4 bytes; target has rawRowBytes = 1 + width * channels.
+        // Safe: the row has width * 4 bytes; target has rawRowBytes = 1 + width * channels.
         for x in 0..<width {
             let packed = row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)
             if x > 0 && packed == previousPacked {

@@ -84,6 +84,18 @@ public final class BrowserRenderer: @unchecked Sendable {
         try compose { min(max(0, index), $0.animation.frameCount - 1) }
     }
 
+    /// The browser at `time` seconds as PNG file bytes (RGB on an opaque background): the
+    /// pixels of ``snapshot(at:)``, composed row by row straight into the encoder, in parallel
+    /// bands, without ever holding the whole canvas.
+    public func snapshotPNG(at time: Double) throws(PackError) -> [UInt8] {
+        try composePNG { $0.clock.frameIndex(at: time) }
+    }
+
+    /// ``snapshot(frame:)`` as PNG file bytes, composed as ``snapshotPNG(at:)`` is.
+    public func snapshotPNG(frame index: Int) throws(PackError) -> [UInt8] {
+        try composePNG { min(max(0, index), $0.animation.frameCount - 1) }
+    }
+
     /// Each visible sticker's frame index at `time`, in cell order: equal vectors mean equal
     /// snapshots.
     public func frameIndices(at time: Double) -> [Int] {
@@ -158,6 +170,17 @@ public final class BrowserRenderer: @unchecked Sendable {
             if let image = images[i] { canvas.draw(image, atX: player.rect.x, y: player.rect.y) }
         }
         return canvas
+    }
+
+    private func composePNG(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [UInt8] {
+        let wanted = players.map(frameIndex)
+        let images = try scaledImages { wanted[$0] }
+        let stickers = players.indices.compactMap { i in images[i].map { ($0, x: players[i].rect.x, y: players[i].rect.y) } }
+        let rows = SnapshotRows(width: layout.pixelWidth, height: layout.pixelHeight, background: options.background,
+                                baseImage: placeholders.isEmpty ? nil : makeBase(), stickers: stickers)
+        return PNGEncoder.encodeFast(width: rows.width, height: rows.height, opaque: options.background.isOpaque) {
+            rows.draw(row: $0, into: $1)
+        }
     }
 
     /// Each player's scaled frame (where `which` names one), decoded concurrently.
