@@ -138,9 +138,17 @@ struct RenderTests {
             let canvas = try renderer.snapshot(at: time)
             let decoded = try AnimationDecoder(bytes: try renderer.snapshotPNG(at: time)).frame(at: 0)
             #expect(decoded.width == canvas.width && decoded.height == canvas.height)
-            let first = decoded.pixels.indices.first { decoded.pixels[$0] != canvas.pixels[$0] }
-            #expect(first == nil, "t = \(time): first difference at byte \(first ?? -1)")
+            #expect(Self.firstDifference(decoded.pixels, canvas.pixels) == nil, "t = \(time)")
         }
+        let canvas = try renderer.snapshot(frame: 1)
+        let decoded = try AnimationDecoder(bytes: try renderer.snapshotPNG(frame: 1)).frame(at: 0)
+        #expect(Self.firstDifference(decoded.pixels, canvas.pixels) == nil, "frame 1")
+    }
+
+    /// The first byte at which two equally long pixel buffers differ (a short failure message
+    /// instead of two whole images).
+    static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
+        a.count != b.count ? min(a.count, b.count) : a.indices.first { a[$0] != b[$0] }
     }
 
     @Test("The shared clock: each sticker plays its own loop from 0 and rests after its last play")
