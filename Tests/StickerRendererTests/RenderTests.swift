@@ -53,13 +53,18 @@ struct RenderTests {
         let files = Files()
         let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
         let image = try BrowserRenderer(pack: Self.pack([red]), options: Self.options()).snapshot(at: 0)
-        // 393 x 213 pt strip; first cell at (16, 8), 102 x 102 (408 px = 136 pt, shrunk to 102).
-        #expect(image.width == 393 && image.height == 213)
-        for y in 0..<image.height {
-            for x in 0..<image.width {
+        Self.expectRedCellOnWhite(width: image.width, height: image.height, pixel: image.pixel)
+    }
+
+    /// The 1x strip of one solid red 408-pixel sticker on white: 393 x 213 pt; first cell at
+    /// (16, 8), 102 x 102 (408 px = 136 pt, shrunk to 102). Every pixel checked.
+    static func expectRedCellOnWhite(width: Int, height: Int, pixel: (_ x: Int, _ y: Int) -> PremultipliedRGBA) {
+        #expect(width == 393 && height == 213)
+        for y in 0..<height {
+            for x in 0..<width {
                 let inside = (16..<118).contains(x) && (8..<110).contains(y)
                 let expected = inside ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
-                if image.pixel(x: x, y: y) != expected { Issue.record("(\(x),\(y)) is \(image.pixel(x: x, y: y)), expected \(expected)"); return }
+                if pixel(x, y) != expected { Issue.record("(\(x),\(y)) is \(pixel(x, y)), expected \(expected)"); return }
             }
         }
     }
@@ -99,14 +104,7 @@ struct RenderTests {
         let png = try BrowserRenderer(pack: Self.pack([red]), options: Self.options()).snapshotPNG(at: 0)
         #expect(png[25] == 2)  // IHDR colour type: RGB on an opaque background
         let image = try AnimationDecoder(bytes: png).frame(at: 0)
-        #expect(image.width == 393 && image.height == 213)
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let inside = (16..<118).contains(x) && (8..<110).contains(y)
-                let expected = inside ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
-                if image.pixel(x: x, y: y) != expected { Issue.record("(\(x),\(y)) is \(image.pixel(x: x, y: y)), expected \(expected)"); return }
-            }
-        }
+        Self.expectRedCellOnWhite(width: image.width, height: image.height, pixel: image.pixel)
     }
 
     @Test("A PNG snapshot on a transparent background keeps alpha (RGBA), stickers in their columns")
