@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // glibc's malloc.h (mallopt), for the CLI's heap set-up before a large render.
+        .systemLibrary(name: "CMalloc"),
         // libjpeg reports errors by longjmp, which Swift cannot catch: a tiny C shim owns that.
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
 
@@ -50,6 +52,7 @@ let package = Package(
             "StickerRenderer",
             "StickerFit",
             "StickerBench",
+            "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "stickers", dependencies: ["StickerCLI"]),

@@ -58,6 +58,7 @@ public struct RenderCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
         let options = try browser.renderOptions()
         let renderer = BrowserRenderer(pack: pack, options: options)

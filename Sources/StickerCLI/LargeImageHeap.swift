@@ -1,0 +1,45 @@
+import CMalloc
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Heap set-up for a process about to fill tens of megabytes of fresh pixel memory: a 3x
+/// browser snapshot's decoded frames, scaled stickers and band buffers.
+///
+/// Every fresh 4 KiB page costs a fault: about 4,100 in `stickers render` of the sample pack,
+/// the kernel's share of that process near 40%. So glibc is asked to serve large buffers from
+/// its heap rather than one `mmap` each (`M_MMAP_THRESHOLD`, at glibc's 32 MiB limit), to keep
+/// what is freed for the next buffer (`M_TRIM_THRESHOLD`), to use that one heap from every
+/// thread (`M_ARENA_MAX`), and to grow it 32 MiB at a time (`M_TOP_PAD`). The heap is grown
+/// once here, before any of it is touched, and transparent huge pages are asked for over it, so
+/// its pages arrive 2 MiB at a time: about 930 faults instead of 4,100, and the render's median
+/// process time 22.3-23.4 -> 18.4-18.9 ms (hyperfine, three rounds of 50 runs each, A/B), for
+/// about 4 MB more peak memory. All of it is advice: with huge pages off (or not granted) only
+/// the thresholds change, and the pixels are the same either way.
+enum LargeImageHeap {
+    /// How much the heap grows at a time, and is prepared now.
+    static let pad = 32 << 20
+    /// The x86-64 and arm64 huge page.
+    static let hugePage = 2 << 20
+
+    /// Call once, on the main thread, before the work starts its threads.
+    static func prepare() {
+        mallopt(M_ARENA_MAX, 1)
+        mallopt(M_MMAP_THRESHOLD, 32 << 20)  // glibc's largest
+        mallopt(M_TRIM_THRESHOLD, 256 << 20)
+        mallopt(M_TOP_PAD, Int32(pad))
+        // A block below the mmap threshold makes the heap grow by itself plus the pad; freed,
+        // it stays as the heap's untouched top.
+        let before = Int(bitPattern: sbrk(0))
+        guard let block = malloc(1 << 20) else { return }
+        // Asked about, so the compiler cannot drop the allocation as unused.
+        guard malloc_usable_size(block) > 0 else { return free(block) }
+        free(block)
+        let after = Int(bitPattern: sbrk(0))
+        // Only a heap that really grew by sbrk (glibc falls back to mmap when it cannot).
+        guard before > 0, after - before >= pad else { return }
+        let start = (before + hugePage - 1) & ~(hugePage - 1), end = after & ~(hugePage - 1)
+        guard end > start, let region = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(region, end - start, MADV_HUGEPAGE)
+    }
+}
