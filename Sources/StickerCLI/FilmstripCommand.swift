@@ -44,6 +44,7 @@ public struct FilmstripCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        LargeImageHeap.prepare()
         let pack = try PackInput.load([input])
         let chosen: Sticker
         if let sticker {

@@ -44,6 +44,7 @@ public struct SheetCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
         let backgrounds = Background.presets.map(\.background) + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })
         let sheet = ContactSheets.backgrounds(pack, backgrounds: backgrounds, size: size, scale: scale,
