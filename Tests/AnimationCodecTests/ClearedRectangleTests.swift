@@ -48,6 +48,45 @@ struct ClearedRectangleTests {
         #expect(frames[1].warnings.contains { $0.kind == .missingPixelData })
     }
 
+    /// Frames that replace the whole canvas are drawn whole by the parallel decode's workers,
+    /// and their memory becomes the canvas while the old canvas goes back to a worker: more
+    /// frames than the window, so memory goes round several times, with frames kept by the
+    /// caller and frames not kept (whose memory is written again).
+    @Test("whole-canvas GIF frames drawn by workers arrive intact and in order, kept or not", arguments: [1, 2, 3])
+    func wholeCanvasFrames(threads: Int) throws {
+        let side = 16, count = 13
+        let blue = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
+        let colors = [Self.red, Self.green, blue]
+        // Frame k: index (x + y + k) % 3 + 1; every fourth frame has blue (3) transparent.
+        let images = (0..<count).map { k in
+            GIFBuilder.Image(indexes: (0..<(side * side)).map { UInt8(($0 % side + $0 / side + k) % 3 + 1) },
+                             disposal: 2, transparentIndex: k % 4 == 1 ? 3 : nil)
+        }
+        func expected(_ k: Int, _ x: Int, _ y: Int) -> PremultipliedRGBA {
+            let index = (x + y + k) % 3 + 1
+            return k % 4 == 1 && index == 3 ? Self.clear : colors[index - 1]
+        }
+        let decoder = try AnimationDecoder(bytes: Self.builder(side).animation(images))
+        var canvas = [UInt8](repeating: 0xAB, count: side * side * 4)
+        var seen: [[PremultipliedRGBA]] = []
+        try decoder.forEachFrame(threads: threads, reusing: &canvas) { frame in
+            seen.append((0..<(side * side)).map { frame.pixel(x: $0 % side, y: $0 / side) })
+        }
+        let kept = try decoder.decodeAllFrames(threads: threads)
+        #expect(seen.count == count && kept.count == count)
+        for k in 0..<min(count, seen.count, kept.count) {
+            for y in 0..<side {
+                for x in 0..<side {
+                    #expect(seen[k][y * side + x] == expected(k, x, y), "frame \(k) at (\(x), \(y)), not kept")
+                    #expect(kept[k].pixel(x: x, y: y) == expected(k, x, y), "frame \(k) at (\(x), \(y)), kept")
+                }
+            }
+        }
+        // The caller's canvas ends as the last frame.
+        #expect(canvas.count == side * side * 4)
+        #expect(PremultipliedRGBA(r: canvas[0], g: canvas[1], b: canvas[2], a: canvas[3]) == expected(count - 1, 0, 0))
+    }
+
     @Test("a frame that cannot be decoded over a cleared rectangle shows it cleared", arguments: [1, 2])
     func undecodable(threads: Int) throws {
         let side = 6

@@ -35,6 +35,33 @@ struct Compositor {
         return canvas
     }
 
+    /// Whether frame `index` of `frames` replaces every pixel of a `width` x `height` canvas:
+    /// it covers the canvas exactly, the rectangle the dispose before it clears (the empty
+    /// canvas before frame 0, or a whole-canvas frame disposed to background), so ``drawRows``
+    /// draws it with SOURCE; and it does not dispose to PREVIOUS (nothing to save). Known from
+    /// the headers alone, so a worker can draw such a frame whole, ahead of the compositor.
+    static func replacesCanvas(_ frames: [FrameInfo], at index: Int, width: Int, height: Int) -> Bool {
+        let whole = FrameRect(x: 0, y: 0, width: width, height: height)
+        guard frames[index].rect == whole, frames[index].dispose != .previous else { return false }
+        guard index > 0 else { return true }
+        let before = frames[index - 1]
+        return before.dispose == .background && before.rect.clipped(toWidth: width, height: height) == whole
+    }
+
+    /// Takes `pixels` (a whole premultiplied canvas, frame `info` drawn on nothing) as the
+    /// canvas, when the frame replaces every pixel here (see ``replacesCanvas(_:at:width:height:)``,
+    /// checked again against this compositor's state): drawing it would give those very
+    /// pixels. Returns the previous canvas's memory for reuse, or nil (nothing changed) when
+    /// the frame does not replace the canvas; the caller then draws it.
+    mutating func replaceCanvas(with pixels: [UInt8], info: FrameInfo) -> [UInt8]? {
+        let whole = FrameRect(x: 0, y: 0, width: width, height: height)
+        guard pixels.count == width * height * 4, info.rect == whole, info.dispose != .previous,
+              let (op, rect) = pendingDispose, op == .background, rect == whole else { return nil }
+        pendingDispose = (info.dispose, whole)
+        defer { canvas = pixels }
+        return canvas
+    }
+
     /// Draws a decoded layer with `info`'s blend op, after disposing of the previous frame.
     mutating func draw(_ layer: FrameLayer, info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>) {
         guard layer.pixels.count == layer.rect.width * layer.rect.height * 4 else {

@@ -137,7 +137,10 @@ public struct AnimationDecoder: Sendable {
     /// pages); otherwise it is replaced by a buffer of that size. Afterwards, even after an
     /// error, `canvas` holds the displayed canvas (the last frame when all went well) and can be
     /// passed to the next decode. Frames handed to `body` share that memory until `body`
-    /// returns; one that `body` keeps is copied before the next frame is drawn.
+    /// returns; one that `body` keeps is copied before its memory is drawn on again. On
+    /// several threads, a GIF frame that replaces the whole canvas is drawn by a worker in
+    /// memory of its own, which then becomes the canvas (the old canvas's memory serves a later
+    /// frame): `canvas` then ends as memory of the right size, not always the memory handed in.
     public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount, reusing canvas: inout [UInt8],
                              _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
         if threads <= 1 || frameCount == 1 {

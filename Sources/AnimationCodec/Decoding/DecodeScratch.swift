@@ -14,6 +14,8 @@ final class DecodeScratch: @unchecked Sendable {
     private var joined = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     /// libdeflate's decompressor (about 32 KB of tables), allocated once.
     let decompressor: OpaquePointer?
+    /// A parallel decode's layer memory, parked here between decodes (see ``takeLayerStorage()``).
+    private var parkedLayer: [UInt8] = []
 
     init() {
         decompressor = libdeflate_alloc_decompressor()
@@ -23,6 +25,17 @@ final class DecodeScratch: @unchecked Sendable {
         for buffer in [filtered, row, zeros, indexes, joined] { buffer.deallocate() }
         if let decompressor { libdeflate_free_decompressor(decompressor) }
     }
+
+    /// The layer memory parked by the last parallel decode that used this scratch (empty at
+    /// first): a slot's frame layers, or a canvas handed back, reused instead of faulting in
+    /// fresh pages every decode.
+    func takeLayerStorage() -> [UInt8] {
+        defer { parkedLayer = [] }
+        return parkedLayer
+    }
+
+    /// Parks `storage` for the next parallel decode that takes this scratch.
+    func parkLayerStorage(_ storage: [UInt8]) { parkedLayer = storage }
 
     /// At least `count` bytes for an inflated (filtered) image; contents undefined.
     func filteredBuffer(_ count: Int) -> UnsafeMutableRawBufferPointer {

@@ -54,10 +54,16 @@ enum FrameSource: Sendable {
         case gifIndexes(written: Int, warnings: [CodecWarning])
         /// PNG rows inflated and unfiltered in the worker's scratch, to convert onto the canvas.
         case pngUnfiltered
+        /// A GIF frame that replaces the whole canvas, drawn through its palette by the worker
+        /// (see ``Compositor/replaceCanvas(with:info:)``): the compositing thread takes its
+        /// memory as the canvas instead of drawing it.
+        case canvas(FrameLayer)
     }
 
     /// The worker's half of the parallel path: everything that does not touch the canvas.
-    func prepare(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8]) throws(CodecError) -> Prepared {
+    /// With `asCanvas`, a GIF frame known to replace the whole canvas is drawn whole here.
+    func prepare(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8],
+                 asCanvas: Bool = false) throws(CodecError) -> Prepared {
         if case .png(_, let decoder, let frames) = self, try decoder.inflateAndUnfilter(frames[index], in: bytes, scratch: scratch) {
             return .pngUnfiltered
         }
@@ -65,6 +71,7 @@ enum FrameSource: Sendable {
             return .layer(try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage))
         }
         let image = file.images[index]
+        if asCanvas { return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage, zeroed: false)) }
         LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height, zeroed: false)
         let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0) }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
@@ -74,7 +81,7 @@ enum FrameSource: Sendable {
     func composite(_ prepared: Prepared, index: Int, storage: [UInt8], scratch: DecodeScratch, info: FrameInfo,
                    onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>) -> [CodecWarning] {
         switch (prepared, self) {
-        case (.layer(let layer), _):
+        case (.layer(let layer), _), (.canvas(let layer), _):
             compositor.draw(layer, info: info, rowBuffer: rowBuffer)
             return layer.warnings
         case (.gifIndexes(let written, let warnings), .gif(let file)):

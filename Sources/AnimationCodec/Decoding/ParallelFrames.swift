@@ -14,13 +14,19 @@ struct ParallelFrames {
         // compositing thread after `ready` is signalled, and claimed again only after that
         // read (``Schedule/claim()`` keeps a frame's slot out of reach until it is consumed).
         let scratch = ScratchPool.shared.take()
-        var storage: [UInt8] = []
+        /// Layer memory, kept with the pooled scratch between decodes.
+        var storage: [UInt8]
         var result: Result<FrameSource.Prepared, CodecError>?
         /// The frame whose result is in the slot (-1: none yet).
         let decoded = Atomic<Int>(-1)
         let ready = DispatchSemaphore(value: 0)
 
-        deinit { ScratchPool.shared.give(scratch) }
+        init() { storage = scratch.takeLayerStorage() }
+
+        deinit {
+            scratch.parkLayerStorage(storage)
+            ScratchPool.shared.give(scratch)
+        }
     }
 
     /// Which frames are claimed and which slots are free, shared by every thread.
@@ -65,11 +71,12 @@ struct ParallelFrames {
         let slots = (0..<window).map { _ in Slot() }
         let schedule = Schedule(frameCount: frameCount, window: window)
         let (source, bytes) = (decoder.source, decoder.bytes)
+        let asCanvas = Self.framesDrawnWhole(decoder)
 
         @Sendable func decode(_ index: Int) {
             let slot = slots[index % window]
             slot.result = Result { () throws(CodecError) in
-                try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage)
+                try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage, asCanvas: asCanvas[index])
             }
             slot.decoded.store(index, ordering: .releasing)
             slot.ready.signal()
@@ -120,7 +127,28 @@ struct ParallelFrames {
                                   onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>) throws(CodecError) -> [CodecWarning] {
         guard let result = slot.result else { return [] }
         slot.result = nil
-        return source.composite(try result.get(), index: index, storage: slot.storage, scratch: slot.scratch, info: info,
+        let prepared = try result.get()
+        if case .canvas(let layer) = prepared, let previous = compositor.replaceCanvas(with: layer.pixels, info: info) {
+            // The old canvas's memory serves this slot's next frame.
+            slot.storage = previous
+            return layer.warnings
+        }
+        return source.composite(prepared, index: index, storage: slot.storage, scratch: slot.scratch, info: info,
                                 onto: &compositor, rowBuffer: rowBuffer)
+    }
+
+    /// Canvases up to this many bytes may be drawn whole by the workers: each of the window's
+    /// slots then holds a canvas, not a frame's palette indexes (4 bytes a pixel, not 1), so the
+    /// streaming bound only grows by a few sticker-sized canvases.
+    static let wholeCanvasBytes = 2 << 20
+
+    /// For each frame, whether a worker draws it whole (a GIF frame that replaces the canvas,
+    /// on a canvas small enough): the compositing thread then only takes its memory.
+    static func framesDrawnWhole(_ decoder: AnimationDecoder) -> [Bool] {
+        let info = decoder.info
+        guard case .gif = decoder.source, info.width * info.height * 4 <= wholeCanvasBytes else {
+            return [Bool](repeating: false, count: info.frameCount)
+        }
+        return info.frames.indices.map { Compositor.replacesCanvas(info.frames, at: $0, width: info.width, height: info.height) }
     }
 }
