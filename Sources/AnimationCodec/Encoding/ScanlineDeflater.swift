@@ -40,8 +40,9 @@ enum ScanlineDeflater {
     /// `rgb` (the caller has checked that every pixel is opaque).
     static func compress(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool) -> [UInt8] {
         pixels.withUnsafeBufferPointer { buffer in
-            let base = UnsafeSendable(buffer.baseAddress!)
-            return compress(width: width, height: height, rgb: rgb) { y, _ in UnsafePointer(base.value + y &* width &* 4) }
+            // Read only for rows that exist (an empty image asks for none).
+            let base = UnsafeSendable(buffer.baseAddress)
+            return compress(width: width, height: height, rgb: rgb) { y, _ in UnsafePointer(base.value! + y &* width &* 4) }
         }
     }
 
