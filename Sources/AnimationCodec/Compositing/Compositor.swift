@@ -55,11 +55,19 @@ struct Compositor {
     /// the frame does not replace the canvas; the caller then draws it.
     mutating func replaceCanvas(with pixels: [UInt8], info: FrameInfo) -> [UInt8]? {
         let whole = FrameRect(x: 0, y: 0, width: width, height: height)
-        guard pixels.count == width * height * 4, info.rect == whole, info.dispose != .previous,
-              let (op, rect) = pendingDispose, op == .background, rect == whole else { return nil }
+        guard pixels.count == width * height * 4, info.rect == whole, replacesClearedRect(info) else { return nil }
         pendingDispose = (info.dispose, whole)
         defer { canvas = pixels }
         return canvas
+    }
+
+    /// Whether the pending dispose clears exactly frame `info`'s rectangle, which lies inside
+    /// the canvas, and the frame does not dispose to PREVIOUS (that would save the cleared
+    /// pixels before they exist): drawn there, the frame replaces every pixel it covers.
+    private func replacesClearedRect(_ info: FrameInfo) -> Bool {
+        guard let (op, rect) = pendingDispose else { return false }
+        return op == .background && rect == info.rect && info.rect.clipped(toWidth: width, height: height) == info.rect
+            && info.dispose != .previous
     }
 
     /// Draws a decoded layer with `info`'s blend op, after disposing of the previous frame.
@@ -92,8 +100,7 @@ struct Compositor {
                                    _ body: (RowTarget) -> Result) -> Result {
         let clip = info.rect.clipped(toWidth: width, height: height)
         var blend = info.blend
-        if mayReplaceClearedRect, let (op, rect) = pendingDispose, op == .background, rect == info.rect, clip == info.rect,
-           info.dispose != .previous {  // PREVIOUS would save the cleared pixels before they exist
+        if mayReplaceClearedRect, replacesClearedRect(info) {
             pendingDispose = nil
             blend = .source
         }

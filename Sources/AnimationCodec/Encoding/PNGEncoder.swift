@@ -116,7 +116,7 @@ public enum PNGEncoder {
                     // source rows y - 1 and y lie inside width * height * 4 bytes.
                     let target = buffer.baseAddress! + y &* stride
                     let row = source.baseAddress! + y &* rowBytes
-                    if y > 0 && memcmp(row, row - rowBytes, rowBytes) == 0 {
+                    if y > 0 && layout.repeats(row, above: row - rowBytes) {
                         target[0] = 2
                         memset(target + 1, 0, stride &- 1)
                     } else {

@@ -110,7 +110,7 @@ enum ScanlineDeflater {
         var above: UnsafePointer<UInt8>? = rows.lowerBound > 0 ? read(rows.lowerBound - 1, scratch + ((rows.lowerBound - 1) & 1) * rowBytes) : nil
         for y in rows {
             let row = read(y, scratch + (y & 1) * rowBytes)
-            if let above, memcmp(row, above, rowBytes) == 0 {
+            if let above, layout.repeats(row, above: above) {
                 flushChunk()
                 repeats += 1
             } else {

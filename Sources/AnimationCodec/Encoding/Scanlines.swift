@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How premultiplied RGBA8 rows become PNG scanlines: straight alpha (or none, for RGB),
 /// each row prefixed by its filter byte.
 struct Scanlines: Sendable {
@@ -10,6 +14,12 @@ struct Scanlines: Sendable {
     var channels: Int { rgb ? 3 : 4 }
     /// Bytes per scanline, filter byte included.
     var rawRowBytes: Int { width * channels + 1 }
+
+    /// Whether the rows of `width` premultiplied pixels at `row` and `above` are equal (so the
+    /// row's Up-filtered scanline is all zeros).
+    func repeats(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>) -> Bool {
+        memcmp(row, above, width &* 4) == 0
+    }
 
     /// Writes the row of `width` premultiplied pixels at `row` as a Sub-filtered scanline
     /// (filter byte 1 and `rawRowBytes - 1` bytes) at `target`. Sub turns flat runs into zeros.

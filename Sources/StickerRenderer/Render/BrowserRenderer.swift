@@ -81,7 +81,7 @@ public final class BrowserRenderer: @unchecked Sendable {
 
     /// The browser with every sticker on its frame `index` (its last frame when it has fewer).
     public func snapshot(frame index: Int) throws(PackError) -> RGBAImage {
-        try compose { min(max(0, index), $0.animation.frameCount - 1) }
+        try compose { $0.clampedFrame(index) }
     }
 
     /// The browser at `time` seconds as PNG file bytes (RGB on an opaque background): the
@@ -93,7 +93,7 @@ public final class BrowserRenderer: @unchecked Sendable {
 
     /// ``snapshot(frame:)`` as PNG file bytes, composed as ``snapshotPNG(at:)`` is.
     public func snapshotPNG(frame index: Int) throws(PackError) -> [UInt8] {
-        try composePNG { min(max(0, index), $0.animation.frameCount - 1) }
+        try composePNG { $0.clampedFrame(index) }
     }
 
     /// Each visible sticker's frame index at `time`, in cell order: equal vectors mean equal
@@ -163,8 +163,7 @@ public final class BrowserRenderer: @unchecked Sendable {
     }
 
     private func compose(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> RGBAImage {
-        let wanted = players.map(frameIndex)
-        let images = try scaledImages { wanted[$0] }
+        let images = try scaledImages(frames: frameIndex)
         var canvas = makeBase()
         for (i, player) in players.enumerated() {
             if let image = images[i] { canvas.draw(image, atX: player.rect.x, y: player.rect.y) }
@@ -173,14 +172,19 @@ public final class BrowserRenderer: @unchecked Sendable {
     }
 
     private func composePNG(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [UInt8] {
-        let wanted = players.map(frameIndex)
-        let images = try scaledImages { wanted[$0] }
+        let images = try scaledImages(frames: frameIndex)
         let stickers = players.indices.compactMap { i in images[i].map { ($0, x: players[i].rect.x, y: players[i].rect.y) } }
         let rows = SnapshotRows(width: layout.pixelWidth, height: layout.pixelHeight, background: options.background,
                                 baseImage: placeholders.isEmpty ? nil : makeBase(), stickers: stickers)
         return PNGEncoder.encodeFast(width: rows.width, height: rows.height, opaque: options.background.isOpaque) {
             rows.draw(row: $0, into: $1)
         }
+    }
+
+    /// Every player's scaled frame `frameIndex` names, decoded concurrently.
+    private func scaledImages(frames frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [RGBAImage?] {
+        let wanted = players.map(frameIndex)
+        return try scaledImages { wanted[$0] }
     }
 
     /// Each player's scaled frame (where `which` names one), decoded concurrently.

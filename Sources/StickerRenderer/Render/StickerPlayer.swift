@@ -28,6 +28,9 @@ final class StickerPlayer: @unchecked Sendable {
     /// The pixels of one source frame: how much work scaling it is.
     var sourcePixels: Int { animation.width * animation.height }
 
+    /// Frame `index`, or the last frame when the animation has fewer (the first for negative).
+    func clampedFrame(_ index: Int) -> Int { min(max(0, index), animation.frameCount - 1) }
+
     /// The bytes one scaled frame takes.
     var scaledFrameBytes: Int { rect.width * rect.height * 4 }
 
