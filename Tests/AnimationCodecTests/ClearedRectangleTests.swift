@@ -87,6 +87,32 @@ struct ClearedRectangleTests {
         #expect(PremultipliedRGBA(r: canvas[0], g: canvas[1], b: canvas[2], a: canvas[3]) == expected(count - 1, 0, 0))
     }
 
+    /// Layer memory is not zeroed before a GIF frame is drawn into it: the draw itself must
+    /// write every pixel, clearing what short or undecodable data never reaches. The memory
+    /// handed in is full of garbage, so any pixel left unwritten shows.
+    @Test("a GIF layer drawn into used memory writes every pixel, short and undecodable frames too", arguments: [false, true])
+    func layerInUsedMemory(interlaced: Bool) throws {
+        let side = 8
+        let gif = Self.builder(side).animation([
+            .init(indexes: [UInt8](repeating: 1, count: side * side), keptPixels: 20, disposal: 2, interlaced: interlaced),
+            .init(indexes: [UInt8](repeating: 2, count: side * side), disposal: 2, minimumCodeSize: 12),
+        ])
+        let decoder = try AnimationDecoder(bytes: gif)
+        let rows = interlaced ? Self.storedRowOrder(height: side) : Array(0..<side)
+        for index in 0..<2 {
+            var storage = [UInt8](repeating: 0xAB, count: side * side * 4)
+            let layer = try decoder.source.decodeLayer(index, bytes: decoder.bytes, scratch: DecodeScratch(), storage: &storage)
+            for y in 0..<side {
+                for x in 0..<side {
+                    let coded = index == 0 && rows.firstIndex(of: y)! * side + x < 20
+                    let o = (y * side + x) * 4
+                    let pixel = PremultipliedRGBA(r: layer.pixels[o], g: layer.pixels[o + 1], b: layer.pixels[o + 2], a: layer.pixels[o + 3])
+                    #expect(pixel == (coded ? Self.red : Self.clear), "frame \(index) at (\(x), \(y))")
+                }
+            }
+        }
+    }
+
     @Test("a frame that cannot be decoded over a cleared rectangle shows it cleared", arguments: [1, 2])
     func undecodable(threads: Int) throws {
         let side = 6

@@ -10,16 +10,14 @@ struct FrameLayer: Sendable {
 /// Reuse of layer buffers between frames, so the parallel path does not fault in fresh
 /// memory for every frame.
 enum LayerStorage {
-    /// Makes `storage` exactly `count` bytes, reusing its capacity; zeroes it if asked (a
-    /// GIF layer's unreached rows must be transparent; a PNG layer is fully overwritten).
-    static func prepare(_ storage: inout [UInt8], count: Int, zeroed: Bool) {
+    /// Makes `storage` exactly `count` bytes, reusing its capacity; what it holds is left as it
+    /// is (every decoder writes each byte of its layer: a GIF layer's unreached rows are cleared
+    /// by the draw itself).
+    static func prepare(_ storage: inout [UInt8], count: Int) {
         if storage.count > count {
             storage.removeLast(storage.count - count)
         } else if storage.count < count {
             storage.append(contentsOf: repeatElement(0, count: count - storage.count))
-        }
-        if zeroed {
-            storage.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         }
     }
 }

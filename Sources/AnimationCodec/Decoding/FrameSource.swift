@@ -71,8 +71,8 @@ enum FrameSource: Sendable {
             return .layer(try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage))
         }
         let image = file.images[index]
-        if asCanvas { return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage, zeroed: false)) }
-        LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height, zeroed: false)
+        if asCanvas { return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage)) }
+        LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height)
         let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0) }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
     }

@@ -91,12 +91,12 @@ enum GIFImageDecoder {
     }
 
     /// Decodes `image` into `storage` (resized, capacity kept) as a pixel layer. Every pixel is
-    /// written: through the palette, or cleared by ``draw`` past the end of short data; so the
-    /// memory is zeroed first only when `zeroed` asks for it.
+    /// written, through the palette or cleared by ``draw`` past the end of short data, so the
+    /// memory is not zeroed first.
     static func decodeLayer(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch,
-                            storage: inout [UInt8], zeroed: Bool = true) -> FrameLayer {
+                            storage: inout [UInt8]) -> FrameLayer {
         let rect = image.info.rect
-        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4, zeroed: zeroed)
+        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4)
         let warnings = storage.withUnsafeMutableBytes { out in
             decode(image, in: bytes, scratch: scratch, target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect))
         }

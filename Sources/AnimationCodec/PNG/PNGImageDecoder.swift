@@ -90,7 +90,7 @@ struct PNGImageDecoder: Sendable {
     func decodeLayer(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
                      storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
         let rect = frame.control.rect
-        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4, zeroed: false)
+        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4)
         let failure: CodecError? = storage.withUnsafeMutableBytes { out in
             do throws(CodecError) {
                 try decode(frame, in: bytes, scratch: scratch,

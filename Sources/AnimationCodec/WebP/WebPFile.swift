@@ -83,7 +83,7 @@ struct WebPFile: Sendable {
     func decodeLayer(_ index: Int, bytes: [UInt8], storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
         let frame = frames[index]
         let rect = frame.info.rect
-        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4, zeroed: false)
+        LayerStorage.prepare(&storage, count: rect.width * rect.height * 4)
         let status = bytes.withUnsafeBufferPointer { source in
             storage.withUnsafeMutableBufferPointer { target in
                 var config = WebPDecoderConfig()
