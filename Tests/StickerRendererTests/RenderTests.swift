@@ -234,6 +234,8 @@ struct RenderTests {
         try AtomicFile.write([1, 2, 3], to: target)
         try AtomicFile.write([4, 5], to: target)
         #expect(FileManager.default.contents(atPath: target) == Data([4, 5]))
+        try AtomicFile.write([6, 7, 8, 9], to: target, durable: true)
+        #expect(FileManager.default.contents(atPath: target) == Data([6, 7, 8, 9]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: files.url.path).filter { $0.hasPrefix(".") }.isEmpty)
         #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write([1], to: "/no/such/folder/out.png") }
     }

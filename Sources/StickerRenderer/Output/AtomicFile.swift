@@ -1,8 +1,13 @@
 import Foundation
 
 /// Writes files all-or-nothing: bytes go to a hidden temporary file beside the target, which
-/// is renamed over it only when complete, so a failure or an interrupt leaves any earlier
-/// file untouched.
+/// is renamed over it only when complete, so a failure, an interrupt or a crash of the process
+/// leaves any earlier file untouched.
+///
+/// By default the bytes are not forced to the disk before the rename (no `fsync`), as image
+/// tools do not (ImageMagick, ffmpeg, cp): the file is whole for every reader, but a power cut
+/// or a kernel crash in the next seconds may lose it. Ask for `durable` where that matters; it
+/// cost about 1.5 ms of a 19 ms `stickers render` on this project's VM (hyperfine medians).
 public enum AtomicFile {
     /// Why a file could not be written.
     public struct WriteError: Error, CustomStringConvertible {
@@ -17,8 +22,9 @@ public enum AtomicFile {
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
     }
 
-    /// Writes `bytes` to `path` atomically.
-    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    /// Writes `bytes` to `path` atomically; with `durable`, they reach the disk (`fsync`)
+    /// before the file takes its name.
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(WriteError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
@@ -41,7 +47,7 @@ public enum AtomicFile {
                 offset += n
             }
         }
-        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && durable && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
