@@ -187,18 +187,18 @@ public struct AnimationDecoder: Sendable {
 /// Decodes and composites frames one at a time, each frame's rows going straight from the
 /// unfilter/LZW stage onto the canvas. See ``AnimationDecoder/makeFrameIterator()``.
 ///
-/// An iterator holds pooled scratch memory: iterate each one (and its copies) from one
-/// thread at a time.
+/// An iterator keeps only its canvas between frames: each ``next()`` borrows decoding scratch
+/// (inflate buffer, rows, decompressor) from a shared pool and returns it, so many iterators
+/// alive at once (a browser's stickers) share a few scratches instead of holding one each.
+/// Iterate each iterator (and its copies) from one thread at a time.
 public struct FrameIterator {
     private let decoder: AnimationDecoder
     private var compositor: Compositor
-    private let scratch: ScratchLease
     private var nextIndex = 0
 
     init(decoder: AnimationDecoder, reusing storage: [UInt8] = []) {
         self.decoder = decoder
         compositor = Compositor(width: decoder.info.width, height: decoder.info.height, reusing: storage)
-        scratch = ScratchLease()
     }
 
     /// The canvas's memory, for a later decode to reuse; the iterator must not be used after.
@@ -209,7 +209,8 @@ public struct FrameIterator {
         guard nextIndex < decoder.frameCount else { return nil }
         let index = nextIndex
         let frameInfo = decoder.info.frames[index]
-        let (source, bytes, scratch) = (decoder.source, decoder.bytes, self.scratch.scratch)
+        let (source, bytes, scratch) = (decoder.source, decoder.bytes, ScratchPool.shared.take())
+        defer { ScratchPool.shared.give(scratch) }
         let result = compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) { target in
             Result { () throws(CodecError) in try source.decode(index, bytes: bytes, scratch: scratch, target: target) }
         }
@@ -220,8 +221,3 @@ public struct FrameIterator {
     }
 }
 
-/// A pooled scratch returned to the pool when the last copy of its holder goes away.
-final class ScratchLease {
-    let scratch = ScratchPool.shared.take()
-    deinit { ScratchPool.shared.give(scratch) }
-}
