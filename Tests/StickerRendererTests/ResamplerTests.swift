@@ -1,5 +1,5 @@
 import Foundation
-import StickerRenderer
+@testable import StickerRenderer
 import Testing
 
 /// The downscaler: premultiplied space keeps soft edges their colour, and the widened
@@ -77,6 +77,27 @@ struct ResamplerTests {
             let worst = zip(fast.pixels, reference.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
             #expect(worst <= 1, "\(size): worst difference \(worst)")
         }
+    }
+
+    @Test("Filtered sums become bytes clamped to 0...255 and colour to alpha, rounded to nearest")
+    func clampedBytes() {
+        // Worked by hand: alpha first (0...255), then each colour into 0...alpha.
+        #expect(Resampler.clampedBytes([300, -5, 100.4, 200]) == [200, 0, 100, 200])
+        #expect(Resampler.clampedBytes([10.4, 11.6, 0.49, 255.7]) == [10, 12, 0, 255])
+        #expect(Resampler.clampedBytes([5, 5, 5, -3]) == [0, 0, 0, 0])
+        #expect(Resampler.clampedBytes([254.6, 254.6, 254.6, 254.6]) == [255, 255, 255, 255])
+        #expect(Resampler.clampedBytes([0.2, 0.7, 0, 0.7]) == [0, 1, 0, 1])
+    }
+
+    @Test("Pixel pairs interleave two pixels channel by channel; a row's last pixel pairs with zero")
+    func pixelPairs() {
+        let row: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+        row.withUnsafeBytes { bytes in
+            #expect(Resampler.pixelPair(bytes, offset: 0, last: false) == [1, 5, 2, 6, 3, 7, 4, 8])
+            #expect(Resampler.pixelPair(bytes, offset: 4, last: true) == [5, 0, 6, 0, 7, 0, 8, 0])
+        }
+        // 200 * 3 + 100 * -2 per channel, in one step.
+        #expect(Resampler.multiplyAddPairs([200, 100, 200, 100, 200, 100, 200, 100], [3, -2, 3, -2, 3, -2, 3, -2]) == [400, 400, 400, 400])
     }
 
     @Test("A solid colour stays exactly that colour at any size")
