@@ -60,21 +60,26 @@ public struct Resampler: Sendable, Hashable {
         // Streaming separable filter: each source row is filtered horizontally once (16-bit
         // fixed-point taps, two per pmaddwd), into a small ring of float rows (they keep the
         // precision and the negative lobes); each output row then
-        // sums the ring rows it needs. The working set stays in cache. Transparent pixels are
-        // zeros in premultiplied space and contribute nothing, so each ring row remembers the
-        // output columns its non-transparent pixels reach, and only those are computed.
+        // sums the ring rows it needs, four pixels at a time in registers. The working set
+        // stays in cache. Transparent pixels are zeros in premultiplied space and contribute
+        // nothing, so each ring row remembers the output columns its non-transparent pixels
+        // reach, only those are computed, and the rest of its slot is kept zero.
         let sourceWidth = image.width
         let ringRows = vertical.maxCount
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
         var ringColumns = [Range<Int>](repeating: 0..<0, count: ringRows)
+        // What each slot may hold that is not zero (its last non-empty columns).
+        var ringWritten = [Range<Int>](repeating: 0..<0, count: ringRows)
         var sourcePairs = [SIMD8<Int16>](repeating: .zero, count: sourceWidth)
-        var accumulator = [SIMD4<Float>](repeating: .zero, count: width)
+        // One output row's taps: ring slot offsets and weights.
+        var tapOffsets = [Int](repeating: 0, count: ringRows), tapWeights = [Float](repeating: 0, count: ringRows)
         var nextSourceRow = 0
         let result = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
             image.pixels.withUnsafeBytes { source in
                 ring.withUnsafeMutableBufferPointer { ring in
                     sourcePairs.withUnsafeMutableBufferPointer { pairs in
-                        accumulator.withUnsafeMutableBufferPointer { acc in
+                        tapOffsets.withUnsafeMutableBufferPointer { tapOffsets in
+                          tapWeights.withUnsafeMutableBufferPointer { tapWeights in
                             horizontal.withPairPointers { hSpans, hWeights in
                                 vertical.withPointers { vSpans, vWeights in
                                     // Safe: spans lie inside the source (see Contributions); ring
@@ -93,6 +98,11 @@ public struct Resampler: Sendable, Hashable {
                                                     pairs[x] = Resampler.pixelPair(source, offset: base &+ x &* 4, last: x &+ 1 == sourceWidth)
                                                 }
                                                 let slot = ring.baseAddress! + r &* width
+                                                // Zero what the slot's last row left outside these columns.
+                                                let old = ringWritten[r]
+                                                for x in old.lowerBound..<max(old.lowerBound, min(old.upperBound, columns.lowerBound)) { slot[x] = .zero }
+                                                for x in min(old.upperBound, max(old.lowerBound, columns.upperBound))..<old.upperBound { slot[x] = .zero }
+                                                ringWritten[r] = columns
                                                 for x in columns {
                                                     let h = hSpans[x]
                                                     // Only the visible part of the span: the rest is zeros.
@@ -115,31 +125,46 @@ public struct Resampler: Sendable, Hashable {
                                             }
                                             nextSourceRow &+= 1
                                         }
-                                        var columns = 0..<0
-                                        for k in 0..<span.count {
-                                            let c = ringColumns[(span.start &+ k) % ringRows]
-                                            if c.isEmpty { continue }
-                                            columns = columns.isEmpty ? c : min(columns.lowerBound, c.lowerBound)..<max(columns.upperBound, c.upperBound)
-                                        }
-                                        let outBase = y &* width &* 4
-                                        memset(out.baseAddress! + outBase, 0, width &* 4)
-                                        if columns.isEmpty { continue }
-                                        for x in columns { acc[x] = .zero }
+                                        // The rows with anything visible, and the columns any of them reaches.
+                                        var columns = 0..<0, taps = 0
                                         for k in 0..<span.count {
                                             let r = (span.start &+ k) % ringRows
                                             let c = ringColumns[r]
                                             if c.isEmpty { continue }
-                                            let w = vWeights[span.offset &+ k]
-                                            let slot = ring.baseAddress! + r &* width
-                                            for x in c { acc[x] += slot[x] * w }
+                                            columns = columns.isEmpty ? c : min(columns.lowerBound, c.lowerBound)..<max(columns.upperBound, c.upperBound)
+                                            tapOffsets[taps] = r &* width
+                                            tapWeights[taps] = vWeights[span.offset &+ k]
+                                            taps &+= 1
                                         }
-                                        for x in columns {
-                                            let bytes = Resampler.clampedBytes(acc[x])
-                                            UnsafeMutableRawPointer(out.baseAddress! + (outBase &+ x &* 4)).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
+                                        let outBase = y &* width &* 4
+                                        memset(out.baseAddress! + outBase, 0, width &* 4)
+                                        if columns.isEmpty { continue }
+                                        // Within `columns` every tap row's slot holds its value or zero.
+                                        let slots = UnsafePointer(ring.baseAddress!)
+                                        let row = UnsafeMutableRawPointer(out.baseAddress! + outBase)
+                                        var x = columns.lowerBound
+                                        while x &+ 4 <= columns.upperBound {
+                                            var a0 = SIMD4<Float>.zero, a1 = SIMD4<Float>.zero, a2 = SIMD4<Float>.zero, a3 = SIMD4<Float>.zero
+                                            for t in 0..<taps {
+                                                let p = slots + (tapOffsets[t] &+ x), w = tapWeights[t]
+                                                a0 += p[0] * w; a1 += p[1] * w; a2 += p[2] * w; a3 += p[3] * w
+                                            }
+                                            row.storeBytes(of: Resampler.clampedBytes(a0), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+                                            row.storeBytes(of: Resampler.clampedBytes(a1), toByteOffset: (x &+ 1) &* 4, as: SIMD4<UInt8>.self)
+                                            row.storeBytes(of: Resampler.clampedBytes(a2), toByteOffset: (x &+ 2) &* 4, as: SIMD4<UInt8>.self)
+                                            row.storeBytes(of: Resampler.clampedBytes(a3), toByteOffset: (x &+ 3) &* 4, as: SIMD4<UInt8>.self)
+                                            x &+= 4
+                                        }
+                                        while x < columns.upperBound {
+                                            var a = SIMD4<Float>.zero
+                                            for t in 0..<taps { a += slots[tapOffsets[t] &+ x] * tapWeights[t] }
+                                            row.storeBytes(of: Resampler.clampedBytes(a), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+                                            x &+= 1
                                         }
                                     }
                                 }
                             }
+                          }
                         }
                     }
                 }
