@@ -53,10 +53,10 @@ public struct Resampler: Sendable, Hashable {
         precondition(width > 0 && height > 0)
         if width == image.width && height == image.height { return image }
         guard image.width > 0, image.height > 0 else { return RGBAImage(width: width, height: height) }
-        let horizontal = Contributions(source: image.width, destination: width, filter: filter)
+        let horizontal = ContributionCache.shared.table(source: image.width, destination: width, filter: filter)
         // A square scaled to a square (every sticker) has the same table both ways.
         let vertical = image.height == image.width && height == width
-            ? horizontal : Contributions(source: image.height, destination: height, filter: filter)
+            ? horizontal : ContributionCache.shared.table(source: image.height, destination: height, filter: filter)
         // Streaming separable filter: each source row is filtered horizontally once (16-bit
         // fixed-point taps, two per pmaddwd), into a small ring of float rows (they keep the
         // precision and the negative lobes); each output row then
@@ -220,6 +220,34 @@ extension Resampler {
         var last = count &- 1
         while source.loadUnaligned(fromByteOffset: offset &+ last &* 4, as: UInt32.self) == 0 { last &-= 1 }
         return first..<(last &+ 1)
+    }
+}
+
+/// Contribution tables already made, by source size, destination size and filter: a browser
+/// scales every frame of every sticker to one of a few sizes, and a table costs a sine per tap.
+private final class ContributionCache: @unchecked Sendable {
+    // @unchecked: `tables` is only touched while holding `lock`.
+    static let shared = ContributionCache()
+    /// More distinct tables than this and the cache starts again (they are small and quick).
+    private static let capacity = 32
+
+    private struct Key: Hashable {
+        var source: Int, destination: Int, filter: Resampler.Filter
+    }
+
+    private let lock = NSLock()
+    private var tables: [Key: Contributions] = [:]
+
+    /// The table for scaling `source` pixels to `destination` with `filter`, made once.
+    func table(source: Int, destination: Int, filter: Resampler.Filter) -> Contributions {
+        let key = Key(source: source, destination: destination, filter: filter)
+        if let table = lock.withLock({ tables[key] }) { return table }
+        let table = Contributions(source: source, destination: destination, filter: filter)
+        lock.withLock {
+            if tables.count >= Self.capacity { tables.removeAll() }
+            tables[key] = table
+        }
+        return table
     }
 }
 
