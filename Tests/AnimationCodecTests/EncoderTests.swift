@@ -83,7 +83,7 @@ struct EncoderTests {
 
     /// The same images drawn a row at a time: rows are asked for by parallel workers, in
     /// bands that do not line up with the flat and textured bands, and never held whole.
-    @Test("Row-drawn fast PNGs decode in libpng exactly, RGB when declared opaque", arguments: [(65, false), (87, true), (1000, true), (1, false)])
+    @Test("Row-drawn fast PNGs decode in libpng exactly, RGB when declared opaque", arguments: [(65, false), (87, true), (1000, true), (1, false), (1, true), (2, true), (5, true), (6, true)])
     func rowDrawn(_ width: Int, _ opaque: Bool) throws {
         let height = 700
         let pixels = Self.bands(width: width, height: height, opaque: opaque)

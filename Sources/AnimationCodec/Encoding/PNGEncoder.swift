@@ -57,7 +57,7 @@ public enum PNGEncoder {
     /// `drawRow(y, target)` writes row `y` as `width * 4` premultiplied RGBA8 bytes at `target`.
     /// It is called from several threads at once, in any order, and possibly more than once for
     /// a row, so it must depend on `y` alone. With `opaque` (the caller knows every pixel is
-    /// opaque, say a snapshot on an opaque background) the PNG is RGB, else RGBA.
+    /// opaque, say a snapshot on an opaque background) the PNG is RGB and alpha is not read, else RGBA.
     public static func encodeFast(width: Int, height: Int, opaque: Bool,
                                   drawRow: @escaping @Sendable (_ y: Int, _ target: UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
         precondition(width > 0 && height > 0, "an image needs pixels")
