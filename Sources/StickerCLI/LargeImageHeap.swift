@@ -29,17 +29,30 @@ enum LargeImageHeap {
         mallopt(M_MMAP_THRESHOLD, 32 << 20)  // glibc's largest
         mallopt(M_TRIM_THRESHOLD, 256 << 20)
         mallopt(M_TOP_PAD, Int32(pad))
-        // A block below the mmap threshold makes the heap grow by itself plus the pad; freed,
-        // it stays as the heap's untouched top.
+        // Huge pages come only whole, aligned, and into 2 MiB ranges that no 4 KiB page has
+        // touched yet. So the blocks that grow the heap are placed to write their headers
+        // below the first 2 MiB boundary of the free top (malloc writes nothing else in them):
+        // a filler, never freed, up to the boundary, then a block of about the pad, which
+        // makes the heap grow by itself plus the pad and, freed, becomes the untouched top.
+        // Before this, the boundary's first 2 MiB went to 4 KiB pages: ~320 faults a render.
         let before = Int(bitPattern: sbrk(0))
-        guard let block = malloc(1 << 20) else { return }
-        // Asked about, so the compiler cannot drop the allocation as unused.
+        guard before > 0 else { return }
+        let topStart = before - Int(mallinfo2().keepcost)
+        let boundary = (topStart + hugePage - 1) & ~(hugePage - 1)
+        // A chunk is its request plus an 8-byte size field, in 16-byte steps: this request
+        // ends the filler's chunk 16 bytes short of the boundary, where the next header goes.
+        let fillerRequest = boundary - topStart - 24
+        if fillerRequest >= 4096, let filler = malloc(fillerRequest) {
+            // Kept for the process's life; asked about so the compiler cannot drop it.
+            _ = malloc_usable_size(filler)
+        }
+        guard let block = malloc(pad - (64 << 10)) else { return }
         guard malloc_usable_size(block) > 0 else { return free(block) }
         free(block)
         let after = Int(bitPattern: sbrk(0))
         // Only a heap that really grew by sbrk (glibc falls back to mmap when it cannot).
-        guard before > 0, after - before >= pad else { return }
-        let start = (before + hugePage - 1) & ~(hugePage - 1), end = after & ~(hugePage - 1)
+        guard after - before >= pad else { return }
+        let start = boundary, end = after & ~(hugePage - 1)
         guard end > start, let region = UnsafeMutableRawPointer(bitPattern: start) else { return }
         _ = madvise(region, end - start, MADV_HUGEPAGE)
     }
