@@ -120,9 +120,36 @@ struct RenderTests {
         #expect(image.pixel(x: 146, y: 50) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
     }
 
+    /// A background kept whole (checker), alone or under a placeholder: outside the cells every
+    /// pixel is the background's own, inside the first the sticker's, in the canvas and the PNG.
+    @Test("Snapshots on a checker background: the background's pixels around a red cell, with and without a placeholder", arguments: [false, true])
+    func checkerSnapshot(_ withPlaceholder: Bool) throws {
+        let files = Files()
+        let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
+        let bad = files.write("bad.png", Array("not an image".utf8))
+        let renderer = BrowserRenderer(pack: Self.pack(withPlaceholder ? [red, bad] : [red]), options: Self.options(background: "checker"))
+        let background = try #require(Background(named: "checker")).canvas(width: 393, height: 213)
+        let canvas = try renderer.snapshot(at: 0)
+        let decoded = try AnimationDecoder(bytes: try renderer.snapshotPNG(at: 0)).frame(at: 0)
+        for (name, width, height, pixel) in [("canvas", canvas.width, canvas.height, canvas.pixel),
+                                             ("png", decoded.width, decoded.height, decoded.pixel)] {
+            #expect(width == 393 && height == 213, "\(name)")
+            check: for y in 0..<213 {
+                for x in 0..<393 {
+                    // Cells at x 16..<118 (the sticker) and 146..<248 (the placeholder), y 8..<110.
+                    let row = (8..<110).contains(y)
+                    if withPlaceholder && row && (146..<248).contains(x) { continue }
+                    let expected = row && (16..<118).contains(x) ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : background.pixel(x: x, y: y)
+                    if pixel(x, y) != expected { Issue.record("\(name) (\(x),\(y)) is \(pixel(x, y)), expected \(expected)"); break check }
+                }
+            }
+        }
+    }
+
     /// Every background kind (one row for flat colours, the whole canvas otherwise), a
-    /// placeholder, a translucent sticker and a later frame: the row-by-row PNG holds exactly
-    /// the pixels of the whole-canvas snapshot.
+    /// placeholder, a translucent sticker and a later frame: both snapshots are drawn from the
+    /// same rows, and the PNG (RGB or RGBA, row-encoded in parallel bands) holds exactly the
+    /// canvas's pixels.
     @Test("PNG snapshots hold the whole-canvas snapshot's pixels on every background", arguments: ["white", "#1C1C1E", "checker", "multicolor"])
     func pngSnapshotMatchesCanvas(_ background: String) throws {
         let files = Files()

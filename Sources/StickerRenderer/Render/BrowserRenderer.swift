@@ -162,20 +162,28 @@ public final class BrowserRenderer: @unchecked Sendable {
         }
     }
 
-    private func compose(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> RGBAImage {
+    /// The snapshot whose sticker frames `frameIndex` names, as rows to draw: the one
+    /// definition of a snapshot, which both the canvas and the PNG are drawn from.
+    private func snapshotRows(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> SnapshotRows {
         let images = try scaledImages(frames: frameIndex)
-        var canvas = makeBase()
-        for (i, player) in players.enumerated() {
-            if let image = images[i] { canvas.draw(image, atX: player.rect.x, y: player.rect.y) }
+        let stickers = players.indices.compactMap { i in images[i].map { ($0, x: players[i].rect.x, y: players[i].rect.y) } }
+        return SnapshotRows(width: layout.pixelWidth, height: layout.pixelHeight, background: options.background,
+                            baseImage: placeholders.isEmpty ? nil : makeBase(), stickers: stickers)
+    }
+
+    private func compose(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> RGBAImage {
+        let rows = try snapshotRows(frameIndex)
+        let rowBytes = rows.width * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * rows.height) { buffer, count in
+            // Safe: row y is rowBytes bytes at y * rowBytes, inside the buffer; draw writes all of it.
+            for y in 0..<rows.height { rows.draw(row: y, into: buffer.baseAddress! + y * rowBytes) }
+            count = rowBytes * rows.height
         }
-        return canvas
+        return RGBAImage(width: rows.width, height: rows.height, pixels: pixels)
     }
 
     private func composePNG(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [UInt8] {
-        let images = try scaledImages(frames: frameIndex)
-        let stickers = players.indices.compactMap { i in images[i].map { ($0, x: players[i].rect.x, y: players[i].rect.y) } }
-        let rows = SnapshotRows(width: layout.pixelWidth, height: layout.pixelHeight, background: options.background,
-                                baseImage: placeholders.isEmpty ? nil : makeBase(), stickers: stickers)
+        let rows = try snapshotRows(frameIndex)
         return PNGEncoder.encodeFast(width: rows.width, height: rows.height, opaque: options.background.isOpaque) {
             rows.draw(row: $0, into: $1)
         }

@@ -3,10 +3,9 @@ import AnimationCodec
 import Glibc
 #endif
 
-/// A snapshot drawn one row at a time: the background row, then each sticker's row OVER it,
-/// exactly as drawing the stickers onto a whole canvas does, pixel for pixel. The PNG path
-/// composes rows straight into the encoder, so a 12 MB 3x canvas is never filled, scanned
-/// and thrown away.
+/// A snapshot drawn one row at a time: the background row, then each sticker's row OVER it.
+/// Both snapshots are drawn from it: the PNG path composes rows straight into the encoder (so a
+/// 12 MB 3x canvas is never filled, scanned and thrown away), the canvas path row after row.
 struct SnapshotRows: Sendable {
     /// One sticker's scaled frame and where it lands, clipped to the canvas.
     struct Placement: Sendable {
