@@ -23,8 +23,15 @@ enum LargeImageHeap {
     /// The x86-64 and arm64 huge page.
     static let hugePage = 2 << 20
 
-    /// Call once, on the main thread, before the work starts its threads.
+    /// Whether ``prepare()`` has run (only ever touched on the main thread, before other threads).
+    nonisolated(unsafe) private static var prepared = false
+
+    /// Call on the main thread before the work starts its threads: ``ProcessStart`` does, before
+    /// the command line is parsed, and the drawing commands again when they run (in a process
+    /// started otherwise); calls after the first do nothing.
     static func prepare() {
+        guard !prepared else { return }
+        prepared = true
         mallopt(M_ARENA_MAX, 1)
         mallopt(M_MMAP_THRESHOLD, 32 << 20)  // glibc's largest
         mallopt(M_TRIM_THRESHOLD, 256 << 20)

@@ -1,3 +1,4 @@
 import StickerCLI
 
+ProcessStart.prepare()
 StickersCommand.main()
