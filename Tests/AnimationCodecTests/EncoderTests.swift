@@ -96,6 +96,39 @@ struct EncoderTests {
         #expect(png[25] == (opaque ? 2 : 6))
     }
 
+    /// Rows vouched for as repeats are never drawn, and the stream still holds them: the
+    /// hint covers the flat bands but for their first rows (which differ from the row above),
+    /// so drawn and skipped rows alternate around every band and chunk boundary, and a skipped
+    /// row's neighbour below must be compared with the last row actually drawn.
+    @Test("Row-drawn fast PNGs skip the rows a repeat hint vouches for, and still decode exactly", arguments: [(87, true), (333, false)])
+    func rowDrawnWithRepeatHint(_ width: Int, _ opaque: Bool) throws {
+        let height = 700
+        let pixels = Self.bands(width: width, height: height, opaque: opaque)
+        let drawn = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: height)
+        drawn.initialize(repeating: 0)
+        defer { drawn.deallocate() }
+        let flags = UncheckedRows(drawn)
+        // Flat bands are the even hundreds; their rows after the first repeat the row above.
+        let hinted: @Sendable (Int) -> Bool = { y in (y / 100) % 2 == 0 && y % 100 != 0 }
+        let png = PNGEncoder.encodeFast(width: width, height: height, opaque: opaque, repeatsRowAbove: hinted) { y, target in
+            flags.rows[y] = 1  // each row's flag is written by the one worker drawing it
+            for i in 0..<(width * 4) { target[i] = pixels[y * width * 4 + i] }
+        }
+        let decoded = try #require(LibPNGOracle.decode(png))
+        #expect(decoded.rgba == Self.straight(pixels))
+        // A hinted row is drawn only as the row above a band's first drawn row (bands of 128).
+        let drawnHinted = (1..<height).filter { hinted($0) && drawn[$0] == 1 }
+        #expect(drawnHinted.count <= (height + 127) / 128, "hinted rows drawn: \(drawnHinted)")
+        #expect(drawnHinted.allSatisfy { !hinted($0 + 1) })
+        #expect((0..<height).allSatisfy { hinted($0) || drawn[$0] == 1 })
+    }
+
+    /// A buffer of per-row flags written from encoder workers, one row each.
+    struct UncheckedRows: @unchecked Sendable {
+        let rows: UnsafeMutableBufferPointer<UInt8>
+        init(_ rows: UnsafeMutableBufferPointer<UInt8>) { self.rows = rows }
+    }
+
     /// Even bands of 100 rows flat (rows repeat), odd bands textured; translucent unless `opaque`.
     static func bands(width: Int, height: Int, opaque: Bool) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

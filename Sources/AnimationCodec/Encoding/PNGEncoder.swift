@@ -58,10 +58,14 @@ public enum PNGEncoder {
     /// It is called from several threads at once, in any order, and possibly more than once for
     /// a row, so it must depend on `y` alone. With `opaque` (the caller knows every pixel is
     /// opaque, say a snapshot on an opaque background) the PNG is RGB and alpha is not read, else RGBA.
+    /// `repeatsRowAbove(y)`, when given, may answer `true` for a row `y > 0` known to equal row
+    /// `y - 1` without drawing it (plain background between stickers): that row is not drawn.
+    /// It must never answer `true` for a row that differs; `false` is always safe.
     public static func encodeFast(width: Int, height: Int, opaque: Bool,
+                                  repeatsRowAbove: (@Sendable (_ y: Int) -> Bool)? = nil,
                                   drawRow: @escaping @Sendable (_ y: Int, _ target: UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
         precondition(width > 0 && height > 0, "an image needs pixels")
-        let data = ScanlineDeflater.compress(width: width, height: height, rgb: opaque) { y, scratch in
+        let data = ScanlineDeflater.compress(width: width, height: height, rgb: opaque, repeatsAbove: repeatsRowAbove) { y, scratch in
             drawRow(y, scratch)
             return UnsafePointer(scratch)
         }

@@ -23,6 +23,9 @@ enum ScanlineDeflater {
     /// row and possibly twice for one row; the pointer need only stay valid until the same
     /// worker asks for the row after next.
     typealias RowReader = @Sendable (_ y: Int, _ scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>
+    /// Whether row `y` is known, without drawing it, to equal row `y - 1` (only ever asked for
+    /// `y > 0`): such a row is counted as a repeat and never read. `false` when unsure.
+    typealias RepeatHint = @Sendable (_ y: Int) -> Bool
 
     /// Content rows per zlib chunk: large enough to compress well, small enough to keep each
     /// worker's buffer in cache.
@@ -46,8 +49,9 @@ enum ScanlineDeflater {
         }
     }
 
-    /// The zlib stream of the scanlines `read` gives, RGB when `rgb`.
-    static func compress(width: Int, height: Int, rgb: Bool, read: RowReader) -> [UInt8] {
+    /// The zlib stream of the scanlines `read` gives, RGB when `rgb`; rows that `repeatsAbove`
+    /// vouches for are not read.
+    static func compress(width: Int, height: Int, rgb: Bool, repeatsAbove: RepeatHint? = nil, read: RowReader) -> [UInt8] {
         let layout = Scanlines(width: width, rgb: rgb)
         let bands = max(1, (height + rowsPerBand - 1) / rowsPerBand)
         var pieces = [[Piece]](repeating: [], count: bands)
@@ -56,7 +60,7 @@ enum ScanlineDeflater {
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 // Each worker writes only its own band's slot.
                 let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)
-                slots.value[band] = compressBand(rows, layout: layout, read: read)
+                slots.value[band] = compressBand(rows, layout: layout, repeatsAbove: repeatsAbove, read: read)
             }
         }
         var out: [UInt8] = [0x78, 0x01]  // zlib header: deflate, 32 KiB window, fastest
@@ -91,10 +95,9 @@ enum ScanlineDeflater {
 
     /// One band: each row compared with the row above (the band's first row with the last of
     /// the band before), repeats counted, other rows Sub-filtered into chunks and deflated.
-    private static func compressBand(_ rows: Range<Int>, layout: Scanlines, read: RowReader) -> [Piece] {
+    private static func compressBand(_ rows: Range<Int>, layout: Scanlines, repeatsAbove: RepeatHint?, read: RowReader) -> [Piece] {
         let rowBytes = layout.width * 4
         let stride = layout.rawRowBytes
-        // Two scratch rows, by row parity: the row above stays valid while the next is read.
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * max(rowBytes, 1))
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: rowsPerChunk * stride)
         defer { scratch.deallocate(); chunk.deallocate() }
@@ -107,9 +110,25 @@ enum ScanlineDeflater {
             pieces.append(.content(bytes: deflater.deflate(raw), adler: UInt(libdeflate_adler32(1, raw.baseAddress, raw.count)), rows: chunkRows))
             chunkRows = 0
         }
-        var above: UnsafePointer<UInt8>? = rows.lowerBound > 0 ? read(rows.lowerBound - 1, scratch + ((rows.lowerBound - 1) & 1) * rowBytes) : nil
+        // Two scratch rows taken in turn by the rows actually read, so the last one read (the
+        // row above, or equal to it when hinted rows were skipped) stays valid.
+        var slot = 0
+        func readRow(_ y: Int) -> UnsafePointer<UInt8> {
+            defer { slot ^= 1 }
+            return read(y, scratch + slot * rowBytes)
+        }
+        // The row above the next one read; read only when first needed (a band that starts
+        // with hinted rows needs none until its first drawn row).
+        var above: UnsafePointer<UInt8>?
         for y in rows {
-            let row = read(y, scratch + (y & 1) * rowBytes)
+            if y > 0, let repeatsAbove, repeatsAbove(y) {
+                // Equal to the row above, so `above`, when read, still holds its pixels.
+                flushChunk()
+                repeats += 1
+                continue
+            }
+            if above == nil && y > 0 { above = readRow(y - 1) }
+            let row = readRow(y)
             if let above, layout.repeats(row, above: above) {
                 flushChunk()
                 repeats += 1

@@ -184,9 +184,8 @@ public final class BrowserRenderer: @unchecked Sendable {
 
     private func composePNG(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [UInt8] {
         let rows = try snapshotRows(frameIndex)
-        return PNGEncoder.encodeFast(width: rows.width, height: rows.height, opaque: options.background.isOpaque) {
-            rows.draw(row: $0, into: $1)
-        }
+        return PNGEncoder.encodeFast(width: rows.width, height: rows.height, opaque: options.background.isOpaque,
+                                     repeatsRowAbove: { rows.repeatsRowAbove($0) }) { rows.draw(row: $0, into: $1) }
     }
 
     /// Every player's scaled frame `frameIndex` names, decoded concurrently.

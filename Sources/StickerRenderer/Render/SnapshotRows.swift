@@ -44,6 +44,13 @@ struct SnapshotRows: Sendable {
         }
     }
 
+    /// Whether row `y` (> 0) is certainly equal to row `y - 1` without drawing either: both are
+    /// plain rows of a flat background (no sticker reaches them). `false` when unsure.
+    func repeatsRowAbove(_ y: Int) -> Bool {
+        guard flatRow != nil, y > 0 else { return false }
+        return !placements.contains { $0.area.y <= y && $0.area.y - 1 + $0.area.height >= y - 1 }
+    }
+
     /// Writes row `y` (`width * 4` premultiplied bytes) at `target`.
     func draw(row y: Int, into target: UnsafeMutablePointer<UInt8>) {
         let rowBytes = width * 4
