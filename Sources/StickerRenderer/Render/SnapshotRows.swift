@@ -55,9 +55,9 @@ struct SnapshotRows: Sendable {
     func draw(row y: Int, into target: UnsafeMutablePointer<UInt8>) {
         let rowBytes = width * 4
         if let flatRow {
-            flatRow.withUnsafeBufferPointer { memcpy(target, $0.baseAddress!, rowBytes) }
+            flatRow.withUnsafeBufferPointer { _ = memcpy(target, $0.baseAddress!, rowBytes) }
         } else if let base {
-            base.pixels.withUnsafeBufferPointer { memcpy(target, $0.baseAddress! + y * rowBytes, rowBytes) }
+            base.pixels.withUnsafeBufferPointer { _ = memcpy(target, $0.baseAddress! + y * rowBytes, rowBytes) }
         }
         for placement in placements where placement.area.y <= y && y < placement.area.y + placement.area.height {
             let area = placement.area
