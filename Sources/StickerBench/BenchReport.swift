@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Formats bench results as a text table (per file, then per format) or JSON.
 public enum BenchReport {
@@ -111,5 +115,5 @@ public enum BenchReport {
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
-    private static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+    private static func fixed(_ value: Double, _ digits: Int) -> String { String(cFormat: "%.\(digits)f", value) }
 }

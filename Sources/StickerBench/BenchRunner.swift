@@ -1,7 +1,12 @@
 import AnimationCodec
 import CDeflate
 import CZlib
-import Foundation
+import Dispatch
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `stickers bench` measured for one file.
 public struct BenchResult: Sendable, Encodable {
@@ -131,7 +136,7 @@ public struct BenchRunner: Sendable {
             parallelIdentical = try Self.frameChecksums(decoder, threads: 1) == Self.frameChecksums(decoder, threads: threads)
         }
         let phases = try decoder.profilePhases()
-        if sink == 1 { FileHandle.standardError.write(Data()) }   // keeps `sink` alive
+        if sink == 1 { FileDescriptorOutput.standardError("") }   // keeps `sink` alive
         return BenchResult(
             name: URL(fileURLWithPath: path).lastPathComponent, format: info.format.rawValue,
             width: info.width, height: info.height, frames: info.frameCount, megapixels: megapixels,

@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a program to completion, counting the bytes it writes to standard output and
 /// reading its CPU time from `wait4`: how `stickers bench --preview` measures players.

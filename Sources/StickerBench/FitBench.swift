@@ -1,5 +1,9 @@
 import AnimationCodec
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerFit
 import StickerPack
 
@@ -66,7 +70,7 @@ public enum FitBench {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var names: [String] = []
             for (frame, (pixels, delay)) in zip(exact.frames, exact.delays).enumerated() {
-                let name = String(format: "frame%03d", frame + 1)
+                let name = String(cFormat: "frame%03ld", frame + 1)
                 try Data(PNGEncoder.encode(premultiplied: pixels, width: exact.side, height: exact.side)).write(to: folder.appendingPathComponent(name + ".png"))
                 let (numerator, denominator) = (delay.numerator, delay.denominator)
                 try Data("delay=\(numerator)/\(denominator)\n".utf8).write(to: folder.appendingPathComponent(name + ".txt"))
@@ -115,8 +119,8 @@ public enum FitBench {
 
     /// The table `stickers bench --fit` prints.
     public static func text(_ result: Result) -> String {
-        func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "-" }
-        func ratio(_ value: Double?) -> String { value.map { String(format: "%.2fx", $0) } ?? "-" }
+        func ms(_ value: Double?) -> String { value.map { String(cFormat: "%.0f ms", $0) } ?? "-" }
+        func ratio(_ value: Double?) -> String { value.map { String(cFormat: "%.2fx", $0) } ?? "-" }
         var lines = ["fit's exact steps vs apngasm (default options) on \(result.pack), \(result.size), medians of \(result.repeats), \(result.threads) thread(s)",
                      "sticker                        frames   ours bytes  apngasm bytes  size ratio   ours ms  apngasm ms  speed ratio"]
         for entry in result.stickers {
@@ -133,7 +137,7 @@ public enum FitBench {
             lines.append("apngasm is not installed (Debian: apt-get install apngasm): our sizes and times only")
         }
         if let process = result.fitProcessMilliseconds {
-            lines.append(String(format: "stickers fit %@ as a process: %.0f ms", result.pack, process))
+            lines.append("stickers fit \(result.pack) as a process: " + String(cFormat: "%.0f ms", process))
         }
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The process's peak resident memory (VmHWM), resettable on Linux through
 /// `/proc/self/clear_refs`, so each benchmarked file gets its own peak.
@@ -6,9 +10,10 @@ enum PeakMemory {
     /// Resets the peak to the current resident size; returns whether the kernel allowed it.
     @discardableResult
     static func reset() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? handle.close() }
-        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+        let fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return FileDescriptorOutput.write(Array("5".utf8), to: fd)
     }
 
     /// Peak resident bytes since the last reset, or `nil` where /proc is unavailable.

@@ -1,5 +1,8 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 import StickerRenderer
 
@@ -67,12 +70,12 @@ public enum PreviewBench {
     public static func text(_ r: Result) -> String {
         var lines = ["preview: \(r.file), \(r.columns)x\(r.rows) cells, \(r.seconds) s of playback, \(r.frames) frames shown"]
         func row(_ name: String, _ p: Player) -> String {
-            "  \(name)  CPU \(String(format: "%.1f", p.cpuPerSecond * 1000)) ms per second of playback, \(String(format: "%.0f", p.bytesPerFrame)) bytes per frame"
+            "  \(name)  CPU \(String(cFormat: "%.1f", p.cpuPerSecond * 1000)) ms per second of playback, \(String(cFormat: "%.0f", p.bytesPerFrame)) bytes per frame"
         }
         lines.append(row("stickers", r.ours))
         if let chafa = r.chafa {
             lines.append(row("chafa   ", chafa))
-            lines.append("  ratio    chafa / stickers: CPU \(String(format: "%.1f", chafa.cpuPerSecond / max(r.ours.cpuPerSecond, 1e-9)))x, bytes \(String(format: "%.1f", chafa.bytesPerFrame / max(r.ours.bytesPerFrame, 1e-9)))x")
+            lines.append("  ratio    chafa / stickers: CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(r.ours.cpuPerSecond, 1e-9)))x, bytes \(String(cFormat: "%.1f", chafa.bytesPerFrame / max(r.ours.bytesPerFrame, 1e-9)))x")
         } else {
             lines.append("  chafa    not installed (apt-get install chafa)")
         }

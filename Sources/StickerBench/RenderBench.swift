@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 import StickerRenderer
 
@@ -107,13 +111,13 @@ public enum RenderBench {
         }
         if let m = r.montageMilliseconds, let ratio = r.ratio {
             lines.append("  montage   \(fixed(m)) ms  (same files' first frames, same cells and spacing, PNG out)")
-            lines.append("  ratio     \(String(format: "%.1f", ratio))x faster than montage in process" +
-                         (r.processRatio.map { String(format: ", %.1fx as whole processes", $0) } ?? ""))
+            lines.append("  ratio     \(String(cFormat: "%.1f", ratio))x faster than montage in process" +
+                         (r.processRatio.map { String(cFormat: ", %.1fx as whole processes", $0) } ?? ""))
         } else {
             lines.append("  montage   not installed (apt-get install imagemagick)")
         }
         return lines.joined(separator: "\n")
     }
 
-    private static func fixed(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func fixed(_ value: Double) -> String { String(cFormat: "%.1f", value) }
 }

@@ -1,6 +1,9 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerBench
 import StickerPack
 
@@ -134,14 +137,14 @@ public struct BenchCommand: ParsableCommand {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
-            guard isDirectory.boolValue else { files.append(path); continue }
+            guard isDirectory else { files.append(path); continue }
             let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             let inside = ((try? manager.subpathsOfDirectory(atPath: folder)) ?? [])
-                .filter { ["png", "apng", "gif", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+                .filter { ["png", "apng", "gif", "jpg", "jpeg"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
                 .sorted()
-            files += inside.map { (path as NSString).appendingPathComponent($0) }
+            files += inside.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
         }
         return files
     }

@@ -1,6 +1,9 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 import StickerRenderer
 
@@ -98,5 +101,5 @@ enum PackInput {
 
 /// Reports a sticker that could not be drawn.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    FileDescriptorOutput.standardError("warning: \(message)\n")
 }

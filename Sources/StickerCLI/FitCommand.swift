@@ -1,6 +1,9 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerFit
 import StickerPack
 import StickerRenderer
@@ -114,7 +117,7 @@ public struct FitCommand: ParsableCommand {
                 try folder.commitReplacing()
             } catch {
                 folder.discard()
-                throw CLIError("\(output): cannot be written (\(error.localizedDescription))")
+                throw CLIError("\(output): cannot be written (\(errorReason(error)))")
             }
             validation = PackValidator(limits: limits.limits).validate(try PackInput.load([output]))
         }
@@ -139,9 +142,9 @@ public struct FitCommand: ParsableCommand {
         var stickers: [Sticker] = [], gridSize: StickerSize?, files: [String] = []
         var warnings: [PackWarning] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
-            if isDirectory.boolValue {
+            if isDirectory {
                 let pack = try PackInput.load([path])
                 stickers += pack.stickers
                 warnings += pack.warnings

@@ -1,6 +1,10 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `stickers frames FILE --out DIR --format png|ppm|rgba`: one file per displayed frame plus
 /// `frames.json`.
@@ -73,7 +77,7 @@ public struct FramesCommand: ParsableCommand {
 
     /// One line on stderr: `FILE: warning: ...`.
     private func report(_ warning: CodecWarning) {
-        FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8))
+        FileDescriptorOutput.standardError("\(file): warning: \(warning)\n")
     }
 
     static func fileName(_ index: Int, _ format: OutputFormat) -> String {

@@ -1,6 +1,9 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `stickers info FILE [--json]`: what a file holds, without decoding its pixels.
 public struct InfoCommand: ParsableCommand {

@@ -1,13 +1,16 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 
 /// Reads an input file (at most `limits.maxFileBytes`, checked before reading) and its
 /// structure, turning every failure into a ``CLIError``.
 enum InputFile {
     static func decoder(for path: String, limits: DecodingLimits = .default) throws -> AnimationDecoder {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             throw CLIError("\(path): is a directory, not an image file")
         }
         let bytes: [UInt8]

@@ -1,5 +1,9 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerRenderer
 
 /// Removes half-written outputs when the process is interrupted (SIGINT, SIGTERM, SIGHUP), then
@@ -9,7 +13,7 @@ import StickerRenderer
 /// The handlers are installed on the first registration only, so commands that write nothing
 /// (and `preview`, which handles its own signals) keep the default behaviour.
 enum InterruptCleanup {
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var pending: Set<String> = []
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 

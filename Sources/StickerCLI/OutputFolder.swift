@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A folder written all-or-nothing: files go to a hidden staging folder beside the
 /// destination and are moved into it by ``commit()``; ``discard()`` removes the staging, and so
@@ -10,8 +14,8 @@ struct OutputFolder {
     init(final path: String) throws {
         final = URL(fileURLWithPath: path).standardizedFileURL
         let parent = final.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: final.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: final.path, isDirectory: &isDirectory), !isDirectory {
             throw CLIError("\(path): exists and is not a folder")
         }
         staging = parent.appendingPathComponent(".\(final.lastPathComponent).partial-\(getpid())")
@@ -20,7 +24,7 @@ struct OutputFolder {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             InterruptCleanup.unregister(staging.path)
-            throw CLIError("\(path): cannot create the output folder (\(error.localizedDescription))")
+            throw CLIError("\(path): cannot create the output folder (\(errorReason(error)))")
         }
     }
 

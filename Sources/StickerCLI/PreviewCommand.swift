@@ -1,6 +1,9 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 import StickerRenderer
 
@@ -101,8 +104,8 @@ public struct PreviewCommand: ParsableCommand {
 
     /// A sticker for one file; the browser for a pack or several files.
     private func makeSource() throws -> PreviewSource {
-        var isDirectory: ObjCBool = false
-        let single = inputs.count == 1 && FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory) && !isDirectory.boolValue
+        var isDirectory = false
+        let single = inputs.count == 1 && FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory) && !isDirectory
         let background = try browser.background.map { try BrowserOptions.background($0, limits: browser.limits.limits) }
         if single {
             let pack = try PackInput.load(inputs)

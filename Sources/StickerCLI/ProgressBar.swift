@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a command shows its progress on stderr (`--progress`).
 public enum ProgressStyle: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -42,13 +46,13 @@ final class ProgressBar: @unchecked Sendable {
         case .none:
             return
         case .lines:
-            FileHandle.standardError.write(Data("\(label) \(done)/\(total)\n".utf8))
+            FileDescriptorOutput.standardError("\(label) \(done)/\(total)\n")
         case .auto:
             guard total > 0, Date().timeIntervalSince(start) >= 1 else { return }
             let width = 30
             let filled = min(width, done * width / total)
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total)\u{1B}[K".utf8))
+            FileDescriptorOutput.standardError("\r\(label) [\(bar)] \(done)/\(total)\u{1B}[K")
             drawn = true
         }
     }
@@ -56,7 +60,7 @@ final class ProgressBar: @unchecked Sendable {
     /// Erases the bar.
     func finish() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        FileDescriptorOutput.standardError("\r\u{1B}[K")
         drawn = false
     }
 }

@@ -1,6 +1,9 @@
 import AnimationCodec
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 import StickerRenderer
 
@@ -99,5 +102,5 @@ public struct RenderCommand: ParsableCommand {
 }
 
 func trim(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    value == value.rounded() ? String(Int(value)) : String(cFormat: "%.1f", value)
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 
 /// `stickers validate`: a pack against Apple's sticker rules.

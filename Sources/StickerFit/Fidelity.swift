@@ -1,5 +1,8 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How far a fitted file is from the scaled original: the largest channel difference of any
 /// pixel at any frame's start time (premultiplied), and the PSNR over all of them.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 
 /// What `stickers fit` did, per sticker, and what `validate` then said of the catalog.
@@ -83,10 +86,10 @@ public struct FitReport: Sendable, Codable {
     public var text: String {
         var lines = ["fit \(catalog): \(stickers.count) sticker(s), \(size), at most \(maxBytes) bytes a file"]
         for entry in stickers {
-            let psnr = entry.psnr.map { String(format: "%.1f dB", $0) } ?? "exact"
+            let psnr = entry.psnr.map { String(cFormat: "%.1f dB", $0) } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
             lines.append("  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s), "
-                         + "max error \(entry.maxError), \(psnr), \(String(format: "%.2f", entry.seconds)) s")
+                         + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             for step in entry.steps { lines.append("         \(step)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }
         }
@@ -94,7 +97,7 @@ public struct FitReport: Sendable, Codable {
             lines.append("validate: " + (validation.passed ? "passed" : "FAILED") + ", \(validation.errorCount) error(s), \(validation.warningCount) warning(s)")
             for finding in validation.findings { lines.append("  \(finding)") }
         }
-        lines.append(String(format: "%d of %d fitted in %.2f s", stickers.count - failures, stickers.count, seconds))
+        lines.append(String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds))
         return lines.joined(separator: "\n")
     }
 }

@@ -50,7 +50,7 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         var text = kind.rawValue + (isLossy ? " (lossy)" : "") + ": " + detail
         if let bytesAfter { text += " -> \(bytesAfter) bytes" }
-        if isLossy, let maxError { text += ", max error \(maxError)" + (psnr.map { String(format: ", %.1f dB", $0) } ?? "") }
+        if isLossy, let maxError { text += ", max error \(maxError)" + (psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "") }
         return text
     }
 }

@@ -1,5 +1,8 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 import StickerRenderer
 
@@ -31,7 +34,7 @@ public struct StickerFitter: Sendable {
         let start = Date()
         var result = FittedSticker(name: sticker.name, accessibilityLabel: label ?? sticker.localizedDescription, sizeClass: size)
         result.bytesBefore = sticker.files.reduce(0) { total, url in
-            total + (((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0)
+            total + (BoundedFile.size(url.path) ?? 0)
         }
         do {
             let animation = try StickerAnimation.load(sticker, limits: options.limits)
@@ -123,7 +126,7 @@ public struct StickerFitter: Sendable {
             while lossy.count > 1 && framesPerSecond / Double(keep) >= options.minimumFramesPerSecond - 1e-9 {
                 let reduced = lossy.keepingEvery(keep).mergingRepeats()
                 attempt = try lossyAttempt(reduced, plays: animation.plays, reference: reference, size: target)
-                let rateSteps = steps + [FitStep(.frameRate, String(format: "%.1f -> %.1f fps, %d -> %d frames", framesPerSecond,
+                let rateSteps = steps + [FitStep(.frameRate, String(cFormat: "%.1f -> %.1f fps, %ld -> %ld frames", framesPerSecond,
                                                                     framesPerSecond / Double(keep), lossy.count, reduced.count),
                                                  isLossy: true, bytesAfter: attempt.bytes.count,
                                                  maxError: attempt.fidelity.maxError, psnr: attempt.fidelity.psnr)]
@@ -207,7 +210,7 @@ public struct StickerFitter: Sendable {
                 result.failure = "frame \(index + 1) of the sequence cannot fit in \(options.maxBytes) bytes: the smallest reached is \(bytes.count) bytes"
             }
             worst = worst.worse(fidelity)
-            files.append((String(format: "%@-%02d.png", result.name, index + 1), bytes))
+            files.append((result.name + String(cFormat: "-%02ld.png", index + 1), bytes))
         }
         steps.append(FitStep(.encode, "\(files.count) PNG frames, sequence timing kept", bytesAfter: files.reduce(0) { $0 + $1.bytes.count }))
         result.steps = steps

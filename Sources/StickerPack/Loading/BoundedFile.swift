@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads whole files with a size bound, through POSIX calls: a hostile pack can hold a
 /// "Contents.json" or an image of any size, and nothing past the bound is ever allocated.
@@ -16,7 +19,7 @@ public enum BoundedFile {
         var bytes = [UInt8](repeating: 0, count: min(maxBytes, declared) + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -27,5 +30,29 @@ public enum BoundedFile {
         guard count <= maxBytes else { throw .fileTooLarge(path: path, bytes: count, limit: maxBytes) }
         bytes.removeSubrange(count...)
         return bytes
+    }
+
+    /// Up to the first `count` bytes of `path` (fewer for a short file, none when it cannot be
+    /// read): enough to sniff a format.
+    public static func head(_ path: String, count: Int) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            filled += n
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// The size of the regular file at `path` in bytes, or `nil` when there is none.
+    public static func size(_ path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
     }
 }

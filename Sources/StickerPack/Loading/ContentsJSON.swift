@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A parsed `Contents.json` of an asset-catalog folder, read leniently: Apple's own samples
 /// misspell keys, so known misspellings are accepted and reported.
@@ -19,9 +22,9 @@ struct ContentsJSON {
         } catch .fileTooLarge(_, let size, _) {
             throw .invalidContents(path: path, reason: "\(size) bytes; a Contents.json is at most \(ContentsJSON.maxBytes)")
         }
-        let object: Any
+        let object: Any?
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
+            object = try JSONValue.parse(bytes).untyped
         } catch {
             throw .invalidContents(path: path, reason: "not JSON")
         }
@@ -60,8 +63,8 @@ struct ContentsJSON {
     func number(_ key: String, misspelledAs misspellings: [String] = [], warnings: inout [PackWarning]) throws(PackError) -> Double? {
         guard let value = property(key, misspelledAs: misspellings, warnings: &warnings) else { return nil }
         if let string = value as? String, let number = Double(string) { return number }
-        guard let number = value as? NSNumber else { throw .invalidContents(path: path, reason: "\"\(key)\" is not a number") }
-        return number.doubleValue
+        guard let number = value as? Double else { throw .invalidContents(path: path, reason: "\"\(key)\" is not a number") }
+        return number
     }
 
     /// The `filename` of every object in the top-level array `key`; `nil` when the key is absent.

@@ -1,5 +1,8 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a sticker pack from a folder of images, an Xcode `.xcstickers` catalog, a bare
 /// `.stickerpack`, or image files named one by one.
@@ -13,11 +16,11 @@ public enum PackLoader {
     /// image file (a pack of one).
     public static func load(path: String) throws(PackError) -> StickerPack {
         let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .notFound(path: path)
         }
-        guard isDirectory.boolValue else { return try load(files: [path]) }
+        guard isDirectory else { return try load(files: [path]) }
         switch url.pathExtension.lowercased() {
         case "xcstickers": return try loadCatalog(url)
         case "stickerpack": return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
@@ -32,9 +35,9 @@ public enum PackLoader {
     public static func load(files paths: [String]) throws(PackError) -> StickerPack {
         var stickers: [Sticker] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
-            guard !isDirectory.boolValue else { throw .notAPack(path: path, reason: "a folder; name it alone to load it as a pack") }
+            guard !isDirectory else { throw .notAPack(path: path, reason: "a folder; name it alone to load it as a pack") }
             let url = URL(fileURLWithPath: path)
             stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
         }
@@ -48,8 +51,8 @@ public enum PackLoader {
         var stickers: [Sticker] = []
         var warnings: [PackWarning] = []
         for url in try listing(of: folder) {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory.boolValue { continue }
+            var isDirectory = false
+            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory { continue }
             let isImageName = imageExtensions.contains(url.pathExtension.lowercased())
             guard isImageName || sniffsAsImage(url) else {
                 warnings.append(PackWarning(path: url.path, message: "ignored: not an image file"))
@@ -62,10 +65,7 @@ public enum PackLoader {
     }
 
     private static func sniffsAsImage(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 16) else { return false }
-        return ImageFormat.sniff([UInt8](head)) != nil
+        ImageFormat.sniff(BoundedFile.head(url.path, count: 16)) != nil
     }
 
     // MARK: - Asset catalogs
@@ -119,7 +119,7 @@ public enum PackLoader {
     }
 
     private static func isStickerFolder(_ name: String) -> Bool {
-        let ext = (name as NSString).pathExtension.lowercased()
+        let ext = URL(fileURLWithPath: name).pathExtension.lowercased()
         return ext == "sticker" || ext == "stickersequence"
     }
 

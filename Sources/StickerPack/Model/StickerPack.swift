@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A sticker pack: stickers in browser order, the pack's grid size and what the loader noticed.
 public struct StickerPack: Sendable, Hashable {

@@ -1,5 +1,8 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Checks a pack against Apple's sticker rules and the animation lints (see ``StickerRule``).
 public struct PackValidator: Sendable {
@@ -246,13 +249,11 @@ private func hasTransparentPixel(_ pixels: [UInt8]) -> Bool {
 }
 
 private func fileSize(_ url: URL) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    BoundedFile.size(url.path) ?? 0
 }
 
 private func readHead(_ url: URL) -> [UInt8] {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
-    defer { try? handle.close() }
-    return [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
+    BoundedFile.head(url.path, count: 16)
 }
 
 private func describeSignature(_ head: [UInt8]) -> String {
@@ -265,5 +266,5 @@ private func describeSignature(_ head: [UInt8]) -> String {
 }
 
 private func format(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+    value == value.rounded() ? String(Int(value)) : String(cFormat: "%.2f", value)
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes an Xcode sticker catalog (`.xcstickers`) as Xcode itself lays it out: the catalog's
 /// `Contents.json`, `Sticker Pack.stickerpack` with its grid size and sticker order, one
@@ -92,14 +95,13 @@ public enum CatalogWriter {
     private static var info: [String: Any] { ["author": "xcode", "version": 1] }
 
     private static func json(_ object: [String: Any], to folder: URL) throws {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        try (data + Data("\n".utf8)).write(to: folder.appendingPathComponent("Contents.json"))
+        try JSONValue(untyped: object).xcodeJSON().write(to: folder.appendingPathComponent("Contents.json"))
     }
 
     /// A name safe as a folder name and distinct from `taken` (which it is added to).
     public static func uniqueName(_ proposed: String, taken: inout Set<String>) -> String {
         var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
-        base = base.trimmingCharacters(in: .whitespaces)
+        base = String(base.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }
         var name = base, counter = 2
         while taken.contains(name.lowercased()) {

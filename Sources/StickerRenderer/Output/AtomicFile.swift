@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes files all-or-nothing: bytes go to a hidden temporary file beside the target, which
 /// is renamed over it only when complete, so a failure, an interrupt or a crash of the process
@@ -27,8 +30,8 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(WriteError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
             throw WriteError(description: "\(path): folder \(folder.path) does not exist")
         }
         let temporary = URL(fileURLWithPath: temporaryPath(for: path))
@@ -38,7 +41,7 @@ public enum AtomicFile {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno))

@@ -1,5 +1,9 @@
 import AnimationCodec
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the browser is drawn on. Apple asks developers to try stickers on white, black,
 /// red, yellow and multicoloured backgrounds and over photos.
@@ -97,7 +101,7 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
         case .transparent: return "transparent"
         case .color(let r, let g, let b):
             if let preset = Background.presets.first(where: { $0.background == self }) { return preset.name }
-            return "#" + [r, g, b].map { String(format: "%02X", $0) }.joined()
+            return "#" + [r, g, b].map { String(cFormat: "%02X", $0) }.joined()
         case .checker: return "checker"
         case .multicolor: return "multicolor"
         case .image(_, let name): return name

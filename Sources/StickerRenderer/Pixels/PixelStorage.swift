@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Memory for large pixel buffers. A 3x browser canvas is 12 MB: touched page by page it costs
 /// about 3,000 page faults, most of a short process's system time. Asking for transparent huge

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Resizes premultiplied RGBA8 images with a separable filter.
 ///
@@ -235,7 +239,7 @@ private final class ContributionCache: @unchecked Sendable {
         var source: Int, destination: Int, filter: Resampler.Filter
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var tables: [Key: Contributions] = [:]
 
     /// The table for scaling `source` pixels to `destination` with `filter`, made once.

@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The terminal's background colour, asked with OSC 11 (`ESC ] 11 ; ? ST`), which xterm, VTE,
 /// kitty, iTerm2, Windows Terminal, tmux and most others answer with `rgb:RRRR/GGGG/BBBB`.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the player draws: a size in cells and a byte sink.
 public protocol TerminalDevice: AnyObject {
@@ -29,7 +32,7 @@ public final class StandardOutputTerminal: TerminalDevice {
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = Foundation.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
                     return  // the reader went away; playback notices nothing worse

@@ -1,5 +1,8 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerPack
 
 /// Plays a ``PreviewSource`` in a terminal: alternate screen, hidden cursor, each frame a
@@ -147,7 +150,7 @@ public final class TerminalPlayer {
 /// The signals the player reacts to, delivered through Dispatch and read between frames.
 final class PlayerEvents: @unchecked Sendable {
     enum Event: Hashable { case interrupt, terminate, resize }
-    private let lock = NSLock()
+    private let lock = Lock()
     private var raised: Set<Event> = []
     /// Signalled for every event, so a waiting player wakes.
     let semaphore = DispatchSemaphore(value: 0)
