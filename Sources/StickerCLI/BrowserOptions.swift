@@ -7,11 +7,11 @@ import Glibc
 import StickerPack
 import StickerRenderer
 
-extension BrowserStyle: ExpressibleByArgument {}
-extension StickerSize: ExpressibleByArgument {}
-extension DevicePreset: ExpressibleByArgument {}
-extension FrameTimingPolicy: ExpressibleByArgument {}
-extension Resampler.Filter: ExpressibleByArgument {}
+extension BrowserStyle: EnumArgument {}
+extension StickerSize: EnumArgument {}
+extension DevicePreset: EnumArgument {}
+extension FrameTimingPolicy: EnumArgument {}
+extension Resampler.Filter: EnumArgument {}
 
 /// The options shared by every command that draws the sticker browser.
 struct BrowserOptions: ParsableArguments {

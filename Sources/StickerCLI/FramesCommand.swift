@@ -10,7 +10,7 @@ import Glibc
 /// `frames.json`.
 public struct FramesCommand: ParsableCommand {
     /// Output encodings for frame dumps.
-    public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    public enum OutputFormat: String, EnumArgument, CaseIterable, Sendable {
         /// PNG with straight alpha.
         case png
         /// Binary PPM (P6): the frame over black.

@@ -149,4 +149,4 @@ public struct PreviewCommand: ParsableCommand {
     }
 }
 
-extension TerminalColors: ExpressibleByArgument {}
+extension TerminalColors: EnumArgument {}

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// How a command shows its progress on stderr (`--progress`).
-public enum ProgressStyle: String, ExpressibleByArgument, CaseIterable, Sendable {
+public enum ProgressStyle: String, EnumArgument, CaseIterable, Sendable {
     /// A bar redrawn in place, only when stderr is a terminal and the work has taken a second.
     case auto
     /// One line per step (`rendering 12/600`), from the first step, whatever stderr is: for

@@ -258,6 +258,20 @@ struct CLITests {
 
 @Suite("Help text")
 struct HelpTextTests {
+    /// The enum options' values and defaults, as written in the option declarations (the
+    /// value lists are cached per type, outside swift-argument-parser's generic defaults).
+    @Test("enum options list their values and show their defaults in help; an unknown value is refused")
+    func enumOptions() throws {
+        let help = RenderCommand.helpMessage(columns: 200)
+        #expect(help.contains("--style <style>") && help.contains("(values: compact, expanded; default: compact)"))
+        #expect(help.contains("(values: raw, browser, apple; default: apple)"))
+        #expect(help.contains("(values: lanczos3, triangle; default: lanczos3)"))
+        #expect(help.contains("(values: auto, lines, none; default: auto)"))
+        #expect(ProgressStyle.allValueStrings == ["auto", "lines", "none"])
+        _ = try RenderCommand.parse(["pack", "--style", "expanded", "--progress", "lines", "-o", "x.png"])
+        #expect(throws: (any Error).self) { try RenderCommand.parse(["pack", "--style", "sideways", "-o", "x.png"]) }
+    }
+
     @Test("every command's discussion is written one line a paragraph, so the parser alone wraps it")
     func paragraphsAreLines() throws {
         let commands = [StickersCommand.self] + StickersCommand.configuration.subcommands
