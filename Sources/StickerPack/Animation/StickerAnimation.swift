@@ -177,7 +177,11 @@ public struct StickerFrameIterator {
         defer { nextIndex += 1 }
         guard codec != nil else { return try animation.sequenceFrame(nextIndex) }
         do {
-            return try codec!.next()
+            let frame = try codec!.next()
+            // After the last frame the decoder is done: let go of its canvas now (the frame
+            // keeps the pixels it needs), so a still sticker's memory serves the next decode.
+            if nextIndex + 1 == animation.frameCount { codec = nil }
+            return frame
         } catch {
             throw .codec(path: animation.fileInfos.isEmpty ? "" : animation.sourcePath, error)
         }
