@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StickerPack
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,18 +39,7 @@ public enum AtomicFile {
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw WriteError(description: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
         var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
-        }
+        if !FileDescriptorOutput.write(bytes, to: fd) { failure = String(cString: strerror(errno)) }
         if failure == nil && durable && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }

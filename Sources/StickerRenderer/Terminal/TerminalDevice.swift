@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StickerPack
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,17 +29,7 @@ public final class StandardOutputTerminal: TerminalDevice {
 
     /// Writes all of `text`, retrying interrupted writes; a closed reader ends it quietly.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return  // the reader went away; playback notices nothing worse
-                }
-                offset += n
-            }
-        }
+        // A failed write means the reader went away; playback notices nothing worse.
+        FileDescriptorOutput.write(Array(text.utf8), to: STDOUT_FILENO)
     }
 }
