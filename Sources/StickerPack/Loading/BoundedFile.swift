@@ -17,16 +17,7 @@ public enum BoundedFile {
         guard declared <= maxBytes else { throw .fileTooLarge(path: path, bytes: declared, limit: maxBytes) }
         // Read up to one byte past the bound, in case the file grew since fstat.
         var bytes = [UInt8](repeating: 0, count: min(maxBytes, declared) + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path)
-            }
-            count += n
-        }
+        guard let count = fill(&bytes, from: fd) else { throw .unreadable(path: path) }
         guard count <= maxBytes else { throw .fileTooLarge(path: path, bytes: count, limit: maxBytes) }
         bytes.removeSubrange(count...)
         return bytes
@@ -39,14 +30,24 @@ public enum BoundedFile {
         guard fd >= 0 else { return [] }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            filled += n
-        }
+        let filled = fill(&bytes, from: fd) ?? 0
         return Array(bytes.prefix(filled))
+    }
+
+    /// Reads from `fd` into `bytes` until it is full or the file ends, retrying interrupts;
+    /// the count read, or `nil` on a read error.
+    private static func fill(_ bytes: inout [UInt8], from fd: Int32) -> Int? {
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            count += n
+        }
+        return count
     }
 
     /// The size of the regular file at `path` in bytes, or `nil` when there is none.
