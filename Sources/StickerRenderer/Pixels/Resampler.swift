@@ -71,9 +71,8 @@ public struct Resampler: Sendable, Hashable {
         let sourceWidth = image.width
         let ringRows = vertical.maxCount
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
+        // The output columns each slot's row reaches; the slot is zero everywhere else.
         var ringColumns = [Range<Int>](repeating: 0..<0, count: ringRows)
-        // What each slot may hold that is not zero (its last non-empty columns).
-        var ringWritten = [Range<Int>](repeating: 0..<0, count: ringRows)
         var sourcePairs = [SIMD8<Int16>](repeating: .zero, count: sourceWidth)
         // One output row's taps: ring slot offsets and weights.
         var tapOffsets = [Int](repeating: 0, count: ringRows), tapWeights = [Float](repeating: 0, count: ringRows)
@@ -96,17 +95,20 @@ public struct Resampler: Sendable, Hashable {
                                             let base = nextSourceRow &* sourceWidth &* 4
                                             let opaque = Resampler.visibleRange(source, offset: base, count: sourceWidth)
                                             let columns = horizontal.outputs(reading: opaque)
+                                            let slot = ring.baseAddress! + r &* width
+                                            // Zero what the slot's previous row left outside these columns.
+                                            let old = ringColumns[r]
+                                            if columns.isEmpty {
+                                                for x in old { slot[x] = .zero }
+                                            } else {
+                                                for x in old.lowerBound..<max(old.lowerBound, min(old.upperBound, columns.lowerBound)) { slot[x] = .zero }
+                                                for x in min(old.upperBound, max(old.lowerBound, columns.upperBound))..<old.upperBound { slot[x] = .zero }
+                                            }
                                             ringColumns[r] = columns
                                             if !columns.isEmpty {
                                                 for x in opaque {
                                                     pairs[x] = Resampler.pixelPair(source, offset: base &+ x &* 4, last: x &+ 1 == sourceWidth)
                                                 }
-                                                let slot = ring.baseAddress! + r &* width
-                                                // Zero what the slot's last row left outside these columns.
-                                                let old = ringWritten[r]
-                                                for x in old.lowerBound..<max(old.lowerBound, min(old.upperBound, columns.lowerBound)) { slot[x] = .zero }
-                                                for x in min(old.upperBound, max(old.lowerBound, columns.upperBound))..<old.upperBound { slot[x] = .zero }
-                                                ringWritten[r] = columns
                                                 for x in columns {
                                                     let h = hSpans[x]
                                                     // Only the visible part of the span: the rest is zeros.
