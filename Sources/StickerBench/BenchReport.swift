@@ -1,8 +1,5 @@
 import FoundationEssentials
 import StickerPack
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Formats bench results as a text table (per file, then per format) or JSON.
 public enum BenchReport {

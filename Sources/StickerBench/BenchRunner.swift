@@ -4,9 +4,6 @@ import CZlib
 import Dispatch
 import FoundationEssentials
 import StickerPack
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What `stickers bench` measured for one file.
 public struct BenchResult: Sendable, Encodable {

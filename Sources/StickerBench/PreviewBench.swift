@@ -1,8 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
 import StickerRenderer
 

@@ -1,9 +1,6 @@
 import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerBench
 import StickerPack
 

@@ -2,9 +2,6 @@ import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `stickers frames FILE --out DIR --format png|ppm|rgba`: one file per displayed frame plus
 /// `frames.json`.

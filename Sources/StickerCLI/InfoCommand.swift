@@ -1,9 +1,6 @@
 import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `stickers info FILE [--json]`: what a file holds, without decoding its pixels.
 public struct InfoCommand: ParsableCommand {

@@ -1,8 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
 
 /// Reads an input file (at most `limits.maxFileBytes`, checked before reading) and its

@@ -1,8 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
 import StickerRenderer
 

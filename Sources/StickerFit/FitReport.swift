@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
 
 /// What `stickers fit` did, per sticker, and what `validate` then said of the catalog.

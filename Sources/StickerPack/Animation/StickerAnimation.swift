@@ -1,8 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A sticker's pixels over time, whatever its source: one image file (APNG, GIF, PNG, JPEG)
 /// or a `.stickersequence` of stills. Frames come out as whole premultiplied RGBA8 canvases.

@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A parsed `Contents.json` of an asset-catalog folder, read leniently: Apple's own samples
 /// misspell keys, so known misspellings are accepted and reported.

@@ -1,8 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads a sticker pack from a folder of images, an Xcode `.xcstickers` catalog, a bare
 /// `.stickerpack`, or image files named one by one.

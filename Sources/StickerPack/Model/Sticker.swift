@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One sticker of a pack: where its image comes from and what VoiceOver says about it.
 public struct Sticker: Sendable, Hashable {

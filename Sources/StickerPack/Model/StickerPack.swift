@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A sticker pack: stickers in browser order, the pack's grid size and what the loader noticed.
 public struct StickerPack: Sendable, Hashable {

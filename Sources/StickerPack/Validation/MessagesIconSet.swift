@@ -1,8 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The iMessage app icon set of a sticker catalog (`NAME.stickersiconset`), and the sizes
 /// App Store Connect requires of it. An incomplete set is the usual cause of "Invalid iMessage

@@ -1,8 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Checks a pack against Apple's sticker rules and the animation lints (see ``StickerRule``).
 public struct PackValidator: Sendable {

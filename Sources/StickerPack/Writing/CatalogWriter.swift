@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes an Xcode sticker catalog (`.xcstickers`) as Xcode itself lays it out: the catalog's
 /// `Contents.json`, `Sticker Pack.stickerpack` with its grid size and sticker order, one

@@ -1,9 +1,6 @@
 import AnimationCodec
 import FoundationEssentials
 import StickerPack
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the browser is drawn on. Apple asks developers to try stickers on white, black,
 /// red, yellow and multicoloured backgrounds and over photos.
