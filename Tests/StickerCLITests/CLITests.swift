@@ -258,8 +258,8 @@ struct CLITests {
 
 @Suite("Help text")
 struct HelpTextTests {
-    /// The enum options' values and defaults, as written in the option declarations (the
-    /// value lists are cached per type, outside swift-argument-parser's generic defaults).
+    /// The enum options' values and defaults, as written in the option declarations (described
+    /// by EnumArgument, not by swift-argument-parser's generic defaults).
     @Test("enum options list their values and show their defaults in help; an unknown value is refused")
     func enumOptions() throws {
         let help = RenderCommand.helpMessage(columns: 200)
