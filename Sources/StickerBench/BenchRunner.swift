@@ -19,11 +19,14 @@ public struct BenchResult: Sendable, Encodable {
     public var frames: Int
     /// Output megapixels of one decode (frames x W x H / 1e6).
     public var megapixels: Double
-    /// Seconds for all repeats, ours on one thread.
+    /// Seconds for all repeats, ours on one thread: `repeats` times the median, over the
+    /// turns, of a turn's seconds per decode (see ``BenchRunner``).
     public var seconds: Double
-    /// Seconds for all repeats, ours on `threads` threads (nil when threads == 1).
+    /// Seconds for all repeats, ours on `threads` threads, estimated the same way (nil when
+    /// threads == 1).
     public var parallelSeconds: Double?
-    /// Seconds for all repeats of the libpng or giflib baseline (nil for JPEG).
+    /// Seconds for all repeats of the libpng or giflib baseline, estimated the same way (nil
+    /// for JPEG).
     public var baselineSeconds: Double?
     /// Where one decode's time goes (measured in a separate, instrumented pass).
     public var phases: Phases
@@ -60,6 +63,12 @@ public struct BenchResult: Sendable, Encodable {
 /// Runs the benchmark: for each file, our decoder (one thread, then `threads`) and the
 /// baseline the package links (libpng per rebuilt frame, giflib's DGifSlurp), taking turns,
 /// each `repeats` times, all frames composited, plus an instrumented pass for the phase split.
+///
+/// Each decoder's time is the median over its turns of the turn's time per decode: on a
+/// machine whose cores are now and then taken by something else, a turn caught by that is
+/// an outlier for every decoder alike, and a sum over the turns would let it weigh on the
+/// ratios (most of all on the speed-up, which needs both cores), where the median keeps the
+/// typical turn. With a single turn (`repeats` up to 10) the median is that turn's mean.
 public struct BenchRunner: Sendable {
     /// Worker threads for the parallel measurement.
     public var threads: Int
@@ -85,7 +94,8 @@ public struct BenchRunner: Sendable {
         let png = LibPNGBaseline(bytes: bytes, info: info)
         let gif = GiflibBaseline(bytes: bytes, info: info)
         var sink: UInt8 = 0
-        var seconds = 0.0, parallel = 0.0, baseline = 0.0
+        // Seconds per decode of each turn, for each decoder.
+        var ours: [Double] = [], parallel: [Double] = [], baseline: [Double] = []
         var peak: Int?
         // One untimed decode each first, as the C harness and the wuffs harness do: buffers,
         // tables and caches are warm for every decoder alike, so the figures are the steady
@@ -105,22 +115,23 @@ public struct BenchRunner: Sendable {
             if done == 0 { PeakMemory.reset() }
             var start = Stopwatch.now
             for _ in 0..<count { try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] } }
-            seconds += Stopwatch.seconds(since: start)
+            ours.append(Stopwatch.seconds(since: start) / Double(count))
             if done == 0 { peak = PeakMemory.bytes() }
             if threads > 1 {
                 start = Stopwatch.now
                 for _ in 0..<count { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
-                parallel += Stopwatch.seconds(since: start)
+                parallel.append(Stopwatch.seconds(since: start) / Double(count))
             }
             if png != nil || gif != nil {
                 start = Stopwatch.now
                 for _ in 0..<count { sink &+= png?.run() ?? gif!.run() }
-                baseline += Stopwatch.seconds(since: start)
+                baseline.append(Stopwatch.seconds(since: start) / Double(count))
             }
             done += count
         }
-        let parallelSeconds: Double? = threads > 1 ? parallel : nil
-        let baselineSeconds: Double? = png != nil || gif != nil ? baseline : nil
+        let seconds = Self.allRepeats(ours, repeats)!
+        let parallelSeconds = Self.allRepeats(parallel, repeats)
+        let baselineSeconds = Self.allRepeats(baseline, repeats)
 
         var agrees: Bool?
         if png != nil || gif != nil {
@@ -140,6 +151,12 @@ public struct BenchRunner: Sendable {
             seconds: seconds, parallelSeconds: parallelSeconds, baselineSeconds: baselineSeconds,
             phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert),
             peakBytes: peak, baselineAgrees: agrees, parallelIdentical: parallelIdentical, repeats: repeats)
+    }
+
+    /// `repeats` decodes at the median of `perDecode` (seconds per decode of each turn); nil
+    /// when the decoder did not run.
+    private static func allRepeats(_ perDecode: [Double], _ repeats: Int) -> Double? {
+        median(perDecode).map { $0 * Double(repeats) }
     }
 
     /// The CRC-32 of every displayed frame, decoded on `threads` threads.
