@@ -84,11 +84,15 @@ struct RowTarget {
     /// Draws `count` GIF palette indexes of row `y` through `table` (256 premultiplied
     /// entries, 0 for the transparent index). On the canvas a 0 entry leaves the pixel as it
     /// is, which is OVER for pixels whose alpha is 0 or 255; into a layer every entry is stored.
+    /// `transparent` is the frame's transparent index, if any: eight of it in a row (the
+    /// margins around a sticker's art) are passed over without a palette lookup.
     @inline(__always)
-    func drawIndexed(row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>) {
+    func drawIndexed(row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
+                     transparent: UInt8?) {
+        let run = TransparentRun(transparent)
         if rowBuffer == nil {
             // A layer or a SOURCE frame inside the canvas: every entry is stored.
-            Self.lookUp(indexes, count: count, table: table, into: base + y &* stride)
+            Self.lookUp(indexes, count: count, table: table, into: base + y &* stride, run: run)
             return
         }
         let canvasY = rect.y &+ y
@@ -98,7 +102,7 @@ struct RowTarget {
         // Safe: columns first..<last map inside the clip, hence inside the canvas row.
         let out = base + (canvasY &* stride &+ rect.x)
         if blend == .source {
-            Self.lookUp(indexes + first, count: last &- first, table: table, into: out + first)
+            Self.lookUp(indexes + first, count: last &- first, table: table, into: out + first, run: run)
             return
         }
         // A select, not a branch: transparent and opaque pixels interleave unpredictably at
@@ -106,12 +110,16 @@ struct RowTarget {
         // since the scalar form compiles back into a branch.
         var x = first
         let raw = UnsafeMutableRawPointer(out)
-        while x &+ 4 <= last {
-            let values = SIMD4<UInt32>(table[Int(indexes[x])], table[Int(indexes[x &+ 1])],
-                                       table[Int(indexes[x &+ 2])], table[Int(indexes[x &+ 3])])
-            let under = raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-            raw.storeBytes(of: under.replacing(with: values, where: values .!= 0), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-            x &+= 4
+        while x &+ 8 <= last {
+            let word = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
+            if run.covers(word) { x &+= 8; continue }  // eight transparent pixels: nothing to draw
+            for half in 0..<2 {
+                let at = x &+ half &* 4
+                let values = Self.gather(UInt32(truncatingIfNeeded: word &>> UInt64(half &* 32)), table)
+                let under = raw.loadUnaligned(fromByteOffset: at &* 4, as: SIMD4<UInt32>.self)
+                raw.storeBytes(of: under.replacing(with: values, where: values .!= 0), toByteOffset: at &* 4, as: SIMD4<UInt32>.self)
+            }
+            x &+= 8
         }
         while x < last {
             let value = table[Int(indexes[x])]
@@ -120,18 +128,47 @@ struct RowTarget {
         }
     }
 
-    /// `count` palette entries for `indexes`, stored four pixels at a time.
+    /// Eight transparent indexes in a row, as one 64-bit word of index bytes.
+    struct TransparentRun {
+        /// The transparent index in every byte (meaningless when there is none).
+        let word: UInt64
+        let exists: Bool
+
+        @inline(__always)
+        init(_ transparent: UInt8?) {
+            word = UInt64(transparent ?? 0) &* 0x0101_0101_0101_0101
+            exists = transparent != nil
+        }
+
+        /// Whether the eight indexes in `indexes` are all the transparent one.
+        @inline(__always)
+        func covers(_ indexes: UInt64) -> Bool { exists && indexes == word }
+    }
+
+    /// The palette entries of four indexes packed in `word` (lowest byte first).
+    @inline(__always)
+    private static func gather(_ word: UInt32, _ table: UnsafePointer<UInt32>) -> SIMD4<UInt32> {
+        SIMD4<UInt32>(table[Int(word & 0xFF)], table[Int(word &>> 8 & 0xFF)],
+                      table[Int(word &>> 16 & 0xFF)], table[Int(word &>> 24)])
+    }
+
+    /// `count` palette entries for `indexes`, stored eight pixels at a time; eight transparent
+    /// indexes in a row are stored as zeros without looking them up.
     @inline(__always)
     private static func lookUp(_ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
-                               into out: UnsafeMutablePointer<UInt32>) {
+                               into out: UnsafeMutablePointer<UInt32>, run: TransparentRun) {
         let raw = UnsafeMutableRawPointer(out)
         var x = 0
-        while x &+ 4 <= count {
-            let word = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt32.self)
-            let values = SIMD4<UInt32>(table[Int(word & 0xFF)], table[Int(word &>> 8 & 0xFF)],
-                                       table[Int(word &>> 16 & 0xFF)], table[Int(word &>> 24)])
-            raw.storeBytes(of: values, toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-            x &+= 4
+        while x &+ 8 <= count {
+            let word = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
+            if run.covers(word) {
+                raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+                raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: x &* 4 &+ 16, as: SIMD4<UInt32>.self)
+            } else {
+                raw.storeBytes(of: gather(UInt32(truncatingIfNeeded: word), table), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+                raw.storeBytes(of: gather(UInt32(truncatingIfNeeded: word &>> 32), table), toByteOffset: x &* 4 &+ 16, as: SIMD4<UInt32>.self)
+            }
+            x &+= 8
         }
         while x < count { out[x] = table[Int(indexes[x])]; x &+= 1 }
     }

@@ -74,7 +74,8 @@ enum GIFImageDecoder {
                 forEachDisplayRow(height: image.info.rect.height, interlaced: image.info.isInterlaced) { y in
                     let start = row * width
                     guard start < written else { return false }
-                    target.drawIndexed(row: y, indexes + start, count: min(width, written - start), table: table.baseAddress!)
+                    target.drawIndexed(row: y, indexes + start, count: min(width, written - start), table: table.baseAddress!,
+                                       transparent: image.transparentIndex)
                     row += 1
                     return true
                 }
