@@ -107,7 +107,8 @@ struct RowTarget {
         }
         // A select, not a branch: transparent and opaque pixels interleave unpredictably at
         // a sticker's edges, and the row is in cache either way. Written on 4-pixel vectors,
-        // since the scalar form compiles back into a branch.
+        // since the scalar form compiles back into a branch; only a whole run of eight
+        // transparent indexes (the margins) takes the branch that skips them.
         var x = first
         let raw = UnsafeMutableRawPointer(out)
         while x &+ 8 <= last {
@@ -132,6 +133,7 @@ struct RowTarget {
     struct TransparentRun {
         /// The transparent index in every byte (meaningless when there is none).
         let word: UInt64
+        /// Whether the frame has a transparent index at all.
         let exists: Bool
 
         @inline(__always)
