@@ -64,12 +64,12 @@ build:
 # A fully static, position-dependent executable: the Swift runtime, FoundationEssentials,
 # libpng, giflib, libjpeg, libwebp, libdeflate, zlib and glibc all linked in, so there is no
 # dynamic loader at all (`stickers --version` 1.18 ms instead of 2.44 with the C libraries and
-# glibc shared, 9 instead of 3.6 with the Swift libraries shared too). `-lm` again at the end:
-# the static libpng needs libm after it. The linker warns that glibc's user and group lookups
+# glibc shared, 9 instead of 3.6 with the Swift libraries shared too). `-lz -lm` again at the
+# end: the static libpng needs zlib and libm after it. The linker warns that glibc's user and group lookups
 # (getpwuid and friends) want the same glibc's shared libraries at run time: this binary is
 # built on the machine that runs it, where they are.
 release-build:
-	$(SWIFT) build -c release --product stickers -Xswiftc -static-executable -Xlinker -lm
+	$(SWIFT) build -c release --product stickers -Xswiftc -static-executable -Xlinker -lz -Xlinker -lm
 
 corpus:
 	python3 corpus/make_sample_pack.py

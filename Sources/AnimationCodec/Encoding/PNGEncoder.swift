@@ -24,7 +24,8 @@ public enum PNGEncoder {
     public struct Options: Sendable, Hashable {
         /// Write RGB (colour type 2) when every pixel is opaque: a quarter less data.
         public var dropsOpaqueAlpha: Bool
-        /// Compression level: 1 is zlib's run-length strategy (fastest on flat images), 2-12
+        /// Compression level: 1 is distance-1 matches only (``ScanlineDeflater``, fastest on flat
+        /// images), 2-12
         /// libdeflate's levels (6 is the default, 12 the smallest).
         public var compressionLevel: Int32
 

@@ -10,7 +10,8 @@ import Glibc
 /// Rows equal to the row above are Up-filtered, so their scanlines are a filter byte 2 and
 /// zeros; runs of them are written directly as fixed-Huffman deflate blocks of distance-1
 /// matches, without ever building those bytes. The other rows are Sub-filtered and deflated
-/// by zlib's run-length strategy in independent chunks; each chunk ends on a byte boundary
+/// with distance-1 matches (``RunLengthDeflater``, what zlib's run-length strategy finds,
+/// without its sliding window) in independent chunks; each chunk ends on a byte boundary
 /// (a sync flush), so chunks and hand-written blocks concatenate into one valid stream, whose
 /// Adler-32 is combined from the parts.
 ///
@@ -27,7 +28,7 @@ enum ScanlineDeflater {
     /// `y > 0`): such a row is counted as a repeat and never read. `false` when unsure.
     typealias RepeatHint = @Sendable (_ y: Int) -> Bool
 
-    /// Content rows per zlib chunk: large enough to compress well, small enough to keep each
+    /// Content rows per deflated chunk: large enough to compress well, small enough to keep each
     /// worker's buffer in cache.
     static let rowsPerChunk = 96
     /// Rows per band that one worker compresses.
@@ -101,13 +102,12 @@ enum ScanlineDeflater {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * max(rowBytes, 1))
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: rowsPerChunk * stride)
         defer { scratch.deallocate(); chunk.deallocate() }
-        let deflater = ChunkDeflater()
         var pieces: [Piece] = []
         var repeats = 0, chunkRows = 0
         func flushChunk() {
             guard chunkRows > 0 else { return }
             let raw = UnsafeBufferPointer(start: chunk, count: chunkRows * stride)
-            pieces.append(.content(bytes: deflater.deflate(raw), adler: UInt(libdeflate_adler32(1, raw.baseAddress, raw.count)), rows: chunkRows))
+            pieces.append(.content(bytes: RunLengthDeflater.deflate(raw), adler: UInt(libdeflate_adler32(1, raw.baseAddress, raw.count)), rows: chunkRows))
             chunkRows = 0
         }
         // Two scratch rows taken in turn by the rows actually read, so the last one read (the
@@ -153,41 +153,6 @@ enum ScanlineDeflater {
         var result = adler
         for _ in 0..<rows { result = adler32_combine(result, rowAdler, off_t(stride)) }
         return result
-    }
-}
-
-/// One zlib raw-deflate stream (run-length strategy, level 1), reset for every chunk: each
-/// chunk is deflated on its own (no match reaches into the bytes before it, which may be
-/// hand-written blocks) and ends in a sync flush, byte aligned and not final.
-private struct ChunkDeflater: ~Copyable {
-    /// On the heap: zlib keeps a pointer back to its stream and refuses one that moved.
-    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-
-    init() {
-        stream.initialize(to: z_stream())
-        // Raw deflate (negative window bits): the zlib wrapper is written once, around all chunks.
-        let status = deflateInit2_(stream, 1, Z_DEFLATED, -15, 8, Z_RLE, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "zlib could not start a deflate stream")
-    }
-
-    deinit {
-        deflateEnd(stream)
-        stream.deallocate()
-    }
-
-    /// `raw` deflated on its own, ending in a sync flush.
-    func deflate(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        deflateReset(stream)
-        let bound = Int(deflateBound(stream, uLong(raw.count))) + 16
-        return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: raw.baseAddress)
-            stream.pointee.avail_in = uInt(raw.count)
-            stream.pointee.next_out = target.baseAddress
-            stream.pointee.avail_out = uInt(bound)
-            let result = CZlib.deflate(stream, Z_SYNC_FLUSH)
-            precondition(result == Z_OK && stream.pointee.avail_in == 0, "deflate did not take the whole chunk")
-            count = bound - Int(stream.pointee.avail_out)
-        }
     }
 }
 
