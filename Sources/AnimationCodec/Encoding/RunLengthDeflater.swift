@@ -219,20 +219,28 @@ enum HuffmanLengths {
     }
 }
 
-/// Bits written least significant first into preallocated bytes.
-private struct BitWriter {
-    private var bytes: [UInt8]
+/// Bits written least significant first into preallocated, uninitialized bytes (only what is
+/// written is ever read).
+private struct BitWriter: ~Copyable {
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
     private var used = 0
     private var buffer: UInt64 = 0
     private var count = 0
 
-    init(capacity: Int) { bytes = [UInt8](repeating: 0, count: capacity) }
+    init(capacity: Int) {
+        self.capacity = capacity
+        bytes = .allocate(capacity: capacity)
+    }
+
+    deinit { bytes.deallocate() }
 
     /// `value`'s low `bits` bits (at most 32).
     @inline(__always)
     mutating func put(_ value: UInt32, bits: Int) {
         if count >= 32 {
-            bytes.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, toByteOffset: used, as: UInt32.self) }
+            precondition(used &+ 4 <= capacity, "deflate output past its bound")
+            UnsafeMutableRawPointer(bytes + used).storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, as: UInt32.self)
             used &+= 4
             buffer >>= 32
             count &-= 32
@@ -254,12 +262,12 @@ private struct BitWriter {
     /// The bytes written (the writer must be byte aligned).
     mutating func finish() -> [UInt8] {
         while count > 0 {
+            precondition(used < capacity, "deflate output past its bound")
             bytes[used] = UInt8(truncatingIfNeeded: buffer)
             used += 1
             buffer >>= 8
             count -= 8
         }
-        bytes.removeSubrange(used...)
-        return bytes
+        return Array(UnsafeBufferPointer(start: bytes, count: used))
     }
 }
