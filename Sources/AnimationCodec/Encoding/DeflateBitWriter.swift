@@ -1,16 +1,33 @@
-/// Writes raw deflate blocks by hand (RFC 1951): used for the runs of repeated scanlines in
-/// ``ScanlineDeflater``, which are known in advance to be a filter byte and zeros.
+/// Writes raw deflate blocks by hand (RFC 1951): the runs of repeated scanlines in
+/// ``ScanlineDeflater``, which are known in advance to be a filter byte and zeros, and the
+/// dynamic-Huffman blocks of ``RunLengthDeflater``.
 ///
 /// Deflate's bit order: fields least-significant bit first; Huffman codes most-significant
 /// bit first (so they are reversed before writing).
 struct DeflateBitWriter {
     private var bytes: [UInt8] = []
+    /// Bits not yet in `bytes`, the oldest lowest; fewer than 64.
     private var accumulator: UInt64 = 0
     private var count = 0
 
+    /// A writer whose first `capacity` bytes need no reallocation.
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// `value`'s low `bits` bits (at most 32), least significant first. Whole bytes move to
+    /// the output four at a time.
+    @inline(__always)
     mutating func write(_ value: UInt64, bits: Int) {
+        if count >= 32 {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: accumulator).littleEndian) { bytes.append(contentsOf: $0) }
+            accumulator >>= 32
+            count &-= 32
+        }
         accumulator |= value << UInt64(count)
-        count += bits
+        count &+= bits
+    }
+
+    /// Moves every whole byte of the accumulator to the output.
+    private mutating func flushWholeBytes() {
         while count >= 8 {
             bytes.append(UInt8(truncatingIfNeeded: accumulator))
             accumulator >>= 8
@@ -18,11 +35,22 @@ struct DeflateBitWriter {
         }
     }
 
+    /// Zero bits up to the next byte boundary.
+    private mutating func padToByte() {
+        if count % 8 != 0 { write(0, bits: 8 - count % 8) }
+    }
+
+    /// `code`'s low `length` bits in reverse order: a Huffman code, which deflate stores most
+    /// significant bit first, made ready for ``write(_:bits:)``.
+    static func reversed(_ code: UInt32, length: Int) -> UInt32 {
+        var reversed: UInt32 = 0
+        for i in 0..<length where code & (1 << UInt32(length - 1 - i)) != 0 { reversed |= 1 << UInt32(i) }
+        return reversed
+    }
+
     /// A Huffman code of `length` bits, written most significant bit first.
     mutating func writeCode(_ code: UInt32, length: Int) {
-        var reversed: UInt64 = 0
-        for i in 0..<length where code & (1 << UInt32(length - 1 - i)) != 0 { reversed |= 1 << UInt64(i) }
-        write(reversed, bits: length)
+        write(UInt64(Self.reversed(code, length: length)), bits: length)
     }
 
     /// A fixed-Huffman literal (0-255) or length symbol (256-287).
@@ -71,7 +99,8 @@ struct DeflateBitWriter {
     /// An empty stored block: ends the current bit run on a byte boundary, like a sync flush.
     mutating func alignWithEmptyStoredBlock() {
         write(0, bits: 3)  // BFINAL = 0, BTYPE = 00
-        if count > 0 { write(0, bits: 8 - count) }
+        padToByte()
+        flushWholeBytes()
         bytes += [0x00, 0x00, 0xFF, 0xFF]
     }
 
@@ -80,11 +109,12 @@ struct DeflateBitWriter {
         write(1, bits: 1)
         write(1, bits: 2)
         writeSymbol(256)
-        if count > 0 { write(0, bits: 8 - count) }
+        padToByte()
     }
 
     /// The whole bytes written so far (the caller keeps the stream byte aligned).
     mutating func takeBytes() -> [UInt8] {
+        flushWholeBytes()
         precondition(count == 0, "not byte aligned")
         defer { bytes = [] }
         return bytes

@@ -25,8 +25,7 @@ public enum PNGEncoder {
         /// Write RGB (colour type 2) when every pixel is opaque: a quarter less data.
         public var dropsOpaqueAlpha: Bool
         /// Compression level: 1 is distance-1 matches only (``ScanlineDeflater``, fastest on flat
-        /// images), 2-12
-        /// libdeflate's levels (6 is the default, 12 the smallest).
+        /// images), 2-12 libdeflate's levels (6 is the default, 12 the smallest).
         public var compressionLevel: Int32
 
         /// Creates options.

@@ -11,7 +11,7 @@ enum RunLengthDeflater {
     /// `input` deflated as one non-final block and a sync flush.
     static func deflate(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         // Tokens: a literal byte (0-255), or 256 + a match length minus 3 (distance 1).
-        var tokens = [UInt16](unsafeUninitializedCapacity: max(input.count, 1)) { buffer, count in
+        let tokens = [UInt16](unsafeUninitializedCapacity: max(input.count, 1)) { buffer, count in
             count = tokenize(input, into: buffer.baseAddress!)
         }
         var literalFrequencies = [Int](repeating: 0, count: 286)
@@ -23,27 +23,24 @@ enum RunLengthDeflater {
         // Two distance codes of one bit (only code 0, distance 1, is used): a complete code,
         // which every inflater accepts.
         let distanceLengths = [1, 1]
-        var writer = BitWriter(capacity: input.count * 2 + 1024)
+        // Room for the usual output (flat rows deflate to a few percent); more grows the array.
+        var writer = DeflateBitWriter(capacity: input.count / 4 + 1024)
         writeHeader(literalLengths, distanceLengths, into: &writer)
         let literalCodes = HuffmanLengths.reversedCodes(literalLengths)
         for token in tokens {
             if token < 256 {
-                writer.put(literalCodes[Int(token)], bits: literalLengths[Int(token)])
+                writer.write(UInt64(literalCodes[Int(token)]), bits: literalLengths[Int(token)])
             } else {
                 let length = Int(token) - 256 + 3
                 let (symbol, extraBits, base) = lengthSymbol(length)
-                writer.put(literalCodes[symbol], bits: literalLengths[symbol])
-                if extraBits > 0 { writer.put(UInt32(length - base), bits: extraBits) }
-                writer.put(0, bits: 1)  // distance code 0: distance 1
+                writer.write(UInt64(literalCodes[symbol]), bits: literalLengths[symbol])
+                if extraBits > 0 { writer.write(UInt64(length - base), bits: extraBits) }
+                writer.write(0, bits: 1)  // distance code 0: distance 1
             }
         }
-        tokens = []
-        writer.put(literalCodes[256], bits: literalLengths[256])
-        // Sync flush: an empty stored block, byte aligned.
-        writer.put(0, bits: 3)
-        writer.alignToByte()
-        writer.putAlignedBytes([0x00, 0x00, 0xFF, 0xFF])
-        return writer.finish()
+        writer.write(UInt64(literalCodes[256]), bits: literalLengths[256])
+        writer.alignWithEmptyStoredBlock()  // the sync flush
+        return writer.takeBytes()
     }
 
     /// Splits `input` into literals and distance-1 matches of 3-258 bytes, as zlib's
@@ -95,7 +92,7 @@ enum RunLengthDeflater {
 
     /// The dynamic block header: BFINAL 0, BTYPE 2, the code length counts, the code length
     /// code, and both alphabets' lengths run-length coded (RFC 1951, 3.2.7).
-    private static func writeHeader(_ literalLengths: [Int], _ distanceLengths: [Int], into writer: inout BitWriter) {
+    private static func writeHeader(_ literalLengths: [Int], _ distanceLengths: [Int], into writer: inout DeflateBitWriter) {
         var literalCount = 286
         while literalCount > 257 && literalLengths[literalCount - 1] == 0 { literalCount -= 1 }
         let lengths = Array(literalLengths[..<literalCount]) + distanceLengths
@@ -127,15 +124,15 @@ enum RunLengthDeflater {
         let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
         var codeLengthCount = 19
         while codeLengthCount > 4 && codeLengthLengths[order[codeLengthCount - 1]] == 0 { codeLengthCount -= 1 }
-        writer.put(0, bits: 1)  // BFINAL
-        writer.put(2, bits: 2)  // BTYPE: dynamic Huffman
-        writer.put(UInt32(literalCount - 257), bits: 5)
-        writer.put(UInt32(distanceLengths.count - 1), bits: 5)
-        writer.put(UInt32(codeLengthCount - 4), bits: 4)
-        for position in 0..<codeLengthCount { writer.put(UInt32(codeLengthLengths[order[position]]), bits: 3) }
+        writer.write(0, bits: 1)  // BFINAL
+        writer.write(2, bits: 2)  // BTYPE: dynamic Huffman
+        writer.write(UInt64(literalCount - 257), bits: 5)
+        writer.write(UInt64(distanceLengths.count - 1), bits: 5)
+        writer.write(UInt64(codeLengthCount - 4), bits: 4)
+        for position in 0..<codeLengthCount { writer.write(UInt64(codeLengthLengths[order[position]]), bits: 3) }
         for entry in symbols {
-            writer.put(codeLengthCodes[entry.symbol], bits: codeLengthLengths[entry.symbol])
-            if entry.extraBits > 0 { writer.put(UInt32(entry.extra), bits: entry.extraBits) }
+            writer.write(UInt64(codeLengthCodes[entry.symbol]), bits: codeLengthLengths[entry.symbol])
+            if entry.extraBits > 0 { writer.write(UInt64(entry.extra), bits: entry.extraBits) }
         }
     }
 }
@@ -210,64 +207,8 @@ enum HuffmanLengths {
         }
         return lengths.map { length in
             guard length > 0 else { return 0 }
-            let value = next[length]
-            next[length] += 1
-            var reversed: UInt32 = 0
-            for bit in 0..<length where value & (1 << (length - 1 - bit)) != 0 { reversed |= 1 << UInt32(bit) }
-            return reversed
+            defer { next[length] += 1 }
+            return DeflateBitWriter.reversed(UInt32(next[length]), length: length)
         }
-    }
-}
-
-/// Bits written least significant first into preallocated, uninitialized bytes (only what is
-/// written is ever read).
-private struct BitWriter: ~Copyable {
-    private let bytes: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    private var used = 0
-    private var buffer: UInt64 = 0
-    private var count = 0
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        bytes = .allocate(capacity: capacity)
-    }
-
-    deinit { bytes.deallocate() }
-
-    /// `value`'s low `bits` bits (at most 32).
-    @inline(__always)
-    mutating func put(_ value: UInt32, bits: Int) {
-        if count >= 32 {
-            precondition(used &+ 4 <= capacity, "deflate output past its bound")
-            UnsafeMutableRawPointer(bytes + used).storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, as: UInt32.self)
-            used &+= 4
-            buffer >>= 32
-            count &-= 32
-        }
-        buffer |= UInt64(value) << UInt64(count)
-        count &+= bits
-    }
-
-    /// Pads the last byte with zero bits.
-    mutating func alignToByte() {
-        if count % 8 != 0 { put(0, bits: 8 - count % 8) }
-    }
-
-    /// Whole bytes, once aligned.
-    mutating func putAlignedBytes(_ values: [UInt8]) {
-        for value in values { put(UInt32(value), bits: 8) }
-    }
-
-    /// The bytes written (the writer must be byte aligned).
-    mutating func finish() -> [UInt8] {
-        while count > 0 {
-            precondition(used < capacity, "deflate output past its bound")
-            bytes[used] = UInt8(truncatingIfNeeded: buffer)
-            used += 1
-            buffer >>= 8
-            count -= 8
-        }
-        return Array(UnsafeBufferPointer(start: bytes, count: used))
     }
 }
