@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import StickerPack
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,21 +14,25 @@ import StickerRenderer
 /// The handlers are installed on the first registration only, so commands that write nothing
 /// (and `preview`, which handles its own signals) keep the default behaviour.
 enum InterruptCleanup {
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var pending: Set<String> = []
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// The paths to remove, and the signal sources once installed.
+    private struct State {
+        var pending: Set<String> = []
+        var sources: [DispatchSourceSignal] = []
+    }
+
+    private static let state = Mutex(State())
 
     /// Removes `path` (file or folder) if the process is interrupted before ``unregister(_:)``.
     static func register(_ path: String) {
-        lock.withLock {
-            pending.insert(path)
-            if sources.isEmpty { installHandlers() }
+        state.withLock { state in
+            state.pending.insert(path)
+            if state.sources.isEmpty { state.sources = installHandlers() }
         }
     }
 
     /// Forgets `path`: it was committed or already removed.
     static func unregister(_ path: String) {
-        _ = lock.withLock { pending.remove(path) }
+        _ = state.withLock { $0.pending.remove(path) }
     }
 
     /// ``AtomicFile/write(_:to:)`` with its temporary file removed on an interrupt.
@@ -38,14 +43,14 @@ enum InterruptCleanup {
         try AtomicFile.write(bytes, to: path)
     }
 
-    private static func installHandlers() {
+    private static func installHandlers() -> [DispatchSourceSignal] {
         let queue = DispatchQueue(label: "stickers.interrupt-cleanup")
-        for number in [SIGINT, SIGTERM, SIGHUP] {
+        return [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)  // delivered to the dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { cleanUpAndDie(signal: number) }
             source.resume()
-            sources.append(source)
+            return source
         }
     }
 
@@ -53,24 +58,25 @@ enum InterruptCleanup {
         // The lock stays taken until the process ends: a main thread that fails once its
         // staging folder is gone blocks in unregister(_:) instead of exiting before the
         // removal is done.
-        lock.lock()
-        for path in pending {
-            // The main thread may still be writing into a staging folder: renaming it first
-            // means no new file can appear in it while it is removed (a plain recursive remove
-            // lost that race and left the folder behind).
-            let doomed = path + ".removing"
-            let target = rename(path, doomed) == 0 ? doomed : path
-            try? FileManager.default.removeItem(atPath: target)
+        state.withLock { state -> Never in
+            for path in state.pending {
+                // The main thread may still be writing into a staging folder: renaming it first
+                // means no new file can appear in it while it is removed (a plain recursive remove
+                // lost that race and left the folder behind).
+                let doomed = path + ".removing"
+                let target = rename(path, doomed) == 0 ? doomed : path
+                try? FileManager.default.removeItem(atPath: target)
+            }
+            // End the way the default action would, so the parent sees "killed by SIGINT": this
+            // (dispatch) thread blocks signals, so unblock it here and raise it at this thread,
+            // where it is delivered before raise returns.
+            signal(number, SIG_DFL)
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, number)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            raise(number)
+            _exit(128 + number)  // not reached
         }
-        // End the way the default action would, so the parent sees "killed by SIGINT": this
-        // (dispatch) thread blocks signals, so unblock it here and raise it at this thread,
-        // where it is delivered before raise returns.
-        signal(number, SIG_DFL)
-        var only = sigset_t()
-        sigemptyset(&only)
-        sigaddset(&only, number)
-        pthread_sigmask(SIG_UNBLOCK, &only, nil)
-        raise(number)
-        _exit(128 + number)  // not reached
     }
 }

@@ -1,10 +1,9 @@
-import Dispatch
 import Foundation
 @testable import StickerPack
 import Testing
 
 /// What replaced Foundation-only APIs (the product links only FoundationEssentials): printf
-/// formatting, a lock, whole writes to a descriptor, bounded reads, error reasons and the
+/// formatting, whole writes to a descriptor, bounded reads, error reasons and the
 /// untyped JSON of Contents.json files, each against values worked out by hand.
 @Suite("Support without Foundation")
 struct SupportTests {
@@ -17,16 +16,6 @@ struct SupportTests {
         #expect(String(cFormat: "%6.1fx", 12.25) == "  12.2x")  // ties go to even, as printf does
         #expect(String(cFormat: "") == "")
         #expect(String(cFormat: "%ld of %ld fitted in %.2f s", 5, 6, 1.5) == "5 of 6 fitted in 1.50 s")
-    }
-
-    @Test("The lock serialises increments from many threads")
-    func lock() {
-        final class Counter: @unchecked Sendable { var value = 0 }
-        let lock = Lock(), counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<10_000 { lock.withLock { counter.value += 1 } }
-        }
-        #expect(counter.value == 80_000)
     }
 
     @Test("Bounded reads: a file's head and size; nothing for a folder or a missing file")

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import StickerPack
 #if canImport(Glibc)
 import Glibc
@@ -231,8 +232,7 @@ extension Resampler {
 
 /// Contribution tables already made, by source size, destination size and filter: a browser
 /// scales every frame of every sticker to one of a few sizes, and a table costs a sine per tap.
-private final class ContributionCache: @unchecked Sendable {
-    // @unchecked: `tables` is only touched while holding `lock`.
+private final class ContributionCache: Sendable {
     static let shared = ContributionCache()
     /// More distinct tables than this and the cache starts again (they are small and quick).
     private static let capacity = 32
@@ -241,15 +241,14 @@ private final class ContributionCache: @unchecked Sendable {
         var source: Int, destination: Int, filter: Resampler.Filter
     }
 
-    private let lock = Lock()
-    private var tables: [Key: Contributions] = [:]
+    private let tables = Mutex<[Key: Contributions]>([:])
 
     /// The table for scaling `source` pixels to `destination` with `filter`, made once.
     func table(source: Int, destination: Int, filter: Resampler.Filter) -> Contributions {
         let key = Key(source: source, destination: destination, filter: filter)
-        if let table = lock.withLock({ tables[key] }) { return table }
+        if let table = tables.withLock({ $0[key] }) { return table }
         let table = Contributions(source: source, destination: destination, filter: filter)
-        lock.withLock {
+        tables.withLock { tables in
             if tables.count >= Self.capacity { tables.removeAll() }
             tables[key] = table
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -148,10 +149,9 @@ public final class TerminalPlayer {
 }
 
 /// The signals the player reacts to, delivered through Dispatch and read between frames.
-final class PlayerEvents: @unchecked Sendable {
+final class PlayerEvents: Sendable {
     enum Event: Hashable { case interrupt, terminate, resize }
-    private let lock = Lock()
-    private var raised: Set<Event> = []
+    private let raised = Mutex<Set<Event>>([])
     /// Signalled for every event, so a waiting player wakes.
     let semaphore = DispatchSemaphore(value: 0)
     private let queue = DispatchQueue(label: "stickers.preview.signals")
@@ -168,23 +168,17 @@ final class PlayerEvents: @unchecked Sendable {
     }
 
     func raise(_ event: Event) {
-        lock.lock()
-        raised.insert(event)
-        lock.unlock()
+        _ = raised.withLock { $0.insert(event) }
         semaphore.signal()
     }
 
     /// Whether `event` was raised, clearing it.
     func take(_ event: Event) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return raised.remove(event) != nil
+        raised.withLock { $0.remove(event) != nil }
     }
 
     /// Whether any event waits.
     var pending: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !raised.isEmpty
+        raised.withLock { !$0.isEmpty }
     }
 }
