@@ -62,17 +62,26 @@ enum FrameSource: Sendable {
 
     /// The worker's half of the parallel path: everything that does not touch the canvas.
     /// With `asCanvas`, a GIF frame known to replace the whole canvas is drawn whole here.
+    /// With `takingOver`, the memory the decompressor writes (GIF indexes, inflated PNG rows)
+    /// was last read on another core and is taken over first (``CacheHandoff``).
     func prepare(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8],
-                 asCanvas: Bool = false) throws(CodecError) -> Prepared {
-        if case .png(_, let decoder, let frames) = self, try decoder.inflateAndUnfilter(frames[index], in: bytes, scratch: scratch) {
+                 asCanvas: Bool = false, takingOver: Bool = false) throws(CodecError) -> Prepared {
+        if case .png(_, let decoder, let frames) = self,
+           try decoder.inflateAndUnfilter(frames[index], in: bytes, scratch: scratch, takingOver: takingOver) {
             return .pngUnfiltered
         }
         guard case .gif(let file) = self else {
             return .layer(try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage))
         }
         let image = file.images[index]
-        if asCanvas { return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage)) }
-        LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height)
+        let pixelCount = image.info.rect.width * image.info.rect.height
+        if asCanvas {
+            // The LZW output goes to the scratch's index buffer (the one GIFImageDecoder.decode takes).
+            if takingOver { CacheHandoff.takeOver(UnsafeMutableRawBufferPointer(scratch.indexBuffer(pixelCount))) }
+            return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage))
+        }
+        LayerStorage.prepare(&storage, count: pixelCount)
+        if takingOver { storage.withUnsafeMutableBytes { CacheHandoff.takeOver($0) } }
         let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0) }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
     }

@@ -7,6 +7,10 @@ import Synchronization
 /// ready yet it decodes a waiting frame itself instead of idling. `threads` threads in all,
 /// never more runnable than that. Composition is serial, so the frames are bit-identical to a
 /// serial decode.
+///
+/// Memory moves between cores as little as it can: a helper takes over the buffer its
+/// decompressor writes before writing it (``CacheHandoff``), and a whole canvas drawn by a
+/// worker goes back, once replaced, to the thread that drew it (``CanvasPools``).
 struct ParallelFrames {
     /// One window position: its own scratch and layer memory, reused every `window` frames.
     private final class Slot: @unchecked Sendable {
@@ -17,6 +21,8 @@ struct ParallelFrames {
         /// Layer memory, kept with the pooled scratch between decodes.
         var storage: [UInt8]
         var result: Result<FrameSource.Prepared, CodecError>?
+        /// Which thread decoded the frame in the slot (0: this one, the compositing thread).
+        var writer = 0
         /// The frame whose result is in the slot (-1: none yet).
         let decoded = Atomic<Int>(-1)
         let ready = DispatchSemaphore(value: 0)
@@ -60,6 +66,41 @@ struct ParallelFrames {
         var finished: Bool { stopped.load(ordering: .relaxed) || next.load(ordering: .acquiring) >= frameCount }
     }
 
+    /// Memory for GIF frames drawn whole as the next canvas, kept with the thread that last
+    /// wrote it: a canvas that is replaced goes back to its writer, whose next whole frame then
+    /// writes memory that is still in its own core's cache instead of lines the other core
+    /// owns.
+    private final class CanvasPools: Sendable {
+        private let memory: Mutex<[[[UInt8]]]>
+
+        init(threads: Int) { memory = Mutex(Array(repeating: [], count: threads)) }
+
+        /// Memory last written by thread `worker`, else by another thread, else an empty array:
+        /// new memory only when every canvas-sized block is in use, so there are never more
+        /// than the window's frames in flight, plus the canvas, plus the parked ones.
+        func take(_ worker: Int) -> [UInt8] {
+            memory.withLock { pools in
+                if let own = pools[worker].popLast() { return own }
+                for other in pools.indices where !pools[other].isEmpty { return pools[other].removeLast() }
+                return []
+            }
+        }
+
+        /// Keeps `canvas` for thread `worker`.
+        func give(_ canvas: consuming [UInt8], to worker: Int) {
+            let canvas = canvas
+            memory.withLock { $0[worker].append(canvas) }
+        }
+
+        /// Everything kept, emptying the pools.
+        func drain() -> [[UInt8]] {
+            memory.withLock { pools in
+                defer { pools = pools.map { _ in [] } }
+                return pools.flatMap { $0 }
+            }
+        }
+    }
+
     let decoder: AnimationDecoder
     let threads: Int
 
@@ -72,21 +113,43 @@ struct ParallelFrames {
         let schedule = Schedule(frameCount: frameCount, window: window)
         let (source, bytes) = (decoder.source, decoder.bytes)
         let asCanvas = Self.framesDrawnWhole(decoder)
+        let pools = CanvasPools(threads: max(2, threads))
+        if asCanvas.contains(true) {
+            // Canvas-sized memory parked in the slots by the last decode seeds the pools.
+            let canvasBytes = decoder.info.width * decoder.info.height * 4
+            for (number, slot) in slots.enumerated() where slot.storage.count == canvasBytes {
+                pools.give(slot.storage, to: number % max(2, threads))
+                slot.storage = []
+            }
+        }
+        // Afterwards the pools' memory goes back to the slots, to be parked for the next decode.
+        defer {
+            var kept = pools.drain()
+            for slot in slots where slot.storage.isEmpty {
+                guard let memory = kept.popLast() else { break }
+                slot.storage = memory
+            }
+        }
 
-        @Sendable func decode(_ index: Int) {
+        @Sendable func decode(_ index: Int, worker: Int) {
             let slot = slots[index % window]
+            slot.writer = worker
             slot.result = Result { () throws(CodecError) in
-                try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage, asCanvas: asCanvas[index])
+                guard asCanvas[index] else {
+                    return try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage, takingOver: worker != 0)
+                }
+                var memory = pools.take(worker)
+                return try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &memory, asCanvas: true, takingOver: worker != 0)
             }
             slot.decoded.store(index, ordering: .releasing)
             slot.ready.signal()
         }
 
         let helpers = DispatchGroup()
-        for _ in 1..<max(2, threads) {
+        for worker in 1..<max(2, threads) {
             DispatchQueue.global().async(group: helpers) {
                 while !schedule.finished {
-                    if let index = schedule.claim() { decode(index) } else { schedule.room.wait() }
+                    if let index = schedule.claim() { decode(index, worker: worker) } else { schedule.room.wait() }
                 }
             }
         }
@@ -102,19 +165,22 @@ struct ParallelFrames {
         defer { canvas = compositor.takeCanvas() }
         let rowBuffer = ScratchPool.shared.take()
         defer { ScratchPool.shared.give(rowBuffer) }
+        // The thread that wrote the canvas's memory (the caller's memory: this one).
+        var canvasWriter = 0
         for index in 0..<frameCount {
             let slot = slots[index % window]
             // Help while frame `index` is not decoded: take waiting frames (in order, so
             // `index` itself first when nobody has it yet).
             while slot.decoded.load(ordering: .acquiring) != index, let claimed = schedule.claim() {
-                decode(claimed)
+                decode(claimed, worker: 0)
             }
             slot.ready.wait()  // one wait per frame, for the one signal its decode gives
             let frameInfo = decoder.info.frames[index]
             // The prepared frame is consumed inside this call, so no reference to the slot's
             // storage survives it and the frame `window` later can reuse that memory.
             let warnings = try Self.composite(slot, source: source, index: index, info: frameInfo, onto: &compositor,
-                                              rowBuffer: rowBuffer.rowBuffer(frameInfo.rect.width))
+                                              rowBuffer: rowBuffer.rowBuffer(frameInfo.rect.width),
+                                              pools: pools, canvasWriter: &canvasWriter)
             schedule.consumed.store(index + 1, ordering: .releasing)
             schedule.room.signal()
             let frame = Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
@@ -124,13 +190,15 @@ struct ParallelFrames {
     }
 
     private static func composite(_ slot: Slot, source: FrameSource, index: Int, info: FrameInfo,
-                                  onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>) throws(CodecError) -> [CodecWarning] {
+                                  onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>,
+                                  pools: CanvasPools, canvasWriter: inout Int) throws(CodecError) -> [CodecWarning] {
         guard let result = slot.result else { return [] }
         slot.result = nil
         let prepared = try result.get()
         if case .canvas(let layer) = prepared, let previous = compositor.replaceCanvas(with: layer.pixels, info: info) {
-            // The old canvas's memory serves this slot's next frame.
-            slot.storage = previous
+            // The old canvas's memory goes back to the thread that wrote it.
+            pools.give(previous, to: canvasWriter)
+            canvasWriter = slot.writer
             return layer.warnings
         }
         return source.composite(prepared, index: index, storage: slot.storage, scratch: slot.scratch, info: info,

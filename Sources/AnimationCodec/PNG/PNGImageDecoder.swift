@@ -66,11 +66,15 @@ struct PNGImageDecoder: Sendable {
     /// The worker's half of the parallel path for a non-interlaced frame: inflate and
     /// unfilter into `scratch`'s filtered buffer, which ``convertUnfiltered(_:scratch:target:)``
     /// then turns into pixels on the compositing thread.
+    /// With `takingOver`, the buffer was last read on another core and is taken over first
+    /// (``CacheHandoff``).
     /// - Returns: false for an interlaced image (use ``decodeLayer(_:in:scratch:storage:)``).
-    func inflateAndUnfilter(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch) throws(CodecError) -> Bool {
+    func inflateAndUnfilter(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
+                            takingOver: Bool = false) throws(CodecError) -> Bool {
         guard !header.isInterlaced else { return false }
         let width = frame.control.rect.width, height = frame.control.rect.height
         let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
+        if takingOver { CacheHandoff.takeOver(filtered) }
         try inflate(frame.dataRanges, of: bytes, into: filtered, scratch: scratch)
         try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: nil, phases: nil, stages: .unfilterOnly)
         return true
