@@ -74,13 +74,10 @@ enum FrameSource: Sendable {
             return .layer(try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage))
         }
         let image = file.images[index]
-        let pixelCount = image.info.rect.width * image.info.rect.height
         if asCanvas {
-            // The LZW output goes to the scratch's index buffer (the one GIFImageDecoder.decode takes).
-            if takingOver { CacheHandoff.takeOver(UnsafeMutableRawBufferPointer(scratch.indexBuffer(pixelCount))) }
-            return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage))
+            return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage, takingOver: takingOver))
         }
-        LayerStorage.prepare(&storage, count: pixelCount)
+        LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height)
         if takingOver { storage.withUnsafeMutableBytes { CacheHandoff.takeOver($0) } }
         let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0) }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)

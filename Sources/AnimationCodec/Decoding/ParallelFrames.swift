@@ -87,8 +87,7 @@ struct ParallelFrames {
         }
 
         /// Keeps `canvas` for thread `worker`.
-        func give(_ canvas: consuming [UInt8], to worker: Int) {
-            let canvas = canvas
+        func give(_ canvas: [UInt8], to worker: Int) {
             memory.withLock { $0[worker].append(canvas) }
         }
 
@@ -113,12 +112,14 @@ struct ParallelFrames {
         let schedule = Schedule(frameCount: frameCount, window: window)
         let (source, bytes) = (decoder.source, decoder.bytes)
         let asCanvas = Self.framesDrawnWhole(decoder)
-        let pools = CanvasPools(threads: max(2, threads))
+        // Threads in all: this one (0) and the helpers (1...).
+        let workers = max(2, threads)
+        let pools = CanvasPools(threads: workers)
         if asCanvas.contains(true) {
             // Canvas-sized memory parked in the slots by the last decode seeds the pools.
             let canvasBytes = decoder.info.width * decoder.info.height * 4
             for (number, slot) in slots.enumerated() where slot.storage.count == canvasBytes {
-                pools.give(slot.storage, to: number % max(2, threads))
+                pools.give(slot.storage, to: number % workers)
                 slot.storage = []
             }
         }
@@ -146,7 +147,7 @@ struct ParallelFrames {
         }
 
         let helpers = DispatchGroup()
-        for worker in 1..<max(2, threads) {
+        for worker in 1..<workers {
             DispatchQueue.global().async(group: helpers) {
                 while !schedule.finished {
                     if let index = schedule.claim() { decode(index, worker: worker) } else { schedule.room.wait() }

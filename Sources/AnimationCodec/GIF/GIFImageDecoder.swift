@@ -5,9 +5,11 @@ enum GIFImageDecoder {
     /// GIF interlacing's four passes: first row and row step.
     static let interlacePasses: [(start: Int, step: Int)] = [(0, 8), (4, 8), (2, 4), (1, 2)]
 
-    /// Decodes `image` onto `target`; returns the warnings about its data.
+    /// Decodes `image` onto `target`; returns the warnings about its data. With `takingOver`,
+    /// the scratch's index buffer was last read on another core and is taken over before the
+    /// LZW stage writes it (``CacheHandoff``).
     static func decode(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
-                       phases: UnsafeMutablePointer<DecodePhases>? = nil) -> [CodecWarning] {
+                       phases: UnsafeMutablePointer<DecodePhases>? = nil, takingOver: Bool = false) -> [CodecWarning] {
         let pixelCount = image.info.rect.width * image.info.rect.height
         guard pixelCount > 0, LZWDecoder.validMinimumCodeSizes.contains(image.minimumCodeSize), !image.palette.isEmpty else {
             // Nothing to draw; decompress(...) names the reason without allocating.
@@ -17,6 +19,7 @@ enum GIFImageDecoder {
         }
         let lzwStart = phases == nil ? 0 : Stopwatch.now()
         let indexes = scratch.indexBuffer(pixelCount)
+        if takingOver { CacheHandoff.takeOver(UnsafeMutableRawBufferPointer(indexes)) }
         let decoded = decompress(image, in: bytes, scratch: scratch, into: indexes)
         let drawStart = phases == nil ? 0 : Stopwatch.now()
         phases?.pointee.decompress += Double(drawStart &- lzwStart) / 1e9
@@ -93,13 +96,14 @@ enum GIFImageDecoder {
 
     /// Decodes `image` into `storage` (resized, capacity kept) as a pixel layer. Every pixel is
     /// written, through the palette or cleared by ``draw`` past the end of short data, so the
-    /// memory is not zeroed first.
+    /// memory is not zeroed first. `takingOver` as for ``decode(_:in:scratch:target:phases:takingOver:)``.
     static func decodeLayer(_ image: GIFFile.StoredImage, in bytes: [UInt8], scratch: DecodeScratch,
-                            storage: inout [UInt8]) -> FrameLayer {
+                            storage: inout [UInt8], takingOver: Bool = false) -> FrameLayer {
         let rect = image.info.rect
         LayerStorage.prepare(&storage, count: rect.width * rect.height * 4)
         let warnings = storage.withUnsafeMutableBytes { out in
-            decode(image, in: bytes, scratch: scratch, target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect))
+            decode(image, in: bytes, scratch: scratch, target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect),
+                   takingOver: takingOver)
         }
         return FrameLayer(rect: rect, pixels: storage, warnings: warnings)
     }
