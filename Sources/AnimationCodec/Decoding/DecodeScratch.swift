@@ -1,4 +1,4 @@
-import Dispatch
+import Synchronization
 import CDeflate
 
 /// Buffers and the libdeflate decompressor one decoding thread reuses from frame to frame,
@@ -92,27 +92,23 @@ final class DecodeScratch: @unchecked Sendable {
 /// Scratch kept between decodes, so short animations and many small stickers decoded one
 /// after another do not pay for fresh (page-faulting) buffers and decompressor tables each
 /// time. Holds at most ``capacity`` idle scratches; taking and returning is one locked step.
-final class ScratchPool: @unchecked Sendable {
-    // @unchecked: `idle` is only touched while holding `lock`.
+final class ScratchPool: Sendable {
     static let shared = ScratchPool(capacity: 2 * AnimationDecoder.defaultThreadCount + 1)
 
-    private let lock = DispatchSemaphore(value: 1)
-    private var idle: [DecodeScratch] = []
+    private let idle = Mutex<[DecodeScratch]>([])
     let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// An idle scratch, or a new one.
+    /// An idle scratch, or a new one (made outside the lock).
     func take() -> DecodeScratch {
-        lock.wait()
-        defer { lock.signal() }
-        return idle.popLast() ?? DecodeScratch()
+        idle.withLock { $0.popLast() } ?? DecodeScratch()
     }
 
     /// Returns a scratch for reuse (dropped when the pool is full).
     func give(_ scratch: DecodeScratch) {
-        lock.wait()
-        defer { lock.signal() }
-        if idle.count < capacity { idle.append(scratch) }
+        idle.withLock { idle in
+            if idle.count < capacity { idle.append(scratch) }
+        }
     }
 }
