@@ -8,7 +8,7 @@ SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo
 
-.PHONY: demo test deps system-deps python-deps build release-build corpus bench-corpus bench clean
+.PHONY: demo test deps system-deps python-deps build release-build corpus docs performance bench-corpus bench clean
 
 demo: deps release-build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
@@ -74,12 +74,22 @@ release-build:
 corpus:
 	python3 corpus/make_sample_pack.py
 
+# The generated parts of the docs: docs/cli.md's blocks from the commands' own help (the test suite
+# fails when they differ) and the README's picture.
+docs: release-build
+	scripts/make-cli-docs.py
+	scripts/make-readme-image.sh
+
 # The benchmark corpus (git-ignored) and a benchmark run over it.
 bench-corpus:
 	[ -d corpus-bench ] || scripts/make-bench-corpus.sh
 
 bench: deps release-build bench-corpus
 	.build/release/stickers bench corpus-bench --repeat 5
+
+# Every peer comparison in one go, written into docs/performance.md's tables (several minutes).
+performance: deps release-build bench-corpus
+	scripts/performance.py
 
 clean:
 	rm -rf .build .build-test $(DEMO_OUT) .conformance

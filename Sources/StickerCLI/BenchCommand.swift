@@ -18,9 +18,12 @@ public struct BenchCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Files or folders (folders: every image inside, sorted).", valueName: "file|dir"))
     public var paths: [String] = []
 
-    /// Worker threads for the parallel measurement.
-    @Option(help: "Threads for the parallel measurement (1 measures single-thread only).")
-    public var threads: Int = AnimationDecoder.defaultThreadCount
+    /// Worker threads for the parallel measurement; nil means every core.
+    @Option(name: .customLong("threads"), help: "Threads for the parallel measurement (1 measures single-thread only; default: every core).")
+    public var requestedThreads: Int?
+
+    /// The threads the measurement uses.
+    var threads: Int { requestedThreads ?? AnimationDecoder.defaultThreadCount }
 
     /// Decodes per file and decoder.
     @Option(name: .customLong("repeat"), help: "Decode every file exactly this many times per decoder.")
@@ -55,7 +58,7 @@ public struct BenchCommand: ParsableCommand {
 
     /// Rejects nonsense before running.
     public func validate() throws {
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
+        guard requestedThreads ?? 1 >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
     }
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Measures StickerKit against its peers and writes the tables of docs/performance.md.
+
+Every figure comes from `stickers bench` (the release build), which runs the peer in the same run,
+taking turns with ours, so each ratio holds on the machine that measured it:
+
+  decoding   stickers bench corpus-bench --threads 2 --repeat R --json   (libpng, giflib)
+  render     stickers bench --render corpus/sample-pack --repeat R --json   (ImageMagick montage)
+  fit        stickers bench --fit corpus/sample-pack --repeat 3 --json      (apngasm)
+  preview    stickers bench --preview corpus/sample-pack/02-spinning-star.gif --seconds 8 --json   (chafa)
+
+The tables replace the block between `<!-- generated: performance -->` and
+`<!-- end generated: performance -->` in docs/performance.md, headed by the date, the machine and
+the commands. `make performance` runs it (it builds the release binary and the bench corpus first);
+--print writes the block to stdout instead. It takes several minutes: run it on a quiet machine.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import re
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+STICKERS = str(REPO / ".build/release/stickers")
+STAR = "corpus/sample-pack/02-spinning-star.gif"
+
+
+def bench(*arguments):
+    command = [STICKERS, "bench", *arguments, "--json"]
+    print("running:", " ".join(command[1:]), file=sys.stderr)
+    output = subprocess.run(command, cwd=REPO, check=True, capture_output=True, text=True).stdout
+    return json.loads(output)
+
+
+def number(value, digits=0):
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def ratio(value):
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def machine():
+    model = "unknown processor"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kib = int(re.search(r"MemTotal:\s+(\d+)", open("/proc/meminfo").read()).group(1))
+        memory = f", {kib / 1048576:.0f} GiB"
+    except (OSError, AttributeError):
+        pass
+    return f"{os.cpu_count()} cores of {model}{memory}, {platform.system()} {platform.release()}"
+
+
+def decoding_tables(document):
+    lines = ["### Decoding, one thread, against libpng and giflib", "",
+             "| file | frames | ours MP/s | baseline | baseline MP/s | ours / baseline |", "|---|---|---|---|---|---|"]
+    baseline = {"apng": "libpng", "png": "libpng", "gif": "giflib"}
+    for entry in document["files"]:
+        r = entry["result"]
+        lines.append(f"| {r['name']} | {r['frames']} | {number(entry['megapixelsPerSecond'])} | "
+                     f"{baseline.get(r['format'], '-')} | {number(entry.get('baselineMegapixelsPerSecond'))} | {ratio(entry.get('ratio'))} |")
+    threads = document["threads"]
+    lines += ["", f"### Decoding, {threads} threads against one", "",
+              "| file | frames | speed-up | frames bit-identical to serial |", "|---|---|---|---|"]
+    for entry in document["files"]:
+        r = entry["result"]
+        same = r.get("parallelIdentical")
+        lines.append(f"| {r['name']} | {r['frames']} | {ratio(entry.get('speedUp'))} | "
+                     f"{'-' if same is None else ('yes' if same else 'NO')} |")
+    limits = document.get("inflateLimitsMBps")
+    if limits:
+        lines += ["", f"Bare inflate of the same PNG streams: libdeflate {number(limits['libdeflate'])} MB/s, "
+                      f"zlib {number(limits['zlib'])} MB/s."]
+    return lines
+
+
+def render_table(document):
+    return ["### Rendering the expanded browser at 3x, against ImageMagick montage", "",
+            "| | ours ms | montage ms | montage / ours |", "|---|---|---|---|",
+            f"| in process | {number(document['oursMilliseconds'], 1)} | {number(document.get('montageMilliseconds'), 1)} | {ratio(document.get('ratio'))} |",
+            f"| whole process | {number(document.get('processMilliseconds'), 1)} | | {ratio(document.get('processRatio'))} |",
+            "", f"{document['stickers']} stickers, {document['width']}x{document['height']} px; montage: "
+                f"`{' '.join(document['montageCommand'][:1])} ...` (the same files, cells, spacing and background)."]
+
+
+def fit_table(document):
+    lines = ["### fit's exact encoding, against apngasm on the same frames", "",
+             "| sticker | frames | ours bytes | apngasm bytes | apngasm / ours | ours ms | apngasm ms | speed-up |",
+             "|---|---|---|---|---|---|---|---|"]
+    for s in document["stickers"]:
+        lines.append(f"| {s['name']} | {s['frames']} | {number(s['oursBytes'])} | {number(s.get('apngasmBytes'))} | "
+                     f"{ratio(s.get('sizeRatio'))} | {number(s['oursMilliseconds'])} | {number(s.get('apngasmMilliseconds'))} | "
+                     f"{ratio(s.get('speedRatio'))} |")
+    total_size = document["apngasmBytes"] / document["oursBytes"] if document.get("apngasmBytes") else None
+    total_speed = document["apngasmMilliseconds"] / document["oursMilliseconds"] if document.get("apngasmMilliseconds") else None
+    lines.append(f"| **total** | | **{number(document['oursBytes'])}** | **{number(document.get('apngasmBytes'))}** | "
+                 f"**{ratio(total_size)}** | **{number(document['oursMilliseconds'])}** | **{number(document.get('apngasmMilliseconds'))}** | "
+                 f"**{ratio(total_speed)}** |")
+    lines += ["", f"Ours on {document['threads']} threads, apngasm on one; `stickers fit` on the whole pack as a process: "
+                  f"{number(document.get('fitProcessMilliseconds'))} ms."]
+    return lines
+
+
+def preview_table(document):
+    ours, chafa = document["ours"], document.get("chafa")
+    lines = [f"### Terminal preview, against chafa ({document['columns']}x{document['rows']} cells, truecolor, "
+             f"{number(document['seconds'])} s, {document['frames']} frames shown)", "",
+             "| player | bytes | bytes / frame | CPU s / s of playback |", "|---|---|---|---|",
+             f"| stickers preview | {number(ours['bytes'])} | {number(ours['bytesPerFrame'])} | {number(ours['cpuPerSecond'], 3)} |"]
+    if chafa:
+        lines.append(f"| chafa `{' '.join(chafa['command'][1:4])} ...` | {number(chafa['bytes'])} | "
+                     f"{number(chafa['bytesPerFrame'])} | {number(chafa['cpuPerSecond'], 3)} |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=20, help="decodes per file and decoder (default 20)")
+    parser.add_argument("--print", action="store_true", help="print the block instead of writing docs/performance.md")
+    options = parser.parse_args()
+
+    decoding = bench("corpus-bench", "--threads", "2", "--repeat", str(options.repeat))
+    render = bench("--render", "corpus/sample-pack", "--repeat", "20")
+    fit = bench("--fit", "corpus/sample-pack", "--repeat", "3")
+    preview = bench("--preview", STAR, "--seconds", "8", "--repeat", "3")
+
+    today = datetime.date.today().isoformat()
+    block = [f"Measured {today} on {machine()}, by `scripts/performance.py --repeat {options.repeat}`"
+             f" (`make performance`), release build, each table from one `stickers bench` run:", ""]
+    block += decoding_tables(decoding) + [""] + render_table(render) + [""] + fit_table(fit) + [""] + preview_table(preview)
+    text = "\n".join(block) + "\n"
+    if options.print:
+        sys.stdout.write(text)
+        return
+    path = REPO / "docs/performance.md"
+    document = path.read_text()
+    pattern = re.compile(r"(<!-- generated: performance -->\n).*?(<!-- end generated: performance -->\n)", re.S)
+    if not pattern.search(document):
+        sys.exit("docs/performance.md has no generated: performance block")
+    path.write_text(pattern.sub(lambda m: m.group(1) + text + m.group(2), document))
+    print(f"updated {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
