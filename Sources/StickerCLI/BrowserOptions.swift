@@ -39,8 +39,8 @@ struct BrowserOptions: ParsableArguments {
     @Option(help: "How stored delays become display times: raw, browser or apple (Messages plays through ImageIO).")
     var timing: FrameTimingPolicy = .apple
 
-    @Option(help: "Downscaling filter: lanczos3 or triangle.")
-    var filter: Resampler.Filter = .lanczos3
+    @Option(help: "Downscaling filter: lanczos3, triangle or box (default: lanczos3; preview: box, the mean of the pixels a cell covers).")
+    var filter: Resampler.Filter?
 
     /// The codec's limits.
     @OptionGroup(title: "Limits") var limits: LimitOptions
@@ -65,7 +65,7 @@ struct BrowserOptions: ParsableArguments {
         options.compactHeight = CompactHeight(parsing: compactHeight) ?? .default
         options.showAll = showAll
         options.timing = timing
-        options.filter = filter
+        options.filter = filter ?? .lanczos3
         return options
     }
 

@@ -109,7 +109,8 @@ public struct PreviewCommand: ParsableCommand {
             do {
                 let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
                 return StickerPreviewSource(animation: animation, timing: browser.timing,
-                                            background: background.flatMap { $0 == .transparent ? nil : $0 })
+                                            background: background.flatMap { $0 == .transparent ? nil : $0 },
+                                            filter: browser.filter ?? .box)
             } catch {
                 throw CLIError(error.description)
             }
@@ -117,9 +118,10 @@ public struct PreviewCommand: ParsableCommand {
         let pack = try PackInput.load(inputs)
         var options = try browser.renderOptions(defaultBackground: "transparent")
         options.scale = 1  // a terminal has fewer pixels than a 1x browser
+        options.filter = browser.filter ?? .box
         let renderer = BrowserRenderer(pack: pack, options: options)
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
-        return BrowserPreviewSource(renderer: renderer, wholeView: wholeView)
+        return BrowserPreviewSource(renderer: renderer, wholeView: wholeView, filter: browser.filter ?? .box)
     }
 
     /// The cells to draw in: --width/--height, else the window, else COLUMNS/LINES, else 80x24.

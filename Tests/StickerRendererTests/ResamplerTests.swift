@@ -15,7 +15,10 @@ struct ResamplerTests {
         return image
     }
 
-    @Test("A soft edge keeps its colour: every partly transparent pixel is pure red", arguments: Resampler.Filter.allCases, [(408, 102), (408, 306), (618, 489), (5, 2)])
+    /// The filters that blend past a pixel's own area (the box filter has tests of its own below).
+    static let smoothFilters: [Resampler.Filter] = [.lanczos3, .triangle]
+
+    @Test("A soft edge keeps its colour: every partly transparent pixel is pure red", arguments: smoothFilters, [(408, 102), (408, 306), (618, 489), (5, 2)])
     func softEdge(_ filter: Resampler.Filter, _ sizes: (Int, Int)) {
         let out = Resampler(filter: filter).resize(Self.halfRed(sizes.0), width: sizes.1, height: sizes.1)
         var partial = 0
@@ -31,7 +34,7 @@ struct ResamplerTests {
         #expect(partial > 0)  // the edge really is soft
     }
 
-    @Test("A one-pixel checkerboard averages to grey, with no moiré", arguments: Resampler.Filter.allCases, [(408, 102), (408, 306), (618, 163)])
+    @Test("A one-pixel checkerboard averages to grey, with no moiré", arguments: smoothFilters, [(408, 102), (408, 306), (618, 163)])
     func checkerboard(_ filter: Resampler.Filter, _ sizes: (Int, Int)) {
         var image = RGBAImage(width: sizes.0, height: sizes.0)
         for y in 0..<sizes.0 {
@@ -52,6 +55,47 @@ struct ResamplerTests {
         // Nearest-pixel sampling would give 0 or 255; any aliasing shows as bands far from 127.5.
         // Lanczos (the default) suppresses it almost entirely; the tent filter leaves a little.
         #expect(worst <= (filter == .lanczos3 ? 4 : 10), "\(filter) \(sizes): worst deviation \(worst)")
+    }
+
+    @Test("Box: each output pixel is the mean of the source pixels it covers (a pixel cut in half counts half)")
+    func boxAreaMean() {
+        // 7 x 1 -> 2 x 1 (ratio 3.5): output 0 covers source [0, 3.5), output 1 covers [3.5, 7).
+        let values: [UInt8] = [10, 40, 70, 200, 90, 30, 250]
+        var image = RGBAImage(width: 7, height: 1)
+        for (x, v) in values.enumerated() { image.pixels.replaceSubrange((x * 4)..<(x * 4 + 4), with: [v, v / 2, 0, 255]) }
+        let out = Resampler(filter: .box).resize(image, width: 2, height: 1)
+        // By hand: (10 + 40 + 70 + 100) / 3.5 = 62.86; (100 + 90 + 30 + 250) / 3.5 = 134.29; green is
+        // the mean of v / 2 rounded down: (5 + 20 + 35 + 50) / 3.5 = 31.43, (50 + 45 + 15 + 125) / 3.5 = 67.14.
+        let expected: [(r: Double, g: Double)] = [(62.86, 31.43), (134.29, 67.14)]
+        for x in 0..<2 {
+            let p = out.pixel(x: x, y: 0)
+            #expect(abs(Double(p.r) - expected[x].r) <= 1 && abs(Double(p.g) - expected[x].g) <= 1 && p.a == 255, "\(x): \(p)")
+        }
+        // An 8 x 8 of four flat 4 x 4 quadrants -> 2 x 2: each output is exactly its quadrant,
+        // translucent ones included (premultiplied means of equal pixels).
+        let quadrants: [[UInt8]] = [[255, 0, 0, 255], [0, 100, 0, 100], [0, 0, 0, 0], [17, 34, 51, 68]]
+        var blocks = RGBAImage(width: 8, height: 8)
+        for y in 0..<8 { for x in 0..<8 {
+            blocks.pixels.replaceSubrange(((y * 8 + x) * 4)..<((y * 8 + x) * 4 + 4), with: quadrants[(y / 4) * 2 + x / 4])
+        } }
+        let small = Resampler(filter: .box).resize(blocks, width: 2, height: 2)
+        for y in 0..<2 { for x in 0..<2 {
+            let p = small.pixel(x: x, y: y)
+            #expect([p.r, p.g, p.b, p.a] == quadrants[y * 2 + x], "\(x),\(y)")
+        } }
+    }
+
+    @Test("Box: a sharp edge stays sharp where the output grid meets it, with nothing past it")
+    func boxNoRinging() {
+        // Half red at 408 -> 60 (ratio 6.8): a box never reaches past the source pixels an output pixel covers, so columns past the edge stay 0.
+        let out = Resampler(filter: .box).resize(Self.halfRed(408), width: 60, height: 60)
+        for y in 0..<60 {
+            for x in 0..<60 {
+                let p = out.pixel(x: x, y: y)
+                // Output x covers source [6.8x, 6.8(x + 1)): red ends at 204 = 6.8 x 30.
+                #expect(p.a == (x < 30 ? 255 : 0) && p.r == p.a && p.g == 0 && p.b == 0, "\(x),\(y): \(p)")
+            }
+        }
     }
 
     @Test("The fast kernel matches a direct Lanczos-3 from the formula within 1, transparent margins included")

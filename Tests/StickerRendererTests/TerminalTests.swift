@@ -24,12 +24,38 @@ struct TerminalTests {
         let grid = CellGrid(Self.image([[red, red, nil, nil], [blue, red, red, nil]]))
         let text = ANSIWriter(colors: .truecolor).text(grid)
         let e = Self.esc
-        // Cell 1: red over blue -> ▀ fg red bg blue. Cell 2: red over red -> a space on red.
-        // Cell 3: transparent over red -> ▄ fg red, default bg. Cell 4: both transparent -> space, default bg.
-        // Foreground and background in one SGR. The foreground stays red from cell 1, so cell
-        // 3 only resets the background, and cell 4 needs nothing.
-        let expected = "\(e)38;2;255;0;0;48;2;0;0;255m\u{2580}" + "\(e)48;2;255;0;0m " + "\(e)49m\u{2584}" + " " + "\(e)0m\n"
+        // Cell 1: red over blue -> ▀ fg red bg blue, foreground and background in one SGR.
+        // Cell 2: red over red, and red is already the foreground -> a full block, no SGR.
+        // Cell 3: transparent over red -> ▄ fg red (still set), default bg: only the background resets.
+        // Cell 4: both transparent -> a space on the default background: nothing to set.
+        let expected = "\(e)38;2;255;0;0;48;2;0;0;255m\u{2580}" + "\u{2588}" + "\(e)49m\u{2584}" + " " + "\(e)0m\n"
         #expect(text == expected)
+        // A solid cell whose colour is not the foreground is a space on that background.
+        let green = (UInt8(0), UInt8(255), UInt8(0))
+        let solid = ANSIWriter(colors: .truecolor).text(CellGrid(Self.image([[red, green], [blue, green]])))
+        #expect(solid == "\(e)38;2;255;0;0;48;2;0;0;255m\u{2580}" + "\(e)48;2;0;255;0m " + "\(e)0m\n")
+    }
+
+    @Test("Two colours the other way round: a lower half block when the pens already set fit it")
+    func lowerHalfWhenCheaper() {
+        let red = (UInt8(255), UInt8(0), UInt8(0)), blue = (UInt8(0), UInt8(0), UInt8(255))
+        // Cell 1: red over blue -> ▀ fg red bg blue. Cell 2: blue over red: as ▀ it needs both
+        // colours again; as ▄ (bottom red in the foreground, top blue in the background) none.
+        let text = ANSIWriter(colors: .truecolor).text(CellGrid(Self.image([[red, blue], [blue, red]])))
+        let e = Self.esc
+        #expect(text == "\(e)38;2;255;0;0;48;2;0;0;255m\u{2580}" + "\u{2584}" + "\(e)0m\n")
+    }
+
+    @Test("Pixels at or under the faint alpha show the terminal's background; the next alpha up is drawn")
+    func faintAlpha() {
+        var image = RGBAImage(width: 2, height: 1)
+        image.pixels = [1, 1, 2, 4, 1, 1, 2, 5]  // premultiplied, alpha 4 and 5
+        let grid = CellGrid(image, backdrop: CellGrid.RGB(255, 255, 255), faintAlpha: 4)
+        // Over white: c + 255 x (255 - 5) / 255 = 1 + 250 = 251, 2 + 250 = 252.
+        #expect(grid[0, 0] == CellGrid.Cell(top: nil, bottom: nil))
+        #expect(grid[1, 0] == CellGrid.Cell(top: CellGrid.RGB(251, 251, 252), bottom: nil))
+        // Without a faint alpha, alpha 4 is drawn: 1 + 251 = 252, 2 + 251 = 253.
+        #expect(CellGrid(image, backdrop: CellGrid.RGB(255, 255, 255))[0, 0] == CellGrid.Cell(top: CellGrid.RGB(252, 252, 253), bottom: nil))
     }
 
     @Test("An odd last pixel row pairs with transparency; translucent pixels show over the backdrop, alpha 0 not at all")

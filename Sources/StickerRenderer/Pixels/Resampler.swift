@@ -19,12 +19,17 @@ public struct Resampler: Sendable, Hashable {
         case lanczos3
         /// Triangle (tent): softer, no ringing, a little less alias suppression.
         case triangle
+        /// Box: when shrinking, each output pixel is the mean of the source pixels it covers
+        /// (when enlarging, the nearest one). No ringing and no blur past the pixel's own area,
+        /// so flat colours stay exact: the terminal preview's choice, where a cell is many pixels.
+        case box
 
         /// The kernel's radius in filter units.
         var support: Double {
             switch self {
             case .lanczos3: return 3
             case .triangle: return 1
+            case .box: return 0.5
             }
         }
 
@@ -41,6 +46,9 @@ public struct Resampler: Sendable, Hashable {
                 return 3 * third * (3 - 4 * third * third) * third / (px * px)
             case .triangle:
                 return max(0, 1 - x)
+            case .box:
+                // A source pixel centred exactly on the edge is shared by both sides.
+                return x < 0.5 ? 1 : (x == 0.5 ? 0.5 : 0)
             }
         }
     }

@@ -134,7 +134,11 @@ public struct ANSIWriter: Sendable {
         var glyph: String
         var foreground: Pen? = nil  // nil: a space, whose foreground does not matter
         var background: Pen
-        if close(top, bottom) {
+        if close(top, bottom), top != .terminalDefault, let current = state.foreground, current != .terminalDefault,
+           close(current, top), let currentBackground = state.background, !close(currentBackground, top) {
+            // One colour, already the foreground: a full block needs no colour change.
+            glyph = "\u{2588}"; foreground = current; background = currentBackground; top = current; bottom = current
+        } else if close(top, bottom) {
             glyph = " "; background = reuse(top, state.background); top = background; bottom = background
         } else if bottom == .terminalDefault {
             glyph = "\u{2580}"; foreground = reuse(top, state.foreground); background = .terminalDefault; top = foreground!
@@ -142,8 +146,17 @@ public struct ANSIWriter: Sendable {
             // The lower half block keeps the transparent upper half in the terminal's colour.
             glyph = "\u{2584}"; foreground = reuse(bottom, state.foreground); background = .terminalDefault; bottom = foreground!
         } else {
-            glyph = "\u{2580}"; foreground = reuse(top, state.foreground); background = reuse(bottom, state.background)
-            top = foreground!; bottom = background
+            // Two colours: an upper half block (top in the foreground) or a lower one (bottom in
+            // the foreground), whichever changes fewer colour bytes given the pens already set.
+            let upper = (foreground: reuse(top, state.foreground), background: reuse(bottom, state.background))
+            let lower = (foreground: reuse(bottom, state.foreground), background: reuse(top, state.background))
+            if changeCost(upper, state) <= changeCost(lower, state) {
+                glyph = "\u{2580}"; foreground = upper.foreground; background = upper.background
+                top = upper.foreground; bottom = upper.background
+            } else {
+                glyph = "\u{2584}"; foreground = lower.foreground; background = lower.background
+                top = lower.background; bottom = lower.foreground
+            }
         }
         // Both changes go in one SGR sequence.
         var parameters: [String] = []
@@ -158,6 +171,12 @@ public struct ANSIWriter: Sendable {
         if !parameters.isEmpty { out += "\u{1B}[" + parameters.joined(separator: ";") + "m" }
         out += glyph
         return CellGrid.Cell(top: color(top, wanted: cell.top), bottom: color(bottom, wanted: cell.bottom))
+    }
+
+    /// The bytes of SGR parameters needed to set `pens` from `state` (0 when both are set).
+    private func changeCost(_ pens: (foreground: Pen, background: Pen), _ state: PenState) -> Int {
+        (state.foreground == pens.foreground ? 0 : sgr(foreground: true, pens.foreground).utf8.count + 1)
+            + (state.background == pens.background ? 0 : sgr(foreground: false, pens.background).utf8.count + 1)
     }
 
     private func sgr(foreground: Bool, _ pen: Pen) -> String {

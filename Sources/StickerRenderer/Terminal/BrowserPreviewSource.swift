@@ -3,6 +3,7 @@ import StickerPack
 /// A whole sticker browser on one clock, rendered at 1x and scaled to the terminal.
 public final class BrowserPreviewSource: PreviewSource {
     private let renderer: BrowserRenderer
+    private let resampler: Resampler
     private var cache: [[Int]: RGBAImage] = [:]
     private var cachedSize = (0, 0)
     /// The pixel rows shown: the whole view, or the rows that hold stickers.
@@ -11,9 +12,10 @@ public final class BrowserPreviewSource: PreviewSource {
     /// Plays `renderer`'s browser (render it at scale 1: the terminal has fewer pixels). With
     /// `wholeView` false, only the rows that hold stickers are shown (down to the bottom inset
     /// below the last visible row), so a short pack fills the window instead of a mostly empty
-    /// drawer.
-    public init(renderer: BrowserRenderer, wholeView: Bool = true) {
+    /// drawer. The browser is scaled to the terminal with `filter`.
+    public init(renderer: BrowserRenderer, wholeView: Bool = true, filter: Resampler.Filter = .box) {
         self.renderer = renderer
+        resampler = Resampler(filter: filter)
         let layout = renderer.layout
         if !wholeView, let lastRowBottom = layout.cells.map({ $0.pixels.y + $0.pixels.height }).max() {
             let inset = Int((BrowserLayout.verticalInset * Double(layout.scale)).rounded())
@@ -44,7 +46,7 @@ public final class BrowserPreviewSource: PreviewSource {
         if pixelHeight < browser.height {
             browser = browser.cropped(to: PixelRect(x: 0, y: 0, width: browser.width, height: pixelHeight))
         }
-        let image = Resampler().resize(browser, width: width, height: height)
+        let image = resampler.resize(browser, width: width, height: height)
         // Distinct browser states can be many (stickers with unrelated loops): keep a bounded set.
         if cache.count > 512 { cache.removeAll() }
         cache[key] = image

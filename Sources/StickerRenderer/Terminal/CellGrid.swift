@@ -41,8 +41,10 @@ public struct CellGrid: Sendable, Hashable {
     /// transparency). A fully transparent pixel shows the terminal's own background; any other
     /// is composited over `backdrop`, the colour behind the picture (the terminal's background
     /// when it could be asked, else black): a terminal cannot blend, so a soft or translucent
-    /// pixel shows as it would over that colour.
-    public init(_ image: RGBAImage, backdrop: RGB = RGB(0, 0, 0)) {
+    /// pixel shows as it would over that colour. A pixel of alpha `faintAlpha` or less shows
+    /// the terminal's background too: over any backdrop it differs from it by at most its alpha
+    /// in each channel, so with the writer's tolerance it would look the same, at a colour code's cost.
+    public init(_ image: RGBAImage, backdrop: RGB = RGB(0, 0, 0), faintAlpha: UInt8 = 0) {
         columns = image.width
         rows = (image.height + 1) / 2
         var cells: [Cell] = []
@@ -50,7 +52,7 @@ public struct CellGrid: Sendable, Hashable {
         func color(_ x: Int, _ y: Int) -> RGB? {
             guard y < image.height else { return nil }
             let p = image.pixel(x: x, y: y)
-            guard p.a > 0 else { return nil }
+            guard p.a > faintAlpha else { return nil }
             // Premultiplied OVER: colour + backdrop x (1 - alpha), rounded.
             let rest = 255 - Int(p.a)
             func over(_ c: UInt8, _ b: UInt8) -> UInt8 { UInt8(min(255, Int(c) + (Int(b) * rest + 127) / 255)) }

@@ -6,14 +6,17 @@ public final class StickerPreviewSource: PreviewSource {
     private let animation: StickerAnimation
     private let clock: StickerClock
     private let background: Background?
+    private let resampler: Resampler
     private var iterator: StickerFrameIterator
     private var cache: [Int: RGBAImage] = [:]
     private var cachedSize = (0, 0)
 
-    /// Plays `animation` with `timing`, over `background` (`nil`: the terminal's own).
-    public init(animation: StickerAnimation, timing: FrameTimingPolicy, background: Background?) {
+    /// Plays `animation` with `timing`, over `background` (`nil`: the terminal's own), scaled
+    /// to the terminal with `filter`.
+    public init(animation: StickerAnimation, timing: FrameTimingPolicy, background: Background?, filter: Resampler.Filter = .box) {
         self.animation = animation
         self.background = background
+        resampler = Resampler(filter: filter)
         clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
         iterator = animation.makeFrameIterator()
     }
@@ -51,7 +54,7 @@ public final class StickerPreviewSource: PreviewSource {
     }
 
     private func prepared(_ frame: RGBAImage, width: Int, height: Int) -> RGBAImage {
-        let scaled = Resampler().resize(frame, width: width, height: height)
+        let scaled = resampler.resize(frame, width: width, height: height)
         guard let background else { return scaled }
         var canvas = background.canvas(width: width, height: height)
         canvas.draw(scaled, atX: 0, y: 0)

@@ -125,7 +125,8 @@ public final class TerminalPlayer {
 
             let grid: CellGrid
             do {
-                grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight), backdrop: backdrop)
+                grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight), backdrop: backdrop,
+                                faintAlpha: UInt8(ANSIWriter.playbackTolerance))
             } catch {
                 throw .sticker(error)
             }
