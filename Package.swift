@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "TestSupport"]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec"]),
+        .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),
         .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPack", "AnimationCodec", "TestSupport"]),
     ]
 )
