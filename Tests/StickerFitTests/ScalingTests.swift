@@ -42,8 +42,7 @@ struct ScalingTests {
         #expect(fitted.steps.first?.detail.hasPrefix("\(test.width)x\(test.height) -> \(test.scaledWidth)x\(test.scaledHeight)") == true)
         guard case .file(let name, let bytes) = fitted.output else { Issue.record("no file written"); return }
         #expect(name == "art.png")
-        let output = folder.appendingPathComponent("fitted.png")
-        try Data(bytes).write(to: output)
+        let output = try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png"))
 
         let side = test.size.pixels
         let shown = try Pillow.decode(output)

@@ -109,6 +109,13 @@ enum FitFixtures {
         return pixels
     }
 
+    /// Writes `bytes` to `url`; `url`.
+    @discardableResult
+    static func write(_ bytes: [UInt8], to url: URL) throws -> URL {
+        try Data(bytes).write(to: url)
+        return url
+    }
+
     /// The bytes of the file at `url`.
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
