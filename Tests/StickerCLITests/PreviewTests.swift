@@ -285,16 +285,21 @@ struct PreviewTests {
         #expect(whole.lines == 40 && whole.width == 37, "\(whole)")
     }
 
-    @Test("Not a terminal: one frame as ANSI text, the size from --width/--height")
-    func pipe() throws {
-        let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
-        let result = try CLITests.runExecutable(["preview", gif, "--width", "30", "--height", "10", "--colors", "truecolor", "--frame", "7"])
+    @Test("Not a terminal: one frame as ANSI text, the size from --width/--height; --frame N draws frame N", arguments: [0, 3, 7])
+    func pipe(frame: Int) throws {
+        // eight.png: 64 x 64, eight frames of 100 ms, each a solid colour of its own (Pillow wrote them).
+        let animation = try OptionFixtures.path("eight.png")
+        let result = try CLITests.runExecutable(["preview", animation, "--width", "30", "--height", "10", "--colors", "truecolor", "--frame", "\(frame)"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        // 618 x 618 in 30 x 10 cells: 20 x 20 pixels -> 10 lines, then the final newline.
+        // 64 x 64 in 30 x 10 cells: 20 x 20 pixels -> 10 lines of 20 cells, then the final newline.
         #expect(lines.count == 11 && lines.last == "")
         #expect(!result.stdout.contains("\u{1B}[?1049h") && !result.stdout.contains("H\u{1B}"), "no screen switching, no cursor moves")
-        #expect(result.stdout.contains("\u{1B}[38;2;"), "truecolor escapes")
+        let cells = ANSIPicture.cells(result.stdout)
+        let colour = OptionFixtures.eightColours[frame]
+        #expect(cells.count == 10 && cells.allSatisfy { $0.count == 20 })
+        #expect(cells.allSatisfy { $0.allSatisfy { $0 == ANSIPicture.Cell(top: colour, bottom: colour) } },
+                "every cell shows frame \(frame)'s \(colour): \(Set(cells.joined().map { "\($0.top?.description ?? "default")/\($0.bottom?.description ?? "default")" }))")
     }
 
     @Test("Errors are one line and a non-zero exit", arguments: [
