@@ -62,6 +62,18 @@ struct FitCommandTests {
         return worst
     }
 
+    /// The alpha-weighted mean position of an image's pixels (pixel centres at + 0.5).
+    static func alphaCentre(_ image: Picture) -> (x: Double, y: Double) {
+        var total = 0.0, x = 0.0, y = 0.0
+        for py in 0..<image.height {
+            for px in 0..<image.width {
+                let a = Double(image.pixel(px, py).a)
+                total += a; x += a * (Double(px) + 0.5); y += a * (Double(py) + 0.5)
+            }
+        }
+        return (x / total, y / total)
+    }
+
     static func report(_ stdout: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
     }
@@ -128,12 +140,18 @@ struct FitCommandTests {
             #expect(decoder.info.format.isMessagesFormat)
         }
         #expect(try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "wave")))).frameCount == 5)
-        // The 200x150 input became 408x306 centred on a 408x408 transparent square.
-        let small = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "too-small")))).frame(at: 0)
-        let (top, bottom) = (small.pixel(x: 204, y: 50), small.pixel(x: 204, y: 357))
-        #expect(top.a == 0 && small.pixel(x: 204, y: 51).a == 0 || top.a == 0, "rows above the art are transparent")
-        #expect(bottom.a == 0)
-        #expect(small.pixel(x: 204, y: 150).a > 0, "the art is in the middle")
+        // The 200x150 input scaled by 408 / 200 is 408x306: centred on the 408x408 square, it
+        // leaves (408 - 306) / 2 = 51 rows of padding above and below. Pillow reads both files:
+        // every pixel of rows 0-50 and 357-407 is transparent, and the art's alpha-weighted
+        // centre is the input's scaled by 2.04 and moved down 51 rows.
+        let (input, small) = (try Pillow.image(inputs.appendingPathComponent("too-small.png")), try Pillow.image(Self.stickerFile(catalog, "too-small")))
+        try #require(input.width == 200 && input.height == 150 && small.width == 408 && small.height == 408)
+        let padding = Array(0..<51) + Array(357..<408)
+        let opaque = padding.filter { y in (0..<408).contains { small.pixel($0, y).a != 0 } }
+        #expect(opaque.isEmpty, "padding rows with a visible pixel: \(opaque)")
+        let (inputX, inputY) = Self.alphaCentre(input), (outputX, outputY) = Self.alphaCentre(small)
+        #expect(abs(outputY - (51 + inputY * 2.04)) < 0.25, "art centred at row \(outputY), expected \(51 + inputY * 2.04)")
+        #expect(abs(outputX - inputX * 2.04) < 0.25, "art centred at column \(outputX), expected \(inputX * 2.04)")
     }
 
     @Test("a heavy animation is brought under 500,000 bytes by named lossy steps, within the reported error")
