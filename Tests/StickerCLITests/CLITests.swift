@@ -51,12 +51,14 @@ struct CLITests {
         try Self.runInProcess(["frames", input.path, "--out", out.path, "--format", "rgba"])
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(names == ["frame-0000.rgba", "frame-0001.rgba", "frame-0002.rgba", "frame-0003.rgba", "frames.json"])
-        let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: input)))
-        let frames = try decoder.decodeAllFrames()
-        for (index, frame) in frames.enumerated() {
+        // The suite's expected canvas after each frame (opaque, so premultiplied is straight), read by Pillow.
+        let expected = try Pillow.animations((0..<4).map { Self.peterdnExpected("animated_loop", frame: $0) })
+        for (index, reference) in expected.enumerated() {
             let data = try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index)))
+            let frame = try #require(reference.frames.first)
+            #expect(frame.width == 100 && frame.height == 100 && stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 })
             #expect(data.count == 100 * 100 * 4)
-            #expect([UInt8](data) == frame.pixels)
+            #expect([UInt8](data) == frame.pixels, "frame \(index)")
         }
         // gifsuite.html: 100x100, 4 frames, loops forever, 1 s per frame.
         let meta = try Self.json(out.appendingPathComponent("frames.json"))
@@ -98,29 +100,31 @@ struct CLITests {
         #expect(Array(last[header.count..<(header.count + 3)]) == [0, 2, 0])
     }
 
-    @Test("frames --format png writes straight-alpha PNGs that Pillow reads back", .needs("gif-peterdn"))
+    /// gif-peterdn's expected canvas after frame `frame` of `name`.gif.
+    static func peterdnExpected(_ name: String, frame: Int) -> URL {
+        conformance.appendingPathComponent("gif-peterdn/frames/\(name)-\(frame).png")
+    }
+
+    @Test("frames --format png writes straight-alpha PNGs of the suite's expected canvases, both read by Pillow", .needs("gif-peterdn"))
     func framesPNG() throws {
         let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_transparent_loop.gif")
         let out = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         try Self.runInProcess(["frames", input.path, "--out", out.path, "--format", "png"])
-        let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: input)))
-        let frames = try decoder.decodeAllFrames()
-        for (index, frame) in frames.enumerated() {
-            let png = out.appendingPathComponent(String(format: "frame-%04d.png", index))
-            let raw = out.appendingPathComponent("check.rgba")
-            let script = "from PIL import Image; open('\(raw.path)','wb').write(Image.open('\(png.path)').convert('RGBA').tobytes())"
-            let status = try Self.runProcess(["python3", "-c", script])
-            #expect(status == 0)
-            let straight = [UInt8](try Data(contentsOf: raw))
-            // GIF pixels are opaque or transparent, so straight equals premultiplied where opaque
-            // and alpha is 0 elsewhere.
+        let written = (0..<4).map { out.appendingPathComponent(String(format: "frame-%04d.png", $0)) }
+        let expected = (0..<4).map { Self.peterdnExpected("animated_transparent_loop", frame: $0) }
+        let images = try Pillow.animations(written + expected).map { try #require($0.frames.first) }
+        for index in 0..<4 {
+            let (ours, reference) = (images[index], images[4 + index])
+            #expect(ours.width == reference.width && ours.height == reference.height)
+            // Alpha everywhere; colour where a pixel shows (a transparent one's colour means nothing).
             var wrong = 0
-            for p in stride(from: 0, to: straight.count, by: 4) {
-                if straight[p + 3] != frame.pixels[p + 3] { wrong += 1; continue }
-                if straight[p + 3] == 255, Array(straight[p..<(p + 3)]) != Array(frame.pixels[p..<(p + 3)]) { wrong += 1 }
+            for p in stride(from: 0, to: min(ours.pixels.count, reference.pixels.count), by: 4) {
+                if ours.pixels[p + 3] != reference.pixels[p + 3] { wrong += 1; continue }
+                if reference.pixels[p + 3] != 0, ours.pixels[p..<(p + 3)] != reference.pixels[p..<(p + 3)] { wrong += 1 }
             }
             #expect(wrong == 0, "frame \(index)")
+            #expect(Set(stride(from: 3, to: reference.pixels.count, by: 4).map { reference.pixels[$0] }) == [0, 255], "frame \(index) has both kinds of pixel")
         }
     }
 
