@@ -44,7 +44,7 @@ struct BenchCommandTests {
         #expect(missing.stderr.contains("no such file"))
     }
 
-    @Test("--render measures the expanded 3x browser and, where montage is installed, the same grid by montage")
+    @Test("--render measures the expanded 3x browser and the same grid by montage (ImageMagick, which make deps installs)")
     func render() throws {
         let result = try CLITests.runExecutable(["bench", "--render", CLITests.samplePack.path, "--repeat", "1", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -53,17 +53,15 @@ struct BenchCommandTests {
         #expect(document["width"] as? Int == 1179 && document["height"] as? Int == 2556 && document["stickers"] as? Int == 6)
         let ours = try #require(document["oursMilliseconds"] as? Double)
         #expect(ours > 0)
-        if let montage = document["montageMilliseconds"] as? Double {
-            let ratio = try #require(document["ratio"] as? Double)
-            #expect(abs(ratio - montage / ours) < 1e-9 * max(1, ratio))
-        }
+        let montage = try #require(document["montageMilliseconds"] as? Double, "montage ran: make deps installs imagemagick")
+        #expect(montage > 0)
+        let ratio = try #require(document["ratio"] as? Double)
+        #expect(abs(ratio - montage / ours) < 1e-9 * max(1, ratio))
         // The same render as a whole process of this executable (its start-up included).
         let process = try #require(document["processMilliseconds"] as? Double)
         #expect(process > 0)
-        if let montage = document["montageMilliseconds"] as? Double {
-            let ratio = try #require(document["processRatio"] as? Double)
-            #expect(abs(ratio - montage / process) < 1e-9 * max(1, ratio))
-        }
+        let processRatio = try #require(document["processRatio"] as? Double)
+        #expect(abs(processRatio - montage / process) < 1e-9 * max(1, processRatio))
         let command = try #require(document["montageCommand"] as? [String])
         #expect(command.contains("-tile") && command.contains("3x") && command.contains("306x306+41+24"))
     }
@@ -86,7 +84,8 @@ struct BenchCommandTests {
         for entry in stickers {
             let ours = try #require(entry["oursBytes"] as? Int)
             #expect(ours > 0)
-            guard let theirs = entry["apngasmBytes"] as? Int else { continue }  // apngasm not installed
+            let theirs = try #require(entry["apngasmBytes"] as? Int, "apngasm ran: make deps installs it")
+            #expect(theirs > 0)
             #expect(entry["apngasmAgrees"] as? Bool == true, "apngasm was given the same frames")
             let ratio = try #require(entry["sizeRatio"] as? Double)
             #expect(abs(ratio - Double(theirs) / Double(ours)) < 1e-9)
@@ -94,7 +93,7 @@ struct BenchCommandTests {
         #expect((document["fitProcessMilliseconds"] as? Double ?? 0) > 0)
     }
 
-    @Test("--preview plays a sticker with stickers preview and chafa and reports CPU and bytes per frame")
+    @Test("--preview plays a sticker with stickers preview and chafa (which make deps installs) and reports CPU and bytes per frame")
     func preview() throws {
         let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
         let result = try CLITests.runExecutable(["bench", "--preview", gif, "--repeat", "1", "--seconds", "1", "--cells", "40x20", "--json"])
@@ -106,5 +105,8 @@ struct BenchCommandTests {
         let ours = try #require(document["ours"] as? [String: Any])
         #expect((ours["bytes"] as? Int ?? 0) > 0 && (ours["cpuPerSecond"] as? Double ?? -1) >= 0)
         #expect((ours["command"] as? [String])?.contains("--play") == true)
+        let chafa = try #require(document["chafa"] as? [String: Any], "chafa ran: make deps installs it")
+        #expect((chafa["bytes"] as? Int ?? 0) > 0 && (chafa["cpuPerSecond"] as? Double ?? -1) >= 0)
+        #expect((chafa["command"] as? [String])?.contains("vhalf") == true, "the same half-block cells as ours")
     }
 }
