@@ -5,7 +5,7 @@ import Testing
 /// `stickers bench`: runs each decoder exactly --repeat times and reports our speed as a
 /// ratio to the baselines, in text or JSON. Only the shape and consistency are tested here;
 /// speed targets live in the benchmark itself, never in unit tests.
-@Suite("stickers bench")
+@Suite("stickers bench", .timeLimit(.minutes(1)))
 struct BenchCommandTests {
     @Test("--json reports every file, totals per format and ratios consistent with the timings")
     func json() throws {

@@ -7,7 +7,7 @@ import Testing
 /// The `stickers` CLI contract: `info`, `frames` (png, ppm, rgba and frames.json), and how
 /// bad input fails. Commands run in process where possible and as the built executable
 /// where the exit status and stderr matter.
-@Suite("stickers CLI")
+@Suite("stickers CLI", .timeLimit(.minutes(1)))
 struct CLITests {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let conformance = ConformanceSuites.root

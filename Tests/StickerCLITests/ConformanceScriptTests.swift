@@ -4,7 +4,7 @@ import Testing
 
 /// `scripts/get-conformance.sh --from DIR`: copies the suites and installs only what matches
 /// the checked-in manifests. (Its download path needs the internet, which CI does not have.)
-@Suite("scripts/get-conformance.sh")
+@Suite("scripts/get-conformance.sh", .timeLimit(.minutes(1)))
 struct ConformanceScriptTests {
     static let script = CLITests.repoRoot.appendingPathComponent("scripts/get-conformance.sh").path
 

@@ -89,7 +89,7 @@ struct FitCommandTests {
         return folder.appendingPathComponent(try #require(files.first))
     }
 
-    @Test("the sample pack: every sticker fitted exactly, validate passes, the loader reads it back")
+    @Test("the sample pack: every sticker fitted exactly, validate passes, the loader reads it back", .timeLimit(.minutes(1)))
     func samplePack() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -116,7 +116,7 @@ struct FitCommandTests {
         }
     }
 
-    @Test("wrong stickers (too small, too big, GIF, WebP) are fixed; a broken WebP fails alone")
+    @Test("wrong stickers (too small, too big, GIF, WebP) are fixed; a broken WebP fails alone", .timeLimit(.minutes(1)))
     func wrongStickers() throws {
         let inputs = try Self.inputs()
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -154,7 +154,9 @@ struct FitCommandTests {
         #expect(abs(outputX - inputX * 2.04) < 0.25, "art centred at column \(outputX), expected \(inputX * 2.04)")
     }
 
-    @Test("a heavy animation is brought under 500,000 bytes by named lossy steps, within the reported error")
+    // Three minutes: drawing the 60-frame 618 px input and fitting it through the lossy steps
+    // takes about 27 s of CPU, 50 s on a loaded 2-core machine.
+    @Test("a heavy animation is brought under 500,000 bytes by named lossy steps, within the reported error", .timeLimit(.minutes(3)))
     func heavy() throws {
         let inputs = try Self.inputs(["--heavy"])
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -181,7 +183,7 @@ struct FitCommandTests {
         #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
     }
 
-    @Test("a sticker that cannot fit is an error naming the smallest size; the others are written")
+    @Test("a sticker that cannot fit is an error naming the smallest size; the others are written", .timeLimit(.minutes(1)))
     func impossible() throws {
         let inputs = try Self.inputs(["--noise"])
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -200,7 +202,8 @@ struct FitCommandTests {
         #expect(try Data(contentsOf: Self.stickerFile(catalog, "dot")).count <= 1000)
     }
 
-    @Test("a sticker whose frames would take more memory than allowed is refused before decoding, alone")
+    // Two minutes: drawing the 60-frame 618 px input alone takes about 18 s on a loaded 2-core machine.
+    @Test("a sticker whose frames would take more memory than allowed is refused before decoding, alone", .timeLimit(.minutes(2)))
     func memoryBound() throws {
         let inputs = try Self.inputs(["--heavy"])
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -214,7 +217,7 @@ struct FitCommandTests {
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
     }
 
-    @Test("--allow-smaller-size: a sticker too heavy for its size is made for a smaller one, and says so")
+    @Test("--allow-smaller-size: a sticker too heavy for its size is made for a smaller one, and says so", .timeLimit(.minutes(1)))
     func smallerSize() throws {
         let inputs = try Self.inputs(["--noise"])
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -236,7 +239,7 @@ struct FitCommandTests {
         #expect(decoder.info.width == 300 && decoder.info.height == 300)
     }
 
-    @Test("a catalog in: sequences stay sequences, labels and order are kept")
+    @Test("a catalog in: sequences stay sequences, labels and order are kept", .timeLimit(.minutes(1)))
     func catalogIn() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -262,7 +265,7 @@ struct FitCommandTests {
         #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
     }
 
-    @Test("the icon set has every size, exact and opaque, from the first sticker or --icon")
+    @Test("the icon set has every size, exact and opaque, from the first sticker or --icon", .timeLimit(.minutes(1)))
     func iconSet() throws {
         let inputs = try Self.inputs()
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -298,7 +301,7 @@ struct FitCommandTests {
         #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("X.xcstickers").path))
     }
 
-    @Test("the catalog is replaced whole; Ctrl-C while fitting leaves the earlier one untouched")
+    @Test("the catalog is replaced whole; Ctrl-C while fitting leaves the earlier one untouched", .timeLimit(.minutes(1)))
     func atomic() throws {
         let inputs = try Self.inputs()
         defer { try? FileManager.default.removeItem(at: inputs) }

@@ -3,7 +3,7 @@ import Testing
 
 /// `stickers preview`'s time options on animations whose frames are solid colours (drawn by
 /// Pillow): the picture written into a pipe is read back cell by cell from its colour escapes.
-@Suite("Option matrix: preview")
+@Suite("Option matrix: preview", .timeLimit(.minutes(1)))
 struct PreviewOptionTests {
     /// The cells of the one picture `stickers preview ARGUMENTS` writes when stdout is a pipe.
     static func picture(_ arguments: [String]) throws -> [[ANSIPicture.Cell]] {

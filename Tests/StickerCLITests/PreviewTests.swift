@@ -6,7 +6,7 @@ import Testing
 /// `stickers preview` as a user sees it: inside a real terminal (tmux), read back with
 /// `capture-pane`: the picture fits the window, re-fits after a resize, and Ctrl-C restores
 /// the screen and the cursor. Plus the not-a-terminal path and errors.
-@Suite("stickers preview", .serialized)
+@Suite("stickers preview", .serialized, .timeLimit(.minutes(1)))
 struct PreviewTests {
     /// A private tmux server (its own socket), UTF-8, torn down after the test.
     final class Tmux {

@@ -5,7 +5,7 @@ import Testing
 /// prints exactly one line a step, `none` nothing, and `auto` nothing (its bar is only for a
 /// terminal). The steps are counted from the fixtures: frames written, browser frames
 /// rendered (one a change of either sticker), stickers fitted.
-@Suite("Option matrix: --progress")
+@Suite("Option matrix: --progress", .timeLimit(.minutes(1)))
 struct ProgressOptionTests {
     enum Command: String, CaseIterable, Sendable { case frames, render, fit }
 

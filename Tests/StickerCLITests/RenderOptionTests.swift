@@ -4,7 +4,7 @@ import Testing
 /// `stickers render`'s options, each changing the output in a way worked out here: the layout
 /// from docs/BROWSER-MODEL.md's rules, the frame shown from the stored delays, the scaled
 /// pixels from filters written in the test. Stills are read as PPM, animations by Pillow.
-@Suite("Option matrix: render")
+@Suite("Option matrix: render", .timeLimit(.minutes(1)))
 struct RenderOptionTests {
     /// Runs `stickers render ARGUMENTS -o OUT` (OUT named `output` in a fresh folder): the
     /// output file's bytes and stdout.
