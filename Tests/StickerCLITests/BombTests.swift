@@ -40,11 +40,12 @@ struct BombTests {
         Case(file: "unterminated-lzw.gif", failure: nil, warning: "pixel data ends after 0 of 1 pixels"),
     ]
 
-    /// The bombs, written once per run.
+    /// The bombs, written once per run and removed when the test process exits.
     static let folder: URL = {
         let folder = CLITests.temporaryDirectory()
         let script = CLITests.repoRoot.appendingPathComponent("Tests/Scripts/make_bombs.py").path
         _ = try? CLITests.runProcess(["python3", script, folder.path])
+        atexit { try? FileManager.default.removeItem(at: BombTests.folder) }
         return folder
     }()
 
