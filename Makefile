@@ -36,9 +36,11 @@ TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
 # The third-party conformance suites are not in the repository: tests that need a missing one
 # are skipped, and the last line says which and how to get them (scripts/get-conformance.sh).
+# swift-testing runs at most as many test cases at once as there are cores: a test's time limit
+# counts from when it starts, and with an unbounded width every case starts at once and waits.
 test: deps
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
-	$(SWIFT) test --skip-build $(TEST_FLAGS) --parallel --num-workers 2
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$$(nproc) $(SWIFT) test --skip-build $(TEST_FLAGS) --parallel --num-workers 2
 	@scripts/conformance-status.sh
 
 deps: system-deps python-deps
