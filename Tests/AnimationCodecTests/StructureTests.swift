@@ -2,6 +2,8 @@
 import TestSupport
 import Testing
 
+/// The PNG chunk reader, format sniffing, the decoding limits and the structural errors and
+/// fallbacks of hand-built files.
 @Suite("Chunk reading, sniffing and limits")
 struct StructureTests {
     static func staticPNG(width: Int = 2, height: Int = 2, rgba: [UInt8] = [255, 0, 0, 255]) -> TestPNG {
@@ -81,7 +83,7 @@ struct StructureTests {
         #expect(throws: CodecError.appleCgBI) { try AnimationDecoder(bytes: png.bytes) }
     }
 
-    @Test("a 100-byte file declaring a 65535x65535 canvas fails at once with a limit error")
+    @Test("a 100-byte file declaring a 65535x65535 canvas fails at once with a limit error", .timeLimit(.minutes(1)))
     func hugeCanvas() {
         var png = TestPNG()
         png.header(width: 65535, height: 65535)
@@ -134,6 +136,27 @@ struct StructureTests {
         #expect(decoder.frameCount == 1)
         #expect(decoder.info.warnings.first?.kind == .animationIgnored)
         #expect(try decoder.frame(at: 0).pixel(x: 3, y: 3) == PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255))
+    }
+
+    /// docs/formats.md: a bad CRC on `acTL`, `fcTL` or `fdAT` breaks the animation, which shows
+    /// the default image alone with an `animationIgnored` warning; the file is still an APNG.
+    @Test("a bad CRC on any APNG chunk breaks the animation: the default image, with a warning", arguments: ["acTL", "fcTL", "fdAT"])
+    func badAnimationChunkCRC(corrupted: String) throws {
+        var png = TestPNG()
+        png.header(width: 4, height: 4)
+        let crc: (String) -> UInt32? = { $0 == corrupted ? 0x1234_5678 : nil }
+        png.chunk("acTL", TestPNG.be32(2) + TestPNG.be32(0), crc: crc("acTL"))
+        png.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 255, 0, 255])))
+        png.chunk("fcTL", TestPNG.frameControl(sequence: 0, width: 4, height: 4), crc: crc("fcTL"))
+        png.chunk("fdAT", TestPNG.be32(1) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [255, 0, 0, 255])), crc: crc("fdAT"))
+        png.chunk("fcTL", TestPNG.frameControl(sequence: 2, width: 4, height: 4))
+        png.chunk("fdAT", TestPNG.be32(3) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 0, 255, 255])))
+        png.chunk("IEND", [])
+        let decoder = try AnimationDecoder(bytes: png.bytes)
+        #expect(decoder.info.format == .apng)
+        #expect(decoder.info.warnings.map(\.kind) == [.animationIgnored])
+        #expect(decoder.info.warnings.first?.message.contains("\(corrupted) chunk has a bad CRC") == true)
+        #expect(try decoder.decodeAllFrames().map { $0.pixel(x: 3, y: 3) } == [PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)])
     }
 
     @Test("too much and too little image data")

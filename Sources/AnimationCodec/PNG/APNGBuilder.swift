@@ -64,6 +64,12 @@ struct APNGBuilder {
         return true
     }
 
+    /// An acTL whose CRC fails still makes the file an APNG, with its animation broken.
+    mutating func readCorruptAnimationControl() {
+        sawAnimationControl = true
+        breakAnimation("acTL chunk has a bad CRC")
+    }
+
     mutating func readFrameControl(_ data: Range<Int>, in bytes: [UInt8]) {
         guard brokenReason == nil else { return }
         switch APNGFrameControl.parse(data, in: bytes, canvasWidth: canvasWidth, canvasHeight: canvasHeight) {

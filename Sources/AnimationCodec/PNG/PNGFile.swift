@@ -59,7 +59,9 @@ extension PNGFile {
                 if chunk.isCritical {
                     throw .chunkChecksumMismatch(chunk: chunk.type, declared: chunk.declaredCRC, computed: chunk.computedCRC)
                 }
-                if ["acTL", "fcTL", "fdAT"].contains(chunk.type) {
+                if chunk.type == "acTL" {
+                    builder.readCorruptAnimationControl()
+                } else if ["fcTL", "fdAT"].contains(chunk.type) {
                     builder.breakAnimation("\(chunk.type) chunk has a bad CRC")
                 } else {
                     warnings.append(CodecWarning(.ancillaryChunkSkipped, "\(chunk.type) chunk has a bad CRC; skipped"))
