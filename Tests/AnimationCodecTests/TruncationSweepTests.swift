@@ -3,10 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Damaged input: prefixes of files and single-byte flips must give a typed error or frames
-/// (a documented partial result), never a crash or a hang. Bounded: a fixed number of cuts
-/// and flips per file, chosen from fixed seeds.
-@Suite("Truncation and corruption sweep")
+/// Truncated input: every prefix must end in the documented outcome for where the cut falls
+/// in the file's structure (walked by the test itself), never in a crash or a hang. Bounded: a
+/// fixed set of cuts per file. ``ByteFlipTests`` damages the same files byte by byte.
+@Suite("Truncation sweep")
 struct TruncationSweepTests {
     static let files: [(String, String)] = [
         ("apng-philip-taylor", "dispose_op_previous_frame.png"), ("apng-philip-taylor", "split_fdat.png"),
@@ -18,30 +18,60 @@ struct TruncationSweepTests {
     /// The conformance suites the sampled files come from.
     static let suites = Array(Set(files.map(\.0))).sorted()
 
-    /// Decodes everything it can; returns whether it ended in a typed error.
-    static func decodeCompletely(_ bytes: [UInt8]) -> Bool {
-        do {
-            let decoder = try AnimationDecoder(bytes: bytes)
-            var iterator = decoder.makeFrameIterator()
-            var count = 0
-            while let frame = try iterator.next() {
-                #expect(frame.pixels.count == decoder.info.width * decoder.info.height * 4)
-                count += 1
+    /// A sampled file, its whole decode (serial) and, for an APNG, its default image as libpng
+    /// reads it (libpng ignores the APNG chunks).
+    struct Sample {
+        var bytes: [UInt8]
+        var frames: [[UInt8]]
+        var defaultImage: [UInt8]?
+        var isGIF: Bool
+
+        init(_ suite: String, _ path: String) throws {
+            bytes = try Fixtures.bytes(suite, path)
+            frames = try AnimationDecoder(bytes: bytes).decodeAllFrames(threads: 1).map(\.pixels)
+            isGIF = path.hasSuffix(".gif")
+            if PNGChunkLayout(bytes).chunks.contains(where: { $0.type == "acTL" }) {
+                let image = try #require(LibPNGOracle.decode(bytes))
+                defaultImage = Reference.premultiplied(straight: image.rgba)
             }
-            #expect(count == decoder.frameCount)
-            return false
-        } catch {
-            return true
+        }
+
+        /// Decodes `damaged` and checks its outcome and every decoded frame against `expected`.
+        func expect(_ damaged: [UInt8], toDecodeAs expected: ExpectedDecode, _ context: @autoclosure () -> String) {
+            let (outcome, _) = DecodeOutcome.of(damaged) { index, frame in
+                guard index < expected.pixels.count else { return }  // the outcome check below reports it
+                switch expected.pixels[index] {
+                case .wholeFileFrame(let whole):
+                    #expect(Reference.mismatches(frame.pixels, frames[whole]) == 0, "\(context()): frame \(index) differs from the whole file's frame \(whole)")
+                case .defaultImage:
+                    #expect(Reference.mismatches(frame.pixels, defaultImage ?? []) == 0, "\(context()): frame \(index) is not the default image")
+                case .unknown: break
+                }
+            }
+            #expect(outcome == expected.outcome, "\(context())")
         }
     }
 
-    @Test("every sampled prefix decodes to frames or a typed error", .needs(suites), arguments: files)
+    @Test("every sampled prefix decodes to the documented outcome for where the cut falls", .needs(suites),
+          .timeLimit(.minutes(3)), arguments: files)
     func prefixes(suite: String, path: String) throws {
-        let bytes = try Fixtures.bytes(suite, path)
-        // All of the first 300 cuts (headers), then 200 spread over the rest.
+        let sample = try Sample(suite, path)
+        let bytes = sample.bytes
+        let pngLayout = PNGChunkLayout(bytes), gifLayout = GIFBlockLayout(bytes)
+        // All of the first 300 cuts (headers), then 200 spread over the rest, the whole file,
+        // and each side of where the rules change: every chunk's end; every image's code size
+        // byte, data end and the trailer.
         var cuts = Set(0..<min(300, bytes.count))
-        for k in 0..<200 { cuts.insert(bytes.count * k / 200) }
-        for cut in cuts.sorted() { _ = Self.decodeCompletely(Array(bytes.prefix(cut))) }
+        for k in 0...200 { cuts.insert(bytes.count * k / 200) }
+        let boundaries = sample.isGIF
+            ? gifLayout.images.flatMap { [$0.codeSizeOffset, $0.codeSizeOffset + 1, $0.dataEnd ?? 0] } + [gifLayout.trailer ?? 0]
+            : pngLayout.chunks.map(\.end)
+        for boundary in boundaries { cuts.formUnion([boundary - 1, boundary, boundary + 1].filter { (0...bytes.count).contains($0) }) }
+        for cut in cuts.sorted() {
+            let expected = sample.isGIF ? ExpectedDecode.gifPrefix(cut: cut, layout: gifLayout)
+                : ExpectedDecode.pngPrefix(cut: cut, layout: pngLayout, wholeFileFrames: sample.frames.count)
+            sample.expect(Array(bytes.prefix(cut)), toDecodeAs: expected, "cut at \(cut) of \(bytes.count)")
+        }
     }
 
     /// Every image file in the repository's corpus/ (the sample pack and the sample catalog).
@@ -56,10 +86,11 @@ struct TruncationSweepTests {
     /// for every prefix, and the frame the cut falls in is decoded: the frames before it have the
     /// same bytes as in the whole file, which is decoded once in full, so the prefix adds
     /// nothing new for them.
-    @Test("every prefix of every corpus file decodes to frames or a typed error", arguments: corpusFiles)
+    @Test("every prefix of every corpus file decodes to frames or a typed error", .timeLimit(.minutes(3)), arguments: corpusFiles)
     func everyPrefix(path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("corpus").appendingPathComponent(path)))
-        #expect(!Self.decodeCompletely(bytes), "the whole file decodes")
+        let (whole, _) = DecodeOutcome.of(bytes)
+        #expect(whole.error == nil && whole.warnings.isEmpty && whole.framesDecoded == whole.frameCount, "the whole file decodes: \(whole)")
         let scratch = DecodeScratch()
         var storage: [UInt8] = []
         var decodedPrefixes: Set<Int> = []
@@ -83,51 +114,24 @@ struct TruncationSweepTests {
         }
     }
 
-    @Test("single-byte flips at sampled offsets decode to frames or a typed error", .needs(suites), arguments: files)
-    func flips(suite: String, path: String) throws {
-        let bytes = try Fixtures.bytes(suite, path)
-        var generator = SplitMix(seed: UInt64(bytes.count))
-        for _ in 0..<300 {
-            var damaged = bytes
-            let offset = Int(generator.next() % UInt64(bytes.count))
-            damaged[offset] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
-            _ = Self.decodeCompletely(damaged)
-        }
-    }
-
-    @Test("PNG byte flips with the chunk CRC repaired reach the decoder and still end cleanly", .needs(suites),
-          arguments: files.filter { $0.1.hasSuffix(".png") })
-    func flipsBehindValidCRC(suite: String, path: String) throws {
-        let bytes = try Fixtures.bytes(suite, path)
-        // Chunk layout: (start of length field, data count).
-        var chunks: [(Int, Int)] = []
-        var offset = 8
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard offset + 12 + length <= bytes.count else { break }
-            if length > 0 { chunks.append((offset, length)) }
-            offset += 12 + length
-        }
-        var generator = SplitMix(seed: UInt64(bytes.count) &* 31)
-        for _ in 0..<400 {
-            var damaged = bytes
-            let (start, length) = chunks[Int(generator.next() % UInt64(chunks.count))]
-            damaged[start + 8 + Int(generator.next() % UInt64(length))] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
-            let crc = Reference.crc32(damaged[(start + 4)..<(start + 8 + length)])
-            damaged.replaceSubrange((start + 8 + length)..<(start + 12 + length),
-                                    with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
-            _ = Self.decodeCompletely(damaged)
-        }
-    }
-
-    @Test("a truncated GIF keeps the frames before the cut, with a truncation warning", .needs("gif-peterdn"))
+    /// A cut in the middle of the third image's data (located by the test's own block walk):
+    /// the two images before it are kept whole and equal peterdn's expected canvases, the third
+    /// is kept partial, and the structure warns of the truncation.
+    @Test("a truncated GIF keeps every frame whose data began before the cut, the complete ones exact", .needs("gif-peterdn"))
     func truncatedGIFKeepsFrames() throws {
         let bytes = try Fixtures.bytes("gif-peterdn", "animated_loop.gif")
-        let full = try AnimationDecoder(bytes: bytes)
-        let decoder = try AnimationDecoder(bytes: Array(bytes.prefix(bytes.count * 3 / 4)))
-        #expect(decoder.frameCount >= 1 && decoder.frameCount <= full.frameCount)
-        #expect(decoder.info.warnings.contains { $0.kind == .truncated })
-        let first = try decoder.frame(at: 0), expected = try full.frame(at: 0)
-        if decoder.frameCount > 1 { #expect(first.pixels == expected.pixels) }
+        let layout = GIFBlockLayout(bytes)
+        #expect(layout.images.count == 4)
+        let cut = (layout.images[2].codeSizeOffset + (layout.images[2].dataEnd ?? 0)) / 2
+        let decoder = try AnimationDecoder(bytes: Array(bytes.prefix(cut)))
+        #expect(decoder.frameCount == 3)
+        #expect(decoder.info.warnings.map(\.kind) == [.truncated])
+        let frames = try decoder.decodeAllFrames(threads: 1)
+        #expect(frames.count == 3)
+        for index in 0..<2 {
+            let url = Fixtures.url("gif-peterdn", "frames/animated_loop-\(index).png")
+            let expected = try #require(LibPNGOracle.decode(contentsOf: url))
+            #expect(Reference.mismatches(frames[index].pixels, Reference.premultiplied(straight: expected.rgba)) == 0, "frame \(index)")
+        }
     }
 }
