@@ -136,11 +136,12 @@ struct AnimationEncoderTests {
         let scene = Self.scenes[0]
         let encoded = encode(scene, frames: scene.frames)
         #expect(encoded.frames[0].rect == FrameRect(x: 0, y: 0, width: 48, height: 48))
-        for choice in encoded.frames.dropFirst() {
-            #expect(choice.rect.width * choice.rect.height < 48 * 48 / 2, "\(choice.rect)")
-        }
-        // A ball moving over nothing is cheapest cleared behind it or blended in.
-        #expect(encoded.frames.dropLast().contains { $0.dispose != .none } || encoded.frames.contains { $0.blend == .over })
+        // A ball moving over nothing is cheapest cleared behind it: every frame but the last is
+        // disposed to the background, so each later frame is drawn on a clear canvas and stores
+        // exactly its own ball. Frame f's ball has alpha (12 - d) * 40 > 0 wherever its distance
+        // d from (10 + 3f, 20) is under 11.975: 11 pixels either side of the centre.
+        #expect(encoded.frames.dropLast().map(\.dispose) == Array(repeating: .background, count: 7))
+        #expect(encoded.frames.dropFirst().map(\.rect) == (1..<8).map { f in FrameRect(x: 10 + 3 * f - 11, y: 9, width: 23, height: 23) })
         let naive = PNGEncoder.encodeAnimation(scene.frames.map { .init(pixels: $0, delay: .centiseconds(10)) },
                                                width: 48, height: 48, plays: 2)
         #expect(encoded.bytes.count < naive.count, "\(encoded.bytes.count) vs full frames \(naive.count)")
