@@ -232,7 +232,21 @@ struct RenderTests {
         let renderer = BrowserRenderer(pack: Self.pack([bad, good]), options: Self.options())
         #expect(renderer.problems.map(\.sticker) == ["bad.png"])
         let image = try renderer.snapshot(at: 0)
-        #expect(image.pixel(x: 16 + 50, y: 8 + 20) != PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255))
+        // The placeholder fills the first cell, (16, 8) 102 x 102: grey (200) with a red
+        // (255, 59, 48) border and diagonals 2 pixels thick (a 40th of the side, rounded down).
+        let red = PremultipliedRGBA(r: 255, g: 59, b: 48, a: 255), grey = PremultipliedRGBA(r: 200, g: 200, b: 200, a: 255)
+        let white = PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
+        let cell: [(u: Int, v: Int, PremultipliedRGBA)] = [
+            (0, 50, red), (1, 50, red), (2, 50, grey), (50, 1, red), (50, 2, grey), (101, 50, red), (100, 50, red), (99, 50, grey),
+            (50, 101, red), (50, 99, grey), (50, 20, grey),
+            (30, 30, red), (30, 31, red), (30, 32, grey), (31, 30, red), (32, 30, grey),  // the diagonal u = v
+            (80, 21, red), (80, 22, red), (80, 23, grey), (80, 20, red), (80, 19, grey),  // the diagonal u + v = 101
+            (0, 0, red), (101, 101, red),
+        ]
+        for (u, v, expected) in cell {
+            #expect(image.pixel(x: 16 + u, y: 8 + v) == expected, "cell pixel (\(u), \(v))")
+        }
+        #expect([image.pixel(x: 15, y: 50), image.pixel(x: 118, y: 50), image.pixel(x: 60, y: 7), image.pixel(x: 60, y: 110)] == [white, white, white, white])
         #expect(image.pixel(x: 190, y: 50) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
     }
 
@@ -250,8 +264,16 @@ struct RenderTests {
         let covered = Background.image(photo, name: "p").canvas(width: 10, height: 10)
         #expect(covered.width == 10 && covered.height == 10 && covered.isOpaque)
         #expect(covered.pixel(x: 0, y: 5).r < 128 && covered.pixel(x: 9, y: 5).r > 128)
+        // Multicolour: Apple's red, orange, yellow, green, blue and purple in diagonal bands, the
+        // six spanning half the shorter side (50 of 100 pixels, 8 or 9 each) and repeating.
         let multi = Background.multicolor.canvas(width: 100, height: 100)
-        #expect(Set((0..<100).map { multi.pixel(x: $0, y: 0) }).count >= 4)
+        let hues = [(255, 59, 48), (255, 149, 0), (255, 204, 0), (52, 199, 89), (0, 122, 255), (175, 82, 222)]
+            .map { PremultipliedRGBA(r: UInt8($0.0), g: UInt8($0.1), b: UInt8($0.2), a: 255) }
+        let runs = [9, 8, 8, 9, 8, 8, 9, 8, 8, 9, 8, 8]  // band k starts at x = ceil(50k / 6)
+        let firstRow = runs.enumerated().flatMap { band, length in Array(repeating: hues[band % 6], count: length) }
+        #expect((0..<100).map { multi.pixel(x: $0, y: 0) } == firstRow)
+        // Diagonal: every pixel has the colour of its neighbour up and to the right.
+        #expect((1..<100).allSatisfy { y in (0..<99).allSatisfy { x in multi.pixel(x: x, y: y) == multi.pixel(x: x + 1, y: y - 1) } })
     }
 
     @Test("Atomic writes replace a file whole and leave no temporary file")

@@ -11,7 +11,7 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
     case color(red: UInt8, green: UInt8, blue: UInt8)
     /// A grey checkerboard for reviewing alpha; `cell` is the square's side in pixels.
     case checker(cell: Int)
-    /// Vertical bands of saturated hues: a quick test of legibility on busy colour.
+    /// Diagonal bands of saturated hues: a quick test of legibility on busy colour.
     case multicolor
     /// A picture, scaled to cover the canvas and centred (a photo test).
     case image(RGBAImage, name: String)
