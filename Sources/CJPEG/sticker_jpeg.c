@@ -59,6 +59,20 @@ int sticker_jpeg_read_header(const uint8_t *data, size_t length,
     return 0;
 }
 
+// CMYK as Chromium and Firefox turn it into RGB: every CMYK JPEG is read as Adobe's inverted
+// CMYK (what Photoshop, ImageMagick and Pillow write), so R = C x K / 255, rounded down, and
+// likewise G from M and B from Y. In place: both layouts take 4 bytes a pixel.
+static void cmyk_to_rgba(uint8_t *row, size_t width) {
+    for (size_t x = 0; x < width; x++) {
+        uint8_t *p = row + 4 * x;
+        unsigned k = p[3];
+        p[0] = (uint8_t)(p[0] * k / 255);
+        p[1] = (uint8_t)(p[1] * k / 255);
+        p[2] = (uint8_t)(p[2] * k / 255);
+        p[3] = 255;
+    }
+}
+
 int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              uint8_t *rgba, size_t rgba_capacity,
                              char *error, size_t error_capacity) {
@@ -73,7 +87,9 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
-    cinfo.out_color_space = JCS_EXT_RGBA;   // libjpeg-turbo extension: opaque RGBA output
+    // libjpeg converts CMYK and YCCK to CMYK only; those rows become RGBA below.
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;   // JCS_EXT_RGBA: libjpeg-turbo's opaque RGBA
     jpeg_start_decompress(&cinfo);
     size_t stride = (size_t)cinfo.output_width * 4;
     if ((size_t)cinfo.output_height * stride > rgba_capacity || cinfo.output_components != 4) {
@@ -83,7 +99,7 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
     }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = rgba + (size_t)cinfo.output_scanline * stride;
-        jpeg_read_scanlines(&cinfo, &row, 1);
+        if (jpeg_read_scanlines(&cinfo, &row, 1) == 1 && cmyk) cmyk_to_rgba(row, cinfo.output_width);
     }
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
