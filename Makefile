@@ -93,5 +93,11 @@ bench: deps release-build bench-corpus
 performance: deps release-build bench-corpus
 	scripts/performance.py
 
+# Every libFuzzer target of scripts/fuzz.sh for a minute, two at a time, as CI runs them
+# (.ci/run, after the tests): about 8 minutes on 2 cores. Fails on anything a target finds.
+.PHONY: fuzz-ci
+fuzz-ci: deps
+	scripts/fuzz-ci.sh
+
 clean:
 	rm -rf .build .build-test $(DEMO_OUT) .conformance
