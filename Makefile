@@ -94,7 +94,7 @@ performance: deps release-build bench-corpus
 	scripts/performance.py
 
 # Every libFuzzer target of scripts/fuzz.sh for a minute, two at a time, as CI runs them
-# (.ci/run, after the tests): about 8 minutes on 2 cores. Fails on anything a target finds.
+# (.ci/run, after the tests): about 6 minutes on 2 cores, builds included. Fails on anything a target finds.
 .PHONY: fuzz-ci
 fuzz-ci: deps
 	scripts/fuzz-ci.sh
