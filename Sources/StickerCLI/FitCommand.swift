@@ -48,6 +48,9 @@ public struct FitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.", valueName: "n"))
     var level: Int32 = 12
 
+    @Option(name: .customLong("min-fps"), help: ArgumentHelp("The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up).", valueName: "fps"))
+    var minimumFramesPerSecond: Double = 10
+
     @Option(help: "Worker threads (default: every core).")
     var threads: Int?
 
@@ -73,6 +76,7 @@ public struct FitCommand: ParsableCommand {
         for label in labels where !label.contains("=") { throw ValidationError("--label takes NAME=TEXT, not \(label)") }
         guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        guard minimumFramesPerSecond > 0, minimumFramesPerSecond.isFinite else { throw ValidationError("--min-fps must be a positive number of frames per second.") }
     }
 
     /// Runs the command.
@@ -83,7 +87,8 @@ public struct FitCommand: ParsableCommand {
         // decoded frames of one sticker are capped at 1 GiB unless --max-decoded says less.
         var codecLimits = limits.limits
         codecLimits.maxTotalDecodedBytes = min(codecLimits.maxTotalDecodedBytes, Self.maxDecodedBytes)
-        var options = FitOptions(maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless, limits: codecLimits)
+        var options = FitOptions(maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless,
+                                 minimumFramesPerSecond: minimumFramesPerSecond, limits: codecLimits)
         options.size = size
         options.compressionLevel = level
         if let threads { options.threads = threads }

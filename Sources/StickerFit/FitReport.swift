@@ -25,6 +25,10 @@ public struct FitReport: Sendable, Codable {
         public var framesBefore: Int
         /// Output frames.
         public var framesAfter: Int
+        /// Input frames per second over the loop (0 for a still).
+        public var fpsBefore: Double
+        /// Output frames per second over the loop (0 for a still).
+        public var fpsAfter: Double
         /// Largest channel error against the scaled original (0-255, premultiplied).
         public var maxError: Int
         /// PSNR in dB; `nil` when exact.
@@ -46,6 +50,8 @@ public struct FitReport: Sendable, Codable {
             bytesAfter = sticker.bytesAfter
             framesBefore = sticker.framesBefore
             framesAfter = sticker.framesAfter
+            fpsBefore = (sticker.framesPerSecondBefore * 100).rounded() / 100
+            fpsAfter = (sticker.framesPerSecond * 100).rounded() / 100
             maxError = sticker.fidelity.maxError
             psnr = sticker.fidelity.psnr
             seconds = sticker.seconds
@@ -85,7 +91,9 @@ public struct FitReport: Sendable, Codable {
         for entry in stickers {
             let psnr = entry.psnr.map { String(cFormat: "%.1f dB", $0) } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
-            lines.append("  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s), "
+            let changed = abs(entry.fpsAfter - entry.fpsBefore) >= 0.05
+            let rate = entry.fpsAfter > 0 ? String(cFormat: " at %.1f", entry.fpsBefore) + (changed ? String(cFormat: " -> %.1f", entry.fpsAfter) : "") + " fps" : ""
+            lines.append("  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
                          + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             for step in entry.steps { lines.append("         \(step)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }

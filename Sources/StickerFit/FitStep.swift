@@ -13,12 +13,16 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case encode
         /// The input file kept as it is: nothing needed changing and it is the smaller file.
         case keepOriginal = "keep-original"
-        /// Lossy: colours reduced to a palette of at most 256 (with alpha).
+        /// Lossy: colours reduced to a palette (256 down to 16, with alpha).
         case palette
         /// Lossy: an opaque still written as JPEG.
         case jpeg
         /// Lossy: frames dropped to a lower frame rate, delays summed so the loop keeps its length.
         case frameRate = "frame-rate"
+        /// Lossy: a pixel within a small error of what the previous frame shows stays as it is.
+        case tolerance = "inter-frame-tolerance"
+        /// The lossy search: the candidates compared and the one chosen.
+        case search
         /// Lossy: made for a smaller size class.
         case smallerSize = "smaller-size"
     }

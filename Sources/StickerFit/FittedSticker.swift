@@ -28,6 +28,10 @@ public struct FittedSticker: Sendable {
     public var framesBefore = 0
     /// Frames in the output.
     public var framesAfter = 0
+    /// The input's frames per second over its loop (0 for a still).
+    public var framesPerSecondBefore = 0.0
+    /// The output's frames per second over its loop (0 for a still).
+    public var framesPerSecond = 0.0
     /// The size class the output is made for.
     public var sizeClass: StickerSize
     /// The output against the scaled original.

@@ -3,16 +3,18 @@ import FoundationEssentials
 import StickerPack
 import StickerRenderer
 
-/// Fits one sticker to a size class and a byte budget: exact steps first, lossy ones only
-/// while the file is still too large, stopping as soon as it passes.
+/// Fits one sticker to a size class and a byte budget: exact steps first, and only when the
+/// exact file is too large, the lossy candidate of the highest quality that fits.
 ///
 /// 1. Exact: scale (premultiplied Lanczos 3) so the longer side is the size's side, pad to a
 ///    square, merge repeated frames, encode with ``AnimationEncoder``; the input file is kept
 ///    instead when nothing needed changing and it is smaller (a GIF stays a GIF that way).
-/// 2. Lossy: a palette of at most 256 colours (``PaletteQuantizer``); for an opaque still, JPEG
-///    at falling qualities; for an animation, a lower frame rate (never under
-///    ``FitOptions/minimumFramesPerSecond``); then, if allowed, the next smaller size class.
-/// 3. Otherwise a failure naming the smallest file reached.
+/// 2. Lossy: ``QualitySearch`` finds, for each knob (an inter-frame tolerance, a palette of 256
+///    down to 16 colours, a lower frame rate never under ``FitOptions/minimumFramesPerSecond``),
+///    the mildest setting that fits, and keeps the one of highest PSNR; an opaque still may
+///    also be a JPEG, kept when its PSNR is higher. Then, if allowed, the next smaller size class.
+/// 3. Otherwise a failure naming the smallest file reached and, found by trying them, the
+///    options that would make it fit (a lower `--min-fps`, `--allow-smaller-size`).
 public struct StickerFitter: Sendable {
     /// The budget and what may be given up.
     public var options: FitOptions
@@ -62,12 +64,16 @@ public struct StickerFitter: Sendable {
         var frames: Int
         var fidelity: Fidelity
         var size: StickerSize
+        /// Frames per second over the loop (0 for a still).
+        var framesPerSecond: Double
     }
 
     private func fitFile(_ animation: StickerAnimation, original: [UInt8], size: StickerSize, into result: inout FittedSticker) throws {
         let shown = try animation.shownTimeline(threads: options.threads)
+        result.framesPerSecondBefore = shown.framesPerSecond
         let format = animation.fileInfos[0].format
         var smallest: (Attempt, [FitStep])?
+        var askedSizeSearch: QualitySearch?
         for (tried, target) in sizes(from: size).enumerated() {
             var steps = tried == 0 ? [] : [FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true)]
             let (scaled, geometry) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
@@ -78,19 +84,34 @@ public struct StickerFitter: Sendable {
             if merged.count < reference.count {
                 steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
             }
+            let unchanged = geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
+            // A quick estimate first: an exact file estimated at over twice the budget (a real
+            // encode comes to at least half the estimate) is not planned, only reported.
+            let estimate = AnimationEncoder.estimatedBytes(frames: merged.frames, width: target.pixels, height: target.pixels,
+                                                           sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
+            if options.allowLossy, estimate / 2 > options.maxBytes * 2, !(unchanged && original.count <= options.maxBytes) {
+                steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(Self.grouped(estimate)) bytes, "
+                                     + "far over the budget (not written)"))
+                if try fitLossy(merged: merged, reference: reference, plays: animation.plays, exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette,
+                                size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
+                    return
+                }
+                continue
+            }
             // Planning compresses every frame at the search level on the way; the strongest
             // level (rarely a tenth smaller, several times slower) runs only when it could fit.
             let planned = plan(merged, plays: animation.plays)
-            let unchanged = geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
             let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4
             let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
             let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
             let encoded = planned.encode(level: level, threads: options.threads)
-            var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target)
+            var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target,
+                                  framesPerSecond: merged.framesPerSecond)
             let levelName = level.map { "level \($0)" } ?? "search level (the strongest could not fit or beat the input)"
             var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)", bytesAfter: encoded.bytes.count)
             if unchanged && original.count <= encoded.bytes.count {
-                attempt = Attempt(bytes: original, fileExtension: format.fileExtension, frames: merged.count, fidelity: .exact, size: target)
+                attempt.bytes = original
+                attempt.fileExtension = format.fileExtension
                 step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)
             }
             steps.append(step)
@@ -98,60 +119,120 @@ public struct StickerFitter: Sendable {
             smallest = pick(smallest, (attempt, steps))
             guard options.allowLossy else { continue }
 
-            var lossy = merged
-            if case .palette = encoded.colorModel {} else {
-                lossy = FrameTimeline(frames: PaletteQuantizer().quantize(merged.frames), durations: merged.durations).mergingRepeats()
-                attempt = try lossyAttempt(lossy, plays: animation.plays, reference: reference, size: target)
-                steps.append(FitStep(.palette, "at most 256 colours with alpha (premultiplied median cut, no dither)", isLossy: true,
-                                     bytesAfter: attempt.bytes.count, maxError: attempt.fidelity.maxError, psnr: attempt.fidelity.psnr))
-                if finish(attempt, steps: steps, into: &result) { return }
-                smallest = pick(smallest, (attempt, steps))
-            }
-            if merged.count == 1, RGBAImage(width: target.pixels, height: target.pixels, pixels: merged.frames[0]).isOpaque {
-                for quality in Self.jpegQualities {
-                    guard let jpeg = JPEGEncoder.encode(opaque: merged.frames[0], width: target.pixels, height: target.pixels, quality: quality) else { break }
-                    let fidelity = try Fidelity.measure(jpeg, against: reference, limits: options.limits)
-                    attempt = Attempt(bytes: jpeg, fileExtension: "jpg", frames: 1, fidelity: fidelity, size: target)
-                    let jpegSteps = steps + [FitStep(.jpeg, "quality \(quality)", isLossy: true, bytesAfter: jpeg.count,
-                                                     maxError: fidelity.maxError, psnr: fidelity.psnr)]
-                    if finish(attempt, steps: jpegSteps, into: &result) { return }
-                    smallest = pick(smallest, (attempt, jpegSteps))
-                }
-            }
-            let framesPerSecond = lossy.framesPerSecond
-            var keep = 2
-            while lossy.count > 1 && framesPerSecond / Double(keep) >= options.minimumFramesPerSecond - 1e-9 {
-                let reduced = lossy.keepingEvery(keep).mergingRepeats()
-                attempt = try lossyAttempt(reduced, plays: animation.plays, reference: reference, size: target)
-                let rateSteps = steps + [FitStep(.frameRate, String(cFormat: "%.1f -> %.1f fps, %ld -> %ld frames", framesPerSecond,
-                                                                    framesPerSecond / Double(keep), lossy.count, reduced.count),
-                                                 isLossy: true, bytesAfter: attempt.bytes.count,
-                                                 maxError: attempt.fidelity.maxError, psnr: attempt.fidelity.psnr)]
-                if finish(attempt, steps: rateSteps, into: &result) { return }
-                smallest = pick(smallest, (attempt, rateSteps))
-                keep += 1
+            if try fitLossy(merged: merged, reference: reference, plays: animation.plays, exactIsPalette: encoded.colorModel.isPalette,
+                            size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
+                return
             }
         }
         if let (attempt, steps) = smallest {
             result.steps = steps
             result.bytesAfter = attempt.bytes.count
             result.framesAfter = attempt.frames
+            result.framesPerSecond = attempt.framesPerSecond
             result.fidelity = attempt.fidelity
             result.sizeClass = attempt.size
+            let suggestions = options.allowLossy ? try suggestions(askedSizeSearch, shown: shown, animation: animation, size: size) : []
             result.failure = "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
-                + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
-                + (options.allowSmallerSize || attempt.size == .small ? ")" : "; --allow-smaller-size may help)")
+                + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless"))"
+                + (suggestions.isEmpty ? (options.allowLossy ? "" : "; without --lossless it may fit") : "; " + suggestions.joined(separator: "; "))
         }
     }
 
-    /// A lossy candidate: planned (which compresses at the search level on the way), written
-    /// at the strongest level only when it could fit, and measured against the scaled original.
-    private func lossyAttempt(_ timeline: FrameTimeline, plays: Int, reference: FrameTimeline, size: StickerSize) throws -> Attempt {
-        let planned = plan(timeline, plays: plays)
-        let level: Int32? = planned.searchLevelBytes <= options.maxBytes * 5 / 4 ? options.compressionLevel : nil
-        let bytes = planned.encode(level: level, threads: options.threads).bytes
-        let fidelity = try Fidelity.measure(bytes, against: reference, limits: options.limits)
-        return Attempt(bytes: bytes, fileExtension: "png", frames: timeline.count, fidelity: fidelity, size: size)
+    /// The lossy candidates at one size: the quality search's file and, for an opaque still, a
+    /// JPEG; the one of highest PSNR that fits is the result. Otherwise the smallest file reached
+    /// joins `smallest`, and the search is kept in `search` for the failure's suggestions.
+    private func fitLossy(merged: FrameTimeline, reference: FrameTimeline, plays: Int, exactIsPalette: Bool, size target: StickerSize,
+                          steps: [FitStep], smallest: inout (Attempt, [FitStep])?, search kept: inout QualitySearch?,
+                          isAskedSize: Bool, into result: inout FittedSticker) throws -> Bool {
+        var fitting: [(Attempt, [FitStep])] = []
+        var search = QualitySearch(merged: merged, reference: reference, plays: plays, side: target.pixels,
+                                   options: options, exactIsPalette: exactIsPalette)
+        if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+            fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))
+        }
+        if merged.count == 1, RGBAImage(width: target.pixels, height: target.pixels, pixels: merged.frames[0]).isOpaque {
+            // JPEG qualities best first: the first that fits is the best JPEG.
+            for quality in Self.jpegQualities {
+                guard let jpeg = JPEGEncoder.encode(opaque: merged.frames[0], width: target.pixels, height: target.pixels, quality: quality) else { break }
+                guard jpeg.count <= options.maxBytes else { continue }
+                let fidelity = try Fidelity.measure(jpeg, against: reference, limits: options.limits)
+                fitting.append((Attempt(bytes: jpeg, fileExtension: "jpg", frames: 1, fidelity: fidelity, size: target, framesPerSecond: 0),
+                                steps + [FitStep(.jpeg, "quality \(quality)", isLossy: true, bytesAfter: jpeg.count,
+                                                 maxError: fidelity.maxError, psnr: fidelity.psnr)]))
+                break
+            }
+        }
+        func rank(_ fidelity: Fidelity) -> Double { fidelity.psnr ?? .infinity }
+        if let best = fitting.max(by: { rank($0.0.fidelity) < rank($1.0.fidelity) }) {
+            return finish(best.0, steps: best.1, into: &result)
+        }
+        if let reached = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+            smallest = pick(smallest, try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps))
+        }
+        if isAskedSize { kept = search }
+        return false
+    }
+
+    /// What would make a sticker fit, each found by trying it: a lower frame rate than
+    /// `--min-fps` allows, and the next smaller size class when `--allow-smaller-size` is off.
+    private func suggestions(_ search: QualitySearch?, shown: FrameTimeline, animation: StickerAnimation, size: StickerSize) throws -> [String] {
+        var found: [String] = []
+        func figures(_ fit: QualitySearch.Found) -> String {
+            "\(Self.grouped(fit.bytes.count)) bytes" + (fit.fidelity.psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "")
+        }
+        if var search, let lowest = search.frameSteps(minimumFramesPerSecond: 1).last, lowest > 1 {
+            // The fastest rate that fits: frame steps beyond --min-fps, mildest first.
+            let allowed = search.frameSteps(minimumFramesPerSecond: options.minimumFramesPerSecond).last ?? 1
+            if let fit = search.run(minimumFramesPerSecond: 1), fit.recipe.frameStep > allowed {
+                let rate = (search.merged.framesPerSecond / Double(fit.recipe.frameStep) * 10).rounded(.down) / 10
+                found.append(String(cFormat: "fits at %.1f fps with --min-fps %.1f: ", rate, rate) + figures(fit))
+            }
+        }
+        if !options.allowSmallerSize, let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }) {
+            let (scaled, _) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
+                                                  side: smaller.pixels, threads: options.threads)
+            let reference = FrameTimeline(frames: scaled, durations: shown.durations)
+            let merged = reference.mergingRepeats()
+            let exact = plan(merged, plays: animation.plays)
+            var isPalette = false
+            if case .palette = exact.colorModel { isPalette = true }
+            if exact.searchLevelBytes * 93 / 100 <= options.maxBytes,
+               exact.encode(level: options.compressionLevel, threads: options.threads).bytes.count <= options.maxBytes {
+                found.append("fits as \(smaller) (\(smaller.pixels) px), exact, with --allow-smaller-size")
+            } else {
+                var search = QualitySearch(merged: merged, reference: reference, plays: animation.plays, side: smaller.pixels,
+                                           options: options, exactIsPalette: isPalette)
+                if let fit = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+                    found.append("fits as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + figures(fit))
+                }
+            }
+        }
+        return found
+    }
+
+    /// `441207` as `441,207`.
+    static func grouped(_ value: Int) -> String {
+        var digits = String(value.magnitude), groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(digits.suffix(3), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(Substring(digits), at: 0)
+        return (value < 0 ? "-" : "") + groups.joined(separator: ",")
+    }
+
+    /// A file the lossy search wrote, measured by decoding it, with its steps.
+    private func lossyAttempt(_ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
+                              steps: [FitStep]) throws -> (Attempt, [FitStep]) {
+        let fidelity = try Fidelity.measure(found.bytes, against: reference, limits: options.limits)
+        var lossySteps = steps + found.recipe.steps(framesPerSecond: merged.framesPerSecond, frames: merged.count)
+        let compared = found.compared.map { candidate in
+            candidate.recipe.summary + (candidate.psnr.map { String(cFormat: " %.1f dB", $0) } ?? " exact")
+        }
+        let detail = compared.count > 1 ? "best of \(compared.count): " + compared.joined(separator: "; ") : "chosen: " + found.recipe.summary
+        lossySteps.append(FitStep(.search, detail, isLossy: true, bytesAfter: found.bytes.count, maxError: fidelity.maxError, psnr: fidelity.psnr))
+        let rate = found.frames > 1 ? merged.framesPerSecond / Double(found.recipe.frameStep) : 0
+        return (Attempt(bytes: found.bytes, fileExtension: "png", frames: found.frames, fidelity: fidelity, size: size, framesPerSecond: rate), lossySteps)
     }
 
     private func encode(_ timeline: FrameTimeline, plays: Int, level: Int32) -> AnimationEncoder.Encoded {
@@ -173,6 +254,7 @@ public struct StickerFitter: Sendable {
         result.framesAfter = attempt.frames
         result.fidelity = attempt.fidelity
         result.sizeClass = attempt.size
+        result.framesPerSecond = attempt.framesPerSecond
         return true
     }
 

@@ -85,6 +85,36 @@ public enum AnimationEncoder {
     }
 }
 
+extension PNGColorModel {
+    /// The PLTE and tRNS chunks' bytes (0 without a palette).
+    var paletteChunkBytes: Int {
+        guard case .palette(let palette) = self else { return 0 }
+        return palette.colors.count * 3 + palette.colors.count + 24
+    }
+}
+
+extension AnimationEncoder {
+    /// A quick estimate of the encoded size, for searches that compare many candidates: the
+    /// smallest exact colour type, every `sampleEvery`-th frame cropped to what changed since
+    /// the frame before (drawn OVER it where that is exact), rows filtered with one typical
+    /// strategy and compressed at `level`, the sampled frames' bytes scaled to all of them.
+    /// Consistent rather than close: calibrate it against a real encode of the same content.
+    public static func estimatedBytes(frames: [[UInt8]], width: Int, height: Int, sampleEvery: Int = 1, level: Int32 = 1,
+                                      threads: Int = AnimationDecoder.defaultThreadCount) -> Int {
+        precondition(!frames.isEmpty && frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
+        let smallest = PNGColorModel.smallest(for: frames)
+        let model = smallest.unpacked ?? smallest
+        let planner = FramePlanner(frames: frames, width: width, height: height, model: model,
+                                   options: .init(compressionLevel: level, searchLevel: level, threads: threads))
+        let step = max(1, sampleEvery)
+        let sampled = Array(stride(from: 1, to: frames.count, by: step))
+        let sizes = ParallelWork.map(sampled, threads: threads) { planner.deltaBytes(index: $0) }
+        let first = planner.deltaBytes(index: 0)
+        let rest = sampled.isEmpty ? 0 : Double(sizes.reduce(0, +)) * Double(frames.count - 1) / Double(sampled.count)
+        return first + Int(rest) + 38 * frames.count + 8 + 25 + 20 + 12 + model.paletteChunkBytes
+    }
+}
+
 /// One frame as it will be stored: its rectangle, ops, filtered scanlines, and those
 /// scanlines compressed at the search level.
 struct FramePlan: Sendable {
@@ -111,10 +141,7 @@ public struct PlannedAnimation: Sendable {
     /// level is rarely more than a tenth smaller).
     public var searchLevelBytes: Int { plans.reduce(0) { $0 + $1.searchCompressed.count + 38 } + 8 + 25 + 20 + 12 + colorModelBytes }
 
-    private var colorModelBytes: Int {
-        guard case .palette(let palette) = colorModel else { return 0 }
-        return palette.colors.count * 3 + palette.colors.count + 24
-    }
+    private var colorModelBytes: Int { colorModel.paletteChunkBytes }
 
     /// The file, compressed at `level` (`nil`: the search level, already done).
     public func encode(level: Int32?, threads: Int = AnimationDecoder.defaultThreadCount) -> AnimationEncoder.Encoded {
@@ -208,6 +235,16 @@ struct FramePlanner {
             drawnOn = bases[chosen.baseIndex].pixels
         }
         return plans
+    }
+
+    /// Frame `index`'s compressed size at the search level, cropped to what changed since the
+    /// frame before and drawn OVER it where that is exact (frame 0: whole, on the empty canvas).
+    func deltaBytes(index: Int) -> Int {
+        guard index > 0 else { return PNGEncoder.zlib(rows(frames[0], rect: whole, over: nil, strategy: rankingStrategy), level: options.searchLevel).count }
+        let base = frames[index - 1], target = frames[index]
+        guard let rect = changedRect(from: base, to: target) else { return 0 }
+        let over = overIsExact(base: base, target: target, rect: rect) ? base : nil
+        return PNGEncoder.zlib(rows(target, rect: rect, over: over, strategy: rankingStrategy), level: options.searchLevel).count
     }
 
     /// The strategy candidates are compared with: one cheap, typical choice per colour model.

@@ -42,6 +42,12 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether pixels are stored as palette indexes.
+    public var isPalette: Bool {
+        if case .palette = self { return true }
+        return false
+    }
+
     /// `rgba`, `rgb` or `palette(N)` (`palette(N, 2-bit)` when packed).
     public var description: String {
         switch self {

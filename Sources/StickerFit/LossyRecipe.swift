@@ -1,0 +1,49 @@
+import StickerPack
+
+/// One combination of the lossy knobs `fit` searches: fewer colours, an inter-frame
+/// tolerance, a lower frame rate. Applied to the exact scaled frames, in that order.
+struct LossyRecipe: Hashable, Sendable {
+    /// Palette size; `nil` keeps every colour.
+    var colors: Int?
+    /// Inter-frame tolerance (``InterframeTolerance``), 0 for none.
+    var tolerance: Int = 0
+    /// Keep every `frameStep`-th frame (1: all), each shown for the frames it stands for.
+    var frameStep: Int = 1
+
+    /// The steps this recipe takes, in the report's words; `framesPerSecond` is the exact
+    /// timeline's rate.
+    func steps(framesPerSecond: Double, frames: Int) -> [FitStep] {
+        var steps: [FitStep] = []
+        if let colors {
+            steps.append(FitStep(.palette, "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact)", isLossy: true))
+        }
+        if frameStep > 1 {
+            let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / Double(frameStep))
+            steps.append(FitStep(.frameRate, rate + " (every \(frameStep)\(Self.ordinalSuffix(frameStep)) frame), "
+                                 + "\(frames) -> \((frames + frameStep - 1) / frameStep) frames", isLossy: true))
+        }
+        if tolerance > 0 {
+            steps.append(FitStep(.tolerance, "a pixel within \(tolerance) of what is shown stays as it is", isLossy: true))
+        }
+        return steps
+    }
+
+    private static func ordinalSuffix(_ n: Int) -> String {
+        if (11...13).contains(n % 100) { return "th" }
+        switch n % 10 {
+        case 1: return "st"
+        case 2: return "nd"
+        case 3: return "rd"
+        default: return "th"
+        }
+    }
+
+    /// A short name for the search's summary: `256 colours, tolerance 4, every 2nd frame`.
+    var summary: String {
+        var parts: [String] = []
+        parts.append(colors.map { "\($0) colours" } ?? "all colours")
+        if tolerance > 0 { parts.append("tolerance \(tolerance)") }
+        if frameStep > 1 { parts.append("every \(frameStep)\(Self.ordinalSuffix(frameStep)) frame") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,212 @@
+import AnimationCodec
+import StickerPack
+
+/// The lossy search: the highest quality whose file fits the budget, not the first candidate
+/// that passes.
+///
+/// Each family of ``LossyRecipe``s turns one knob from mild to strong (an inter-frame
+/// tolerance; the tolerance over a 256-colour palette; fewer colours; a lower frame rate).
+/// Within a family the mildest recipe that fits is found by bisection on predicted sizes: a
+/// quick estimate (``AnimationEncoder/estimatedBytes(frames:width:height:sampleEvery:level:threads:)``)
+/// scaled by the ratio of a real encode to its estimate, measured on this sticker. The
+/// families' winners are compared by PSNR against the exact frames at every instant, and only
+/// the best one is written at the strongest level; each real encode corrects the ratio and the
+/// family is bisected again, until the file fits within a few percent of the budget.
+struct QualitySearch {
+    /// The exact scaled frames, repeats merged: what the recipes start from.
+    let merged: FrameTimeline
+    /// The exact scaled frames as shown: what quality is measured against.
+    let reference: FrameTimeline
+    let plays: Int
+    let side: Int
+    let options: FitOptions
+    /// Whether the exact frames already fit in a palette (then a 256-colour palette gains nothing).
+    let exactIsPalette: Bool
+
+    /// Predicted strongest-level bytes over the quick estimate; corrected by every plan.
+    private var levelRatio = 0.8
+    /// Strongest-level bytes over search-level bytes; corrected by every strongest-level file.
+    private var strongestRatio = 0.85
+    private var estimates: [LossyRecipe: Int] = [:]
+    private var quantized: [Int: [[UInt8]]] = [:]
+
+    init(merged: FrameTimeline, reference: FrameTimeline, plays: Int, side: Int, options: FitOptions, exactIsPalette: Bool) {
+        self.merged = merged
+        self.reference = reference
+        self.plays = plays
+        self.side = side
+        self.options = options
+        self.exactIsPalette = exactIsPalette
+    }
+
+    /// A file the search wrote.
+    struct Found {
+        var recipe: LossyRecipe
+        var bytes: [UInt8]
+        var frames: Int
+        var fidelity: Fidelity
+        /// What was compared: each family's winner with its predicted bytes and PSNR.
+        var compared: [(recipe: LossyRecipe, predicted: Int, psnr: Double?)]
+    }
+
+    /// Palette sizes tried, most colours first.
+    static let paletteSizes = [256, 224, 192, 160, 128, 112, 96, 80, 64, 56, 48, 40, 32, 28, 24, 20, 16]
+
+    /// The families searched with frame rates down to `minimumFramesPerSecond`: at every
+    /// frame rate allowed (all frames first), the tolerance over a 256-colour palette and fewer
+    /// colours; at the full rate, the tolerance alone; and every knob at once as the last resort.
+    func families(minimumFramesPerSecond: Double) -> [[LossyRecipe]] {
+        let animated = merged.count > 1
+        let fullPalette: Int? = exactIsPalette ? nil : 256
+        let fewer = Self.paletteSizes.filter { !exactIsPalette || $0 < 256 }
+        guard animated else { return [fewer.map { LossyRecipe(colors: $0) }] }
+        let steps = [1] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
+        var families: [[LossyRecipe]] = [(1...48).map { LossyRecipe(colors: nil, tolerance: $0) }]
+        for step in steps {
+            families.append((0...48).map { LossyRecipe(colors: fullPalette, tolerance: $0, frameStep: step) }.filter { $0 != LossyRecipe() })
+            families.append(fewer.map { LossyRecipe(colors: $0, tolerance: 2, frameStep: step) })
+        }
+        families.append(steps.flatMap { step in [64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 16, frameStep: step) } })
+        return families.filter { !$0.isEmpty }
+    }
+
+    /// Every frame step from 2 that keeps the rate at or above `minimumFramesPerSecond`.
+    func frameSteps(minimumFramesPerSecond: Double) -> [Int] {
+        let rate = merged.framesPerSecond
+        guard merged.count > 1, rate > 0 else { return [] }
+        return Array(stride(from: 2, through: merged.count, by: 1).prefix { rate / Double($0) >= minimumFramesPerSecond - 1e-9 })
+    }
+
+    /// The frames `recipe` gives.
+    mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
+        var frames = merged.frames
+        if let colors = recipe.colors {
+            if let cached = quantized[colors] {
+                frames = cached
+            } else {
+                frames = PaletteQuantizer(maxColors: colors).quantize(merged.frames)
+                quantized[colors] = frames
+            }
+        }
+        var timeline = FrameTimeline(frames: frames, durations: merged.durations)
+        if recipe.frameStep > 1 { timeline = timeline.keepingEvery(recipe.frameStep) }
+        timeline.frames = InterframeTolerance.apply(timeline.frames, tolerance: recipe.tolerance)
+        return timeline.mergingRepeats()
+    }
+
+    /// Plans the file with a greedy search level (libdeflate 4): the choices differ little from
+    /// the default search level's, at about half the time, and the file is written at the strongest.
+    private func plan(_ timeline: FrameTimeline) -> PlannedAnimation {
+        AnimationEncoder.plan(frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
+                              options: .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads))
+    }
+
+    /// The quick estimate of `recipe`'s file (made once, then remembered).
+    private mutating func estimate(_ recipe: LossyRecipe) -> Int {
+        if let known = estimates[recipe] { return known }
+        let frames = timeline(recipe).frames
+        let bytes = AnimationEncoder.estimatedBytes(frames: frames, width: side, height: side, sampleEvery: max(1, frames.count / 24),
+                                                    level: 1, threads: options.threads)
+        estimates[recipe] = bytes
+        return bytes
+    }
+
+    private mutating func predicted(_ recipe: LossyRecipe) -> Int {
+        Int(Double(estimate(recipe)) * levelRatio)
+    }
+
+    /// The mildest recipe of `family` predicted to fit, by bisection (the strongest is tried
+    /// first); `nil` when even the strongest is predicted over.
+    private mutating func mildestFitting(_ family: [LossyRecipe]) -> Int? {
+        guard let strongest = family.indices.last, predicted(family[strongest]) <= options.maxBytes else { return nil }
+        var low = 0, high = strongest
+        while low < high {
+            let middle = (low + high) / 2
+            if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
+        }
+        return high
+    }
+
+    /// The best file under the budget with frame rates down to `minimumFramesPerSecond`, or `nil`.
+    mutating func run(minimumFramesPerSecond: Double) -> Found? {
+        let families = families(minimumFramesPerSecond: minimumFramesPerSecond)
+        var winners: [(family: Int, index: Int, psnr: Double?)] = []
+        for (number, family) in families.enumerated() {
+            guard let index = mildestFitting(family) else { continue }
+            winners.append((number, index, Fidelity.compare(timeline(family[index]), reference).psnr))
+        }
+        // Highest PSNR first (nil: exact); ties to the family listed first (the gentler kind of loss).
+        func rank(_ psnr: Double?) -> Double { psnr ?? .infinity }
+        guard let best = winners.max(by: { rank($0.psnr) < rank($1.psnr) || (rank($0.psnr) == rank($1.psnr) && $0.family < $1.family) }) else {
+            return nil
+        }
+        let compared = winners.map { (families[$0.family][$0.index], predicted(families[$0.family][$0.index]), $0.psnr) }
+        guard var found = settle(families[best.family], from: best.index) else { return nil }
+        found.compared = compared
+        return found
+    }
+
+    /// Writes the best candidate of `family` at the strongest level, starting at `start`.
+    /// Candidates are planned (at the greedy search level) until one is predicted to fit within
+    /// 10% of the budget, or its milder neighbour is planned over it; only then is it compressed
+    /// at the strongest level. Every plan corrects the estimate's ratio (and the family is
+    /// bisected again with it), every strongest-level file the search level's ratio.
+    private mutating func settle(_ family: [LossyRecipe], from start: Int) -> Found? {
+        var index = start
+        var planned: [Int: Int] = [:]  // index -> predicted strongest-level bytes
+        var writtenOver = Set<Int>()
+        for _ in 0..<8 {
+            let recipe = family[index]
+            let frames = timeline(recipe)
+            let plan = self.plan(frames)
+            levelRatio = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
+            let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
+            planned[index] = predictedBytes
+            let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false) || writtenOver.contains(index - 1)
+            if predictedBytes <= options.maxBytes && (predictedBytes >= options.maxBytes * 9 / 10 || milderOver) {
+                let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
+                strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
+                if bytes.count <= options.maxBytes {
+                    return Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference), compared: [])
+                }
+                writtenOver.insert(index)
+                planned[index] = bytes.count
+            }
+            // The next candidate: bisect again between the nearest planned over the budget and
+            // the nearest predicted under it, with the corrected ratios.
+            let over = planned.filter { $0.value > options.maxBytes }.keys.max() ?? -1
+            let under = planned.filter { $0.value <= options.maxBytes }.keys.min() ?? family.count
+            guard over + 1 < family.count else { return nil }
+            var low = over + 1, high = min(under, family.count - 1)
+            if low > high { return nil }
+            while low < high {
+                let middle = (low + high) / 2
+                if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
+            }
+            if planned[high] != nil && high == under {
+                // Only the recipe already predicted to fit is left: write it.
+                index = high
+                let frames = timeline(family[index])
+                let bytes = self.plan(frames).encode(level: options.compressionLevel, threads: options.threads).bytes
+                if bytes.count <= options.maxBytes {
+                    return Found(recipe: family[index], bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference), compared: [])
+                }
+                writtenOver.insert(index)
+                planned[index] = bytes.count
+                continue
+            }
+            index = high
+        }
+        return nil
+    }
+
+    /// The smallest file the strongest recipes reach (for a failure's message): each family's
+    /// strongest recipe predicted smallest, written at the strongest level.
+    mutating func smallest(minimumFramesPerSecond: Double) -> Found? {
+        let strongest = families(minimumFramesPerSecond: minimumFramesPerSecond).compactMap(\.last)
+        guard let recipe = strongest.min(by: { predicted($0) < predicted($1) }) else { return nil }
+        let frames = timeline(recipe)
+        let bytes = plan(frames).encode(level: options.compressionLevel, threads: options.threads).bytes
+        return Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference), compared: [])
+    }
+}
