@@ -23,8 +23,9 @@ struct QualitySearch {
     /// Whether the exact frames already fit in a palette (then a 256-colour palette gains nothing).
     let exactIsPalette: Bool
 
-    /// Predicted strongest-level bytes over the quick estimate; corrected by every plan.
-    private var levelRatio = 0.8
+    /// Predicted strongest-level bytes over the quick estimate, for palette and for full-colour
+    /// files: measured by planning the first recipe of each kind predicted, corrected by every plan.
+    private var levelRatios: [Bool: Double] = [:]
     /// Strongest-level bytes over search-level bytes; corrected by every strongest-level file.
     private var strongestRatio = 0.85
     private var estimates: [LossyRecipe: Int] = [:]
@@ -111,8 +112,15 @@ struct QualitySearch {
         return bytes
     }
 
+    private func usesPalette(_ recipe: LossyRecipe) -> Bool { recipe.colors != nil || exactIsPalette }
+
     private mutating func predicted(_ recipe: LossyRecipe) -> Int {
-        Int(Double(estimate(recipe)) * levelRatio)
+        let kind = usesPalette(recipe)
+        if levelRatios[kind] == nil {
+            let planned = plan(timeline(recipe)).searchLevelBytes
+            levelRatios[kind] = Double(planned) * strongestRatio / Double(max(1, estimate(recipe)))
+        }
+        return Int(Double(estimate(recipe)) * levelRatios[kind]!)
     }
 
     /// The mildest recipe of `family` predicted to fit, by bisection (the strongest is tried
@@ -159,7 +167,7 @@ struct QualitySearch {
             let recipe = family[index]
             let frames = timeline(recipe)
             let plan = self.plan(frames)
-            levelRatio = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
+            levelRatios[usesPalette(recipe)] = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
             let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
             planned[index] = predictedBytes
             let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false) || writtenOver.contains(index - 1)

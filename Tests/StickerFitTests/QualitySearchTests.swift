@@ -1,0 +1,155 @@
+import AnimationCodec
+import Foundation
+@testable import StickerFit
+import StickerPack
+import Testing
+
+/// The lossy search: the inter-frame tolerance keeps its bound, a sticker over the budget is
+/// written close under it within the error the report gives (as Pillow decodes it), and a
+/// failure's suggested option really fits.
+@Suite("fit: the lossy search", .timeLimit(.minutes(2)))
+struct QualitySearchTests {
+    /// Frames of a lit disc drifting right over a transparent square, with per-frame grain of
+    /// ±`grain` (from a fixed seed): what a clip cut out of a video looks like.
+    static func grainyClip(side: Int, frames: Int, grain: Int, seed: UInt64) -> [[UInt8]] {
+        var random = SplitMix64(seed: seed)
+        return (0..<frames).map { index in
+            var pixels = [UInt8](repeating: 0, count: side * side * 4)
+            let centreX = Double(side) * (0.4 + 0.2 * Double(index) / Double(frames)), centreY = Double(side) / 2
+            for y in 0..<side {
+                for x in 0..<side {
+                    let dx = Double(x) + 0.5 - centreX, dy = Double(y) + 0.5 - centreY
+                    guard (dx * dx + dy * dy).squareRoot() < Double(side) * 0.35 else { continue }
+                    let light = 1 - (dx * dx + dy * dy) / Double(side * side) * 4
+                    let noise = Int(random.next() % UInt64(2 * grain + 1)) - grain
+                    let o = (y * side + x) * 4
+                    pixels[o] = UInt8(clamping: Int(200 * light) + noise)
+                    pixels[o + 1] = UInt8(clamping: Int(120 * light) + noise)
+                    pixels[o + 2] = UInt8(clamping: Int(60 + 40 * light) + noise)
+                    pixels[o + 3] = 255
+                }
+            }
+            return pixels
+        }
+    }
+
+    @Test("the tolerance moves no channel by more than its bound, keeps alpha 0 and 255 exact, and holds still grain")
+    func toleranceBound() {
+        var random = SplitMix64(seed: 7)
+        let count = 64 * 64
+        // A base frame with every kind of pixel: transparent, opaque, translucent.
+        let base: [UInt8] = (0..<count).flatMap { i -> [UInt8] in
+            let a: UInt8 = i % 3 == 0 ? 0 : (i % 3 == 1 ? 255 : UInt8(40 + i % 200))
+            return a == 0 ? [0, 0, 0, 0] : [UInt8(Int(a) * (i % 7) / 7), UInt8(Int(a) * (i % 5) / 5), UInt8(Int(a) / 2), a]
+        }
+        // Later frames: the base with every channel moved by up to ±6 (kept premultiplied), and
+        // some alphas flipped to 0 or 255.
+        let frames = [base] + (1..<6).map { _ -> [UInt8] in
+            var frame = base
+            for p in stride(from: 0, to: frame.count, by: 4) {
+                if random.next() % 50 == 0 { frame[p + 3] = random.next() % 2 == 0 ? 0 : 255 }
+                let a = Int(frame[p + 3])
+                if a != 0 && a != 255 { frame[p + 3] = UInt8(max(1, min(254, a + Int(random.next() % 13) - 6))) }
+                let alpha = Int(frame[p + 3])
+                for c in 0..<3 { frame[p + c] = alpha == 0 ? 0 : UInt8(max(0, min(alpha, Int(frame[p + c]) + Int(random.next() % 13) - 6))) }
+            }
+            return frame
+        }
+        for tolerance in [1, 3, 6, 16] {
+            let held = InterframeTolerance.apply(frames, tolerance: tolerance)
+            #expect(held[0] == frames[0], "the first frame is kept")
+            var heldPixels = 0
+            for (input, output) in zip(frames, held) {
+                for p in stride(from: 0, to: input.count, by: 4) {
+                    for c in 0..<4 { #expect(abs(Int(input[p + c]) - Int(output[p + c])) <= tolerance) }
+                    if input[p + 3] == 0 || input[p + 3] == 255 { #expect(output[p + 3] == input[p + 3]) }
+                    if input[p..<p + 4] != output[p..<p + 4] { heldPixels += 1 }
+                }
+            }
+            #expect(heldPixels > 0, "tolerance \(tolerance) holds some pixels")
+        }
+        // Grain of ±2 on a still picture is held whole from the first frame at tolerance 4.
+        let still = Self.grainyClip(side: 24, frames: 1, grain: 0, seed: 1)[0]
+        var grainy = [still]
+        for _ in 0..<4 {
+            grainy.append(still.enumerated().map { i, v in
+                i % 4 == 3 || still[i | 3] == 0 ? v : UInt8(clamping: Int(v) + Int(random.next() % 5) - 2)
+            })
+        }
+        #expect(InterframeTolerance.apply(grainy, tolerance: 4).allSatisfy { $0 == still })
+    }
+
+    /// Fits `frames` (each shown `milliseconds`) at the small size under `maxBytes`.
+    static func fit(_ frames: [[UInt8]], milliseconds: Int, maxBytes: Int, minimumFramesPerSecond: Double = 10,
+                    in folder: URL) throws -> (FittedSticker, URL) {
+        let side = StickerSize.small.pixels
+        let input = try FitFixtures.writeAPNG(frames, milliseconds: Array(repeating: milliseconds, count: frames.count),
+                                              width: side, height: side, to: folder.appendingPathComponent("clip.png"))
+        var options = FitFixtures.quickOptions(maxBytes: maxBytes)
+        options.minimumFramesPerSecond = minimumFramesPerSecond
+        return (StickerFitter(options: options).fit(FitFixtures.sticker(input), size: .small), input)
+    }
+
+    @Test("a grainy clip over the budget lands within 10% under it, every frame within the reported error as Pillow decodes it")
+    func landsNearBudget() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let side = StickerSize.small.pixels
+        let frames = Self.grainyClip(side: side, frames: 16, grain: 5, seed: 3)
+        let maxBytes = 250_000
+        let (fitted, _) = try Self.fit(frames, milliseconds: 50, maxBytes: maxBytes, in: folder)
+        #expect(fitted.failure == nil)
+        guard case .file(_, let bytes) = fitted.output else { Issue.record("not fitted: \(fitted.failure ?? "")"); return }
+        #expect(fitted.steps.contains { $0.kind == .encode && ($0.bytesAfter ?? Int.max) > maxBytes || $0.detail.contains("far over") },
+                "the exact file is over the budget")
+        #expect(bytes.count <= maxBytes && bytes.count >= maxBytes * 9 / 10, "\(bytes.count) bytes for a budget of \(maxBytes)")
+        #expect(fitted.isLossy && fitted.steps.last?.kind == .search)
+
+        // Pillow's frames at every input frame's start time against the input (the sticker is
+        // at the small size already: the input is the exact reference).
+        let output = try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png"))
+        let shown = try Pillow.decode(output)
+        #expect(shown.width == side && shown.height == side)
+        var starts: [Double] = [], total = 0.0
+        for duration in shown.durationsMs { starts.append(total); total += duration }
+        #expect(abs(total - 800) < 1e-6, "the loop keeps its length: \(total) ms")
+        let seen: [[UInt8]] = (0..<frames.count).map { index in
+            let time = Double(index) * 50
+            return shown.frames[starts.lastIndex { $0 <= time + 1e-6 }!]
+        }
+        let measured = PixelDifference(Array(frames.joined()), Array(seen.joined()))
+        #expect(fitted.fidelity.maxError >= measured.maxError, "Pillow sees \(measured.maxError), the report \(fitted.fidelity.maxError)")
+        let reported = try #require(fitted.fidelity.psnr)
+        #expect(abs(reported - measured.psnr) <= 0.1, "Pillow sees \(measured.psnr) dB, the report \(reported) dB")
+        #expect(abs(fitted.framesPerSecond - Double(shown.frames.count) / 0.8) < 0.01)
+
+        // It validates with no error.
+        let pack = try PackLoader.load(files: [output.path])
+        #expect(PackValidator().validate(pack).findings.filter { $0.severity == .error }.isEmpty)
+    }
+
+    @Test("a clip that fits only under --min-fps fails naming the rate that fits, and that rate really fits")
+    func suggestedRateFits() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Grain too strong to hold and 12 fps (no frame may be dropped above 10 fps): only a
+        // lower rate can fit.
+        let frames = Self.grainyClip(side: StickerSize.small.pixels, frames: 12, grain: 60, seed: 5)
+        let maxBytes = 120_000
+        let (failed, _) = try Self.fit(frames, milliseconds: 83, maxBytes: maxBytes, in: folder)
+        let message = try #require(failed.failure)
+        #expect(failed.output == nil && message.contains("the smallest reached is"))
+        // "fits at 4.0 fps with --min-fps 4.0: 98,765 bytes, 20.1 dB"
+        let pattern = /fits at ([0-9.]+) fps with --min-fps ([0-9.]+): ([0-9,]+) bytes/
+        let match = try #require(message.firstMatch(of: pattern), "no --min-fps suggestion in: \(message)")
+        let rate = try #require(Double(String(match.2)))
+        #expect(String(match.1) == String(match.2) && rate < 10)
+        let promised = try #require(Int(String(match.3).replacingOccurrences(of: ",", with: "")))
+        #expect(promised <= maxBytes)
+
+        let (fitted, _) = try Self.fit(frames, milliseconds: 83, maxBytes: maxBytes, minimumFramesPerSecond: rate, in: folder)
+        #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
+        #expect(fitted.bytesAfter <= maxBytes && fitted.framesPerSecond >= rate - 1e-9)
+        #expect(fitted.steps.contains { $0.kind == .frameRate })
+    }
+}
