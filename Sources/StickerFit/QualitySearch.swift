@@ -143,15 +143,17 @@ struct QualitySearch {
             guard let index = mildestFitting(family) else { continue }
             winners.append((number, index, Fidelity.compare(timeline(family[index]), reference).psnr))
         }
-        // Highest PSNR first (nil: exact); ties to the family listed first (the gentler kind of loss).
+        // Highest PSNR first (nil: exact); ties to the family listed first (the gentler kind of
+        // loss). A winner whose real file comes out over the budget gives way to the next.
         func rank(_ psnr: Double?) -> Double { psnr ?? .infinity }
-        guard let best = winners.max(by: { rank($0.psnr) < rank($1.psnr) || (rank($0.psnr) == rank($1.psnr) && $0.family < $1.family) }) else {
-            return nil
+        let ranked = winners.sorted { rank($0.psnr) > rank($1.psnr) || (rank($0.psnr) == rank($1.psnr) && $0.family < $1.family) }
+        let compared = ranked.map { (families[$0.family][$0.index], predicted(families[$0.family][$0.index]), $0.psnr) }
+        for winner in ranked {
+            guard var found = settle(families[winner.family], from: winner.index) else { continue }
+            found.compared = compared
+            return found
         }
-        let compared = winners.map { (families[$0.family][$0.index], predicted(families[$0.family][$0.index]), $0.psnr) }
-        guard var found = settle(families[best.family], from: best.index) else { return nil }
-        found.compared = compared
-        return found
+        return nil
     }
 
     /// Writes the best candidate of `family` at the strongest level, starting at `start`.

@@ -167,7 +167,10 @@ public struct StickerFitter: Sendable {
             return finish(best.0, steps: best.1, into: &result)
         }
         if let reached = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
-            smallest = pick(smallest, try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps))
+            let attempt = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)
+            // Predictions said no candidate fits, but the strongest one written does: keep it.
+            if finish(attempt.0, steps: attempt.1, into: &result) { return true }
+            smallest = pick(smallest, attempt)
         }
         if isAskedSize { kept = search }
         return false
