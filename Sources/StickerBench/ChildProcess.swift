@@ -10,6 +10,8 @@ enum ChildProcess {
     struct Result {
         /// Bytes written to standard output.
         var bytes: Int
+        /// What it wrote to standard output, when kept.
+        var output: [UInt8] = []
         /// User + system CPU seconds.
         var cpuSeconds: Double
         /// Wall seconds.
@@ -18,7 +20,10 @@ enum ChildProcess {
         var status: Int32
     }
 
-    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+    /// Runs `argv`; with `keepOutput` its standard output is kept in ``Result/output``, else
+    /// only counted. Standard error goes to the file at `errorPath` (replaced), else /dev/null.
+    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+                    keepOutput: Bool = false, errorPath: String? = nil) throws -> Result {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
@@ -27,7 +32,7 @@ enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let env = environment.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -39,9 +44,14 @@ enum ChildProcess {
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
+        var kept: [UInt8] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n > 0 { total += n; continue }
+            if n > 0 {
+                total += n
+                if keepOutput { kept += buffer[0..<n] }
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             break
         }
@@ -53,7 +63,7 @@ enum ChildProcess {
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
-        return Result(bytes: total, cpuSeconds: cpu, wallSeconds: wall, status: code)
+        return Result(bytes: total, output: kept, cpuSeconds: cpu, wallSeconds: wall, status: code)
     }
 
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {

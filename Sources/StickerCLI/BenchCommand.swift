@@ -4,14 +4,15 @@ import FoundationEssentials
 import StickerBench
 import StickerPack
 
-/// `stickers bench [FILE|DIR ...] [--threads N] [--repeat N] [--json]`.
+/// `stickers bench [FILE|DIR ...] [--threads N] [--repeat N] [--json]`, and its comparisons
+/// with other tools (`--render`, `--fit`, `--fit-peer`, `--preview`).
 public struct BenchCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure decoding speed against the libpng and giflib baselines, in the same run.",
         discussion: """
-        Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack.
+        Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer and --preview compare other work with other tools instead (see each).
         """)
 
     /// Files or folders to measure.
@@ -37,6 +38,20 @@ public struct BenchCommand: ParsableCommand {
     @Flag(help: "Encode each sticker of the pack as fit's exact steps do and with apngasm (the same frames), and time stickers fit on the whole pack as a process.")
     public var fit = false
 
+    /// Compare `stickers fit` as a whole with sticker-convert instead.
+    @Flag(name: .customLong("fit-peer"), help: "Run stickers fit (default options, regular size) and sticker-convert (--preset imessage_medium) on the same inputs, once each (--repeat does not apply), and compare bytes, PSNR against the same reference, frames, frame rate, loop length and time.")
+    public var fitPeer = false
+
+    /// The sticker-convert program for --fit-peer.
+    @Option(name: .customLong("sticker-convert"), help: ArgumentHelp(
+        "The sticker-convert program for --fit-peer (default: $STICKER_CONVERT_VENV/bin/sticker-convert, .build-peers/sticker-convert, /opt/sticker-convert, then PATH; scripts/setup-sticker-convert.sh installs it).",
+        valueName: "path"))
+    public var stickerConvert: String?
+
+    /// Where --fit-peer keeps the inputs as given and both tools' outputs.
+    @Option(help: ArgumentHelp("Keep the inputs as both tools were given them and both tools' outputs in this folder (--fit-peer; default: deleted).", valueName: "dir"))
+    public var keep: String?
+
     /// Compare the terminal preview with chafa instead.
     @Flag(help: "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame.")
     public var preview = false
@@ -60,7 +75,15 @@ public struct BenchCommand: ParsableCommand {
     public func validate() throws {
         guard requestedThreads ?? 1 >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
+        guard [render, fit, fitPeer, preview].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Choose one of --render, --fit, --fit-peer and --preview.")
+        }
+        guard fitPeer || (stickerConvert == nil && keep == nil) else { throw ValidationError("--sticker-convert and --keep go with --fit-peer.") }
     }
+
+    /// The sticker-convert program --fit-peer would run (`--sticker-convert` aside), or nil
+    /// when it is not installed.
+    public static var installedStickerConvert: String? { try? StickerConvertPeer.locate() }
 
     /// Runs the benchmark.
     public func run() throws {
@@ -82,6 +105,20 @@ public struct BenchCommand: ParsableCommand {
             try emitPackBench { pack, executable in
                 let result = try FitBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
                 return (result, FitBench.text(result))
+            }
+            return
+        }
+        if fitPeer {
+            let peer: String
+            do {
+                peer = try StickerConvertPeer.locate(explicit: stickerConvert)
+            } catch {
+                throw CLIError(error.description)
+            }
+            try emitPackBench { pack, executable in
+                guard let executable else { throw CLIError("cannot find this executable (/proc/self/exe) to run stickers fit") }
+                let result = try FitPeerBench.run(path: pack, executable: executable, peer: peer, threads: requestedThreads, keep: keep)
+                return (result, FitPeerBench.text(result))
             }
             return
         }
