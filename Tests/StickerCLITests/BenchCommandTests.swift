@@ -110,3 +110,135 @@ struct BenchCommandTests {
         #expect((chafa["command"] as? [String])?.contains("vhalf") == true, "the same half-block cells as ours")
     }
 }
+
+/// `stickers bench --fit-peer`: `stickers fit` and sticker-convert on the same two flat-colour
+/// stickers drawn with Pillow. Every figure of the report is checked against the files the
+/// tools wrote, read by Pillow, and against the reference worked out by hand (a flat colour
+/// scaled is that colour, centred on transparency).
+@Suite("stickers bench --fit-peer", .timeLimit(.minutes(1)))
+struct FitPeerBenchTests {
+    /// The four colours of the animation, straight RGBA, 750 ms each (a 3 s loop).
+    static let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 0, 255, 128], [0, 160, 0, 255], [255, 255, 0, 255]]
+
+    /// `colour` premultiplied (rounded to nearest), on the 408 px square: a 4:3 input scales to
+    /// 408 x 306, centred (rows 51-356), transparent above and below.
+    static func expectedFrame(_ colour: [UInt8]) -> [UInt8] {
+        let alpha = Double(colour[3])
+        let premultiplied = colour.prefix(3).map { UInt8((Double($0) * alpha / 255).rounded()) } + [colour[3]]
+        var frame = [UInt8](repeating: 0, count: 408 * 408 * 4)
+        for row in 51..<357 {
+            for x in 0..<408 { frame.replaceSubrange((row * 408 + x) * 4..<(row * 408 + x) * 4 + 4, with: premultiplied) }
+        }
+        return frame
+    }
+
+    /// The largest channel difference and PSNR (nil: exact) of `file` as Pillow decodes it,
+    /// against `reference` at each of its frame's start times, the file's loop repeating.
+    static func fidelity(of file: URL, against reference: [(frame: [UInt8], seconds: Double)]) throws -> (frames: Int, loop: Double, maxError: Int, psnr: Double?) {
+        let decoded = try FitCommandTests.pillow(file)
+        let shown = decoded.durationsMs.map { ($0 < 11 ? 100 : $0) / 1000 }
+        let loop = shown.reduce(0, +)
+        var worst = 0, squares = 0.0, samples = 0.0, start = 0.0
+        for (frame, seconds) in reference {
+            var index = 0
+            if decoded.frames.count > 1 {
+                let time = start.truncatingRemainder(dividingBy: loop)
+                var end = 0.0
+                index = decoded.frames.count - 1
+                for (k, duration) in shown.enumerated() {
+                    end += duration
+                    if time < end - 1e-9 { index = k; break }
+                }
+            }
+            let other = decoded.frames[index]
+            try #require(other.count == frame.count, "\(file.lastPathComponent) is not 408x408")
+            for i in 0..<frame.count {
+                let d = Int(frame[i]) - Int(other[i])
+                worst = max(worst, abs(d))
+                squares += Double(d * d)
+            }
+            samples += Double(frame.count)
+            start += seconds
+        }
+        return (decoded.frames.count, loop, worst, squares == 0 ? nil : 10 * log10(255 * 255 / (squares / samples)))
+    }
+
+    @Test("every figure matches the files each tool wrote and the hand-made reference; totals and speed ratio add up",
+          .enabled(if: BenchCommand.installedStickerConvert != nil,
+                   "sticker-convert is not installed: scripts/setup-sticker-convert.sh installs it (at $STICKER_CONVERT_VENV, default .build-peers/sticker-convert)"))
+    func fitPeer() throws {
+        let folder = CLITests.temporaryDirectory(), keep = CLITests.temporaryDirectory()
+        defer { for url in [folder, keep] { try? FileManager.default.removeItem(at: url) } }
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let draw = """
+        import sys
+        from PIL import Image
+        colours = \(Self.colours)
+        frames = [Image.new("RGBA", (64, 48), tuple(c)) for c in colours]
+        frames[0].save(sys.argv[1] + "/anim.png", save_all=True, append_images=frames[1:], duration=750, loop=0)
+        Image.new("RGBA", (40, 30), tuple(colours[2])).save(sys.argv[1] + "/still.png")
+        """
+        try #require(try FitCommandTests.run(["python3", "-c", draw, inputs.path]) == 0, "Pillow could not draw the inputs")
+
+        let peer = try #require(BenchCommand.installedStickerConvert)
+        let result = try CLITests.runExecutable(["bench", "--fit-peer", inputs.path, "--sticker-convert", peer, "--keep", keep.path,
+                                                 "--threads", "2", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try FitCommandTests.report(result.stdout)
+        let stickers = try #require(document["stickers"] as? [[String: Any]])
+        #expect(stickers.compactMap { $0["name"] as? String } == ["anim", "still"])
+        let references: [String: [(frame: [UInt8], seconds: Double)]] = [
+            "anim": Self.colours.map { (Self.expectedFrame($0), 0.75) },
+            // A still has no delay: Messages shows it for 100 ms a loop.
+            "still": [(Self.expectedFrame(Self.colours[2]), 0.1)],
+        ]
+        var sums: [String: Int] = ["ours": 0, "peer": 0]
+        for sticker in stickers {
+            let name = try #require(sticker["name"] as? String)
+            let reference = try #require(references[name])
+            let input = try #require(sticker["input"] as? [String: Any])
+            #expect(input["frames"] as? Int == reference.count, "\(name)")
+            #expect(abs((input["loopSeconds"] as? Double ?? 0) - reference.reduce(0) { $0 + $1.seconds }) < 1e-9, "\(name)")
+            for (tool, folder) in [("ours", keep.appendingPathComponent("stickers-fit.xcstickers")), ("peer", keep.appendingPathComponent("sticker-convert"))] {
+                let output = try #require(sticker[tool] as? [String: Any])
+                #expect(output["produced"] as? Bool == true, "\(name), \(tool): \(output["failure"] ?? "")")
+                let file = folder.appendingPathComponent(try #require(output["file"] as? String))
+                let bytes = try Data(contentsOf: file).count
+                #expect(output["bytes"] as? Int == bytes, "\(name), \(tool): the bytes are the file's")
+                sums[tool, default: 0] += bytes
+                let pillow = try Self.fidelity(of: file, against: reference)
+                #expect(output["frames"] as? Int == pillow.frames, "\(name), \(tool)")
+                #expect(abs((output["loopSeconds"] as? Double ?? -1) - pillow.loop) < 1e-6, "\(name), \(tool)")
+                let fps = pillow.frames > 1 ? Double(pillow.frames) / pillow.loop : 0
+                #expect(abs((output["framesPerSecond"] as? Double ?? -1) - fps) < 1e-6, "\(name), \(tool)")
+                #expect(output["maxError"] as? Int == pillow.maxError, "\(name), \(tool)")
+                if let expected = pillow.psnr {
+                    let psnr = try #require(output["psnr"] as? Double, "\(name), \(tool): PSNR \(expected) expected")
+                    #expect(abs(psnr - expected) < 1e-6, "\(name), \(tool)")
+                } else {
+                    #expect(output["psnr"] == nil, "\(name), \(tool): exact expected")
+                }
+            }
+            // fit's exact steps keep flat colours as they are; its report says so too.
+            let ours = try #require(sticker["ours"] as? [String: Any])
+            #expect(ours["maxError"] as? Int == 0 && ours["reportedPSNR"] == nil, "\(name)")
+            #expect((ours["seconds"] as? Double ?? 0) > 0, "fit's report gives each sticker's time")
+        }
+        let ours = try #require(document["ours"] as? [String: Any]), peerTotal = try #require(document["peer"] as? [String: Any])
+        #expect(ours["bytes"] as? Int == sums["ours"] && peerTotal["bytes"] as? Int == sums["peer"])
+        #expect(ours["produced"] as? Int == 2 && peerTotal["produced"] as? Int == 2)
+        let oursWall = try #require(ours["wallSeconds"] as? Double), peerWall = try #require(peerTotal["wallSeconds"] as? Double)
+        let ratio = try #require(document["speedRatio"] as? Double)
+        #expect(oursWall > 0 && abs(ratio - peerWall / oursWall) < 1e-9 * max(1, ratio))
+        #expect((peerTotal["command"] as? [String])?.suffix(2) == ["--preset", "imessage_medium"])
+    }
+
+    @Test("without sticker-convert: a non-zero exit and how to set it up")
+    func missingPeer() throws {
+        let result = try CLITests.runExecutable(["bench", "--fit-peer", CLITests.samplePack.path, "--sticker-convert", "/nonexistent/sticker-convert"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("/nonexistent/sticker-convert") && result.stderr.contains("scripts/setup-sticker-convert.sh"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}
