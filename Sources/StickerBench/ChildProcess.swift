@@ -4,8 +4,8 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Runs a program to completion, counting the bytes it writes to standard output and
-/// reading its CPU time from `wait4`: how `stickers bench --preview` measures players.
+/// Runs a program to completion, counting (or keeping) what it writes to standard output and
+/// reading its CPU time from `wait4`: how the bench runs the players and tools it compares with.
 enum ChildProcess {
     struct Result {
         /// Bytes written to standard output.
