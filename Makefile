@@ -91,7 +91,8 @@ bench: deps release-build bench-corpus
 
 # Every peer comparison in one go, written into docs/performance.md's tables (several minutes).
 performance: deps release-build bench-corpus
-	scripts/performance.py
+	scripts/setup-sticker-convert.sh
+	scripts/performance.py --fit-peer
 
 # Every libFuzzer target of scripts/fuzz.sh for a minute, two at a time, as CI runs them
 # (.ci/run, after the tests): about 6 minutes on 2 cores, builds included. Fails on anything a target finds.

@@ -8,6 +8,9 @@ taking turns with ours, so each ratio holds on the machine that measured it:
   render     stickers bench --render corpus/sample-pack --repeat R --json   (ImageMagick montage)
   fit        stickers bench --fit corpus/sample-pack --repeat 3 --json      (apngasm)
   preview    stickers bench --preview corpus/sample-pack/02-spinning-star.gif --seconds 8 --json   (chafa)
+  fit-peer   stickers bench --fit-peer corpus-fit --json   (sticker-convert; only with --fit-peer:
+             Benchmarks/make_fit_corpus.py draws corpus-fit/, scripts/setup-sticker-convert.sh
+             installs the peer; a few minutes more)
 
 The tables replace the block between `<!-- generated: performance -->` and
 `<!-- end generated: performance -->` in docs/performance.md, headed by the date, the machine and
@@ -125,21 +128,60 @@ def preview_table(document):
     return lines
 
 
+def fit_peer_table(document):
+    def psnr(value):
+        return "exact" if value is None else f"{value:.1f} dB"
+
+    def cell(output):
+        if not output.get("produced"):
+            return "failed", "", "", ""
+        return (f"{output['bytes']:,}", psnr(output.get("psnr")),
+                f"{output.get('frames', '-')} at {output.get('framesPerSecond') or 0:.1f} fps",
+                f"{output.get('loopSeconds') or 0:.2f} s")
+    lines = [f"### fit's lossy search, against sticker-convert {document.get('peerVersion') or ''} "
+             f"(`--preset {document['peerPreset']}`) on the same inputs", "",
+             "| sticker | input | stickers fit: bytes | PSNR | frames | loop | sticker-convert: bytes | PSNR | frames | loop |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for entry in document["stickers"]:
+        source = entry["input"]
+        ours, peer = cell(entry["ours"]), cell(entry["peer"])
+        lines.append(f"| {entry['name']} | {source.get('frames', '-')} frames, {source.get('loopSeconds') or 0:.2f} s | "
+                     + " | ".join(ours) + " | " + " | ".join(peer) + " |")
+    ours, peer = document["ours"], document["peer"]
+    lines += ["", f"Made within {document['maxBytes']:,} bytes: stickers fit {ours['produced']} of {len(document['stickers'])}, "
+                  f"sticker-convert {peer['produced']}. Whole runs: stickers fit {ours['wallSeconds']:.1f} s, "
+                  f"sticker-convert {peer['wallSeconds']:.1f} s (sticker-convert / ours: {document['speedRatio']:.2f}x). "
+                  "PSNR: premultiplied RGBA against each input scaled to 408 px as fit scales it, at every input frame's "
+                  "start time (a shorter loop repeats, so a speed-up counts as error). A failed fit names the option that "
+                  "would make it fit."]
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="decodes per file and decoder (default 20)")
     parser.add_argument("--print", action="store_true", help="print the block instead of writing docs/performance.md")
+    parser.add_argument("--fit-peer", action="store_true", help="also compare fit with sticker-convert on corpus-fit/")
     options = parser.parse_args()
 
     decoding = bench("corpus-bench", "--threads", "2", "--repeat", str(options.repeat))
     render = bench("--render", "corpus/sample-pack", "--repeat", "20")
     fit = bench("--fit", "corpus/sample-pack", "--repeat", "3")
     preview = bench("--preview", STAR, "--seconds", "8", "--repeat", "3")
+    fit_peer = None
+    if options.fit_peer:
+        if not (REPO / "corpus-fit").is_dir():
+            subprocess.run([sys.executable, str(REPO / "Benchmarks/make_fit_corpus.py"), str(REPO / "corpus-fit")], check=True,
+                           stdout=subprocess.DEVNULL)
+        fit_peer = bench("--fit-peer", "corpus-fit")
 
     today = datetime.date.today().isoformat()
-    block = [f"Measured {today} on {machine()}, by `scripts/performance.py --repeat {options.repeat}`"
+    flags = f"--repeat {options.repeat}" + (" --fit-peer" if options.fit_peer else "")
+    block = [f"Measured {today} on {machine()}, by `scripts/performance.py {flags}`"
              f" (`make performance`), release build, each table from one `stickers bench` run:", ""]
     block += decoding_tables(decoding) + [""] + render_table(render) + [""] + fit_table(fit) + [""] + preview_table(preview)
+    if fit_peer:
+        block += [""] + fit_peer_table(fit_peer)
     text = "\n".join(block) + "\n"
     if options.print:
         sys.stdout.write(text)
