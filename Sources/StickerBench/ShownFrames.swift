@@ -1,6 +1,6 @@
 import AnimationCodec
+import StickerFit
 import StickerPack
-import StickerRenderer
 
 /// A sticker as Messages shows it: whole premultiplied RGBA8 canvases, each with its display
 /// time (Apple's timing: a delay under 11 ms shows for 100 ms). `stickers bench --fit-peer`
@@ -24,17 +24,10 @@ struct ShownFrames {
 
     /// The frame shown `time` seconds after the start, the loop repeating: an output whose
     /// loop is shorter than the reference's comes round again, so a speed-up counts as error.
-    func frameIndex(at time: Double) -> Int {
-        let loop = loopSeconds
-        guard count > 1, loop > 0 else { return 0 }
-        let inLoop = time.truncatingRemainder(dividingBy: loop)
-        var end = 0.0
-        for (index, duration) in durations.enumerated() {
-            end += duration
-            if inLoop < end - 1e-9 { return index }
-        }
-        return count - 1
-    }
+    func frameIndex(at time: Double) -> Int { timeline.frameIndex(at: time) }
+
+    /// The frames and their times as `stickers fit` measures them.
+    var timeline: FrameTimeline { FrameTimeline(frames: frames, durations: durations) }
 
     /// The file `bytes`, decoded by StickerKit's decoder (every frame composited).
     static func decode(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(CodecError) -> ShownFrames {
@@ -52,30 +45,7 @@ struct ShownFrames {
         var frames: [[UInt8]] = []
         try animation.forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
         let durations = animation.delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
-        let (width, height) = (animation.width, animation.height)
-        let (scaledWidth, scaledHeight) = scaledSize(width: width, height: height, side: side)
-        if (scaledWidth, scaledHeight) != (width, height) {
-            let resampler = Resampler(filter: .lanczos3)
-            frames = ParallelWork.map(frames, threads: threads) { frame in
-                resampler.resize(RGBAImage(width: width, height: height, pixels: frame), width: scaledWidth, height: scaledHeight).pixels
-            }
-        }
-        if (scaledWidth, scaledHeight) != (side, side) {
-            let x = (side - scaledWidth) / 2, y = (side - scaledHeight) / 2
-            frames = frames.map { frame in
-                var square = RGBAImage(width: side, height: side)
-                square.draw(RGBAImage(width: scaledWidth, height: scaledHeight, pixels: frame), atX: x, y: y)
-                return square.pixels
-            }
-        }
+        frames = StickerGeometry.fit(frames, width: animation.width, height: animation.height, side: side, threads: threads).frames
         return ShownFrames(width: side, height: side, frames: frames, durations: durations)
-    }
-
-    /// The size `width` x `height` scales to so its longer side is `side` (`fit`'s rounding).
-    static func scaledSize(width: Int, height: Int, side: Int) -> (width: Int, height: Int) {
-        let longer = max(width, height)
-        if longer == side { return (width, height) }
-        let scale = Double(side) / Double(longer)
-        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 }

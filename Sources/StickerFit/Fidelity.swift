@@ -30,8 +30,9 @@ public struct Fidelity: Sendable, Hashable {
         return compare(shown, reference)
     }
 
-    /// Compares two timelines at each start time of `reference`.
-    static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline) -> Fidelity {
+    /// Compares what `shown` shows at each start time of `reference` (its loop repeating) with
+    /// `reference`'s frame, over every premultiplied channel; canvases must be the same size.
+    public static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline) -> Fidelity {
         var worst = 0
         var squares = 0.0, samples = 0.0
         var start = 0.0

@@ -3,15 +3,24 @@ import StickerPack
 
 /// Frames (premultiplied canvases) with their display times, and the timing-only edits `fit`
 /// makes: merging repeats and lowering the frame rate.
-struct FrameTimeline: Sendable {
-    var frames: [[UInt8]]
+public struct FrameTimeline: Sendable {
+    /// Whole premultiplied RGBA8 canvases.
+    public var frames: [[UInt8]]
     /// Each frame's display time in seconds.
-    var durations: [Double]
+    public var durations: [Double]
 
-    var count: Int { frames.count }
-    var totalSeconds: Double { durations.reduce(0, +) }
+    /// Creates a timeline.
+    public init(frames: [[UInt8]], durations: [Double]) {
+        self.frames = frames
+        self.durations = durations
+    }
+
+    /// The number of frames.
+    public var count: Int { frames.count }
+    /// Seconds one loop takes.
+    public var totalSeconds: Double { durations.reduce(0, +) }
     /// Frames per second over the whole loop (0 for a still or a zero-length loop).
-    var framesPerSecond: Double { totalSeconds > 0 && count > 1 ? Double(count) / totalSeconds : 0 }
+    public var framesPerSecond: Double { totalSeconds > 0 && count > 1 ? Double(count) / totalSeconds : 0 }
 
     /// Consecutive identical frames merged into the first, their times summed.
     func mergingRepeats() -> FrameTimeline {
@@ -46,12 +55,16 @@ struct FrameTimeline: Sendable {
         }
     }
 
-    /// The frame shown at `time` seconds into the loop.
-    func frameIndex(at time: Double) -> Int {
+    /// The frame shown `time` seconds after the start, the loop repeating (a timeline whose
+    /// loop is shorter than another's comes round again: a speed-up shows as a difference).
+    public func frameIndex(at time: Double) -> Int {
+        let loop = totalSeconds
+        guard count > 1, loop > 0 else { return 0 }
+        let inLoop = time.truncatingRemainder(dividingBy: loop)
         var end = 0.0
         for (index, duration) in durations.enumerated() {
             end += duration
-            if time < end - 1e-9 { return index }
+            if inLoop < end - 1e-9 { return index }
         }
         return count - 1
     }

@@ -2,9 +2,9 @@ import AnimationCodec
 import StickerRenderer
 
 /// Scaling and padding a sticker's frames to a size class's square.
-enum StickerGeometry {
+public enum StickerGeometry {
     /// The size `width` x `height` scales to so its longer side is `side`.
-    static func scaledSize(width: Int, height: Int, side: Int) -> (width: Int, height: Int) {
+    public static func scaledSize(width: Int, height: Int, side: Int) -> (width: Int, height: Int) {
         let longer = max(width, height)
         if longer == side { return (width, height) }
         let scale = Double(side) / Double(longer)
@@ -14,7 +14,7 @@ enum StickerGeometry {
     /// `frames` (`width` x `height` premultiplied canvases) scaled with the renderer's
     /// premultiplied Lanczos 3 so the longer side is `side`, then centred on a transparent
     /// `side` x `side` square; and the steps that took.
-    static func fit(_ frames: [[UInt8]], width: Int, height: Int, side: Int, threads: Int) -> (frames: [[UInt8]], steps: [FitStep]) {
+    public static func fit(_ frames: [[UInt8]], width: Int, height: Int, side: Int, threads: Int) -> (frames: [[UInt8]], steps: [FitStep]) {
         var steps: [FitStep] = []
         let (scaledWidth, scaledHeight) = scaledSize(width: width, height: height, side: side)
         var frames = frames
