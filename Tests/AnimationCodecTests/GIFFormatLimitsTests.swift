@@ -1,4 +1,5 @@
 @testable import AnimationCodec
+import TestSupport
 import Testing
 
 /// GIFs at the edges of what the format allows, built in the test: LZW minimum code sizes

@@ -1,4 +1,5 @@
 import AnimationCodec
+import TestSupport
 import Testing
 
 /// Runs of a GIF frame's transparent index, which the drawing passes over eight at a time,

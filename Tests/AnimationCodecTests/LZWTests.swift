@@ -1,4 +1,5 @@
 @testable import AnimationCodec
+import TestSupport
 import Testing
 
 /// A plain GIF LZW encoder written for these tests from the GIF89a appendix, independent of

@@ -1,4 +1,5 @@
 @testable import AnimationCodec
+import TestSupport
 import Testing
 
 @Suite("Premultiplication and 16-bit reduction, exhaustively")
@@ -193,19 +194,4 @@ struct BlendKernelTests {
         }
         #expect(scalar == simd)
     }
-}
-
-/// A small deterministic generator (SplitMix64) for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func byte(upTo limit: UInt8) -> UInt8 { UInt8(next() % (UInt64(limit) + 1)) }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }

@@ -1,5 +1,6 @@
 @testable import AnimationCodec
 import CZlib
+import TestSupport
 import Testing
 
 /// Our distance-1 deflate against zlib: zlib's inflate reads back every byte, and the streams

@@ -1,4 +1,5 @@
 @testable import AnimationCodec
+import TestSupport
 import Testing
 
 @Suite("PNG row unfiltering")

@@ -2,6 +2,7 @@ import AnimationCodec
 import Foundation
 @testable import StickerFit
 import StickerPack
+import TestSupport
 import Testing
 
 /// The lossy search: the inter-frame tolerance keeps its bound, a sticker over the budget is
@@ -12,7 +13,7 @@ struct QualitySearchTests {
     /// Frames of a lit disc drifting right over a transparent square, with per-frame grain of
     /// ±`grain` (from a fixed seed): what a clip cut out of a video looks like.
     static func grainyClip(side: Int, frames: Int, grain: Int, seed: UInt64) -> [[UInt8]] {
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix(seed: seed)
         return (0..<frames).map { index in
             var pixels = [UInt8](repeating: 0, count: side * side * 4)
             let centreX = Double(side) * (0.4 + 0.2 * Double(index) / Double(frames)), centreY = Double(side) / 2
@@ -35,7 +36,7 @@ struct QualitySearchTests {
 
     @Test("the tolerance moves no channel by more than its bound, keeps alpha 0 and 255 exact, and holds still grain")
     func toleranceBound() {
-        var random = SplitMix64(seed: 7)
+        var random = SplitMix(seed: 7)
         let count = 64 * 64
         // A base frame with every kind of pixel: transparent, opaque, translucent.
         let base: [UInt8] = (0..<count).flatMap { i -> [UInt8] in

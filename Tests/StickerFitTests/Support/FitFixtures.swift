@@ -65,7 +65,7 @@ enum FitFixtures {
     /// uniform draws), from a fixed seed. Noise keeps a palette or exact PNG large while JPEG
     /// stays small.
     static func noisyPhoto(width: Int, height: Int, amplitude: Int, seed: UInt64) -> [UInt8] {
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix(seed: seed)
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -121,17 +121,4 @@ enum FitFixtures {
 
     /// The size in bytes of the file at `url`.
     static func fileSize(_ url: URL) throws -> Int { try bytes(url).count }
-}
-
-/// A small deterministic generator (SplitMix64), so fixtures are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
