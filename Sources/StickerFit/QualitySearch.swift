@@ -210,6 +210,21 @@ struct QualitySearch {
         return nil
     }
 
+    /// The highest frame rate below `frameStep`'s that fits (for a failure's suggestion): one
+    /// family, every larger frame step with 256 down to 16 colours in turn and a tolerance,
+    /// bisected and written like the others.
+    mutating func fastestRateBeyond(frameStep allowed: Int) -> Found? {
+        let steps = frameSteps(minimumFramesPerSecond: 1).filter { $0 > allowed }
+        guard !steps.isEmpty else { return nil }
+        let family = steps.flatMap { step in
+            [LossyRecipe(colors: exactIsPalette ? nil : 256, tolerance: 8, frameStep: step)]
+                + [128, 64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 8, frameStep: step) }
+                + [LossyRecipe(colors: 16, tolerance: 16, frameStep: step)]
+        }
+        guard let index = mildestFitting(family) else { return nil }
+        return settle(family, from: index)
+    }
+
     /// The smallest file the strongest recipes reach (for a failure's message): each family's
     /// strongest recipe predicted smallest, written at the strongest level.
     mutating func smallest(minimumFramesPerSecond: Double) -> Found? {

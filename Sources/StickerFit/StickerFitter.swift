@@ -186,7 +186,7 @@ public struct StickerFitter: Sendable {
         if var search, let lowest = search.frameSteps(minimumFramesPerSecond: 1).last, lowest > 1 {
             // The fastest rate that fits: frame steps beyond --min-fps, mildest first.
             let allowed = search.frameSteps(minimumFramesPerSecond: options.minimumFramesPerSecond).last ?? 1
-            if let fit = search.run(minimumFramesPerSecond: 1), fit.recipe.frameStep > allowed {
+            if let fit = search.fastestRateBeyond(frameStep: allowed) {
                 let rate = (search.merged.framesPerSecond / Double(fit.recipe.frameStep) * 10).rounded(.down) / 10
                 found.append(String(cFormat: "fits at %.1f fps with --min-fps %.1f: ", rate, rate) + figures(fit))
             }
