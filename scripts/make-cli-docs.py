@@ -54,11 +54,15 @@ def escape(text):
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def documented(command):
+    """The arguments a command's help shows, less --help and --version (described once)."""
+    return [a for a in command.get("arguments", [])
+            if a.get("shouldDisplay", True) and a.get("preferredName", {}).get("name") not in COMMON_FLAGS]
+
+
 def usage(command):
     parts = [f"stickers {command['commandName']}"]
-    for argument in command.get("arguments", []):
-        if not argument.get("shouldDisplay", True) or argument.get("preferredName", {}).get("name") in COMMON_FLAGS:
-            continue
+    for argument in documented(command):
         if argument["kind"] == "positional":
             word = f"<{argument['valueName']}>" + (" ..." if argument.get("isRepeating") else "")
         else:
@@ -79,9 +83,7 @@ def block(command):
     if discussion:
         lines += [discussion, ""]
     lines += ["| Argument | Value | Default | Description |", "|---|---|---|---|"]
-    for argument in command.get("arguments", []):
-        if not argument.get("shouldDisplay", True) or argument.get("preferredName", {}).get("name") in COMMON_FLAGS:
-            continue
+    for argument in documented(command):
         default = argument.get("defaultValue")
         section = argument.get("sectionTitle")
         description = escape(argument.get("abstract", ""))

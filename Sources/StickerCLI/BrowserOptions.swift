@@ -53,6 +53,9 @@ struct BrowserOptions: ParsableArguments {
         }
     }
 
+    /// The filter `preview` scales with: `--filter`, else a box (the mean of the pixels a cell covers).
+    var previewFilter: Resampler.Filter { filter ?? .box }
+
     /// The renderer's options; `defaultBackground` applies when `--background` is not given.
     func renderOptions(defaultBackground: String = "light") throws -> RenderOptions {
         var options = RenderOptions()

@@ -110,7 +110,7 @@ public struct PreviewCommand: ParsableCommand {
                 let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
                 return StickerPreviewSource(animation: animation, timing: browser.timing,
                                             background: background.flatMap { $0 == .transparent ? nil : $0 },
-                                            filter: browser.filter ?? .box)
+                                            filter: browser.previewFilter)
             } catch {
                 throw CLIError(error.description)
             }
@@ -118,10 +118,10 @@ public struct PreviewCommand: ParsableCommand {
         let pack = try PackInput.load(inputs)
         var options = try browser.renderOptions(defaultBackground: "transparent")
         options.scale = 1  // a terminal has fewer pixels than a 1x browser
-        options.filter = browser.filter ?? .box
+        options.filter = browser.previewFilter
         let renderer = BrowserRenderer(pack: pack, options: options)
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
-        return BrowserPreviewSource(renderer: renderer, wholeView: wholeView, filter: browser.filter ?? .box)
+        return BrowserPreviewSource(renderer: renderer, wholeView: wholeView, filter: browser.previewFilter)
     }
 
     /// The cells to draw in: --width/--height, else the window, else COLUMNS/LINES, else 80x24.

@@ -23,11 +23,7 @@ public struct Fidelity: Sendable, Hashable {
 
     /// Decodes `bytes` and compares what it shows at each start time of `reference` with it.
     static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError) -> Fidelity {
-        let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
-        let frames = try decoder.decodeAllFrames(threads: 1)
-        let shown = FrameTimeline(frames: frames.map(\.pixels),
-                                  durations: decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 })
-        return compare(shown, reference)
+        compare(try FrameTimeline(shownBy: AnimationDecoder(bytes: bytes, limits: limits)), reference)
     }
 
     /// Compares what `shown` shows at each start time of `reference` (its loop repeating) with

@@ -70,10 +70,19 @@ public struct FrameTimeline: Sendable {
     }
 }
 
+extension FrameTimeline {
+    /// Every frame `decoder` composites, with the display times Messages gives them (a delay
+    /// under 11 ms shows for 100 ms): a file as a viewer sees it.
+    public init(shownBy decoder: AnimationDecoder) throws(CodecError) {
+        self.init(frames: try decoder.decodeAllFrames(threads: 1).map(\.pixels),
+                  durations: decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 })
+    }
+}
+
 extension StickerAnimation {
     /// Every frame, decoded, with the display times Messages gives them (a delay under 11 ms
     /// shows for 100 ms): what `fit` scales, encodes and measures against.
-    func shownTimeline(threads: Int) throws(PackError) -> FrameTimeline {
+    public func shownTimeline(threads: Int) throws(PackError) -> FrameTimeline {
         var frames: [[UInt8]] = []
         try forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
         return FrameTimeline(frames: frames, durations: delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 })

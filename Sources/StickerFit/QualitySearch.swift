@@ -46,8 +46,13 @@ struct QualitySearch {
         var bytes: [UInt8]
         var frames: Int
         var fidelity: Fidelity
-        /// What was compared: each family's winner with its predicted bytes and PSNR.
-        var compared: [(recipe: LossyRecipe, predicted: Int, psnr: Double?)]
+        /// What was compared: each family's winner with its PSNR.
+        var compared: [(recipe: LossyRecipe, psnr: Double?)] = []
+    }
+
+    /// `recipe`'s file, `bytes`, showing `frames`, measured against the reference.
+    private func found(_ recipe: LossyRecipe, _ frames: FrameTimeline, _ bytes: [UInt8]) -> Found {
+        Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference))
     }
 
     /// Palette sizes tried, most colours first.
@@ -147,7 +152,7 @@ struct QualitySearch {
         // loss). A winner whose real file comes out over the budget gives way to the next.
         func rank(_ psnr: Double?) -> Double { psnr ?? .infinity }
         let ranked = winners.sorted { rank($0.psnr) > rank($1.psnr) || (rank($0.psnr) == rank($1.psnr) && $0.family < $1.family) }
-        let compared = ranked.map { (families[$0.family][$0.index], predicted(families[$0.family][$0.index]), $0.psnr) }
+        let compared = ranked.map { (families[$0.family][$0.index], $0.psnr) }
         for winner in ranked {
             guard var found = settle(families[winner.family], from: winner.index) else { continue }
             found.compared = compared
@@ -163,8 +168,10 @@ struct QualitySearch {
     /// bisected again with it), every strongest-level file the search level's ratio.
     private mutating func settle(_ family: [LossyRecipe], from start: Int) -> Found? {
         var index = start
-        var planned: [Int: Int] = [:]  // index -> predicted strongest-level bytes
-        var writtenOver = Set<Int>()
+        // Index -> predicted strongest-level bytes, and once written, the real ones.
+        var planned: [Int: Int] = [:]
+        // The last plan predicted under the budget and not written, kept for writing it later.
+        var pending: (index: Int, frames: FrameTimeline, plan: PlannedAnimation)?
         for _ in 0..<8 {
             let recipe = family[index]
             let frames = timeline(recipe)
@@ -172,15 +179,14 @@ struct QualitySearch {
             levelRatios[usesPalette(recipe)] = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
             let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
             planned[index] = predictedBytes
-            let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false) || writtenOver.contains(index - 1)
+            let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false)
             if predictedBytes <= options.maxBytes && (predictedBytes >= options.maxBytes * 9 / 10 || milderOver) {
                 let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
                 strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
-                if bytes.count <= options.maxBytes {
-                    return Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference), compared: [])
-                }
-                writtenOver.insert(index)
+                if bytes.count <= options.maxBytes { return found(recipe, frames, bytes) }
                 planned[index] = bytes.count
+            } else if predictedBytes <= options.maxBytes {
+                pending = (index, frames, plan)
             }
             // The next candidate: bisect again between the nearest planned over the budget and
             // the nearest predicted under it, with the corrected ratios.
@@ -194,14 +200,13 @@ struct QualitySearch {
                 if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
             }
             if planned[high] != nil && high == under {
-                // Only the recipe already predicted to fit is left: write it.
+                // Only the recipe already predicted to fit is left: write it (planned already
+                // when it is the last one planned under the budget).
                 index = high
-                let frames = timeline(family[index])
-                let bytes = self.plan(frames).encode(level: options.compressionLevel, threads: options.threads).bytes
-                if bytes.count <= options.maxBytes {
-                    return Found(recipe: family[index], bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference), compared: [])
-                }
-                writtenOver.insert(index)
+                let (frames, plan) = pending.flatMap { $0.index == index ? ($0.frames, $0.plan) : nil }
+                    ?? { let frames = timeline(family[index]); return (frames, self.plan(frames)) }()
+                let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
+                if bytes.count <= options.maxBytes { return found(family[index], frames, bytes) }
                 planned[index] = bytes.count
                 continue
             }
@@ -231,7 +236,6 @@ struct QualitySearch {
         let strongest = families(minimumFramesPerSecond: minimumFramesPerSecond).compactMap(\.last)
         guard let recipe = strongest.min(by: { predicted($0) < predicted($1) }) else { return nil }
         let frames = timeline(recipe)
-        let bytes = plan(frames).encode(level: options.compressionLevel, threads: options.threads).bytes
-        return Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference), compared: [])
+        return found(recipe, frames, plan(frames).encode(level: options.compressionLevel, threads: options.threads).bytes)
     }
 }

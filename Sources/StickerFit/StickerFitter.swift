@@ -197,14 +197,12 @@ public struct StickerFitter: Sendable {
             let reference = FrameTimeline(frames: scaled, durations: shown.durations)
             let merged = reference.mergingRepeats()
             let exact = plan(merged, plays: animation.plays)
-            var isPalette = false
-            if case .palette = exact.colorModel { isPalette = true }
             if exact.searchLevelBytes * 93 / 100 <= options.maxBytes,
                exact.encode(level: options.compressionLevel, threads: options.threads).bytes.count <= options.maxBytes {
                 found.append("fits as \(smaller) (\(smaller.pixels) px), exact, with --allow-smaller-size")
             } else {
                 var search = QualitySearch(merged: merged, reference: reference, plays: animation.plays, side: smaller.pixels,
-                                           options: options, exactIsPalette: isPalette)
+                                           options: options, exactIsPalette: exact.colorModel.isPalette)
                 if let fit = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
                     found.append("fits as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + figures(fit))
                 }
