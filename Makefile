@@ -3,6 +3,7 @@
 
 SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip \
+                libvpx-dev librlottie-dev \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers

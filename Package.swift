@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG) into premultiplied RGBA frames,
+/// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG, WebP, WebM, Lottie) into premultiplied RGBA frames,
 /// check packs against Apple's rules, and render them as the Messages sticker browser does.
 ///
 /// Layers, each importing only those below it:
@@ -30,12 +30,16 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
         // glibc's malloc.h (mallopt), for the CLI's heap set-up before a large render.
         .systemLibrary(name: "CMalloc"),
         // libjpeg reports errors by longjmp, which Swift cannot catch: a tiny C shim owns that.
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
+        // rlottie (Debian's librlottie-dev) through its C interface, plus the one switch that
+        // is in its C++ interface only (its model cache).
+        .target(name: "CLottie", linkerSettings: [.linkedLibrary("rlottie")]),
 
-        .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG", "CWebP"]),
+        .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG", "CWebP", "CVPX", "CLottie"]),
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // The headless sticker browser: layout, time, pixels out.
@@ -59,7 +63,7 @@ let package = Package(
 
         // Finds the third-party conformance suites and skips, by name, the tests that need a missing one.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "TestSupport"]),
+        .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "CZlib", "CLottie", "TestSupport"]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),

@@ -309,6 +309,8 @@ extension ImageFormat {
         case .gif: return "gif"
         case .jpeg: return "jpg"
         case .webp: return "webp"
+        case .webm: return "webm"
+        case .lottie: return "tgs"
         }
     }
 }

@@ -6,7 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Decodes an APNG, GIF, PNG, JPEG or WebP file into the frames a browser displays.
+/// Decodes an APNG, GIF, PNG, JPEG, WebP, WebM or Lottie file into the frames a browser (or,
+/// for WebM and Lottie, Telegram) displays.
 ///
 /// Creating a decoder reads the file's structure only: ``info`` is then complete, limits
 /// have been checked, and no pixel has been decoded. Frames come out composited (the whole
@@ -28,9 +29,12 @@ public struct AnimationDecoder: Sendable {
     let source: FrameSource
 
     /// Reads the structure of `bytes`, sniffing the format from its signature.
+    /// - Parameter vectorSize: the size a vector format (Lottie) is drawn at, so a caller that
+    ///   will show it at 408 px gets 408 px without resampling; `nil` draws at the file's own
+    ///   size. Pixel formats ignore it.
     /// - Throws: ``CodecError`` naming the problem; a broken APNG animation is not an
     ///   error (the default image is used, with a warning in ``AnimationInfo/warnings``).
-    public init(bytes: [UInt8], limits: DecodingLimits = .default) throws(CodecError) {
+    public init(bytes: [UInt8], limits: DecodingLimits = .default, vectorSize: PixelSize? = nil) throws(CodecError) {
         try limits.checkFile(bytes: bytes.count)
         guard let format = ImageFormat.sniff(bytes) else { throw .unknownFormat }
         self.bytes = bytes
@@ -87,6 +91,40 @@ public struct AnimationDecoder: Sendable {
                 format: .webp, width: file.canvasWidth, height: file.canvasHeight,
                 frames: file.frames.map(\.info), loopCount: file.loopCount, fileSize: bytes.count, warnings: [],
                 details: ["animated": String(file.isAnimated)], colorChunks: nil)
+        case .webm:
+            let file = try WebMFile(parsing: bytes, limits: limits)
+            source = .webm(WebMStreams(file: file))
+            let whole = FrameRect(x: 0, y: 0, width: file.width, height: file.height)
+            info = AnimationInfo(
+                format: .webm, width: file.width, height: file.height,
+                frames: file.delays.enumerated().map { index, delay in
+                    FrameInfo(index: index, rect: whole, delay: delay, dispose: .none, blend: .source)
+                },
+                loopCount: 0, fileSize: bytes.count, warnings: [],
+                details: [
+                    "codec": file.codec == .vp9 ? "VP9" : "VP8",
+                    "alpha": String(file.blocks.contains { $0.alpha != nil }),
+                    "matrix": file.matrix?.rawValue ?? "from the bitstream (BT.601 if unstated)",
+                    "range": file.isFullRange.map { $0 ? "full" : "limited" } ?? "from the bitstream (limited if unstated)",
+                ],
+                colorChunks: nil)
+        case .lottie:
+            let file = try LottieFile(parsing: bytes, limits: limits, renderSize: vectorSize)
+            source = .lottie(file)
+            let whole = FrameRect(x: 0, y: 0, width: file.renderWidth, height: file.renderHeight)
+            info = AnimationInfo(
+                format: .lottie, width: file.renderWidth, height: file.renderHeight,
+                frames: (0..<file.frameCount).map { index in
+                    FrameInfo(index: index, rect: whole, delay: file.delay, dispose: .none, blend: .source)
+                },
+                loopCount: 0, fileSize: bytes.count, warnings: [],
+                details: [
+                    "codec": "Lottie (rlottie)",
+                    "gzip": String(file.wasGzipped),
+                    "documentSize": "\(file.width)x\(file.height)",
+                    "frameRate": String(file.frameRate),
+                ],
+                colorChunks: nil)
         }
     }
 
@@ -143,7 +181,7 @@ public struct AnimationDecoder: Sendable {
     /// frame): `canvas` then ends as memory of the right size, not always the memory handed in.
     public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount, reusing canvas: inout [UInt8],
                              _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
-        if threads <= 1 || frameCount == 1 {
+        if threads <= 1 || frameCount == 1 || !source.framesAreIndependent {
             var iterator = FrameIterator(decoder: self, reusing: canvas)
             canvas = []  // the iterator holds the only reference, so drawing never copies
             defer { canvas = iterator.takeCanvas() }

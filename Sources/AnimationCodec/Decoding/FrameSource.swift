@@ -6,6 +6,15 @@ enum FrameSource: Sendable {
     case gif(GIFFile)
     case jpeg(JPEGImage)
     case webp(WebPFile)
+    case webm(WebMStreams)
+    case lottie(LottieFile)
+
+    /// Whether any frame decodes without the ones before it. A WebM frame depends on the
+    /// frames back to its keyframe, so it is decoded in order on one thread.
+    var framesAreIndependent: Bool {
+        if case .webm = self { return false }
+        return true
+    }
 
     /// Decodes stored frame `index` onto `target`; returns warnings about its data.
     func decode(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
@@ -16,7 +25,7 @@ enum FrameSource: Sendable {
             return []
         case .gif(let file):
             return GIFImageDecoder.decode(file.images[index], in: bytes, scratch: scratch, target: target, phases: phases)
-        case .jpeg, .webp:
+        case .jpeg, .webp, .webm, .lottie:
             // Whole-image decoders: the layer is decoded, then its rows go through the target.
             let start = phases == nil ? 0 : Stopwatch.now()
             defer { phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: start) }
@@ -42,6 +51,10 @@ enum FrameSource: Sendable {
             return try image.decode(bytes)
         case .webp(let file):
             return try file.decodeLayer(index, bytes: bytes, storage: &storage)
+        case .webm(let streams):
+            return try streams.decode(index, bytes: bytes, storage: &storage)
+        case .lottie(let file):
+            return try file.decodeLayer(index, storage: &storage)
         }
     }
 

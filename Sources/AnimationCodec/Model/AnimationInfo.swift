@@ -9,7 +9,8 @@ public struct AnimationInfo: Sendable, Hashable {
     /// Every stored frame, in display order.
     public var frames: [FrameInfo]
     /// The loop count as stored (APNG `num_plays`; GIF NETSCAPE2.0 / ANIMEXTS1.0 count),
-    /// 0 meaning forever; `nil` when the file stores none.
+    /// 0 meaning forever; `nil` when the file stores none. WebM and Lottie store none and
+    /// Telegram plays them forever: they read as 0.
     public var loopCount: Int?
     /// The size of the file in bytes.
     public var fileSize: Int
@@ -26,7 +27,7 @@ public struct AnimationInfo: Sendable, Hashable {
     /// play (N + 1 plays); a GIF without a loop extension plays once.
     public var plays: Int {
         switch format {
-        case .apng, .webp: return loopCount ?? 1
+        case .apng, .webp, .webm, .lottie: return loopCount ?? 1
         case .gif:
             guard let loopCount else { return 1 }
             return loopCount == 0 ? 0 : loopCount + 1

@@ -26,7 +26,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownFormat:
-            return "not a PNG, APNG, GIF, JPEG or WebP file (unrecognised signature)"
+            return "not a PNG, APNG, GIF, JPEG, WebP, WebM or Lottie file (unrecognised signature)"
         case .truncated(let context):
             return "file is truncated: \(context)"
         case .malformed(let format, let reason):

@@ -70,6 +70,8 @@ public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
     case decodedBytes(Int, limit: Int)
     /// A larger input file than the limit.
     case fileBytes(Int, limit: Int)
+    /// A compressed document (a `.tgs` file's gzip member) that inflates past the file limit.
+    case inflatedBytes(limit: Int)
 
     /// A one-line description naming the limit.
     public var description: String {
@@ -84,6 +86,8 @@ public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
             return "decoded frames would take \(count) bytes, more than the limit of \(limit)"
         case .fileBytes(let count, let limit):
             return "file is \(count) bytes, more than the limit of \(limit)"
+        case .inflatedBytes(let limit):
+            return "compressed document inflates to more than the limit of \(limit) bytes"
         }
     }
 }

@@ -11,11 +11,23 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// A RIFF WebP, still or animated (what Telegram, WhatsApp and Signal stickers come as).
     /// Messages does not take it: `stickers fit` reads it to convert it.
     case webp
+    /// A WebM video (VP8 or VP9, with or without an alpha stream): Telegram's video stickers.
+    /// Messages does not take it: `stickers fit` converts it.
+    case webm
+    /// A Lottie vector animation: Telegram's `.tgs` (gzipped JSON) or a Bodymovin `.json`.
+    /// Messages does not take it: `stickers fit` renders it.
+    case lottie
+
+    /// How many leading bytes ``sniff(_:)`` needs to recognise every format (Lottie JSON's
+    /// top-level keys, inside a gzip member for `.tgs`).
+    public static let sniffLength = 4096
 
     /// The lowercase name used in CLI output and JSON.
     public var description: String { rawValue }
 
-    /// Recognises the container from its signature, ignoring any file name.
+    /// Recognises the container from its signature, ignoring any file name: magic numbers,
+    /// EBML with DocType `webm`, and for Lottie a JSON object (or a gzip member holding one)
+    /// whose top-level keys are Lottie's. Give it ``sniffLength`` bytes to recognise Lottie.
     ///
     /// PNG and APNG share a signature; this returns ``png`` for both, and the PNG reader
     /// decides whether the file is animated.
@@ -29,11 +41,34 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
         let riff = Array(bytes.prefix(12))
         if riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WEBP".utf8) { return .webp }
-        return nil
+        let start = Array(bytes.prefix(sniffLength))
+        if isWebM(start) { return .webm }
+        if start.starts(with: Gunzip.signature) {
+            return LottieJSON.looksLikeLottie(Gunzip.head(start, count: sniffLength)) ? .lottie : nil
+        }
+        return LottieJSON.looksLikeLottie(start) ? .lottie : nil
     }
 
-    /// Whether Messages accepts stickers in this format (PNG, APNG, GIF, JPEG; not WebP).
-    public var isMessagesFormat: Bool { self != .webp }
+    /// An EBML header whose DocType is `webm`.
+    private static func isWebM(_ bytes: [UInt8]) -> Bool {
+        guard bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) else { return false }
+        let reader = EBMLReader(bytes: bytes)
+        guard let header = try? reader.element(at: 0, end: bytes.count), !header.hasUnknownSize,
+              let children = try? reader.children(of: header) else { return false }
+        return children.contains { $0.id == MatroskaID.docType && reader.string($0) == "webm" }
+    }
+
+    /// Whether Messages accepts stickers in this format (PNG, APNG, GIF, JPEG; not WebP, WebM
+    /// or Lottie, which `stickers fit` converts).
+    public var isMessagesFormat: Bool {
+        switch self {
+        case .png, .apng, .gif, .jpeg: return true
+        case .webp, .webm, .lottie: return false
+        }
+    }
+
+    /// Whether the format is drawn from vectors at any size (Lottie) rather than stored pixels.
+    public var isVector: Bool { self == .lottie }
 }
 
 /// The eight bytes every PNG starts with.

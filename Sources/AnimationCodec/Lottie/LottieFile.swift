@@ -1,0 +1,152 @@
+import CLottie
+import Synchronization
+
+/// A Lottie animation (Telegram's `.tgs`, gzipped, or a Bodymovin `.json`), checked by our own
+/// JSON reader and rendered by rlottie straight at the size asked for: a vector has no
+/// resampling loss, so a caller that needs 408 px asks for 408 px.
+struct LottieFile: Sendable {
+    /// The document's own canvas.
+    var width: Int
+    var height: Int
+    /// The size frames are rendered at (the document's own unless asked otherwise).
+    var renderWidth: Int
+    var renderHeight: Int
+    var frameRate: Double
+    var frameCount: Int
+    var wasGzipped: Bool
+    private let renderers: LottieRenderers
+
+    /// Parses `bytes` (gzip or plain JSON), checking the inflated size, the canvas, the size
+    /// asked for and the frame count against `limits` before rlottie reads the document.
+    init(parsing bytes: [UInt8], limits: DecodingLimits, renderSize: PixelSize?) throws(CodecError) {
+        wasGzipped = bytes.starts(with: Gunzip.signature)
+        var json = wasGzipped ? try Gunzip.inflate(bytes, maxBytes: limits.maxFileBytes) : bytes
+        let document: LottieJSON
+        do {
+            document = try LottieJSON.read(json)
+        } catch {
+            if error.endedEarly { throw .truncated(context: "Lottie JSON ends at byte \(error.offset): \(error.reason)") }
+            throw .malformed(format: .lottie, reason: "JSON at byte \(error.offset): \(error.reason)")
+        }
+        func number(_ key: String) throws(CodecError) -> Double {
+            guard let value = document.numbers[key], value.isFinite else {
+                throw .malformed(format: .lottie, reason: "the document has no number \"\(key)\"")
+            }
+            return value
+        }
+        let (w, h, rate, inPoint, outPoint) = (try number("w"), try number("h"), try number("fr"), try number("ip"), try number("op"))
+        guard document.arrays.contains("layers") else { throw .malformed(format: .lottie, reason: "the document has no \"layers\" array") }
+        guard w >= 1, h >= 1, w < 1e9, h < 1e9 else { throw .malformed(format: .lottie, reason: "the canvas is \(w)x\(h)") }
+        guard rate > 0, rate <= 1000 else { throw .malformed(format: .lottie, reason: "frame rate \(rate) is not between 0 and 1000") }
+        guard abs(inPoint) < 1e9, abs(outPoint) < 1e9, outPoint - inPoint >= 1 else {
+            throw .malformed(format: .lottie, reason: "out point \(outPoint) is not at least one frame after in point \(inPoint)")
+        }
+        width = Int(w)
+        height = Int(h)
+        try limits.checkCanvas(width: width, height: height)
+        let size = renderSize ?? PixelSize(width: width, height: height)
+        renderWidth = size.width
+        renderHeight = size.height
+        guard renderWidth >= 1, renderHeight >= 1 else { throw .malformed(format: .lottie, reason: "asked to render at \(size)") }
+        try limits.checkCanvas(width: renderWidth, height: renderHeight)
+        // rlottie counts frames as Int(op) - Int(ip); checked before it parses the document.
+        let declaredFrames = Int(outPoint) - Int(inPoint)
+        try limits.checkAnimation(frames: declaredFrames, width: renderWidth, height: renderHeight)
+        json.append(0)  // rlottie takes a C string
+        renderers = LottieRenderers(json: json)
+        let (parsedFrames, parsedRate) = try renderers.withAnimation { animation in
+            (lottie_animation_get_totalframe(animation), lottie_animation_get_framerate(animation))
+        }
+        guard parsedFrames >= 1, parsedFrames <= max(declaredFrames, 1) else {
+            throw .malformed(format: .lottie, reason: "rlottie reads \(parsedFrames) frames where the document declares \(declaredFrames)")
+        }
+        frameCount = Int(parsedFrames)
+        frameRate = parsedRate > 0 ? parsedRate : rate
+    }
+
+    /// Each frame's display time: one frame at the document's rate, in microseconds.
+    var delay: FrameDelay { FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000) }
+
+    /// Renders frame `index` into a premultiplied RGBA layer in `storage`.
+    func decodeLayer(_ index: Int, storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
+        let (width, height) = (renderWidth, renderHeight)
+        LayerStorage.prepare(&storage, count: width * height * 4)
+        try renderers.withAnimation { animation in
+            storage.withUnsafeMutableBytes { target in
+                target.initializeMemory(as: UInt8.self, repeating: 0)  // rlottie draws over what is there
+                let pixels = target.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                lottie_animation_render(animation, index, pixels, width, height, width * 4)
+                Self.convertToRGBA(pixels, count: width * height)
+            }
+        }
+        return FrameLayer(rect: FrameRect(x: 0, y: 0, width: width, height: height), pixels: storage)
+    }
+
+    /// rlottie's pixels are premultiplied ARGB in 32-bit words (B, G, R, A in memory on a
+    /// little-endian machine); the codec's are R, G, B, A. A colour above its alpha (rlottie's
+    /// rounding can leave one) is clamped to it, so every pixel is validly premultiplied.
+    private static func convertToRGBA(_ pixels: UnsafeMutablePointer<UInt32>, count: Int) {
+        for index in 0..<count {
+            let argb = UInt32(littleEndian: pixels[index])
+            let alpha = argb >> 24
+            let red = min((argb >> 16) & 0xFF, alpha), green = min((argb >> 8) & 0xFF, alpha), blue = min(argb & 0xFF, alpha)
+            pixels[index] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
+        }
+    }
+}
+
+/// A width and a height in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    /// Creates a size.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// `WxH`.
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// The rlottie animations of one document, parsed on demand and reused: an animation renders
+/// on one thread at a time, so each thread decoding the file takes one of its own.
+final class LottieRenderers: Sendable {
+    private let json: [UInt8]
+    private let idle = Mutex<[UncheckedAnimation]>([])
+
+    /// An rlottie animation moved between threads under ``idle``'s lock.
+    private struct UncheckedAnimation: @unchecked Sendable { let pointer: OpaquePointer }
+
+    private static let cacheOff: Void = sticker_lottie_disable_model_cache()
+
+    /// `json` ends with a zero byte.
+    init(json: [UInt8]) { self.json = json }
+
+    deinit {
+        idle.withLock { idle in
+            for animation in idle { lottie_animation_destroy(animation.pointer) }
+        }
+    }
+
+    /// Runs `body` with an animation no other thread is using.
+    func withAnimation<Result>(_ body: (OpaquePointer) -> Result) throws(CodecError) -> Result {
+        let reused = idle.withLock { $0.popLast() }
+        let animation: OpaquePointer
+        if let reused { animation = reused.pointer } else { animation = try parse() }
+        defer { idle.withLock { $0.append(UncheckedAnimation(pointer: animation)) } }
+        return body(animation)
+    }
+
+    private func parse() throws(CodecError) -> OpaquePointer {
+        _ = Self.cacheOff
+        let animation = json.withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { lottie_animation_from_data($0.baseAddress, "", "") }
+        }
+        guard let animation else { throw .malformed(format: .lottie, reason: "rlottie cannot read the animation") }
+        return animation
+    }
+}

@@ -1,0 +1,210 @@
+/// A strict JSON reader (RFC 8259) that checks a Lottie document before rlottie parses it and
+/// keeps only what the decoder needs: the top-level keys and their numbers (`w`, `h`, `fr`,
+/// `ip`, `op`). Nesting is bounded, so a hostile file cannot exhaust the stack here or in
+/// rlottie's recursive model builder.
+struct LottieJSON {
+    /// Why a document was refused, and where.
+    struct SyntaxError: Error {
+        var reason: String
+        var offset: Int
+        /// Whether the text ended before the document did (a cut file, or a sniffed head).
+        var endedEarly: Bool
+    }
+
+    /// The keys every Lottie document's top level has (Bodymovin's export: version, frame rate,
+    /// in and out points, size, layers).
+    static let documentKeys: Set<String> = ["v", "fr", "ip", "op", "w", "h", "layers"]
+    /// The deepest nesting accepted; real animations stay far below it.
+    static let maxDepth = 128
+
+    /// The top-level keys, in order.
+    private(set) var keys: [String] = []
+    /// The top-level numbers, by key.
+    private(set) var numbers: [String: Double] = [:]
+    /// The top-level keys whose values are arrays.
+    private(set) var arrays: Set<String> = []
+
+    private let text: UnsafeBufferPointer<UInt8>
+    private var offset = 0
+
+    /// Reads a whole document.
+    static func read(_ bytes: [UInt8]) throws(SyntaxError) -> LottieJSON {
+        let result: Result<LottieJSON, SyntaxError> = bytes.withUnsafeBufferPointer { text in
+            var reader = LottieJSON(text: text)
+            do throws(SyntaxError) {
+                try reader.readDocument()
+                return .success(reader)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether `head`, the start of a file, reads as a Lottie document: a JSON object whose
+    /// top-level keys, read until `head` ends or the text stops being valid JSON, include four
+    /// of ``documentKeys``. (What breaks after them is the decoder's to report.)
+    static func looksLikeLottie(_ head: [UInt8]) -> Bool {
+        head.withUnsafeBufferPointer { text in
+            var reader = LottieJSON(text: text)
+            try? reader.readDocument()
+            return Set(reader.keys).intersection(documentKeys).count >= 4
+        }
+    }
+
+    private init(text: UnsafeBufferPointer<UInt8>) { self.text = text }
+
+    private mutating func readDocument() throws(SyntaxError) {
+        skipSpace()
+        guard peek() == UInt8(ascii: "{") else { throw error("a Lottie document is a JSON object") }
+        try readValue(depth: 0)
+        skipSpace()
+        guard offset == text.count else { throw error("text after the document") }
+    }
+
+    private mutating func readValue(depth: Int) throws(SyntaxError) {
+        guard depth < Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels deep") }
+        skipSpace()
+        guard let byte = peek() else { throw error("a value is missing") }
+        switch byte {
+        case UInt8(ascii: "{"): try readObject(depth: depth)
+        case UInt8(ascii: "["): try readArray(depth: depth)
+        case UInt8(ascii: "\""): _ = try readString(keeping: false)
+        case UInt8(ascii: "t"): try readLiteral("true")
+        case UInt8(ascii: "f"): try readLiteral("false")
+        case UInt8(ascii: "n"): try readLiteral("null")
+        default: _ = try readNumber()
+        }
+    }
+
+    private mutating func readObject(depth: Int) throws(SyntaxError) {
+        offset += 1
+        skipSpace()
+        if peek() == UInt8(ascii: "}") { offset += 1; return }
+        while true {
+            skipSpace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
+            let key = try readString(keeping: depth == 0)
+            skipSpace()
+            guard peek() == UInt8(ascii: ":") else { throw error("':' expected after a key") }
+            offset += 1
+            skipSpace()
+            if depth == 0 {
+                keys.append(key)
+                if let byte = peek(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    numbers[key] = try readNumber()
+                } else {
+                    if peek() == UInt8(ascii: "[") { arrays.insert(key) }
+                    try readValue(depth: depth + 1)
+                }
+            } else {
+                try readValue(depth: depth + 1)
+            }
+            skipSpace()
+            guard let next = peek() else { throw error("the object is not closed") }
+            offset += 1
+            if next == UInt8(ascii: "}") { return }
+            guard next == UInt8(ascii: ",") else { offset -= 1; throw error("',' or '}' expected") }
+        }
+    }
+
+    private mutating func readArray(depth: Int) throws(SyntaxError) {
+        offset += 1
+        skipSpace()
+        if peek() == UInt8(ascii: "]") { offset += 1; return }
+        while true {
+            try readValue(depth: depth + 1)
+            skipSpace()
+            guard let next = peek() else { throw error("the array is not closed") }
+            offset += 1
+            if next == UInt8(ascii: "]") { return }
+            guard next == UInt8(ascii: ",") else { offset -= 1; throw error("',' or ']' expected") }
+        }
+    }
+
+    /// Reads a string; returns it only when `keeping` (top-level keys), else "".
+    private mutating func readString(keeping: Bool) throws(SyntaxError) -> String {
+        let start = offset + 1
+        offset += 1
+        while let byte = peek() {
+            switch byte {
+            case UInt8(ascii: "\""):
+                offset += 1
+                return keeping ? String(decoding: UnsafeBufferPointer(rebasing: text[start ..< offset - 1]), as: UTF8.self) : ""
+            case UInt8(ascii: "\\"):
+                offset += 1
+                guard let escaped = peek() else { break }
+                switch escaped {
+                case UInt8(ascii: "u"):
+                    for _ in 0..<4 {
+                        offset += 1
+                        guard let digit = peek() else { throw error("a string is not closed") }
+                        guard digit.isHexDigit else { throw error("invalid \\u escape") }
+                    }
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    break
+                default: throw error("invalid escape in a string")
+                }
+                offset += 1
+            case 0..<0x20:
+                throw error("a control character in a string")
+            default:
+                offset += 1
+            }
+        }
+        throw error("a string is not closed")
+    }
+
+    private mutating func readNumber() throws(SyntaxError) -> Double {
+        let start = offset
+        if peek() == UInt8(ascii: "-") { offset += 1 }
+        guard let first = peek(), first.isDigit else { throw error(peek() == nil ? "a number is cut short" : "unexpected character") }
+        offset += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if peek() == UInt8(ascii: ".") {
+            offset += 1
+            guard peek()?.isDigit == true else { throw error("digits expected after '.'") }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            offset += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { offset += 1 }
+            guard peek()?.isDigit == true else { throw error("digits expected in an exponent") }
+            skipDigits()
+        }
+        // A number is cut short if the text ends right after it (a sniffed head).
+        if offset == text.count { throw error("the document ends in a number") }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: text[start ..< offset]), as: UTF8.self)) ?? .nan
+    }
+
+    private mutating func readLiteral(_ literal: StaticString) throws(SyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        for index in 0..<count {
+            guard let byte = peek() else { throw error("a literal is cut short") }
+            guard byte == literal.utf8Start[index] else { throw error("unexpected character") }
+            offset += 1
+        }
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), byte.isDigit { offset += 1 }
+    }
+
+    private mutating func skipSpace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 }
+    }
+
+    private func peek() -> UInt8? { offset < text.count ? text[offset] : nil }
+
+    private func error(_ reason: String) -> SyntaxError {
+        SyntaxError(reason: reason, offset: offset, endedEarly: offset >= text.count)
+    }
+}
+
+private extension UInt8 {
+    var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    var isHexDigit: Bool {
+        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}

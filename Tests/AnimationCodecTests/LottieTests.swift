@@ -1,0 +1,147 @@
+import AnimationCodec
+import CLottie
+import Foundation
+import Testing
+import TestSupport
+import CZlib
+
+/// Lottie documents written by hand: pixels worked out from the shapes' geometry, and every
+/// frame equal to rlottie's own render of it called directly here.
+@Suite("Lottie: hand-written documents, rlottie called directly", .timeLimit(.minutes(2)))
+struct LottieTests {
+    /// A 64 x 64 document, 30 frames at 30 fps: a 16 x 16 red square whose centre moves
+    /// linearly from (16, 32) at frame 0 to (48, 32) at frame 30 (the out point).
+    static let movingSquare = """
+    {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"nm":"square","ddd":0,"assets":[],
+     "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"square","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+      "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},
+            "p":{"a":1,"k":[{"t":0,"s":[16,32,0],"e":[48,32,0],"i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":30}]}},
+      "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[16,16]},"r":{"a":0,"k":0}},
+                {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+    """
+
+    /// A 64 x 64 document, 30 frames at 60 fps: a blue circle of radius 20 at the centre whose
+    /// fill opacity falls linearly from 100% at frame 0 to 0% at frame 30.
+    static let fadingCircle = """
+    {"v":"5.5.2","fr":60,"ip":0,"op":30,"w":64,"h":64,"nm":"circle","ddd":0,"assets":[],
+     "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"circle","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+      "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[32,32,0]}},
+      "shapes":[{"ty":"el","nm":"e","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[40,40]}},
+                {"ty":"fl","nm":"f","c":{"a":0,"k":[0,0,1,1]},"r":1,
+                 "o":{"a":1,"k":[{"t":0,"s":[100],"e":[0],"i":{"x":[1],"y":[1]},"o":{"x":[0],"y":[0]}},{"t":30}]}}]}]}
+    """
+
+    static func gzip(_ text: String) -> [UInt8] { Gzip.compress(Array(text.utf8)) }
+
+    static func pixel(_ frame: Frame, _ x: Int, _ y: Int) -> [UInt8] {
+        let offset = (y * frame.width + x) * 4
+        return Array(frame.pixels[offset ..< offset + 4])
+    }
+
+    @Test("sniffed from the bytes: plain JSON and gzip (.tgs) alike, never from a name")
+    func sniffing() {
+        #expect(ImageFormat.sniff(Array(Self.movingSquare.utf8)) == .lottie)
+        #expect(ImageFormat.sniff(Self.gzip(Self.movingSquare)) == .lottie)
+        // JSON that is not Lottie, and a gzip of anything else, are not.
+        #expect(ImageFormat.sniff(Array(#"{"name":"pack","stickers":[1,2,3],"info":{}}"#.utf8)) == nil)
+        #expect(ImageFormat.sniff(Self.gzip("hello, this is plain text")) == nil)
+        #expect(ImageFormat.lottie.isMessagesFormat == false)
+    }
+
+    @Test("a moving square: inside, outside and the frame rate, worked out by hand")
+    func movingSquare() throws {
+        for bytes in [Array(Self.movingSquare.utf8), Self.gzip(Self.movingSquare)] {
+            let decoder = try AnimationDecoder(bytes: bytes)
+            #expect(decoder.info.format == .lottie)
+            #expect(decoder.info.width == 64 && decoder.info.height == 64)
+            #expect(decoder.frameCount == 30)
+            #expect(decoder.info.plays == 0)
+            #expect(decoder.info.frames.allSatisfy { abs($0.delay.milliseconds - 1000.0 / 30) < 0.001 })
+            let frames = try decoder.decodeAllFrames()
+            let red: [UInt8] = [255, 0, 0, 255], clear: [UInt8] = [0, 0, 0, 0]
+            // Frame t: the centre is at x = 16 + 32 t / 30, the square 8 px either side.
+            for (t, inside, outside) in [(0, [(10, 26), (22, 38), (16, 32)], [(5, 32), (27, 32), (16, 21), (16, 43)]),
+                                         (15, [(26, 26), (38, 38), (32, 32)], [(21, 32), (43, 32), (16, 32), (48, 32)]),
+                                         (29, [(41, 26), (53, 38), (47, 32)], [(36, 32), (58, 32), (16, 32)])] {
+                for (x, y) in inside { #expect(Self.pixel(frames[t], x, y) == red, "frame \(t) at (\(x), \(y))") }
+                for (x, y) in outside { #expect(Self.pixel(frames[t], x, y) == clear, "frame \(t) at (\(x), \(y))") }
+            }
+        }
+    }
+
+    @Test("a fading circle: premultiplied blue at the opacity of each instant, clear outside")
+    func fadingCircle() throws {
+        let decoder = try AnimationDecoder(bytes: Array(Self.fadingCircle.utf8))
+        #expect(decoder.frameCount == 30)
+        #expect(decoder.info.frames.allSatisfy { abs($0.delay.milliseconds - 1000.0 / 60) < 0.001 })
+        let frames = try decoder.decodeAllFrames()
+        for t in [0, 15, 27] {
+            // Opacity 1 - t / 30, as 8-bit alpha; premultiplied blue equals it.
+            let alpha = 255 * (1 - Double(t) / 30)
+            for (x, y) in [(32, 32), (20, 32), (32, 45)] {
+                let pixel = Self.pixel(frames[t], x, y)
+                #expect(pixel[0] == 0 && pixel[1] == 0, "frame \(t) at (\(x), \(y)): \(pixel)")
+                #expect(abs(Double(pixel[3]) - alpha) <= 1.5, "frame \(t): alpha \(pixel[3]), expected \(alpha)")
+                #expect(pixel[2] == pixel[3], "frame \(t): premultiplied blue \(pixel[2]) equals alpha \(pixel[3])")
+            }
+            // Outside the radius (corners, and 24 px from the centre).
+            for (x, y) in [(2, 2), (61, 61), (32, 8), (56, 32)] {
+                #expect(Self.pixel(frames[t], x, y) == [0, 0, 0, 0], "frame \(t) at (\(x), \(y))")
+            }
+        }
+    }
+
+    @Test("drawn at the size asked for: the square's geometry scales with it")
+    func vectorSize() throws {
+        let decoder = try AnimationDecoder(bytes: Array(Self.movingSquare.utf8), vectorSize: PixelSize(width: 128, height: 128))
+        #expect(decoder.info.width == 128 && decoder.info.height == 128)
+        let frame = try decoder.frame(at: 15)
+        // At frame 15 the square covers 48..80 in both axes at twice the scale.
+        for (x, y) in [(50, 50), (77, 77), (64, 64)] { #expect(Self.pixel(frame, x, y) == [255, 0, 0, 255]) }
+        for (x, y) in [(45, 64), (83, 64), (64, 45), (64, 83)] { #expect(Self.pixel(frame, x, y) == [0, 0, 0, 0]) }
+    }
+
+    @Test("every frame equals rlottie's own render called directly, at two sizes")
+    func equalsRlottie() throws {
+        for (document, size) in [(Self.movingSquare, 64), (Self.fadingCircle, 64), (Self.fadingCircle, 97)] {
+            let decoder = try AnimationDecoder(bytes: Array(document.utf8), vectorSize: PixelSize(width: size, height: size))
+            let ours = try decoder.decodeAllFrames(threads: 2)
+            sticker_lottie_disable_model_cache()
+            let animation = try #require(lottie_animation_from_data(document, "", ""))
+            defer { lottie_animation_destroy(animation) }
+            #expect(lottie_animation_get_totalframe(animation) == ours.count)
+            var buffer = [UInt32](repeating: 0, count: size * size)
+            for (index, frame) in ours.enumerated() {
+                for i in buffer.indices { buffer[i] = 0 }
+                lottie_animation_render(animation, index, &buffer, size, size, size * 4)
+                // rlottie: premultiplied 0xAARRGGBB words; ours: R, G, B, A bytes.
+                let expected = buffer.flatMap { word -> [UInt8] in
+                    [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF), UInt8(word >> 24)]
+                }
+                #expect(frame.pixels == expected, "frame \(index) at \(size) px")
+            }
+        }
+    }
+}
+
+/// gzip (RFC 1952) by zlib's deflate with a gzip wrapper, for test files.
+enum Gzip {
+    static func compress(_ input: [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        precondition(deflateInit2_(&stream, 9, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 64)
+        var input = input
+        let written = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                precondition(deflate(&stream, Z_FINISH) == Z_STREAM_END)
+                return target.count - Int(stream.avail_out)
+            }
+        }
+        return Array(output.prefix(written))
+    }
+}
