@@ -5,12 +5,12 @@ import StickerFit
 import StickerPack
 import StickerRenderer
 
-/// `stickers fit`: any images (and WebP) to an Xcode sticker catalog that passes every rule.
+/// `stickers fit`: any images (WebP, and Telegram's WebM and Lottie too) to an Xcode sticker catalog that passes every rule.
 public struct FitCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "fit",
-        abstract: "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, packs, catalogs).",
+        abstract: "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, WebM, Lottie .tgs, packs, catalogs).",
         discussion: """
         Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller); only if it is still over --max-bytes: a palette of 256 colours, JPEG for an opaque still, a lower frame rate (never under 10 fps), then, with --allow-smaller-size, a smaller size. A sticker that cannot fit is an error for it alone; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
         """)

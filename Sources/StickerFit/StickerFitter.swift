@@ -36,7 +36,8 @@ public struct StickerFitter: Sendable {
             total + (BoundedFile.size(url.path) ?? 0)
         }
         do {
-            let animation = try StickerAnimation.load(sticker, limits: options.limits)
+            // A vector sticker is drawn at the size it is fitted to, not scaled from its own.
+            let animation = try StickerAnimation.load(sticker, limits: options.limits, vectorSide: size.pixels)
             result.framesBefore = animation.frameCount
             if case .sequence(let sequence) = sticker.source {
                 try fitSequence(animation, sequence: sequence, size: size, into: &result)

@@ -24,16 +24,27 @@ public struct StickerAnimation: Sendable {
 
     /// Reads `sticker`'s files and their structure (no pixels are decoded yet).
     /// - Parameters:
-    /// - Parameter limits: the codec's limits for every file; files larger than
-    ///   `limits.maxFileBytes` are refused before they are read.
-    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default) throws(PackError) -> StickerAnimation {
+    ///   - limits: the codec's limits for every file; files larger than `limits.maxFileBytes`
+    ///     are refused before they are read.
+    ///   - vectorSide: for a vector file (Lottie), the longer side to draw it at, its aspect
+    ///     kept, so a caller that needs that many pixels gets them without resampling; `nil`
+    ///     draws it at the document's own size. Pixel formats ignore it.
+    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default, vectorSide: Int? = nil) throws(PackError) -> StickerAnimation {
         var decoders: [AnimationDecoder] = []
         var total = 0
         for url in sticker.files {
             let bytes = try BoundedFile.read(url.path, maxBytes: limits.maxFileBytes)
             total += bytes.count
             do {
-                decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
+                var decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+                if let vectorSide, decoder.info.format.isVector {
+                    let (width, height) = (decoder.info.width, decoder.info.height)
+                    let scale = Double(vectorSide) / Double(max(width, height))
+                    let size = PixelSize(width: max(1, Int((Double(width) * scale).rounded())),
+                                         height: max(1, Int((Double(height) * scale).rounded())))
+                    decoder = try AnimationDecoder(bytes: bytes, limits: limits, vectorSize: size)
+                }
+                decoders.append(decoder)
             } catch {
                 throw .codec(path: url.path, error)
             }

@@ -7,7 +7,7 @@ public enum PackLoader {
     /// File extensions of images a folder pack lists. Files with other extensions are ignored
     /// (and reported) unless their bytes are a supported image; files listed here whose bytes
     /// are not a supported format stay in the pack so the validator can report them.
-    public static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "webp", "heic", "heif", "tif", "tiff", "bmp"]
+    public static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "webp", "webm", "tgs", "heic", "heif", "tif", "tiff", "bmp"]
 
     /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
     /// image file (a pack of one).
@@ -62,7 +62,7 @@ public enum PackLoader {
     }
 
     private static func sniffsAsImage(_ url: URL) -> Bool {
-        ImageFormat.sniff(BoundedFile.head(url.path, count: 16)) != nil
+        ImageFormat.sniff(BoundedFile.head(url.path, count: ImageFormat.sniffLength)) != nil
     }
 
     // MARK: - Asset catalogs

@@ -127,7 +127,8 @@ private struct StickerChecker {
         let head = readHead(file)
         guard let format = ImageFormat.sniff(head), format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
-            let fix = ImageFormat.sniff(head) == .webp ? "; `stickers fit` converts it" : ""
+            let sniffed = ImageFormat.sniff(head)
+            let fix = sniffed.map { [.webp, .webm, .lottie].contains($0) } == true ? "; `stickers fit` converts it" : ""
             add(.error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
                 measured: describeSignature(head), limit: "PNG, APNG, GIF, JPEG")
             return false
@@ -250,11 +251,16 @@ private func fileSize(_ url: URL) -> Int {
 }
 
 private func readHead(_ url: URL) -> [UInt8] {
-    BoundedFile.head(url.path, count: 16)
+    BoundedFile.head(url.path, count: ImageFormat.sniffLength)
 }
 
 private func describeSignature(_ head: [UInt8]) -> String {
-    if head.count >= 12, Array(head[0..<4]) == Array("RIFF".utf8), Array(head[8..<12]) == Array("WEBP".utf8) { return "WebP" }
+    switch ImageFormat.sniff(head) {
+    case .webp: return "WebP"
+    case .webm: return "WebM"
+    case .lottie: return "Lottie"
+    default: break
+    }
     if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return "HEIF/AVIF" }
     if head.count >= 2, head[0] == 0x42, head[1] == 0x4D { return "BMP" }
     if head.count >= 4, head[0...1] == [0x49, 0x49] || head[0...1] == [0x4D, 0x4D] { return "TIFF" }
