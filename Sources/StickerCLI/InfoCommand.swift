@@ -45,6 +45,10 @@ public struct InfoCommand: ParsableCommand {
             "loop count: \(info.loopCount.map(String.init) ?? "none") (plays: \(info.plays == 0 ? "forever" : String(info.plays)))",
             "duration:   \(formatMilliseconds(info.totalDurationMilliseconds)) ms per play (stored delays)",
         ]
+        if info.isAnimated, info.totalDurationMilliseconds > 0 {
+            let rate = Double(info.frameCount) * 1000 / info.totalDurationMilliseconds
+            lines.append("frame rate: \(formatMilliseconds(rate)) fps (frames / stored duration)")
+        }
         for key in info.details.keys.sorted() { lines.append("\(key): \(info.details[key]!)") }
         if let color = info.colorChunks, !color.isEmpty {
             var parts: [String] = []
