@@ -28,6 +28,13 @@ demo: deps release-build
 	@.build/release/stickers fit $(DEMO_OUT)/wrong -o $(DEMO_OUT)/Fixed.xcstickers
 	@.build/release/stickers validate $(DEMO_OUT)/Fixed.xcstickers
 	@.build/release/stickers render $(DEMO_OUT)/Fixed.xcstickers --style expanded -o $(DEMO_OUT)/fixed-expanded.png
+	@echo "== Telegram's formats: a Lottie .tgs and a VP9 .webm with alpha, read and fitted"
+	@python3 corpus/make_telegram_stickers.py $(DEMO_OUT)/telegram
+	@.build/release/stickers info $(DEMO_OUT)/telegram/spinner.tgs | sed -n '2,10p'
+	@.build/release/stickers info $(DEMO_OUT)/telegram/bubble.webm | sed -n '2,11p'
+	@.build/release/stickers preview $(DEMO_OUT)/telegram/spinner.tgs --frame 30 --width 40 --height 20
+	@.build/release/stickers fit $(DEMO_OUT)/telegram -o $(DEMO_OUT)/Telegram.xcstickers
+	@.build/release/stickers validate $(DEMO_OUT)/Telegram.xcstickers
 	@echo "== snapshots are in $(DEMO_OUT)/:"; ls -1 $(DEMO_OUT)
 
 # The suite runs optimized (with -enable-testing for the @testable imports) in its own build
