@@ -65,6 +65,10 @@ public struct StickerAnimation: Sendable {
         }
     }
 
+    /// Whether the sticker is one vector file (Lottie), which ``load(_:limits:vectorSide:)``
+    /// can draw at any size.
+    public var isVector: Bool { !isSequence && fileInfos[0].format.isVector }
+
     /// The first file's path, for messages.
     public var sourcePath: String { paths[0] }
 

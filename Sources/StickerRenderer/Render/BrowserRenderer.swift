@@ -50,8 +50,15 @@ public final class BrowserRenderer: @unchecked Sendable {
         var plannedCache = 0
         for cell in layout.cells {
             switch animations[cell.index]! {
-            case .success(let animation):
+            case .success(var animation):
+                // A vector sticker keeps the place its own size gives it, and is drawn at the
+                // pixels of that place instead of being resampled into it.
                 let rect = layout.stickerRect(in: cell, stickerWidth: animation.width, height: animation.height)
+                if animation.isVector, max(rect.width, rect.height) != max(animation.width, animation.height),
+                   let drawn = try? StickerAnimation.load(pack.stickers[cell.index], limits: options.limits,
+                                                          vectorSide: max(rect.width, rect.height)) {
+                    animation = drawn
+                }
                 let bytes = animation.frameCount * rect.width * rect.height * 4
                 let cacheAll = animation.isAnimated && plannedCache + bytes <= options.frameCacheBytes
                 if cacheAll { plannedCache += bytes }
