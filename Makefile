@@ -71,13 +71,28 @@ python-deps:
 build:
 	$(SWIFT) build
 
-# The Swift runtime and FoundationEssentials linked in (-static-stdlib), the C libraries and
-# glibc shared: rlottie, which reads Lottie stickers, exists in Debian as a shared C++ library
-# only, so the executable has a dynamic loader. `stickers --version` takes 3.6 ms as a process
-# (hyperfine -N, 300 runs; the fully static build it replaces took 1.9 ms), `stickers render
-# corpus/sample-pack` 14.5 ms (13.3 static), ImageMagick's montage of the same six files 492 ms.
+# The Swift runtime and FoundationEssentials linked in (-static-stdlib), and the C and C++
+# libraries too: .build-static-libs/ holds links to their archives only (Debian's, and gcc's
+# libstdc++.a, which the Swift runtime needs), and pkg-config files of
+# the same names as Debian's that point the linker there first (SwiftPM asks pkg-config for
+# each system library's -L), so `-lpng16` and the rest find the archive before the shared
+# library. glibc stays shared because rlottie, which reads Lottie stickers, exists in Debian as
+# a shared C++ library only: it is loaded with dlopen the first time a Lottie file is read
+# (CLottie), so no other command loads it or libstdc++. `-lz -lm -lpthread` again at the end: the
+# static libpng and libvpx need them after them. Start-up is in docs/performance.md.
+STATIC_C_LIBS := png16 gif jpeg webpdemux webp deflate z vpx
+# Each pkg-config name SwiftPM asks for, and the libraries its file names (as Debian's do).
+STATIC_PKG_CONFIG := zlib:-lz libdeflate:-ldeflate libpng:-lpng16,-lz,-lm libgif:-lgif libjpeg:-ljpeg \
+                     libwebpdemux:-lwebpdemux,-lwebp vpx:-lvpx,-lm,-lpthread
 release-build:
-	$(SWIFT) build -c release --product stickers -Xswiftc -static-stdlib
+	@mkdir -p .build-static-libs/pkgconfig
+	@for l in $(STATIC_C_LIBS); do ln -sf /usr/lib/$$(gcc -print-multiarch)/lib$$l.a .build-static-libs/lib$$l.a; done
+	@ln -sf $$(dirname $$(gcc -print-libgcc-file-name))/libstdc++.a .build-static-libs/libstdc++.a
+	@for entry in $(STATIC_PKG_CONFIG); do name=$${entry%%:*}; libs=$$(echo $${entry#*:} | tr , ' '); \
+	  printf 'Name: %s\nDescription: the archive, for the release build\nVersion: 0\nLibs: -L%s %s\nCflags:\n' \
+	  $$name "$(CURDIR)/.build-static-libs" "$$libs" > .build-static-libs/pkgconfig/$$name.pc; done
+	PKG_CONFIG_PATH="$(CURDIR)/.build-static-libs/pkgconfig" $(SWIFT) build -c release --product stickers -Xswiftc -static-stdlib \
+	  -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -lz -Xlinker -lm -Xlinker -lpthread
 
 corpus:
 	python3 corpus/make_sample_pack.py

@@ -35,9 +35,9 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // libjpeg reports errors by longjmp, which Swift cannot catch: a tiny C shim owns that.
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
-        // rlottie (Debian's librlottie-dev) through its C interface, plus the one switch that
-        // is in its C++ interface only (its model cache).
-        .target(name: "CLottie", linkerSettings: [.linkedLibrary("rlottie")]),
+        // rlottie (Debian's librlottie-dev), loaded with dlopen the first time a Lottie file
+        // is read: it is a shared C++ library only, kept out of every other command's start-up.
+        .target(name: "CLottie"),
 
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG", "CWebP", "CVPX", "CLottie"]),
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
@@ -63,7 +63,9 @@ let package = Package(
 
         // Finds the third-party conformance suites and skips, by name, the tests that need a missing one.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "CZlib", "CLottie", "TestSupport"]),
+        .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "CZlib", "CLottie", "TestSupport"],
+                    // The Lottie tests call rlottie directly, linked as usual, as the oracle.
+                    linkerSettings: [.linkedLibrary("rlottie")]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),

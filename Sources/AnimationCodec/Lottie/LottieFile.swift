@@ -55,7 +55,7 @@ struct LottieFile: Sendable {
         json.append(0)  // rlottie takes a C string
         renderers = LottieRenderers(json: json)
         let (parsedFrames, parsedRate) = try renderers.withAnimation { animation in
-            (lottie_animation_get_totalframe(animation), lottie_animation_get_framerate(animation))
+            (sticker_lottie_total_frames(animation), sticker_lottie_frame_rate(animation))
         }
         guard parsedFrames >= 1, parsedFrames <= max(declaredFrames, 1) else {
             throw .malformed(format: .lottie, reason: "rlottie reads \(parsedFrames) frames where the document declares \(declaredFrames)")
@@ -75,7 +75,7 @@ struct LottieFile: Sendable {
             storage.withUnsafeMutableBytes { target in
                 target.initializeMemory(as: UInt8.self, repeating: 0)  // rlottie draws over what is there
                 let pixels = target.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                lottie_animation_render(animation, index, pixels, width, height, width * 4)
+                sticker_lottie_render(animation, index, pixels, width, height, width * 4)
                 Self.convertToRGBA(pixels, count: width * height)
             }
         }
@@ -121,14 +121,12 @@ final class LottieRenderers: Sendable {
     /// An rlottie animation moved between threads under ``idle``'s lock.
     private struct UncheckedAnimation: @unchecked Sendable { let pointer: OpaquePointer }
 
-    private static let cacheOff: Void = sticker_lottie_disable_model_cache()
-
     /// `json` ends with a zero byte.
     init(json: [UInt8]) { self.json = json }
 
     deinit {
         idle.withLock { idle in
-            for animation in idle { lottie_animation_destroy(animation.pointer) }
+            for animation in idle { sticker_lottie_destroy(animation.pointer) }
         }
     }
 
@@ -142,9 +140,11 @@ final class LottieRenderers: Sendable {
     }
 
     private func parse() throws(CodecError) -> OpaquePointer {
-        _ = Self.cacheOff
+        guard sticker_lottie_load() != 0 else {
+            throw .missingLibrary(format: .lottie, library: String(cString: sticker_lottie_library_name()), package: "librlottie0-1")
+        }
         let animation = json.withUnsafeBufferPointer { text in
-            text.withMemoryRebound(to: CChar.self) { lottie_animation_from_data($0.baseAddress, "", "") }
+            text.withMemoryRebound(to: CChar.self) { sticker_lottie_from_data($0.baseAddress) }
         }
         guard let animation else { throw .malformed(format: .lottie, reason: "rlottie cannot read the animation") }
         return animation

@@ -21,6 +21,9 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     case frameIndexOutOfRange(index: Int, frameCount: Int)
     /// libjpeg-turbo refused the stream; `message` is its own.
     case jpeg(message: String)
+    /// The library that reads this format is not installed (rlottie, loaded when a Lottie file
+    /// is first read); `package` is the Debian package that provides it.
+    case missingLibrary(format: ImageFormat, library: String, package: String)
 
     /// A one-line, human-readable description.
     public var description: String {
@@ -45,6 +48,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
             return "frame \(index) requested, but the animation has \(frameCount) frame(s)"
         case .jpeg(let message):
             return "invalid JPEG: \(message)"
+        case .missingLibrary(let format, let library, let package):
+            return "reading \(format) needs \(library), which is not installed (Debian: apt-get install \(package))"
         }
     }
 }

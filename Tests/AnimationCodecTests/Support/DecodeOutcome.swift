@@ -5,7 +5,7 @@ import Testing
 /// mismatch the chunk it names.
 enum CodecErrorCase: Hashable {
     case unknownFormat, truncated, malformed(ImageFormat), chunkChecksumMismatch(chunk: String), appleCgBI
-    case corruptCompressedData, limitExceeded, noImageData, frameIndexOutOfRange, jpeg
+    case corruptCompressedData, limitExceeded, noImageData, frameIndexOutOfRange, jpeg, missingLibrary
 
     init(_ error: CodecError) {
         switch error {
@@ -19,6 +19,7 @@ enum CodecErrorCase: Hashable {
         case .noImageData: self = .noImageData
         case .frameIndexOutOfRange: self = .frameIndexOutOfRange
         case .jpeg: self = .jpeg
+        case .missingLibrary: self = .missingLibrary
         }
     }
 }
