@@ -2,7 +2,8 @@
 """Draws animated stickers of the kinds people port to iMessage, for `stickers bench --fit` and
 the fit tests: 512 px with alpha, 1-3 s at 24-60 fps, photographic (smooth light, texture and
 grain, as in a clip cut out of a video) and flat art (a few colours, anti-aliased edges), as
-APNG, GIF and WebP, plus one 6 s clip that only fits below 10 fps.
+APNG, GIF and WebP, and as Telegram's two formats (a VP9 .webm with alpha, made by ffmpeg, and a
+Lottie .tgs, vector shapes at 60 fps), plus one 6 s clip that only fits below 10 fps.
 
     python3 Benchmarks/make_fit_corpus.py OUT_DIR [--small]
 
@@ -10,9 +11,13 @@ APNG, GIF and WebP, plus one 6 s clip that only fits below 10 fps.
 numpy and Pillow; deterministic (fixed seeds).
 """
 
+import gzip
+import json
 import math
 import pathlib
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -89,6 +94,59 @@ def save_webp(images, path, fps):
                    method=4, format="WEBP")
 
 
+def save_webm(images, path, fps):
+    """VP9 with an alpha stream, as Telegram's video stickers are (ffmpeg's libvpx-vp9)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for index, image in enumerate(images):
+            image.save(f"{folder}/{index:04d}.png")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", f"{folder}/%04d.png",
+                        "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "700k", str(path)], check=True)
+
+
+def lottie_party(side, frames, fps):
+    """A Lottie document (Telegram's .tgs form): a face that bounces and squashes, and confetti
+    squares that fall and turn; flat colours, every edge drawn by the renderer."""
+    def still(value):
+        return {"a": 0, "k": value}
+
+    def moving(keys):
+        # Linear keyframes [(frame, value), ...]; rlottie reads "s"/"e" pairs with easing handles.
+        k = [{"t": t, "s": v, "e": keys[i + 1][1], "i": {"x": [1], "y": [1]}, "o": {"x": [0], "y": [0]}}
+             for i, (t, v) in enumerate(keys[:-1])]
+        return {"a": 1, "k": k + [{"t": keys[-1][0]}]}
+
+    def layer(index, shapes, position, rotation=still(0), scale=still([100, 100, 100])):
+        return {"ddd": 0, "ind": index, "ty": 4, "sr": 1, "ip": 0, "op": frames, "st": 0, "bm": 0,
+                "ks": {"o": still(100), "r": rotation, "a": still([0, 0, 0]), "s": scale, "p": position},
+                "shapes": shapes}
+
+    def ellipse(w, h, colour, x=0, y=0):
+        return [{"ty": "el", "d": 1, "p": still([x, y]), "s": still([w, h])}, {"ty": "fl", "c": still(colour + [1]), "o": still(100), "r": 1}]
+
+    s = side / 512
+    quarter = frames // 4
+    bounce = [(t, [256 * s, (300 - 60 * abs(math.sin(t / frames * 2 * math.pi))) * s, 0]) for t in range(0, frames + 1, quarter // 2)]
+    squash = [(t, [100 + 8 * math.cos(t / frames * 4 * math.pi), 100 - 8 * math.cos(t / frames * 4 * math.pi), 100])
+              for t in range(0, frames + 1, quarter // 2)]
+    face = (ellipse(40 * s, 40 * s, [0.24, 0.12, 0.04], -55 * s, -40 * s) + ellipse(40 * s, 40 * s, [0.24, 0.12, 0.04], 55 * s, -40 * s)
+            + ellipse(150 * s, 60 * s, [0.85, 0.25, 0.2], 0, 70 * s) + ellipse(330 * s, 330 * s, [1, 0.8, 0.2]))
+    layers = [layer(1, face, moving(bounce), scale=moving(squash))]
+    rng = np.random.default_rng(7)
+    for index in range(12):
+        x, y0 = rng.uniform(40, 472) * s, rng.uniform(-100, 400) * s
+        colour = [float(c) for c in rng.uniform(0.2, 1, 3)]
+        square = [{"ty": "rc", "d": 1, "p": still([0, 0]), "s": still([18 * s, 28 * s]), "r": still(3 * s)},
+                  {"ty": "fl", "c": still(colour + [1]), "o": still(100), "r": 1}]
+        layers.insert(0, layer(index + 2, square, moving([(0, [x, y0, 0]), (frames, [x + 40 * s, y0 + 300 * s, 0])]),
+                               rotation=moving([(0, [0]), (frames, [rng.uniform(180, 720)])])))
+    return {"tgs": 1, "v": "5.5.2", "fr": fps, "ip": 0, "op": frames, "w": side, "h": side, "nm": "party", "ddd": 0,
+            "assets": [], "layers": layers}
+
+
+def save_tgs(document, path):
+    path.write_bytes(gzip.compress(json.dumps(document, separators=(",", ":")).encode(), mtime=0))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -102,6 +160,8 @@ def main():
     save_apng(flat_art(side, frames(60), 3), out / "flat-60fps-1s.png", 60)
     save_gif(flat_art(side, frames(72), 4), out / "flat-24fps-3s.gif", 24)
     save_apng(photographic(side * 5 // 8, frames(144), 5, wobble=3.0), out / "photo-24fps-6s.png", 24)
+    save_webm(photographic(side, frames(90), 6, wobble=1.5), out / "photo-30fps-3s.webm", 30)
+    save_tgs(lottie_party(side, frames(180), 60), out / "party-60fps-3s.tgs")
     for path in sorted(out.iterdir()):
         print(path, path.stat().st_size)
 
