@@ -15,6 +15,9 @@ import StickerPack
 struct QualitySearch {
     /// The exact scaled frames, repeats merged: what the recipes start from.
     let merged: FrameTimeline
+    /// The same frames scaled with the softer bicubic filter, repeats merged, when the sticker
+    /// is scaled at all: what the recipes with ``LossyRecipe/softerScaling`` start from.
+    let softerMerged: FrameTimeline?
     /// The exact scaled frames as shown: what quality is measured against.
     let reference: FrameTimeline
     let plays: Int
@@ -29,10 +32,18 @@ struct QualitySearch {
     /// Strongest-level bytes over search-level bytes; corrected by every strongest-level file.
     private var strongestRatio = 0.85
     private var estimates: [LossyRecipe: Int] = [:]
-    private var quantized: [Int: [[UInt8]]] = [:]
+    private var quantized: [QuantizedKey: [[UInt8]]] = [:]
 
-    init(merged: FrameTimeline, reference: FrameTimeline, plays: Int, side: Int, options: FitOptions, exactIsPalette: Bool) {
+    /// A palette's frames: its size and which scaling they start from.
+    private struct QuantizedKey: Hashable {
+        var colors: Int
+        var softerScaling: Bool
+    }
+
+    init(merged: FrameTimeline, softerMerged: FrameTimeline? = nil, reference: FrameTimeline, plays: Int, side: Int,
+         options: FitOptions, exactIsPalette: Bool) {
         self.merged = merged
+        self.softerMerged = softerMerged
         self.reference = reference
         self.plays = plays
         self.side = side
@@ -65,7 +76,10 @@ struct QualitySearch {
         let animated = merged.count > 1
         let fullPalette: Int? = exactIsPalette ? nil : 256
         let fewer = Self.paletteSizes.filter { !exactIsPalette || $0 < 256 }
-        guard animated else { return [fewer.map { LossyRecipe(colors: $0) }] }
+        guard animated else {
+            let softer = softerMerged == nil ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
+            return [fewer.map { LossyRecipe(colors: $0) }] + softer
+        }
         let steps = [1] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
         var families: [[LossyRecipe]] = [(1...48).map { LossyRecipe(colors: nil, tolerance: $0) }]
         for step in steps {
@@ -73,6 +87,12 @@ struct QualitySearch {
             families.append(fewer.map { LossyRecipe(colors: $0, tolerance: 2, frameStep: step) })
         }
         families.append(steps.flatMap { step in [64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 16, frameStep: step) } })
+        if softerMerged != nil {
+            // The softer filter at the full rate: exact, then with a growing tolerance; and over
+            // a 256-colour palette.
+            families.append((0...48).map { LossyRecipe(softerScaling: true, colors: nil, tolerance: $0) })
+            families.append((0...48).map { LossyRecipe(softerScaling: true, colors: 256, tolerance: $0) })
+        }
         return families.filter { !$0.isEmpty }
     }
 
@@ -85,16 +105,18 @@ struct QualitySearch {
 
     /// The frames `recipe` gives.
     mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
-        var frames = merged.frames
+        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        var frames = start.frames
         if let colors = recipe.colors {
-            if let cached = quantized[colors] {
+            let key = QuantizedKey(colors: colors, softerScaling: recipe.softerScaling)
+            if let cached = quantized[key] {
                 frames = cached
             } else {
-                frames = PaletteQuantizer(maxColors: colors).quantize(merged.frames)
-                quantized[colors] = frames
+                frames = PaletteQuantizer(maxColors: colors).quantize(start.frames)
+                quantized[key] = frames
             }
         }
-        var timeline = FrameTimeline(frames: frames, durations: merged.durations)
+        var timeline = FrameTimeline(frames: frames, durations: start.durations)
         if recipe.frameStep > 1 { timeline = timeline.keepingEvery(recipe.frameStep) }
         timeline.frames = InterframeTolerance.apply(timeline.frames, tolerance: recipe.tolerance)
         return timeline.mergingRepeats()

@@ -82,6 +82,14 @@ public struct StickerFitter: Sendable {
             steps += geometry
             let reference = FrameTimeline(frames: scaled, durations: shown.durations)
             let merged = reference.mergingRepeats()
+            // The lossy search also tries the frames scaled with a softer filter (when scaled).
+            let isScaled = geometry.contains { $0.kind == .scale }
+            let softer = { () -> FrameTimeline? in
+                guard isScaled else { return nil }
+                let frames = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: target.pixels,
+                                                 threads: self.options.threads, filter: .bicubic).frames
+                return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
+            }
             if merged.count < reference.count {
                 steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
             }
@@ -93,7 +101,7 @@ public struct StickerFitter: Sendable {
             if options.allowLossy, estimate / 2 > options.maxBytes * 2, !(unchanged && original.count <= options.maxBytes) {
                 steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(Self.grouped(estimate)) bytes, "
                                      + "far over the budget (not written)"))
-                if try fitLossy(merged: merged, reference: reference, plays: animation.plays, exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette,
+                if try fitLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette,
                                 size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
                     return
                 }
@@ -120,7 +128,7 @@ public struct StickerFitter: Sendable {
             smallest = pick(smallest, (attempt, steps))
             guard options.allowLossy else { continue }
 
-            if try fitLossy(merged: merged, reference: reference, plays: animation.plays, exactIsPalette: encoded.colorModel.isPalette,
+            if try fitLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: encoded.colorModel.isPalette,
                             size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
                 return
             }
@@ -142,11 +150,12 @@ public struct StickerFitter: Sendable {
     /// The lossy candidates at one size: the quality search's file and, for an opaque still, a
     /// JPEG; the one of highest PSNR that fits is the result. Otherwise the smallest file reached
     /// joins `smallest`, and the search is kept in `search` for the failure's suggestions.
-    private func fitLossy(merged: FrameTimeline, reference: FrameTimeline, plays: Int, exactIsPalette: Bool, size target: StickerSize,
+    private func fitLossy(merged: FrameTimeline, softer: () -> FrameTimeline?, reference: FrameTimeline, plays: Int,
+                          exactIsPalette: Bool, size target: StickerSize,
                           steps: [FitStep], smallest: inout (Attempt, [FitStep])?, search kept: inout QualitySearch?,
                           isAskedSize: Bool, into result: inout FittedSticker) throws -> Bool {
         var fitting: [(Attempt, [FitStep])] = []
-        var search = QualitySearch(merged: merged, reference: reference, plays: plays, side: target.pixels,
+        var search = QualitySearch(merged: merged, softerMerged: softer(), reference: reference, plays: plays, side: target.pixels,
                                    options: options, exactIsPalette: exactIsPalette)
         if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
             fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))

@@ -12,18 +12,19 @@ public enum StickerGeometry {
     }
 
     /// `frames` (`width` x `height` premultiplied canvases) scaled with the renderer's
-    /// premultiplied Lanczos 3 so the longer side is `side`, then centred on a transparent
-    /// `side` x `side` square; and the steps that took.
-    public static func fit(_ frames: [[UInt8]], width: Int, height: Int, side: Int, threads: Int) -> (frames: [[UInt8]], steps: [FitStep]) {
+    /// premultiplied Lanczos 3 (or `filter`) so the longer side is `side`, then centred on a
+    /// transparent `side` x `side` square; and the steps that took.
+    public static func fit(_ frames: [[UInt8]], width: Int, height: Int, side: Int, threads: Int,
+                           filter: Resampler.Filter = .lanczos3) -> (frames: [[UInt8]], steps: [FitStep]) {
         var steps: [FitStep] = []
         let (scaledWidth, scaledHeight) = scaledSize(width: width, height: height, side: side)
         var frames = frames
         if (scaledWidth, scaledHeight) != (width, height) {
-            let resampler = Resampler(filter: .lanczos3)
+            let resampler = Resampler(filter: filter)
             frames = ParallelWork.map(frames, threads: threads) { frame in
                 resampler.resize(RGBAImage(width: width, height: height, pixels: frame), width: scaledWidth, height: scaledHeight).pixels
             }
-            steps.append(FitStep(.scale, "\(width)x\(height) -> \(scaledWidth)x\(scaledHeight) (premultiplied Lanczos 3)"))
+            steps.append(FitStep(.scale, "\(width)x\(height) -> \(scaledWidth)x\(scaledHeight) (premultiplied \(filter == .lanczos3 ? "Lanczos 3" : filter.rawValue))"))
         }
         if (scaledWidth, scaledHeight) != (side, side) {
             let x = (side - scaledWidth) / 2, y = (side - scaledHeight) / 2

@@ -168,6 +168,22 @@ struct TelegramHostileTests {
         #expect(throws: CodecError.self) {
             _ = try AnimationDecoder(bytes: document(w: 64, h: 64, op: 30), limits: small, vectorSize: PixelSize(width: 4096, height: 4096))
         }
+        // Frame rates that would make a frame show for more than 100 s or less than 1 ms.
+        for rate in ["1e-14", "0.001", "5000"] {
+            #expect(Self.outcome(Array(#"{"v":"5","fr":\#(rate),"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#.utf8)) == .malformed(.lottie), "fr \(rate)")
+        }
+        // Repeaters: one of 100,000 copies, and three of 100 (a million together), are refused
+        // before rlottie builds them; one of 10 is drawn.
+        func repeaters(_ counts: [Int]) -> [UInt8] {
+            let shapes = #"{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[4,4]},"r":{"a":0,"k":0}},"#
+                + counts.map { #"{"ty":"rp","c":{"a":0,"k":\#($0)},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}},"# }.joined()
+                + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#
+            let layer = #"{"ty":4,"ind":1,"ip":0,"op":2,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"p":{"a":0,"k":[8,8,0]},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]}},"shapes":[\#(shapes)]}"#
+            return Array(#"{"v":"5.5.2","fr":30,"ip":0,"op":2,"w":64,"h":64,"layers":[\#(layer)]}"#.utf8)
+        }
+        #expect(Self.outcome(repeaters([100_000])) == .malformed(.lottie))
+        #expect(Self.outcome(repeaters([100, 100, 100])) == .malformed(.lottie))
+        #expect(Self.outcome(repeaters([10])) == nil)
         // Missing or impossible fields are named.
         for bad in [#"{"v":"5","fr":0,"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#,
                     #"{"v":"5","fr":30,"ip":10,"op":10,"w":64,"h":64,"layers":[]}"#,
@@ -175,5 +191,21 @@ struct TelegramHostileTests {
                     #"{"v":"5","fr":30,"ip":0,"op":30,"w":-64,"h":64,"layers":[]}"#] {
             #expect(Self.outcome(Array(bad.utf8)) == .malformed(.lottie), "\(bad)")
         }
+    }
+}
+
+/// What libvpx is given for a VP9 block: exactly the frames whose headers were checked.
+@Suite("WebM: VP9 blocks handed to libvpx")
+struct VP9BlockTests {
+    @Test("a block without a superframe index gets a one-frame index; one with an index is kept")
+    func superframeIndex() throws {
+        let frame: [UInt8] = [0x82, 0x49, 0x83, 0x42, 0x00, 0x01, 0x02, 0x03, 0x04]
+        // Annex B: marker 0b110_11_000 (4-byte sizes, one frame), the size little-endian, the marker.
+        let indexed = frame + [0xD8, 9, 0, 0, 0, 0xD8]
+        #expect(VPXFrameHeadersProbe.forDecoding(frame) == indexed)
+        #expect(VPXFrameHeadersProbe.forDecoding(indexed) == indexed)
+        // A superframe of two frames (1-byte sizes 4 and 5) is kept as it is.
+        let two: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9] + [0xC1, 4, 5, 0xC1]
+        #expect(VPXFrameHeadersProbe.forDecoding(two) == two)
     }
 }

@@ -37,7 +37,9 @@ struct LottieFile: Sendable {
         let (w, h, rate, inPoint, outPoint) = (try number("w"), try number("h"), try number("fr"), try number("ip"), try number("op"))
         guard document.arrays.contains("layers") else { throw .malformed(format: .lottie, reason: "the document has no \"layers\" array") }
         guard w >= 1, h >= 1, w < 1e9, h < 1e9 else { throw .malformed(format: .lottie, reason: "the canvas is \(w)x\(h)") }
-        guard rate > 0, rate <= 1000 else { throw .malformed(format: .lottie, reason: "frame rate \(rate) is not between 0 and 1000") }
+        guard (LottieFile.frameRates).contains(rate) else {
+            throw .malformed(format: .lottie, reason: "frame rate \(rate) is not between \(LottieFile.frameRates.lowerBound) and \(LottieFile.frameRates.upperBound)")
+        }
         guard abs(inPoint) < 1e9, abs(outPoint) < 1e9, outPoint - inPoint >= 1 else {
             throw .malformed(format: .lottie, reason: "out point \(outPoint) is not at least one frame after in point \(inPoint)")
         }
@@ -61,8 +63,11 @@ struct LottieFile: Sendable {
             throw .malformed(format: .lottie, reason: "rlottie reads \(parsedFrames) frames where the document declares \(declaredFrames)")
         }
         frameCount = Int(parsedFrames)
-        frameRate = parsedRate > 0 ? parsedRate : rate
+        frameRate = LottieFile.frameRates.contains(parsedRate) ? parsedRate : rate
     }
+
+    /// The frame rates accepted (frames a second): a frame shows for 1 ms to 100 s.
+    static let frameRates = 0.01...1000.0
 
     /// Each frame's display time: one frame at the document's rate, in microseconds.
     var delay: FrameDelay { FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000) }

@@ -1,7 +1,9 @@
 /// A strict JSON reader (RFC 8259) that checks a Lottie document before rlottie parses it and
 /// keeps only what the decoder needs: the top-level keys and their numbers (`w`, `h`, `fr`,
 /// `ip`, `op`). Nesting is bounded, so a hostile file cannot exhaust the stack here or in
-/// rlottie's recursive model builder.
+/// rlottie's recursive model builder, and so are repeaters (shapes of `"ty": "rp"`, whose
+/// `"c"` copies what comes before them): rlottie builds every copy, so a repeater of a hundred
+/// million copies in a few hundred bytes would take gigabytes.
 struct LottieJSON {
     /// Why a document was refused, and where.
     struct SyntaxError: Error {
@@ -16,6 +18,10 @@ struct LottieJSON {
     static let documentKeys: Set<String> = ["v", "fr", "ip", "op", "w", "h", "layers"]
     /// The deepest nesting accepted; real animations stay far below it.
     static let maxDepth = 128
+    /// The most copies one repeater may make, and all repeaters' copies multiplied together
+    /// (nested repeaters multiply; counting independent ones as if nested is the safe side).
+    static let maxRepeaterCopies = 1000.0
+    static let maxRepeaterProduct = 100_000.0
 
     /// The top-level keys, in order.
     private(set) var keys: [String] = []
@@ -26,6 +32,11 @@ struct LottieJSON {
 
     private let text: UnsafeBufferPointer<UInt8>
     private var offset = 0
+    /// Whether numbers read now are part of a `"c"` value, and the largest of them.
+    private var collectingCount = false
+    private var largestCount = 0.0
+    /// Every repeater's copies multiplied together so far.
+    private var repeaterProduct = 1.0
 
     /// Reads a whole document.
     static func read(_ bytes: [UInt8]) throws(SyntaxError) -> LottieJSON {
@@ -81,15 +92,28 @@ struct LottieJSON {
         offset += 1
         skipSpace()
         if peek() == UInt8(ascii: "}") { offset += 1; return }
+        var isRepeater = false, copies = 0.0
         while true {
             skipSpace()
             guard peek() == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
+            let keyStart = offset + 1
             let key = try readString(keeping: depth == 0)
+            let keyBytes = UnsafeBufferPointer(rebasing: text[keyStart ..< offset - 1])
             skipSpace()
             guard peek() == UInt8(ascii: ":") else { throw error("':' expected after a key") }
             offset += 1
             skipSpace()
-            if depth == 0 {
+            if keyBytes.elementsEqual("ty".utf8), peek() == UInt8(ascii: "\"") {
+                let valueStart = offset + 1
+                _ = try readString(keeping: false)
+                isRepeater = UnsafeBufferPointer(rebasing: text[valueStart ..< offset - 1]).elementsEqual("rp".utf8)
+            } else if keyBytes.elementsEqual("c".utf8) {
+                let outer = (collectingCount, largestCount)
+                (collectingCount, largestCount) = (true, 0)
+                try readValue(depth: depth + 1)
+                copies = largestCount
+                (collectingCount, largestCount) = (outer.0, max(outer.1, largestCount))
+            } else if depth == 0 {
                 keys.append(key)
                 if let byte = peek(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                     numbers[key] = try readNumber()
@@ -103,8 +127,22 @@ struct LottieJSON {
             skipSpace()
             guard let next = peek() else { throw error("the object is not closed") }
             offset += 1
-            if next == UInt8(ascii: "}") { return }
+            if next == UInt8(ascii: "}") {
+                if isRepeater { try countRepeater(copies) }
+                return
+            }
             guard next == UInt8(ascii: ",") else { offset -= 1; throw error("',' or '}' expected") }
+        }
+    }
+
+    /// Checks a repeater of `copies` against the bounds.
+    private mutating func countRepeater(_ copies: Double) throws(SyntaxError) {
+        guard copies <= Self.maxRepeaterCopies else {
+            throw error("a repeater makes \(copies) copies, more than \(Int(Self.maxRepeaterCopies))")
+        }
+        repeaterProduct *= max(1, copies)
+        guard repeaterProduct <= Self.maxRepeaterProduct else {
+            throw error("repeaters make \(repeaterProduct) copies together, more than \(Int(Self.maxRepeaterProduct))")
         }
     }
 
@@ -175,7 +213,9 @@ struct LottieJSON {
         }
         // A number is cut short if the text ends right after it (a sniffed head).
         if offset == text.count { throw error("the document ends in a number") }
-        return Double(String(decoding: UnsafeBufferPointer(rebasing: text[start ..< offset]), as: UTF8.self)) ?? .nan
+        let value = Double(String(decoding: UnsafeBufferPointer(rebasing: text[start ..< offset]), as: UTF8.self)) ?? .nan
+        if collectingCount { largestCount = max(largestCount, value.isNaN ? .infinity : value) }
+        return value
     }
 
     private mutating func readLiteral(_ literal: StaticString) throws(SyntaxError) {

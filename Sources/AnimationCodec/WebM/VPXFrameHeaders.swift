@@ -29,12 +29,28 @@ enum VPXFrameHeaders {
         return (Int(bytes[6]) | Int(bytes[7] & 0x3F) << 8, Int(bytes[8]) | Int(bytes[9] & 0x3F) << 8)
     }
 
+    /// What libvpx is given for a VP9 block: the block as it is when it ends in a superframe
+    /// index, else the block with a one-frame index added. Without an index libvpx decodes
+    /// whatever follows the first frame's data as more frames, whose sizes were never checked.
+    static func vp9BlockForDecoding(_ block: ArraySlice<UInt8>) -> [UInt8] {
+        guard superframeIndexLength(block) == nil else { return Array(block) }
+        let size = UInt32(truncatingIfNeeded: block.count)
+        // Marker 0b110_11_000: sizes of 4 bytes, one frame (Annex B).
+        return Array(block) + [0xD8] + (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) } + [0xD8]
+    }
+
+    /// The length of the superframe index `block` ends in, if it ends in one.
+    private static func superframeIndexLength(_ block: ArraySlice<UInt8>) -> Int? {
+        guard let marker = block.last, marker & 0xE0 == 0xC0 else { return nil }
+        let indexLength = 2 + (Int((marker >> 3) & 3) + 1) * (Int(marker & 7) + 1)
+        guard block.count >= indexLength, block[block.endIndex - indexLength] == marker else { return nil }
+        return indexLength
+    }
+
     /// The frames of a VP9 block: a superframe's, as its index at the end lists them, or the block.
     private static func vp9Frames(_ block: ArraySlice<UInt8>) throws(CodecError) -> [ArraySlice<UInt8>] {
-        guard let marker = block.last, marker & 0xE0 == 0xC0 else { return [block] }
+        guard let indexLength = superframeIndexLength(block), let marker = block.last else { return [block] }
         let count = Int(marker & 7) + 1, sizeBytes = Int((marker >> 3) & 3) + 1
-        let indexLength = 2 + sizeBytes * count
-        guard block.count >= indexLength, block[block.endIndex - indexLength] == marker else { return [block] }
         var frames: [ArraySlice<UInt8>] = []
         var start = block.startIndex, field = block.endIndex - indexLength + 1
         for _ in 0..<count {

@@ -208,7 +208,7 @@ private struct WebMParser {
             default: break
             }
         }
-        if let duration, duration.isFinite, duration > 0, duration < 1e12 {
+        if let duration, duration.isFinite, duration > 0, duration * Double(timestampScale) < Double(Self.maxNanoseconds) {
             segmentDuration = Int64(duration * Double(timestampScale))
         }
     }
@@ -269,7 +269,7 @@ private struct WebMParser {
         }
         track.width = Int(width)
         track.height = Int(height)
-        if let defaultDuration, defaultDuration > 0, defaultDuration < 1 << 40 { track.defaultDuration = Int64(defaultDuration) }
+        if let defaultDuration, defaultDuration > 0, defaultDuration < UInt64(Self.maxNanoseconds) { track.defaultDuration = Int64(defaultDuration) }
         return track
     }
 
@@ -337,10 +337,22 @@ private struct WebMParser {
         guard flags & 0x06 == 0 else { throw .malformed(format: .webm, reason: "laced video block at offset \(element.start)") }
         let payload = header + 3 ..< data.upperBound
         guard !payload.isEmpty else { throw .malformed(format: .webm, reason: "empty video block at offset \(element.start)") }
-        let time = (clusterTime + Int64(relative)) * timestampScale
+        guard let time = nanoseconds(clusterTime + Int64(relative)) else {
+            throw .malformed(format: .webm, reason: "block at offset \(element.start) is timed past \(Self.maxNanoseconds) ns")
+        }
         blocks.append(WebMFile.Block(
             time: time, payload: payload, alpha: group?.alpha,
             isKeyframe: group?.isKeyframe ?? (flags & 0x80 != 0),
-            duration: group?.duration.flatMap { $0 < 1 << 40 ? Int64($0) * timestampScale : nil }))
+            duration: group?.duration.flatMap { $0 < 1 << 40 ? nanoseconds(Int64($0)) : nil }))
+    }
+
+    /// The latest time a WebM may give, in nanoseconds (about 36 years): every time and
+    /// duration stays within it, so the gaps between them cannot overflow.
+    static let maxNanoseconds: Int64 = 1 << 60
+
+    /// `ticks` of the segment's TimestampScale in nanoseconds, or `nil` past ``maxNanoseconds``.
+    private func nanoseconds(_ ticks: Int64) -> Int64? {
+        let (product, overflow) = ticks.multipliedReportingOverflow(by: timestampScale)
+        return overflow || abs(product) > Self.maxNanoseconds ? nil : product
     }
 }

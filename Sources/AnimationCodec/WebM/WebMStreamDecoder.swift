@@ -28,7 +28,8 @@ final class VPXContext {
         for declared in try VPXFrameHeaders.declaredSizes(payload, codec: codec) where declared != size {
             throw .malformed(format: .webm, reason: "block \(block)'s \(stream) frame is \(declared.width)x\(declared.height), the track is \(size.width)x\(size.height)")
         }
-        let status = payload.withUnsafeBufferPointer { data in
+        let data = codec == .vp9 ? VPXFrameHeaders.vp9BlockForDecoding(payload) : Array(payload)
+        let status = data.withUnsafeBufferPointer { data in
             vpx_codec_decode(context, data.baseAddress, UInt32(data.count), nil, 0)
         }
         guard status == VPX_CODEC_OK else {

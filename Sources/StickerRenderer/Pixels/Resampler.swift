@@ -17,6 +17,9 @@ public struct Resampler: Sendable, Hashable {
     public enum Filter: String, Sendable, Hashable, CaseIterable {
         /// Lanczos, 3 lobes: sharp, the usual choice for downscaling photos and art.
         case lanczos3
+        /// Bicubic (Keys, a = -0.5, as Pillow's and ImageMagick's Catmull-Rom): between Lanczos
+        /// and the triangle, a little ringing; flat art scaled with it compresses markedly better.
+        case bicubic
         /// Triangle (tent): softer, no ringing, a little less alias suppression.
         case triangle
         /// Box: when shrinking, each output pixel is the mean of the source pixels it covers
@@ -28,6 +31,7 @@ public struct Resampler: Sendable, Hashable {
         var support: Double {
             switch self {
             case .lanczos3: return 3
+            case .bicubic: return 2
             case .triangle: return 1
             case .box: return 0.5
             }
@@ -44,6 +48,11 @@ public struct Resampler: Sendable, Hashable {
                 // sin(px) from sin(px / 3) by the triple-angle identity: one sin, not two.
                 let third = sin(px / 3)
                 return 3 * third * (3 - 4 * third * third) * third / (px * px)
+            case .bicubic:
+                let a = -0.5
+                if x < 1 { return ((a + 2) * x - (a + 3)) * x * x + 1 }
+                if x < 2 { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a }
+                return 0
             case .triangle:
                 return max(0, 1 - x)
             case .box:
