@@ -88,10 +88,11 @@ struct QualitySearch {
         }
         families.append(steps.flatMap { step in [64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 16, frameStep: step) } })
         if softerMerged != nil {
-            // The softer filter at the full rate: exact, then with a growing tolerance; and over
-            // a 256-colour palette.
+            // The softer filter at the full rate: exact, then with a growing tolerance; over a
+            // 256-colour palette; and with fewer colours.
             families.append((0...48).map { LossyRecipe(softerScaling: true, colors: nil, tolerance: $0) })
             families.append((0...48).map { LossyRecipe(softerScaling: true, colors: 256, tolerance: $0) })
+            families.append(fewer.map { LossyRecipe(softerScaling: true, colors: $0, tolerance: 2) })
         }
         return families.filter { !$0.isEmpty }
     }

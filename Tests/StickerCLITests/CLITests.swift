@@ -270,7 +270,7 @@ struct HelpTextTests {
         #expect(help.contains("--style <style>") && help.contains("(values: compact, expanded; default: compact)"))
         #expect(help.contains("(values: raw, browser, apple; default: apple)"))
         // --filter has no default of its own: render takes lanczos3, preview box (its help says so).
-        #expect(help.contains("(values: lanczos3, triangle, box)"))
+        #expect(help.contains("(values: lanczos3, bicubic, triangle, box)"))
         #expect(help.contains("(values: auto, lines, none; default: auto)"))
         #expect(ProgressStyle.allValueStrings == ["auto", "lines", "none"])
         _ = try RenderCommand.parse(["pack", "--style", "expanded", "--progress", "lines", "-o", "x.png"])

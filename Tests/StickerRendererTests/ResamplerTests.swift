@@ -16,7 +16,7 @@ struct ResamplerTests {
     }
 
     /// The filters that blend past a pixel's own area (the box filter has tests of its own below).
-    static let smoothFilters: [Resampler.Filter] = [.lanczos3, .triangle]
+    static let smoothFilters: [Resampler.Filter] = [.lanczos3, .bicubic, .triangle]
 
     @Test("A soft edge keeps its colour: every partly transparent pixel is pure red", arguments: smoothFilters, [(408, 102), (408, 306), (618, 489), (5, 2)])
     func softEdge(_ filter: Resampler.Filter, _ sizes: (Int, Int)) {
@@ -96,6 +96,16 @@ struct ResamplerTests {
                 #expect(p.a == (x < 30 ? 255 : 0) && p.r == p.a && p.g == 0 && p.b == 0, "\(x),\(y): \(p)")
             }
         }
+    }
+
+    @Test("Bicubic is Keys' cubic with a = -0.5: its values at the taps worked out by hand")
+    func bicubicKernel() {
+        // w(x) = 1.5|x|^3 - 2.5|x|^2 + 1 below 1; -0.5|x|^3 + 2.5|x|^2 - 4|x| + 2 from 1 to 2.
+        let expected: [(Double, Double)] = [(0, 1), (0.5, 0.5625), (1, 0), (1.5, -0.0625), (2, 0), (2.5, 0), (-0.5, 0.5625), (0.25, 0.8671875)]
+        for (x, w) in expected {
+            #expect(abs(Resampler.Filter.bicubic.weight(x) - w) < 1e-12, "w(\(x))")
+        }
+        #expect(Resampler.Filter.bicubic.support == 2)
     }
 
     @Test("The fast kernel matches a direct Lanczos-3 from the formula within 1, transparent margins included")
