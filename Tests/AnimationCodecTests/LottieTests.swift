@@ -9,16 +9,8 @@ import CZlib
 /// frame equal to rlottie's own render of it called directly here.
 @Suite("Lottie: hand-written documents, rlottie called directly", .timeLimit(.minutes(2)))
 struct LottieTests {
-    /// A 64 x 64 document, 30 frames at 30 fps: a 16 x 16 red square whose centre moves
-    /// linearly from (16, 32) at frame 0 to (48, 32) at frame 30 (the out point).
-    static let movingSquare = """
-    {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"nm":"square","ddd":0,"assets":[],
-     "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"square","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
-      "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},
-            "p":{"a":1,"k":[{"t":0,"s":[16,32,0],"e":[48,32,0],"i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":30}]}},
-      "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[16,16]},"r":{"a":0,"k":0}},
-                {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
-    """
+    /// The moving red square (``LottieDocuments/movingSquare``).
+    static let movingSquare = LottieDocuments.movingSquare
 
     /// A 64 x 64 document, 30 frames at 60 fps: a blue circle of radius 20 at the centre whose
     /// fill opacity falls linearly from 100% at frame 0 to 0% at frame 30.

@@ -6,16 +6,8 @@ import TestSupport
 /// across, the geometry known) and a VP9 `.webm` with alpha made by ffmpeg, in one folder.
 @Suite("Telegram formats: every command reads .tgs and .webm", .timeLimit(.minutes(3)))
 struct TelegramCommandTests {
-    /// 64 x 64, 30 frames at 30 fps: a 16 x 16 red square whose centre moves linearly from
-    /// (16, 32) at frame 0 to (48, 32) at frame 30.
-    static let square = #"""
-    {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"nm":"square","ddd":0,"assets":[],
-     "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"square","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
-      "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},
-            "p":{"a":1,"k":[{"t":0,"s":[16,32,0],"e":[48,32,0],"i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":30}]}},
-      "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[16,16]},"r":{"a":0,"k":0}},
-                {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
-    """#
+    /// The moving red square (``LottieDocuments/movingSquare``): 64 x 64, 30 frames at 30 fps.
+    static let square = LottieDocuments.movingSquare
 
     /// The folder: square.tgs (gzip by Python's own module) and clip.webm (96 x 96, 12 frames at
     /// 24 fps, VP9 with an alpha disc).

@@ -1,0 +1,14 @@
+/// Lottie documents written by hand for the tests, their geometry stated so that pixels can be
+/// worked out from it.
+public enum LottieDocuments {
+    /// A 64 x 64 document, 30 frames at 30 fps: a 16 x 16 red square whose centre moves
+    /// linearly from (16, 32) at frame 0 to (48, 32) at frame 30 (the out point).
+    public static let movingSquare = """
+    {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"nm":"square","ddd":0,"assets":[],
+     "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"square","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+      "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},
+            "p":{"a":1,"k":[{"t":0,"s":[16,32,0],"e":[48,32,0],"i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":30}]}},
+      "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[16,16]},"r":{"a":0,"k":0}},
+                {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+    """
+}
