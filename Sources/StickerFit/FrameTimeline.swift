@@ -36,14 +36,30 @@ public struct FrameTimeline: Sendable {
         return FrameTimeline(frames: frames, durations: durations)
     }
 
-    /// Every `step`-th frame, each shown for the time of the `step` frames it stands for.
-    func keepingEvery(_ step: Int) -> FrameTimeline {
+    /// One frame in every `step` (frames ⌊k × step⌋ for k = 0, 1, ...: every 2nd for 2, two
+    /// of every five for 2.5), each shown for the time of the frames it stands for, so the
+    /// loop keeps its length.
+    func keepingEvery(_ step: Double) -> FrameTimeline {
+        let kept = Self.keptIndices(count: count, step: step)
         var frames: [[UInt8]] = [], durations: [Double] = []
-        for start in stride(from: 0, to: count, by: step) {
+        for (position, start) in kept.enumerated() {
+            let end = position + 1 < kept.count ? kept[position + 1] : count
             frames.append(self.frames[start])
-            durations.append(self.durations[start..<min(count, start + step)].reduce(0, +))
+            durations.append(self.durations[start..<end].reduce(0, +))
         }
         return FrameTimeline(frames: frames, durations: durations)
+    }
+
+    /// The frames ``keepingEvery(_:)`` keeps of `count`.
+    static func keptIndices(count: Int, step: Double) -> [Int] {
+        guard step > 1 else { return Array(0..<count) }
+        var kept: [Int] = []
+        for k in 0... {
+            let index = Int((Double(k) * step + 1e-9).rounded(.down))
+            guard index < count else { break }
+            if kept.last != index { kept.append(index) }
+        }
+        return kept
     }
 
     /// The delays as stored: exact milliseconds when whole, else 1/100 000 s.

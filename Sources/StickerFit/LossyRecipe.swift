@@ -12,8 +12,9 @@ struct LossyRecipe: Hashable, Sendable {
     var colors: Int?
     /// Inter-frame tolerance (``InterframeTolerance``), 0 for none.
     var tolerance: Int = 0
-    /// Keep every `frameStep`-th frame (1: all), each shown for the frames it stands for.
-    var frameStep: Int = 1
+    /// Keep one frame in every `frameStep` (1: all; 2: every 2nd; 2.5: two of every five),
+    /// each shown for the frames it stands for.
+    var frameStep: Double = 1
 
     /// The steps this recipe takes, in the report's words; `framesPerSecond` is the exact
     /// timeline's rate.
@@ -26,14 +27,21 @@ struct LossyRecipe: Hashable, Sendable {
             steps.append(FitStep(.palette, "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact)", isLossy: true))
         }
         if frameStep > 1 {
-            let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / Double(frameStep))
-            steps.append(FitStep(.frameRate, rate + " (every \(frameStep)\(Self.ordinalSuffix(frameStep)) frame), "
-                                 + "\(frames) -> \((frames + frameStep - 1) / frameStep) frames", isLossy: true))
+            let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / frameStep)
+            steps.append(FitStep(.frameRate, rate + " (\(stepName)), "
+                                 + "\(frames) -> \(FrameTimeline.keptIndices(count: frames, step: frameStep).count) frames", isLossy: true))
         }
         if tolerance > 0 {
             steps.append(FitStep(.tolerance, "a pixel within \(tolerance) of what is shown stays as it is", isLossy: true))
         }
         return steps
+    }
+
+    /// `every 2nd frame`, or for a step between whole numbers `2 of every 5 frames`.
+    private var stepName: String {
+        let whole = Int(frameStep)
+        if Double(whole) == frameStep { return "every \(whole)\(Self.ordinalSuffix(whole)) frame" }
+        return "2 of every \(Int((frameStep * 2).rounded())) frames"
     }
 
     private static func ordinalSuffix(_ n: Int) -> String {
@@ -52,7 +60,7 @@ struct LossyRecipe: Hashable, Sendable {
         if softerScaling { parts.append("bicubic") }
         parts.append(colors.map { "\($0) colours" } ?? "all colours")
         if tolerance > 0 { parts.append("tolerance \(tolerance)") }
-        if frameStep > 1 { parts.append("every \(frameStep)\(Self.ordinalSuffix(frameStep)) frame") }
+        if frameStep > 1 { parts.append(stepName) }
         return parts.joined(separator: ", ")
     }
 }

@@ -80,7 +80,7 @@ struct QualitySearch {
             let softer = softerMerged == nil ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
             return [fewer.map { LossyRecipe(colors: $0) }] + softer
         }
-        let steps = [1] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
+        let steps = [1.0] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
         var families: [[LossyRecipe]] = [(1...48).map { LossyRecipe(colors: nil, tolerance: $0) }]
         for step in steps {
             families.append((0...48).map { LossyRecipe(colors: fullPalette, tolerance: $0, frameStep: step) }.filter { $0 != LossyRecipe() })
@@ -98,10 +98,13 @@ struct QualitySearch {
     }
 
     /// Every frame step from 2 that keeps the rate at or above `minimumFramesPerSecond`.
-    func frameSteps(minimumFramesPerSecond: Double) -> [Int] {
+    func frameSteps(minimumFramesPerSecond: Double) -> [Double] {
         let rate = merged.framesPerSecond
         guard merged.count > 1, rate > 0 else { return [] }
-        return Array(stride(from: 2, through: merged.count, by: 1).prefix { rate / Double($0) >= minimumFramesPerSecond - 1e-9 })
+        // Whole steps, and half steps up to 4 (two of every three, five or seven frames): the
+        // rates between every 2nd and every 3rd frame are where most clips land.
+        let steps = [1.5, 2, 2.5, 3, 3.5] + stride(from: 4, through: Double(merged.count), by: 1)
+        return steps.filter { $0 <= Double(merged.count) }.prefix { rate / $0 >= minimumFramesPerSecond - 1e-9 }.map { $0 }
     }
 
     /// The frames `recipe` gives.
@@ -241,7 +244,7 @@ struct QualitySearch {
     /// The highest frame rate below `frameStep`'s that fits (for a failure's suggestion): one
     /// family, every larger frame step with 256 down to 16 colours in turn and a tolerance,
     /// bisected and written like the others.
-    mutating func fastestRateBeyond(frameStep allowed: Int) -> Found? {
+    mutating func fastestRateBeyond(frameStep allowed: Double) -> Found? {
         let steps = frameSteps(minimumFramesPerSecond: 1).filter { $0 > allowed }
         guard !steps.isEmpty else { return nil }
         let family = steps.flatMap { step in

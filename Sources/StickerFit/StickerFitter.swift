@@ -197,7 +197,7 @@ public struct StickerFitter: Sendable {
             // The fastest rate that fits: frame steps beyond --min-fps, mildest first.
             let allowed = search.frameSteps(minimumFramesPerSecond: options.minimumFramesPerSecond).last ?? 1
             if let fit = search.fastestRateBeyond(frameStep: allowed) {
-                let rate = (search.merged.framesPerSecond / Double(fit.recipe.frameStep) * 10).rounded(.down) / 10
+                let rate = (search.merged.framesPerSecond / fit.recipe.frameStep * 10).rounded(.down) / 10
                 found.append(String(cFormat: "fits at %.1f fps with --min-fps %.1f: ", rate, rate) + figures(fit))
             }
         }
@@ -242,7 +242,7 @@ public struct StickerFitter: Sendable {
         }
         let detail = compared.count > 1 ? "best of \(compared.count): " + compared.joined(separator: "; ") : "chosen: " + found.recipe.summary
         lossySteps.append(FitStep(.search, detail, isLossy: true, bytesAfter: found.bytes.count, maxError: fidelity.maxError, psnr: fidelity.psnr))
-        let rate = found.frames > 1 ? merged.framesPerSecond / Double(found.recipe.frameStep) : 0
+        let rate = found.frames > 1 ? merged.framesPerSecond / found.recipe.frameStep : 0
         return (Attempt(bytes: found.bytes, fileExtension: "png", frames: found.frames, fidelity: fidelity, size: size, framesPerSecond: rate), lossySteps)
     }
 

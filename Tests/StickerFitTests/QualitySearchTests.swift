@@ -154,3 +154,38 @@ struct QualitySearchTests {
         #expect(fitted.steps.contains { $0.kind == .frameRate })
     }
 }
+
+/// Lower frame rates between whole steps: which frames are kept and how long each shows,
+/// worked out by hand.
+@Suite("Frame steps between whole numbers")
+struct FractionalFrameStepTests {
+    static func timeline(_ count: Int) -> FrameTimeline {
+        FrameTimeline(frames: (0..<count).map { [UInt8(truncatingIfNeeded: $0), 0, 0, 255] }, durations: Array(repeating: 0.1, count: count))
+    }
+
+    @Test("two of every five: frames 0, 2, 5, 7 of 10, shown 0.2, 0.3, 0.2, 0.3 s; the loop keeps its second")
+    func twoOfFive() {
+        let kept = Self.timeline(10).keepingEvery(2.5)
+        #expect(kept.frames.map { $0[0] } == [0, 2, 5, 7])
+        #expect(zip(kept.durations, [0.2, 0.3, 0.2, 0.3]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(kept.durations)")
+        #expect(abs(kept.totalSeconds - 1.0) < 1e-9)
+    }
+
+    @Test("two of every three: frames 0, 1, 3, 4 of 6; whole steps as before (every 2nd: 0, 2, 4)")
+    func twoOfThreeAndWhole() {
+        let kept = Self.timeline(6).keepingEvery(1.5)
+        #expect(kept.frames.map { $0[0] } == [0, 1, 3, 4])
+        #expect(zip(kept.durations, [0.1, 0.2, 0.1, 0.2]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(kept.durations)")
+        let half = Self.timeline(7).keepingEvery(2)
+        #expect(half.frames.map { $0[0] } == [0, 2, 4, 6])
+        #expect(zip(half.durations, [0.2, 0.2, 0.2, 0.1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(half.durations)")
+    }
+
+    @Test("the report names a step between whole numbers by the frames it keeps")
+    func named() {
+        let recipe = LossyRecipe(colors: 64, tolerance: 2, frameStep: 2.5)
+        #expect(recipe.summary == "64 colours, tolerance 2, 2 of every 5 frames")
+        let rate = recipe.steps(framesPerSecond: 30, frames: 60).first { $0.kind == .frameRate }
+        #expect(rate?.detail.hasPrefix("30.0 -> 12.0 fps (2 of every 5 frames), 60 -> 24 frames") == true, "\(String(describing: rate?.detail))")
+    }
+}
