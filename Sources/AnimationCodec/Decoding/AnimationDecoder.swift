@@ -111,21 +111,42 @@ public struct AnimationDecoder: Sendable {
         case .lottie:
             let file = try LottieFile(parsing: bytes, limits: limits, renderSize: vectorSize)
             source = .lottie(file)
-            let whole = FrameRect(x: 0, y: 0, width: file.renderWidth, height: file.renderHeight)
-            info = AnimationInfo(
-                format: .lottie, width: file.renderWidth, height: file.renderHeight,
-                frames: (0..<file.frameCount).map { index in
-                    FrameInfo(index: index, rect: whole, delay: file.delay, dispose: .none, blend: .source)
-                },
-                loopCount: 0, fileSize: bytes.count, warnings: [],
-                details: [
-                    "codec": "Lottie (rlottie)",
-                    "gzip": String(file.wasGzipped),
-                    "documentSize": "\(file.width)x\(file.height)",
-                    "frameRate": String(file.frameRate),
-                ],
-                colorChunks: nil)
+            info = Self.info(of: file, fileSize: bytes.count)
         }
+    }
+
+    /// This decoder drawing a vector file (Lottie) at `size` instead: the parsed document is
+    /// shared, nothing is read again; `size` is checked against ``limits``. A decoder of a pixel
+    /// format is returned as it is.
+    public func drawingVectors(at size: PixelSize) throws(CodecError) -> AnimationDecoder {
+        guard case .lottie(let file) = source else { return self }
+        let drawn = try file.drawn(at: size, limits: limits)
+        return AnimationDecoder(info: Self.info(of: drawn, fileSize: bytes.count), limits: limits, bytes: bytes, source: .lottie(drawn))
+    }
+
+    private init(info: AnimationInfo, limits: DecodingLimits, bytes: [UInt8], source: FrameSource) {
+        self.info = info
+        self.limits = limits
+        self.bytes = bytes
+        self.source = source
+    }
+
+    /// What a Lottie file says about itself, drawn at its render size.
+    private static func info(of file: LottieFile, fileSize: Int) -> AnimationInfo {
+        let whole = FrameRect(x: 0, y: 0, width: file.renderWidth, height: file.renderHeight)
+        return AnimationInfo(
+            format: .lottie, width: file.renderWidth, height: file.renderHeight,
+            frames: (0..<file.frameCount).map { index in
+                FrameInfo(index: index, rect: whole, delay: file.delay, dispose: .none, blend: .source)
+            },
+            loopCount: 0, fileSize: fileSize, warnings: [],
+            details: [
+                "codec": "Lottie (rlottie)",
+                "gzip": String(file.wasGzipped),
+                "documentSize": "\(file.width)x\(file.height)",
+                "frameRate": String(file.frameRate),
+            ],
+            colorChunks: nil)
     }
 
     /// The number of stored frames.

@@ -45,15 +45,12 @@ struct LottieFile: Sendable {
         }
         width = Int(w)
         height = Int(h)
-        try limits.checkCanvas(width: width, height: height)
-        let size = renderSize ?? PixelSize(width: width, height: height)
-        renderWidth = size.width
-        renderHeight = size.height
-        guard renderWidth >= 1, renderHeight >= 1 else { throw .malformed(format: .lottie, reason: "asked to render at \(size)") }
-        try limits.checkCanvas(width: renderWidth, height: renderHeight)
+        renderWidth = renderSize?.width ?? width
+        renderHeight = renderSize?.height ?? height
         // rlottie counts frames as Int(op) - Int(ip); checked before it parses the document.
         let declaredFrames = Int(outPoint) - Int(inPoint)
-        try limits.checkAnimation(frames: declaredFrames, width: renderWidth, height: renderHeight)
+        try Self.check(PixelSize(width: width, height: height), frames: declaredFrames, limits: limits)
+        if let renderSize { try Self.check(renderSize, frames: declaredFrames, limits: limits) }
         json.append(0)  // rlottie takes a C string
         renderers = LottieRenderers(json: json)
         let (parsedFrames, parsedRate) = try renderers.withAnimation { animation in
@@ -64,6 +61,23 @@ struct LottieFile: Sendable {
         }
         frameCount = Int(parsedFrames)
         frameRate = LottieFile.frameRates.contains(parsedRate) ? parsedRate : rate
+    }
+
+    /// This document drawn at `size`, checked against `limits`: the parsed document and its
+    /// rlottie animations are shared, nothing is read again.
+    func drawn(at size: PixelSize, limits: DecodingLimits) throws(CodecError) -> LottieFile {
+        try Self.check(size, frames: frameCount, limits: limits)
+        var drawn = self
+        drawn.renderWidth = size.width
+        drawn.renderHeight = size.height
+        return drawn
+    }
+
+    /// Throws unless `frames` frames drawn at `size` fit `limits`.
+    private static func check(_ size: PixelSize, frames: Int, limits: DecodingLimits) throws(CodecError) {
+        guard size.width >= 1, size.height >= 1 else { throw .malformed(format: .lottie, reason: "asked to render at \(size)") }
+        try limits.checkCanvas(width: size.width, height: size.height)
+        try limits.checkAnimation(frames: frames, width: size.width, height: size.height)
     }
 
     /// The frame rates accepted (frames a second): a frame shows for 1 ms to 100 s.

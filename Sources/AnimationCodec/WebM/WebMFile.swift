@@ -33,6 +33,8 @@ struct WebMFile: Sendable {
     var matrix: YUVMatrix?
     var isFullRange: Bool?
     var blocks: [Block]
+    /// For each block, the last keyframe at or before it: where decoding it may start.
+    var keyframes: [Int]
     /// Each block's display time, from the next block's time (the last: its BlockDuration,
     /// the track's DefaultDuration, or what is left of the segment's Duration).
     var delays: [FrameDelay]
@@ -54,6 +56,11 @@ struct WebMFile: Sendable {
         matrix = track.matrix
         isFullRange = track.isFullRange
         self.blocks = blocks
+        var lastKeyframe = 0
+        keyframes = blocks.indices.map { index in
+            if blocks[index].isKeyframe { lastKeyframe = index }
+            return lastKeyframe
+        }
         delays = Self.delays(of: blocks, defaultDuration: track.defaultDuration, segmentEnd: parser.segmentDuration)
     }
 

@@ -63,13 +63,17 @@ final class WebMStream {
         color = try VPXContext(codec: file.codec)
     }
 
+    /// Whether this stream can go on to block `index` without starting again at a keyframe: it
+    /// stopped before `index`, and no earlier than just before `index`'s keyframe.
+    func continues(to index: Int) -> Bool {
+        position < index && position >= file.keyframes[index] - 1
+    }
+
     /// Decodes block `index` into premultiplied RGBA in `storage`, decoding the blocks
-    /// between from the last keyframe at or before `index` unless this stream is already
-    /// between that keyframe and `index`.
+    /// between from the last keyframe at or before `index` unless this stream
+    /// ``continues(to:)`` there.
     func decode(_ index: Int, bytes: [UInt8], storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
-        let keyframe = file.blocks[...index].lastIndex(where: \.isKeyframe) ?? 0
-        var next = position + 1
-        if position >= index || position < keyframe - 1 || next == 0 { next = keyframe }
+        let next = continues(to: index) ? position + 1 : file.keyframes[index]
         var pictures: (color: UnsafeMutablePointer<vpx_image_t>?, alpha: UnsafeMutablePointer<vpx_image_t>?) = (nil, nil)
         let size = (width: file.width, height: file.height)
         for block in next...index {
@@ -152,9 +156,8 @@ final class WebMStreams: Sendable {
 
     /// Decodes block `index` with the stream closest before it (a new one when none is).
     func decode(_ index: Int, bytes: [UInt8], storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
-        let keyframe = file.blocks[...index].lastIndex(where: \.isKeyframe) ?? 0
         let reusable = idle.withLock { idle -> WebMStream? in
-            let candidates = idle.indices.filter { idle[$0].stream.position < index && idle[$0].stream.position >= keyframe - 1 }
+            let candidates = idle.indices.filter { idle[$0].stream.continues(to: index) }
             guard let best = candidates.max(by: { idle[$0].stream.position < idle[$1].stream.position }) else { return nil }
             return idle.remove(at: best).stream
         }

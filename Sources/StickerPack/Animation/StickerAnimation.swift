@@ -30,21 +30,20 @@ public struct StickerAnimation: Sendable {
     ///     kept, so a caller that needs that many pixels gets them without resampling; `nil`
     ///     draws it at the document's own size. Pixel formats ignore it.
     public static func load(_ sticker: Sticker, limits: DecodingLimits = .default, vectorSide: Int? = nil) throws(PackError) -> StickerAnimation {
+        let animation = try loadFiles(sticker, limits: limits)
+        guard let vectorSide else { return animation }
+        return try animation.drawingVectors(atSide: vectorSide)
+    }
+
+    /// The sticker's files read at their own sizes.
+    private static func loadFiles(_ sticker: Sticker, limits: DecodingLimits) throws(PackError) -> StickerAnimation {
         var decoders: [AnimationDecoder] = []
         var total = 0
         for url in sticker.files {
             let bytes = try BoundedFile.read(url.path, maxBytes: limits.maxFileBytes)
             total += bytes.count
             do {
-                var decoder = try AnimationDecoder(bytes: bytes, limits: limits)
-                if let vectorSide, decoder.info.format.isVector {
-                    let (width, height) = (decoder.info.width, decoder.info.height)
-                    let scale = Double(vectorSide) / Double(max(width, height))
-                    let size = PixelSize(width: max(1, Int((Double(width) * scale).rounded())),
-                                         height: max(1, Int((Double(height) * scale).rounded())))
-                    decoder = try AnimationDecoder(bytes: bytes, limits: limits, vectorSize: size)
-                }
-                decoders.append(decoder)
+                decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
             } catch {
                 throw .codec(path: url.path, error)
             }
@@ -65,9 +64,25 @@ public struct StickerAnimation: Sendable {
         }
     }
 
-    /// Whether the sticker is one vector file (Lottie), which ``load(_:limits:vectorSide:)``
-    /// can draw at any size.
+    /// Whether the sticker is one vector file (Lottie), which ``drawingVectors(atSide:)`` can
+    /// draw at any size.
     public var isVector: Bool { !isSequence && fileInfos[0].format.isVector }
+
+    /// This sticker drawn with its longer side `side`, its aspect kept, when it is a vector
+    /// file (the parsed document is shared, nothing is read again); otherwise itself.
+    public func drawingVectors(atSide side: Int) throws(PackError) -> StickerAnimation {
+        guard isVector else { return self }
+        let scale = Double(side) / Double(max(width, height))
+        let size = PixelSize(width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+        let decoder: AnimationDecoder
+        do {
+            decoder = try decoders[0].drawingVectors(at: size)
+        } catch {
+            throw .codec(path: paths[0], error)
+        }
+        return StickerAnimation(width: size.width, height: size.height, delays: delays, plays: plays, fileBytes: fileBytes,
+                                fileInfos: [decoder.info], decoders: [decoder], paths: paths, isSequence: false)
+    }
 
     /// The first file's path, for messages.
     public var sourcePath: String { paths[0] }

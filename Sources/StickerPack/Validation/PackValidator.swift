@@ -125,12 +125,13 @@ private struct StickerChecker {
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
         let head = readHead(file)
-        guard let format = ImageFormat.sniff(head), format.isMessagesFormat else {
+        let sniffed = ImageFormat.sniff(head)
+        guard let format = sniffed, format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
-            let sniffed = ImageFormat.sniff(head)
-            let fix = sniffed.map { [.webp, .webm, .lottie].contains($0) } == true ? "; `stickers fit` converts it" : ""
+            // Every format the codec reads that Messages does not take, fit converts.
+            let fix = sniffed == nil ? "" : "; `stickers fit` converts it"
             add(.error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
-                measured: describeSignature(head), limit: "PNG, APNG, GIF, JPEG")
+                measured: describeSignature(head, sniffed: sniffed), limit: "PNG, APNG, GIF, JPEG")
             return false
         }
         if format == .png, head.count >= 16, Array(head[12..<16]) == Array("CgBI".utf8) {
@@ -254,8 +255,8 @@ private func readHead(_ url: URL) -> [UInt8] {
     BoundedFile.head(url.path, count: ImageFormat.sniffLength)
 }
 
-private func describeSignature(_ head: [UInt8]) -> String {
-    switch ImageFormat.sniff(head) {
+private func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String {
+    switch sniffed {
     case .webp: return "WebP"
     case .webm: return "WebM"
     case .lottie: return "Lottie"

@@ -55,8 +55,7 @@ public final class BrowserRenderer: @unchecked Sendable {
                 // pixels of that place instead of being resampled into it.
                 let rect = layout.stickerRect(in: cell, stickerWidth: animation.width, height: animation.height)
                 if animation.isVector, max(rect.width, rect.height) != max(animation.width, animation.height),
-                   let drawn = try? StickerAnimation.load(pack.stickers[cell.index], limits: options.limits,
-                                                          vectorSide: max(rect.width, rect.height)) {
+                   let drawn = try? animation.drawingVectors(atSide: max(rect.width, rect.height)) {
                     animation = drawn
                 }
                 let bytes = animation.frameCount * rect.width * rect.height * 4
