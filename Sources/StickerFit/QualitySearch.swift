@@ -30,9 +30,11 @@ struct QualitySearch {
     /// files: measured by planning the first recipe of each kind predicted, corrected by every plan.
     private var levelRatios: [Bool: Double] = [:]
     /// Strongest-level bytes over search-level bytes; corrected by every strongest-level file.
-    private var strongestRatio = 0.85
+    private var strongestRatio = 0.88
     private var estimates: [LossyRecipe: Int] = [:]
     private var quantized: [QuantizedKey: [[UInt8]]] = [:]
+    /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
+    private var bounds: [Double: Double] = [:]
 
     /// A palette's frames: its size and which scaling they start from.
     private struct QuantizedKey: Hashable {
@@ -167,24 +169,61 @@ struct QualitySearch {
     }
 
     /// The best file under the budget with frame rates down to `minimumFramesPerSecond`, or `nil`.
+    ///
+    /// Families are searched best bound first: a family at a lower frame rate can at best show
+    /// what dropping those frames alone shows (its colours and tolerance only lose more), so
+    /// once a winner is at least that good, the family is not searched.
     mutating func run(minimumFramesPerSecond: Double) -> Found? {
         let families = families(minimumFramesPerSecond: minimumFramesPerSecond)
-        var winners: [(family: Int, index: Int, psnr: Double?)] = []
-        for (number, family) in families.enumerated() {
-            guard let index = mildestFitting(family) else { continue }
-            winners.append((number, index, Fidelity.compare(timeline(family[index]), reference).psnr))
-        }
-        // Highest PSNR first (nil: exact); ties to the family listed first (the gentler kind of
-        // loss). A winner whose real file comes out over the budget gives way to the next.
+        typealias Winner = (family: Int, index: Int, psnr: Double?)
         func rank(_ psnr: Double?) -> Double { psnr ?? .infinity }
-        let ranked = winners.sorted { rank($0.psnr) > rank($1.psnr) || (rank($0.psnr) == rank($1.psnr) && $0.family < $1.family) }
-        let compared = ranked.map { (families[$0.family][$0.index], $0.psnr) }
-        for winner in ranked {
-            guard var found = settle(families[winner.family], from: winner.index) else { continue }
-            found.compared = compared
-            return found
+        // Higher PSNR first (nil: exact); ties to the family listed first (the gentler kind of loss).
+        func better(_ a: Winner, _ b: Winner) -> Bool {
+            rank(a.psnr) > rank(b.psnr) || (rank(a.psnr) == rank(b.psnr) && a.family < b.family)
         }
-        return nil
+        let order = searchOrder(families)
+        var searched = Set<Int>()
+        var waiting: [Winner] = [], compared: [Winner] = []
+        var result: Found?, resultRank = -Double.infinity
+        while true {
+            // Search every family that could still beat the best candidate (written or waiting).
+            for number in order where !searched.contains(number) {
+                let floor = max(resultRank, waiting.map { rank($0.psnr) }.max() ?? -.infinity)
+                guard floor < bound(frameStep: families[number][0].frameStep) else { continue }
+                searched.insert(number)
+                guard let index = mildestFitting(families[number]) else { continue }
+                let winner = (number, index, Fidelity.compare(timeline(families[number][index]), reference).psnr)
+                waiting.append(winner)
+                compared.append(winner)
+            }
+            // Write the best candidate; one whose real file comes out over the budget gives way
+            // to the next, and the families it kept from being searched are searched after all.
+            guard let best = waiting.indices.min(by: { better(waiting[$0], waiting[$1]) }),
+                  rank(waiting[best].psnr) > resultRank else { break }
+            let winner = waiting.remove(at: best)
+            if let found = settle(families[winner.family], from: winner.index) {
+                result = found
+                resultRank = rank(winner.psnr)
+            }
+        }
+        result?.compared = compared.sorted(by: better).map { (families[$0.family][$0.index], $0.psnr) }
+        return result
+    }
+
+    /// The order families are searched in: by their first recipe's frame step, all frames
+    /// first, the listed order kept within a step.
+    private func searchOrder(_ families: [[LossyRecipe]]) -> [Int] {
+        families.indices.sorted { (families[$0][0].frameStep, $0) < (families[$1][0].frameStep, $1) }
+    }
+
+    /// The highest PSNR a recipe keeping one frame in every `frameStep` can reach: that of the
+    /// exact frames so thinned (infinite for all frames). Remembered per step.
+    private mutating func bound(frameStep: Double) -> Double {
+        guard frameStep > 1 else { return .infinity }
+        if let known = bounds[frameStep] { return known }
+        let psnr = Fidelity.compare(merged.keepingEvery(frameStep).mergingRepeats(), reference).psnr ?? .infinity
+        bounds[frameStep] = psnr
+        return psnr
     }
 
     /// Writes the best candidate of `family` at the strongest level, starting at `start`.
@@ -238,22 +277,33 @@ struct QualitySearch {
             }
             index = high
         }
-        return nil
+        // Out of tries: the mildest candidate planned under the budget, if any, is written.
+        guard let pending else { return nil }
+        let bytes = pending.plan.encode(level: options.compressionLevel, threads: options.threads).bytes
+        return bytes.count <= options.maxBytes ? found(family[pending.index], pending.frames, bytes) : nil
     }
 
-    /// The highest frame rate below `frameStep`'s that fits (for a failure's suggestion): one
-    /// family, every larger frame step with 256 down to 16 colours in turn and a tolerance,
-    /// bisected and written like the others.
+    /// The highest frame rate below `frameStep`'s that fits (for a failure's suggestion): the
+    /// fastest rate whose strongest recipe is predicted to fit, found by bisection over the
+    /// frame steps, then at that rate (or the next ones, if its file comes out over) the most
+    /// colours that fit, bisected and written like the other families.
     mutating func fastestRateBeyond(frameStep allowed: Double) -> Found? {
         let steps = frameSteps(minimumFramesPerSecond: 1).filter { $0 > allowed }
-        guard !steps.isEmpty else { return nil }
-        let family = steps.flatMap { step in
+        func family(_ step: Double) -> [LossyRecipe] {
             [LossyRecipe(colors: exactIsPalette ? nil : 256, tolerance: 8, frameStep: step)]
                 + [128, 64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 8, frameStep: step) }
                 + [LossyRecipe(colors: 16, tolerance: 16, frameStep: step)]
         }
-        guard let index = mildestFitting(family) else { return nil }
-        return settle(family, from: index)
+        var low = 0, high = steps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicted(family(steps[middle]).last!) <= options.maxBytes { high = middle } else { low = middle + 1 }
+        }
+        for step in steps[low...].prefix(3) {
+            let recipes = family(step)
+            if let index = mildestFitting(recipes), let found = settle(recipes, from: index) { return found }
+        }
+        return nil
     }
 
     /// The smallest file the strongest recipes reach (for a failure's message): each family's
