@@ -12,7 +12,7 @@ public struct FitCommand: ParsableCommand {
         commandName: "fit",
         abstract: "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, WebM, Lottie .tgs, packs, catalogs).",
         discussion: """
-        Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller); only if it is still over --max-bytes: a palette of 256 colours, JPEG for an opaque still, a lower frame rate (never under 10 fps), then, with --allow-smaller-size, a smaller size. A sticker that cannot fit is an error for it alone; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
+        Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller). Only if it is still over --max-bytes, the lossy search looks for the highest PSNR that fits: an inter-frame tolerance, 256 down to 16 colours (--dither to dither them), a lower frame rate (never under --min-fps, never sped up), the softer bicubic filter, JPEG for an opaque still; then, with --allow-smaller-size, a smaller size. A sticker that cannot fit is an error for it alone, naming the smallest file reached and the options that would make it fit; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
         """)
 
     @Argument(help: ArgumentHelp("Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
@@ -50,6 +50,9 @@ public struct FitCommand: ParsableCommand {
 
     @Option(name: .customLong("min-fps"), help: ArgumentHelp("The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up).", valueName: "fps"))
     var minimumFramesPerSecond: Double = 10
+
+    @Flag(help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR.")
+    var dither = false
 
     @Option(help: "Worker threads (default: every core).")
     var threads: Int?
@@ -91,6 +94,7 @@ public struct FitCommand: ParsableCommand {
                                  minimumFramesPerSecond: minimumFramesPerSecond, limits: codecLimits)
         options.size = size
         options.compressionLevel = level
+        options.dither = dither
         if let threads { options.threads = threads }
         let fitter = PackFitter(options: options)
         let size = fitter.size(for: pack)

@@ -20,6 +20,9 @@ public struct FitOptions: Sendable, Hashable {
     public var threads: Int
     /// The codec's limits for reading the inputs.
     public var limits: DecodingLimits
+    /// Whether reduced palettes are dithered (ordered, so a pixel that does not change keeps
+    /// its colour from frame to frame): smoother gradients, usually a lower PSNR and more bytes.
+    public var dither = false
 
     /// Creates options; the defaults are Apple's limits and every step allowed but a smaller size.
     public init(size: StickerSize? = nil, maxBytes: Int = 500_000, allowSmallerSize: Bool = false, allowLossy: Bool = true,

@@ -17,14 +17,15 @@ struct LossyRecipe: Hashable, Sendable {
     var frameStep: Double = 1
 
     /// The steps this recipe takes, in the report's words; `framesPerSecond` is the exact
-    /// timeline's rate.
-    func steps(framesPerSecond: Double, frames: Int) -> [FitStep] {
+    /// timeline's rate, `dithered` whether palettes are dithered.
+    func steps(framesPerSecond: Double, frames: Int, dithered: Bool = false) -> [FitStep] {
         var steps: [FitStep] = []
         if softerScaling {
             steps.append(FitStep(.scale, "scaled with the softer bicubic filter instead of Lanczos 3 (fewer bytes)", isLossy: true))
         }
         if let colors {
-            steps.append(FitStep(.palette, "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact)", isLossy: true))
+            steps.append(FitStep(.palette, "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact"
+                                 + (dithered ? ", ordered dithering)" : ")"), isLossy: true))
         }
         if frameStep > 1 {
             let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / frameStep)

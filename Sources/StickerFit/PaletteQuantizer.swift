@@ -5,13 +5,16 @@
 /// Median cut over a histogram of 5-bit cells (alpha kept apart: fully transparent pixels get
 /// their own exact entry and opaque pixels only ever map to opaque entries, so a sticker's
 /// edges never turn see-through), then a few weighted k-means passes over the cells. Pixels map
-/// to the nearest colour of their cell, without dithering: dither noise would defeat the
-/// encoder's cropping of unchanged areas and flicker from frame to frame.
+/// to the nearest colour of their cell; with ``dither``, after an ordered (Bayer) offset that
+/// depends only on the pixel's place, so a pixel that does not change keeps its colour from
+/// frame to frame: no crawling noise, and the encoder still crops what did not change.
 struct PaletteQuantizer {
     /// The most colours the palette may have.
     var maxColors = 256
     /// k-means refinement passes.
     var refinementPasses = 3
+    /// Whether colours are dithered (ordered, 8 x 8 Bayer) before they are mapped.
+    var dither = false
 
     /// A histogram cell: 5 bits of each colour channel and an alpha class (0 opaque, else
     /// 1 + alpha / 8 for translucent pixels).
@@ -37,8 +40,8 @@ struct PaletteQuantizer {
         }
     }
 
-    /// `frames` with every pixel replaced by its palette colour.
-    func quantize(_ frames: [[UInt8]]) -> [[UInt8]] {
+    /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour.
+    func quantize(_ frames: [[UInt8]], width: Int) -> [[UInt8]] {
         var stats = [CellStats](repeating: CellStats(), count: Self.cellCount)
         // Pixels unchanged since the last frame were counted there: only what changes adds
         // weight, as it does to the file. Frame 0 counts whole.
@@ -54,7 +57,7 @@ struct PaletteQuantizer {
         }
         let cells = stats.indices.compactMap { stats[$0].count > 0 ? (key: $0, stats: stats[$0]) : nil }
         let palette = refine(medianCut(cells), cells: cells)
-        return remap(frames, palette: palette)
+        return remap(frames, width: width, palette: palette)
     }
 
     /// Splits the cells into boxes, the box with the largest weighted spread first, until
@@ -150,8 +153,47 @@ struct PaletteQuantizer {
         return best
     }
 
-    /// Every pixel to the palette colour nearest its cell's centre (transparent stays exact).
-    private func remap(_ frames: [[UInt8]], palette: [SIMD4<Double>]) -> [[UInt8]] {
+    /// The 8 x 8 Bayer matrix: each of 0-63 once, neighbours far apart in order.
+    private static let bayer: [Int] = {
+        var matrix = [0]
+        var side = 1
+        while side < 8 {
+            var next = [Int](repeating: 0, count: side * side * 4)
+            for y in 0..<side { for x in 0..<side {
+                let value = 4 * matrix[y * side + x]
+                next[y * 2 * side + x] = value
+                next[y * 2 * side + x + side] = value + 2
+                next[(y + side) * 2 * side + x] = value + 3
+                next[(y + side) * 2 * side + x + side] = value + 1
+            } }
+            matrix = next
+            side *= 2
+        }
+        return matrix
+    }()
+
+    /// The ordered dither's amplitude for `palette`: the median distance from an opaque
+    /// entry to its nearest opaque neighbour, per channel (what one step between colours is).
+    private static func ditherAmplitude(_ palette: [SIMD4<Double>]) -> Double {
+        let opaque = palette.filter { $0[3] >= 254.5 }
+        guard opaque.count > 1 else { return 0 }
+        var nearest: [Double] = []
+        for (index, entry) in opaque.enumerated() {
+            var best = Double.infinity
+            for (other, candidate) in opaque.enumerated() where other != index {
+                let d = candidate - entry
+                best = min(best, (d * d).sum())
+            }
+            nearest.append(best.squareRoot())
+        }
+        nearest.sort()
+        return nearest[nearest.count / 2]
+    }
+
+    /// Every pixel to the palette colour nearest its cell's centre (transparent stays exact);
+    /// with ``dither``, the colour offset first by the Bayer threshold at its place, scaled by
+    /// its alpha (premultiplied) and kept within it.
+    private func remap(_ frames: [[UInt8]], width: Int, palette: [SIMD4<Double>]) -> [[UInt8]] {
         let packed: [UInt32] = palette.map { entry in
             let a = UInt32(max(1, min(255, entry[3].rounded())))
             let opaque = entry[3] >= 254.5
@@ -159,6 +201,19 @@ struct PaletteQuantizer {
             // Premultiplied colour never exceeds its alpha.
             func channel(_ value: Double) -> UInt32 { min(alpha, UInt32(max(0, min(255, value.rounded())))) }
             return alpha << 24 | channel(entry[2]) << 16 | channel(entry[1]) << 8 | channel(entry[0])
+        }
+        // The threshold at each of the 8 x 8 places, in 1/256 of a channel step.
+        let amplitude = dither ? Self.ditherAmplitude(palette) : 0
+        let offsets = Self.bayer.map { Int32(((Double($0) + 0.5) / 64 - 0.5) * amplitude * 256) }
+        /// `value` offset by the threshold at pixel `i`, scaled by its alpha and kept within it.
+        func dithered(_ value: UInt32, _ i: Int) -> UInt32 {
+            let alpha = Int32(value >> 24)
+            let offset = (offsets[((i / width) & 7) << 3 | ((i % width) & 7)] * alpha / 255) >> 8
+            var result = value & 0xFF00_0000
+            for shift: UInt32 in [0, 8, 16] {
+                result |= UInt32(min(alpha, max(0, Int32(value >> shift & 0xFF) + offset))) << shift
+            }
+            return result
         }
         var lookup = [UInt32](repeating: 0, count: Self.cellCount)
         var known = [Bool](repeating: false, count: Self.cellCount)
@@ -169,7 +224,7 @@ struct PaletteQuantizer {
                 for i in pixels.indices {
                     let value = pixels[i]
                     if value >> 24 == 0 { pixels[i] = 0; continue }
-                    let key = Self.cell(value)
+                    let key = Self.cell(amplitude > 0 ? dithered(value, i) : value)
                     if !known[key] {
                         let centre = SIMD4<Double>(Double((key & 0x1F) << 3 | 4), Double((key >> 5 & 0x1F) << 3 | 4),
                                                    Double((key >> 10 & 0x1F) << 3 | 4),

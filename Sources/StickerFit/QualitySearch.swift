@@ -118,7 +118,7 @@ struct QualitySearch {
             if let cached = quantized[key] {
                 frames = cached
             } else {
-                frames = PaletteQuantizer(maxColors: colors).quantize(start.frames)
+                frames = PaletteQuantizer(maxColors: colors, dither: options.dither).quantize(start.frames, width: side)
                 quantized[key] = frames
             }
         }

@@ -236,7 +236,7 @@ public struct StickerFitter: Sendable {
     private func lossyAttempt(_ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
                               steps: [FitStep]) throws -> (Attempt, [FitStep]) {
         let fidelity = try Fidelity.measure(found.bytes, against: reference, limits: options.limits)
-        var lossySteps = steps + found.recipe.steps(framesPerSecond: merged.framesPerSecond, frames: merged.count)
+        var lossySteps = steps + found.recipe.steps(framesPerSecond: merged.framesPerSecond, frames: merged.count, dithered: options.dither)
         let compared = found.compared.map { candidate in
             candidate.recipe.summary + (candidate.psnr.map { String(cFormat: " %.1f dB", $0) } ?? " exact")
         }
@@ -290,7 +290,7 @@ public struct StickerFitter: Sendable {
             var bytes = encode(reference, plays: 1, level: options.compressionLevel).bytes
             var fidelity = Fidelity.exact
             if bytes.count > options.maxBytes && options.allowLossy {
-                let quantized = FrameTimeline(frames: PaletteQuantizer().quantize(scaled), durations: [1])
+                let quantized = FrameTimeline(frames: PaletteQuantizer(dither: options.dither).quantize(scaled, width: size.pixels), durations: [1])
                 bytes = encode(quantized, plays: 1, level: options.compressionLevel).bytes
                 fidelity = try Fidelity.measure(bytes, against: reference, limits: options.limits)
                 steps.append(FitStep(.palette, "frame \(index + 1): at most 256 colours", isLossy: true, bytesAfter: bytes.count,

@@ -38,6 +38,24 @@ struct FitOptionTests {
         #expect(!FileManager.default.fileExists(atPath: catalog.path), "no sticker fitted, so nothing is written")
     }
 
+    @Test("--dither: the palette the search takes is dithered (the report says so), and the sticker still fits")
+    func dither() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A still of 300 x 300 px of random RGBA: only a palette brings it under 150,000 bytes.
+        let noise = try OptionFixtures.path("noise.png")
+        let common = [noise, "--size", "small", "--max-bytes", "150000", "--json", "--threads", "1"]
+        for dithered in [false, true] {
+            let run = try Self.fit(common + (dithered ? ["--dither"] : []) + ["-o", folder.appendingPathComponent("\(dithered).xcstickers").path])
+            #expect(run.status == 0, "\(run.stdout)")
+            let fitted = try #require(run.sticker)
+            #expect((fitted["bytesAfter"] as? Int ?? .max) <= 150_000)
+            let palette = (fitted["steps"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String }.filter { $0.contains("colours with alpha") }
+            #expect(palette.count == 1, "\(fitted)")
+            #expect(palette.allSatisfy { $0.contains("ordered dithering") == dithered }, "\(palette)")
+        }
+    }
+
     @Test("--level changes the bytes, never the pixels; --name names the catalog in the report (else the output's name)")
     func levelAndName() throws {
         let folder = CLITests.temporaryDirectory()
