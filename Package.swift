@@ -38,12 +38,16 @@ let package = Package(
         // rlottie (Debian's librlottie-dev), loaded with dlopen the first time a Lottie file
         // is read: it is a shared C++ library only, kept out of every other command's start-up.
         .target(name: "CLottie"),
+        // FreeType and HarfBuzz (Debian's libfreetype6 and libharfbuzz0b), loaded with dlopen the
+        // first time text is drawn: HarfBuzz has no static library, and no other command should
+        // pay for either at start-up.
+        .target(name: "CText"),
 
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG", "CWebP", "CVPX", "CLottie"]),
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // The headless sticker browser: layout, time, pixels out.
-        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack"]),
+        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack", "CText"]),
         // `stickers fit`: any images to a catalog that passes every rule (scaling, exact and
         // lossy re-encoding, the icon set).
         .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer"]),

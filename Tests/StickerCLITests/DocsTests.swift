@@ -93,7 +93,7 @@ struct DocsTests {
         process.waitUntilExit()
         let root = try #require((try JSONSerialization.jsonObject(with: dump) as? [String: Any])?["command"] as? [String: Any])
         let commands = try #require(root["subcommands"] as? [[String: Any]]).filter { $0["commandName"] as? String != "help" }
-        #expect(commands.count == 9)
+        #expect(commands.count == 10)
         let reference = try String(contentsOf: Self.repoRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         for command in commands {
             let name = try #require(command["commandName"] as? String)

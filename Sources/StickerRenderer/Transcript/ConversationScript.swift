@@ -179,6 +179,12 @@ public struct ParsedConversation: Sendable, Hashable {
     public var conversation: Conversation
     /// The line number of each of `conversation.events`.
     public var lines: [Int]
+
+    /// A conversation with the line of each event (empty when it was not read from a script).
+    public init(conversation: Conversation, lines: [Int]) {
+        self.conversation = conversation
+        self.lines = lines
+    }
 }
 
 /// A mistake in a conversation script, with its line.

@@ -1,0 +1,77 @@
+// Text for the transcript: FreeType loads and scales outline fonts, HarfBuzz shapes and hands
+// back outlines and colour-emoji PNGs. Both are loaded with dlopen the first time text is
+// drawn, so no other command pays for them at start-up; only plain C types cross this header.
+#ifndef STICKER_TEXT_H
+#define STICKER_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What `sticker_text_load` found.
+enum sticker_text_status {
+    STICKER_TEXT_OK = 0,
+    STICKER_TEXT_NO_FREETYPE = 1,
+    STICKER_TEXT_NO_HARFBUZZ = 2,
+};
+
+/// A font at one pixel size (opaque).
+typedef struct sticker_font sticker_font;
+
+/// One shaped glyph; positions in pixels, y up.
+typedef struct {
+    uint32_t glyph;
+    uint32_t cluster;
+    float x_advance;
+    float x_offset;
+    float y_offset;
+} sticker_glyph;
+
+/// Path verbs handed to a `sticker_path_sink`, in pixels, y up.
+enum sticker_path_verb {
+    STICKER_PATH_MOVE = 0,
+    STICKER_PATH_LINE = 1,
+    STICKER_PATH_QUADRATIC = 2,
+    STICKER_PATH_CUBIC = 3,
+    STICKER_PATH_CLOSE = 4,
+};
+
+typedef void (*sticker_path_sink)(void *context, int verb, float x1, float y1, float x2, float y2, float x3, float y3);
+
+/// Loads both libraries once; a `sticker_text_status`.
+int sticker_text_load(void);
+
+/// The Debian package each library comes from, for messages.
+const char *sticker_text_freetype_name(void);
+const char *sticker_text_harfbuzz_name(void);
+
+/// Opens face `index` of the font file at `path` for `pixels` pixels an em: an outline font
+/// through FreeType, a bitmap-only colour font (Noto Color Emoji) through HarfBuzz's own
+/// OpenType functions, scaled from its strike. NULL when the file cannot be read as a font.
+sticker_font *sticker_font_open(const char *path, unsigned index, float pixels);
+void sticker_font_close(sticker_font *font);
+
+/// Ascender (positive), descender (negative) and line gap, in pixels.
+void sticker_font_extents(sticker_font *font, float *ascender, float *descender, float *line_gap);
+
+/// Whether the font has a glyph for `codepoint`.
+int sticker_font_has_codepoint(sticker_font *font, uint32_t codepoint);
+
+/// Shapes `length` bytes of UTF-8 left to right; writes up to `capacity` glyphs and returns
+/// how many there are (call again with more room when that is larger).
+int sticker_font_shape(sticker_font *font, const char *utf8, int length, sticker_glyph *glyphs, int capacity);
+
+/// Hands `glyph`'s outline to `sink`; nothing for a glyph without one.
+void sticker_font_outline(sticker_font *font, uint32_t glyph, void *context, sticker_path_sink sink);
+
+/// The colour PNG of `glyph` (CBDT), or NULL; `*blob` is released with `sticker_blob_release`.
+const uint8_t *sticker_font_png(sticker_font *font, uint32_t glyph, size_t *length, void **blob);
+void sticker_blob_release(void *blob);
+
+/// `glyph`'s ink box in pixels (y up): bearing to its top-left corner, width, height (negative down).
+int sticker_font_glyph_extents(sticker_font *font, uint32_t glyph, float *x_bearing, float *y_bearing, float *width, float *height);
+
+/// FreeType's own unhinted advance of `glyph` (FT_Get_Advance), in pixels; -1 for a font not
+/// opened through FreeType.
+float sticker_font_freetype_advance(sticker_font *font, uint32_t glyph);
+
+#endif

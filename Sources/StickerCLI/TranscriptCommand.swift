@@ -1,0 +1,145 @@
+import AnimationCodec
+import ArgumentParser
+import FoundationEssentials
+import StickerPack
+import StickerRenderer
+
+extension Appearance: EnumArgument {}
+
+/// `stickers transcript`: a conversation as Messages shows it, with the pack's stickers sent
+/// and peeled onto bubbles, in light or dark.
+public struct TranscriptCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "transcript",
+        abstract: "Draw a conversation as Messages shows it (bubbles, stickers sent and peeled, template messages) as PNG or APNG.",
+        discussion: """
+        The input is a conversation script (a .txt file, one event a line: docs/transcript.md) or a pack, for which a default conversation is written: a few bubbles both ways, each sticker sent once, one peeled onto a bubble. One screen of the device is drawn, scrolled to the latest message as Messages is (--all: the whole conversation). Text is Inter (fonts-inter) standing in for SF Pro, emoji Noto Color Emoji (fonts-noto-color-emoji), shaped with HarfBuzz and FreeType. Animated stickers play on one clock; --animate or an .apng output writes an animation.
+        """)
+
+    @Argument(help: ArgumentHelp("A conversation script (.txt), or a pack (folder, .xcstickers, .stickerpack) or image files.", valueName: "conversation-or-pack"))
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png or .apng.", valueName: "out"))
+    var output: String
+
+    @Option(help: "light or dark.")
+    var appearance: Appearance = .light
+
+    @Option(help: ArgumentHelp("Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var device: DevicePreset = .default
+
+    @Option(help: ArgumentHelp("Any screen size in portrait points, instead of --device.", valueName: "WxH"))
+    var view: String?
+
+    @Option(help: "Output pixels per point: 1, 2 or 3.")
+    var scale = 3
+
+    @Flag(help: "The whole conversation, as tall as it is, instead of one screen scrolled to the latest message.")
+    var all = false
+
+    @Option(help: ArgumentHelp("The instant to draw: 1.25s, 1250ms or seconds.", valueName: "time"))
+    var at: String?
+
+    @Flag(help: "Write an animated APNG (implied by a .apng output).")
+    var animate = false
+
+    @Option(help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("A font file for all text instead of Inter.", valueName: "path"))
+    var font: String?
+
+    @OptionGroup var progress: ProgressOptions
+
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    private var isAnimated: Bool { animate || output.hasSuffix(".apng") }
+
+    /// Checks the option combinations.
+    public func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Name a conversation script or a pack.") }
+        guard output.hasSuffix(".png") || output.hasSuffix(".apng") else { throw ValidationError("The output must end in .png or .apng.") }
+        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
+        if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
+        if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).") }
+        if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
+            throw ValidationError("--duration \(duration) is not a positive time (3s, 2500ms).")
+        }
+        if animate && !output.hasSuffix(".apng") { throw ValidationError("--animate writes an APNG: name the output .apng.") }
+        if isAnimated && at != nil { throw ValidationError("An animated .apng output takes --duration, not --at.") }
+        if duration != nil && !isAnimated { throw ValidationError("--duration applies to an animated .apng output.") }
+    }
+
+    /// Runs the command.
+    public func run() throws {
+        let (parsed, pack, folder) = try Self.conversation(inputs)
+        var options = TranscriptOptions()
+        options.appearance = appearance
+        options.view = view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize
+        options.scale = scale
+        options.showAll = all
+        options.fonts = TranscriptFonts(font: font)
+        options.limits = limits.limits
+        let renderer: TranscriptRenderer
+        do {
+            renderer = try TranscriptRenderer(parsed.conversation, pack: pack, folder: folder, lines: parsed.lines, options: options)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let bytes: [UInt8]
+        var summary = ""
+        do {
+            if isAnimated {
+                let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
+                let bar = ProgressBar("rendering", style: progress.progress)
+                defer { bar.finish() }
+                bytes = try renderer.apng(duration: seconds) { bar.update($0, of: $1) }
+                summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"
+            } else {
+                bytes = SnapshotEncoder.png(try renderer.snapshot(at: at.flatMap(DurationParsing.seconds) ?? 0))
+            }
+            try InterruptCleanup.writeAtomically(bytes, to: output)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        let messages = parsed.conversation.messages.count
+        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) messages, \(appearance) on \(options.view) @\(scale)x"
+              + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
+    }
+
+    /// The conversation to draw, the pack its stickers come from and the folder its paths are
+    /// relative to: a script (naming its pack) or a pack given alone (the default conversation).
+    static func conversation(_ inputs: [String]) throws -> (ParsedConversation, StickerPack, String) {
+        if inputs.count == 1, inputs[0].hasSuffix(".txt") {
+            let path = inputs[0]
+            let text: String
+            do {
+                let bytes = try BoundedFile.read(path, maxBytes: 1 << 20)
+                guard let decoded = String(validating: bytes, as: UTF8.self) else { throw CLIError("\(path): not UTF-8 text") }
+                text = decoded
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError("\(path): \(error)")
+            }
+            let parsed: ParsedConversation
+            do { parsed = try ConversationScript.parse(text) } catch { throw CLIError("\(path): \(error)") }
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            guard let packPath = parsed.conversation.pack else {
+                let usesStickers = parsed.conversation.events.contains { if case .sticker = $0 { true } else if case .peel = $0 { true } else { false } }
+                if usesStickers { throw CLIError("\(path): the conversation sends stickers but names no pack (add a line `pack: PATH`)") }
+                return (parsed, StickerPack(name: "", origin: .files, stickers: []), folder)
+            }
+            let resolved = packPath.hasPrefix("/") ? packPath : folder + "/" + packPath
+            return (parsed, try PackInput.load([resolved]), folder)
+        }
+        let pack = try PackInput.load(inputs)
+        let conversation = Conversation.default(stickers: pack.stickers.map(\.name))
+        return (ParsedConversation(conversation: conversation, lines: []), pack, ".")
+    }
+}

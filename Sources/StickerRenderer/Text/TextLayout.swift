@@ -1,0 +1,206 @@
+import AnimationCodec
+
+/// A font, its emoji fallback and how text is set with them: size, tracking, line pitch.
+public final class TextStyle {
+    /// The text font, at `size × scale` pixels.
+    public let font: Font
+    /// Colour emoji for what `font` has no glyph for, if available.
+    public let emoji: Font?
+    /// Points a pixel's worth: the drawing scale (1, 2 or 3).
+    public let scale: Double
+    /// Added to every glyph's advance, in points.
+    public let tracking: Double
+    /// Line pitch, in points.
+    public let lineHeight: Double
+
+    /// Opens `fonts` at `size` points for drawing at `scale`.
+    public init(fonts: TranscriptFonts, weight: TranscriptFonts.Weight = .regular, size: Double, scale: Double,
+                tracking: Double = 0, lineHeight: Double) throws(TextError) {
+        font = try Font(path: fonts.path(weight), pixels: size * scale, package: fonts.package(weight))
+        emoji = fonts.emoji.flatMap { try? Font(path: $0, pixels: size * scale) }
+        self.scale = scale
+        self.tracking = tracking
+        self.lineHeight = lineHeight
+    }
+
+    /// Ascender in points.
+    public var ascender: Double { font.ascender / scale }
+    /// Descender in points (positive).
+    public var descender: Double { font.descender / scale }
+}
+
+/// A glyph placed on a line: which font, where (points from the line's start), and its shape.
+public struct PlacedGlyph: Sendable, Hashable {
+    /// Whether it comes from the emoji font.
+    public var isEmoji: Bool
+    /// The glyph.
+    public var glyph: ShapedGlyph
+    /// Its pen position from the line's left, in points.
+    public var x: Double
+}
+
+/// One line of set text.
+public struct TextLine: Sendable, Hashable {
+    /// The glyphs, left to right.
+    public var glyphs: [PlacedGlyph]
+    /// Its width in points (the last glyph's advance included, trailing spaces not).
+    public var width: Double
+}
+
+/// Sets text in lines no wider than a width: shaped with HarfBuzz a run of one font at a time
+/// (text, or colour emoji for what the text font lacks), broken after spaces, a word wider
+/// than the line broken between characters.
+public enum TextLayout {
+    /// `text` set in `style`, wrapped at `maxWidth` points (`.infinity`: one line a paragraph).
+    public static func lines(_ text: String, style: TextStyle, maxWidth: Double = .infinity) -> [TextLine] {
+        var lines: [TextLine] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = TextLine(glyphs: [], width: 0)
+            var pen = 0.0
+            for word in words(of: paragraph) {
+                let set = setWord(word, style: style)
+                let inkWidth = set.glyphs.isEmpty ? 0 : set.width - set.trailingSpace
+                if !line.glyphs.isEmpty && pen + inkWidth > maxWidth {
+                    lines.append(line)
+                    line = TextLine(glyphs: [], width: 0)
+                    pen = 0
+                }
+                if inkWidth > maxWidth {
+                    // Too long for any line: break between characters.
+                    for character in word {
+                        let piece = setWord(Substring(String(character)), style: style)
+                        if !line.glyphs.isEmpty && pen + piece.width - piece.trailingSpace > maxWidth {
+                            lines.append(line)
+                            line = TextLine(glyphs: [], width: 0)
+                            pen = 0
+                        }
+                        append(piece, to: &line, pen: &pen)
+                    }
+                } else {
+                    append(set, to: &line, pen: &pen)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// The widest line's width.
+    public static func width(of lines: [TextLine]) -> Double { lines.map(\.width).max() ?? 0 }
+
+    private static func append(_ set: (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double), to line: inout TextLine, pen: inout Double) {
+        line.glyphs += set.glyphs.map { PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen) }
+        line.width = pen + set.width - set.trailingSpace
+        pen += set.width
+    }
+
+    /// Words, each with the spaces after it.
+    private static func words(of paragraph: Substring) -> [Substring] {
+        var words: [Substring] = []
+        var start = paragraph.startIndex, index = paragraph.startIndex
+        while index < paragraph.endIndex {
+            if paragraph[index] == " " {
+                var end = index
+                while end < paragraph.endIndex && paragraph[end] == " " { end = paragraph.index(after: end) }
+                words.append(paragraph[start..<end])
+                start = end
+                index = end
+            } else {
+                index = paragraph.index(after: index)
+            }
+        }
+        if start < paragraph.endIndex { words.append(paragraph[start...]) }
+        return words
+    }
+
+    /// One word shaped in runs of one font; its width and the width of its trailing spaces.
+    private static func setWord(_ word: Substring, style: TextStyle) -> (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double) {
+        var glyphs: [PlacedGlyph] = []
+        var pen = 0.0, trailingSpace = 0.0
+        for (text, isEmoji) in runs(of: word, style: style) {
+            let font = isEmoji ? style.emoji! : style.font
+            let utf8 = Array(text.utf8)
+            for glyph in font.shape(text) {
+                glyphs.append(PlacedGlyph(isEmoji: isEmoji, glyph: glyph, x: pen))
+                let advance = glyph.advance / style.scale + (isEmoji ? 0 : style.tracking)
+                pen += advance
+                trailingSpace = glyph.cluster < utf8.count && utf8[glyph.cluster] == 0x20 ? trailingSpace + advance : 0
+            }
+        }
+        return (glyphs, pen, trailingSpace)
+    }
+
+    /// `word` split into runs the text font draws and runs only the emoji font has.
+    private static func runs(of word: Substring, style: TextStyle) -> [(String, Bool)] {
+        var runs: [(String, Bool)] = []
+        for character in word {
+            let scalars = character.unicodeScalars.filter { $0.value != 0x200D && !(0xFE00...0xFE0F).contains($0.value) }
+            let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
+            let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
+            let isEmoji = !textHasIt && emojiHasIt || (emojiHasIt && character.unicodeScalars.first?.properties.isEmojiPresentation == true)
+            if let last = runs.last, last.1 == isEmoji {
+                runs[runs.count - 1].0 += String(character)
+            } else {
+                runs.append((String(character), isEmoji))
+            }
+        }
+        return runs
+    }
+}
+
+/// Draws set text onto a canvas.
+public enum TextPainter {
+    /// Draws `line` with its pen starting at (`x`, `baseline`) points, glyphs filled with
+    /// `color` (opaque sRGB), emoji in their own colours.
+    public static func draw(_ line: TextLine, style: TextStyle, x: Double, baseline: Double, color: SIMD3<UInt8>, on canvas: inout RGBAImage) {
+        for placed in line.glyphs {
+            let origin = SIMD2((x + placed.x) * style.scale + placed.glyph.offset.x, baseline * style.scale - placed.glyph.offset.y)
+            if placed.isEmoji, let emoji = style.emoji {
+                drawBitmap(of: placed.glyph.glyph, font: emoji, at: origin, on: &canvas)
+            } else if let outline = style.font.outline(of: placed.glyph.glyph, at: origin) {
+                Painter.fill(PathRasterizer.coverage(of: outline, width: canvas.width, height: canvas.height), color: color, on: &canvas)
+            }
+        }
+    }
+
+    /// A colour glyph's PNG, scaled to its ink box and drawn over the canvas.
+    private static func drawBitmap(of glyph: UInt32, font: Font, at origin: SIMD2<Double>, on canvas: inout RGBAImage) {
+        guard let (png, box) = font.colorBitmap(of: glyph),
+              let decoder = try? AnimationDecoder(bytes: png), let frame = try? decoder.frame(at: 0) else { return }
+        let width = max(1, Int(box.width.rounded())), height = max(1, Int(box.height.rounded()))
+        let image = Resampler(filter: .lanczos3).resize(RGBAImage(width: frame.width, height: frame.height, pixels: frame.pixels),
+                                                         width: width, height: height)
+        canvas.draw(image, atX: Int((origin.x + box.left).rounded()), y: Int((origin.y - box.top).rounded()))
+    }
+}
+
+/// Filling coverage masks with a colour.
+public enum Painter {
+    /// `color` (opaque sRGB) over the canvas wherever `mask` covers it.
+    public static func fill(_ mask: CoverageMask, color: SIMD3<UInt8>, on canvas: inout RGBAImage) {
+        fill(mask, on: &canvas) { _, _ in color }
+    }
+
+    /// Each covered pixel filled with `color(column, row)` (opaque sRGB), over what is there.
+    public static func fill(_ mask: CoverageMask, on canvas: inout RGBAImage, color: (Int, Int) -> SIMD3<UInt8>) {
+        guard mask.width > 0 else { return }
+        let width = canvas.width
+        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+            for row in 0..<mask.height {
+                for column in 0..<mask.width {
+                    let cover = Int(mask.coverage[row * mask.width + column])
+                    guard cover > 0 else { continue }
+                    let cx = mask.x + column, cy = mask.y + row
+                    let fill = color(cx, cy)
+                    let o = (cy * width + cx) * 4
+                    let keep = 255 - cover
+                    // OVER with a premultiplied source of alpha `cover`, rounded: src + dst × (1 − a).
+                    pixels[o] = UInt8((Int(fill.x) * cover + Int(pixels[o]) * keep + 127) / 255)
+                    pixels[o + 1] = UInt8((Int(fill.y) * cover + Int(pixels[o + 1]) * keep + 127) / 255)
+                    pixels[o + 2] = UInt8((Int(fill.z) * cover + Int(pixels[o + 2]) * keep + 127) / 255)
+                    pixels[o + 3] = UInt8((255 * cover + Int(pixels[o + 3]) * keep + 127) / 255)
+                }
+            }
+        }
+    }
+}

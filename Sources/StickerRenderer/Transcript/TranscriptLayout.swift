@@ -1,0 +1,239 @@
+import StickerPack
+
+/// Light or dark.
+public enum Appearance: String, Sendable, Hashable, CaseIterable {
+    /// White screen, grey received bubbles.
+    case light
+    /// Black screen, dark grey received bubbles.
+    case dark
+
+    /// The colours.
+    public var palette: MessagesPalette { self == .light ? .light : .dark }
+}
+
+/// A rectangle in points.
+public struct PointRect: Sendable, Hashable {
+    /// Left edge.
+    public var x: Double
+    /// Top edge.
+    public var y: Double
+    /// Width.
+    public var width: Double
+    /// Height.
+    public var height: Double
+
+    /// Creates a rectangle.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Right edge.
+    public var maxX: Double { x + width }
+    /// Bottom edge.
+    public var maxY: Double { y + height }
+}
+
+/// The text styles a transcript is set in, opened once for one scale.
+public final class TranscriptStyles {
+    /// Bubble text.
+    public let body: TextStyle
+    /// The date header.
+    public let label: TextStyle
+    /// "Delivered".
+    public let labelBold: TextStyle
+    /// Captions in a template message's bar.
+    public let caption: TextStyle
+    /// Image titles over a template message's image.
+    public let imageTitle: TextStyle
+
+    /// Opens `fonts` at every size the transcript uses, for drawing at `scale`.
+    public init(fonts: TranscriptFonts, scale: Double) throws(TextError) {
+        typealias M = MessagesMetrics
+        body = try TextStyle(fonts: fonts, size: M.bodyFontSize, scale: scale, tracking: M.bodyTracking, lineHeight: M.bodyLineHeight)
+        label = try TextStyle(fonts: fonts, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
+        labelBold = try TextStyle(fonts: fonts, weight: .semibold, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
+        caption = try TextStyle(fonts: fonts, size: M.captionFontSize, scale: scale, lineHeight: M.captionLineHeight)
+        imageTitle = try TextStyle(fonts: fonts, weight: .semibold, size: M.imageTitleFontSize, scale: scale, lineHeight: M.bodyLineHeight)
+    }
+}
+
+/// Where everything of a conversation goes, in points from the top of the whole transcript.
+public struct TranscriptLayout {
+    /// One placed thing.
+    public struct Item {
+        /// What it is.
+        public enum Kind {
+            /// A date header: its line, centred.
+            case date(TextLine)
+            /// A text bubble: its lines, sender, service, and whether it has the tail.
+            case bubble(lines: [TextLine], sender: Sender, service: MessageService, tail: Bool)
+            /// A sticker sent alone.
+            case sticker(name: String, sender: Sender)
+            /// A template message.
+            case template(TemplateMessage, sender: Sender, layout: TemplateLayout)
+            /// "Delivered" under the last sent message.
+            case delivered(TextLine)
+        }
+        /// What it is.
+        public var kind: Kind
+        /// Its box (a bubble's body, without the tail).
+        public var frame: PointRect
+        /// Its number among the messages (from 1), for a message.
+        public var message: Int?
+    }
+
+    /// The template message's parts, in points from its top left.
+    public struct TemplateLayout {
+        /// The image's box (zero height without an image).
+        public var image: PointRect
+        /// The title and subtitle lines over the image.
+        public var titleLines: [TextLine]
+        /// The subtitle lines.
+        public var subtitleLines: [TextLine]
+        /// The caption bar's box.
+        public var bar: PointRect
+        /// Left column: caption then subcaption lines.
+        public var leading: [(lines: [TextLine], secondary: Bool)]
+        /// Right column: trailing caption then trailing subcaption lines.
+        public var trailing: [(lines: [TextLine], secondary: Bool)]
+    }
+
+    /// The screen's width in points.
+    public let width: Double
+    /// The items, top to bottom (peels are not items: they are drawn over them).
+    public let items: [Item]
+    /// The whole transcript's height.
+    public let contentHeight: Double
+
+    /// Lays out `conversation` for a screen `width` points wide; `stickerPixels` gives each
+    /// sticker's pixel size, `imagePixels` each template image's.
+    public init(_ conversation: Conversation, width: Double, styles: TranscriptStyles,
+                stickerPixels: [String: (width: Int, height: Int)], imagePixels: [String: (width: Int, height: Int)] = [:]) {
+        typealias M = MessagesMetrics
+        self.width = width
+        let maxBubble = M.bubbleMaximumWidthRatio * width
+        var items: [Item] = []
+        var y = M.screenInset
+        var previous: (sender: Sender, isMessage: Bool)?
+        var messageNumber = 0
+        // Which message is the last of its run: the next message is from someone else (or none).
+        let messages = conversation.events.filter(\.isMessage)
+        func sender(of event: ConversationEvent) -> Sender? {
+            switch event {
+            case .text(let sender, _, _), .sticker(let sender, _), .template(let sender, _): return sender
+            case .peel, .date: return nil
+            }
+        }
+        let lastSent = messages.lastIndex { sender(of: $0) == .me }
+        for event in conversation.events {
+            switch event {
+            case .peel:
+                continue
+            case .date(let text):
+                if previous != nil { y += M.gapBetweenRuns }
+                let line = TextLayout.lines(text, style: styles.label)[0]
+                items.append(Item(kind: .date(line), frame: PointRect(x: (width - line.width) / 2, y: y, width: line.width, height: M.labelLineHeight)))
+                y += M.labelLineHeight + M.dateHeaderGap
+                previous = nil
+                continue
+            case .text, .sticker, .template:
+                break
+            }
+            let from = sender(of: event)!
+            if let previous, previous.isMessage { y += previous.sender == from ? M.gapInRun : M.gapBetweenRuns }
+            messageNumber += 1
+            let next = messageNumber < messages.count ? sender(of: messages[messageNumber]) : nil
+            var item: Item
+            switch event {
+            case .text(_, let text, let service):
+                let lines = TextLayout.lines(text, style: styles.body, maxWidth: maxBubble - 2 * M.bubblePaddingHorizontal)
+                let bubbleWidth = min(maxBubble, max(M.bubbleMinimumWidth, TextLayout.width(of: lines) + 2 * M.bubblePaddingHorizontal))
+                let height = Double(lines.count) * M.bodyLineHeight + 2 * M.bubblePaddingVertical
+                let x = from == .me ? width - M.edgeInset - bubbleWidth : M.edgeInset
+                item = Item(kind: .bubble(lines: lines, sender: from, service: service, tail: next != from),
+                            frame: PointRect(x: x, y: y, width: bubbleWidth, height: height), message: messageNumber)
+            case .sticker(_, let name):
+                let size = Self.stickerPoints(stickerPixels[name] ?? (408, 408))
+                let x = from == .me ? width - M.edgeInset - size.width : M.edgeInset
+                item = Item(kind: .sticker(name: name, sender: from), frame: PointRect(x: x, y: y, width: size.width, height: size.height),
+                            message: messageNumber)
+            case .template(_, let template):
+                let layout = Self.templateLayout(template, width: maxBubble, styles: styles,
+                                                 imagePixels: template.image.flatMap { imagePixels[$0] })
+                let height = layout.bar.maxY
+                let x = from == .me ? width - M.edgeInset - maxBubble : M.edgeInset
+                item = Item(kind: .template(template, sender: from, layout: layout), frame: PointRect(x: x, y: y, width: maxBubble, height: height),
+                            message: messageNumber)
+            case .peel, .date:
+                continue
+            }
+            items.append(item)
+            y = item.frame.maxY
+            if messageNumber - 1 == lastSent {
+                // "Delivered" under the last sent message: its ink top deliveredGap below, right
+                // edge deliveredInset in from the message's right edge.
+                let line = TextLayout.lines("Delivered", style: styles.labelBold)[0]
+                let capHeight = styles.labelBold.capHeight
+                let top = y + M.deliveredGap - (styles.labelBold.ascender - capHeight)
+                let height = styles.labelBold.ascender + styles.labelBold.descender
+                items.append(Item(kind: .delivered(line), frame: PointRect(x: item.frame.maxX - M.deliveredInset - line.width,
+                                                                           y: top, width: line.width, height: height)))
+                y = top + height
+            }
+            previous = (from, true)
+        }
+        self.items = items
+        contentHeight = y + M.screenInset
+    }
+
+    /// A sticker's size in points: its pixels / 3, scaled to keep the longer side within 100-206.
+    public static func stickerPoints(_ pixels: (width: Int, height: Int)) -> (width: Double, height: Double) {
+        let longer = Double(max(pixels.width, pixels.height, 1)) / 3
+        let clamped = min(max(longer, MessagesMetrics.stickerPoints.lowerBound), MessagesMetrics.stickerPoints.upperBound)
+        let factor = clamped / longer
+        return (Double(pixels.width) / 3 * factor, Double(pixels.height) / 3 * factor)
+    }
+
+    /// A template message `width` points wide: the image (its aspect clamped), the titles over
+    /// it, the caption bar under it with up to three lines a caption.
+    static func templateLayout(_ template: TemplateMessage, width: Double, styles: TranscriptStyles,
+                               imagePixels: (width: Int, height: Int)?) -> TemplateLayout {
+        typealias M = MessagesMetrics
+        var imageHeight = 0.0
+        if template.image != nil {
+            let pixels = imagePixels ?? (1, 1)
+            let aspect = Double(pixels.height) / Double(max(1, pixels.width))
+            imageHeight = width * min(max(aspect, M.templateImageAspect.lowerBound), M.templateImageAspect.upperBound)
+        }
+        let textWidth = width - 2 * M.captionPadding.x
+        func lines(_ text: String?, _ style: TextStyle, _ share: Double) -> [TextLine] {
+            guard let text else { return [] }
+            return Array(TextLayout.lines(text, style: style, maxWidth: textWidth * share).prefix(M.captionMaximumLines))
+        }
+        let hasTrailing = template.trailingCaption != nil || template.trailingSubcaption != nil
+        let leadingShare = hasTrailing ? 0.6 : 1, trailingShare = 0.4
+        let leading = [(lines(template.caption, styles.caption, leadingShare), false), (lines(template.subcaption, styles.caption, leadingShare), true)]
+            .filter { !$0.0.isEmpty }
+        let trailing = [(lines(template.trailingCaption, styles.caption, trailingShare), false),
+                        (lines(template.trailingSubcaption, styles.caption, trailingShare), true)].filter { !$0.0.isEmpty }
+        let rows = max(leading.reduce(0) { $0 + $1.0.count }, trailing.reduce(0) { $0 + $1.0.count })
+        let barHeight = rows == 0 ? 0 : Double(rows) * M.captionLineHeight + 2 * M.captionPadding.y
+        return TemplateLayout(image: PointRect(x: 0, y: 0, width: width, height: imageHeight),
+                              titleLines: lines(template.imageTitle, styles.imageTitle, 1),
+                              subtitleLines: lines(template.imageSubtitle, styles.caption, 1),
+                              bar: PointRect(x: 0, y: imageHeight, width: width, height: max(barHeight, imageHeight == 0 ? 2 * M.captionPadding.y + M.captionLineHeight : 0)),
+                              leading: leading.map { (lines: $0.0, secondary: $0.1) }, trailing: trailing.map { (lines: $0.0, secondary: $0.1) })
+    }
+}
+
+extension TextStyle {
+    /// The height of a capital above the baseline, in points (from the outline of "H").
+    public var capHeight: Double {
+        guard let glyph = font.shape("H").first, let outline = font.outline(of: glyph.glyph, at: .zero) else { return ascender * 0.73 }
+        let top = outline.contours.flatMap { $0 }.map(\.y).min() ?? 0
+        return -top / scale
+    }
+}

@@ -1,0 +1,299 @@
+import AnimationCodec
+import FoundationEssentials
+import StickerPack
+
+/// How a transcript is drawn.
+public struct TranscriptOptions: Sendable {
+    /// Light or dark.
+    public var appearance: Appearance = .light
+    /// The screen in points.
+    public var view: ViewSize = DevicePreset.default.viewSize
+    /// Pixels a point (1, 2 or 3).
+    public var scale = 3
+    /// The whole conversation, as tall as it is, instead of one screen scrolled to the end.
+    public var showAll = false
+    /// The fonts.
+    public var fonts = TranscriptFonts()
+    /// The codec's limits for the stickers and images.
+    public var limits: DecodingLimits = .default
+    /// How frame delays are shown.
+    public var timing: FrameTimingPolicy = .apple
+
+    /// The defaults: light, the default device, @3x, one screen.
+    public init() {}
+}
+
+/// Why a transcript cannot be drawn.
+public enum TranscriptError: Error, Sendable, CustomStringConvertible {
+    /// The conversation names a sticker the pack does not have (with the script's line).
+    case unknownSticker(name: String, line: Int?, known: [String])
+    /// A sticker or image could not be read.
+    case unreadable(name: String, error: String)
+    /// The fonts or text libraries are missing.
+    case text(TextError)
+
+    /// What went wrong, with the line when there is one.
+    public var description: String {
+        switch self {
+        case .unknownSticker(let name, let line, let known):
+            return (line.map { "line \($0): " } ?? "") + "the pack has no sticker named \(name)"
+                + (known.isEmpty ? "" : " (it has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? ", ..." : ""))")
+        case .unreadable(let name, let error): return "\(name): \(error)"
+        case .text(let error): return error.description
+        }
+    }
+}
+
+/// Draws a conversation as Messages shows it: bubbles with real text, stickers sent alone on
+/// the sender's side, stickers peeled onto messages (scaled and turned), template messages,
+/// the date and "Delivered", in light or dark, at any instant of the renderer's one clock.
+public final class TranscriptRenderer {
+    /// The layout in points.
+    public let layout: TranscriptLayout
+    /// The options drawn with.
+    public let options: TranscriptOptions
+    /// The image's width in pixels.
+    public let pixelWidth: Int
+    /// The image's height in pixels.
+    public let pixelHeight: Int
+    /// How far the transcript is scrolled up, in points (its end shows at the screen's bottom).
+    public let scrolled: Double
+
+    private let styles: TranscriptStyles
+    private let base: RGBAImage
+    private let stickers: [(player: StickerPlayer, origin: SIMD2<Int>)]
+    private let peels: [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)]
+
+    /// Reads every sticker the conversation uses from `pack` and every template image from
+    /// `folder` (where the script is), lays the conversation out and draws what never changes.
+    /// `lines` gives each event's script line, for errors.
+    public init(_ conversation: Conversation, pack: StickerPack, folder: String = ".", lines: [Int] = [],
+                options: TranscriptOptions = TranscriptOptions()) throws(TranscriptError) {
+        self.options = options
+        let scale = Double(options.scale)
+        do { styles = try TranscriptStyles(fonts: options.fonts, scale: scale) } catch { throw .text(error) }
+
+        // The stickers used, read once each.
+        var animations: [String: StickerAnimation] = [:]
+        let byName = Dictionary(pack.stickers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, event) in conversation.events.enumerated() {
+            let name: String
+            switch event {
+            case .sticker(_, let sticker): name = sticker
+            case .peel(let peel): name = peel.sticker
+            default: continue
+            }
+            guard animations[name] == nil else { continue }
+            guard let sticker = byName[name] else {
+                throw .unknownSticker(name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
+            }
+            do { animations[name] = try StickerAnimation.load(sticker, limits: options.limits) } catch {
+                throw .unreadable(name: name, error: error.description)
+            }
+        }
+        // Template images, read once each.
+        var images: [String: RGBAImage] = [:]
+        for event in conversation.events {
+            guard case .template(_, let template) = event, let path = template.image, images[path] == nil else { continue }
+            let full = path.hasPrefix("/") ? path : folder + "/" + path
+            do {
+                let bytes = try BoundedFile.read(full, maxBytes: options.limits.maxFileBytes)
+                images[path] = RGBAImage(try AnimationDecoder(bytes: bytes, limits: options.limits).frame(at: 0))
+            } catch {
+                throw .unreadable(name: path, error: "\(error)")
+            }
+        }
+        let layout = TranscriptLayout(conversation, width: options.view.width, styles: styles,
+                                      stickerPixels: animations.mapValues { ($0.width, $0.height) },
+                                      imagePixels: images.mapValues { ($0.width, $0.height) })
+        self.layout = layout
+        let screenHeight = options.showAll ? layout.contentHeight : options.view.height
+        scrolled = max(0, layout.contentHeight - screenHeight)
+        pixelWidth = Int((options.view.width * scale).rounded())
+        pixelHeight = Int((screenHeight * scale).rounded())
+
+        var canvas = RGBAImage(width: pixelWidth, height: pixelHeight)
+        let palette = options.appearance.palette
+        Self.fillOpaque(&canvas, palette.background)
+        var stickers: [(StickerPlayer, SIMD2<Int>)] = []
+        let resampler = Resampler(filter: .lanczos3)
+        for item in layout.items {
+            let frame = PointRect(x: item.frame.x, y: item.frame.y - scrolled, width: item.frame.width, height: item.frame.height)
+            guard frame.maxY + MessagesMetrics.tailHang >= 0, frame.y <= screenHeight else { continue }
+            switch item.kind {
+            case .date(let line):
+                TextPainter.draw(line, style: styles.label, x: frame.x, baseline: frame.y + Self.baseline(styles.label, lineHeight: frame.height),
+                                 color: palette.secondaryText, on: &canvas)
+            case .delivered(let line):
+                TextPainter.draw(line, style: styles.labelBold, x: frame.x, baseline: frame.y + styles.labelBold.ascender,
+                                 color: palette.secondaryText, on: &canvas)
+            case .bubble(let lines, let sender, let service, let tail):
+                Self.drawBubble(frame: frame, lines: lines, sender: sender, service: service, tail: tail, styles: styles,
+                                palette: palette, scale: scale, on: &canvas)
+            case .sticker(let name, _):
+                let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
+                                     width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
+                stickers.append((StickerPlayer(index: stickers.count, animation: animations[name]!, rect: rect, timing: options.timing,
+                                               resampler: resampler, cacheAll: true), SIMD2(rect.x, rect.y)))
+            case .template(let template, _, let parts):
+                Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, frame: frame, styles: styles, palette: palette, scale: scale, on: &canvas)
+            }
+        }
+        base = canvas
+        self.stickers = stickers
+
+        // Peels: over everything, at their place on their message.
+        var peels: [(StickerPlayer, SIMD2<Double>, Double)] = []
+        let messageFrames = Dictionary(layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
+        for event in conversation.events {
+            guard case .peel(let peel) = event, let target = messageFrames[peel.message], let animation = animations[peel.sticker] else { continue }
+            let size = TranscriptLayout.stickerPoints((animation.width, animation.height))
+            let rect = PixelRect(x: 0, y: 0, width: max(1, Int((size.width * peel.scale * scale).rounded())),
+                                 height: max(1, Int((size.height * peel.scale * scale).rounded())))
+            let centre = SIMD2(target.x + peel.x * target.width, target.y - scrolled + peel.y * target.height) * scale
+            peels.append((StickerPlayer(index: peels.count, animation: animation, rect: rect, timing: options.timing,
+                                        resampler: resampler, cacheAll: true), centre, peel.rotation))
+        }
+        self.peels = peels
+    }
+
+    /// The transcript at `time` seconds on the shared clock.
+    public func snapshot(at time: Double) throws(PackError) -> RGBAImage {
+        var canvas = base
+        for (player, origin) in stickers {
+            canvas.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), atX: origin.x, y: origin.y)
+        }
+        for (player, centre, degrees) in peels {
+            RotatedDrawing.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees, on: &canvas)
+        }
+        return canvas
+    }
+
+    /// The longest single loop among the stickers shown, in seconds (0 when none animates).
+    public var longestLoop: Double {
+        (stickers.map(\.player) + peels.map(\.player)).map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0
+    }
+
+    /// The instants in `0..<duration` at which any sticker shown changes frame, with 0.
+    public func changeTimes(duration: Double, maxFrames: Int = 10_000) -> [Double] {
+        var times: Set<Double> = [0]
+        for player in stickers.map(\.player) + peels.map(\.player) {
+            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) { times.insert((t * 1000).rounded() / 1000) }
+        }
+        return Array(times.sorted().filter { $0 < duration || $0 == 0 }.prefix(maxFrames))
+    }
+
+    /// The transcript over `duration` seconds as an APNG that loops forever, a frame at every
+    /// change, each after the first storing only the rectangle that changed.
+    public func apng(duration: Double, progress: ((Int, Int) -> Void)? = nil) throws(PackError) -> [UInt8] {
+        let times = changeTimes(duration: duration)
+        var writer = APNGWriter(width: pixelWidth, height: pixelHeight, frameCount: times.count, plays: 0)
+        var previous: RGBAImage?
+        for (index, time) in times.enumerated() {
+            let image = try snapshot(at: time)
+            let end = index + 1 < times.count ? times[index + 1] : max(duration, time + 0.001)
+            let milliseconds = Int((end * 1000).rounded()) - Int((time * 1000).rounded())
+            var area = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+            if area.isEmpty { area = PixelRect(x: 0, y: 0, width: 1, height: 1) }
+            writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y, width: area.width, height: area.height,
+                          delay: SnapshotEncoder.delay(milliseconds: max(0, milliseconds)))
+            previous = image
+            progress?(index + 1, times.count)
+        }
+        return writer.finish()
+    }
+
+    /// The baseline of a line of `style` centred in a line box of `lineHeight` points, from its top.
+    static func baseline(_ style: TextStyle, lineHeight: Double) -> Double {
+        (lineHeight - (style.ascender + style.descender)) / 2 + style.ascender
+    }
+
+    private static func fillOpaque(_ canvas: inout RGBAImage, _ color: SIMD3<UInt8>) {
+        canvas.pixels.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            let word = UInt32(color.x) | UInt32(color.y) << 8 | UInt32(color.z) << 16 | 0xFF00_0000
+            for index in words.indices { words[index] = word.littleEndian }
+        }
+    }
+
+    private static func drawBubble(frame: PointRect, lines: [TextLine], sender: Sender, service: MessageService, tail: Bool,
+                                   styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
+        typealias M = MessagesMetrics
+        let path = BubbleShape.path(origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height, tail: tail ? sender : nil, scale: scale)
+        let mask = PathRasterizer.coverage(of: path, width: canvas.width, height: canvas.height)
+        let height = Double(canvas.height)
+        switch (sender, service) {
+        case (.them, _): Painter.fill(mask, color: palette.received, on: &canvas)
+        case (.me, .iMessage): Painter.fill(mask, on: &canvas) { _, row in MessagesPalette.mix(palette.iMessage, at: Double(row) / height) }
+        case (.me, .sms): Painter.fill(mask, on: &canvas) { _, row in MessagesPalette.mix(palette.sms, at: Double(row) / height) }
+        }
+        let color = sender == .me ? palette.sentText : palette.receivedText
+        for (index, line) in lines.enumerated() {
+            let top = frame.y + M.bubblePaddingVertical + Double(index) * M.bodyLineHeight
+            // One line is centred (it only differs from the padding in a bubble of the minimum
+            // width); wrapped lines start at the padding.
+            let x = lines.count == 1 ? frame.x + (frame.width - line.width) / 2 : frame.x + M.bubblePaddingHorizontal
+            TextPainter.draw(line, style: styles.body, x: x,
+                             baseline: top + baseline(styles.body, lineHeight: M.bodyLineHeight), color: color, on: &canvas)
+        }
+    }
+
+    private static func drawTemplate(parts: TranscriptLayout.TemplateLayout, image: RGBAImage?, frame: PointRect, styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
+        typealias M = MessagesMetrics
+        let clip = PathRasterizer.coverage(of: BubbleShape.roundedRect(origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height,
+                                                                       radius: M.bubbleCornerRadius, scale: scale),
+                                           width: canvas.width, height: canvas.height)
+        // The caption bar's colour under everything, then the image over its part.
+        Painter.fill(clip, color: palette.captionBar, on: &canvas)
+        if let image, parts.image.height > 0 {
+            // Scaled to cover the box widened by the crop, then cropped at the sides.
+            let boxWidth = (parts.image.width + 2 * M.templateImageCrop) * scale, boxHeight = parts.image.height * scale
+            let factor = max(boxWidth / Double(image.width), boxHeight / Double(image.height))
+            let scaled = Resampler(filter: .lanczos3).resize(image, width: max(1, Int((Double(image.width) * factor).rounded())),
+                                                             height: max(1, Int((Double(image.height) * factor).rounded())))
+            let width = Int((parts.image.width * scale).rounded()), height = Int(boxHeight.rounded())
+            let cropX = (scaled.width - width) / 2, cropY = (scaled.height - height) / 2
+            let left = Int((frame.x * scale).rounded()), top = Int((frame.y * scale).rounded())
+            canvas.pixels.withUnsafeMutableBufferPointer { out in
+                for row in 0..<height {
+                    let cy = top + row
+                    guard cy >= 0, cy < canvas.height, cropY + row >= 0, cropY + row < scaled.height else { continue }
+                    for column in 0..<width {
+                        let cx = left + column
+                        guard cx >= 0, cx < canvas.width, cropX + column >= 0, cropX + column < scaled.width else { continue }
+                        let cover = Int(clip.value(column: cx, row: cy))
+                        guard cover > 0 else { continue }
+                        let s = ((cropY + row) * scaled.width + cropX + column) * 4, o = (cy * canvas.width + cx) * 4
+                        let alpha = Int(scaled.pixels[s + 3]) * cover / 255
+                        for c in 0..<4 {
+                            let source = Int(scaled.pixels[s + c]) * cover / 255
+                            out[o + c] = UInt8(min(255, source + Int(out[o + c]) * (255 - alpha) / 255))
+                        }
+                    }
+                }
+            }
+        }
+        // Titles over the image's bottom left, white.
+        let titleLines = parts.titleLines + parts.subtitleLines
+        var y = frame.y + parts.image.height - M.captionPadding.y - Double(titleLines.count) * M.captionLineHeight
+        for (index, line) in titleLines.enumerated() {
+            let style = index < parts.titleLines.count ? styles.imageTitle : styles.caption
+            TextPainter.draw(line, style: style, x: frame.x + M.captionPadding.x, baseline: y + baseline(style, lineHeight: M.captionLineHeight),
+                             color: SIMD3(255, 255, 255), on: &canvas)
+            y += M.captionLineHeight
+        }
+        // The caption bar: captions on the left, trailing ones on the right.
+        let primary = palette.receivedText
+        for (column, trailing) in [(parts.leading, false), (parts.trailing, true)] {
+            var top = frame.y + parts.bar.y + M.captionPadding.y
+            for (lines, secondary) in column {
+                for line in lines {
+                    let x = trailing ? frame.maxX - M.captionPadding.x - line.width : frame.x + M.captionPadding.x
+                    TextPainter.draw(line, style: styles.caption, x: x, baseline: top + baseline(styles.caption, lineHeight: M.captionLineHeight),
+                                     color: secondary ? palette.secondaryText : primary, on: &canvas)
+                    top += M.captionLineHeight
+                }
+            }
+        }
+    }
+}

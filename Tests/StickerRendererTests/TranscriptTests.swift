@@ -1,0 +1,207 @@
+import AnimationCodec
+import Foundation
+import StickerPack
+import StickerRenderer
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The transcript against geometry worked out from the documented numbers (docs/TRANSCRIPT-MODEL.md):
+/// colours inside and outside a bubble's corner and tail, light and dark, a sticker's footprint
+/// on each side, a peeled sticker's turned corner, line breaks at the computed width.
+@Suite("Transcript", .timeLimit(.minutes(1)))
+struct TranscriptTests {
+    static let screen = ViewSize(width: 393, height: 852)
+
+    static func options(scale: Int = 3, appearance: Appearance = .light, all: Bool = false) -> TranscriptOptions {
+        var options = TranscriptOptions()
+        options.scale = scale
+        options.appearance = appearance
+        options.view = screen
+        options.showAll = all
+        return options
+    }
+
+    /// The pixel at (`x`, `y`) points (the pixel containing that point).
+    static func color(_ image: RGBAImage, _ x: Double, _ y: Double, scale: Int) -> [UInt8] {
+        let p = image.pixel(x: Int(x * Double(scale)), y: Int(y * Double(scale)))
+        return [p.r, p.g, p.b, p.a]
+    }
+
+    static func rgb(_ hex: UInt32) -> [UInt8] { [UInt8(hex >> 16), UInt8(hex >> 8 & 0xFF), UInt8(hex & 0xFF), 255] }
+
+    @Test("a received bubble: its colour inside the rounded corner and the tail, the background outside both, in light and dark")
+    func receivedBubbleGeometry() throws {
+        for (appearance, bubble, background) in [(Appearance.light, Self.rgb(0xE9E9EB), Self.rgb(0xFFFFFF)),
+                                                 (.dark, Self.rgb(0x262629), Self.rgb(0x000000))] {
+            let conversation = Conversation(events: [.text(.them, "Hi", service: .iMessage)])
+            let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []),
+                                                  options: Self.options(appearance: appearance))
+            let image = try renderer.snapshot(at: 0)
+            // One line: 40 pt tall, 48 pt wide at least, 16 pt from the left edge and the top.
+            let frame = try #require(renderer.layout.items.first?.frame)
+            #expect(frame.x == 16 && frame.y == 16 && frame.height == 40 && frame.width >= 48, "\(frame)")
+            func at(_ dx: Double, _ dy: Double) -> [UInt8] { Self.color(image, frame.x + dx, frame.y + dy, scale: 3) }
+            // Top-left corner, radius 20: (1, 1) is 26.9 from the arc's centre (20, 20), outside;
+            // (7, 7) is 18.4 from it, inside by more than a pixel.
+            #expect(at(1, 1) == background, "\(appearance) outside the corner")
+            #expect(at(7, 7) == bubble, "\(appearance) inside the corner")
+            #expect(at(4, 20) == bubble, "\(appearance) inside the left padding")
+            #expect(at(frame.width + 1, 20) == background)
+            // The tail, mirrored to the bottom-left: the sent tail's points (x from the right edge,
+            // y below the bottom) (-10.5, 4.5) is inside it; (-5, 3) lies right of its bulge and
+            // (-20, 4) under its underside (which meets the body at x -22).
+            #expect(at(10.5, 40 + 4.5) == bubble, "\(appearance) inside the tail")
+            #expect(at(5, 40 + 3) == background, "\(appearance) beside the tail")
+            #expect(at(20, 40 + 4) == background, "\(appearance) under the tail")
+            // No tail below the bubble's right half.
+            #expect(at(frame.width - 10, 40 + 2) == background)
+        }
+    }
+
+    @Test("only the last bubble of a run has the tail; runs are 4.33 pt apart inside and 10.2 pt between")
+    func runsAndGaps() throws {
+        let conversation = Conversation(events: [
+            .text(.them, "one", service: .iMessage), .text(.them, "two", service: .iMessage), .text(.me, "three", service: .iMessage),
+        ])
+        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
+        let bubbles = renderer.layout.items.filter { $0.message != nil }
+        #expect(bubbles.count == 3)
+        guard bubbles.count == 3 else { return }
+        #expect(abs(bubbles[1].frame.y - bubbles[0].frame.maxY - 4.3333) < 1e-9)
+        #expect(abs(bubbles[2].frame.y - bubbles[1].frame.maxY - 10.2) < 1e-9)
+        let tails = bubbles.map { item -> Bool in
+            if case .bubble(_, _, _, let tail) = item.kind { return tail }
+            return false
+        }
+        #expect(tails == [false, true, true])
+        // The first bubble has no tail: below its bottom-left corner is background.
+        let image = try renderer.snapshot(at: 0)
+        #expect(Self.color(image, bubbles[0].frame.x + 10.5, bubbles[0].frame.maxY + 2, scale: 3) == Self.rgb(0xFFFFFF))
+        #expect(Self.color(image, bubbles[1].frame.x + 10.5, bubbles[1].frame.maxY + 2, scale: 3) == Self.rgb(0xE9E9EB))
+        // The sent bubble is right-aligned 16 pt from the edge, and "Delivered" sits under it.
+        #expect(abs(bubbles[2].frame.maxX - (393 - 16)) < 1e-9)
+        let delivered = renderer.layout.items.last
+        if case .delivered = delivered?.kind {} else { Issue.record("no Delivered label last") }
+        #expect(abs((delivered?.frame.maxX ?? 0) - (bubbles[2].frame.maxX - 20.3)) < 1e-9)
+    }
+
+    @Test("a sticker sent alone: 408 px is 136 pt, 16 pt from its sender's edge, no bubble around it")
+    func stickerFootprint() throws {
+        let files = RenderTests.Files()
+        let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
+        let pack = RenderTests.pack([red])
+        for sender in [Sender.me, .them] {
+            let conversation = Conversation(events: [.sticker(sender, name: "red.png")])
+            let image = try TranscriptRenderer(conversation, pack: pack, options: Self.options(scale: 1)).snapshot(at: 0)
+            let left = sender == .me ? 393 - 16 - 136 : 16
+            let row = 16 + 68
+            for x in 0..<image.width {
+                let p = image.pixel(x: x, y: row)
+                let inside = x >= left && x < left + 136
+                #expect((p == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)) == inside, "\(sender): column \(x) is \(p)")
+            }
+            // Rows 16 ..< 152 at its centre column.
+            for y in 0..<300 {
+                let p = image.pixel(x: left + 68, y: y)
+                #expect((p.r == 255 && p.g == 0) == (y >= 16 && y < 152), "\(sender): row \(y) is \(p)")
+            }
+        }
+    }
+
+    @Test("a peeled sticker turned 30 degrees has its corner where the rotation puts it")
+    func peeledCorner() throws {
+        let files = RenderTests.Files()
+        let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
+        let conversation = Conversation(events: [
+            .text(.them, "A long enough message to peel a sticker onto", service: .iMessage),
+            .peel(Peel(sticker: "red.png", message: 1, x: 0.5, y: 0.5, scale: 0.5, rotation: 30)),
+        ])
+        let renderer = try TranscriptRenderer(conversation, pack: RenderTests.pack([red]), options: Self.options(scale: 2, all: true))
+        let image = try renderer.snapshot(at: 0)
+        let frame = try #require(renderer.layout.items.first?.frame)
+        // 136 pt at scale 0.5: a 68 pt square about the message's centre; its top-right corner
+        // (34, -34) turned 30 degrees clockwise (y down) lands at (34 cos - (-34) sin, 34 sin + (-34) cos).
+        let angle = 30.0 * .pi / 180
+        let centre = SIMD2(frame.x + frame.width / 2, frame.y + frame.height / 2)
+        let corner = centre + SIMD2(34 * cos(angle) + 34 * sin(angle), 34 * sin(angle) - 34 * cos(angle))
+        let direction = (centre - corner) / ((centre - corner) * (centre - corner)).sum().squareRoot()
+        let inside = corner + direction * 2, outside = corner - direction * 2
+        #expect(Self.color(image, inside.x, inside.y, scale: 2) == [255, 0, 0, 255], "2 pt inside the corner")
+        #expect(Self.color(image, outside.x, outside.y, scale: 2) != [255, 0, 0, 255], "2 pt beyond the corner")
+        // The unturned corner's place (34, -34) from the centre is not red: it was turned away.
+        #expect(Self.color(image, centre.x + 32, centre.y - 32, scale: 2) != [255, 0, 0, 255])
+    }
+
+    @Test("a sent iMessage bubble's blue is the screen's gradient at its row, light #77C7F5 at the top to #3682F7 at the bottom")
+    func sentGradient() throws {
+        let conversation = Conversation(events: [.text(.me, "hello", service: .iMessage)])
+        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options(scale: 1))
+        let image = try renderer.snapshot(at: 0)
+        let frame = try #require(renderer.layout.items.first?.frame)
+        let row = Int(frame.y + 3)
+        let t = Double(row) / 852
+        let top: [Double] = [0x77, 0xC7, 0xF5], bottom: [Double] = [0x36, 0x82, 0xF7]
+        let expected: [UInt8] = (0..<3).map { channel in
+            let value: Double = top[channel] + (bottom[channel] - top[channel]) * t
+            return UInt8(value.rounded())
+        }
+        let p = image.pixel(x: Int(frame.x + frame.width / 2), y: row)
+        #expect([p.r, p.g, p.b] == expected)
+    }
+
+    @Test("text wraps where the words' FreeType advances (with the body's tracking) pass the bubble's text width")
+    func lineBreaks() throws {
+        let style = try TextStyle(fonts: TranscriptFonts(), size: 17, scale: 1, tracking: MessagesMetrics.bodyTracking, lineHeight: 20)
+        // Word widths from FreeType's advance of each character's glyph, plus the tracking.
+        func width(_ text: String) -> Double {
+            text.reduce(0) { sum, character in
+                let glyph = style.font.shape(String(character))[0].glyph
+                return sum + style.font.freeTypeAdvance(of: glyph)! + MessagesMetrics.bodyTracking
+            }
+        }
+        let words = ["Stickers", "belong", "where", "people", "talk", "every", "day"]
+        let maxWidth = width("Stickers belong where") + width("p") / 2
+        let lines = TextLayout.lines(words.joined(separator: " "), style: style, maxWidth: maxWidth)
+        // Greedy breaking on the independent widths.
+        var expected: [[String]] = [[]]
+        for word in words {
+            let candidate = (expected[expected.count - 1] + [word]).joined(separator: " ")
+            if !expected[expected.count - 1].isEmpty && width(candidate) > maxWidth { expected.append([word]) } else { expected[expected.count - 1].append(word) }
+        }
+        #expect(lines.count == expected.count, "\(lines.map(\.width)) vs \(expected)")
+        for (line, words) in zip(lines, expected) {
+            // HarfBuzz also applies Inter's kerning, a few tenths of a point a line.
+            #expect(abs(line.width - width(words.joined(separator: " "))) < 2, "\(words): \(line.width)")
+        }
+        #expect(lines.allSatisfy { $0.width <= maxWidth })
+    }
+
+    @Test("an unknown sticker is an error naming it and its script line")
+    func unknownSticker() throws {
+        let parsed = try ConversationScript.parse("them: hi\n\nme: sticker nope")
+        #expect(throws: TranscriptError.self) {
+            try TranscriptRenderer(parsed.conversation, pack: StickerPack(name: "", origin: .files, stickers: []), lines: parsed.lines)
+        }
+        do {
+            _ = try TranscriptRenderer(parsed.conversation, pack: StickerPack(name: "", origin: .files, stickers: []), lines: parsed.lines)
+        } catch {
+            #expect(error.description.hasPrefix("line 3: the pack has no sticker named nope"), "\(error)")
+        }
+    }
+
+    @Test("a missing font is an error that names the file and the package to install")
+    func missingFont() {
+        var options = Self.options()
+        options.fonts = TranscriptFonts(font: "/nonexistent/font.otf")
+        do {
+            _ = try TranscriptRenderer(Conversation(events: [.text(.me, "hi", service: .sms)]), pack: StickerPack(name: "", origin: .files, stickers: []),
+                                       options: options)
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("/nonexistent/font.otf"), "\(error)")
+        }
+    }
+}
