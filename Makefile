@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip \
-                libvpx-dev librlottie-dev \
+                libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
@@ -35,6 +35,10 @@ demo: deps release-build
 	@.build/release/stickers preview $(DEMO_OUT)/telegram/spinner.tgs --frame 30 --width 40 --height 20
 	@.build/release/stickers fit $(DEMO_OUT)/telegram -o $(DEMO_OUT)/Telegram.xcstickers
 	@.build/release/stickers validate $(DEMO_OUT)/Telegram.xcstickers
+	@echo "== stickers transcript: the sample pack in a conversation, light and dark"
+	@.build/release/stickers transcript corpus/conversation.txt -o $(DEMO_OUT)/conversation-light.png
+	@.build/release/stickers transcript corpus/conversation.txt -o $(DEMO_OUT)/conversation-dark.png --appearance dark
+	@.build/release/stickers transcript $(SAMPLE_PACK) -o $(DEMO_OUT)/conversation.apng --duration 2s --scale 2
 	@echo "== snapshots are in $(DEMO_OUT)/:"; ls -1 $(DEMO_OUT)
 
 # The suite runs optimized (with -enable-testing for the @testable imports) in its own build

@@ -71,7 +71,7 @@ let package = Package(
                     // The Lottie tests call rlottie directly, linked as usual, as the oracle.
                     linkerSettings: [.linkedLibrary("rlottie")]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
-        .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec"]),
+        .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec", "TestSupport"]),
         .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),
         .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPack", "AnimationCodec", "TestSupport"]),
     ]

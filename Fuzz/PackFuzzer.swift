@@ -5,6 +5,8 @@
 //                  three: the pack's, a sticker's or a sequence's), then load + validate.
 //   FUZZ_PACK:     the bytes are an image file in a folder pack beside a good sticker, then
 //                  load, validate, render a snapshot, encode it, and render a short APNG.
+//   FUZZ_TRANSCRIPT: the bytes are a conversation script: parse it, then lay it out and draw
+//                  it (text through FreeType and HarfBuzz) with the sample pack's first sticker.
 import AnimationCodec
 import Foundation
 import StickerPack
@@ -64,6 +66,19 @@ public func fuzzPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = SnapshotEncoder.png(image)
     }
     _ = try? SnapshotEncoder.apng(renderer, duration: min(0.5, max(0.001, renderer.longestLoop)))
+    #elseif FUZZ_TRANSCRIPT
+    guard let text = String(validating: bytes, as: UTF8.self), let parsed = try? ConversationScript.parse(text) else { return 0 }
+    write(goodPNG, "T/blob.png")
+    guard let pack = try? PackLoader.load(path: root.appendingPathComponent("T").path) else { return 0 }
+    var options = TranscriptOptions()
+    options.scale = 1
+    options.view = ViewSize(width: 200, height: 300)
+    options.limits = limits
+    options.showAll = bytes.count % 2 == 0
+    if let renderer = try? TranscriptRenderer(parsed.conversation, pack: pack, folder: root.path, lines: parsed.lines, options: options),
+       let image = try? renderer.snapshot(at: 0.1) {
+        precondition(image.width == renderer.pixelWidth && image.height == renderer.pixelHeight)
+    }
     #endif
     return 0
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target over the decoder, under AddressSanitizer.
-#   scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack SECONDS
+#   scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack|transcript SECONDS
 #   scripts/fuzz.sh --build TARGET      (only builds it)
 # png/apng/gif/jpeg/webp/webm/lottie fuzz the decoder; contents fuzzes the .xcstickers Contents.json
 # reader and the validator; pack fuzzes a whole pack: load, validate, render a snapshot and an
-# animated APNG. Every target links libvpx and the CJPEG and CLottie shims, as the decoder does
+# animated APNG; transcript fuzzes a conversation script: parse, lay out and draw it (text through
+# FreeType and HarfBuzz, which CText loads with dlopen). Every target links libvpx and the CJPEG and CLottie shims, as the decoder does
 # (CLottie loads rlottie with dlopen when a Lottie file is first read).
 # Seeds come from corpus/, Tests/FuzzRegressions and the conformance suites where present (found as
 # the tests find them: $STICKERKIT_CONFORMANCE, ../shared/conformance or .conformance, which
@@ -18,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s nullglob
-usage="usage: scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack SECONDS, or scripts/fuzz.sh --build TARGET"
+usage="usage: scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack|transcript SECONDS, or scripts/fuzz.sh --build TARGET"
 build_only=false
 if [ "${1:-}" = --build ]; then build_only=true; shift; fi
 target="${1:?$usage}"
@@ -39,6 +40,7 @@ case "$target" in
   # contents and pack share one set of modules.
   contents) define=FUZZ_CONTENTS; binary="$out/fuzz-contents"; obj="$out/obj-pack-modules" ;;
   pack) define=FUZZ_PACK; binary="$out/fuzz-pack"; obj="$out/obj-pack-modules" ;;
+  transcript) define=FUZZ_TRANSCRIPT; binary="$out/fuzz-transcript"; obj="$out/obj-pack-modules" ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 # The seeds are gathered afresh on every run.
@@ -48,7 +50,7 @@ mkdir -p "$out/corpus-$target" "$out/crashes-$target" "$out/seeds-$target" "$obj
 # Whether $1 exists and is newer than every source it is made from.
 fresh() {
   local sources=(Sources/AnimationCodec Sources/CJPEG Sources/CLottie Sources/CVPX Fuzz scripts/fuzz.sh)
-  case "$target" in contents|pack) sources+=(Sources/StickerPack Sources/StickerRenderer) ;; esac
+  case "$target" in contents|pack|transcript) sources+=(Sources/StickerPack Sources/StickerRenderer Sources/CText) ;; esac
   [ -e "$1" ] && [ -z "$(find "${sources[@]}" -newer "$1" -type f | head -1)" ]
 }
 
@@ -56,12 +58,13 @@ fresh() {
 build() {
   if fresh "$binary"; then return; fi
   local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -I Sources/CZlib -I Sources/CDeflate -I Sources/CLibJPEG
-    -I Sources/CWebP -I Sources/CVPX -I Fuzz/modules/CJPEG -I Fuzz/modules/CLottie -I "$obj")
+    -I Sources/CWebP -I Sources/CVPX -I Fuzz/modules/CJPEG -I Fuzz/modules/CLottie -I Fuzz/modules/CText -I "$obj")
   local libraries=(-lz -ldeflate -ljpeg -lwebpdemux -lwebp -lvpx)
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJPEG/include Sources/CJPEG/sticker_jpeg.c -o "$obj/sticker_jpeg.o"
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CLottie/include Sources/CLottie/sticker_lottie.c -o "$obj/sticker_lottie.o"
+  clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CText/include Sources/CText/sticker_text.c -o "$obj/sticker_text.o"
   case "$target" in
-    contents|pack)
+    contents|pack|transcript)
       # The pack layers import AnimationCodec and StickerPack as modules: build each as one
       # (StickerRenderer.o, the last, tells whether they are fresh).
       if ! fresh "$obj/StickerRenderer.o"; then
@@ -72,7 +75,7 @@ build() {
       fi
       swiftc "${flags[@]}" -D "$define" -module-name FuzzPack Fuzz/PackFuzzer.swift \
         "$obj/AnimationCodec.o" "$obj/StickerPack.o" "$obj/StickerRenderer.o" "$obj/sticker_jpeg.o" "$obj/sticker_lottie.o" \
-        "${libraries[@]}" -o "$binary.partial" ;;
+        "$obj/sticker_text.o" "${libraries[@]}" -o "$binary.partial" ;;
     *)
       swiftc "${flags[@]}" -D "$define" -module-name FuzzDecode \
         $(find Sources/AnimationCodec -name '*.swift') Fuzz/DecodeFuzzer.swift "$obj/sticker_jpeg.o" "$obj/sticker_lottie.o" \
@@ -125,6 +128,7 @@ JSON
     seeds=($regressions/*.json $regressions/*.tgs) ;;
   contents) seeds=() ;;
   pack) seeds=(corpus/sample-pack/* $conf/gif-peterdn/*.gif $conf/apng-philip-taylor/*.png) ;;
+  transcript) seeds=(corpus/conversation.txt $regressions/*.txt) ;;
 esac
 if [ "$target" = contents ]; then
   # Seeds: the sample catalog's Contents.json files, each behind a selector byte (0 pack, 1 sticker, 2 sequence).

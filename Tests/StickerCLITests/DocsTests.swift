@@ -47,7 +47,7 @@ struct DocsTests {
     @Test("the README shows a command line for every command")
     func readmeTour() throws {
         let commands = Set(try Self.readmeCommandLines().map { $0.split(separator: " ")[1] })
-        #expect(commands == ["validate", "render", "sheet", "preview", "fit", "info", "frames", "bench"])
+        #expect(commands == ["validate", "render", "sheet", "preview", "transcript", "fit", "info", "frames", "bench"])
     }
 
     @Test("every command line in the README runs on the sample pack and exits 0", .timeLimit(.minutes(3)))

@@ -31,6 +31,9 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
     case unreadable(name: String, error: String)
     /// The fonts or text libraries are missing.
     case text(TextError)
+    /// The image would have more pixels than the limits allow (a very long conversation with
+    /// `--all`, or a huge view): its size in pixels and the limit.
+    case tooLarge(width: Int, height: Int, limit: Int)
 
     /// What went wrong, with the line when there is one.
     public var description: String {
@@ -40,6 +43,8 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
                 + (known.isEmpty ? "" : " (it has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? ", ..." : ""))")
         case .unreadable(let name, let error): return "\(name): \(error)"
         case .text(let error): return error.description
+        case .tooLarge(let width, let height, let limit):
+            return "the transcript would be \(width)x\(height) px, over the limit of \(limit) pixels (--max-pixels)"
         }
     }
 }
@@ -109,8 +114,15 @@ public final class TranscriptRenderer {
         self.layout = layout
         let screenHeight = options.showAll ? layout.contentHeight : options.view.height
         scrolled = max(0, layout.contentHeight - screenHeight)
-        pixelWidth = Int((options.view.width * scale).rounded())
-        pixelHeight = Int((screenHeight * scale).rounded())
+        // Sizes checked before anything is allocated: a huge view or a very long conversation
+        // drawn whole is refused by the pixel limits.
+        let width = (options.view.width * scale).rounded(), height = (screenHeight * scale).rounded()
+        guard width >= 1, height >= 1, width * height <= Double(options.limits.maxPixels),
+              width <= Double(options.limits.maxSide), height <= Double(options.limits.maxSide) else {
+            throw .tooLarge(width: width < 1e15 ? Int(width) : Int.max, height: height < 1e15 ? Int(height) : Int.max, limit: options.limits.maxPixels)
+        }
+        pixelWidth = Int(width)
+        pixelHeight = Int(height)
 
         var canvas = RGBAImage(width: pixelWidth, height: pixelHeight)
         let palette = options.appearance.palette
@@ -230,6 +242,8 @@ public final class TranscriptRenderer {
         let color = sender == .me ? palette.sentText : palette.receivedText
         for (index, line) in lines.enumerated() {
             let top = frame.y + M.bubblePaddingVertical + Double(index) * M.bodyLineHeight
+            // Lines scrolled out of the screen are not drawn.
+            guard (top + M.bodyLineHeight) * scale >= 0, top * scale < Double(canvas.height) else { continue }
             // One line is centred (it only differs from the padding in a bubble of the minimum
             // width); wrapped lines start at the padding.
             let x = lines.count == 1 ? frame.x + (frame.width - line.width) / 2 : frame.x + M.bubblePaddingHorizontal
