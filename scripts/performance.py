@@ -95,7 +95,10 @@ def render_table(document):
             f"| in process | {number(document['oursMilliseconds'], 1)} | {number(document.get('montageMilliseconds'), 1)} | {ratio(document.get('ratio'))} |",
             f"| whole process | {number(document.get('processMilliseconds'), 1)} | | {ratio(document.get('processRatio'))} |",
             "", f"{document['stickers']} stickers, {document['width']}x{document['height']} px; montage: "
-                f"`{' '.join(document['montageCommand'][:1])} ...` (the same files, cells, spacing and background)."]
+                f"`{' '.join(document['montageCommand'][:1])} ...` (the same files, cells, spacing and background)."] + (
+            [f"The pack's default conversation (`stickers transcript`, one iPhone 15 screen at 3x, PNG) in the same run: "
+             f"{number(document['transcriptMilliseconds'], 1)} ms, {document['transcriptRatio']:.2f}x the browser's time (target: under 3x)."]
+            if document.get("transcriptMilliseconds") else [])
 
 
 def fit_table(document):

@@ -34,6 +34,12 @@ public enum RenderBench {
         public var processMilliseconds: Double?
         /// montage time / our whole-process time.
         public var processRatio: Double?
+        /// The pack's default conversation (`stickers transcript`) drawn as a PNG of one screen
+        /// of the default device at 3x, in process, the pack loaded too (nil when its fonts are
+        /// missing).
+        public var transcriptMilliseconds: Double?
+        /// The transcript's time over the browser's (`stickers transcript`'s target: under 3).
+        public var transcriptRatio: Double?
     }
 
     /// Runs the benchmark on the pack at `path`. With `executable` (a `stickers` binary), the
@@ -52,7 +58,10 @@ public enum RenderBench {
         let hasMontage = FileManager.default.isExecutableFile(atPath: "/usr/bin/montage")
 
         var ours: [Double] = [], load: [Double] = [], draw: [Double] = [], encode: [Double] = [], montage: [Double] = []
-        var process: [Double] = []
+        var process: [Double] = [], transcript: [Double] = []
+        var transcriptOptions = TranscriptOptions()
+        transcriptOptions.scale = 3
+        let transcriptOutput = scratch.appendingPathComponent("transcript.png").path
         let output = scratch.appendingPathComponent("ours.png").path
         let processCommand = executable.map {
             [$0, "render", path, "--style", "expanded", "--scale", "3", "--background", "light",
@@ -72,6 +81,13 @@ public enum RenderBench {
             draw.append(Double(t2 - t1) / 1e6)
             encode.append(Double(t3 - t2) / 1e6)
             if hasMontage { montage.append(try time(command)) }
+            let t4 = DispatchTime.now().uptimeNanoseconds
+            let conversationPack = try PackLoader.load(path: path)
+            if let drawn = try? TranscriptRenderer(Conversation.default(stickers: conversationPack.stickers.map(\.name)), pack: conversationPack,
+                                                   options: transcriptOptions) {
+                try AtomicFile.write(SnapshotEncoder.png(try drawn.snapshot(at: 0)), to: transcriptOutput)
+                transcript.append(Double(DispatchTime.now().uptimeNanoseconds - t4) / 1e6)
+            }
             if let processCommand { process.append(try time(processCommand)) }
         }
         let processMs = median(process)
@@ -82,7 +98,8 @@ public enum RenderBench {
                       drawMilliseconds: median(draw) ?? 0, encodeMilliseconds: median(encode) ?? 0,
                       montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command,
                       processMilliseconds: processMs,
-                      processRatio: montageMs.flatMap { m in processMs.map { m / $0 } })
+                      processRatio: montageMs.flatMap { m in processMs.map { m / $0 } },
+                      transcriptMilliseconds: median(transcript), transcriptRatio: median(transcript).map { $0 / oursMs })
     }
 
     /// The same grid for montage: first frames, the cell size and spacing of our layout, the
@@ -115,6 +132,12 @@ public enum RenderBench {
                          (r.processRatio.map { String(cFormat: ", %.1fx as whole processes", $0) } ?? ""))
         } else {
             lines.append("  montage   not installed (apt-get install imagemagick)")
+        }
+        if let t = r.transcriptMilliseconds, let ratio = r.transcriptRatio {
+            lines.append("  transcript \(fixed(t)) ms  (the pack's default conversation, one screen @3x, PNG: "
+                         + String(cFormat: "%.2fx", ratio) + " the browser's time; the target is under 3x)")
+        } else {
+            lines.append("  transcript not measured (its fonts are missing: apt-get install fonts-inter)")
         }
         return lines.joined(separator: "\n")
     }
