@@ -108,7 +108,7 @@ public struct TranscriptCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         let messages = parsed.conversation.messages.count
-        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) messages, \(appearance) on \(options.view) @\(scale)x"
+        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(scale)x"
               + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
     }
 

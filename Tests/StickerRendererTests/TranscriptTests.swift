@@ -205,3 +205,57 @@ struct TranscriptTests {
         }
     }
 }
+
+/// Template messages: the app's icon from a catalog's icon set, captions after it.
+@Suite("Transcript: template messages", .timeLimit(.minutes(1)))
+struct TranscriptTemplateTests {
+    static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("corpus/Sample.xcstickers")
+
+    @Test("a catalog's 27 x 20 pt icon is drawn at the caption bar's left, its mean colour the icon file's; captions start after it")
+    func appIcon() throws {
+        let pack = try PackLoader.load(path: Self.catalog.path)
+        let conversation = Conversation(events: [.template(.me, TemplateMessage(caption: "Table for two", trailingCaption: "$42"))])
+        var options = TranscriptOptions()
+        options.scale = 3
+        options.view = ViewSize(width: 393, height: 852)
+        let renderer = try TranscriptRenderer(conversation, pack: pack, options: options)
+        let item = try #require(renderer.layout.items.first)
+        guard case .template(_, _, let parts) = item.kind, let icon = parts.icon else {
+            Issue.record("no icon in \(item.kind)")
+            return
+        }
+        #expect(icon.width == 27 && icon.height == 20 && parts.captionX == icon.x + 27 + 8)
+        let image = try renderer.snapshot(at: 0)
+        // The drawn icon's mean colour against the file's (both over all their pixels).
+        let file = Self.catalog.appendingPathComponent("iMessage App Icon.stickersiconset/icon-27x20@3x-universal.png")
+        let source = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: file))).frame(at: 0)
+        func mean(_ pixels: [UInt8]) -> [Double] {
+            (0..<3).map { channel in stride(from: channel, to: pixels.count, by: 4).reduce(0.0) { $0 + Double(pixels[$1]) } / Double(pixels.count / 4) }
+        }
+        let left = Int(((item.frame.x + icon.x) * 3).rounded()), top = Int(((item.frame.y + icon.y) * 3).rounded())
+        var drawn: [UInt8] = []
+        for y in top..<top + 60 { for x in left..<left + 81 { let p = image.pixel(x: x, y: y); drawn += [p.r, p.g, p.b, p.a] } }
+        let expected = mean(source.pixels), got = mean(drawn)
+        for channel in 0..<3 { #expect(abs(expected[channel] - got[channel]) < 4, "channel \(channel): \(got) vs \(expected)") }
+    }
+
+    @Test("a caption longer than three lines stops at the third, with an ellipsis after the last word that fits")
+    func truncatedCaption() throws {
+        let caption = String(repeating: "words that go on ", count: 30)
+        let conversation = Conversation(events: [.template(.them, TemplateMessage(caption: caption))])
+        var options = TranscriptOptions()
+        options.scale = 1
+        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
+        guard case .template(_, _, let parts) = renderer.layout.items.first?.kind else {
+            Issue.record("no template")
+            return
+        }
+        let lines = try #require(parts.leading.first?.lines)
+        #expect(lines.count == 3)
+        let style = try TextStyle(fonts: TranscriptFonts(), size: MessagesMetrics.captionFontSize, scale: 1, lineHeight: MessagesMetrics.captionLineHeight)
+        let ellipsis = try #require(style.font.shape("…").first?.glyph)
+        #expect(lines.last?.glyphs.last?.glyph.glyph == ellipsis)
+        #expect(parts.icon == nil && parts.captionX == MessagesMetrics.captionPadding.x, "no icon without a catalog")
+    }
+}

@@ -38,6 +38,23 @@ public enum MessagesIconSet {
         Slot(width: 1024, height: 1024, idiom: "ios-marketing", scale: 1),
     ]
 
+    /// The file of `slot` in the icon set of the catalog at `catalog`, when the set lists one
+    /// that exists (for drawing the app's icon, as a transcript's template messages do).
+    public static func file(for slot: Slot, inCatalog catalog: URL) -> URL? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
+        guard let name = entries.sorted().first(where: { $0.lowercased().hasSuffix(".stickersiconset") }) else { return nil }
+        let folder = catalog.appendingPathComponent(name)
+        guard let contents = try? ContentsJSON(folder: folder) else { return nil }
+        let images = contents.root["images"] as? [[String: Any]] ?? []
+        let entry = images.first { image in
+            image["size"] as? String == slot.size && image["idiom"] as? String == slot.idiom
+                && (image["scale"] as? String ?? "1x") == "\(slot.scale)x"
+        }
+        guard let filename = entry?["filename"] as? String, !filename.isEmpty, !filename.contains("/") else { return nil }
+        let file = folder.appendingPathComponent(filename)
+        return FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
+
     /// What is wrong with the icon set of the catalog at `catalog` (an `.xcstickers` folder):
     /// no set, a slot with no file, a file that is missing, not a PNG or the wrong size, a
     /// transparent marketing icon. Empty when the set is complete.

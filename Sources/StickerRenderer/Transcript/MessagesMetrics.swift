@@ -78,6 +78,11 @@ public enum MessagesMetrics {
     public static let captionMaximumLines = 3
     /// Image title and subtitle size, white over the image's bottom left.
     public static let imageTitleFontSize = 17.0
+    /// The app's icon in the caption bar, left of the captions (the icon set's 27 x 20 pt
+    /// Messages slot), and the space after it.
+    public static let templateIconSize = SIMD2(27.0, 20.0)
+    /// Space between the icon and the captions.
+    public static let templateIconGap = 8.0
 }
 
 /// The colours of one appearance.

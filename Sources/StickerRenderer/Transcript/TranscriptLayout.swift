@@ -99,6 +99,10 @@ public struct TranscriptLayout {
         public var leading: [(lines: [TextLine], secondary: Bool)]
         /// Right column: trailing caption then trailing subcaption lines.
         public var trailing: [(lines: [TextLine], secondary: Bool)]
+        /// The app's icon in the caption bar, when the pack has one.
+        public var icon: PointRect?
+        /// Where the captions start, from the balloon's left.
+        public var captionX: Double
     }
 
     /// The screen's width in points.
@@ -110,8 +114,10 @@ public struct TranscriptLayout {
 
     /// Lays out `conversation` for a screen `width` points wide; `stickerPixels` gives each
     /// sticker's pixel size, `imagePixels` each template image's.
+    /// With `hasIcon`, template messages show the app's icon in their caption bar.
     public init(_ conversation: Conversation, width: Double, styles: TranscriptStyles,
-                stickerPixels: [String: (width: Int, height: Int)], imagePixels: [String: (width: Int, height: Int)] = [:]) {
+                stickerPixels: [String: (width: Int, height: Int)], imagePixels: [String: (width: Int, height: Int)] = [:],
+                hasIcon: Bool = false) {
         typealias M = MessagesMetrics
         self.width = width
         let maxBubble = M.bubbleMaximumWidthRatio * width
@@ -162,7 +168,7 @@ public struct TranscriptLayout {
                             message: messageNumber)
             case .template(_, let template):
                 let layout = Self.templateLayout(template, width: maxBubble, styles: styles,
-                                                 imagePixels: template.image.flatMap { imagePixels[$0] })
+                                                 imagePixels: template.image.flatMap { imagePixels[$0] }, hasIcon: hasIcon)
                 let height = layout.bar.maxY
                 let x = from == .me ? width - M.edgeInset - maxBubble : M.edgeInset
                 item = Item(kind: .template(template, sender: from, layout: layout), frame: PointRect(x: x, y: y, width: maxBubble, height: height),
@@ -198,9 +204,9 @@ public struct TranscriptLayout {
     }
 
     /// A template message `width` points wide: the image (its aspect clamped), the titles over
-    /// it, the caption bar under it with up to three lines a caption.
+    /// it, the caption bar under it with up to three lines a caption, after the app's icon.
     static func templateLayout(_ template: TemplateMessage, width: Double, styles: TranscriptStyles,
-                               imagePixels: (width: Int, height: Int)?) -> TemplateLayout {
+                               imagePixels: (width: Int, height: Int)?, hasIcon: Bool) -> TemplateLayout {
         typealias M = MessagesMetrics
         var imageHeight = 0.0
         if template.image != nil {
@@ -208,10 +214,20 @@ public struct TranscriptLayout {
             let aspect = Double(pixels.height) / Double(max(1, pixels.width))
             imageHeight = width * min(max(aspect, M.templateImageAspect.lowerBound), M.templateImageAspect.upperBound)
         }
-        let textWidth = width - 2 * M.captionPadding.x
+        let iconSpace = hasIcon ? M.templateIconSize.x + M.templateIconGap : 0
+        let textWidth = width - 2 * M.captionPadding.x - iconSpace
         func lines(_ text: String?, _ style: TextStyle, _ share: Double) -> [TextLine] {
             guard let text else { return [] }
-            return Array(TextLayout.lines(text, style: style, maxWidth: textWidth * share).prefix(M.captionMaximumLines))
+            let width = textWidth * share
+            let all = TextLayout.lines(text, style: style, maxWidth: width)
+            guard all.count > M.captionMaximumLines else { return all }
+            // Truncated: the most words that fit the lines with an ellipsis after them.
+            let words = text.split(separator: " ").prefix(400)
+            for count in stride(from: words.count - 1, through: 1, by: -1) {
+                let set = TextLayout.lines(words.prefix(count).joined(separator: " ") + "…", style: style, maxWidth: width)
+                if set.count <= M.captionMaximumLines { return set }
+            }
+            return Array(all.prefix(M.captionMaximumLines))
         }
         let hasTrailing = template.trailingCaption != nil || template.trailingSubcaption != nil
         let leadingShare = hasTrailing ? 0.6 : 1, trailingShare = 0.4
@@ -220,12 +236,16 @@ public struct TranscriptLayout {
         let trailing = [(lines(template.trailingCaption, styles.caption, trailingShare), false),
                         (lines(template.trailingSubcaption, styles.caption, trailingShare), true)].filter { !$0.0.isEmpty }
         let rows = max(leading.reduce(0) { $0 + $1.0.count }, trailing.reduce(0) { $0 + $1.0.count })
-        let barHeight = rows == 0 ? 0 : Double(rows) * M.captionLineHeight + 2 * M.captionPadding.y
+        var barHeight = rows == 0 ? 0 : Double(rows) * M.captionLineHeight + 2 * M.captionPadding.y
+        if hasIcon { barHeight = max(barHeight, M.templateIconSize.y + 2 * M.captionPadding.y) }
         return TemplateLayout(image: PointRect(x: 0, y: 0, width: width, height: imageHeight),
                               titleLines: lines(template.imageTitle, styles.imageTitle, 1),
                               subtitleLines: lines(template.imageSubtitle, styles.caption, 1),
                               bar: PointRect(x: 0, y: imageHeight, width: width, height: max(barHeight, imageHeight == 0 ? 2 * M.captionPadding.y + M.captionLineHeight : 0)),
-                              leading: leading.map { (lines: $0.0, secondary: $0.1) }, trailing: trailing.map { (lines: $0.0, secondary: $0.1) })
+                              leading: leading.map { (lines: $0.0, secondary: $0.1) }, trailing: trailing.map { (lines: $0.0, secondary: $0.1) },
+                              icon: hasIcon ? PointRect(x: M.captionPadding.x, y: imageHeight + M.captionPadding.y,
+                                                        width: M.templateIconSize.x, height: M.templateIconSize.y) : nil,
+                              captionX: M.captionPadding.x + iconSpace)
     }
 }
 

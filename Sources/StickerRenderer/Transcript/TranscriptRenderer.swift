@@ -108,9 +108,19 @@ public final class TranscriptRenderer {
                 throw .unreadable(name: path, error: "\(error)")
             }
         }
+        // The app's icon for template messages: the catalog's 27 x 20 pt Messages icon at 3x.
+        var icon: RGBAImage?
+        let usesTemplates = conversation.events.contains { if case .template = $0 { true } else { false } }
+        if usesTemplates, let catalog = pack.catalogFolder,
+           let slot = MessagesIconSet.required.first(where: { $0.size == "27x20" && $0.scale == 3 }),
+           let file = MessagesIconSet.file(for: slot, inCatalog: catalog),
+           let bytes = try? BoundedFile.read(file.path, maxBytes: options.limits.maxFileBytes),
+           let frame = try? AnimationDecoder(bytes: bytes, limits: options.limits).frame(at: 0) {
+            icon = RGBAImage(frame)
+        }
         let layout = TranscriptLayout(conversation, width: options.view.width, styles: styles,
                                       stickerPixels: animations.mapValues { ($0.width, $0.height) },
-                                      imagePixels: images.mapValues { ($0.width, $0.height) })
+                                      imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
         self.layout = layout
         let screenHeight = options.showAll ? layout.contentHeight : options.view.height
         scrolled = max(0, layout.contentHeight - screenHeight)
@@ -148,7 +158,7 @@ public final class TranscriptRenderer {
                 stickers.append((StickerPlayer(index: stickers.count, animation: animations[name]!, rect: rect, timing: options.timing,
                                                resampler: resampler, cacheAll: true), SIMD2(rect.x, rect.y)))
             case .template(let template, _, let parts):
-                Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, frame: frame, styles: styles, palette: palette, scale: scale, on: &canvas)
+                Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, icon: icon, frame: frame, styles: styles, palette: palette, scale: scale, on: &canvas)
             }
         }
         base = canvas
@@ -252,7 +262,7 @@ public final class TranscriptRenderer {
         }
     }
 
-    private static func drawTemplate(parts: TranscriptLayout.TemplateLayout, image: RGBAImage?, frame: PointRect, styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
+    private static func drawTemplate(parts: TranscriptLayout.TemplateLayout, image: RGBAImage?, icon: RGBAImage?, frame: PointRect, styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
         typealias M = MessagesMetrics
         let clip = PathRasterizer.coverage(of: BubbleShape.roundedRect(origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height,
                                                                        radius: M.bubbleCornerRadius, scale: scale),
@@ -296,13 +306,19 @@ public final class TranscriptRenderer {
                              color: SIMD3(255, 255, 255), on: &canvas)
             y += M.captionLineHeight
         }
+        // The app's icon at the caption bar's left.
+        if let icon, let place = parts.icon {
+            let width = max(1, Int((place.width * scale).rounded())), height = max(1, Int((place.height * scale).rounded()))
+            canvas.draw(Resampler(filter: .lanczos3).resize(icon, width: width, height: height),
+                        atX: Int(((frame.x + place.x) * scale).rounded()), y: Int(((frame.y + place.y) * scale).rounded()))
+        }
         // The caption bar: captions on the left, trailing ones on the right.
         let primary = palette.receivedText
         for (column, trailing) in [(parts.leading, false), (parts.trailing, true)] {
             var top = frame.y + parts.bar.y + M.captionPadding.y
             for (lines, secondary) in column {
                 for line in lines {
-                    let x = trailing ? frame.maxX - M.captionPadding.x - line.width : frame.x + M.captionPadding.x
+                    let x = trailing ? frame.maxX - M.captionPadding.x - line.width : frame.x + parts.captionX
                     TextPainter.draw(line, style: styles.caption, x: x, baseline: top + baseline(styles.caption, lineHeight: M.captionLineHeight),
                                      color: secondary ? palette.secondaryText : primary, on: &canvas)
                     top += M.captionLineHeight
