@@ -85,7 +85,7 @@ public enum RenderBench {
             let conversationPack = try PackLoader.load(path: path)
             if let drawn = try? TranscriptRenderer(Conversation.default(stickers: conversationPack.stickers.map(\.name)), pack: conversationPack,
                                                    options: transcriptOptions) {
-                try AtomicFile.write(SnapshotEncoder.png(try drawn.snapshot(at: 0)), to: transcriptOutput)
+                try AtomicFile.write(try drawn.snapshotPNG(at: 0), to: transcriptOutput)
                 transcript.append(Double(DispatchTime.now().uptimeNanoseconds - t4) / 1e6)
             }
             if let processCommand { process.append(try time(processCommand)) }

@@ -101,7 +101,7 @@ public struct TranscriptCommand: ParsableCommand {
                 bytes = try renderer.apng(duration: seconds) { bar.update($0, of: $1) }
                 summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"
             } else {
-                bytes = SnapshotEncoder.png(try renderer.snapshot(at: at.flatMap(DurationParsing.seconds) ?? 0))
+                bytes = try renderer.snapshotPNG(at: at.flatMap(DurationParsing.seconds) ?? 0)
             }
             try InterruptCleanup.writeAtomically(bytes, to: output)
         } catch {

@@ -50,4 +50,15 @@ struct FontTests {
         let covered = (0..<200).filter { mask.value(column: $0, row: middle) > 128 }
         #expect((8...14).contains(covered.count), "stem \(covered.count) px wide")
     }
+
+    @Test("Latin, Greek and Cyrillic shape with Inter's own glyphs (no .notdef), left to right with positive advances")
+    func otherScripts() throws {
+        let font = try Font(path: Self.inter, pixels: 17)
+        for text in ["Stickers", "Αυτοκόλλητα", "Стикеры"] {
+            let glyphs = font.shape(text)
+            #expect(glyphs.count == text.count, "\(text)")
+            #expect(glyphs.allSatisfy { $0.glyph != 0 && $0.advance > 0 }, "\(text)")
+            #expect(glyphs.map(\.cluster) == glyphs.map(\.cluster).sorted(), "\(text): clusters in logical order")
+        }
+    }
 }

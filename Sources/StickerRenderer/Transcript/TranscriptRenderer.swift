@@ -1,6 +1,9 @@
 import AnimationCodec
 import FoundationEssentials
 import StickerPack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a transcript is drawn.
 public struct TranscriptOptions: Sendable {
@@ -189,6 +192,20 @@ public final class TranscriptRenderer {
             RotatedDrawing.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees, on: &canvas)
         }
         return canvas
+    }
+
+    /// The transcript at `time` seconds as PNG file bytes (RGB: the screen is opaque), its rows
+    /// deflated in parallel bands; a row equal to the one above (the space between messages)
+    /// is not compressed again.
+    public func snapshotPNG(at time: Double) throws(PackError) -> [UInt8] {
+        let image = try snapshot(at: time)
+        let rowBytes = image.width * 4
+        let repeats: [Bool] = image.pixels.withUnsafeBytes { raw in
+            (0..<image.height).map { y in y > 0 && memcmp(raw.baseAddress! + y * rowBytes, raw.baseAddress! + (y - 1) * rowBytes, rowBytes) == 0 }
+        }
+        return PNGEncoder.encodeFast(width: image.width, height: image.height, opaque: true, repeatsRowAbove: { repeats[$0] }) { y, target in
+            image.pixels.withUnsafeBytes { raw in _ = memcpy(target, raw.baseAddress! + y * rowBytes, rowBytes) }
+        }
     }
 
     /// The longest single loop among the stickers shown, in seconds (0 when none animates).
