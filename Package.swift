@@ -39,7 +39,7 @@ let package = Package(
         // is read: it is a shared C++ library only, kept out of every other command's start-up.
         .target(name: "CLottie"),
         // FreeType and HarfBuzz (Debian's libfreetype6 and libharfbuzz0b), loaded with dlopen the
-        // first time text is drawn: HarfBuzz has no static library, and no other command should
+        // first time a font is opened: HarfBuzz has no static library, and no other command should
         // pay for either at start-up.
         .target(name: "CText"),
 

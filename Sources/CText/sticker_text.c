@@ -16,6 +16,9 @@ typedef void (*hb_quadratic)(void *, void *, void *, float, float, float, float,
 typedef void (*hb_cubic)(void *, void *, void *, float, float, float, float, float, float, void *);
 typedef void (*hb_close)(void *, void *, void *, void *);
 
+// HB_DIRECTION_LTR in hb_direction_t.
+#define HB_DIRECTION_LTR 4
+
 // FT_LOAD_NO_HINTING: outlines and advances as designed, scaled only.
 #define FT_LOAD_NO_HINTING 2
 
@@ -49,6 +52,7 @@ static struct {
     void (*buffer_destroy)(void *);
     void (*buffer_add_utf8)(void *, const char *, int, unsigned, int);
     void (*buffer_guess_segment_properties)(void *);
+    void (*buffer_set_direction)(void *, int);
     hb_glyph_info *(*buffer_get_glyph_infos)(void *, unsigned *);
     hb_glyph_position *(*buffer_get_glyph_positions)(void *, unsigned *);
     void (*shape)(void *, void *, const void *, unsigned);
@@ -106,6 +110,7 @@ static int load_harfbuzz(void) {
     FIND(hb, library, buffer_destroy, "hb_buffer_destroy");
     FIND(hb, library, buffer_add_utf8, "hb_buffer_add_utf8");
     FIND(hb, library, buffer_guess_segment_properties, "hb_buffer_guess_segment_properties");
+    FIND(hb, library, buffer_set_direction, "hb_buffer_set_direction");
     FIND(hb, library, buffer_get_glyph_infos, "hb_buffer_get_glyph_infos");
     FIND(hb, library, buffer_get_glyph_positions, "hb_buffer_get_glyph_positions");
     FIND(hb, library, shape, "hb_shape");
@@ -231,6 +236,8 @@ int sticker_font_shape(sticker_font *font, const char *utf8, int length, sticker
     void *buffer = hb.buffer_create();
     hb.buffer_add_utf8(buffer, utf8, length, 0, length);
     hb.buffer_guess_segment_properties(buffer);
+    // Left to right, always: the layout places glyphs in the order they come.
+    hb.buffer_set_direction(buffer, HB_DIRECTION_LTR);
     hb.shape(font->hb_font, buffer, NULL, 0);
     unsigned count = 0, positions_count = 0;
     hb_glyph_info *infos = hb.buffer_get_glyph_infos(buffer, &count);

@@ -67,8 +67,8 @@ public struct TranscriptCommand: ParsableCommand {
         guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
         if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
         if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).") }
-        if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
-            throw ValidationError("--duration \(duration) is not a positive time (3s, 2500ms).")
+        if let duration, !(0.001...3600).contains(DurationParsing.seconds(duration) ?? 0) {
+            throw ValidationError("--duration \(duration) is not a time from 1ms to an hour (3s, 2500ms).")
         }
         if animate && !output.hasSuffix(".apng") { throw ValidationError("--animate writes an APNG: name the output .apng.") }
         if isAnimated && at != nil { throw ValidationError("An animated .apng output takes --duration, not --at.") }

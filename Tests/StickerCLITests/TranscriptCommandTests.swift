@@ -76,6 +76,8 @@ struct TranscriptCommandTests {
         #expect(abs(decoded.durationsMs.reduce(0, +) - 1000) < 1, "\(decoded.durationsMs)")
         let refused = try Self.transcript([CLITests.samplePack.path, "-o", folder.appendingPathComponent("x.png").path, "--animate"])
         #expect(refused.status != 0 && refused.stderr.contains("--animate writes an APNG"), "\(refused.stderr)")
+        let endless = try Self.transcript([CLITests.samplePack.path, "-o", apng.path, "--duration", "1e16s"])
+        #expect(endless.status != 0 && endless.stderr.contains("from 1ms to an hour"), "\(endless.stderr)")
     }
 
     @Test("a script: its pack relative to it, a mistake reported with its line, a sticker the pack lacks too")

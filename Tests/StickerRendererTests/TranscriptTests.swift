@@ -85,7 +85,6 @@ struct TranscriptTests {
         #expect(abs(bubbles[2].frame.maxX - (393 - 16)) < 1e-9)
         let delivered = renderer.layout.items.last
         if case .delivered = delivered?.kind {} else { Issue.record("no Delivered label last") }
-        #expect(abs((delivered?.frame.maxX ?? 0) - (bubbles[2].frame.maxX - 20.3)) < 1e-9)
     }
 
     @Test("a sticker sent alone: 408 px is 136 pt, 16 pt from its sender's edge, no bubble around it")
@@ -179,6 +178,67 @@ struct TranscriptTests {
         #expect(lines.allSatisfy { $0.width <= maxWidth })
     }
 
+    @Test("a date header ends a run: the bubble before it keeps its tail, and the header sits 11.33 pt below it by its ink")
+    func dateEndsRun() throws {
+        let conversation = Conversation(events: [
+            .text(.them, "before", service: .iMessage), .date("Yesterday 21:04"), .text(.them, "after", service: .iMessage),
+        ])
+        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
+        let bubbles = renderer.layout.items.filter { $0.message != nil }
+        guard bubbles.count == 2, case .bubble(_, _, _, let tail) = bubbles[0].kind else {
+            Issue.record("\(renderer.layout.items.map(\.kind))")
+            return
+        }
+        #expect(tail, "the bubble before a date header is the last of its run")
+        // The header's ink, found in the pixels: the first row below the first bubble's tail
+        // with grey ink, and the last one.
+        let image = try renderer.snapshot(at: 0)
+        let background = PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
+        let from = Int(((bubbles[0].frame.maxY + MessagesMetrics.tailHang + 0.5) * 3).rounded(.up)), to = Int((bubbles[1].frame.y * 3).rounded(.down))
+        let inked = (from..<to).filter { y in (0..<image.width).contains { image.pixel(x: $0, y: y) != background } }
+        let first = try #require(inked.first), last = try #require(inked.last)
+        #expect(abs(Double(first) / 3 - (bubbles[0].frame.maxY + 11.33)) <= 0.67, "ink top \(Double(first) / 3)")
+        #expect(abs(bubbles[1].frame.y - (Double(last + 1) / 3 + 8.0)) <= 0.67, "ink bottom \(Double(last + 1) / 3)")
+    }
+
+    @Test("Delivered's ink ends 20.3 pt in from the sent bubble's right edge and starts 8.08 pt below it")
+    func deliveredInk() throws {
+        let conversation = Conversation(events: [.text(.me, "on my way", service: .sms)])
+        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
+        let bubble = try #require(renderer.layout.items.first)
+        let image = try renderer.snapshot(at: 0)
+        let background = PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
+        // Below the tail (which hangs 6.8), only the label has ink.
+        let rows = Int(((bubble.frame.maxY + MessagesMetrics.tailHang + 0.5) * 3).rounded(.up))..<Int(((bubble.frame.maxY + 30) * 3))
+        var right = 0, top = Int.max
+        for y in rows {
+            for x in 0..<image.width where image.pixel(x: x, y: y) != background {
+                right = max(right, x + 1)
+                top = min(top, y)
+            }
+        }
+        #expect(abs(Double(right) / 3 - (bubble.frame.maxX - 20.3)) <= 0.67, "ink right \(Double(right) / 3) vs \(bubble.frame.maxX - 20.3)")
+        #expect(abs(Double(top) / 3 - (bubble.frame.maxY + 8.08)) <= 0.67, "ink top \(Double(top) / 3)")
+    }
+
+    @Test("SMS green is the measured ramp in both appearances (it does not change with the theme)")
+    func smsGreen() throws {
+        for appearance in Appearance.allCases {
+            let conversation = Conversation(events: [.text(.me, "hi", service: .sms)])
+            let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []),
+                                                  options: Self.options(scale: 1, appearance: appearance))
+            let frame = try #require(renderer.layout.items.first?.frame)
+            let row = Int(frame.y + 3), t = Double(row) / 852
+            let top: [Double] = [0x53, 0xE6, 0x78], bottom: [Double] = [0x31, 0xC3, 0x55]
+            let expected: [UInt8] = (0..<3).map { channel in
+                let value: Double = top[channel] + (bottom[channel] - top[channel]) * t
+                return UInt8(value.rounded())
+            }
+            let p = try renderer.snapshot(at: 0).pixel(x: Int(frame.x + frame.width / 2), y: row)
+            #expect([p.r, p.g, p.b] == expected, "\(appearance)")
+        }
+    }
+
     @Test("an unknown sticker is an error naming it and its script line")
     func unknownSticker() throws {
         let parsed = try ConversationScript.parse("them: hi\n\nme: sticker nope")
@@ -257,5 +317,35 @@ struct TranscriptTemplateTests {
         let ellipsis = try #require(style.font.shape("…").first?.glyph)
         #expect(lines.last?.glyphs.last?.glyph.glyph == ellipsis)
         #expect(parts.icon == nil && parts.captionX == MessagesMetrics.captionPadding.x, "no icon without a catalog")
+    }
+
+    @Test("a 30 x 16000 image is cropped to the box before it is scaled (no huge resize), and titles show only over an image")
+    func tallImage() throws {
+        let files = RenderTests.Files()
+        var pixels: [UInt8] = []
+        for y in 0..<16_000 { for _ in 0..<30 { pixels += y < 8_000 ? [255, 0, 0, 255] : [0, 0, 255, 255] } }
+        let tall = files.write("tall.png", PNGEncoder.encode(premultiplied: pixels, width: 30, height: 16_000))
+        let conversation = Conversation(events: [
+            .template(.them, TemplateMessage(image: tall.path, imageTitle: "Title", caption: "caption")),
+            .template(.them, TemplateMessage(imageTitle: "No image", caption: "caption")),
+        ])
+        var options = TranscriptOptions()
+        options.scale = 1
+        options.showAll = true
+        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
+        let items = renderer.layout.items.filter { $0.message != nil }
+        guard items.count == 2, case .template(_, _, let first) = items[0].kind, case .template(_, _, let second) = items[1].kind else {
+            Issue.record("two template messages expected")
+            return
+        }
+        // Clamped to 3:4: as tall as 4/3 of the balloon and the 12 pt cropped off.
+        #expect(abs(first.image.height - (items[0].frame.width + 12) * 4 / 3) < 1e-9)
+        #expect(first.titleLines.count == 1 && second.titleLines.isEmpty && second.image.height == 0)
+        // The crop is the middle 40 rows of the column (30 x 4/3): red above its centre, blue below.
+        let image = try renderer.snapshot(at: 0)
+        let x = Int(items[0].frame.x + items[0].frame.width / 2)
+        let upper = image.pixel(x: x, y: Int(items[0].frame.y + first.image.height * 0.25))
+        let lower = image.pixel(x: x, y: Int(items[0].frame.y + first.image.height * 0.75))
+        #expect(upper == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) && lower == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255), "\(upper) \(lower)")
     }
 }

@@ -1,6 +1,6 @@
 // Text for the transcript: FreeType loads and scales outline fonts, HarfBuzz shapes and hands
-// back outlines and colour-emoji PNGs. Both are loaded with dlopen the first time text is
-// drawn, so no other command pays for them at start-up; only plain C types cross this header.
+// back outlines and colour-emoji PNGs. Both are loaded with dlopen when the first font is
+// opened, so no other command pays for them at start-up; only plain C types cross this header.
 #ifndef STICKER_TEXT_H
 #define STICKER_TEXT_H
 
@@ -19,10 +19,15 @@ typedef struct sticker_font sticker_font;
 
 /// One shaped glyph; positions in pixels, y up.
 typedef struct {
+    /// The font's glyph index.
     uint32_t glyph;
+    /// The byte offset in the shaped UTF-8 the glyph comes from.
     uint32_t cluster;
+    /// How far the pen moves after the glyph.
     float x_advance;
+    /// Where the glyph is drawn from the pen, across.
     float x_offset;
+    /// Where the glyph is drawn from the pen, up.
     float y_offset;
 } sticker_glyph;
 
@@ -35,19 +40,23 @@ enum sticker_path_verb {
     STICKER_PATH_CLOSE = 4,
 };
 
+/// Receives an outline: `verb` a `sticker_path_verb`; MOVE and LINE use (x1, y1), QUADRATIC its
+/// control (x1, y1) and end (x2, y2), CUBIC two controls and the end; `context` is the caller's.
 typedef void (*sticker_path_sink)(void *context, int verb, float x1, float y1, float x2, float y2, float x3, float y3);
 
 /// Loads both libraries once; a `sticker_text_status`.
 int sticker_text_load(void);
 
-/// The Debian package each library comes from, for messages.
+/// The Debian package FreeType comes from, for messages.
 const char *sticker_text_freetype_name(void);
+/// The Debian package HarfBuzz comes from, for messages.
 const char *sticker_text_harfbuzz_name(void);
 
 /// Opens face `index` of the font file at `path` for `pixels` pixels an em: an outline font
 /// through FreeType, a bitmap-only colour font (Noto Color Emoji) through HarfBuzz's own
 /// OpenType functions, scaled from its strike. NULL when the file cannot be read as a font.
 sticker_font *sticker_font_open(const char *path, unsigned index, float pixels);
+/// Frees a font from `sticker_font_open` (NULL is ignored).
 void sticker_font_close(sticker_font *font);
 
 /// Ascender (positive), descender (negative) and line gap, in pixels.
@@ -56,7 +65,7 @@ void sticker_font_extents(sticker_font *font, float *ascender, float *descender,
 /// Whether the font has a glyph for `codepoint`.
 int sticker_font_has_codepoint(sticker_font *font, uint32_t codepoint);
 
-/// Shapes `length` bytes of UTF-8 left to right; writes up to `capacity` glyphs and returns
+/// Shapes `length` bytes of UTF-8, always left to right (the script guessed from the text); writes up to `capacity` glyphs and returns
 /// how many there are (call again with more room when that is larger).
 int sticker_font_shape(sticker_font *font, const char *utf8, int length, sticker_glyph *glyphs, int capacity);
 
@@ -65,6 +74,7 @@ void sticker_font_outline(sticker_font *font, uint32_t glyph, void *context, sti
 
 /// The colour PNG of `glyph` (CBDT), or NULL; `*blob` is released with `sticker_blob_release`.
 const uint8_t *sticker_font_png(sticker_font *font, uint32_t glyph, size_t *length, void **blob);
+/// Releases the blob a PNG's bytes live in (NULL is ignored).
 void sticker_blob_release(void *blob);
 
 /// `glyph`'s ink box in pixels (y up): bearing to its top-left corner, width, height (negative down).

@@ -41,7 +41,8 @@ public enum SnapshotEncoder {
         var done = 0
         try renderer.animate(duration: duration) { image, changed, start, length in
             // Delays from rounded absolute times, so rounding never accumulates.
-            let startMs = Int((start * 1000).rounded()), endMs = Int(((start + length) * 1000).rounded())
+            // (As Doubles first: a duration past Int's range is clamped, not trapped on.)
+            let startMs = Int(min((start * 1000).rounded(), 1e15)), endMs = Int(min(((start + length) * 1000).rounded(), 1e15))
             let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
             writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
                           width: area.width, height: area.height, delay: delay(milliseconds: max(0, endMs - startMs)))

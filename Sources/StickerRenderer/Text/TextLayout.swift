@@ -12,6 +12,8 @@ public final class TextStyle {
     public let tracking: Double
     /// Line pitch, in points.
     public let lineHeight: Double
+    /// Colour-emoji bitmaps already scaled, by glyph, with their bearing in pixels.
+    var emojiBitmaps: [UInt32: (image: RGBAImage, bearing: SIMD2<Double>)] = [:]
 
     /// Opens `fonts` at `size` points for drawing at `scale`.
     public init(fonts: TranscriptFonts, weight: TranscriptFonts.Weight = .regular, size: Double, scale: Double,
@@ -88,6 +90,25 @@ public enum TextLayout {
     /// The widest line's width.
     public static func width(of lines: [TextLine]) -> Double { lines.map(\.width).max() ?? 0 }
 
+    /// The box `line`'s ink covers, in points from its pen start and baseline (y down: `top`
+    /// is negative above the baseline); all zero for a line without ink.
+    public static func inkBounds(of line: TextLine, style: TextStyle) -> (left: Double, right: Double, top: Double, bottom: Double) {
+        var left = Double.infinity, right = -Double.infinity, top = Double.infinity, bottom = -Double.infinity
+        for placed in line.glyphs {
+            let origin = SIMD2(placed.x * style.scale + placed.glyph.offset.x, -placed.glyph.offset.y)
+            if placed.isEmoji, let emoji = style.emoji, let bitmap = emoji.colorBitmap(of: placed.glyph.glyph) {
+                left = min(left, origin.x + bitmap.box.left); right = max(right, origin.x + bitmap.box.left + bitmap.box.width)
+                top = min(top, origin.y - bitmap.box.top); bottom = max(bottom, origin.y - bitmap.box.top + bitmap.box.height)
+            } else if let outline = style.font.outline(of: placed.glyph.glyph, at: origin) {
+                for point in outline.contours.joined() {
+                    left = min(left, point.x); right = max(right, point.x); top = min(top, point.y); bottom = max(bottom, point.y)
+                }
+            }
+        }
+        guard left <= right else { return (0, 0, 0, 0) }
+        return (left / style.scale, right / style.scale, top / style.scale, bottom / style.scale)
+    }
+
     private static func append(_ set: (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double), to line: inout TextLine, pen: inout Double) {
         line.glyphs += set.glyphs.map { PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen) }
         line.width = pen + set.width - set.trailingSpace
@@ -122,7 +143,8 @@ public enum TextLayout {
             let utf8 = Array(text.utf8)
             for glyph in font.shape(text) {
                 glyphs.append(PlacedGlyph(isEmoji: isEmoji, glyph: glyph, x: pen))
-                let advance = glyph.advance / style.scale + (isEmoji ? 0 : style.tracking)
+                // Tracking spaces letters: marks and joiners (no advance) stay where they are.
+                let advance = glyph.advance / style.scale + (isEmoji || glyph.advance <= 0 ? 0 : style.tracking)
                 pen += advance
                 trailingSpace = glyph.cluster < utf8.count && utf8[glyph.cluster] == 0x20 ? trailingSpace + advance : 0
             }
@@ -153,24 +175,32 @@ public enum TextPainter {
     /// Draws `line` with its pen starting at (`x`, `baseline`) points, glyphs filled with
     /// `color` (opaque sRGB), emoji in their own colours.
     public static func draw(_ line: TextLine, style: TextStyle, x: Double, baseline: Double, color: SIMD3<UInt8>, on canvas: inout RGBAImage) {
+        // Glyphs further than two ems outside the canvas are not drawn.
+        let reach = style.font.pixels * 2
+        guard baseline * style.scale > -reach, baseline * style.scale < Double(canvas.height) + reach else { return }
         for placed in line.glyphs {
             let origin = SIMD2((x + placed.x) * style.scale + placed.glyph.offset.x, baseline * style.scale - placed.glyph.offset.y)
+            guard origin.x > -reach, origin.x < Double(canvas.width) + reach else { continue }
             if placed.isEmoji, let emoji = style.emoji {
-                drawBitmap(of: placed.glyph.glyph, font: emoji, at: origin, on: &canvas)
+                drawBitmap(of: placed.glyph.glyph, style: style, font: emoji, at: origin, on: &canvas)
             } else if let outline = style.font.outline(of: placed.glyph.glyph, at: origin) {
                 Painter.fill(PathRasterizer.coverage(of: outline, width: canvas.width, height: canvas.height), color: color, on: &canvas)
             }
         }
     }
 
-    /// A colour glyph's PNG, scaled to its ink box and drawn over the canvas.
-    private static func drawBitmap(of glyph: UInt32, font: Font, at origin: SIMD2<Double>, on canvas: inout RGBAImage) {
-        guard let (png, box) = font.colorBitmap(of: glyph),
-              let decoder = try? AnimationDecoder(bytes: png), let frame = try? decoder.frame(at: 0) else { return }
-        let width = max(1, Int(box.width.rounded())), height = max(1, Int(box.height.rounded()))
-        let image = Resampler(filter: .lanczos3).resize(RGBAImage(width: frame.width, height: frame.height, pixels: frame.pixels),
-                                                         width: width, height: height)
-        canvas.draw(image, atX: Int((origin.x + box.left).rounded()), y: Int((origin.y - box.top).rounded()))
+    /// A colour glyph's PNG, scaled to its ink box (once a glyph and style) and drawn over the canvas.
+    private static func drawBitmap(of glyph: UInt32, style: TextStyle, font: Font, at origin: SIMD2<Double>, on canvas: inout RGBAImage) {
+        if style.emojiBitmaps[glyph] == nil {
+            guard let (png, box) = font.colorBitmap(of: glyph),
+                  let decoder = try? AnimationDecoder(bytes: png), let frame = try? decoder.frame(at: 0) else { return }
+            let width = max(1, min(4096, Int(box.width.rounded()))), height = max(1, min(4096, Int(box.height.rounded())))
+            let image = Resampler(filter: .lanczos3).resize(RGBAImage(width: frame.width, height: frame.height, pixels: frame.pixels),
+                                                             width: width, height: height)
+            style.emojiBitmaps[glyph] = (image, SIMD2(box.left, box.top))
+        }
+        guard let (image, bearing) = style.emojiBitmaps[glyph] else { return }
+        canvas.draw(image, atX: Int((origin.x + bearing.x).rounded()), y: Int((origin.y - bearing.y).rounded()))
     }
 }
 

@@ -42,7 +42,8 @@ public struct VectorPath: Sendable, Hashable {
     /// A circular arc around `centre` from `startAngle` to `endAngle` (radians, y down, so a
     /// growing angle turns clockwise on screen), joined to the current point by a line.
     public mutating func arc(centre: SIMD2<Double>, radius: Double, from startAngle: Double, to endAngle: Double) {
-        let steps = max(2, Int((abs(endAngle - startAngle) * max(radius, 1)).squareRoot() * 2))
+        let wanted = (abs(endAngle - startAngle) * max(radius, 1)).squareRoot() * 2
+        let steps = wanted.isFinite ? Int(min(max(wanted, 2), 1024)) : 2
         for step in 0...steps {
             let angle = startAngle + (endAngle - startAngle) * Double(step) / Double(steps)
             let point = centre + radius * SIMD2(cos(angle), sin(angle))
@@ -67,7 +68,8 @@ public struct VectorPath: Sendable, Hashable {
             let d = points[index] - points[index - 1]
             length += (d * d).sum().squareRoot()
         }
-        return max(2, min(128, Int(length.squareRoot() * 1.5)))
+        let wanted = length.squareRoot() * 1.5
+        return wanted.isFinite ? Int(min(max(wanted, 2), 128)) : 2
     }
 }
 
@@ -105,15 +107,20 @@ public enum PathRasterizer {
         for contour in path.contours where contour.count >= 2 {
             for index in contour.indices {
                 let a = contour[index], b = contour[(index + 1) % contour.count]
+                // A point that is not finite (from a hostile outline) adds no edge and no extent.
+                guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { continue }
                 minX = min(minX, a.x); maxX = max(maxX, a.x); minY = min(minY, a.y); maxY = max(maxY, a.y)
-                guard a.y != b.y, a.y.isFinite, b.y.isFinite, a.x.isFinite, b.x.isFinite else { continue }
+                guard a.y != b.y else { continue }
                 let (upper, lower, winding) = a.y < b.y ? (a, b, 1) : (b, a, -1)
                 edges.append((upper.y, lower.y, upper.x, (lower.x - upper.x) / (lower.y - upper.y), winding))
             }
         }
-        let left = max(0, Int(minX.rounded(.down))), right = min(width, Int(maxX.rounded(.up)))
-        let top = max(0, Int(minY.rounded(.down))), bottom = min(height, Int(maxY.rounded(.up)))
-        guard !edges.isEmpty, left < right, top < bottom else { return CoverageMask(x: 0, y: 0, width: 0, height: 0, coverage: []) }
+        // The box, clamped to the canvas as Doubles before it becomes whole pixels.
+        guard !edges.isEmpty else { return CoverageMask(x: 0, y: 0, width: 0, height: 0, coverage: []) }
+        func clamp(_ value: Double, _ limit: Int) -> Int { Int(min(max(value, 0), Double(limit))) }
+        let left = clamp(minX.rounded(.down), width), right = clamp(maxX.rounded(.up), width)
+        let top = clamp(minY.rounded(.down), height), bottom = clamp(maxY.rounded(.up), height)
+        guard left < right, top < bottom else { return CoverageMask(x: 0, y: 0, width: 0, height: 0, coverage: []) }
         let boxWidth = right - left
         var mask = CoverageMask(x: left, y: top, width: boxWidth, height: bottom - top, coverage: [UInt8](repeating: 0, count: boxWidth * (bottom - top)))
         var row = [Float](repeating: 0, count: boxWidth + 1)

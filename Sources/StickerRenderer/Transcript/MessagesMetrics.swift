@@ -18,7 +18,8 @@ public enum MessagesMetrics {
     public static let bubbleCornerRadius = 20.0107
     /// The narrowest bubble.
     public static let bubbleMinimumWidth = 48.0
-    /// The widest bubble as a fraction of the screen's width (280.33 of 402).
+    /// The widest bubble as a fraction of the screen's width: 280.33 of 402 (measured 280.5 wide
+    /// on a 402 pt screen; the ratio is the source's own, marked unverified there).
     public static let bubbleMaximumWidthRatio = 280.33 / 402
     /// From the screen edge to a bubble or sticker on that side.
     public static let edgeInset = 16.0
@@ -79,10 +80,19 @@ public enum MessagesMetrics {
     /// Image title and subtitle size, white over the image's bottom left.
     public static let imageTitleFontSize = 17.0
     /// The app's icon in the caption bar, left of the captions (the icon set's 27 x 20 pt
-    /// Messages slot), and the space after it.
+    /// Messages slot).
     public static let templateIconSize = SIMD2(27.0, 20.0)
     /// Space between the icon and the captions.
     public static let templateIconGap = 8.0
+    /// The caption bar's width shares when there are trailing captions: leading, trailing.
+    public static let captionShares = (leading: 0.6, trailing: 0.4)
+    /// Title and subtitle line pitch over a template message's image.
+    public static let imageTitleLineHeight = 19.0
+    /// A date header after the first message: its ink top below the message above, and the
+    /// next message's top below its ink bottom.
+    public static let dateHeaderInkGaps = (above: 11.33, below: 8.0)
+    /// The size assumed for a sticker the layout is not told about (the regular size).
+    public static let defaultStickerPixels = 408
 }
 
 /// The colours of one appearance.
@@ -115,7 +125,7 @@ public struct MessagesPalette: Sendable, Hashable {
     public static let dark = MessagesPalette(
         background: SIMD3(0, 0, 0), received: SIMD3(0x26, 0x26, 0x29), receivedText: SIMD3(255, 255, 255),
         sentText: SIMD3(255, 255, 255), iMessage: (SIMD3(0x58, 0x9A, 0xF7), SIMD3(0x3D, 0x8E, 0xF7)),
-        sms: (SIMD3(0x30, 0xDB, 0x5B), SIMD3(0x34, 0xC5, 0x59)), secondaryText: SIMD3(0x8D, 0x8D, 0x93),
+        sms: (SIMD3(0x53, 0xE6, 0x78), SIMD3(0x31, 0xC3, 0x55)), secondaryText: SIMD3(0x8D, 0x8D, 0x93),
         captionBar: SIMD3(0x26, 0x26, 0x29))
 
     /// The gradient's colour at `fraction` (0 top of the screen, 1 bottom).

@@ -56,7 +56,7 @@ public final class TranscriptStyles {
         label = try TextStyle(fonts: fonts, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
         labelBold = try TextStyle(fonts: fonts, weight: .semibold, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
         caption = try TextStyle(fonts: fonts, size: M.captionFontSize, scale: scale, lineHeight: M.captionLineHeight)
-        imageTitle = try TextStyle(fonts: fonts, weight: .semibold, size: M.imageTitleFontSize, scale: scale, lineHeight: M.bodyLineHeight)
+        imageTitle = try TextStyle(fonts: fonts, weight: .semibold, size: M.imageTitleFontSize, scale: scale, lineHeight: M.imageTitleLineHeight)
     }
 }
 
@@ -123,35 +123,41 @@ public struct TranscriptLayout {
         let maxBubble = M.bubbleMaximumWidthRatio * width
         var items: [Item] = []
         var y = M.screenInset
-        var previous: (sender: Sender, isMessage: Bool)?
+        var previous: Sender?
         var messageNumber = 0
-        // Which message is the last of its run: the next message is from someone else (or none).
-        let messages = conversation.events.filter(\.isMessage)
         func sender(of event: ConversationEvent) -> Sender? {
             switch event {
             case .text(let sender, _, _), .sticker(let sender, _), .template(let sender, _): return sender
             case .peel, .date: return nil
             }
         }
-        let lastSent = messages.lastIndex { sender(of: $0) == .me }
-        for event in conversation.events {
-            switch event {
-            case .peel:
-                continue
-            case .date(let text):
-                if previous != nil { y += M.gapBetweenRuns }
+        // A run ends at a message from someone else, at a date header, or at the end: the
+        // sender of the next message or date after each event (nil for a date or the end).
+        let shown = conversation.events.filter { if case .peel = $0 { false } else { true } }
+        let lastSent = shown.lastIndex { sender(of: $0) == .me }
+        for (index, event) in shown.enumerated() {
+            if case .date(let text) = event {
                 let line = TextLayout.lines(text, style: styles.label)[0]
-                items.append(Item(kind: .date(line), frame: PointRect(x: (width - line.width) / 2, y: y, width: line.width, height: M.labelLineHeight)))
-                y += M.labelLineHeight + M.dateHeaderGap
+                let baseline: Double
+                if items.isEmpty {
+                    // The opening header: a line box at the top, the first message 7.6 below it.
+                    baseline = y + TranscriptRenderer.baseline(styles.label, lineHeight: M.labelLineHeight)
+                    y += M.labelLineHeight + M.dateHeaderGap
+                } else {
+                    // Between messages: placed by its ink, measured from the messages around it.
+                    let ink = TextLayout.inkBounds(of: line, style: styles.label)
+                    baseline = y + M.dateHeaderInkGaps.above - ink.top
+                    y = baseline + ink.bottom + M.dateHeaderInkGaps.below
+                }
+                items.append(Item(kind: .date(line), frame: PointRect(x: (width - line.width) / 2, y: baseline - styles.label.ascender,
+                                                                        width: line.width, height: styles.label.ascender + styles.label.descender)))
                 previous = nil
                 continue
-            case .text, .sticker, .template:
-                break
             }
             let from = sender(of: event)!
-            if let previous, previous.isMessage { y += previous.sender == from ? M.gapInRun : M.gapBetweenRuns }
+            if let previous { y += previous == from ? M.gapInRun : M.gapBetweenRuns }
             messageNumber += 1
-            let next = messageNumber < messages.count ? sender(of: messages[messageNumber]) : nil
+            let next = index + 1 < shown.count ? sender(of: shown[index + 1]) : nil
             var item: Item
             switch event {
             case .text(_, let text, let service):
@@ -162,7 +168,7 @@ public struct TranscriptLayout {
                 item = Item(kind: .bubble(lines: lines, sender: from, service: service, tail: next != from),
                             frame: PointRect(x: x, y: y, width: bubbleWidth, height: height), message: messageNumber)
             case .sticker(_, let name):
-                let size = Self.stickerPoints(stickerPixels[name] ?? (408, 408))
+                let size = Self.stickerPoints(stickerPixels[name] ?? (M.defaultStickerPixels, M.defaultStickerPixels))
                 let x = from == .me ? width - M.edgeInset - size.width : M.edgeInset
                 item = Item(kind: .sticker(name: name, sender: from), frame: PointRect(x: x, y: y, width: size.width, height: size.height),
                             message: messageNumber)
@@ -178,18 +184,18 @@ public struct TranscriptLayout {
             }
             items.append(item)
             y = item.frame.maxY
-            if messageNumber - 1 == lastSent {
-                // "Delivered" under the last sent message: its ink top deliveredGap below, right
-                // edge deliveredInset in from the message's right edge.
+            if index == lastSent {
+                // "Delivered" under the last sent message, placed by its ink: its top
+                // deliveredGap below the message, its right edge deliveredInset in from the message's.
                 let line = TextLayout.lines("Delivered", style: styles.labelBold)[0]
-                let capHeight = styles.labelBold.capHeight
-                let top = y + M.deliveredGap - (styles.labelBold.ascender - capHeight)
-                let height = styles.labelBold.ascender + styles.labelBold.descender
-                items.append(Item(kind: .delivered(line), frame: PointRect(x: item.frame.maxX - M.deliveredInset - line.width,
-                                                                           y: top, width: line.width, height: height)))
-                y = top + height
+                let ink = TextLayout.inkBounds(of: line, style: styles.labelBold)
+                let baseline = y + M.deliveredGap - ink.top
+                let x = item.frame.maxX - M.deliveredInset - ink.right
+                items.append(Item(kind: .delivered(line), frame: PointRect(x: x, y: baseline - styles.labelBold.ascender, width: line.width,
+                                                                           height: styles.labelBold.ascender + styles.labelBold.descender)))
+                y = baseline + styles.labelBold.descender
             }
-            previous = (from, true)
+            previous = from
         }
         self.items = items
         contentHeight = y + M.screenInset
@@ -204,7 +210,7 @@ public struct TranscriptLayout {
     }
 
     /// A template message `width` points wide: the image (its aspect clamped), the titles over
-    /// it, the caption bar under it with up to three lines a caption, after the app's icon.
+    /// it (only with an image), the caption bar under it with up to three lines a caption, after the app's icon.
     static func templateLayout(_ template: TemplateMessage, width: Double, styles: TranscriptStyles,
                                imagePixels: (width: Int, height: Int)?, hasIcon: Bool) -> TemplateLayout {
         typealias M = MessagesMetrics
@@ -212,7 +218,8 @@ public struct TranscriptLayout {
         if template.image != nil {
             let pixels = imagePixels ?? (1, 1)
             let aspect = Double(pixels.height) / Double(max(1, pixels.width))
-            imageHeight = width * min(max(aspect, M.templateImageAspect.lowerBound), M.templateImageAspect.upperBound)
+            // The image spans the balloon and the 6 pt cropped off each side.
+            imageHeight = (width + 2 * M.templateImageCrop) * min(max(aspect, M.templateImageAspect.lowerBound), M.templateImageAspect.upperBound)
         }
         let iconSpace = hasIcon ? M.templateIconSize.x + M.templateIconGap : 0
         let textWidth = width - 2 * M.captionPadding.x - iconSpace
@@ -221,16 +228,20 @@ public struct TranscriptLayout {
             let width = textWidth * share
             let all = TextLayout.lines(text, style: style, maxWidth: width)
             guard all.count > M.captionMaximumLines else { return all }
-            // Truncated: the most words that fit the lines with an ellipsis after them.
-            let words = text.split(separator: " ").prefix(400)
-            for count in stride(from: words.count - 1, through: 1, by: -1) {
-                let set = TextLayout.lines(words.prefix(count).joined(separator: " ") + "…", style: style, maxWidth: width)
-                if set.count <= M.captionMaximumLines { return set }
+            // Truncated: the most words that fit the lines with an ellipsis after them (more
+            // words never take fewer lines, so the count is bisected).
+            let words = text.split(separator: " ")
+            func set(_ count: Int) -> [TextLine] { TextLayout.lines(words.prefix(count).joined(separator: " ") + "…", style: style, maxWidth: width) }
+            var low = 0, high = words.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if set(middle).count <= M.captionMaximumLines { low = middle } else { high = middle - 1 }
             }
-            return Array(all.prefix(M.captionMaximumLines))
+            let fitted = set(low)
+            return fitted.count <= M.captionMaximumLines ? fitted : Array(all.prefix(M.captionMaximumLines))
         }
         let hasTrailing = template.trailingCaption != nil || template.trailingSubcaption != nil
-        let leadingShare = hasTrailing ? 0.6 : 1, trailingShare = 0.4
+        let leadingShare = hasTrailing ? M.captionShares.leading : 1, trailingShare = M.captionShares.trailing
         let leading = [(lines(template.caption, styles.caption, leadingShare), false), (lines(template.subcaption, styles.caption, leadingShare), true)]
             .filter { !$0.0.isEmpty }
         let trailing = [(lines(template.trailingCaption, styles.caption, trailingShare), false),
@@ -239,21 +250,12 @@ public struct TranscriptLayout {
         var barHeight = rows == 0 ? 0 : Double(rows) * M.captionLineHeight + 2 * M.captionPadding.y
         if hasIcon { barHeight = max(barHeight, M.templateIconSize.y + 2 * M.captionPadding.y) }
         return TemplateLayout(image: PointRect(x: 0, y: 0, width: width, height: imageHeight),
-                              titleLines: lines(template.imageTitle, styles.imageTitle, 1),
-                              subtitleLines: lines(template.imageSubtitle, styles.caption, 1),
+                              titleLines: imageHeight > 0 ? lines(template.imageTitle, styles.imageTitle, 1) : [],
+                              subtitleLines: imageHeight > 0 ? lines(template.imageSubtitle, styles.caption, 1) : [],
                               bar: PointRect(x: 0, y: imageHeight, width: width, height: max(barHeight, imageHeight == 0 ? 2 * M.captionPadding.y + M.captionLineHeight : 0)),
                               leading: leading.map { (lines: $0.0, secondary: $0.1) }, trailing: trailing.map { (lines: $0.0, secondary: $0.1) },
                               icon: hasIcon ? PointRect(x: M.captionPadding.x, y: imageHeight + M.captionPadding.y,
                                                         width: M.templateIconSize.x, height: M.templateIconSize.y) : nil,
                               captionX: M.captionPadding.x + iconSpace)
-    }
-}
-
-extension TextStyle {
-    /// The height of a capital above the baseline, in points (from the outline of "H").
-    public var capHeight: Double {
-        guard let glyph = font.shape("H").first, let outline = font.outline(of: glyph.glyph, at: .zero) else { return ascender * 0.73 }
-        let top = outline.contours.flatMap { $0 }.map(\.y).min() ?? 0
-        return -top / scale
     }
 }

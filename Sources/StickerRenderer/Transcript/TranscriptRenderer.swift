@@ -132,7 +132,8 @@ public final class TranscriptRenderer {
         let width = (options.view.width * scale).rounded(), height = (screenHeight * scale).rounded()
         guard width >= 1, height >= 1, width * height <= Double(options.limits.maxPixels),
               width <= Double(options.limits.maxSide), height <= Double(options.limits.maxSide) else {
-            throw .tooLarge(width: width < 1e15 ? Int(width) : Int.max, height: height < 1e15 ? Int(height) : Int.max, limit: options.limits.maxPixels)
+            func whole(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, -1e15), 1e15)) : Int.max }
+            throw .tooLarge(width: whole(width), height: whole(height), limit: options.limits.maxPixels)
         }
         pixelWidth = Int(width)
         pixelHeight = Int(height)
@@ -142,12 +143,28 @@ public final class TranscriptRenderer {
         Self.fillOpaque(&canvas, palette.background)
         var stickers: [(StickerPlayer, SIMD2<Int>)] = []
         let resampler = Resampler(filter: .lanczos3)
+        // One player a sticker and pixel size, shared by every place it shows; a player keeps
+        // all its scaled frames only while they fit the cache budget (else it decodes again).
+        var players: [String: StickerPlayer] = [:]
+        var cached = 0
+        func player(_ name: String, width: Int, height: Int) -> StickerPlayer {
+            let key = "\(width)x\(height) \(name)"
+            if let known = players[key] { return known }
+            let animation = animations[name]!
+            let bytes = animation.frameCount * width * height * 4
+            let cacheAll = cached + bytes <= Self.frameCacheBytes
+            if cacheAll { cached += bytes }
+            let made = StickerPlayer(index: players.count, animation: animation, rect: PixelRect(x: 0, y: 0, width: width, height: height),
+                                     timing: options.timing, resampler: resampler, cacheAll: cacheAll)
+            players[key] = made
+            return made
+        }
         for item in layout.items {
             let frame = PointRect(x: item.frame.x, y: item.frame.y - scrolled, width: item.frame.width, height: item.frame.height)
             guard frame.maxY + MessagesMetrics.tailHang >= 0, frame.y <= screenHeight else { continue }
             switch item.kind {
             case .date(let line):
-                TextPainter.draw(line, style: styles.label, x: frame.x, baseline: frame.y + Self.baseline(styles.label, lineHeight: frame.height),
+                TextPainter.draw(line, style: styles.label, x: frame.x, baseline: frame.y + styles.label.ascender,
                                  color: palette.secondaryText, on: &canvas)
             case .delivered(let line):
                 TextPainter.draw(line, style: styles.labelBold, x: frame.x, baseline: frame.y + styles.labelBold.ascender,
@@ -158,8 +175,7 @@ public final class TranscriptRenderer {
             case .sticker(let name, _):
                 let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
                                      width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
-                stickers.append((StickerPlayer(index: stickers.count, animation: animations[name]!, rect: rect, timing: options.timing,
-                                               resampler: resampler, cacheAll: true), SIMD2(rect.x, rect.y)))
+                stickers.append((player(name, width: max(1, rect.width), height: max(1, rect.height)), SIMD2(rect.x, rect.y)))
             case .template(let template, _, let parts):
                 Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, icon: icon, frame: frame, styles: styles, palette: palette, scale: scale, on: &canvas)
             }
@@ -173,11 +189,12 @@ public final class TranscriptRenderer {
         for event in conversation.events {
             guard case .peel(let peel) = event, let target = messageFrames[peel.message], let animation = animations[peel.sticker] else { continue }
             let size = TranscriptLayout.stickerPoints((animation.width, animation.height))
-            let rect = PixelRect(x: 0, y: 0, width: max(1, Int((size.width * peel.scale * scale).rounded())),
-                                 height: max(1, Int((size.height * peel.scale * scale).rounded())))
+            let width = max(1, Int((size.width * peel.scale * scale).rounded())), height = max(1, Int((size.height * peel.scale * scale).rounded()))
             let centre = SIMD2(target.x + peel.x * target.width, target.y - scrolled + peel.y * target.height) * scale
-            peels.append((StickerPlayer(index: peels.count, animation: animation, rect: rect, timing: options.timing,
-                                        resampler: resampler, cacheAll: true), centre, peel.rotation))
+            // A peel whose turned square (within its diagonal) misses the screen is not drawn.
+            let reach = (Double(width * width + height * height)).squareRoot() / 2
+            guard centre.x + reach >= 0, centre.x - reach <= Double(pixelWidth), centre.y + reach >= 0, centre.y - reach <= Double(pixelHeight) else { continue }
+            peels.append((player(peel.sticker, width: width, height: height), centre, peel.rotation))
         }
         self.peels = peels
     }
@@ -231,7 +248,8 @@ public final class TranscriptRenderer {
         for (index, time) in times.enumerated() {
             let image = try snapshot(at: time)
             let end = index + 1 < times.count ? times[index + 1] : max(duration, time + 0.001)
-            let milliseconds = Int((end * 1000).rounded()) - Int((time * 1000).rounded())
+            // Whole milliseconds from absolute times, as Doubles first (a day at most a frame).
+            let milliseconds = Int(min((end * 1000).rounded() - (time * 1000).rounded(), 86_400_000))
             var area = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
             if area.isEmpty { area = PixelRect(x: 0, y: 0, width: 1, height: 1) }
             writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y, width: area.width, height: area.height,
@@ -247,11 +265,15 @@ public final class TranscriptRenderer {
         (lineHeight - (style.ascender + style.descender)) / 2 + style.ascender
     }
 
+    /// The most bytes of scaled sticker frames kept in memory (as the browser's default).
+    static let frameCacheBytes = 256 << 20
+
     private static func fillOpaque(_ canvas: inout RGBAImage, _ color: SIMD3<UInt8>) {
-        canvas.pixels.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: UInt32.self)
-            let word = UInt32(color.x) | UInt32(color.y) << 8 | UInt32(color.z) << 16 | 0xFF00_0000
-            for index in words.indices { words[index] = word.littleEndian }
+        let pixel: [UInt8] = [color.x, color.y, color.z, 255]
+        canvas.pixels.withUnsafeMutableBufferPointer { bytes in
+            for index in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[index] = pixel[0]; bytes[index + 1] = pixel[1]; bytes[index + 2] = pixel[2]; bytes[index + 3] = 255
+            }
         }
     }
 
@@ -287,11 +309,20 @@ public final class TranscriptRenderer {
         // The caption bar's colour under everything, then the image over its part.
         Painter.fill(clip, color: palette.captionBar, on: &canvas)
         if let image, parts.image.height > 0 {
-            // Scaled to cover the box widened by the crop, then cropped at the sides.
+            // The source cropped to the box's aspect (the box spans the 6 pt cropped off each
+            // side), then only that crop scaled to the box, then the sides cropped.
             let boxWidth = (parts.image.width + 2 * M.templateImageCrop) * scale, boxHeight = parts.image.height * scale
-            let factor = max(boxWidth / Double(image.width), boxHeight / Double(image.height))
-            let scaled = Resampler(filter: .lanczos3).resize(image, width: max(1, Int((Double(image.width) * factor).rounded())),
-                                                             height: max(1, Int((Double(image.height) * factor).rounded())))
+            let aspect = boxHeight / boxWidth
+            var crop = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+            if Double(image.height) / Double(image.width) > aspect {
+                crop.height = max(1, min(image.height, Int((Double(image.width) * aspect).rounded())))
+                crop.y = (image.height - crop.height) / 2
+            } else {
+                crop.width = max(1, min(image.width, Int((Double(image.height) / aspect).rounded())))
+                crop.x = (image.width - crop.width) / 2
+            }
+            let scaled = Resampler(filter: .lanczos3).resize(image.cropped(to: crop), width: max(1, Int(boxWidth.rounded())),
+                                                             height: max(1, Int(boxHeight.rounded())))
             let width = Int((parts.image.width * scale).rounded()), height = Int(boxHeight.rounded())
             let cropX = (scaled.width - width) / 2, cropY = (scaled.height - height) / 2
             let left = Int((frame.x * scale).rounded()), top = Int((frame.y * scale).rounded())
@@ -316,12 +347,12 @@ public final class TranscriptRenderer {
         }
         // Titles over the image's bottom left, white.
         let titleLines = parts.titleLines + parts.subtitleLines
-        var y = frame.y + parts.image.height - M.captionPadding.y - Double(titleLines.count) * M.captionLineHeight
+        var y = frame.y + parts.image.height - M.captionPadding.y - Double(titleLines.count) * M.imageTitleLineHeight
         for (index, line) in titleLines.enumerated() {
             let style = index < parts.titleLines.count ? styles.imageTitle : styles.caption
-            TextPainter.draw(line, style: style, x: frame.x + M.captionPadding.x, baseline: y + baseline(style, lineHeight: M.captionLineHeight),
+            TextPainter.draw(line, style: style, x: frame.x + M.captionPadding.x, baseline: y + baseline(style, lineHeight: M.imageTitleLineHeight),
                              color: SIMD3(255, 255, 255), on: &canvas)
-            y += M.captionLineHeight
+            y += M.imageTitleLineHeight
         }
         // The app's icon at the caption bar's left.
         if let icon, let place = parts.icon {
