@@ -132,27 +132,21 @@ typedef struct {
     float scale;
 } outline_target;
 
-static void move_to(void *f, void *data, void *st, float x, float y, void *u) {
-    outline_target *t = data;
-    t->sink(t->context, STICKER_PATH_MOVE, x * t->scale, y * t->scale, 0, 0, 0, 0);
-}
-static void line_to(void *f, void *data, void *st, float x, float y, void *u) {
-    outline_target *t = data;
-    t->sink(t->context, STICKER_PATH_LINE, x * t->scale, y * t->scale, 0, 0, 0, 0);
-}
-static void quadratic_to(void *f, void *data, void *st, float cx, float cy, float x, float y, void *u) {
-    outline_target *t = data;
-    t->sink(t->context, STICKER_PATH_QUADRATIC, cx * t->scale, cy * t->scale, x * t->scale, y * t->scale, 0, 0);
-}
-static void cubic_to(void *f, void *data, void *st, float c1x, float c1y, float c2x, float c2y, float x, float y, void *u) {
+// Hands one verb to the sink with its points scaled to pixels.
+static void emit(void *data, int verb, float x1, float y1, float x2, float y2, float x3, float y3) {
     outline_target *t = data;
     float s = t->scale;
-    t->sink(t->context, STICKER_PATH_CUBIC, c1x * s, c1y * s, c2x * s, c2y * s, x * s, y * s);
+    t->sink(t->context, verb, x1 * s, y1 * s, x2 * s, y2 * s, x3 * s, y3 * s);
 }
-static void close_path(void *f, void *data, void *st, void *u) {
-    outline_target *t = data;
-    t->sink(t->context, STICKER_PATH_CLOSE, 0, 0, 0, 0, 0, 0);
+static void move_to(void *f, void *data, void *st, float x, float y, void *u) { emit(data, STICKER_PATH_MOVE, x, y, 0, 0, 0, 0); }
+static void line_to(void *f, void *data, void *st, float x, float y, void *u) { emit(data, STICKER_PATH_LINE, x, y, 0, 0, 0, 0); }
+static void quadratic_to(void *f, void *data, void *st, float cx, float cy, float x, float y, void *u) {
+    emit(data, STICKER_PATH_QUADRATIC, cx, cy, x, y, 0, 0);
 }
+static void cubic_to(void *f, void *data, void *st, float c1x, float c1y, float c2x, float c2y, float x, float y, void *u) {
+    emit(data, STICKER_PATH_CUBIC, c1x, c1y, c2x, c2y, x, y);
+}
+static void close_path(void *f, void *data, void *st, void *u) { emit(data, STICKER_PATH_CLOSE, 0, 0, 0, 0, 0, 0); }
 
 static void load(void) {
     if (!load_freetype()) { status = STICKER_TEXT_NO_FREETYPE; return; }

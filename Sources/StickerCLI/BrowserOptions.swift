@@ -10,14 +10,8 @@ extension DevicePreset: EnumArgument {}
 extension FrameTimingPolicy: EnumArgument {}
 extension Resampler.Filter: EnumArgument {}
 
-/// The options shared by every command that draws the sticker browser.
-struct BrowserOptions: ParsableArguments {
-    @Option(help: "Presentation style: compact (a strip at the bottom) or expanded (the whole view).")
-    var style: BrowserStyle = .compact
-
-    @Option(help: "Sticker size: small, regular or large (default: the pack's grid-size, else guessed from the first sticker).")
-    var size: StickerSize?
-
+/// The screen a command draws: a device preset or any view size, and the pixels a point.
+struct ScreenOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
     var device: DevicePreset = .default
 
@@ -26,6 +20,25 @@ struct BrowserOptions: ParsableArguments {
 
     @Option(help: "Output pixels per point: 1, 2 or 3.")
     var scale = 3
+
+    func validate() throws {
+        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
+        if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
+    }
+
+    /// `--view`, else the device's view.
+    var viewSize: ViewSize { view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize }
+}
+
+/// The options shared by every command that draws the sticker browser.
+struct BrowserOptions: ParsableArguments {
+    @Option(help: "Presentation style: compact (a strip at the bottom) or expanded (the whole view).")
+    var style: BrowserStyle = .compact
+
+    @Option(help: "Sticker size: small, regular or large (default: the pack's grid-size, else guessed from the first sticker).")
+    var size: StickerSize?
+
+    @OptionGroup var screen: ScreenOptions
 
     @Option(help: ArgumentHelp("white, black, red, yellow, multicolor, light, dark, checker, transparent, #RRGGBB, or an image file (default: light; preview: the terminal's own).", valueName: "background"))
     var background: String?
@@ -46,8 +59,6 @@ struct BrowserOptions: ParsableArguments {
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func validate() throws {
-        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
-        if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
         if CompactHeight(parsing: compactHeight) == nil {
             throw ValidationError("--compact-height must be a fraction (0.25 or 25%), points (200pt) or keyboard.")
         }
@@ -59,10 +70,10 @@ struct BrowserOptions: ParsableArguments {
     /// The renderer's options; `defaultBackground` applies when `--background` is not given.
     func renderOptions(defaultBackground: String = "light") throws -> RenderOptions {
         var options = RenderOptions()
-        options.view = view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize
+        options.view = screen.viewSize
         options.style = style
         options.size = size
-        options.scale = scale
+        options.scale = screen.scale
         options.background = try Self.background(background ?? defaultBackground, limits: limits.limits)
         options.limits = limits.limits
         options.compactHeight = CompactHeight(parsing: compactHeight) ?? .default

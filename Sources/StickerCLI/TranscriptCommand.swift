@@ -26,14 +26,7 @@ public struct TranscriptCommand: ParsableCommand {
     @Option(help: "light or dark.")
     var appearance: Appearance = .light
 
-    @Option(help: ArgumentHelp("Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
-    var device: DevicePreset = .default
-
-    @Option(help: ArgumentHelp("Any screen size in portrait points, instead of --device.", valueName: "WxH"))
-    var view: String?
-
-    @Option(help: "Output pixels per point: 1, 2 or 3.")
-    var scale = 3
+    @OptionGroup var screen: ScreenOptions
 
     @Flag(help: "The whole conversation, as tall as it is, instead of one screen scrolled to the latest message.")
     var all = false
@@ -64,8 +57,6 @@ public struct TranscriptCommand: ParsableCommand {
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name a conversation script or a pack.") }
         guard output.hasSuffix(".png") || output.hasSuffix(".apng") else { throw ValidationError("The output must end in .png or .apng.") }
-        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
-        if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
         if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).") }
         if let duration, !(0.001...3600).contains(DurationParsing.seconds(duration) ?? 0) {
             throw ValidationError("--duration \(duration) is not a time from 1ms to an hour (3s, 2500ms).")
@@ -80,8 +71,8 @@ public struct TranscriptCommand: ParsableCommand {
         let (parsed, pack, folder) = try Self.conversation(inputs)
         var options = TranscriptOptions()
         options.appearance = appearance
-        options.view = view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize
-        options.scale = scale
+        options.view = screen.viewSize
+        options.scale = screen.scale
         options.showAll = all
         options.fonts = TranscriptFonts(font: font)
         options.limits = limits.limits
@@ -108,7 +99,7 @@ public struct TranscriptCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         let messages = parsed.conversation.messages.count
-        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(scale)x"
+        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(screen.scale)x"
               + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
     }
 

@@ -40,16 +40,22 @@ public enum SnapshotEncoder {
                                 frameCount: count, plays: 0)
         var done = 0
         try renderer.animate(duration: duration) { image, changed, start, length in
-            // Delays from rounded absolute times, so rounding never accumulates.
-            // (As Doubles first: a duration past Int's range is clamped, not trapped on.)
-            let startMs = Int(min((start * 1000).rounded(), 1e15)), endMs = Int(min(((start + length) * 1000).rounded(), 1e15))
-            let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
-            writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
-                          width: area.width, height: area.height, delay: delay(milliseconds: max(0, endMs - startMs)))
+            appendFrame(image, changed: changed, start: start, end: start + length, to: &writer)
             done += 1
             progress?(done, count)
         }
         return writer.finish()
+    }
+
+    /// Appends the rectangle `changed` of `image`, shown from `start` to `end` seconds, to an
+    /// animation (a 1-pixel frame when nothing changed). Delays come from rounded absolute
+    /// times, so rounding never accumulates; as Doubles first, so a duration past Int's range
+    /// is clamped, not trapped on.
+    static func appendFrame(_ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter) {
+        let startMs = Int(min((start * 1000).rounded(), 1e15)), endMs = Int(min((end * 1000).rounded(), 1e15))
+        let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
+        writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
+                      width: area.width, height: area.height, delay: delay(milliseconds: max(0, endMs - startMs)))
     }
 
     /// An APNG delay for `milliseconds`, in the coarsest exact unit that fits 16 bits.

@@ -126,21 +126,11 @@ public final class BrowserRenderer: @unchecked Sendable {
     }
 
     /// The longest single loop among the visible stickers, in seconds (0 when none animates).
-    public var longestLoop: Double {
-        players.map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0
-    }
+    public var longestLoop: Double { players.longestLoop }
 
     /// The instants in `0..<duration` at which any visible sticker changes frame, sorted, with 0.
     public func changeTimes(duration: Double, maxFrames: Int = 10_000) -> [Double] {
-        var times = Set<Double>()
-        for player in players {
-            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) {
-                // Millisecond resolution: APNG stores delays in whole milliseconds here.
-                times.insert((t * 1000).rounded() / 1000)
-            }
-        }
-        times.insert(0)
-        return Array(times.sorted().filter { $0 < duration || $0 == 0 }.prefix(maxFrames))
+        players.changeTimes(duration: duration, maxFrames: maxFrames)
     }
 
     /// Renders the browser at every change in `0..<duration` and hands each frame to `body`

@@ -55,3 +55,20 @@ final class StickerPlayer: @unchecked Sendable {
         return last.image
     }
 }
+
+extension Collection where Element == StickerPlayer {
+    /// The longest single loop among the players, in seconds (0 when none animates).
+    var longestLoop: Double {
+        map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0
+    }
+
+    /// The instants in `0..<duration` at which any player changes frame, sorted, with 0; at
+    /// millisecond resolution (APNG stores delays in whole milliseconds here).
+    func changeTimes(duration: Double, maxFrames: Int) -> [Double] {
+        var times: Set<Double> = [0]
+        for player in self {
+            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) { times.insert((t * 1000).rounded() / 1000) }
+        }
+        return Array(times.sorted().filter { $0 < duration || $0 == 0 }.prefix(maxFrames))
+    }
+}

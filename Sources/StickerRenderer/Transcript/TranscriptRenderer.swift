@@ -138,9 +138,9 @@ public final class TranscriptRenderer {
         pixelWidth = Int(width)
         pixelHeight = Int(height)
 
-        var canvas = RGBAImage(width: pixelWidth, height: pixelHeight)
         let palette = options.appearance.palette
-        Self.fillOpaque(&canvas, palette.background)
+        var canvas = Background.color(red: palette.background.x, green: palette.background.y, blue: palette.background.z)
+            .canvas(width: pixelWidth, height: pixelHeight)
         var stickers: [(StickerPlayer, SIMD2<Int>)] = []
         let resampler = Resampler(filter: .lanczos3)
         // One player a sticker and pixel size, shared by every place it shows; a player keeps
@@ -226,17 +226,11 @@ public final class TranscriptRenderer {
     }
 
     /// The longest single loop among the stickers shown, in seconds (0 when none animates).
-    public var longestLoop: Double {
-        (stickers.map(\.player) + peels.map(\.player)).map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0
-    }
+    public var longestLoop: Double { (stickers.map(\.player) + peels.map(\.player)).longestLoop }
 
     /// The instants in `0..<duration` at which any sticker shown changes frame, with 0.
     public func changeTimes(duration: Double, maxFrames: Int = 10_000) -> [Double] {
-        var times: Set<Double> = [0]
-        for player in stickers.map(\.player) + peels.map(\.player) {
-            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) { times.insert((t * 1000).rounded() / 1000) }
-        }
-        return Array(times.sorted().filter { $0 < duration || $0 == 0 }.prefix(maxFrames))
+        (stickers.map(\.player) + peels.map(\.player)).changeTimes(duration: duration, maxFrames: maxFrames)
     }
 
     /// The transcript over `duration` seconds as an APNG that loops forever, a frame at every
@@ -248,12 +242,8 @@ public final class TranscriptRenderer {
         for (index, time) in times.enumerated() {
             let image = try snapshot(at: time)
             let end = index + 1 < times.count ? times[index + 1] : max(duration, time + 0.001)
-            // Whole milliseconds from absolute times, as Doubles first (a day at most a frame).
-            let milliseconds = Int(min((end * 1000).rounded() - (time * 1000).rounded(), 86_400_000))
-            var area = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
-            if area.isEmpty { area = PixelRect(x: 0, y: 0, width: 1, height: 1) }
-            writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y, width: area.width, height: area.height,
-                          delay: SnapshotEncoder.delay(milliseconds: max(0, milliseconds)))
+            let changed = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+            SnapshotEncoder.appendFrame(image, changed: changed, start: time, end: end, to: &writer)
             previous = image
             progress?(index + 1, times.count)
         }
@@ -268,14 +258,6 @@ public final class TranscriptRenderer {
     /// The most bytes of scaled sticker frames kept in memory (as the browser's default).
     static let frameCacheBytes = 256 << 20
 
-    private static func fillOpaque(_ canvas: inout RGBAImage, _ color: SIMD3<UInt8>) {
-        let pixel: [UInt8] = [color.x, color.y, color.z, 255]
-        canvas.pixels.withUnsafeMutableBufferPointer { bytes in
-            for index in stride(from: 0, to: bytes.count, by: 4) {
-                bytes[index] = pixel[0]; bytes[index + 1] = pixel[1]; bytes[index + 2] = pixel[2]; bytes[index + 3] = 255
-            }
-        }
-    }
 
     private static func drawBubble(frame: PointRect, lines: [TextLine], sender: Sender, service: MessageService, tail: Bool,
                                    styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
