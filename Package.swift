@@ -6,8 +6,9 @@ import PackageDescription
 ///
 /// Layers, each importing only those below it:
 /// `AnimationCodec` (bytes to frames) <- `StickerPack` (packs, rules) <- `StickerRenderer`
-/// (layout, time, pixels out) <- `StickerFit` (packs made to pass) <- `StickerBench` (timing,
-/// baselines) <- `StickerCLI` (command types) <- `stickers` (executable).
+/// (layout, time, pixels out) <- `StickerFit` (packs made to pass) <- `StickerReview` (one page
+/// per pack) <- `StickerBench` (timing, baselines) <- `StickerCLI` (command types) <- `stickers`
+/// (executable).
 let package = Package(
     name: "StickerKit",
     products: [
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "StickerPack", targets: ["StickerPack"]),
         .library(name: "StickerRenderer", targets: ["StickerRenderer"]),
         .library(name: "StickerFit", targets: ["StickerFit"]),
+        .library(name: "StickerReview", targets: ["StickerReview"]),
         .library(name: "StickerBench", targets: ["StickerBench"]),
         .library(name: "StickerCLI", targets: ["StickerCLI"]),
         .executable(name: "stickers", targets: ["stickers"]),
@@ -51,14 +53,17 @@ let package = Package(
         // `stickers fit`: any images to a catalog that passes every rule (scaling, exact and
         // lossy re-encoding, the icon set).
         .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer"]),
+        // `stickers review`: the whole verdict on a pack as one HTML page with its images.
+        .target(name: "StickerReview", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "StickerFit"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG", "CGIF"]),
-        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "StickerFit", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
+        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "StickerFit", "StickerReview", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",
             "StickerPack",
             "StickerRenderer",
             "StickerFit",
+            "StickerReview",
             "StickerBench",
             "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -73,6 +78,8 @@ let package = Package(
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
         .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec", "TestSupport"]),
         .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),
+        .testTarget(name: "StickerReviewTests", dependencies: ["StickerReview", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"],
+                    exclude: ["ReviewFixtures.py"]),
         .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPack", "AnimationCodec", "TestSupport"]),
     ]
 )

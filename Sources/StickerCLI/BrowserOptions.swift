@@ -18,13 +18,16 @@ struct ScreenOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Any Messages view size in portrait points, instead of --device.", valueName: "WxH"))
     var view: String?
 
-    @Option(help: "Output pixels per point: 1, 2 or 3.")
-    var scale = 3
+    @Option(help: "Output pixels per point: 1, 2 or 3 (default: 3; review: 2).")
+    var scale: Int?
 
     func validate() throws {
-        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
+        if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3.") }
         if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
     }
+
+    /// `--scale`, else `fallback`.
+    func pixelsPerPoint(default fallback: Int = 3) -> Int { scale ?? fallback }
 
     /// `--view`, else the device's view.
     var viewSize: ViewSize { view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize }
@@ -73,7 +76,7 @@ struct BrowserOptions: ParsableArguments {
         options.view = screen.viewSize
         options.style = style
         options.size = size
-        options.scale = screen.scale
+        options.scale = screen.pixelsPerPoint()
         options.background = try Self.background(background ?? defaultBackground, limits: limits.limits)
         options.limits = limits.limits
         options.compactHeight = CompactHeight(parsing: compactHeight) ?? .default

@@ -8,7 +8,7 @@ public struct StickersCommand: ParsableCommand {
         abstract: "Decode, check and render animated stickers (APNG, GIF, PNG, JPEG; WebP, WebM and Lottie to convert) as the Messages sticker browser shows them.",
         version: "0.1.0",
         subcommands: [InfoCommand.self, FramesCommand.self, ValidateCommand.self, RenderCommand.self, SheetCommand.self,
-                      FilmstripCommand.self, PreviewCommand.self, TranscriptCommand.self, FitCommand.self, BenchCommand.self])
+                      FilmstripCommand.self, PreviewCommand.self, TranscriptCommand.self, ReviewCommand.self, FitCommand.self, BenchCommand.self])
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

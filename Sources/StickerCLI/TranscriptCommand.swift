@@ -72,7 +72,7 @@ public struct TranscriptCommand: ParsableCommand {
         var options = TranscriptOptions()
         options.appearance = appearance
         options.view = screen.viewSize
-        options.scale = screen.scale
+        options.scale = screen.pixelsPerPoint()
         options.showAll = all
         options.fonts = TranscriptFonts(font: font)
         options.limits = limits.limits
@@ -99,7 +99,7 @@ public struct TranscriptCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         let messages = parsed.conversation.messages.count
-        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(screen.scale)x"
+        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
               + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
     }
 

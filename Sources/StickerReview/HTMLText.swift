@@ -1,0 +1,49 @@
+/// Text made safe for HTML: the five characters with a meaning in markup become entities, so a
+/// sticker name or a finding can never open a tag or close an attribute.
+enum HTMLText {
+    /// `text` escaped for element content and double-quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            // Controls other than tab and newline are not allowed in HTML text: shown as U+FFFD.
+            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n": out += "\u{FFFD}"
+            case _ where scalar.value == 0x7F: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// An `id` (and URL fragment) for `name`: ASCII letters, digits and hyphens only, so it is
+    /// the same in every browser and needs no escaping; `used` keeps ids unique within a page.
+    static func identifier(_ name: String, prefix: String, used: inout Set<String>) -> String {
+        var slug = ""
+        var lastWasHyphen = true
+        for byte in name.utf8 {
+            let isAlphanumeric = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            if isAlphanumeric {
+                slug.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte))
+                lastWasHyphen = false
+            } else if !lastWasHyphen {
+                slug += "-"
+                lastWasHyphen = true
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        let base = prefix + (slug.isEmpty ? "x" : String(slug.prefix(60)))
+        var candidate = base, counter = 2
+        while used.contains(candidate) {
+            candidate = "\(base)-\(counter)"
+            counter += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+}

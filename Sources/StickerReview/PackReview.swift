@@ -1,0 +1,102 @@
+import StickerFit
+import StickerPack
+import StickerRenderer
+
+/// An image the page shows: a file in the page's `images/` folder and its pixel size.
+public struct ReviewImage: Sendable, Hashable {
+    /// The file name inside `images/`.
+    public var file: String
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// Whether it is an animation (an APNG).
+    public var isAnimated: Bool
+}
+
+/// A drawing the page shows (the browser in one style and appearance, or the conversation),
+/// or why it could not be drawn.
+public struct ReviewShot: Sendable {
+    /// What it shows, for headings and alt text: "compact, light".
+    public var title: String
+    /// The image, when it was drawn.
+    public var image: ReviewImage?
+    /// Why not, when it was not; or the stickers drawn as placeholders.
+    public var problem: String?
+}
+
+/// Everything the page shows of one sticker.
+public struct StickerCard: Sendable {
+    /// The sticker's name.
+    public var name: String
+    /// What VoiceOver says of it: its accessibility label, else its name.
+    public var label: String
+    /// The animated preview (transparent: the page puts it on every background).
+    public var preview: ReviewImage?
+    /// Every frame with its start time.
+    public var filmstrip: ReviewImage?
+    /// The frames' start times and durations, seconds.
+    public var frames: [ContactSheets.FilmstripFrame] = []
+    /// Why the sticker could not be drawn, when it could not.
+    public var problem: String?
+    /// What `stickers fit` would do with it; `nil` when the dry run was not asked for.
+    public var fit: FitReport.Entry?
+}
+
+/// One pack's review: the validator's report, the drawings and a card per sticker.
+public struct PackReview: Sendable {
+    /// The pack's name.
+    public var name: String
+    /// The path it was read from, as given.
+    public var path: String
+    /// Apple's rules and the lints.
+    public var report: ValidationReport
+    /// The browser: compact and expanded, light and dark.
+    public var browser: [ReviewShot]
+    /// The pack's default conversation, light and dark.
+    public var transcript: [ReviewShot]
+    /// The stickers, in browser order.
+    public var cards: [StickerCard]
+    /// The byte budget and compression level of the `fit` dry run.
+    public var fitBudget: (maxBytes: Int, level: Int32, ran: Bool)
+
+    /// The pack's line of the index and of `--json`.
+    public var summary: PackSummary {
+        let worst = report.stickers.max { a, b in
+            let ka = key(a.name), kb = key(b.name)
+            if ka.errors != kb.errors { return ka.errors < kb.errors }
+            if ka.warnings != kb.warnings { return ka.warnings < kb.warnings }
+            return a.fileBytes < b.fileBytes
+        }
+        return PackSummary(pack: name, path: path, page: "", stickers: report.stickers.count, errors: report.errorCount,
+                           warnings: report.warningCount, totalBytes: report.stickers.reduce(0) { $0 + $1.fileBytes },
+                           worstSticker: worst?.name, passed: report.passed)
+    }
+
+    private func key(_ sticker: String) -> (errors: Int, warnings: Int) {
+        let findings = report.findings.filter { $0.sticker == sticker }
+        return (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count)
+    }
+}
+
+/// One pack's line in the index page and in `stickers review --json`.
+public struct PackSummary: Sendable, Hashable, Codable {
+    /// The pack's name.
+    public var pack: String
+    /// The path it was read from.
+    public var path: String
+    /// Its page, relative to the output folder.
+    public var page: String
+    /// How many stickers it has.
+    public var stickers: Int
+    /// Errors: Apple's rules broken.
+    public var errors: Int
+    /// Warnings: lints.
+    public var warnings: Int
+    /// The stickers' files, in bytes.
+    public var totalBytes: Int
+    /// The sticker with the most errors, then warnings, then bytes.
+    public var worstSticker: String?
+    /// Whether the pack has no error.
+    public var passed: Bool
+}

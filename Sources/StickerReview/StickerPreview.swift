@@ -1,0 +1,49 @@
+import AnimationCodec
+import StickerPack
+import StickerRenderer
+
+/// A sticker scaled to fit a square, as an APNG with its own timing and loop count (a PNG for
+/// a still): transparent where the sticker is, so the page shows the one file over every test
+/// background, as the browser composites it.
+enum StickerPreview {
+    /// The encoded preview and its pixel size.
+    struct Encoded {
+        var bytes: [UInt8]
+        var width: Int
+        var height: Int
+    }
+
+    /// `animation` scaled (premultiplied Lanczos) to fit a `side`-pixel square, each frame
+    /// shown for its time under Apple's timing policy; frames after the first store only what
+    /// changed.
+    static func encode(_ animation: StickerAnimation, side: Int) throws(PackError) -> Encoded {
+        let factor = Double(side) / Double(max(animation.width, animation.height))
+        let width = max(1, Int((Double(animation.width) * factor).rounded()))
+        let height = max(1, Int((Double(animation.height) * factor).rounded()))
+        let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: .apple)
+        var iterator = animation.makeFrameIterator()
+        guard animation.isAnimated else {
+            guard let frame = try iterator.next() else { throw PackError.emptySequence(path: animation.sourcePath) }
+            let image = Resampler().resize(RGBAImage(frame), width: width, height: height)
+            return Encoded(bytes: SnapshotEncoder.png(image), width: width, height: height)
+        }
+        var writer = APNGWriter(width: width, height: height, frameCount: animation.frameCount, plays: animation.plays)
+        var previous: RGBAImage?
+        var index = 0
+        while index < animation.frameCount, let frame = try iterator.next() {
+            let image = Resampler().resize(RGBAImage(frame), width: width, height: height)
+            var area = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: width, height: height)
+            if area.isEmpty { area = PixelRect(x: 0, y: 0, width: 1, height: 1) }
+            // Delays from rounded absolute times, so rounding never accumulates over a loop.
+            let start = Int((clock.starts[index] * 1000).rounded())
+            let end = Int(((clock.starts[index] + clock.durations[index]) * 1000).rounded())
+            writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y, width: area.width, height: area.height,
+                          delay: FrameDelay(numerator: min(65535, max(0, end - start)), denominator: 1000))
+            previous = image
+            index += 1
+        }
+        // A file that ends before its declared frames is as unreadable as a truncated one.
+        guard index == animation.frameCount else { throw PackError.unreadable(path: animation.sourcePath) }
+        return Encoded(bytes: writer.finish(), width: width, height: height)
+    }
+}
