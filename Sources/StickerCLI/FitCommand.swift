@@ -19,7 +19,10 @@ public struct FitCommand: ParsableCommand {
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"))
-    var output: String
+    var output: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Fit every sticker and print the report, but write nothing (-o not needed).")
+    var dryRun = false
 
     @Option(help: "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size, else regular.")
     var size: StickerSize?
@@ -71,7 +74,11 @@ public struct FitCommand: ParsableCommand {
     /// Checks the options before any work.
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name at least one image, folder or catalog.") }
-        guard output.hasSuffix(".xcstickers") else { throw ValidationError("The output must be an .xcstickers folder (-o NAME.xcstickers).") }
+        if let output {
+            guard output.hasSuffix(".xcstickers") else { throw ValidationError("The output must be an .xcstickers folder (-o NAME.xcstickers).") }
+        } else if !dryRun {
+            throw ValidationError("Name the catalog to write (-o NAME.xcstickers), or pass --dry-run.")
+        }
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
         guard let background = Background(named: iconBackground), background.isOpaque else {
             throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
@@ -113,7 +120,7 @@ public struct FitCommand: ParsableCommand {
 
         let entries = PackFitter.catalogEntries(fitted)
         var validation: ValidationReport?
-        if !entries.isEmpty {
+        if !entries.isEmpty, !dryRun, let output {
             let background = Background(named: iconBackground)!
             let source: IconSetMaker.Source = try artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: fitted))
             let icons = IconSetMaker.icons(from: source, background: background, threads: options.threads)
@@ -127,7 +134,7 @@ public struct FitCommand: ParsableCommand {
             }
             validation = PackValidator(limits: limits.limits).validate(try PackInput.load([output]))
         }
-        let report = FitReport(catalog: name ?? URL(fileURLWithPath: output).lastPathComponent, size: size, maxBytes: maxBytes,
+        let report = FitReport(catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pack.name, size: size, maxBytes: maxBytes,
                                stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start))
         if json {
             let encoder = JSONEncoder()
@@ -135,7 +142,13 @@ public struct FitCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print(report.text)
-            if entries.isEmpty { print("nothing written: no sticker could be fitted") } else { print("wrote \(output)") }
+            if dryRun {
+                print("dry run: nothing written")
+            } else if entries.isEmpty {
+                print("nothing written: no sticker could be fitted")
+            } else {
+                print("wrote \(output ?? "")")
+            }
         }
         if report.failures > 0 || validation?.passed == false || entries.isEmpty { throw ExitCode.failure }
     }

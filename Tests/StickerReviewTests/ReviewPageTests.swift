@@ -1,0 +1,185 @@
+import Foundation
+import StickerReview
+import Testing
+import TestSupport
+
+/// The pages' content against what is known of the packs independently: Apple's rules applied
+/// by hand to ReviewFixtures.py's drawings, the files' own sizes, Pillow's reading of the images.
+@Suite(.timeLimit(.minutes(5))) struct ReviewPageTests {
+    static func page(_ folder: URL, _ name: String = "index.html") throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// Runs Python (with Pillow) on `script`; its standard output.
+    static func python(_ script: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// bad/ breaks one rule (tiny.png is 120 px; Apple's smallest side is 300 px) and mixes two
+    /// sizes (a warning): the verdict says so first, the table has those two rows, and the
+    /// error's row links to tiny's card.
+    @Test func verdictAndFindingsOfABadPack() throws {
+        let (folder, summaries) = try ReviewFixtures.review([try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "bad")
+        let html = try Self.page(folder)
+        #expect(html.contains("<p class=\"verdict fail\" id=\"verdict\">Fails Apple's rules: 1 error, 1 warning.</p>"))
+        let verdict = try #require(html.range(of: "id=\"verdict\""))
+        #expect(html.range(of: "<h2")!.lowerBound > verdict.lowerBound, "the verdict comes before every section")
+        let rows = html.components(separatedBy: "<tr><td data-label=\"Severity\"").dropFirst()
+        #expect(rows.count == 2)
+        #expect(rows.contains { $0.contains("error") && $0.contains("<a href=\"#sticker-tiny\">tiny</a>") && $0.contains("pixel-size") })
+        #expect(rows.contains { $0.contains("warning") && $0.contains("the pack") && $0.contains("mixed-sizes") })
+        #expect(html.contains("<article class=\"card\" id=\"sticker-tiny\">"))
+        #expect(summaries.map(\.errors) == [1] && summaries.map(\.warnings) == [1] && summaries.map(\.worstSticker) == ["tiny"])
+    }
+
+    /// A sticker name full of markup characters is text on the page, never markup.
+    @Test func markupInANameIsText() throws {
+        let (folder, _) = try ReviewFixtures.review([try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "markup")
+        let html = try Self.page(folder)
+        #expect(html.contains("<h3>odd &lt;b&gt;&amp;&quot;name&#39;</h3>"))
+        #expect(!html.contains("<b>&"))
+        #expect(html.contains("id=\"sticker-odd-b-name\""))
+    }
+
+    /// Each card's facts are the file's: its size on disk, its pixels, frames and timing as
+    /// ReviewFixtures.py wrote them (2 frames of 300 ms, looping forever).
+    @Test func factsAreTheFile() throws {
+        let packs = try ReviewFixtures.packs()
+        let (folder, _) = try ReviewFixtures.review([packs.appendingPathComponent("good").path], name: "facts")
+        let html = try Self.page(folder)
+        let card = try #require(html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-a-circle\"") })
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: packs.appendingPathComponent("good/a-circle.png").path)[.size] as? Int)
+        let grouped = bytes >= 1000 ? "\(bytes / 1000),\(String(format: "%03d", bytes % 1000))" : "\(bytes)"
+        for fact in ["<dt>Format</dt><dd>apng</dd>", "<dt>Bytes</dt><dd>\(grouped)</dd>", "<dt>Pixels</dt><dd>408 x 408</dd>",
+                     "<dt>Frames</dt><dd>2</dd>", "<dt>Loop</dt><dd>600 ms, forever</dd>", "<dt>Frame rate</dt><dd>3.3 fps</dd>",
+                     "<li>starts 0 ms, shows 300 ms</li><li>starts 300 ms, shows 300 ms</li>"] {
+            #expect(card.contains(fact), "\(fact)")
+        }
+        // 408 x 408 x 4 bytes x 2 frames decoded.
+        #expect(card.contains(String(format: "<dt>Decoded</dt><dd>%.1f MiB</dd>", Double(408 * 408 * 4 * 2) / 1_048_576)))
+    }
+
+    /// The preview plays as the sticker does, read by Pillow: 2 frames of 300 ms looping
+    /// forever, red then blue at the centre, transparent at the corner, 240 px; a still is a PNG.
+    @Test func previewPlaysAsTheSticker() throws {
+        let (folder, _) = try ReviewFixtures.review([try ReviewFixtures.packs().appendingPathComponent("good").path], name: "preview")
+        let script = """
+        import sys, json
+        from PIL import Image
+        out = []
+        for path in sys.argv[1:]:
+            im = Image.open(path)
+            frames = []
+            for i in range(getattr(im, "n_frames", 1)):
+                im.seek(i)
+                rgba = im.convert("RGBA")
+                frames.append([im.info.get("duration", 0), list(rgba.getpixel((120, 120))), rgba.getpixel((2, 2))[3]])
+            out.append([im.size[0], im.size[1], im.info.get("loop"), frames])
+        print(json.dumps(out))
+        """
+        let images = folder.appendingPathComponent("images")
+        let text = try Self.python(script, [images.appendingPathComponent("sticker-1-preview.png").path, images.appendingPathComponent("sticker-2-preview.png").path])
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
+        #expect(decoded[0][0] as? Int == 240 && decoded[0][1] as? Int == 240 && decoded[0][2] as? Int == 0)
+        let frames = try #require(decoded[0][3] as? [[Any]])
+        #expect(frames.map { ($0[0] as? Double) ?? -1 } == [300, 300])
+        #expect(frames.map { $0[1] as? [Int] ?? [] } == [[220, 30, 30, 255], [30, 60, 220, 255]])
+        #expect(frames.map { $0[2] as? Int ?? -1 } == [0, 0])
+        let still = try #require(decoded[1][3] as? [[Any]])
+        #expect(still.count == 1 && still[0][1] as? [Int] == [40, 170, 60, 255])
+    }
+
+    /// The catalog's accessibility labels are the previews' alt text, on each background.
+    @Test func altTextComesFromTheLabels() throws {
+        let (folder, _) = try ReviewFixtures.review([ReviewFixtures.sampleCatalog], name: "labels")
+        let html = try Self.page(folder)
+        // corpus/Sample.xcstickers: Heart.stickersequence and Star.sticker carry these labels.
+        for label in ["Beating heart", "Orange star"] {
+            for background in ["white", "black", "red", "yellow", "multicolour", "a photo", "checker"] {
+                #expect(html.contains("alt=\"\(label), on \(background)\""), "\(label) on \(background)")
+            }
+            #expect(html.contains("VoiceOver reads: \u{201C}\(label)\u{201D}"))
+        }
+    }
+
+    /// Every page passes HTML Tidy with no warning: one pack, a catalog, an index of several.
+    @Test func tidyFindsNothing() throws {
+        let packs = try ReviewFixtures.packs()
+        let (folder, _) = try ReviewFixtures.review([packs.appendingPathComponent("good").path, packs.appendingPathComponent("bad").path,
+                                                     ReviewFixtures.sampleCatalog], name: "tidy")
+        let pages = ["index.html", "good/index.html", "bad/index.html", "sample/index.html"]
+        for page in pages {
+            let path = folder.appendingPathComponent(page).path
+            try #require(FileManager.default.fileExists(atPath: path), "\(page)")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/tidy")
+            process.arguments = ["-q", "-e", "--show-warnings", "yes", path]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = err
+            try process.run()
+            let report = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0 && report.isEmpty, "\(page): \(report)")
+        }
+    }
+
+    /// Tidy does report a fault of the kind the pages avoid, so its silence above means something.
+    @Test func tidyReportsAFault() throws {
+        let folder = ReviewFixtures.temporaryFolder("tidy-fault")
+        let page = folder.appendingPathComponent("fault.html")
+        try Data("<!DOCTYPE html><html lang=\"en\"><head><title>t</title></head><body><img src=\"a.png\"><p><div></p></body></html>".utf8).write(to: page)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tidy")
+        process.arguments = ["-q", "-e", page.path]
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+    }
+
+    /// With every image inlined, the folder holds one HTML file and nothing it links to: each
+    /// image is a data URL of a PNG (the photo of a JPEG), as many as the folder page has images.
+    @Test func singleFileInlinesEveryImage() throws {
+        var options = ReviewFixtures.fastOptions
+        let good = try ReviewFixtures.packs().appendingPathComponent("good").path
+        let (linked, _) = try ReviewFixtures.review([good], options: options, name: "linked")
+        options.singleFile = true
+        let (single, _) = try ReviewFixtures.review([good], options: options, name: "single")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: single.path) == ["index.html"])
+        let html = try Self.page(single)
+        #expect(!html.contains("images/"))
+        let sources = html.components(separatedBy: "<img src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(sources.count == (try Self.page(linked)).components(separatedBy: "<img src=\"").count - 1)
+        for source in sources {
+            let data = try #require(Data(base64Encoded: String(source.dropFirst("data:image/png;base64,".count))), "\(source.prefix(40))")
+            #expect(source.hasPrefix("data:image/png;base64,") && Array(data.prefix(8)) == [137, 80, 78, 71, 13, 10, 26, 10])
+        }
+        #expect(html.contains("url(\"data:image/jpeg;base64,/9j/"))
+    }
+
+    /// A sticker that cannot be read gets a card that says why, a placeholder in the drawings,
+    /// and the rest of the page as usual.
+    @Test func anUnreadableStickerIsShownAsSuch() throws {
+        let packs = try ReviewFixtures.packs()
+        let folder = ReviewFixtures.temporaryFolder("broken-pack")
+        let circle = try Data(contentsOf: packs.appendingPathComponent("good/a-circle.png"))
+        try circle.write(to: folder.appendingPathComponent("a-circle.png"))
+        try circle.prefix(circle.count / 2).write(to: folder.appendingPathComponent("b-broken.png"))
+        let (review, _) = try ReviewFixtures.review([folder.path], name: "broken")
+        let html = try Self.page(review)
+        #expect(html.contains("Fails Apple's rules"))
+        let card = try #require(html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-b-broken\"") })
+        #expect(card.contains("<p class=\"error\">Cannot be drawn:"))
+        #expect(html.contains("drawn as placeholders (unreadable): b-broken"))
+    }
+}
