@@ -39,6 +39,9 @@ demo: deps release-build
 	@.build/release/stickers transcript corpus/conversation.txt -o $(DEMO_OUT)/conversation-light.png
 	@.build/release/stickers transcript corpus/conversation.txt -o $(DEMO_OUT)/conversation-dark.png --appearance dark
 	@.build/release/stickers transcript $(SAMPLE_PACK) -o $(DEMO_OUT)/conversation.apng --duration 2s --scale 2
+	@echo "== stickers review: the whole verdict on the sample pack as one page"
+	@.build/release/stickers review $(SAMPLE_PACK) -o $(DEMO_OUT)/review --progress none
+	@echo "   open $(DEMO_OUT)/review/index.html in a browser"
 	@echo "== snapshots are in $(DEMO_OUT)/:"; ls -1 $(DEMO_OUT)
 
 # The suite runs optimized (with -enable-testing for the @testable imports) in its own build

@@ -8,6 +8,7 @@ taking turns with ours, so each ratio holds on the machine that measured it:
   render     stickers bench --render corpus/sample-pack --repeat R --json   (ImageMagick montage)
   fit        stickers bench --fit corpus/sample-pack --repeat 3 --json      (apngasm)
   preview    stickers bench --preview corpus/sample-pack/02-spinning-star.gif --seconds 8 --json   (chafa)
+  review     stickers bench --review corpus/sample-pack --repeat 3 --json   (itself on one core and on two)
   fit-peer   stickers bench --fit-peer corpus-fit --json   (sticker-convert; only with --fit-peer:
              Benchmarks/make_fit_corpus.py draws corpus-fit/, scripts/setup-sticker-convert.sh
              installs the peer; a few minutes more)
@@ -131,6 +132,15 @@ def preview_table(document):
     return lines
 
 
+def review_table(document):
+    return ["### stickers review, as a process", "",
+            "| run | ms | target |", "|---|---|---|",
+            f"| the sample pack, every core | {number(document['packMilliseconds'])} | under {number(document['packTargetMilliseconds'])} |",
+            f"| {document['packs']} one-sticker packs, one core | {number(document['oneCoreMilliseconds'])} | |",
+            f"| {document['packs']} one-sticker packs, two cores | {number(document['twoCoreMilliseconds'])} | |",
+            f"| two cores over one | {ratio(document['speedup'])} | 1.7x or more |"]
+
+
 def fit_peer_table(document):
     def psnr(value):
         return "exact" if value is None else f"{value:.1f} dB"
@@ -171,6 +181,7 @@ def main():
     render = bench("--render", "corpus/sample-pack", "--repeat", "20")
     fit = bench("--fit", "corpus/sample-pack", "--repeat", "3")
     preview = bench("--preview", STAR, "--seconds", "8", "--repeat", "3")
+    review = bench("--review", "corpus/sample-pack", "--repeat", "3")
     fit_peer = None
     if options.fit_peer:
         if not (REPO / "corpus-fit").is_dir():
@@ -183,6 +194,7 @@ def main():
     block = [f"Measured {today} on {machine()}, by `scripts/performance.py {flags}`"
              f" (`make performance`), release build, each table from one `stickers bench` run:", ""]
     block += decoding_tables(decoding) + [""] + render_table(render) + [""] + fit_table(fit) + [""] + preview_table(preview)
+    block += [""] + review_table(review)
     if fit_peer:
         block += [""] + fit_peer_table(fit_peer)
     text = "\n".join(block) + "\n"

@@ -12,7 +12,7 @@ public struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure decoding speed against the libpng and giflib baselines, in the same run.",
         discussion: """
-        Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer and --preview compare other work with other tools instead (see each).
+        Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer, --preview and --review compare other work with other tools instead (see each).
         """)
 
     /// Files or folders to measure.
@@ -53,6 +53,9 @@ public struct BenchCommand: ParsableCommand {
     public var keep: String?
 
     /// Compare the terminal preview with chafa instead.
+    @Flag(help: "Time stickers review on the pack as a process (target: under 2 s), and on a folder of 50 one-sticker packs made from it on one core and on two (target: 1.7x or more).")
+    public var review = false
+
     @Flag(help: "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame.")
     public var preview = false
 
@@ -75,8 +78,8 @@ public struct BenchCommand: ParsableCommand {
     public func validate() throws {
         guard requestedThreads ?? 1 >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
-        guard [render, fit, fitPeer, preview].filter({ $0 }).count <= 1 else {
-            throw ValidationError("Choose one of --render, --fit, --fit-peer and --preview.")
+        guard [render, fit, fitPeer, preview, review].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Choose one of --render, --fit, --fit-peer, --preview and --review.")
         }
         guard fitPeer || (stickerConvert == nil && keep == nil) else { throw ValidationError("--sticker-convert and --keep go with --fit-peer.") }
     }
@@ -119,6 +122,14 @@ public struct BenchCommand: ParsableCommand {
                 guard let executable else { throw CLIError("cannot find this executable (/proc/self/exe) to run stickers fit") }
                 let result = try FitPeerBench.run(path: pack, executable: executable, peer: peer, threads: requestedThreads, keep: keep)
                 return (result, FitPeerBench.text(result))
+            }
+            return
+        }
+        if review {
+            try emitPackBench { pack, executable in
+                guard let executable else { throw CLIError("cannot find this executable (/proc/self/exe) to run stickers review") }
+                let result = try ReviewBench.run(path: pack, repeats: repeats, executable: executable)
+                return (result, ReviewBench.text(result))
             }
             return
         }

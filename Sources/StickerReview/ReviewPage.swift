@@ -162,7 +162,7 @@ enum ReviewPage {
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"
         }
-        out += "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, a few percent smaller.</p>\n"
+        out += "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, a little smaller.</p>\n"
         return out
     }
 

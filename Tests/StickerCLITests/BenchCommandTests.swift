@@ -109,6 +109,19 @@ struct BenchCommandTests {
         #expect((chafa["bytes"] as? Int ?? 0) > 0 && (chafa["cpuPerSecond"] as? Double ?? -1) >= 0)
         #expect((chafa["command"] as? [String])?.contains("vhalf") == true, "the same half-block cells as ours")
     }
+
+    @Test("--review times the pack's review and 50 one-sticker packs made from it on one core and two; --review with --render is refused")
+    func review() throws {
+        let result = try CLITests.runExecutable(["bench", "--review", try OptionFixtures.path("seven"), "--repeat", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["packs"] as? Int == 50 && document["packTargetMilliseconds"] as? Double == 2000)
+        let one = try #require(document["oneCoreMilliseconds"] as? Double), two = try #require(document["twoCoreMilliseconds"] as? Double)
+        #expect(one > 0 && two > 0 && (document["packMilliseconds"] as? Double ?? 0) > 0)
+        #expect(abs((document["speedup"] as? Double ?? 0) - one / two) < 1e-9)
+        let both = try CLITests.runExecutable(["bench", "--review", "--render"])
+        #expect(both.status == 64 && both.stderr.contains("--review"))
+    }
 }
 
 /// `stickers bench --fit-peer`: `stickers fit` and sticker-convert on the same two flat-colour

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// `stickers review` and `stickers fit --dry-run`: every option, the exit status, the folder
+/// written all-or-nothing, the JSON summary against the files themselves.
+@Suite("Option matrix: review", .timeLimit(.minutes(3)))
+struct ReviewCommandTests {
+    static func review(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try CLITests.runExecutable(["review"] + arguments)
+    }
+
+    /// A pack that breaks a rule: solid.png (408 px) and small.png, a 100 px disc drawn by
+    /// Pillow (Apple's smallest side is 300 px).
+    static func badPack() throws -> URL {
+        let folder = CLITests.temporaryDirectory().appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try OptionFixtures.path("solid.png"), toPath: folder.appendingPathComponent("solid.png").path)
+        try Python.run("""
+        import sys
+        from PIL import Image, ImageDraw
+        image = Image.new("RGBA", (100, 100), (0, 0, 0, 0))
+        ImageDraw.Draw(image).ellipse((10, 10, 90, 90), fill=(200, 40, 40, 255))
+        image.save(sys.argv[1])
+        """, [folder.appendingPathComponent("small.png").path])
+        return folder
+    }
+
+    static func fileBytes(_ folder: URL) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).reduce(0) { total, name in
+            total + ((try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        }
+    }
+
+    @Test("one pack: DIR/index.html and its images; exit 0 when it passes, 1 when it breaks a rule; --json sums up from the files")
+    func onePack() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let seven = try OptionFixtures.path("seven")
+        let good = try Self.review([seven, "-o", out.appendingPathComponent("good").path, "--fit-level", "1"])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("seven: passes, 0 error(s)"), "\(good.stdout)")
+        let images = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("good/images").path)
+        // 4 browser drawings, 2 conversations, the photo, a preview and a filmstrip per sticker.
+        #expect(images.count == 4 + 2 + 1 + 7 * 2, "\(images.sorted())")
+
+        let bad = try Self.badPack()
+        let result = try Self.review([bad.path, "-o", out.appendingPathComponent("bad").path, "--json", "--no-fit"])
+        #expect(result.status == 1, "a pack with an error fails the job")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let packs = try #require(json["packs"] as? [[String: Any]])
+        #expect(packs.count == 1)
+        #expect(packs[0]["errors"] as? Int == 1 && packs[0]["stickers"] as? Int == 2 && packs[0]["passed"] as? Bool == false)
+        #expect(packs[0]["worstSticker"] as? String == "small")
+        #expect(packs[0]["totalBytes"] as? Int == (try Self.fileBytes(bad)))
+        let page = try #require(json["page"] as? String)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("Fails Apple's rules: 1 error"))
+        #expect(!html.contains("would do"), "--no-fit leaves out the dry run")
+    }
+
+    @Test("several packs: a page each and an index; --threads 1 and 2 write the same pages; --progress lines")
+    func severalPacks() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let packs = [try OptionFixtures.path("seven"), try OptionFixtures.path("animate"), try Self.badPack().path]
+        let one = try Self.review(packs + ["-o", out.appendingPathComponent("one").path, "--threads", "1", "--no-fit", "--progress", "lines"])
+        #expect(one.status == 1, "one of the packs breaks a rule")
+        #expect(one.stderr.contains("reviewing 1/"), "\(one.stderr.prefix(200))")
+        for page in ["index.html", "seven/index.html", "animate/index.html", "bad/index.html"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("one/\(page)").path), "\(page)")
+        }
+        let two = try Self.review(packs + ["-o", out.appendingPathComponent("two").path, "--threads", "2", "--no-fit", "--progress", "none"])
+        #expect(two.status == 1 && two.stderr.isEmpty)
+        for page in ["index.html", "seven/index.html", "animate/index.html", "bad/index.html"] {
+            let a = try Data(contentsOf: out.appendingPathComponent("one/\(page)")), b = try Data(contentsOf: out.appendingPathComponent("two/\(page)"))
+            #expect(a == b, "\(page) does not depend on the thread count")
+        }
+        let index = try String(contentsOf: out.appendingPathComponent("one/index.html"), encoding: .utf8)
+        #expect(index.contains("1 of 3 packs fail Apple's rules."))
+        #expect(index.contains("<a href=\"bad/index.html\">bad</a>"))
+    }
+
+    @Test("--single-file: one HTML file a page; an earlier review is replaced, a folder of other files refused")
+    func singleFileAndReplacing() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let dir = out.appendingPathComponent("review")
+        let seven = try OptionFixtures.path("seven")
+        #expect(try Self.review([seven, "-o", dir.path, "--no-fit"]).status == 0)
+        let single = try Self.review([seven, "-o", dir.path, "--no-fit", "--single-file"])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["index.html"], "the earlier review is replaced as a whole")
+
+        let mine = out.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: mine.appendingPathComponent("notes.txt"))
+        let refused = try Self.review([seven, "-o", mine.path, "--no-fit"])
+        #expect(refused.status != 0 && refused.stderr.contains("not an earlier review"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path) == ["notes.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["mine", "review"], "no staging folder left")
+    }
+
+    @Test("--view, --device and --scale size the drawings; --photo is the photo background, at most 640 px")
+    func screenAndPhoto() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let dir = out.appendingPathComponent("r")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let photo = out.appendingPathComponent("photo.png")
+        try Python.run("""
+        import sys
+        from PIL import Image
+        Image.new("RGB", (1000, 800), (20, 200, 90)).save(sys.argv[1])
+        """, [photo.path])
+        let result = try Self.review([try OptionFixtures.path("seven"), "-o", dir.path, "--no-fit", "--view", "320x600", "--scale", "1", "--photo", photo.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let conversation = try FitCommandTests.pillow(dir.appendingPathComponent("images/conversation-light.png")).frames
+        #expect(conversation.first?.count == 320 * 600 * 4)
+        let background = try FitCommandTests.pillow(dir.appendingPathComponent("images/photo.jpg")).frames
+        #expect(background.first?.count == 640 * 512 * 4)
+        let centre = Array(try #require(background.first)[(256 * 640 + 320) * 4..<(256 * 640 + 320) * 4 + 3])
+        #expect(zip(centre, [20, 200, 90] as [UInt8]).allSatisfy { abs(Int($0) - Int($1)) <= 3 }, "\(centre)")
+        let device = try Self.review([try OptionFixtures.path("seven"), "-o", out.appendingPathComponent("d").path, "--no-fit", "--device", "iphone-8"])
+        #expect(device.status == 0)
+        #expect(try FitCommandTests.pillow(out.appendingPathComponent("d/images/conversation-dark.png")).frames.first?.count == 375 * 2 * 667 * 2 * 4,
+                "--scale is 2 by default")
+    }
+
+    @Test("the fit dry run is what fit writes: the page's bytes after, --max-bytes and --fit-level, against the catalog fit writes")
+    func dryRunMatchesFit() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let bad = try Self.badPack()
+        let review = try Self.review([bad.path, "-o", out.appendingPathComponent("r").path, "--fit-level", "3", "--max-bytes", "400000"])
+        #expect(review.status == 1)
+        let catalog = out.appendingPathComponent("Fit.xcstickers")
+        let fit = try CLITests.runExecutable(["fit", bad.path, "-o", catalog.path, "--level", "3", "--max-bytes", "400000"])
+        #expect(fit.status == 0, "\(fit.stderr)")
+        let html = try String(contentsOf: out.appendingPathComponent("r/index.html"), encoding: .utf8)
+        for sticker in ["small", "solid"] {
+            let folder = catalog.appendingPathComponent("Sticker Pack.stickerpack/\(sticker).sticker")
+            let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0 != "Contents.json" })
+            let bytes = try #require(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(file).path)[.size] as? Int)
+            let card = try #require(html.components(separatedBy: "<article").first { $0.contains("<h3>\(sticker)</h3>") })
+            let formatted = bytes >= 1000 ? "\(bytes / 1000),\(String(format: "%03d", bytes % 1000))" : "\(bytes)"
+            #expect(card.contains("\u{2192} \(formatted) bytes (under 400,000)"), "\(sticker): \(bytes)")
+            #expect(card.contains("compression level 3"))
+        }
+        let dry = try CLITests.runExecutable(["fit", bad.path, "--dry-run", "--level", "3", "--max-bytes", "400000"])
+        #expect(dry.status == 0 && dry.stdout.contains("dry run: nothing written"), "\(dry.stdout)")
+        #expect(dry.stdout.components(separatedBy: "\n").filter { $0.contains(" ok ") || $0.hasPrefix("  ok") }.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["Fit.xcstickers", "r"], "the dry run writes nothing")
+    }
+
+    @Test("bad options are refused before any work", arguments: [
+        ["--fit-level", "13"], ["--fit-level", "0"], ["--threads", "0"], ["--max-bytes", "0"], ["--scale", "4"],
+        ["--no-fit", "--fit-level", "5"], ["--view", "wide"],
+    ])
+    func badOptions(_ options: [String]) throws {
+        let out = CLITests.temporaryDirectory()
+        let result = try Self.review([try OptionFixtures.path("seven"), "-o", out.path] + options)
+        #expect(result.status == 64, "\(options): \(result.status) \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("a missing pack, a missing -o, fit with neither -o nor --dry-run: errors")
+    func missingInputs() throws {
+        let out = CLITests.temporaryDirectory()
+        let missing = try Self.review(["/nonexistent/pack", "-o", out.path])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/pack"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try Self.review([try OptionFixtures.path("seven")]).status == 64)
+        let fit = try CLITests.runExecutable(["fit", try OptionFixtures.path("seven")])
+        #expect(fit.status == 64 && fit.stderr.contains("--dry-run"), "\(fit.stderr)")
+    }
+}
