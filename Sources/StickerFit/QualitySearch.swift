@@ -35,6 +35,9 @@ struct QualitySearch {
     private var quantized: [QuantizedKey: [[UInt8]]] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
     private var bounds: [Double: Double] = [:]
+    /// Whether files are written at the search level instead of the strongest: see
+    /// ``verifyAtSearchLevel()``.
+    private(set) var writesAtSearchLevel = false
 
     /// A palette's frames: its size and which scaling they start from.
     private struct QuantizedKey: Hashable {
@@ -51,6 +54,23 @@ struct QualitySearch {
         self.side = side
         self.options = options
         self.exactIsPalette = exactIsPalette
+    }
+
+    /// From now on, files are left at the search level (the level plans compress at): for a
+    /// failure's suggestions, where a file under the budget at the search level already proves
+    /// that the option fits (the strongest level only makes it smaller), and a strongest-level
+    /// file would be thrown away.
+    mutating func verifyAtSearchLevel() {
+        writesAtSearchLevel = true
+        strongestRatio = 1
+    }
+
+    /// `plan`'s file at the strongest level, or at the search level when only verifying; the
+    /// ratio of the two levels corrected by it.
+    private mutating func write(_ plan: PlannedAnimation) -> [UInt8] {
+        let bytes = plan.encode(level: writesAtSearchLevel ? nil : options.compressionLevel, threads: options.threads).bytes
+        strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
+        return bytes
     }
 
     /// A file the search wrote.
@@ -254,8 +274,7 @@ struct QualitySearch {
             planned[index] = predictedBytes
             let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false)
             if predictedBytes <= options.maxBytes && (predictedBytes >= options.maxBytes * 9 / 10 || milderOver) {
-                let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
-                strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
+                let bytes = write(plan)
                 if bytes.count <= options.maxBytes { return found(recipe, frames, bytes) }
                 planned[index] = bytes.count
             } else if predictedBytes <= options.maxBytes {
@@ -278,7 +297,7 @@ struct QualitySearch {
                 index = high
                 let (frames, plan) = pending.flatMap { $0.index == index ? ($0.frames, $0.plan) : nil }
                     ?? { let frames = timeline(family[index]); return (frames, self.plan(frames)) }()
-                let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
+                let bytes = write(plan)
                 if bytes.count <= options.maxBytes { return found(family[index], frames, bytes) }
                 planned[index] = bytes.count
                 continue
@@ -287,7 +306,7 @@ struct QualitySearch {
         }
         // Out of tries: the mildest candidate planned under the budget, if any, is written.
         guard let pending else { return nil }
-        let bytes = pending.plan.encode(level: options.compressionLevel, threads: options.threads).bytes
+        let bytes = write(pending.plan)
         return bytes.count <= options.maxBytes ? found(family[pending.index], pending.frames, bytes) : nil
     }
 
@@ -314,12 +333,21 @@ struct QualitySearch {
         return nil
     }
 
-    /// The smallest file the strongest recipes reach (for a failure's message): each family's
-    /// strongest recipe predicted smallest, written at the strongest level.
-    mutating func smallest(minimumFramesPerSecond: Double) -> Found? {
+    /// The smallest file the search reaches (for a failure's message): the strongest recipe of
+    /// all (the fewest colours, then the fewest frames, then the widest tolerance), planned.
+    /// It is written at the strongest level only when that could bring it under the budget;
+    /// otherwise the file is the plan's, at the search level (`atSearchLevel`), since a sticker
+    /// that fails writes no file and the strongest level would take seconds to make one.
+    mutating func smallest(minimumFramesPerSecond: Double) -> (found: Found, atSearchLevel: Bool)? {
+        func strength(_ recipe: LossyRecipe) -> (Int, Double, Int) { (-(recipe.colors ?? 1 << 24), recipe.frameStep, recipe.tolerance) }
         let strongest = families(minimumFramesPerSecond: minimumFramesPerSecond).compactMap(\.last)
-        guard let recipe = strongest.min(by: { predicted($0) < predicted($1) }) else { return nil }
+        guard let recipe = strongest.max(by: { strength($0) < strength($1) }) else { return nil }
         let frames = timeline(recipe)
-        return found(recipe, frames, plan(frames).encode(level: options.compressionLevel, threads: options.threads).bytes)
+        let plan = self.plan(frames)
+        // The strongest level has come to 0.79-0.95 of the search level's bytes on every clip measured.
+        if writesAtSearchLevel || Double(plan.searchLevelBytes) * 0.75 > Double(options.maxBytes) {
+            return (found(recipe, frames, plan.encode(level: nil, threads: options.threads).bytes), !writesAtSearchLevel)
+        }
+        return (found(recipe, frames, write(plan)), false)
     }
 }

@@ -67,6 +67,8 @@ public struct StickerFitter: Sendable {
         var size: StickerSize
         /// Frames per second over the loop (0 for a still).
         var framesPerSecond: Double
+        /// Left at the search level (a failure's smallest file, never written).
+        var atSearchLevel = false
     }
 
     private func fitFile(_ animation: StickerAnimation, original: [UInt8], size: StickerSize, into result: inout FittedSticker) throws {
@@ -142,8 +144,11 @@ public struct StickerFitter: Sendable {
             result.sizeClass = attempt.size
             let suggestions = options.allowLossy ? try suggestions(askedSizeSearch, shown: shown, animation: animation, size: size) : []
             result.failure = "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
-                + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless"))"
-                + (suggestions.isEmpty ? (options.allowLossy ? "" : "; without --lossless it may fit") : "; " + suggestions.joined(separator: "; "))
+                + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
+                + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
+                + (suggestions.isEmpty ? (options.allowLossy ? "" : "; without --lossless it may fit")
+                   : "; " + suggestions.joined(separator: "; ")
+                     + (suggestions.contains { $0.contains(" bytes") } ? " (figures of files compressed at the search level: fit with the option compresses further)" : ""))
         }
     }
 
@@ -176,8 +181,9 @@ public struct StickerFitter: Sendable {
         if let best = fitting.max(by: { rank($0.0.fidelity) < rank($1.0.fidelity) }) {
             return finish(best.0, steps: best.1, into: &result)
         }
-        if let reached = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
-            let attempt = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)
+        if let (reached, atSearchLevel) = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+            var attempt = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)
+            attempt.0.atSearchLevel = atSearchLevel
             // Predictions said no candidate fits, but the strongest one written does: keep it.
             if finish(attempt.0, steps: attempt.1, into: &result) { return true }
             smallest = pick(smallest, attempt)
@@ -194,7 +200,9 @@ public struct StickerFitter: Sendable {
             "\(Self.grouped(fit.bytes.count)) bytes" + (fit.fidelity.psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "")
         }
         if var search, let lowest = search.frameSteps(minimumFramesPerSecond: 1).last, lowest > 1 {
-            // The fastest rate that fits: frame steps beyond --min-fps, mildest first.
+            // The fastest rate that fits: frame steps beyond --min-fps, mildest first; a file
+            // under the budget at the search level proves it.
+            search.verifyAtSearchLevel()
             let allowed = search.frameSteps(minimumFramesPerSecond: options.minimumFramesPerSecond).last ?? 1
             if let fit = search.fastestRateBeyond(frameStep: allowed) {
                 let rate = (search.merged.framesPerSecond / fit.recipe.frameStep * 10).rounded(.down) / 10
@@ -206,13 +214,19 @@ public struct StickerFitter: Sendable {
                                                   side: smaller.pixels, threads: options.threads)
             let reference = FrameTimeline(frames: scaled, durations: shown.durations)
             let merged = reference.mergingRepeats()
-            let exact = plan(merged, plays: animation.plays)
-            if exact.searchLevelBytes * 93 / 100 <= options.maxBytes,
-               exact.encode(level: options.compressionLevel, threads: options.threads).bytes.count <= options.maxBytes {
+            // The exact file is planned only when the quick estimate leaves it a chance (a real
+            // encode comes to at least half the estimate), as at the asked size.
+            let estimate = AnimationEncoder.estimatedBytes(frames: merged.frames, width: smaller.pixels, height: smaller.pixels,
+                                                           sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
+            let exact = estimate / 2 > options.maxBytes * 2 ? nil : plan(merged, plays: animation.plays)
+            if let exact, exact.searchLevelBytes <= options.maxBytes || (exact.searchLevelBytes * 93 / 100 <= options.maxBytes
+                && exact.encode(level: options.compressionLevel, threads: options.threads).bytes.count <= options.maxBytes) {
                 found.append("fits as \(smaller) (\(smaller.pixels) px), exact, with --allow-smaller-size")
             } else {
+                let exactIsPalette = exact?.colorModel.isPalette ?? PNGColorModel.smallest(for: merged.frames).isPalette
                 var search = QualitySearch(merged: merged, reference: reference, plays: animation.plays, side: smaller.pixels,
-                                           options: options, exactIsPalette: exact.colorModel.isPalette)
+                                           options: options, exactIsPalette: exactIsPalette)
+                search.verifyAtSearchLevel()
                 if let fit = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
                     found.append("fits as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + figures(fit))
                 }
