@@ -145,16 +145,19 @@ def fit_peer_table(document):
     def psnr(value):
         return "exact" if value is None else f"{value:.1f} dB"
 
+    def ssim(value):
+        return "1" if value is None else f"{value:.4f}"
+
     def cell(output):
         if not output.get("produced"):
-            return "failed", "", "", ""
-        return (f"{output['bytes']:,}", psnr(output.get("psnr")),
+            return "failed", "", "", "", ""
+        return (f"{output['bytes']:,}", psnr(output.get("psnr")), ssim(output.get("ssim")),
                 f"{output.get('frames', '-')} at {output.get('framesPerSecond') or 0:.1f} fps",
                 f"{output.get('loopSeconds') or 0:.2f} s")
     lines = [f"### fit's lossy search, against sticker-convert {document.get('peerVersion') or ''} "
              f"(`--preset {document['peerPreset']}`) on the same inputs", "",
-             "| sticker | input | stickers fit: bytes | PSNR | frames | loop | sticker-convert: bytes | PSNR | frames | loop |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| sticker | input | stickers fit: bytes | PSNR | SSIM | frames | loop | sticker-convert: bytes | PSNR | SSIM | frames | loop |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for entry in document["stickers"]:
         source = entry["input"]
         ours, peer = cell(entry["ours"]), cell(entry["peer"])

@@ -43,6 +43,8 @@ public enum FitPeerBench {
         public var maxError: Int?
         /// PSNR in dB against the reference; absent when exact (maxError 0) or not measured.
         public var psnr: Double?
+        /// Mean SSIM against the reference (``StructuralSimilarity``); absent when exact or not measured.
+        public var ssim: Double?
         /// Seconds the tool spent on this sticker, when it says (fit's report does;
         /// sticker-convert logs no times).
         public var seconds: Double?
@@ -232,6 +234,7 @@ public enum FitPeerBench {
         if let reference, let fidelity = ShownFidelity.measure(shown, against: reference) {
             output.maxError = fidelity.maxError
             output.psnr = fidelity.psnr
+            output.ssim = fidelity.ssim
         }
         if (shown.width, shown.height) != (side, side) {
             output.failure = "\(shown.width)x\(shown.height), not \(side)x\(side)"

@@ -8,11 +8,15 @@ struct ShownFidelity: Sendable, Encodable, Equatable {
     var maxError: Int
     /// PSNR in dB over all channels and instants; `nil` when exact (infinite).
     var psnr: Double?
+    /// Mean SSIM over all channels and instants (``StructuralSimilarity``); `nil` when exact.
+    var ssim: Double?
 
     /// `shown` against `reference`; `nil` when their canvases differ in size.
     static func measure(_ shown: ShownFrames, against reference: ShownFrames) -> ShownFidelity? {
         guard shown.width == reference.width, shown.height == reference.height else { return nil }
         let fidelity = Fidelity.compare(shown.timeline, reference.timeline)
-        return ShownFidelity(maxError: fidelity.maxError, psnr: fidelity.psnr)
+        let ssim = fidelity.psnr == nil ? nil
+            : StructuralSimilarity.compare(shown.timeline, reference.timeline, width: reference.width, height: reference.height)
+        return ShownFidelity(maxError: fidelity.maxError, psnr: fidelity.psnr, ssim: ssim)
     }
 }

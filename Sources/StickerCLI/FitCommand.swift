@@ -54,7 +54,7 @@ public struct FitCommand: ParsableCommand {
     @Option(name: .customLong("min-fps"), help: ArgumentHelp("The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up).", valueName: "fps"))
     var minimumFramesPerSecond: Double = 10
 
-    @Flag(help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR.")
+    @Flag(help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM.")
     var dither = false
 
     @Option(help: "Worker threads (default: every core).")

@@ -5,12 +5,15 @@ import Glibc
 #endif
 
 /// How far a fitted file is from the scaled original: the largest channel difference of any
-/// pixel at any frame's start time (premultiplied), and the PSNR over all of them.
+/// pixel at any frame's start time (premultiplied), the PSNR over all of them, and for a file
+/// measured by decoding it, the mean SSIM (``StructuralSimilarity``).
 public struct Fidelity: Sendable, Hashable {
     /// The largest difference of one channel, 0-255 (0: exact).
     public var maxError: Int
     /// Peak signal-to-noise ratio in dB; `nil` when exact (infinite).
     public var psnr: Double?
+    /// Mean SSIM, 0-1 (1: identical); `nil` when exact or not measured (the search ranks by PSNR).
+    public var ssim: Double? = nil
 
     /// Exact.
     static let exact = Fidelity(maxError: 0, psnr: nil)
@@ -18,12 +21,20 @@ public struct Fidelity: Sendable, Hashable {
     /// The worse of the two on each measure (several files of one sticker).
     func worse(_ other: Fidelity) -> Fidelity {
         let psnrs = [psnr, other.psnr].compactMap { $0 }
-        return Fidelity(maxError: max(maxError, other.maxError), psnr: psnrs.min())
+        let ssims = [ssim, other.ssim].compactMap { $0 }
+        return Fidelity(maxError: max(maxError, other.maxError), psnr: psnrs.min(), ssim: ssims.min())
     }
 
-    /// Decodes `bytes` and compares what it shows at each start time of `reference` with it.
+    /// Decodes `bytes` and compares what it shows at each start time of `reference` with it,
+    /// SSIM included.
     static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError) -> Fidelity {
-        compare(try FrameTimeline(shownBy: AnimationDecoder(bytes: bytes, limits: limits)), reference)
+        let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+        let shown = try FrameTimeline(shownBy: decoder)
+        var fidelity = compare(shown, reference)
+        if fidelity.psnr != nil {
+            fidelity.ssim = StructuralSimilarity.compare(shown, reference, width: decoder.info.width, height: decoder.info.height)
+        }
+        return fidelity
     }
 
     /// Compares what `shown` shows at each start time of `reference` (its loop repeating) with

@@ -33,6 +33,8 @@ public struct FitReport: Sendable, Codable {
         public var maxError: Int
         /// PSNR in dB; `nil` when exact.
         public var psnr: Double?
+        /// Mean SSIM (``StructuralSimilarity``), 0-1; `nil` when exact.
+        public var ssim: Double?
         /// Seconds spent.
         public var seconds: Double
         /// The files written, relative to the sticker's folder.
@@ -54,6 +56,7 @@ public struct FitReport: Sendable, Codable {
             fpsAfter = (sticker.framesPerSecond * 100).rounded() / 100
             maxError = sticker.fidelity.maxError
             psnr = sticker.fidelity.psnr
+            ssim = sticker.fidelity.ssim.map { ($0 * 10_000).rounded() / 10_000 }
             seconds = sticker.seconds
             files = sticker.files.map(\.name)
         }
@@ -89,7 +92,7 @@ public struct FitReport: Sendable, Codable {
     public var text: String {
         var lines = ["fit \(catalog): \(stickers.count) sticker(s), \(size), at most \(maxBytes) bytes a file"]
         for entry in stickers {
-            let psnr = entry.psnr.map { String(cFormat: "%.1f dB", $0) } ?? "exact"
+            let psnr = entry.psnr.map { String(cFormat: "%.1f dB", $0) + (entry.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "") } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
             let changed = abs(entry.fpsAfter - entry.fpsBefore) >= 0.05
             let rate = entry.fpsAfter > 0 ? String(cFormat: " at %.1f", entry.fpsBefore) + (changed ? String(cFormat: " -> %.1f", entry.fpsAfter) : "") + " fps" : ""

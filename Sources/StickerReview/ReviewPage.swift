@@ -151,7 +151,7 @@ enum ReviewPage {
 
     private static func fitDryRun(_ fit: FitReport.Entry, budget: (maxBytes: Int, level: Int32, ran: Bool)) -> String {
         var out = "<h4>What <code>stickers fit</code> would do</h4>\n"
-        let quality = fit.psnr.map { String(cFormat: "%.1f dB PSNR", $0) } ?? "exact"
+        let quality = fit.psnr.map { String(cFormat: "%.1f dB PSNR", $0) + (fit.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "") } ?? "exact"
         let rate = fit.fpsAfter > 0 ? String(cFormat: " at %.1f fps", fit.fpsAfter) : ""
         if fit.fitted {
             out += "<p>Fits: \(grouped(fit.bytesBefore)) \u{2192} \(grouped(fit.bytesAfter)) bytes (under \(grouped(budget.maxBytes))), "

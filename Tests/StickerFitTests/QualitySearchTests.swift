@@ -123,6 +123,10 @@ struct QualitySearchTests {
         let reported = try #require(fitted.fidelity.psnr)
         #expect(abs(reported - measured.psnr) <= 0.1, "Pillow sees \(measured.psnr) dB, the report \(reported) dB")
         #expect(abs(fitted.framesPerSecond - Double(shown.frames.count) / 0.8) < 0.01)
+        // The reported SSIM is that of Pillow's frames against the input, instant by instant.
+        let pillowSSIM = zip(frames, seen).map { StructuralSimilarity.mean($0, $1, width: side, height: side) }.reduce(0, +) / Double(frames.count)
+        let reportedSSIM = try #require(fitted.fidelity.ssim)
+        #expect(abs(reportedSSIM - pillowSSIM) <= 1e-3 && reportedSSIM < 1, "Pillow's frames: \(pillowSSIM), the report \(reportedSSIM)")
 
         // It validates with no error.
         let pack = try PackLoader.load(files: [output.path])
