@@ -167,7 +167,7 @@ def fit_peer_table(document):
     lines += ["", f"Made within {document['maxBytes']:,} bytes: stickers fit {ours['produced']} of {len(document['stickers'])}, "
                   f"sticker-convert {peer['produced']}. Whole runs: stickers fit {ours['wallSeconds']:.1f} s, "
                   f"sticker-convert {peer['wallSeconds']:.1f} s (sticker-convert / ours: {document['speedRatio']:.2f}x). "
-                  "PSNR: premultiplied RGBA against each input scaled to 408 px as fit scales it, at every input frame's "
+                  "PSNR and SSIM: premultiplied RGBA against each input scaled to 408 px as fit scales it, at every input frame's "
                   "start time (a shorter loop repeats, so a speed-up counts as error). A failed fit names the option that "
                   "would make it fit."]
     return lines
