@@ -96,7 +96,7 @@ public struct FitCommand: ParsableCommand {
         // fit keeps every frame in memory, in a few copies (decoded, scaled, reduced): the
         // decoded frames of one sticker are capped at 1 GiB unless --max-decoded says less.
         var codecLimits = limits.limits
-        codecLimits.maxTotalDecodedBytes = min(codecLimits.maxTotalDecodedBytes, Self.maxDecodedBytes)
+        codecLimits.maxTotalDecodedBytes = min(codecLimits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
         var options = FitOptions(maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless,
                                  minimumFramesPerSecond: minimumFramesPerSecond, limits: codecLimits)
         options.size = size
@@ -152,9 +152,6 @@ public struct FitCommand: ParsableCommand {
         }
         if report.failures > 0 || validation?.passed == false || entries.isEmpty { throw ExitCode.failure }
     }
-
-    /// The most bytes one sticker's decoded frames may take in `fit` (1 GiB: 700 frames of 618 px).
-    static let maxDecodedBytes = 1 << 30
 
     /// Every sticker of every input: folders and catalogs each as a pack, loose files together.
     static func loadInputs(_ paths: [String]) throws -> StickerPack {

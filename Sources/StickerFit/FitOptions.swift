@@ -24,6 +24,11 @@ public struct FitOptions: Sendable, Hashable {
     /// its colour from frame to frame): smoother gradients, usually a lower PSNR and more bytes.
     public var dither = false
 
+    /// The most bytes one sticker's decoded frames may take while it is fitted (1 GiB: 700
+    /// frames of 618 px): fit keeps every frame in memory in a few copies (decoded, scaled,
+    /// reduced), so ``limits`` should not allow more.
+    public static let maxDecodedBytes = 1 << 30
+
     /// Creates options; the defaults are Apple's limits and every step allowed but a smaller size.
     public init(size: StickerSize? = nil, maxBytes: Int = 500_000, allowSmallerSize: Bool = false, allowLossy: Bool = true,
                 compressionLevel: Int32 = 12, minimumFramesPerSecond: Double = 10, threads: Int = AnimationDecoder.defaultThreadCount,

@@ -166,7 +166,9 @@ public struct PackReviewer: Sendable {
         case .sticker(let index):
             return .card(index, try drawSticker(pack.stickers[index], index: index, target: target))
         case .fit(let index):
-            var fitOptions = FitOptions(maxBytes: options.maxBytes, allowSmallerSize: false, allowLossy: true, limits: options.limits)
+            var limits = options.limits
+            limits.maxTotalDecodedBytes = min(limits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
+            var fitOptions = FitOptions(maxBytes: options.maxBytes, allowSmallerSize: false, allowLossy: true, limits: limits)
             fitOptions.compressionLevel = options.fitLevel
             fitOptions.threads = 1
             let size = PackFitter(options: fitOptions).size(for: pack)

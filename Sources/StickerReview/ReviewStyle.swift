@@ -34,7 +34,9 @@ enum ReviewStyle {
         th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid var(--line)}
         th button{font:inherit;font-weight:600;color:var(--link);background:none;border:0;padding:0;cursor:pointer;text-align:left}
         .num{text-align:right;font-variant-numeric:tabular-nums}
-        @media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}        table.stack tr{display:block;padding:6px 0;border-bottom:1px solid var(--line)}table.stack td{display:block;border:0;padding:2px 0;text-align:left}        table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-weight:400}}
+        @media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}        table.stack tr{display:block;padding:6px 0;border-bottom:1px solid var(--line)}table.stack td{display:block;border:0;padding:2px 0;text-align:left}        table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-weight:400}\
+        table.sortable.stack thead{position:static;width:auto;height:auto;overflow:visible;clip-path:none;display:block}\
+        table.sortable.stack thead tr{display:flex;flex-wrap:wrap;gap:4px 16px;border:0}table.sortable.stack th{display:block;border:0;padding:0}}
         .shots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,260px),1fr));gap:16px}
         figure{margin:0}
         figcaption{font-size:.9rem;color:var(--muted);margin-top:4px}
