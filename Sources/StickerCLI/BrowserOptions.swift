@@ -92,12 +92,7 @@ struct BrowserOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: text) else {
             throw CLIError("--background \(text): not a colour name, #RRGGBB or an image file")
         }
-        let decoder = try InputFile.decoder(for: text, limits: limits)
-        do {
-            return .image(RGBAImage(try decoder.frame(at: 0)), name: URL(fileURLWithPath: text).lastPathComponent)
-        } catch {
-            throw CLIError(path: text, error)
-        }
+        return .image(try InputFile.firstFrame(text, limits: limits), name: URL(fileURLWithPath: text).lastPathComponent)
     }
 }
 

@@ -1,6 +1,7 @@
 import AnimationCodec
 import FoundationEssentials
 import StickerPack
+import StickerRenderer
 
 /// Reads an input file (at most `limits.maxFileBytes`, checked before reading) and its
 /// structure, turning every failure into a ``CLIError``.
@@ -20,6 +21,16 @@ enum InputFile {
         }
         do {
             return try AnimationDecoder(bytes: bytes, limits: limits)
+        } catch {
+            throw CLIError(path: path, error)
+        }
+    }
+
+    /// The first frame of the image file at `path` (a background, a photo).
+    static func firstFrame(_ path: String, limits: DecodingLimits) throws -> RGBAImage {
+        let decoder = try decoder(for: path, limits: limits)
+        do {
+            return RGBAImage(try decoder.frame(at: 0))
         } catch {
             throw CLIError(path: path, error)
         }

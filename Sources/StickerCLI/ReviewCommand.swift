@@ -74,7 +74,7 @@ public struct ReviewCommand: ParsableCommand {
         options.singleFile = singleFile
         options.limits = limits.limits
         if let threads { options.threads = threads }
-        if let photo { options.photo = try Self.photo(photo, limits: limits.limits) }
+        if let photo { options.photo = try InputFile.firstFrame(photo, limits: limits.limits) }
 
         let folder = try Self.outputFolder(output)
         let summaries: [PackSummary]
@@ -128,15 +128,5 @@ public struct ReviewCommand: ParsableCommand {
             }
         }
         return try OutputFolder(final: path)
-    }
-
-    /// The first frame of an image file.
-    static func photo(_ path: String, limits: DecodingLimits) throws -> RGBAImage {
-        let decoder = try InputFile.decoder(for: path, limits: limits)
-        do {
-            return RGBAImage(try decoder.frame(at: 0))
-        } catch {
-            throw CLIError(path: path, error)
-        }
     }
 }

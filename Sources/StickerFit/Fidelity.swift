@@ -42,10 +42,7 @@ public struct Fidelity: Sendable, Hashable {
     public static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline) -> Fidelity {
         var worst = 0
         var squares = 0.0, samples = 0.0
-        var start = 0.0
-        for (index, frame) in reference.frames.enumerated() {
-            let other = shown.frames[shown.frameIndex(at: start)]
-            start += reference.durations[index]
+        for (frame, other) in zip(reference.frames, shown.framesShown(atStartsOf: reference)) {
             guard other.count == frame.count else { return Fidelity(maxError: 255, psnr: 0) }
             frame.withUnsafeBufferPointer { a in
                 other.withUnsafeBufferPointer { b in

@@ -84,6 +84,16 @@ public struct FrameTimeline: Sendable {
         }
         return count - 1
     }
+
+    /// For each frame of `reference`, the frame this timeline shows at that frame's start
+    /// time (its loop repeating): what a viewer sees of each against what it should be.
+    func framesShown(atStartsOf reference: FrameTimeline) -> [[UInt8]] {
+        var start = 0.0
+        return reference.durations.map { duration in
+            defer { start += duration }
+            return frames[frameIndex(at: start)]
+        }
+    }
 }
 
 extension FrameTimeline {

@@ -346,7 +346,7 @@ struct QualitySearch {
         let plan = self.plan(frames)
         // The strongest level has come to 0.79-0.95 of the search level's bytes on every clip measured.
         if writesAtSearchLevel || Double(plan.searchLevelBytes) * 0.75 > Double(options.maxBytes) {
-            return (found(recipe, frames, plan.encode(level: nil, threads: options.threads).bytes), !writesAtSearchLevel)
+            return (found(recipe, frames, plan.encode(level: nil, threads: options.threads).bytes), true)
         }
         return (found(recipe, frames, write(plan)), false)
     }

@@ -96,12 +96,10 @@ public struct StickerFitter: Sendable {
                 steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
             }
             let unchanged = geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
-            // A quick estimate first: an exact file estimated at over twice the budget (a real
-            // encode comes to at least half the estimate) is not planned, only reported.
-            let estimate = AnimationEncoder.estimatedBytes(frames: merged.frames, width: target.pixels, height: target.pixels,
-                                                           sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
-            if options.allowLossy, estimate / 2 > options.maxBytes * 2, !(unchanged && original.count <= options.maxBytes) {
-                steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(Self.grouped(estimate)) bytes, "
+            // A quick estimate first: an exact file far over the budget is not planned, only reported.
+            let estimate = quickEstimate(merged, side: target.pixels)
+            if options.allowLossy, isFarOverBudget(estimate), !(unchanged && original.count <= options.maxBytes) {
+                steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(String(groupingThousands: estimate)) bytes, "
                                      + "far over the budget (not written)"))
                 if try fitLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette,
                                 size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
@@ -197,7 +195,7 @@ public struct StickerFitter: Sendable {
     private func suggestions(_ search: QualitySearch?, shown: FrameTimeline, animation: StickerAnimation, size: StickerSize) throws -> [String] {
         var found: [String] = []
         func figures(_ fit: QualitySearch.Found) -> String {
-            "\(Self.grouped(fit.bytes.count)) bytes" + (fit.fidelity.psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "")
+            "\(String(groupingThousands: fit.bytes.count)) bytes" + (fit.fidelity.psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "")
         }
         if var search, let lowest = search.frameSteps(minimumFramesPerSecond: 1).last, lowest > 1 {
             // The fastest rate that fits: frame steps beyond --min-fps, mildest first; a file
@@ -214,11 +212,8 @@ public struct StickerFitter: Sendable {
                                                   side: smaller.pixels, threads: options.threads)
             let reference = FrameTimeline(frames: scaled, durations: shown.durations)
             let merged = reference.mergingRepeats()
-            // The exact file is planned only when the quick estimate leaves it a chance (a real
-            // encode comes to at least half the estimate), as at the asked size.
-            let estimate = AnimationEncoder.estimatedBytes(frames: merged.frames, width: smaller.pixels, height: smaller.pixels,
-                                                           sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
-            let exact = estimate / 2 > options.maxBytes * 2 ? nil : plan(merged, plays: animation.plays)
+            // The exact file is planned only when the quick estimate leaves it a chance, as at the asked size.
+            let exact = isFarOverBudget(quickEstimate(merged, side: smaller.pixels)) ? nil : plan(merged, plays: animation.plays)
             if let exact, exact.searchLevelBytes <= options.maxBytes || (exact.searchLevelBytes * 93 / 100 <= options.maxBytes
                 && exact.encode(level: options.compressionLevel, threads: options.threads).bytes.count <= options.maxBytes) {
                 found.append("fits as \(smaller) (\(smaller.pixels) px), exact, with --allow-smaller-size")
@@ -235,16 +230,15 @@ public struct StickerFitter: Sendable {
         return found
     }
 
-    /// `441207` as `441,207`.
-    static func grouped(_ value: Int) -> String {
-        var digits = String(value.magnitude), groups: [Substring] = []
-        while digits.count > 3 {
-            groups.insert(digits.suffix(3), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(Substring(digits), at: 0)
-        return (value < 0 ? "-" : "") + groups.joined(separator: ",")
+    /// The exact file's size estimated quickly (libdeflate level 1 on a sample of the frames).
+    private func quickEstimate(_ merged: FrameTimeline, side: Int) -> Int {
+        AnimationEncoder.estimatedBytes(frames: merged.frames, width: side, height: side,
+                                        sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
     }
+
+    /// Whether an exact file of `estimate` bytes is surely over twice the budget (a real encode
+    /// comes to at least half the estimate), so it is not worth planning.
+    private func isFarOverBudget(_ estimate: Int) -> Bool { estimate / 2 > options.maxBytes * 2 }
 
     /// A file the lossy search wrote, measured by decoding it, with its steps.
     private func lossyAttempt(_ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,

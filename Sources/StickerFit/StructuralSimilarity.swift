@@ -55,10 +55,8 @@ public enum StructuralSimilarity {
     /// repeating) against `reference`'s frame, averaged over those instants; every frame is
     /// `width` x `height`.
     public static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline, width: Int, height: Int) -> Double {
-        var total = 0.0, start = 0.0
-        for (index, frame) in reference.frames.enumerated() {
-            let other = shown.frames[shown.frameIndex(at: start)]
-            start += reference.durations[index]
+        var total = 0.0
+        for (frame, other) in zip(reference.frames, shown.framesShown(atStartsOf: reference)) {
             guard other.count == frame.count, frame.count == width * height * 4 else { return 0 }
             total += mean(frame, other, width: width, height: height)
         }

@@ -57,25 +57,26 @@ public struct PackReview: Sendable {
     public var transcript: [ReviewShot]
     /// The stickers, in browser order.
     public var cards: [StickerCard]
-    /// The byte budget and compression level of the `fit` dry run.
-    public var fitBudget: (maxBytes: Int, level: Int32, ran: Bool)
+    /// The byte budget and compression level of the `fit` dry run (each card's ``StickerCard/fit``
+    /// when it ran).
+    public var fitBudget: (maxBytes: Int, level: Int32)
 
     /// The pack's line of the index and of `--json`.
     public var summary: PackSummary {
-        let worst = report.stickers.max { a, b in
-            let ka = key(a.name), kb = key(b.name)
-            if ka.errors != kb.errors { return ka.errors < kb.errors }
-            if ka.warnings != kb.warnings { return ka.warnings < kb.warnings }
-            return a.fileBytes < b.fileBytes
+        var counts: [String: (errors: Int, warnings: Int)] = [:]
+        for finding in report.findings {
+            guard let sticker = finding.sticker else { continue }
+            let count = counts[sticker] ?? (0, 0)
+            counts[sticker] = finding.severity == .error ? (count.errors + 1, count.warnings) : (count.errors, count.warnings + 1)
         }
+        func rank(_ sticker: StickerSummary) -> (Int, Int, Int) {
+            let count = counts[sticker.name] ?? (0, 0)
+            return (count.errors, count.warnings, sticker.fileBytes)
+        }
+        let worst = report.stickers.max { rank($0) < rank($1) }
         return PackSummary(pack: name, path: path, page: "", stickers: report.stickers.count, errors: report.errorCount,
                            warnings: report.warningCount, totalBytes: report.stickers.reduce(0) { $0 + $1.fileBytes },
                            worstSticker: worst?.name, passed: report.passed)
-    }
-
-    private func key(_ sticker: String) -> (errors: Int, warnings: Int) {
-        let findings = report.findings.filter { $0.sticker == sticker }
-        return (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count)
     }
 }
 

@@ -115,7 +115,7 @@ public struct PackReviewer: Sendable {
                        report: ValidationReport(pack: target.pack.name, gridSize: "", gridSizeDeclared: false, stickers: [], findings: []),
                        browser: [], transcript: [],
                        cards: target.pack.stickers.map { StickerCard(name: $0.name, label: $0.localizedDescription) },
-                       fitBudget: (options.maxBytes, options.fitLevel, options.dryRunFit))
+                       fitBudget: (options.maxBytes, options.fitLevel))
         }
         for (job, outcome) in zip(jobs, outcomes) {
             switch try outcome.get() {

@@ -1,3 +1,5 @@
+import StickerPack
+
 /// The page over several packs: a table of their verdicts, sortable by any column.
 enum ReviewIndexPage {
     /// The index's HTML for `summaries` (each with its page's relative link).
@@ -20,7 +22,7 @@ enum ReviewIndexPage {
                 + "<td data-label=\"Stickers\" class=\"num\" data-sort=\"\(summary.stickers)\">\(summary.stickers)</td>"
                 + "<td data-label=\"Errors\" class=\"num\(summary.errors > 0 ? " error" : "")\" data-sort=\"\(summary.errors)\">\(summary.errors)</td>"
                 + "<td data-label=\"Warnings\" class=\"num\" data-sort=\"\(summary.warnings)\">\(summary.warnings)</td>"
-                + "<td data-label=\"Bytes\" class=\"num\" data-sort=\"\(summary.totalBytes)\">\(ReviewPage.grouped(summary.totalBytes))</td>"
+                + "<td data-label=\"Bytes\" class=\"num\" data-sort=\"\(summary.totalBytes)\">\(String(groupingThousands: summary.totalBytes))</td>"
                 + "<td data-label=\"Worst sticker\" data-sort=\"\(HTMLText.escape(summary.worstSticker ?? ""))\">\(HTMLText.escape(summary.worstSticker ?? "none"))</td></tr>\n"
         }
         out += "</tbody>\n</table>\n</main>\n<script>\n\(ReviewStyle.sortScript)</script>\n</body>\n</html>\n"

@@ -18,7 +18,7 @@ enum ReviewPage {
         out += "<h1>\(HTMLText.escape(title))</h1>\n"
         let totalBytes = report.stickers.reduce(0) { $0 + $1.fileBytes }
         out += "<p class=\"muted\">\(HTMLText.escape(review.path)): \(plural(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
-            + "\(report.gridSizeDeclared ? "" : " (not declared)"), \(grouped(totalBytes)) bytes in all.</p>\n"
+            + "\(report.gridSizeDeclared ? "" : " (not declared)"), \(String(groupingThousands: totalBytes)) bytes in all.</p>\n"
         out += verdict(report)
         out += findings(report, cardIDs: byName)
         out += shots("The browser", id: "browser", review.browser, source: source,
@@ -99,7 +99,7 @@ enum ReviewPage {
     }
 
     private static func card(_ card: StickerCard, id: String, summary: StickerSummary?, findings: [ValidationFinding],
-                             budget: (maxBytes: Int, level: Int32, ran: Bool), source: (String) -> String) -> String {
+                             budget: (maxBytes: Int, level: Int32), source: (String) -> String) -> String {
         var out = "<article class=\"card\" id=\"\(id)\">\n<h3>\(HTMLText.escape(card.name))</h3>\n"
         if card.label != card.name { out += "<p>VoiceOver reads: \u{201C}\(HTMLText.escape(card.label))\u{201D}</p>\n" }
         if let preview = card.preview {
@@ -130,13 +130,13 @@ enum ReviewPage {
         } else {
             out += "<ul>" + findings.map { "<li><span class=\"\($0.severity.rawValue)\">\($0.severity.rawValue)</span> <code>\(HTMLText.escape($0.rule.rawValue))</code>: \(HTMLText.escape($0.message))</li>" }.joined() + "</ul>\n"
         }
-        if budget.ran, let fit = card.fit { out += fitDryRun(fit, budget: budget) }
+        if let fit = card.fit { out += fitDryRun(fit, budget: budget) }
         return out + "</article>\n"
     }
 
     private static func facts(_ summary: StickerSummary?) -> String {
         guard let summary else { return "<p>Not read.</p>\n" }
-        var rows: [(String, String)] = [("Format", summary.format ?? "unreadable"), ("Bytes", grouped(summary.fileBytes))]
+        var rows: [(String, String)] = [("Format", summary.format ?? "unreadable"), ("Bytes", String(groupingThousands: summary.fileBytes))]
         if let w = summary.width, let h = summary.height { rows.append(("Pixels", "\(w) x \(h)")) }
         if let frames = summary.frameCount {
             rows.append(("Frames", "\(frames)"))
@@ -149,12 +149,12 @@ enum ReviewPage {
         return "<dl>" + rows.map { "<dt>\($0.0)</dt><dd>\(HTMLText.escape($0.1))</dd>" }.joined() + "</dl>\n"
     }
 
-    private static func fitDryRun(_ fit: FitReport.Entry, budget: (maxBytes: Int, level: Int32, ran: Bool)) -> String {
+    private static func fitDryRun(_ fit: FitReport.Entry, budget: (maxBytes: Int, level: Int32)) -> String {
         var out = "<h4>What <code>stickers fit</code> would do</h4>\n"
         let quality = fit.psnr.map { String(cFormat: "%.1f dB PSNR", $0) + (fit.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "") } ?? "exact"
         let rate = fit.fpsAfter > 0 ? String(cFormat: " at %.1f fps", fit.fpsAfter) : ""
         if fit.fitted {
-            out += "<p>Fits: \(grouped(fit.bytesBefore)) \u{2192} \(grouped(fit.bytesAfter)) bytes (under \(grouped(budget.maxBytes))), "
+            out += "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (under \(String(groupingThousands: budget.maxBytes))), "
                 + "\(fit.framesBefore) \u{2192} \(fit.framesAfter) frames\(rate), \(quality).</p>\n"
         } else {
             out += "<p class=\"error\">Cannot fit: \(HTMLText.escape(fit.failure ?? "no candidate under the budget"))</p>\n"
@@ -175,17 +175,6 @@ enum ReviewPage {
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-
-    /// `1234567` as `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(abs(value))
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out += "," }
-            out.append(digit)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
 
     private static func milliseconds(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
 

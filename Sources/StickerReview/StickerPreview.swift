@@ -17,9 +17,8 @@ enum StickerPreview {
     /// shown for its time under Apple's timing policy; frames after the first store only what
     /// changed.
     static func encode(_ animation: StickerAnimation, side: Int) throws(PackError) -> Encoded {
-        let factor = Double(side) / Double(max(animation.width, animation.height))
-        let width = max(1, Int((Double(animation.width) * factor).rounded()))
-        let height = max(1, Int((Double(animation.height) * factor).rounded()))
+        let fitted = ContactSheets.fit(width: animation.width, height: animation.height, into: side)
+        let (width, height) = (fitted.width, fitted.height)
         let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: .apple)
         var iterator = animation.makeFrameIterator()
         guard animation.isAnimated else {
@@ -32,13 +31,9 @@ enum StickerPreview {
         var index = 0
         while index < animation.frameCount, let frame = try iterator.next() {
             let image = Resampler().resize(RGBAImage(frame), width: width, height: height)
-            var area = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: width, height: height)
-            if area.isEmpty { area = PixelRect(x: 0, y: 0, width: 1, height: 1) }
-            // Delays from rounded absolute times, so rounding never accumulates over a loop.
-            let start = Int((clock.starts[index] * 1000).rounded())
-            let end = Int(((clock.starts[index] + clock.durations[index]) * 1000).rounded())
-            writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y, width: area.width, height: area.height,
-                          delay: FrameDelay(numerator: min(65535, max(0, end - start)), denominator: 1000))
+            let changed = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: width, height: height)
+            let start = clock.starts[index]
+            SnapshotEncoder.appendFrame(image, changed: changed, start: start, end: start + clock.durations[index], to: &writer)
             previous = image
             index += 1
         }

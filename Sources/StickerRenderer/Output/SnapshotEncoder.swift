@@ -51,7 +51,7 @@ public enum SnapshotEncoder {
     /// animation (a 1-pixel frame when nothing changed). Delays come from rounded absolute
     /// times, so rounding never accumulates; as Doubles first, so a duration past Int's range
     /// is clamped, not trapped on.
-    static func appendFrame(_ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter) {
+    public static func appendFrame(_ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter) {
         let startMs = Int(min((start * 1000).rounded(), 1e15)), endMs = Int(min((end * 1000).rounded(), 1e15))
         let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
         writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,

@@ -79,7 +79,7 @@ public enum ContactSheets {
     }
 
     /// An aspect-fit rectangle for a `width` x `height` image centred in a `side` square.
-    static func fit(width: Int, height: Int, into side: Int) -> PixelRect {
+    public static func fit(width: Int, height: Int, into side: Int) -> PixelRect {
         let factor = Double(side) / Double(max(width, height))
         let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
         return PixelRect(x: (side - w) / 2, y: (side - h) / 2, width: w, height: h)
