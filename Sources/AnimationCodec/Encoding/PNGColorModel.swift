@@ -68,18 +68,23 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
     /// palette when they hold at most 256 colours, else RGB when all are opaque, else RGBA.
     /// Frame 0 is read whole; each later frame only where it differs from the one before.
     public static func smallest(for frames: [[UInt8]]) -> PNGColorModel {
-        var seen = Set<UInt32>()
+        var seen = ColorIndexTable()
         var opaque = true
         var paletteFits = true
         var previous: [UInt8]?
-        for frame in frames {
+        // Once neither a palette nor RGB is possible, the rest is not read.
+        for frame in frames where paletteFits || opaque {
             frame.withUnsafeBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self)
+                // Runs of one colour are common: a pixel equal to the one before was noted.
+                var last: UInt32?
                 previous?.withUnsafeBytes { before in
                     let old = before.bindMemory(to: UInt32.self)
-                    for i in pixels.indices where pixels[i] != old[i] { note(pixels[i]) }
+                    for i in pixels.indices where pixels[i] != old[i] && pixels[i] != last {
+                        note(pixels[i])
+                        last = pixels[i]
+                    }
                 } ?? {
-                    var last: UInt32?
                     for pixel in pixels where pixel != last {
                         note(pixel)
                         last = pixel
@@ -90,11 +95,9 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
         }
         func note(_ pixel: UInt32) {
             if pixel >> 24 != 0xFF { opaque = false }
-            guard paletteFits else { return }
-            seen.insert(pixel)
-            if seen.count > 256 { paletteFits = false }
+            if paletteFits && !seen.insert(pixel) { paletteFits = false }
         }
-        if paletteFits { return .palette(PNGPalette(colors: seen)) }
+        if paletteFits { return .palette(PNGPalette(colors: seen.colors)) }
         return opaque ? .rgb : .rgba
     }
 }
@@ -106,14 +109,16 @@ public struct PNGPalette: Sendable, Hashable {
     /// Premultiplied RGBA8 packed little-endian (R in the low byte), in index order.
     public let colors: [UInt32]
     /// The index of each colour.
-    let indexOf: [UInt32: UInt8]
+    private let indexes: ColorIndexTable
     /// Whether indexes are packed below 8 bits when the palette is small enough (smaller raw
     /// data, compressed several times faster; not always smaller once compressed).
     public var packsIndexes = true
 
-    init(colors: Set<UInt32>) {
+    /// A palette of `colors` (at most 256, no repeats), with the fully transparent colour added
+    /// when there is room.
+    init(colors: [UInt32]) {
         var all = colors
-        if all.count < 256 { all.insert(0) }
+        if all.count < 256 && !all.contains(0) { all.append(0) }
         // Translucent entries first (tRNS stops after the last one), then by luminance: similar
         // colours get nearby indexes, which the row filters turn into small numbers.
         func luminance(_ c: UInt32) -> UInt32 { 299 * (c & 0xFF) + 587 * (c >> 8 & 0xFF) + 114 * (c >> 16 & 0xFF) }
@@ -124,14 +129,23 @@ public struct PNGPalette: Sendable, Hashable {
             return lumaA != lumaB ? lumaA < lumaB : a < b
         }
         self.colors = ordered
-        indexOf = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, UInt8($0)) })
+        indexes = ColorIndexTable(ordered)
     }
 
     /// The index of `color`, which must be in the palette (0 for a colour that is not).
-    func index(of color: UInt32) -> UInt8 { indexOf[color] ?? 0 }
+    func index(of color: UInt32) -> UInt8 { indexes.index(of: color) ?? 0 }
 
     /// The index of the fully transparent colour, if the palette has one.
-    var transparentIndex: UInt8? { indexOf[0] }
+    var transparentIndex: UInt8? { indexes.index(of: 0) }
+
+    /// Palettes are equal when their colours, in order, and their packing are.
+    public static func == (a: PNGPalette, b: PNGPalette) -> Bool { a.colors == b.colors && a.packsIndexes == b.packsIndexes }
+
+    /// Hashes the colours and the packing, what equality compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(colors)
+        hasher.combine(packsIndexes)
+    }
 
     /// PLTE: straight RGB of every entry.
     var plte: [UInt8] {

@@ -135,12 +135,12 @@ public enum PNGEncoder {
 
     /// A zlib stream of `data` at libdeflate `level` (1-12).
     static func zlib(_ data: [UInt8], level: Int32) -> [UInt8] {
-        guard let compressor = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
-        defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
-        // Uninitialised: only the pages the compressed stream reaches are ever touched.
-        return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-            count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound) }
+        CompressorPool.shared.withCompressor(level: level) { compressor in
+            let bound = libdeflate_zlib_compress_bound(compressor, data.count)
+            // Uninitialised: only the pages the compressed stream reaches are ever touched.
+            return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
+                count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound) }
+            }
         }
     }
 

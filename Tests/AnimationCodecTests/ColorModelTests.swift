@@ -1,0 +1,61 @@
+import AnimationCodec
+import Testing
+
+/// The colour type the encoder picks, against colours counted with a `Set` in the test: a
+/// palette for at most 256 colours across every frame (with the transparent colour added when
+/// there is room), RGB when more and all opaque, else RGBA.
+@Suite("PNG colour model")
+struct ColorModelTests {
+    /// Packed premultiplied RGBA (R in the low byte) as frame bytes.
+    static func frame(_ pixels: [UInt32]) -> [UInt8] {
+        pixels.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0 >> 16), UInt8($0 >> 24)] }
+    }
+
+    /// `count` distinct opaque colours that differ only above their low ten bits (where a
+    /// table might hash alike), in a scrambled order.
+    static func colliding(_ count: Int) -> [UInt32] {
+        (0..<count).map { 0xFF00_0000 | UInt32($0 * 997 % count) << 10 }
+    }
+
+    @Test func twoHundredFiftySixColoursAcrossFramesArePalette() {
+        let colors = Self.colliding(256)
+        #expect(Set(colors).count == 256)
+        // Half the colours in each frame: only the frames together hold all 256.
+        let frames = [Self.frame(Array(colors[..<128]) + Array(colors[..<128])), Self.frame(Array(colors[..<128]) + Array(colors[128...]))]
+        guard case .palette(let palette) = PNGColorModel.smallest(for: frames) else {
+            Issue.record("256 colours should make a palette")
+            return
+        }
+        #expect(Set(palette.colors) == Set(colors))
+        #expect(palette.colors.count == 256)  // no room for the transparent colour
+    }
+
+    @Test func twoHundredFiftySevenOpaqueColoursAreRGB() {
+        let colors = Self.colliding(257)
+        #expect(Set(colors).count == 257)
+        // The 257th colour appears only where the last frame differs from the one before.
+        let frames = [Self.frame(Array(colors[..<256]) + [colors[0]]), Self.frame(colors)]
+        #expect(PNGColorModel.smallest(for: frames) == .rgb)
+    }
+
+    @Test func oneTranslucentPixelAfterManyColoursMakesRGBA() {
+        var colors = Self.colliding(300)
+        colors[299] = 0x8040_2010
+        #expect(PNGColorModel.smallest(for: [Self.frame(colors)]) == .rgba)
+    }
+
+    @Test func fewColoursGetTheTransparentEntryAndEveryIndexRoundTrips() throws {
+        // Repeated runs, colour 0 absent, opaque and translucent colours.
+        let colors: [UInt32] = [0xFF00_00FF, 0x8000_0080, 0xFF00_FF00, 0x4010_1010]
+        let pixels = (0..<64).map { colors[$0 / 3 % colors.count] }
+        guard case .palette(let palette) = PNGColorModel.smallest(for: [Self.frame(pixels)]) else {
+            Issue.record("4 colours should make a palette")
+            return
+        }
+        #expect(Set(palette.colors) == Set(colors + [0]))
+        // Written and read back by the codec's decoder: every pixel where it was.
+        let png = AnimationEncoder.encode(frames: [Self.frame(pixels)], delays: [FrameDelay(numerator: 1, denominator: 10)], width: 8, height: 8, plays: 0).bytes
+        let decoded = try AnimationDecoder(bytes: png).frame(at: 0).pixels
+        #expect(decoded == Self.frame(pixels))
+    }
+}
