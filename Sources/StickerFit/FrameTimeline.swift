@@ -62,12 +62,28 @@ public struct FrameTimeline: Sendable {
         return kept
     }
 
-    /// The delays as stored: exact milliseconds when whole, else 1/100 000 s.
+    /// The delays as stored, so every frame starts when it should: whole milliseconds when
+    /// they are, else the exact fraction when one fits APNG's 16-bit fields (1/60 s at 60 fps,
+    /// not 17 ms, which would slow the loop), else tenths of milliseconds (milliseconds for
+    /// delays over 6.5 s) with each rounding carried into the next delay, so start times never
+    /// drift by more than half a unit.
     var delays: [FrameDelay] {
-        durations.map { seconds in
+        var start = 0.0, storedStart = 0.0
+        return durations.map { seconds in
+            defer { start += seconds }
             let milliseconds = seconds * 1000
-            if abs(milliseconds - milliseconds.rounded()) < 1e-6 { return FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000) }
-            return FrameDelay(numerator: Int((seconds * 100_000).rounded()), denominator: 100_000)
+            let delay: FrameDelay
+            if abs(milliseconds - milliseconds.rounded()) < 1e-6 {
+                delay = FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000)
+            } else if let fraction = FrameDelay.fraction(nearestTo: seconds) {
+                delay = fraction
+            } else {
+                let remaining = max(0, start + seconds - storedStart)
+                let unit = remaining * 10_000 <= 65_535 ? 10_000 : 1000
+                delay = FrameDelay(numerator: Int((remaining * Double(unit)).rounded()), denominator: unit)
+            }
+            storedStart += delay.seconds
+            return delay
         }
     }
 
@@ -112,5 +128,33 @@ extension StickerAnimation {
         var frames: [[UInt8]] = []
         try forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
         return FrameTimeline(frames: frames, durations: delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 })
+    }
+}
+
+extension FrameDelay {
+    /// The fraction with numerator and denominator at most 65,535 (APNG's fields) that equals
+    /// `seconds` up to floating-point rounding (within 1e-12 s, so even thousands of frames add
+    /// up to their exact start times), found among the continued fraction's convergents; `nil`
+    /// when there is none.
+    static func fraction(nearestTo seconds: Double) -> FrameDelay? {
+        guard seconds >= 0, seconds <= 65_535 else { return nil }
+        // Convergents h/k: h(n) = a(n) h(n-1) + h(n-2), likewise k, from h = 0, 1 and k = 1, 0.
+        var (numerators, denominators) = ((0, 1), (1, 0))
+        var rest = seconds
+        for _ in 0..<40 {
+            let whole = rest.rounded(.down)
+            let numerator = Int(whole) * numerators.1 + numerators.0
+            let denominator = Int(whole) * denominators.1 + denominators.0
+            guard numerator <= 65_535, denominator <= 65_535 else { return nil }
+            numerators = (numerators.1, numerator)
+            denominators = (denominators.1, denominator)
+            if abs(Double(numerator) / Double(denominator) - seconds) < 1e-12 {
+                return FrameDelay(numerator: numerator, denominator: denominator)
+            }
+            let fraction = rest - whole
+            guard fraction > 1e-12 else { return nil }
+            rest = 1 / fraction
+        }
+        return nil
     }
 }

@@ -65,7 +65,8 @@ struct LottieTests {
     func fadingCircle() throws {
         let decoder = try AnimationDecoder(bytes: Array(Self.fadingCircle.utf8))
         #expect(decoder.frameCount == 30)
-        #expect(decoder.info.frames.allSatisfy { abs($0.delay.milliseconds - 1000.0 / 60) < 0.001 })
+        // Exactly a 60th of a second (not 16,667 µs): 60 frames add up to one second.
+        #expect(decoder.info.frames.allSatisfy { $0.delay.numerator * 60 == $0.delay.denominator })
         let frames = try decoder.decodeAllFrames()
         for t in [0, 15, 27] {
             // Opacity 1 - t / 30, as 8-bit alpha; premultiplied blue equals it.

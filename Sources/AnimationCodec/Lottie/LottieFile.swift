@@ -83,8 +83,14 @@ struct LottieFile: Sendable {
     /// The frame rates accepted (frames a second): a frame shows for 1 ms to 100 s.
     static let frameRates = 0.01...1000.0
 
-    /// Each frame's display time: one frame at the document's rate, in microseconds.
-    var delay: FrameDelay { FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000) }
+    /// Each frame's display time: one frame at the document's rate, exactly when the rate has
+    /// at most three decimals (1000/60000 s at 60 fps, so frame start times add up), else in
+    /// microseconds.
+    var delay: FrameDelay {
+        let thousandths = frameRate * 1000
+        if abs(thousandths - thousandths.rounded()) < 1e-6 { return FrameDelay(numerator: 1000, denominator: Int(thousandths.rounded())) }
+        return FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000)
+    }
 
     /// Renders frame `index` into a premultiplied RGBA layer in `storage`.
     func decodeLayer(_ index: Int, storage: inout [UInt8]) throws(CodecError) -> FrameLayer {

@@ -1,0 +1,64 @@
+import AnimationCodec
+import Foundation
+@testable import StickerFit
+import StickerPack
+import Testing
+
+/// The delays fit writes keep every frame's start time: a 60 fps clip stays at 60 fps (1/60 s
+/// a frame, not 17 ms, which would slow it by 2%), read back by Pillow; dropped frames get the
+/// exact sum of what they stand for; a duration no 16-bit fraction holds is rounded with the
+/// error carried, so start times never drift.
+@Suite("fit: frame timing", .timeLimit(.minutes(1)))
+struct FrameTimingTests {
+    @Test("a 60 fps clip is written at 1/60 s a frame, as Pillow reads it")
+    func sixtyFramesPerSecond() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 12 distinct frames at 200 px, so fitting to small (300 px) scales and re-encodes them.
+        let frames = (0..<12).map { FitFixtures.solid(width: 200, height: 200, UInt8(20 * $0), 90, UInt8(250 - 20 * $0)) }
+        let animation = frames.map { PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: 1, denominator: 60)) }
+        let input = folder.appendingPathComponent("sixty.png")
+        try Data(PNGEncoder.encodeAnimation(animation, width: 200, height: 200, plays: 0)).write(to: input)
+
+        let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
+        #expect(fitted.failure == nil)
+        guard case .file(_, let bytes) = fitted.output else { Issue.record("no file written"); return }
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png")))
+        #expect(shown.frames.count == 12)
+        for duration in shown.durationsMs { #expect(abs(duration - 1000.0 / 60) < 1e-6, "\(duration) ms") }
+        #expect(abs(shown.durationsMs.reduce(0, +) - 200) < 1e-6)
+    }
+
+    @Test("two of every three frames of 60 fps: 1/60 s and 1/30 s, alternately")
+    func droppedFramesKeepTheirTime() {
+        let frames = (0..<6).map { [UInt8](repeating: UInt8($0), count: 4) }
+        let timeline = FrameTimeline(frames: frames, durations: Array(repeating: 1.0 / 60, count: 6)).keepingEvery(1.5)
+        let delays = timeline.delays.map { ($0.numerator, $0.denominator) }
+        #expect(delays.count == 4)
+        #expect(delays.elementsEqual([(1, 60), (1, 30), (1, 60), (1, 30)], by: ==))
+    }
+
+    @Test("whole milliseconds stay milliseconds; other fractions are exact", arguments: [
+        (0.040, 40, 1000), (1.0 / 24, 1, 24), (1.0 / 30, 1, 30), (7.0 / 90, 7, 90), (2.0, 2000, 1000),
+    ])
+    func exactFractions(seconds: Double, numerator: Int, denominator: Int) {
+        let delay = FrameTimeline(frames: [[0, 0, 0, 0]], durations: [seconds]).delays[0]
+        #expect(delay.numerator == numerator && delay.denominator == denominator)
+    }
+
+    @Test("a duration no 16-bit fraction holds never lets start times drift")
+    func carriedRounding() {
+        // π/100 s is within a nanosecond of no fraction with both terms under 65,536 (checked
+        // on its convergents with Python's fractions); 100 frames of it.
+        let duration = Double.pi / 100
+        let delays = FrameTimeline(frames: Array(repeating: [0, 0, 0, 0], count: 100), durations: Array(repeating: duration, count: 100)).delays
+        #expect(delays.first?.numerator == 314 && delays.first?.denominator == 10_000)
+        var stored = 0.0
+        for (index, delay) in delays.enumerated() {
+            #expect(delay.denominator <= 65_535 && delay.numerator <= 65_535)
+            stored += delay.seconds
+            let exact = Double(index + 1) * duration
+            #expect(abs(stored - exact) <= 0.5 / 10_000 + 1e-12, "frame \(index): \(stored) against \(exact)")
+        }
+    }
+}
