@@ -14,40 +14,38 @@ enum InterframeTolerance {
         var out = [frames[0]]
         out.reserveCapacity(frames.count)
         for index in 1..<frames.count {
-            var held = frames[index]
-            out[index - 1].withUnsafeBytes { shownBytes in
-                held.withUnsafeMutableBytes { heldBytes in
-                    hold(shown: shownBytes.bindMemory(to: UInt32.self), into: heldBytes.bindMemory(to: UInt32.self),
-                         tolerance: UInt32(min(255, tolerance)))
+            // Each held frame is written in one pass into fresh memory (not copied, then changed).
+            let held = [UInt8](unsafeUninitializedCapacity: frames[index].count) { heldBytes, count in
+                out[index - 1].withUnsafeBytes { shownBytes in
+                    frames[index].withUnsafeBytes { wantedBytes in
+                        hold(wanted: wantedBytes.bindMemory(to: UInt32.self), shown: shownBytes.bindMemory(to: UInt32.self),
+                             into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self), tolerance: UInt32(min(255, tolerance)))
+                    }
                 }
+                count = frames[index].count
             }
             out.append(held)
         }
         return out
     }
 
-    /// The kernel: `pixels` (the next frame) takes `shown`'s value wherever every channel is
-    /// within `tolerance`, unless that would move an alpha of 0 or 255.
-    private static func hold(shown: UnsafeBufferPointer<UInt32>, into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32) {
+    /// The kernel: each pixel of `pixels` is `wanted`'s, or `shown`'s wherever every channel is
+    /// within `tolerance` of it, unless that would move an alpha of 0 or 255. The three buffers
+    /// hold the same number of pixels.
+    private static func hold(wanted: UnsafeBufferPointer<UInt32>, shown: UnsafeBufferPointer<UInt32>,
+                             into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32) {
+        // Branch-free, so the loop vectorises: a pixel equal to the shown one has distance 0.
         for i in 0..<pixels.count {
-            let wanted = pixels[i], current = shown[i]
-            if wanted == current { continue }
-            let alpha = wanted >> 24
-            if (alpha == 0 || alpha == 255) && current >> 24 != alpha { continue }
-            if channelDistance(wanted, current) <= tolerance { pixels[i] = current }
+            let next = wanted[i], current = shown[i]
+            @inline(__always) func distance(_ shift: UInt32) -> UInt32 {
+                let x = next >> shift & 0xFF, y = current >> shift & 0xFF
+                return x > y ? x &- y : y &- x
+            }
+            let alphaDistance = distance(24)
+            let largest = max(max(distance(0), distance(8)), max(distance(16), alphaDistance))
+            let alpha = next >> 24
+            let alphaWouldMove = (alpha == 0 || alpha == 255) && alphaDistance != 0
+            pixels[i] = largest <= tolerance && !alphaWouldMove ? current : next
         }
-    }
-
-    /// The largest difference between two packed RGBA pixels' channels.
-    @inline(__always)
-    static func channelDistance(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        var largest: UInt32 = 0
-        var shift: UInt32 = 0
-        while shift < 32 {
-            let x = a >> shift & 0xFF, y = b >> shift & 0xFF
-            largest = max(largest, x > y ? x - y : y - x)
-            shift += 8
-        }
-        return largest
     }
 }

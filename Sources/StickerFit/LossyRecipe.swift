@@ -38,11 +38,13 @@ struct LossyRecipe: Hashable, Sendable {
         return steps
     }
 
-    /// `every 2nd frame`, or for a step between whole numbers `2 of every 5 frames`.
+    /// `every 2nd frame`, or for a step between whole numbers the frames it keeps: `2 of every
+    /// 5 frames` (2.5), `3 of every 4 frames` (4/3).
     private var stepName: String {
-        let whole = Int(frameStep)
-        if Double(whole) == frameStep { return "every \(whole)\(Self.ordinalSuffix(whole)) frame" }
-        return "2 of every \(Int((frameStep * 2).rounded())) frames"
+        let kept = (1...8).first { abs(frameStep * Double($0) - (frameStep * Double($0)).rounded()) < 1e-9 } ?? 1
+        let every = Int((frameStep * Double(kept)).rounded())
+        if kept == 1 { return "every \(every)\(Self.ordinalSuffix(every)) frame" }
+        return "\(kept) of every \(every) frames"
     }
 
     private static func ordinalSuffix(_ n: Int) -> String {

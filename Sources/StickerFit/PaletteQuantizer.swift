@@ -26,7 +26,7 @@ struct PaletteQuantizer {
     private static let cellCount = 33 << 15
 
     /// Weighted sums of the pixels in one cell.
-    private struct CellStats {
+    fileprivate struct CellStats: Sendable {
         var count = 0
         var r = 0, g = 0, b = 0, a = 0
         var mean: SIMD4<Double> { SIMD4(Double(r), Double(g), Double(b), Double(a)) / Double(max(count, 1)) }
@@ -40,11 +40,16 @@ struct PaletteQuantizer {
         }
     }
 
-    /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour.
-    func quantize(_ frames: [[UInt8]], width: Int) -> [[UInt8]] {
+    /// The colours a palette is chosen from: each occupied histogram cell with the weighted sums
+    /// of its pixels. Made once for a set of frames, it serves every palette size.
+    struct Histogram: Sendable {
+        fileprivate let cells: [(key: Int, stats: CellStats)]
+    }
+
+    /// The histogram of `frames`: pixels unchanged since the last frame were counted there, so
+    /// only what changes adds weight, as it does to the file; frame 0 counts whole.
+    static func histogram(of frames: [[UInt8]]) -> Histogram {
         var stats = [CellStats](repeating: CellStats(), count: Self.cellCount)
-        // Pixels unchanged since the last frame were counted there: only what changes adds
-        // weight, as it does to the file. Frame 0 counts whole.
         for (index, frame) in frames.enumerated() {
             frames[max(0, index - 1)].withUnsafeBytes { before in
                 frame.withUnsafeBytes { raw in
@@ -55,7 +60,13 @@ struct PaletteQuantizer {
                 }
             }
         }
-        let cells = stats.indices.compactMap { stats[$0].count > 0 ? (key: $0, stats: stats[$0]) : nil }
+        return Histogram(cells: stats.indices.compactMap { stats[$0].count > 0 ? (key: $0, stats: stats[$0]) : nil })
+    }
+
+    /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour;
+    /// `histogram` must be that of `frames` (made here when not given).
+    func quantize(_ frames: [[UInt8]], width: Int, histogram: Histogram? = nil) -> [[UInt8]] {
+        let cells = (histogram ?? Self.histogram(of: frames)).cells
         let palette = refine(medianCut(cells), cells: cells)
         return remap(frames, width: width, palette: palette)
     }

@@ -185,10 +185,23 @@ struct FractionalFrameStepTests {
         #expect(zip(half.durations, [0.2, 0.2, 0.2, 0.1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(half.durations)")
     }
 
+    @Test("three of every four and four of every five: frames 0, 1, 2, 4, 5, 6 of 8 and 0, 1, 2, 3, 5 of 6")
+    func threeOfFourAndFourOfFive() {
+        let threeOfFour = Self.timeline(8).keepingEvery(4.0 / 3)
+        #expect(threeOfFour.frames.map { $0[0] } == [0, 1, 2, 4, 5, 6])
+        #expect(zip(threeOfFour.durations, [0.1, 0.1, 0.2, 0.1, 0.1, 0.2]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(threeOfFour.durations)")
+        let fourOfFive = Self.timeline(6).keepingEvery(1.25)
+        #expect(fourOfFive.frames.map { $0[0] } == [0, 1, 2, 3, 5])
+        #expect(zip(fourOfFive.durations, [0.1, 0.1, 0.1, 0.2, 0.1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(fourOfFive.durations)")
+    }
+
     @Test("the report names a step between whole numbers by the frames it keeps")
     func named() {
         let recipe = LossyRecipe(colors: 64, tolerance: 2, frameStep: 2.5)
         #expect(recipe.summary == "64 colours, tolerance 2, 2 of every 5 frames")
+        #expect(LossyRecipe(frameStep: 4.0 / 3).summary == "all colours, 3 of every 4 frames")
+        #expect(LossyRecipe(frameStep: 1.25).summary == "all colours, 4 of every 5 frames")
+        #expect(LossyRecipe(frameStep: 3).summary == "all colours, every 3rd frame")
         let rate = recipe.steps(framesPerSecond: 30, frames: 60).first { $0.kind == .frameRate }
         #expect(rate?.detail.hasPrefix("30.0 -> 12.0 fps (2 of every 5 frames), 60 -> 24 frames") == true, "\(String(describing: rate?.detail))")
     }
