@@ -34,18 +34,24 @@ enum InterframeTolerance {
     /// hold the same number of pixels.
     private static func hold(wanted: UnsafeBufferPointer<UInt32>, shown: UnsafeBufferPointer<UInt32>,
                              into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32) {
-        // Branch-free, so the loop vectorises: a pixel equal to the shown one has distance 0.
+        precondition(wanted.count == pixels.count && shown.count == pixels.count)
         for i in 0..<pixels.count {
-            let next = wanted[i], current = shown[i]
-            @inline(__always) func distance(_ shift: UInt32) -> UInt32 {
-                let x = next >> shift & 0xFF, y = current >> shift & 0xFF
-                return x > y ? x &- y : y &- x
-            }
-            let alphaDistance = distance(24)
-            let largest = max(max(distance(0), distance(8)), max(distance(16), alphaDistance))
-            let alpha = next >> 24
-            let alphaWouldMove = (alpha == 0 || alpha == 255) && alphaDistance != 0
-            pixels[i] = largest <= tolerance && !alphaWouldMove ? current : next
+            pixels[i] = heldPixel(wanted[i], shown: shown[i], tolerance: tolerance)
         }
+    }
+
+    /// One pixel of ``hold(wanted:shown:into:tolerance:)``: `next`, or `current` (the shown
+    /// pixel) when every channel is within `tolerance` and no alpha of 0 or 255 would move.
+    /// Branch-free, so the loop vectorises.
+    @inline(__always)
+    private static func heldPixel(_ next: UInt32, shown current: UInt32, tolerance: UInt32) -> UInt32 {
+        @inline(__always) func distance(_ shift: UInt32) -> UInt32 {
+            let x = next >> shift & 0xFF, y = current >> shift & 0xFF
+            return x > y ? x &- y : y &- x
+        }
+        let largest = max(max(distance(0), distance(8)), max(distance(16), distance(24)))
+        let alpha = next >> 24
+        let alphaWouldMove = (alpha == 0 || alpha == 255) && current >> 24 != alpha
+        return largest <= tolerance && !alphaWouldMove ? current : next
     }
 }
