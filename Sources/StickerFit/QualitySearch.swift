@@ -262,7 +262,7 @@ struct QualitySearch {
 
     /// Writes the best candidate of `family` at the strongest level, starting at `start`.
     /// Candidates are planned (at the greedy search level) until one is predicted to fit within
-    /// 10% of the budget, or its milder neighbour is planned over it; only then is it compressed
+    /// 5% of the budget, or its milder neighbour is planned over it; only then is it compressed
     /// at the strongest level. Every plan corrects the estimate's ratio (and the family is
     /// bisected again with it), every strongest-level file the search level's ratio.
     private mutating func settle(_ family: [LossyRecipe], from start: Int) -> Found? {
@@ -279,7 +279,7 @@ struct QualitySearch {
             let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
             planned[index] = predictedBytes
             let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false)
-            if predictedBytes <= options.maxBytes && (predictedBytes >= options.maxBytes * 9 / 10 || milderOver) {
+            if predictedBytes <= options.maxBytes && (predictedBytes >= options.maxBytes * 95 / 100 || milderOver) {
                 let bytes = write(plan)
                 if bytes.count <= options.maxBytes { return found(recipe, frames, bytes) }
                 planned[index] = bytes.count
