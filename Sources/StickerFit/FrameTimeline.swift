@@ -64,9 +64,9 @@ public struct FrameTimeline: Sendable {
 
     /// The delays as stored, so every frame starts when it should: whole milliseconds when
     /// they are, else the exact fraction when one fits APNG's 16-bit fields (1/60 s at 60 fps,
-    /// not 17 ms, which would slow the loop), else tenths of milliseconds (milliseconds for
-    /// delays over 6.5 s) with each rounding carried into the next delay, so start times never
-    /// drift by more than half a unit.
+    /// not 17 ms, which would slow the loop), else the finest of tenths of milliseconds,
+    /// milliseconds, hundredths, tenths or whole seconds that fits 16 bits, with each rounding
+    /// carried into the next delay, so start times never drift by more than half a unit.
     var delays: [FrameDelay] {
         var start = 0.0, storedStart = 0.0
         return durations.map { seconds in
@@ -79,7 +79,7 @@ public struct FrameTimeline: Sendable {
                 delay = fraction
             } else {
                 let remaining = max(0, start + seconds - storedStart)
-                let unit = remaining * 10_000 <= 65_535 ? 10_000 : 1000
+                let unit = [10_000, 1000, 100, 10].first { (remaining * Double($0)).rounded() <= 65_535 } ?? 1
                 delay = FrameDelay(numerator: Int((remaining * Double(unit)).rounded()), denominator: unit)
             }
             storedStart += delay.seconds

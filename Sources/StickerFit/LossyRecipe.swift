@@ -41,7 +41,9 @@ struct LossyRecipe: Hashable, Sendable {
     /// `every 2nd frame`, or for a step between whole numbers the frames it keeps: `2 of every
     /// 5 frames` (2.5), `3 of every 4 frames` (4/3).
     private var stepName: String {
-        let kept = (1...8).first { abs(frameStep * Double($0) - (frameStep * Double($0)).rounded()) < 1e-9 } ?? 1
+        guard let kept = (1...8).first(where: { abs(frameStep * Double($0) - (frameStep * Double($0)).rounded()) < 1e-9 }) else {
+            return String(cFormat: "one in every %.2f frames", frameStep)
+        }
         let every = Int((frameStep * Double(kept)).rounded())
         if kept == 1 { return "every \(every)\(Self.ordinalSuffix(every)) frame" }
         return "\(kept) of every \(every) frames"

@@ -130,7 +130,8 @@ struct QualitySearch {
         // just over the budget at its full rate loses a fifth or a quarter of its frames rather
         // than a third (party-60fps-3s: 48 fps at 33.0 dB instead of 40 fps at 30.9 dB).
         let steps = [1.25, 4.0 / 3, 1.5, 2, 2.5, 3, 3.5] + stride(from: 4, through: Double(merged.count), by: 1)
-        return steps.filter { $0 <= Double(merged.count) }.prefix { rate / $0 >= minimumFramesPerSecond - 1e-9 }.map { $0 }
+        // A step that keeps every frame of a short clip (four of every five of 4) is no step.
+        return steps.filter { FrameTimeline.keptIndices(count: merged.count, step: $0).count < merged.count }.prefix { rate / $0 >= minimumFramesPerSecond - 1e-9 }.map { $0 }
     }
 
     /// The frames `recipe` gives.

@@ -61,12 +61,21 @@ struct LottieTests {
         }
     }
 
+    @Test("frame rates with up to three decimals give exact delays in lowest terms, others microseconds", arguments: [
+        ("120", 1, 120), ("29.97", 100, 2997), ("23.976", 125, 2997), ("30", 1, 30), ("12.3456", 81_001, 1_000_000),
+    ])
+    func exactDelays(rate: String, numerator: Int, denominator: Int) throws {
+        let document = #"{"v":"5.5.2","fr":\#(rate),"ip":0,"op":2,"w":8,"h":8,"layers":[]}"#
+        let delay = try AnimationDecoder(bytes: Array(document.utf8)).info.frames[0].delay
+        #expect(delay.numerator == numerator && delay.denominator == denominator, "\(delay)")
+    }
+
     @Test("a fading circle: premultiplied blue at the opacity of each instant, clear outside")
     func fadingCircle() throws {
         let decoder = try AnimationDecoder(bytes: Array(Self.fadingCircle.utf8))
         #expect(decoder.frameCount == 30)
         // Exactly a 60th of a second (not 16,667 µs): 60 frames add up to one second.
-        #expect(decoder.info.frames.allSatisfy { $0.delay.numerator * 60 == $0.delay.denominator })
+        #expect(decoder.info.frames.allSatisfy { $0.delay.numerator == 1 && $0.delay.denominator == 60 })
         let frames = try decoder.decodeAllFrames()
         for t in [0, 15, 27] {
             // Opacity 1 - t / 30, as 8-bit alpha; premultiplied blue equals it.

@@ -60,5 +60,14 @@ struct FrameTimingTests {
             let exact = Double(index + 1) * duration
             #expect(abs(stored - exact) <= 0.5 / 10_000 + 1e-12, "frame \(index): \(stored) against \(exact)")
         }
+        // Frames of 100.00005 s: too long for tenths of milliseconds or milliseconds in 16 bits,
+        // so hundredths, with the rounding still carried.
+        let long = FrameTimeline(frames: Array(repeating: [0, 0, 0, 0], count: 3), durations: Array(repeating: 100.000_05, count: 3)).delays
+        var longStored = 0.0
+        for (index, delay) in long.enumerated() {
+            #expect(delay.denominator == 100 && delay.numerator <= 65_535, "\(delay)")
+            longStored += delay.seconds
+            #expect(abs(longStored - Double(index + 1) * 100.000_05) <= 0.005 + 1e-9)
+        }
     }
 }

@@ -195,6 +195,15 @@ struct FractionalFrameStepTests {
         #expect(zip(fourOfFive.durations, [0.1, 0.1, 0.1, 0.2, 0.1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(fourOfFive.durations)")
     }
 
+    @Test("a step that would keep every frame of a short clip is not searched")
+    func noEmptySteps() {
+        // 4 frames at 10 fps: four of every five keeps frames 0, 1, 2, 3 (all of them); three of
+        // every four keeps 0, 1, 2; the rest drop more.
+        let merged = Self.timeline(4)
+        let search = QualitySearch(merged: merged, reference: merged, plays: 0, side: 1, options: StickerFit.FitOptions(), exactIsPalette: false)
+        #expect(search.frameSteps(minimumFramesPerSecond: 1) == [4.0 / 3, 1.5, 2, 2.5, 3, 3.5, 4])
+    }
+
     @Test("the report names a step between whole numbers by the frames it keeps")
     func named() {
         let recipe = LossyRecipe(colors: 64, tolerance: 2, frameStep: 2.5)

@@ -15,7 +15,8 @@ struct ColorIndexTable: Sendable {
 
     /// A table holding `colors`, each at its position in the array (at most 256, no repeats).
     init(_ colors: [UInt32] = []) {
-        for color in colors { _ = insert(color) }
+        for color in colors { precondition(insert(color), "more than \(Self.capacity) colours") }
+        precondition(self.colors.count == colors.count, "a colour repeats")
     }
 
     /// The first slot to probe for `color`: the high bits of a multiplicative hash.

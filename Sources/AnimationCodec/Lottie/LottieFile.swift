@@ -60,7 +60,9 @@ struct LottieFile: Sendable {
             throw .malformed(format: .lottie, reason: "rlottie reads \(parsedFrames) frames where the document declares \(declaredFrames)")
         }
         frameCount = Int(parsedFrames)
-        frameRate = LottieFile.frameRates.contains(parsedRate) ? parsedRate : rate
+        // rlottie keeps the rate as a float: the document's own number (29.97, not 29.9699993)
+        // is kept when the two agree.
+        frameRate = abs(parsedRate - rate) <= rate * 1e-6 || !LottieFile.frameRates.contains(parsedRate) ? rate : parsedRate
     }
 
     /// This document drawn at `size`, checked against `limits`: the parsed document and its
@@ -83,13 +85,19 @@ struct LottieFile: Sendable {
     /// The frame rates accepted (frames a second): a frame shows for 1 ms to 100 s.
     static let frameRates = 0.01...1000.0
 
-    /// Each frame's display time: one frame at the document's rate, exactly when the rate has
-    /// at most three decimals (1000/60000 s at 60 fps, so frame start times add up), else in
-    /// microseconds.
+    /// Each frame's display time: one frame at the document's rate, exactly and in lowest terms
+    /// when the rate has at most three decimals (1/60 s at 60 fps, 100/2997 s at 29.97, so frame
+    /// start times add up), else in microseconds.
     var delay: FrameDelay {
         let thousandths = frameRate * 1000
-        if abs(thousandths - thousandths.rounded()) < 1e-6 { return FrameDelay(numerator: 1000, denominator: Int(thousandths.rounded())) }
-        return FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000)
+        guard abs(thousandths - thousandths.rounded()) < 1e-6 else {
+            return FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000)
+        }
+        // Safe: frameRates bounds thousandths to 10...1,000,000.
+        var (a, b) = (1000, Int(thousandths.rounded()))
+        let whole = b
+        while b != 0 { (a, b) = (b, a % b) }
+        return FrameDelay(numerator: 1000 / a, denominator: whole / a)
     }
 
     /// Renders frame `index` into a premultiplied RGBA layer in `storage`.
