@@ -28,6 +28,32 @@ public struct FrameDelay: Sendable, Hashable, CustomStringConvertible {
 
     /// `num/den s`.
     public var description: String { "\(numerator)/\(denominator) s" }
+
+    /// The fraction with numerator and denominator at most 65,535 (APNG's fields) that equals
+    /// `seconds` up to floating-point rounding (within 1e-12 s, so even thousands of frames add
+    /// up to their exact start times), found among the continued fraction's convergents; `nil`
+    /// when there is none.
+    public static func fraction(nearestTo seconds: Double) -> FrameDelay? {
+        guard seconds >= 0, seconds <= 65_535 else { return nil }
+        // Convergents h/k: h(n) = a(n) h(n-1) + h(n-2), likewise k, from h = 0, 1 and k = 1, 0.
+        var (numerators, denominators) = ((0, 1), (1, 0))
+        var rest = seconds
+        for _ in 0..<40 {
+            let whole = rest.rounded(.down)
+            let numerator = Int(whole) * numerators.1 + numerators.0
+            let denominator = Int(whole) * denominators.1 + denominators.0
+            guard numerator <= 65_535, denominator <= 65_535 else { return nil }
+            numerators = (numerators.1, numerator)
+            denominators = (denominators.1, denominator)
+            if abs(Double(numerator) / Double(denominator) - seconds) < 1e-12 {
+                return FrameDelay(numerator: numerator, denominator: denominator)
+            }
+            let fraction = rest - whole
+            guard fraction > 1e-12 else { return nil }
+            rest = 1 / fraction
+        }
+        return nil
+    }
 }
 
 /// How a player turns stored delays into display times. The decoder never applies one; a
