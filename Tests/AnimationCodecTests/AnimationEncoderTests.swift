@@ -63,6 +63,18 @@ struct AnimationEncoderTests {
             return disc(x, y, cx: 6 + phase * 5, cy: 12, r: 4) ? (10, 200, 30, 255) : (0, 0, 0, 0)
         },
         Scene(name: "a still", side: 30, frameCount: 1) { _, x, y in ((x * 9) % 256, (y * 9) % 256, (x ^ y) * 7 % 256, (x + y) * 4 % 256) },
+        // An opaque picture on a transparent pad, as fit pads a clip to a square, its colours
+        // moving: more than 256 colours, black among them, every pixel opaque or transparent
+        // (RGB with a colour key that no opaque pixel has); the picture's rectangle shifts, so
+        // pixels turn transparent and opaque again between frames. Frames are never disposed
+        // to the background or the previous frame with a colour key: Pillow then paints the
+        // cleared canvas opaque black (it keeps an RGB canvas), where every browser clears it.
+        Scene(name: "opaque picture on a transparent pad, colour key", side: 40, frameCount: 5) { f, x, y in
+            guard y >= 6 + f && y < 30 + f else { return (0, 0, 0, 0) }
+            if x == 3 && y == 10 + f { return (0, 0, 0, 255) }
+            if x >= 8 + 4 * f && x < 16 + 4 * f && y >= 12 + f && y < 20 + f { return (255, 255, 255, 255) }
+            return ((x * 13 + f * 3) % 256, (y * 11) % 256, (x * y + f) % 256, 255)
+        },
     ]
 
     func encode(_ scene: Scene, frames: [[UInt8]], level: Int32 = 12) -> AnimationEncoder.Encoded {
@@ -123,8 +135,8 @@ struct AnimationEncoderTests {
     @Test("the colour type is the smallest exact one")
     func colorType() {
         let types = Self.scenes.map { scene in encode(scene, frames: scene.frames).bytes[25] }
-        // IHDR's colour type byte: 6 RGBA, 3 palette, 2 RGB.
-        #expect(types == [6, 3, 2, 6, 3, 6])
+        // IHDR's colour type byte: 6 RGBA, 3 palette, 2 RGB (the last with a tRNS colour key).
+        #expect(types == [6, 3, 2, 6, 3, 6, 2])
         if case .palette(let palette) = PNGColorModel.smallest(for: Self.scenes[1].frames) {
             #expect(palette.colors.count == 4)  // red, green, translucent blue, transparent
             #expect(palette.colors.first == 0)

@@ -38,6 +38,30 @@ struct ColorModelTests {
         #expect(PNGColorModel.smallest(for: frames) == .rgb)
     }
 
+    @Test("more than 256 colours, every pixel opaque or fully transparent: RGB with a key no opaque pixel has")
+    func binaryAlphaMakesAColourKey() throws {
+        // Opaque black and the next colours up are taken, so the key cannot be black.
+        var colors = (0..<300).map { 0xFF00_0000 | UInt32($0) }
+        colors[150] = 0
+        guard case .rgbKeyed(let key) = PNGColorModel.smallest(for: [Self.frame(colors)]) else {
+            Issue.record("a colour key was expected")
+            return
+        }
+        #expect(!colors.contains(0xFF00_0000 | key), "the key \(key) is an opaque pixel's colour")
+        #expect(key == 150, "the first colour no opaque pixel has (the one turned transparent)")
+        // A translucent pixel anywhere, even only in a later frame's change, rules the key out.
+        var translucent = colors
+        translucent[7] = 0x8000_0040
+        #expect(PNGColorModel.smallest(for: [Self.frame(colors), Self.frame(translucent)]) == .rgba)
+    }
+
+    @Test("every one of the 2^24 colours opaque and one transparent pixel: no key is free, so RGBA")
+    func noFreeColourMeansRGBA() {
+        var pixels = (0..<(1 << 24)).map { 0xFF00_0000 | UInt32($0) }
+        pixels.append(0)
+        #expect(PNGColorModel.smallest(for: [Self.frame(pixels)]) == .rgba)
+    }
+
     @Test func oneTranslucentPixelAfterManyColoursMakesRGBA() {
         var colors = Self.colliding(300)
         colors[299] = 0x8040_2010

@@ -88,6 +88,7 @@ public enum AnimationEncoder {
 extension PNGColorModel {
     /// The PLTE and tRNS chunks' bytes (0 without a palette).
     var paletteChunkBytes: Int {
+        if case .rgbKeyed = self { return 6 + 12 }
         guard case .palette(let palette) = self else { return 0 }
         return palette.colors.count * 3 + palette.colors.count + 24
     }
@@ -162,6 +163,7 @@ public struct PlannedAnimation: Sendable {
             let trns = palette.trns
             if !trns.isEmpty { PNGEncoder.appendChunk("tRNS", trns, to: &out) }
         }
+        if case .rgbKeyed = colorModel { PNGEncoder.appendChunk("tRNS", colorModel.colorKeyChunk, to: &out) }
         var sequence: UInt32 = 0
         for (index, plan) in plans.enumerated() {
             guard animated else {
@@ -211,8 +213,13 @@ struct FramePlanner {
             let previous = plans[index - 1].rect
             var cleared = frames[index - 1]
             clear(previous, in: &cleared)
-            var bases = [Base(dispose: .none, pixels: frames[index - 1]), Base(dispose: .background, pixels: cleared)]
-            if index > 1 && drawnOn != cleared { bases.append(Base(dispose: .previous, pixels: drawnOn)) }
+            var bases = [Base(dispose: .none, pixels: frames[index - 1])]
+            // With a colour key the canvas is never cleared by a dispose op: decoders that keep
+            // an RGB canvas (Pillow) clear it to opaque black instead of transparent.
+            if !model.isColorKeyed {
+                bases.append(Base(dispose: .background, pixels: cleared))
+                if index > 1 && drawnOn != cleared { bases.append(Base(dispose: .previous, pixels: drawnOn)) }
+            }
             var candidates: [Candidate] = []
             for (baseIndex, base) in bases.enumerated() {
                 let rect = changedRect(from: base.pixels, to: frames[index]) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
@@ -312,6 +319,8 @@ struct FramePlanner {
     /// the palette (if any) has a transparent entry.
     private func overIsExact(base: [UInt8], target: [UInt8], rect: FrameRect) -> Bool {
         if case .palette(let palette) = model, palette.transparentIndex == nil { return false }
+        // Plain RGB has no transparent pixel to leave the base as it is.
+        if case .rgb = model { return false }
         return base.withUnsafeBytes { b in
             target.withUnsafeBytes { t in
                 let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)

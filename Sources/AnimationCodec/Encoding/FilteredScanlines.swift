@@ -91,6 +91,22 @@ enum FilteredScanlines {
                 }
                 row[x] = lastIndex
             }
+        case .rgbKeyed(let key):
+            let (r, g, b) = (UInt8(key & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key >> 16 & 0xFF))
+            for x in 0..<count {
+                let packed = pixel(x)
+                let out = row + x &* 3
+                // Every pixel is opaque (stored as it is) or fully transparent (the key).
+                if packed >> 24 == 0 {
+                    out[0] = r
+                    out[1] = g
+                    out[2] = b
+                } else {
+                    out[0] = UInt8(truncatingIfNeeded: packed)
+                    out[1] = UInt8(truncatingIfNeeded: packed >> 8)
+                    out[2] = UInt8(truncatingIfNeeded: packed >> 16)
+                }
+            }
         case .rgb, .rgba:
             let bpp = model.bytesPerPixel
             for x in 0..<count {

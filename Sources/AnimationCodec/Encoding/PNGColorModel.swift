@@ -5,6 +5,11 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
     case rgba
     /// Colour type 2: RGB8, every pixel opaque.
     case rgb
+    /// Colour type 2 with a tRNS colour key: RGB8 where every pixel is opaque or fully
+    /// transparent, the transparent ones stored as `key`, a colour no opaque pixel has (straight
+    /// RGB packed R in the low byte). An opaque picture padded to a square takes three bytes a
+    /// pixel instead of four.
+    case rgbKeyed(key: UInt32)
     /// Colour type 3: at most 256 colours, with alpha through tRNS.
     case palette(PNGPalette)
 
@@ -12,7 +17,7 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
     var colorType: UInt8 {
         switch self {
         case .rgba: return 6
-        case .rgb: return 2
+        case .rgb, .rgbKeyed: return 2
         case .palette: return 3
         }
     }
@@ -37,7 +42,7 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
     var bytesPerPixel: Int {
         switch self {
         case .rgba: return 4
-        case .rgb: return 3
+        case .rgb, .rgbKeyed: return 3
         case .palette: return 1
         }
     }
@@ -53,8 +58,15 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .rgba: return "rgba"
         case .rgb: return "rgb"
+        case .rgbKeyed: return "rgb with a transparent key"
         case .palette(let palette): return "palette(\(palette.colors.count)\(bitDepth < 8 ? ", \(bitDepth)-bit" : ""))"
         }
+    }
+
+    /// Whether transparent pixels are stored as a colour key (RGB with tRNS).
+    var isColorKeyed: Bool {
+        if case .rgbKeyed = self { return true }
+        return false
     }
 
     /// The same palette with 8-bit indexes (`nil` when this model does not pack them).
@@ -65,15 +77,20 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The smallest model for `frames` (premultiplied RGBA8 canvases of equal size): a
-    /// palette when they hold at most 256 colours, else RGB when all are opaque, else RGBA.
-    /// Frame 0 is read whole; each later frame only where it differs from the one before.
+    /// palette when they hold at most 256 colours, else RGB when all are opaque, else RGB with
+    /// a colour key when every pixel is opaque or fully transparent and some colour is unused,
+    /// else RGBA. Frame 0 is read whole; each later frame only where it differs from the one before.
     public static func smallest(for frames: [[UInt8]]) -> PNGColorModel {
         var seen = ColorIndexTable()
         var opaque = true
         var paletteFits = true
+        // Whether every pixel is opaque or fully transparent, and which opaque colours occur
+        // (one bit for each of the 2^24).
+        var binaryAlpha = true
+        var used = [UInt64](repeating: 0, count: 1 << 18)
         var previous: [UInt8]?
-        // Once neither a palette nor RGB is possible, the rest is not read.
-        for frame in frames where paletteFits || opaque {
+        // Once neither a palette, RGB nor a colour key is possible, the rest is not read.
+        for frame in frames where paletteFits || opaque || binaryAlpha {
             frame.withUnsafeBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self)
                 // Runs of one colour are common: a pixel equal to the one before was noted.
@@ -94,11 +111,28 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
             previous = frame
         }
         func note(_ pixel: UInt32) {
-            if pixel >> 24 != 0xFF { opaque = false }
+            let alpha = pixel >> 24
+            if alpha != 0xFF { opaque = false }
+            if alpha == 0xFF {
+                let rgb = Int(pixel & 0xFF_FFFF)
+                used[rgb >> 6] |= 1 << UInt64(rgb & 63)
+            } else if alpha != 0 {
+                binaryAlpha = false
+            }
             if paletteFits && !seen.insert(pixel) { paletteFits = false }
         }
         if paletteFits { return .palette(PNGPalette(colors: seen.colors)) }
-        return opaque ? .rgb : .rgba
+        if opaque { return .rgb }
+        if binaryAlpha, let word = used.firstIndex(where: { $0 != .max }) {
+            return .rgbKeyed(key: UInt32(word << 6 + (~used[word]).trailingZeroBitCount))
+        }
+        return .rgba
+    }
+
+    /// tRNS for a colour key: the key's red, green and blue as 16-bit samples (empty otherwise).
+    var colorKeyChunk: [UInt8] {
+        guard case .rgbKeyed(let key) = self else { return [] }
+        return [0, UInt8(key & 0xFF), 0, UInt8(key >> 8 & 0xFF), 0, UInt8(key >> 16 & 0xFF)]
     }
 }
 
