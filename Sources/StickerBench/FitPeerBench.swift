@@ -50,6 +50,12 @@ public enum FitPeerBench {
         public var seconds: Double?
         /// The PSNR the tool itself reported (fit's report), for comparison.
         public var reportedPSNR: Double?
+        /// Peak resident memory of `stickers fit` run on this sticker alone (`--dry-run`), in
+        /// bytes; fit's only (sticker-convert is measured as one run).
+        public var peakResidentBytes: Int?
+        /// The sticker's frames scaled to the size's square, as fit holds them: frames x side²
+        /// x 4 bytes (the yardstick for ``peakResidentBytes``).
+        public var scaledFramesBytes: Int?
 
         static func failed(_ reason: String) -> Output { Output(produced: false, failure: reason) }
     }
@@ -165,6 +171,12 @@ public enum FitPeerBench {
                 }
                 ours.seconds = entry.seconds
                 ours.reportedPSNR = entry.psnr
+                // The sticker alone, for its peak memory (the whole run mixes every sticker's).
+                let alone = try ChildProcess.run([executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run",
+                                                  "--size", StickerSize.regular.rawValue, "--progress", "none"] + (threads.map { ["--threads", String($0)] } ?? []),
+                                                 errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
+                ours.peakResidentBytes = alone.peakResidentBytes
+                ours.scaledFramesBytes = input.frames.map { $0 * side * side * 4 }
             } else {
                 ours = .failed("not in fit's report")
             }

@@ -29,6 +29,15 @@ extension FitPeerBench {
                          + (total.exitStatus == 0 ? "" : " (exit status \(total.exitStatus))"))
         }
         lines.append(String(cFormat: "speed ratio (sticker-convert wall / stickers fit wall): %.2fx", result.speedRatio))
+        let measured = result.stickers.filter { $0.ours.peakResidentBytes != nil }
+        if !measured.isEmpty {
+            lines.append("stickers fit's peak resident memory, each sticker alone (--dry-run), against its frames scaled to \(result.side) px:")
+            for entry in measured {
+                let peak = Double(entry.ours.peakResidentBytes ?? 0), scaled = Double(entry.ours.scaledFramesBytes ?? 0)
+                lines.append(pad("  " + entry.name, 24) + String(cFormat: "%8.1f MB peak, %8.1f MB scaled frames", peak / 1e6, scaled / 1e6)
+                             + (scaled > 0 ? String(cFormat: ", %.2fx", peak / scaled) : ""))
+            }
+        }
         if !result.skipped.isEmpty { lines.append("not compared (sticker sequences): " + result.skipped.joined(separator: ", ")) }
         lines.append("PSNR and SSIM (8x8 windows, every channel): premultiplied RGBA, all channels, against each input decoded by StickerKit and scaled to \(result.side) px as fit scales it, "
                      + "at every input frame's start time (Apple's timing); a shorter loop repeats, so a speed-up counts as error. "

@@ -12,7 +12,7 @@ public struct FitCommand: ParsableCommand {
         commandName: "fit",
         abstract: "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, WebM, Lottie .tgs, packs, catalogs).",
         discussion: """
-        Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller). Only if it is still over --max-bytes, the lossy search looks for the highest PSNR that fits: an inter-frame tolerance, 256 down to 16 colours (--dither to dither them), a lower frame rate (never under --min-fps, never sped up), the softer bicubic filter, JPEG for an opaque still; then, with --allow-smaller-size, a smaller size. A sticker that cannot fit is an error for it alone, naming the smallest file reached and the options that would make it fit; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
+        Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller). Only if it is still over --max-bytes, the lossy search looks for the highest PSNR that fits: an inter-frame tolerance, 256 down to 16 colours (--dither to dither them), a lower frame rate (as low as the best quality needs unless --min-fps, never sped up), the softer bicubic filter, JPEG for an opaque still; then, with --allow-smaller-size, a smaller size. A sticker is made when its best file is at or above the quality floor (--min-psnr, 20 dB by default; --min-ssim); one made under 30 dB or SSIM 0.90 gets a warning naming what was given up, an error with --strict. A sticker that cannot be made is an error for it alone, naming the best or smallest file reached and the options that make it, each proven by making it; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
         """)
 
     @Argument(help: ArgumentHelp("Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
@@ -51,8 +51,20 @@ public struct FitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.", valueName: "n"))
     var level: Int32 = 12
 
-    @Option(name: .customLong("min-fps"), help: ArgumentHelp("The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up).", valueName: "fps"))
-    var minimumFramesPerSecond: Double = 10
+    @Option(name: .customLong("min-fps"), help: ArgumentHelp("The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up); default: as low as the best quality needs, down to two frames.", valueName: "fps"))
+    var minimumFramesPerSecond: Double?
+
+    @Option(name: .customLong("min-psnr"), help: ArgumentHelp("The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made (default 20 dB).", valueName: "dB"))
+    var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
+
+    @Option(name: .customLong("min-ssim"), help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (default: none).", valueName: "ssim"))
+    var minimumSSIM: Double = 0
+
+    @Flag(help: "A sticker made with visible loss (under 30 dB or SSIM 0.90) is an error, not a warning: for CI.")
+    var strict = false
+
+    @Option(name: .customLong("max-duration"), help: ArgumentHelp("Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
+    var maxDuration: Double?
 
     @Flag(help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM.")
     var dither = false
@@ -86,7 +98,14 @@ public struct FitCommand: ParsableCommand {
         for label in labels where !label.contains("=") { throw ValidationError("--label takes NAME=TEXT, not \(label)") }
         guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
-        guard minimumFramesPerSecond > 0, minimumFramesPerSecond.isFinite else { throw ValidationError("--min-fps must be a positive number of frames per second.") }
+        if let minimumFramesPerSecond, !(minimumFramesPerSecond > 0 && minimumFramesPerSecond.isFinite) {
+            throw ValidationError("--min-fps must be a positive number of frames per second.")
+        }
+        guard (0...100).contains(minimumPSNR) else { throw ValidationError("--min-psnr must be 0-100 dB.") }
+        guard (0...1).contains(minimumSSIM) else { throw ValidationError("--min-ssim must be 0-1.") }
+        if let maxDuration, !(maxDuration > 0 && maxDuration <= 3600) {
+            throw ValidationError("--max-duration must be a positive number of seconds, at most 3600.")
+        }
     }
 
     /// Runs the command.
@@ -98,7 +117,11 @@ public struct FitCommand: ParsableCommand {
         var codecLimits = limits.limits
         codecLimits.maxTotalDecodedBytes = min(codecLimits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
         var options = FitOptions(maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless,
-                                 minimumFramesPerSecond: minimumFramesPerSecond, limits: codecLimits)
+                                 minimumFramesPerSecond: minimumFramesPerSecond ?? 0, limits: codecLimits)
+        options.minimumPSNR = minimumPSNR
+        options.minimumSSIM = minimumSSIM
+        options.strict = strict
+        options.maxDuration = maxDuration
         options.size = size
         options.compressionLevel = level
         options.dither = dither
@@ -135,7 +158,7 @@ public struct FitCommand: ParsableCommand {
             validation = PackValidator(limits: limits.limits).validate(try PackInput.load([output]))
         }
         let report = FitReport(catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pack.name, size: size, maxBytes: maxBytes,
-                               stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start))
+                               stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start), options: options)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -14,8 +14,21 @@ public struct FitOptions: Sendable, Hashable {
     public var allowLossy: Bool
     /// libdeflate's level for the files written (1-12; 12, the default, is its strongest).
     public var compressionLevel: Int32
-    /// The lowest frame rate the frame-rate step may go down to.
+    /// The lowest frame rate the frame-rate step may go down to; 0 (the default): as low as the
+    /// best quality needs, down to two frames, with ``minimumPSNR`` as the floor.
     public var minimumFramesPerSecond: Double
+    /// The quality floor: a lossy file under this PSNR (dB, against the scaled original at every
+    /// frame's start time) is not made. 20 dB by default: an error of a tenth of full scale at
+    /// each instant on average, where a clip has become a slide show or a poster of its colours;
+    /// everything above it is made, with a warning under ``FitLoss/warningPSNR``.
+    public var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
+    /// A second floor on the mean SSIM of the file (0-1); 0, the default, checks none.
+    public var minimumSSIM: Double = 0
+    /// Whether a sticker under the warning line (``FitLoss/warningPSNR``,
+    /// ``FitLoss/warningSSIM``) is an error instead of a warning: the floors rise to that line.
+    public var strict = false
+    /// Keep only the first this many seconds of an animation (at its own speed); `nil`: all.
+    public var maxDuration: Double?
     /// Worker threads.
     public var threads: Int
     /// The codec's limits for reading the inputs.
@@ -24,6 +37,20 @@ public struct FitOptions: Sendable, Hashable {
     /// its colour from frame to frame): smoother gradients, usually a lower PSNR and more bytes.
     public var dither = false
 
+    /// The default quality floor, 20 dB (see ``minimumPSNR``).
+    public static let defaultMinimumPSNR = 20.0
+
+    /// The PSNR a lossy file must reach: ``minimumPSNR``, raised to the warning line when ``strict``.
+    public var psnrFloor: Double { strict ? max(minimumPSNR, FitLoss.warningPSNR) : minimumPSNR }
+    /// The SSIM a lossy file must reach: ``minimumSSIM``, raised to the warning line when ``strict``.
+    public var ssimFloor: Double { strict ? max(minimumSSIM, FitLoss.warningSSIM) : minimumSSIM }
+
+    /// Whether a file of `fidelity` is good enough to make (an exact one always is).
+    func meetsFloor(_ fidelity: Fidelity) -> Bool {
+        guard let psnr = fidelity.psnr else { return true }
+        return psnr >= psnrFloor && (fidelity.ssim ?? 1) >= ssimFloor
+    }
+
     /// The most bytes one sticker's decoded frames may take while it is fitted (1 GiB: 700
     /// frames of 618 px): fit keeps every frame in memory in a few copies (decoded, scaled,
     /// reduced), so ``limits`` should not allow more.
@@ -31,7 +58,7 @@ public struct FitOptions: Sendable, Hashable {
 
     /// Creates options; the defaults are Apple's limits and every step allowed but a smaller size.
     public init(size: StickerSize? = nil, maxBytes: Int = 500_000, allowSmallerSize: Bool = false, allowLossy: Bool = true,
-                compressionLevel: Int32 = 12, minimumFramesPerSecond: Double = 10, threads: Int = AnimationDecoder.defaultThreadCount,
+                compressionLevel: Int32 = 12, minimumFramesPerSecond: Double = 0, threads: Int = AnimationDecoder.defaultThreadCount,
                 limits: DecodingLimits = .default) {
         self.size = size
         self.maxBytes = maxBytes

@@ -39,6 +39,11 @@ public struct FitReport: Sendable, Codable {
         public var seconds: Double
         /// The files written, relative to the sticker's folder.
         public var files: [String]
+        /// What lossy steps gave up, in a few words each (empty when exact or not made).
+        public var givenUp: [String]
+        /// The warning when the sticker was made under the line where loss is visible
+        /// (``FitLoss/warningPSNR``, ``FitLoss/warningSSIM``): what was given up and by how much.
+        public var warning: String?
 
         /// The entry for `sticker`.
         public init(_ sticker: FittedSticker) {
@@ -59,6 +64,9 @@ public struct FitReport: Sendable, Codable {
             ssim = sticker.fidelity.ssim.map { ($0 * 10_000).rounded() / 10_000 }
             seconds = sticker.seconds
             files = sticker.files.map(\.name)
+            let loss = sticker.loss
+            givenUp = loss?.givenUp ?? []
+            warning = loss.flatMap { $0.isVisible ? $0.warning : nil }
         }
     }
 
@@ -68,6 +76,10 @@ public struct FitReport: Sendable, Codable {
     public var size: String
     /// The byte budget per file.
     public var maxBytes: Int
+    /// The quality floor in force: no lossy file under this PSNR (dB) was made.
+    public var minPSNR: Double?
+    /// The SSIM floor in force (0: none).
+    public var minSSIM: Double?
     /// One entry per input sticker.
     public var stickers: [Entry]
     /// `validate` on the written catalog; `nil` when nothing was written.
@@ -76,10 +88,13 @@ public struct FitReport: Sendable, Codable {
     public var seconds: Double
 
     /// Creates a report.
-    public init(catalog: String, size: StickerSize, maxBytes: Int, stickers: [FittedSticker], validation: ValidationReport?, seconds: Double) {
+    public init(catalog: String, size: StickerSize, maxBytes: Int, stickers: [FittedSticker], validation: ValidationReport?, seconds: Double,
+                options: FitOptions? = nil) {
         self.catalog = catalog
         self.size = size.rawValue
         self.maxBytes = maxBytes
+        minPSNR = options?.psnrFloor
+        minSSIM = options?.ssimFloor
         self.stickers = stickers.map(Entry.init)
         self.validation = validation
         self.seconds = seconds
@@ -87,6 +102,8 @@ public struct FitReport: Sendable, Codable {
 
     /// Stickers that could not be fitted.
     public var failures: Int { stickers.filter { !$0.fitted }.count }
+    /// Stickers made with a warning for their loss.
+    public var lossWarnings: Int { stickers.filter { $0.warning != nil }.count }
 
     /// The report for a terminal.
     public var text: String {
@@ -99,13 +116,15 @@ public struct FitReport: Sendable, Codable {
             lines.append("  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
                          + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             for step in entry.steps { lines.append("         \(step)") }
+            if let warning = entry.warning { lines.append("         warning: \(warning)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }
         }
         if let validation {
             lines.append("validate: " + (validation.passed ? "passed" : "FAILED") + ", \(validation.errorCount) error(s), \(validation.warningCount) warning(s)")
             for finding in validation.findings { lines.append("  \(finding)") }
         }
-        lines.append(String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds))
+        lines.append(String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds)
+                     + (lossWarnings > 0 ? ", \(lossWarnings) with visible loss (warnings above; --strict makes them errors)" : ""))
         return lines.joined(separator: "\n")
     }
 }

@@ -25,6 +25,8 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case search
         /// Lossy: made for a smaller size class.
         case smallerSize = "smaller-size"
+        /// Lossy: only the first seconds of the animation kept (`--max-duration`), at their own speed.
+        case maxDuration = "max-duration"
     }
 
     /// What was done.
@@ -48,6 +50,22 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         self.bytesAfter = bytesAfter
         self.maxError = maxError
         self.psnr = psnr
+    }
+
+    /// What a lossy step gave up, in a few words (`frame rate 30.0 -> 7.5 fps (every 4th frame)`,
+    /// `128 colours`, `size regular -> small (300 px)`); `nil` for an exact step or the search's summary.
+    public var givenUp: String? {
+        guard isLossy else { return nil }
+        switch kind {
+        case .frameRate: return "frame rate " + (detail.components(separatedBy: ", ").first ?? detail)
+        case .palette: return detail.components(separatedBy: " with alpha").first
+        case .tolerance: return "inter-frame tolerance " + detail.filter(\.isNumber)
+        case .scale: return "softer scaling (bicubic)"
+        case .jpeg: return "JPEG " + detail
+        case .smallerSize: return "size " + detail
+        case .maxDuration: return detail.components(separatedBy: " kept").first
+        case .search, .encode, .keepOriginal, .pad, .mergeRepeats: return nil
+        }
     }
 
     /// `palette (lossy): 256 colours -> 412,118 bytes, max error 9, 41.2 dB`.

@@ -44,6 +44,13 @@ public struct FittedSticker: Sendable {
     /// Whether any lossy step was taken.
     public var isLossy: Bool { steps.contains { $0.isLossy } }
 
+    /// What was given up and the quality kept, for a sticker made with lossy steps; `nil` for an
+    /// exact one or one not made.
+    public var loss: FitLoss? {
+        guard succeeded, isLossy else { return nil }
+        return FitLoss(psnr: fidelity.psnr, ssim: fidelity.ssim, givenUp: steps.compactMap(\.givenUp))
+    }
+
     /// Every file the output holds, with its name.
     public var files: [(name: String, bytes: [UInt8])] {
         switch output {

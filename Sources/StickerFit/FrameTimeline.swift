@@ -50,6 +50,18 @@ public struct FrameTimeline: Sendable {
         return FrameTimeline(frames: frames, durations: durations)
     }
 
+    /// The first `seconds` of the loop at their own speed: every frame that starts before then,
+    /// the last one cut to end at `seconds` (the whole timeline when it is no longer).
+    func keepingFirst(seconds: Double) -> FrameTimeline {
+        var frames: [[UInt8]] = [], durations: [Double] = [], start = 0.0
+        for (frame, duration) in zip(self.frames, self.durations) where start < seconds - 1e-9 {
+            frames.append(frame)
+            durations.append(min(duration, seconds - start))
+            start += duration
+        }
+        return FrameTimeline(frames: frames, durations: durations)
+    }
+
     /// The frames ``keepingEvery(_:)`` keeps of `count`.
     static func keptIndices(count: Int, step: Double) -> [Int] {
         guard step > 1 else { return Array(0..<count) }

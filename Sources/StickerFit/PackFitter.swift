@@ -49,11 +49,13 @@ public struct PackFitter: Sendable {
         fitted.compactMap { sticker in
             switch sticker.output {
             case .file(let name, let bytes):
-                return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel, content: .file(name: name, bytes: bytes))
+                return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel, content: .file(name: name, bytes: bytes),
+                                           fitLoss: sticker.loss)
             case .sequence(let frames, let sequence):
                 return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel,
                                            content: .sequence(frames: frames, duration: sequence.duration,
-                                                              durationType: sequence.durationType, repetitions: sequence.repetitions))
+                                                              durationType: sequence.durationType, repetitions: sequence.repetitions),
+                                           fitLoss: sticker.loss)
             case nil:
                 return nil
             }

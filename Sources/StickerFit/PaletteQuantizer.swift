@@ -66,9 +66,14 @@ struct PaletteQuantizer {
     /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour;
     /// `histogram` must be that of `frames` (made here when not given).
     func quantize(_ frames: [[UInt8]], width: Int, histogram: Histogram? = nil) -> [[UInt8]] {
-        let cells = (histogram ?? Self.histogram(of: frames)).cells
-        let palette = refine(medianCut(cells), cells: cells)
-        return remap(frames, width: width, palette: palette)
+        remap(frames, width: width, palette: palette(histogram ?? Self.histogram(of: frames)))
+    }
+
+    /// The colours chosen for `histogram`'s frames. Mapping is pixel by pixel, so any subset of
+    /// those frames can be mapped with it (``remap(_:width:palette:)``): the same pixels as
+    /// mapping them all.
+    func palette(_ histogram: Histogram) -> [SIMD4<Double>] {
+        refine(medianCut(histogram.cells), cells: histogram.cells)
     }
 
     /// Splits the cells into boxes, the box with the largest weighted spread first, until
@@ -204,7 +209,7 @@ struct PaletteQuantizer {
     /// Every pixel to the palette colour nearest its cell's centre (transparent stays exact);
     /// with ``dither``, the colour offset first by the Bayer threshold at its place, scaled by
     /// its alpha (premultiplied) and kept within it.
-    private func remap(_ frames: [[UInt8]], width: Int, palette: [SIMD4<Double>]) -> [[UInt8]] {
+    func remap(_ frames: [[UInt8]], width: Int, palette: [SIMD4<Double>]) -> [[UInt8]] {
         let packed: [UInt32] = palette.map { entry in
             let a = UInt32(max(1, min(255, entry[3].rounded())))
             let opaque = entry[3] >= 254.5

@@ -25,6 +25,9 @@ struct QualitySearch {
     let options: FitOptions
     /// Whether the exact frames already fit in a palette (then a 256-colour palette gains nothing).
     let exactIsPalette: Bool
+    /// The exact file's bytes at the search level, when it was planned: it measures the quick
+    /// estimate's ratio for the mild recipes nearest it (a softer filter, a small tolerance).
+    let exactSearchLevelBytes: Int?
 
     /// Predicted strongest-level bytes over the quick estimate, for palette and for full-colour
     /// files: measured by planning the first recipe of each kind predicted, corrected by every plan.
@@ -32,14 +35,16 @@ struct QualitySearch {
     /// Strongest-level bytes over search-level bytes; corrected by every strongest-level file.
     private var strongestRatio = 0.88
     private var estimates: [LossyRecipe: Int] = [:]
-    private var quantized: [QuantizedKey: [[UInt8]]] = [:]
+    /// Each palette chosen, by size and scaling.
+    private var palettes: [QuantizedKey: [SIMD4<Double>]] = [:]
+    /// The last two palettes' frames at the full rate, most recent last: a palette family's
+    /// bisection asks for the same few again and again, and each costs the whole clip's frames
+    /// in memory, so no more are kept.
+    private var quantizedFullRate: [(key: QuantizedKey, frames: [[UInt8]])] = []
     /// The palette histogram of the exact frames (`false`) and of the softer-scaled ones (`true`).
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
     private var bounds: [Double: Double] = [:]
-    /// Whether files are written at the search level instead of the strongest: see
-    /// ``verifyAtSearchLevel()``.
-    private(set) var writesAtSearchLevel = false
 
     /// A palette's frames: its size and which scaling they start from.
     private struct QuantizedKey: Hashable {
@@ -48,7 +53,8 @@ struct QualitySearch {
     }
 
     init(merged: FrameTimeline, softerMerged: FrameTimeline? = nil, reference: FrameTimeline, plays: Int, side: Int,
-         options: FitOptions, exactIsPalette: Bool) {
+         options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil) {
+        self.exactSearchLevelBytes = exactSearchLevelBytes
         self.merged = merged
         self.softerMerged = softerMerged
         self.reference = reference
@@ -58,19 +64,9 @@ struct QualitySearch {
         self.exactIsPalette = exactIsPalette
     }
 
-    /// From now on, files are left at the search level (the level plans compress at): for a
-    /// failure's suggestions, where a file under the budget at the search level already proves
-    /// that the option fits (the strongest level only makes it smaller), and a strongest-level
-    /// file would be thrown away.
-    mutating func verifyAtSearchLevel() {
-        writesAtSearchLevel = true
-        strongestRatio = 1
-    }
-
-    /// `plan`'s file at the strongest level, or at the search level when only verifying; the
-    /// ratio of the two levels corrected by it.
+    /// `plan`'s file at the strongest level; the ratio of the two levels corrected by it.
     private mutating func write(_ plan: PlannedAnimation) -> [UInt8] {
-        let bytes = plan.encode(level: writesAtSearchLevel ? nil : options.compressionLevel, threads: options.threads).bytes
+        let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
         strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
         return bytes
     }
@@ -121,38 +117,62 @@ struct QualitySearch {
         return families.filter { !$0.isEmpty }
     }
 
-    /// Every frame step over 1 that keeps the rate at or above `minimumFramesPerSecond`.
+    /// Every frame step over 1 that keeps the rate at or above `minimumFramesPerSecond` and at
+    /// least two frames.
     func frameSteps(minimumFramesPerSecond: Double) -> [Double] {
         let rate = merged.framesPerSecond
         guard merged.count > 1, rate > 0 else { return [] }
-        // Whole steps; half steps up to 4 (two of every three, five or seven frames), where
-        // most clips land; and four of every five and three of every four frames, so a clip
-        // just over the budget at its full rate loses a fifth or a quarter of its frames rather
-        // than a third (party-60fps-3s: 48 fps at 33.0 dB instead of 40 fps at 30.9 dB).
-        let steps = [1.25, 4.0 / 3, 1.5, 2, 2.5, 3, 3.5] + stride(from: 4, through: Double(merged.count), by: 1)
-        // A step that keeps every frame of a short clip (four of every five of 4) is no step.
-        return steps.filter { FrameTimeline.keptIndices(count: merged.count, step: $0).count < merged.count }.prefix { rate / $0 >= minimumFramesPerSecond - 1e-9 }.map { $0 }
+        // Whole steps to 8; half steps up to 4 (two of every three, five or seven frames), where
+        // most clips land; four of every five and three of every four frames, so a clip just
+        // over the budget at its full rate loses a fifth or a quarter of its frames rather than
+        // a third (party-60fps-3s: 48 fps at 33.0 dB instead of 40 fps at 30.9 dB); past 8, a
+        // step about a fifth longer than the last (10, 12, 15, 19, 24, ...), so a long clip
+        // that needs a slide show's rate costs a few steps, not one per frame.
+        var steps = [1.25, 4.0 / 3, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8]
+        while let last = steps.last, last < Double(merged.count) / 2 { steps.append((last * 1.25).rounded()) }
+        // A step that keeps every frame of a short clip (four of every five of 4) is no step,
+        // and one that keeps a single frame is a still, not an animation.
+        return steps.filter {
+            let kept = FrameTimeline.keptIndices(count: merged.count, step: $0).count
+            return kept < merged.count && kept >= 2
+        }.prefix { rate / $0 >= minimumFramesPerSecond - 1e-9 }.map { $0 }
     }
 
     /// The frames `recipe` gives.
     mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
         let start = recipe.softerScaling ? softerMerged ?? merged : merged
-        var frames = start.frames
+        // Frames are dropped first, so only the frames kept are mapped to the palette (mapping
+        // is pixel by pixel: the same pixels as mapping every frame and dropping after).
+        var timeline = recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
         if let colors = recipe.colors {
-            let key = QuantizedKey(colors: colors, softerScaling: recipe.softerScaling)
-            if let cached = quantized[key] {
-                frames = cached
-            } else {
-                let histogram = histograms[recipe.softerScaling] ?? PaletteQuantizer.histogram(of: start.frames)
-                histograms[recipe.softerScaling] = histogram
-                frames = PaletteQuantizer(maxColors: colors, dither: options.dither).quantize(start.frames, width: side, histogram: histogram)
-                quantized[key] = frames
-            }
+            timeline.frames = quantized(timeline.frames, key: QuantizedKey(colors: colors, softerScaling: recipe.softerScaling),
+                                        from: start, fullRate: recipe.frameStep <= 1)
         }
-        var timeline = FrameTimeline(frames: frames, durations: start.durations)
-        if recipe.frameStep > 1 { timeline = timeline.keepingEvery(recipe.frameStep) }
         timeline.frames = InterframeTolerance.apply(timeline.frames, tolerance: recipe.tolerance)
         return timeline.mergingRepeats()
+    }
+
+    /// `frames` (some or all of `start`'s) mapped to the palette `key` names, chosen from all
+    /// of `start`'s frames; full-rate results are kept for the next call.
+    private mutating func quantized(_ frames: [[UInt8]], key: QuantizedKey, from start: FrameTimeline, fullRate: Bool) -> [[UInt8]] {
+        if fullRate, let index = quantizedFullRate.firstIndex(where: { $0.key == key }) {
+            let entry = quantizedFullRate.remove(at: index)
+            quantizedFullRate.append(entry)
+            return entry.frames
+        }
+        let quantizer = PaletteQuantizer(maxColors: key.colors, dither: options.dither)
+        let palette = palettes[key] ?? {
+            let histogram = histograms[key.softerScaling] ?? PaletteQuantizer.histogram(of: start.frames)
+            histograms[key.softerScaling] = histogram
+            return quantizer.palette(histogram)
+        }()
+        palettes[key] = palette
+        let mapped = quantizer.remap(frames, width: side, palette: palette)
+        if fullRate {
+            if quantizedFullRate.count == 2 { quantizedFullRate.removeFirst() }
+            quantizedFullRate.append((key, mapped))
+        }
+        return mapped
     }
 
     /// Plans the file with a greedy search level (libdeflate 4): the choices differ little from
@@ -209,6 +229,11 @@ struct QualitySearch {
     /// what dropping those frames alone shows (its colours and tolerance only lose more), so
     /// once a winner is at least that good, the family is not searched.
     mutating func run(minimumFramesPerSecond: Double) -> Found? {
+        if let exact = exactSearchLevelBytes, levelRatios[exactIsPalette] == nil {
+            // The exact file's plan calibrates its own kind: a ratio measured on a far stronger
+            // recipe (a tolerance of 48) mispredicts the mild ones by a fifth either way.
+            levelRatios[exactIsPalette] = Double(exact) * strongestRatio / Double(max(1, estimate(LossyRecipe())))
+        }
         let families = families(minimumFramesPerSecond: minimumFramesPerSecond)
         typealias Winner = (family: Int, index: Int, psnr: Double?)
         func rank(_ psnr: Double?) -> Double { psnr ?? .infinity }
@@ -217,7 +242,11 @@ struct QualitySearch {
             rank(a.psnr) > rank(b.psnr) || (rank(a.psnr) == rank(b.psnr) && a.family < b.family)
         }
         let order = searchOrder(families)
-        var searched = Set<Int>()
+        // Families at frame rates where even the strongest recipe (16 colours, tolerance 16) is
+        // predicted over the budget are not searched: fewer colours or a wider tolerance at
+        // that rate would be needed, and no family has them.
+        let feasible = firstFeasibleStep(minimumFramesPerSecond: minimumFramesPerSecond)
+        var searched = Set(order.filter { families[$0].allSatisfy { $0.frameStep < feasible } })
         var waiting: [Winner] = [], compared: [Winner] = []
         var result: Found?, resultRank = -Double.infinity
         while true {
@@ -243,6 +272,24 @@ struct QualitySearch {
         }
         result?.compared = compared.sorted(by: better).map { (families[$0.family][$0.index], $0.psnr) }
         return result
+    }
+
+    /// The mildest frame step (1: all frames) at which 16 colours with a tolerance of 16 is
+    /// predicted to fit, by bisection over the steps (bytes fall as the step grows); the last
+    /// step when none is.
+    private mutating func firstFeasibleStep(minimumFramesPerSecond: Double) -> Double {
+        let steps = [1.0] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
+        guard merged.count > 1, steps.count > 1 else { return 1 }
+        func fits(_ step: Double) -> Bool {
+            let recipe = LossyRecipe(colors: 16, tolerance: 16, frameStep: step)
+            return !surelyOver(recipe) && predicted(recipe) <= options.maxBytes
+        }
+        var low = 0, high = steps.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if fits(steps[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return steps[low]
     }
 
     /// The order families are searched in: by their first recipe's frame step, all frames
@@ -317,29 +364,6 @@ struct QualitySearch {
         return bytes.count <= options.maxBytes ? found(family[pending.index], pending.frames, bytes) : nil
     }
 
-    /// The highest frame rate below `frameStep`'s that fits (for a failure's suggestion): the
-    /// fastest rate whose strongest recipe is predicted to fit, found by bisection over the
-    /// frame steps, then at that rate (or the next ones, if its file comes out over) the most
-    /// colours that fit, bisected and written like the other families.
-    mutating func fastestRateBeyond(frameStep allowed: Double) -> Found? {
-        let steps = frameSteps(minimumFramesPerSecond: 1).filter { $0 > allowed }
-        func family(_ step: Double) -> [LossyRecipe] {
-            [LossyRecipe(colors: exactIsPalette ? nil : 256, tolerance: 8, frameStep: step)]
-                + [128, 64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 8, frameStep: step) }
-                + [LossyRecipe(colors: 16, tolerance: 16, frameStep: step)]
-        }
-        var low = 0, high = steps.count
-        while low < high {
-            let middle = (low + high) / 2
-            if predicted(family(steps[middle]).last!) <= options.maxBytes { high = middle } else { low = middle + 1 }
-        }
-        for step in steps[low...].prefix(3) {
-            let recipes = family(step)
-            if let index = mildestFitting(recipes), let found = settle(recipes, from: index) { return found }
-        }
-        return nil
-    }
-
     /// The smallest file the search reaches (for a failure's message): the strongest recipe of
     /// all (the fewest colours, then the fewest frames, then the widest tolerance), planned.
     /// It is written at the strongest level only when that could bring it under the budget;
@@ -352,7 +376,7 @@ struct QualitySearch {
         let frames = timeline(recipe)
         let plan = self.plan(frames)
         // The strongest level has come to 0.79-0.95 of the search level's bytes on every clip measured.
-        if writesAtSearchLevel || Double(plan.searchLevelBytes) * 0.75 > Double(options.maxBytes) {
+        if Double(plan.searchLevelBytes) * 0.75 > Double(options.maxBytes) {
             return (found(recipe, frames, plan.encode(level: nil, threads: options.threads).bytes), true)
         }
         return (found(recipe, frames, write(plan)), false)

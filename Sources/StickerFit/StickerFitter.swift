@@ -71,95 +71,173 @@ public struct StickerFitter: Sendable {
         var atSearchLevel = false
     }
 
-    private func fitFile(_ animation: StickerAnimation, original: [UInt8], size: StickerSize, into result: inout FittedSticker) throws {
-        let shown = try animation.shownTimeline(threads: options.threads)
-        result.framesPerSecondBefore = shown.framesPerSecond
-        let format = animation.fileInfos[0].format
-        var smallest: (Attempt, [FitStep])?
-        var askedSizeSearch: QualitySearch?
-        for (tried, target) in sizes(from: size).enumerated() {
-            var steps = tried == 0 ? [] : [FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true)]
-            let (scaled, geometry) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
-                                                         side: target.pixels, threads: options.threads)
-            steps += geometry
-            let reference = FrameTimeline(frames: scaled, durations: shown.durations)
-            let merged = reference.mergingRepeats()
-            // The lossy search also tries the frames scaled with a softer filter (when scaled).
-            let isScaled = geometry.contains { $0.kind == .scale }
-            let softer = { () -> FrameTimeline? in
-                guard isScaled else { return nil }
-                let frames = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: target.pixels,
-                                                 threads: self.options.threads, filter: .bicubic).frames
-                return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
-            }
-            if merged.count < reference.count {
-                steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
-            }
-            let unchanged = geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
-            // A quick estimate first: an exact file far over the budget is not planned, only reported.
-            let estimate = quickEstimate(merged, side: target.pixels)
-            if options.allowLossy, isFarOverBudget(estimate), !(unchanged && original.count <= options.maxBytes) {
-                steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(String(groupingThousands: estimate)) bytes, "
-                                     + "far over the budget (not written)"))
-                if try fitLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette,
-                                size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
-                    return
-                }
-                continue
-            }
-            // Planning compresses every frame at the search level on the way; the strongest
-            // level (rarely a tenth smaller, several times slower) runs only when it could fit.
-            let planned = plan(merged, plays: animation.plays)
-            let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4
-            let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
-            let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
-            let encoded = planned.encode(level: level, threads: options.threads)
-            var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target,
-                                  framesPerSecond: merged.framesPerSecond)
-            let levelName = level.map { "level \($0)" } ?? "search level (the strongest could not fit or beat the input)"
-            var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)", bytesAfter: encoded.bytes.count)
-            if unchanged && original.count <= encoded.bytes.count {
-                attempt.bytes = original
-                attempt.fileExtension = format.fileExtension
-                step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)
-            }
-            steps.append(step)
-            if finish(attempt, steps: steps, into: &result) { return }
-            smallest = pick(smallest, (attempt, steps))
-            guard options.allowLossy else { continue }
+    /// A candidate with the steps that made it.
+    private typealias Candidate = (attempt: Attempt, steps: [FitStep])
 
-            if try fitLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: encoded.colorModel.isPalette,
-                            size: target, steps: steps, smallest: &smallest, search: &askedSizeSearch, isAskedSize: tried == 0, into: &result) {
-                return
-            }
-        }
-        if let (attempt, steps) = smallest {
+    /// What fitting at one size, or at every size allowed, came to.
+    private enum Outcome {
+        /// A file within the budget and above the quality floor.
+        case made(Candidate)
+        /// None: the best file within the budget, under the floor, if any; the smallest reached.
+        case failed(belowFloor: Candidate?, smallest: Candidate?)
+    }
+
+    /// What `fitFile` works from: the frames as shown (trimmed by `--max-duration`), the input
+    /// file (when it may be kept as it is) and the steps taken before any size.
+    private struct Source {
+        var shown: FrameTimeline
+        var animation: StickerAnimation
+        var original: [UInt8]?
+        var leadingSteps: [FitStep]
+    }
+
+    private func fitFile(_ animation: StickerAnimation, original: [UInt8], size: StickerSize, into result: inout FittedSticker) throws {
+        let full = try animation.shownTimeline(threads: options.threads)
+        result.framesPerSecondBefore = full.framesPerSecond
+        let source = Self.source(full, animation: animation, original: original, maxDuration: options.maxDuration)
+        switch try make(source, sizes: sizes(from: size)) {
+        case .made(let made):
+            _ = finish(made.attempt, steps: made.steps, into: &result)
+        case .failed(let belowFloor, let smallest):
+            guard let shownCandidate = belowFloor ?? smallest else { return }
+            let (attempt, steps) = shownCandidate
             result.steps = steps
             result.bytesAfter = attempt.bytes.count
             result.framesAfter = attempt.frames
             result.framesPerSecond = attempt.framesPerSecond
             result.fidelity = attempt.fidelity
             result.sizeClass = attempt.size
-            let suggestions = options.allowLossy ? try suggestions(askedSizeSearch, shown: shown, animation: animation, size: size) : []
-            result.failure = "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
-                + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
-                + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
-                + (suggestions.isEmpty ? (options.allowLossy ? "" : "; without --lossless it may fit")
-                   : "; " + suggestions.joined(separator: "; ")
-                     + (suggestions.contains { $0.contains(" bytes") } ? " (figures of files compressed at the search level: fit with the option compresses further)" : ""))
+            var message: String
+            if belowFloor != nil {
+                message = "the best file within \(String(groupingThousands: options.maxBytes)) bytes is \(Self.figures(attempt)), "
+                    + "under the quality floor of " + floorText
+            } else {
+                message = "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
+                    + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
+                    + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
+            }
+            let suggestions = options.allowLossy ? try suggestions(source, belowFloor: belowFloor, size: size) : []
+            if !suggestions.isEmpty {
+                message += "; " + suggestions.joined(separator: "; ")
+            } else if !options.allowLossy {
+                message += "; without --lossless it may fit"
+            }
+            result.failure = message
         }
     }
 
+    /// The floors in force, as the report names them: `20 dB (--min-psnr)`.
+    private var floorText: String {
+        var parts = [String(cFormat: "%g dB", options.psnrFloor)]
+        if options.ssimFloor > 0 { parts.append(String(cFormat: "SSIM %g", options.ssimFloor)) }
+        return parts.joined(separator: " and ") + (options.strict ? " (--strict)" : " (--min-psnr" + (options.ssimFloor > 0 ? ", --min-ssim)" : ")"))
+    }
+
+    /// `412,118 bytes, 24.1 dB, SSIM 0.812, 21 frames at 7.5 fps`: a file's figures.
+    private static func figures(_ attempt: Attempt) -> String {
+        var text = "\(String(groupingThousands: attempt.bytes.count)) bytes"
+        if let psnr = attempt.fidelity.psnr { text += String(cFormat: ", %.1f dB", psnr) } else { text += ", exact" }
+        if let ssim = attempt.fidelity.ssim { text += String(cFormat: ", SSIM %.3f", ssim) }
+        if attempt.framesPerSecond > 0 { text += String(cFormat: ", %ld frames at %.1f fps", attempt.frames, attempt.framesPerSecond) }
+        return text
+    }
+
+    /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
+    /// animation that is longer (a lossy step, named).
+    private static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8], maxDuration: Double?) -> Source {
+        guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else {
+            return Source(shown: full, animation: animation, original: original, leadingSteps: [])
+        }
+        let trimmed = full.keepingFirst(seconds: maxDuration)
+        let step = FitStep(.maxDuration, String(cFormat: "the first %.2f s of %.2f s kept at their own speed, %ld -> %ld frames",
+                                                trimmed.totalSeconds, full.totalSeconds, full.count, trimmed.count), isLossy: true)
+        return Source(shown: trimmed, animation: animation, original: nil, leadingSteps: [step])
+    }
+
+    /// Fits `source` at each of `sizes` in turn: the first file within the budget and above
+    /// the floor is made.
+    private func make(_ source: Source, sizes: [StickerSize]) throws -> Outcome {
+        var belowFloor: Candidate?, smallest: Candidate?
+        let asked = sizes[0]
+        for target in sizes {
+            switch try make(source, size: target, asked: asked) {
+            case .made(let made):
+                return .made(made)
+            case .failed(let below, let small):
+                // The first size's best under the floor is what a lower floor would make.
+                if belowFloor == nil { belowFloor = below }
+                if let small { smallest = pick(smallest, small) }
+            }
+        }
+        return .failed(belowFloor: belowFloor, smallest: smallest)
+    }
+
+    /// Fits `source` at one size: exact first, then the lossy search.
+    private func make(_ source: Source, size target: StickerSize, asked size: StickerSize) throws -> Outcome {
+        let animation = source.animation
+        let shown = source.shown
+        let format = animation.fileInfos[0].format
+        var steps = source.leadingSteps
+        if target != size { steps.append(FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true)) }
+        let (scaled, geometry) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
+                                                     side: target.pixels, threads: options.threads)
+        steps += geometry
+        let reference = FrameTimeline(frames: scaled, durations: shown.durations)
+        let merged = reference.mergingRepeats()
+        // The lossy search also tries the frames scaled with a softer filter (when scaled).
+        let isScaled = geometry.contains { $0.kind == .scale }
+        let softer = { () -> FrameTimeline? in
+            guard isScaled else { return nil }
+            let frames = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: target.pixels,
+                                             threads: self.options.threads, filter: .bicubic).frames
+            return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
+        }
+        if merged.count < reference.count {
+            steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
+        }
+        let original = source.original ?? []
+        let unchanged = source.original != nil && geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
+        // A quick estimate first: an exact file far over the budget is not planned, only reported.
+        let estimate = quickEstimate(merged, side: target.pixels)
+        if options.allowLossy, isFarOverBudget(estimate), !(unchanged && original.count <= options.maxBytes) {
+            steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(String(groupingThousands: estimate)) bytes, "
+                                 + "far over the budget (not written)"))
+            return try makeLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays,
+                                 exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette, exactSearchLevelBytes: nil,
+                                 size: target, steps: steps, smallest: nil)
+        }
+        // Planning compresses every frame at the search level on the way; the strongest
+        // level (rarely a tenth smaller, several times slower) runs only when it could fit.
+        let planned = plan(merged, plays: animation.plays)
+        let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4
+        let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
+        let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
+        let encoded = planned.encode(level: level, threads: options.threads)
+        var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target,
+                              framesPerSecond: merged.framesPerSecond)
+        let levelName = level.map { "level \($0)" } ?? "search level (the strongest could not fit or beat the input)"
+        var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)", bytesAfter: encoded.bytes.count)
+        if unchanged && original.count <= encoded.bytes.count {
+            attempt.bytes = original
+            attempt.fileExtension = format.fileExtension
+            step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)
+        }
+        steps.append(step)
+        if attempt.bytes.count <= options.maxBytes { return .made((attempt, steps)) }
+        guard options.allowLossy else { return .failed(belowFloor: nil, smallest: (attempt, steps)) }
+        return try makeLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: encoded.colorModel.isPalette,
+                             exactSearchLevelBytes: planned.searchLevelBytes, size: target, steps: steps, smallest: (attempt, steps))
+    }
+
     /// The lossy candidates at one size: the quality search's file and, for an opaque still, a
-    /// JPEG; the one of highest PSNR that fits is the result. Otherwise the smallest file reached
-    /// joins `smallest`, and the search is kept in `search` for the failure's suggestions.
-    private func fitLossy(merged: FrameTimeline, softer: () -> FrameTimeline?, reference: FrameTimeline, plays: Int,
-                          exactIsPalette: Bool, size target: StickerSize,
-                          steps: [FitStep], smallest: inout (Attempt, [FitStep])?, search kept: inout QualitySearch?,
-                          isAskedSize: Bool, into result: inout FittedSticker) throws -> Bool {
-        var fitting: [(Attempt, [FitStep])] = []
+    /// JPEG; the one of highest PSNR that fits and meets the floor is made. Otherwise the best
+    /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned.
+    private func makeLossy(merged: FrameTimeline, softer: () -> FrameTimeline?, reference: FrameTimeline, plays: Int,
+                           exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
+                           smallest exact: Candidate?) throws -> Outcome {
+        var fitting: [Candidate] = []
         var search = QualitySearch(merged: merged, softerMerged: softer(), reference: reference, plays: plays, side: target.pixels,
-                                   options: options, exactIsPalette: exactIsPalette)
+                                   options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes)
         if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
             fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))
         }
@@ -175,55 +253,70 @@ public struct StickerFitter: Sendable {
                 break
             }
         }
-        func rank(_ fidelity: Fidelity) -> Double { fidelity.psnr ?? .infinity }
-        if let best = fitting.max(by: { rank($0.0.fidelity) < rank($1.0.fidelity) }) {
-            return finish(best.0, steps: best.1, into: &result)
-        }
-        if let (reached, atSearchLevel) = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
-            var attempt = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)
-            attempt.0.atSearchLevel = atSearchLevel
+        var smallest = exact
+        if fitting.isEmpty, let (reached, atSearchLevel) = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+            var candidate = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)
+            candidate.attempt.atSearchLevel = atSearchLevel
             // Predictions said no candidate fits, but the strongest one written does: keep it.
-            if finish(attempt.0, steps: attempt.1, into: &result) { return true }
-            smallest = pick(smallest, attempt)
-        }
-        if isAskedSize { kept = search }
-        return false
-    }
-
-    /// What would make a sticker fit, each found by trying it: a lower frame rate than
-    /// `--min-fps` allows, and the next smaller size class when `--allow-smaller-size` is off.
-    private func suggestions(_ search: QualitySearch?, shown: FrameTimeline, animation: StickerAnimation, size: StickerSize) throws -> [String] {
-        var found: [String] = []
-        func figures(_ fit: QualitySearch.Found) -> String {
-            "\(String(groupingThousands: fit.bytes.count)) bytes" + (fit.fidelity.psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "")
-        }
-        if var search, let lowest = search.frameSteps(minimumFramesPerSecond: 1).last, lowest > 1 {
-            // The fastest rate that fits: frame steps beyond --min-fps, mildest first; a file
-            // under the budget at the search level proves it.
-            search.verifyAtSearchLevel()
-            let allowed = search.frameSteps(minimumFramesPerSecond: options.minimumFramesPerSecond).last ?? 1
-            if let fit = search.fastestRateBeyond(frameStep: allowed) {
-                let rate = (search.merged.framesPerSecond / fit.recipe.frameStep * 10).rounded(.down) / 10
-                found.append(String(cFormat: "fits at %.1f fps with --min-fps %.1f: ", rate, rate) + figures(fit))
+            if candidate.attempt.bytes.count <= options.maxBytes && !atSearchLevel {
+                fitting.append(candidate)
+            } else {
+                smallest = pick(smallest, candidate)
             }
         }
-        if !options.allowSmallerSize, let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }) {
-            let (scaled, _) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
-                                                  side: smaller.pixels, threads: options.threads)
-            let reference = FrameTimeline(frames: scaled, durations: shown.durations)
-            let merged = reference.mergingRepeats()
-            // The exact file is planned only when the quick estimate leaves it a chance, as at the asked size.
-            let exact = isFarOverBudget(quickEstimate(merged, side: smaller.pixels)) ? nil : plan(merged, plays: animation.plays)
-            if let exact, exact.searchLevelBytes <= options.maxBytes || (exact.searchLevelBytes * 93 / 100 <= options.maxBytes
-                && exact.encode(level: options.compressionLevel, threads: options.threads).bytes.count <= options.maxBytes) {
-                found.append("fits as \(smaller) (\(smaller.pixels) px), exact, with --allow-smaller-size")
-            } else {
-                let exactIsPalette = exact?.colorModel.isPalette ?? PNGColorModel.smallest(for: merged.frames).isPalette
-                var search = QualitySearch(merged: merged, reference: reference, plays: animation.plays, side: smaller.pixels,
-                                           options: options, exactIsPalette: exactIsPalette)
-                search.verifyAtSearchLevel()
-                if let fit = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
-                    found.append("fits as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + figures(fit))
+        func rank(_ candidate: Candidate) -> Double { candidate.attempt.fidelity.psnr ?? .infinity }
+        if let best = fitting.filter({ options.meetsFloor($0.attempt.fidelity) }).max(by: { rank($0) < rank($1) }) {
+            return .made(best)
+        }
+        return .failed(belowFloor: fitting.max { rank($0) < rank($1) }, smallest: smallest)
+    }
+
+    /// What would make a sticker that failed: each suggestion is the option's own fit, run on
+    /// the same frames, and its figures are those of the file it wrote. A lower floor
+    /// (`--min-psnr`, `--min-ssim`, or without `--strict`) makes the best file found under it;
+    /// `--allow-smaller-size` the next size class; `--max-duration` the first 3 s (or 1.5 s) of
+    /// a longer clip; a lower `--min-fps` what the search makes without one.
+    private func suggestions(_ source: Source, belowFloor: Candidate?, size: StickerSize) throws -> [String] {
+        var found: [String] = []
+        if let (attempt, _) = belowFloor, let psnr = attempt.fidelity.psnr {
+            // The same search with a lower floor makes this very file (the floor only accepts or refuses).
+            var with: [String] = [], withoutStrict = false
+            if psnr < options.psnrFloor {
+                withoutStrict = options.strict
+                if psnr < options.minimumPSNR { with.append(String(cFormat: "--min-psnr %.1f", (psnr * 10).rounded(.down) / 10)) }
+            }
+            if let ssim = attempt.fidelity.ssim, ssim < options.ssimFloor {
+                withoutStrict = withoutStrict || options.strict
+                if ssim < options.minimumSSIM { with.append(String(cFormat: "--min-ssim %.2f", (ssim * 100).rounded(.down) / 100)) }
+            }
+            let changes = [withoutStrict ? "without --strict" : nil, with.isEmpty ? nil : "with " + with.joined(separator: " ")].compactMap { $0 }
+            if !changes.isEmpty { found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt)) }
+        }
+        if !options.allowSmallerSize, let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }),
+           case .made(let made) = try make(source, size: smaller, asked: size) {
+            found.append("made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
+        }
+        if options.maxDuration == nil, source.shown.count > 1 {
+            let full = source.shown.totalSeconds
+            for seconds in [3.0, 1.5] where seconds < full - 0.25 {
+                var trimmed = self
+                trimmed.options.maxDuration = seconds
+                let shorter = Self.source(source.shown, animation: source.animation, original: source.original ?? [], maxDuration: seconds)
+                if case .made(let made) = try trimmed.make(shorter, sizes: sizes(from: size)) {
+                    found.append(String(cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds) + Self.figures(made.attempt))
+                    break
+                }
+            }
+        }
+        if options.minimumFramesPerSecond > 0, source.shown.count > 1 {
+            // The rate the search reaches without a minimum, then that rate as the minimum.
+            var free = self
+            free.options.minimumFramesPerSecond = 0
+            if case .made(let made) = try free.make(source, sizes: sizes(from: size)), made.attempt.framesPerSecond < options.minimumFramesPerSecond {
+                var lower = self
+                lower.options.minimumFramesPerSecond = (made.attempt.framesPerSecond * 10).rounded(.down) / 10
+                if lower.options.minimumFramesPerSecond > 0, case .made(let proven) = try lower.make(source, sizes: sizes(from: size)) {
+                    found.append(String(cFormat: "made with --min-fps %.1f: ", lower.options.minimumFramesPerSecond) + Self.figures(proven.attempt))
                 }
             }
         }
@@ -242,7 +335,7 @@ public struct StickerFitter: Sendable {
 
     /// A file the lossy search wrote, measured by decoding it, with its steps.
     private func lossyAttempt(_ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
-                              steps: [FitStep]) throws -> (Attempt, [FitStep]) {
+                              steps: [FitStep]) throws -> Candidate {
         let fidelity = try Fidelity.measure(found.bytes, against: reference, limits: options.limits)
         var lossySteps = steps + found.recipe.steps(framesPerSecond: merged.framesPerSecond, frames: merged.count, dithered: options.dither)
         let compared = found.compared.map { candidate in
@@ -277,7 +370,7 @@ public struct StickerFitter: Sendable {
         return true
     }
 
-    private func pick(_ current: (Attempt, [FitStep])?, _ candidate: (Attempt, [FitStep])) -> (Attempt, [FitStep]) {
+    private func pick(_ current: Candidate?, _ candidate: Candidate) -> Candidate {
         guard let current else { return candidate }
         return candidate.0.bytes.count < current.0.bytes.count ? candidate : current
     }

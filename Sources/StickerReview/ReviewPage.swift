@@ -159,6 +159,9 @@ enum ReviewPage {
         } else {
             out += "<p class=\"error\">Cannot fit: \(HTMLText.escape(fit.failure ?? "no candidate under the budget"))</p>\n"
         }
+        if let warning = fit.warning {
+            out += "<p class=\"warning\">Loss: \(HTMLText.escape(warning))</p>\n"
+        }
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"
         }

@@ -4,6 +4,9 @@
 Usage:
   pillow_fixtures.py encode FORMAT QUALITY WIDTH HEIGHT IN.rgb OUT
       Writes IN.rgb (RGB8, top row first) as FORMAT (JPEG or WEBP, lossy) at QUALITY.
+  pillow_fixtures.py gradient-gif WIDTH HEIGHT FRAMES OUT.gif
+      Writes FRAMES frames of smooth drifting gradients, 60 ms each, looping, as Pillow saves
+      RGB frames to GIF: each quantised to an adaptive palette with Floyd-Steinberg dithering.
   pillow_fixtures.py describe OUT.json FILE...
       Writes, for each FILE, {"width", "height", "frames", "minAlpha"} (minAlpha over every
       frame, after conversion to RGBA) to OUT.json as a list in FILE order.
@@ -22,6 +25,24 @@ def encode(image_format, quality, width, height, source, target):
     image.save(target, image_format, quality=int(quality))
 
 
+def gradient_gif(width, height, count, target):
+    import math
+    import numpy as np
+    width, height, count = int(width), int(height), int(count)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    frames = []
+    for k in range(count):
+        angle = k / count * math.pi / 2
+        t = (x * math.cos(angle) + y * math.sin(angle)) / (width + height)
+        r = np.hypot(x - width * (0.3 + 0.02 * k), y - height * 0.5) / width
+        red = 40 + 180 * t + 60 * np.exp(-r * 4)
+        green = 90 + 100 * (1 - t) * np.exp(-r * 2)
+        blue = 200 - 150 * t
+        rgb = np.clip(np.stack([red, green, blue], -1), 0, 255).astype(np.uint8)
+        frames.append(Image.fromarray(rgb, "RGB"))
+    frames[0].save(target, save_all=True, append_images=frames[1:], duration=60, loop=0)
+
+
 def describe(target, paths):
     facts = []
     for path in paths:
@@ -38,6 +59,8 @@ def describe(target, paths):
 def main():
     if sys.argv[1] == "encode":
         encode(*sys.argv[2:8])
+    elif sys.argv[1] == "gradient-gif":
+        gradient_gif(*sys.argv[2:6])
     elif sys.argv[1] == "describe":
         describe(sys.argv[2], sys.argv[3:])
     else:

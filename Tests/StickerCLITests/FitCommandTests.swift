@@ -349,3 +349,67 @@ struct FitCommandTests {
         return files
     }
 }
+
+/// What `stickers fit` says of loss, as a user or CI meets it: the warning in the report, its
+/// JSON, `validate` of the catalog written; `--strict` and the option it names, run as given.
+@Suite("stickers fit: loss is never silent", .timeLimit(.minutes(3)))
+struct FitLossCommandTests {
+    /// A 300 px grainy clip, 24 frames at 24 fps, that fits 90,000 bytes only at a low rate.
+    static func clip(in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let side = 300
+        let frames = GrainyClip.frames(side: side, frames: 24, grain: 12, seed: 11)
+        let animation = frames.map { PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: 41, denominator: 1000)) }
+        let url = folder.appendingPathComponent("clip.png")
+        try Data(PNGEncoder.encodeAnimation(animation, width: side, height: side, plays: 0)).write(to: url)
+        return url
+    }
+
+    static let common = ["--size", "small", "--max-bytes", "90000", "--level", "6", "--progress", "none"]
+
+    @Test("made with visible loss: a warning in the report and its JSON, and validate of the catalog warns [fit-loss] with the same figures")
+    func warned() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.clip(in: folder)
+        let catalog = folder.appendingPathComponent("Lossy.xcstickers")
+        let text = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path] + Self.common)
+        #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.contains("warning: made with visible loss (under 30 dB or SSIM 0.90)"), "\(text.stdout)")
+        #expect(text.stdout.contains("1 with visible loss"), "\(text.stdout)")
+
+        let json = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json"] + Self.common)
+        let entry = try #require(FitCommandTests.entries(try FitCommandTests.report(json.stdout))["clip"])
+        let psnr = try #require(entry["psnr"] as? Double)
+        let warning = try #require(entry["warning"] as? String)
+        #expect(psnr < 30 && warning.contains(String(format: "%.1f dB", psnr)), "\(warning)")
+        let givenUp = try #require(entry["givenUp"] as? [String])
+        #expect(givenUp.contains { $0.hasPrefix("frame rate 24.4 -> ") }, "\(givenUp)")
+
+        // The catalog records the loss; validate reads it back and warns, exit 0 (a warning).
+        let validate = try CLITests.runExecutable(["validate", catalog.path])
+        #expect(validate.status == 0)
+        #expect(validate.stdout.contains("warning [fit-loss] clip: made with visible loss"), "\(validate.stdout)")
+        #expect(validate.stdout.contains(String(format: "%.1f dB", psnr)) && validate.stdout.contains("frame rate 24.4 -> "), "\(validate.stdout)")
+    }
+
+    @Test("--strict: exit 1, nothing written, and the option it names, run as given, makes the file it names")
+    func strict() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.clip(in: folder)
+        let catalog = folder.appendingPathComponent("Strict.xcstickers")
+        let refused = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--strict", "--json"] + Self.common)
+        #expect(refused.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: catalog.path))
+        let failure = try #require(FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["clip"]?["failure"] as? String)
+        let match = try #require(failure.firstMatch(of: /made without --strict: ([0-9,]+) bytes, ([0-9.]+) dB/), "\(failure)")
+        // Run without --strict, as the message says: the figures of that file.
+        let made = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--json"] + Self.common)
+        #expect(made.status == 0)
+        let entry = try #require(FitCommandTests.entries(try FitCommandTests.report(made.stdout))["clip"])
+        #expect(String(groupingThousands: entry["bytesAfter"] as? Int ?? -1) == String(match.1))
+        #expect(String(format: "%.1f", entry["psnr"] as? Double ?? -1) == String(match.2))
+        #expect(try Data(contentsOf: FitCommandTests.stickerFile(catalog, "clip")).count == entry["bytesAfter"] as? Int)
+    }
+}

@@ -34,6 +34,11 @@ struct ContentsJSON {
     /// Contents.json files Xcode writes are a few kilobytes; anything past this is not one.
     static let maxBytes = 4 << 20
 
+    /// What `stickers fit` recorded of its loss under `info` (``FitLoss/contentsKey``), if anything.
+    var fitLoss: FitLoss? {
+        (root["info"] as? [String: Any])?[FitLoss.contentsKey].flatMap(FitLoss.init(contentsValue:))
+    }
+
     /// The `properties` object (empty when absent).
     var properties: [String: Any] { root["properties"] as? [String: Any] ?? [:] }
 

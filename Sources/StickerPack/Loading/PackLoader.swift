@@ -134,7 +134,8 @@ public enum PackLoader {
             warnings.append(PackWarning(path: contents.path, message: "no \"filename\"; using \(images[0].lastPathComponent)"))
             file = images[0]
         }
-        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .file(file))
+        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .file(file),
+                       fitLoss: contents.fitLoss)
     }
 
     private static func loadSequence(_ folder: URL, warnings: inout [PackWarning]) throws(PackError) -> Sticker {
@@ -161,7 +162,8 @@ public enum PackLoader {
             frames.append(url)
         }
         let sequence = StickerSequence(frames: frames, duration: duration, durationType: durationType, repetitions: Int(repetitions))
-        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .sequence(sequence))
+        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .sequence(sequence),
+                       fitLoss: contents.fitLoss)
     }
 
     /// The visible entries of a folder, sorted by name (the browser order of a folder pack).

@@ -10,12 +10,15 @@ public struct Sticker: Sendable, Hashable {
     public var accessibilityLabel: String?
     /// The image file, or the frames of a sticker sequence.
     public var source: StickerSource
+    /// What `stickers fit` gave up to make it, when a catalog it wrote says so.
+    public var fitLoss: FitLoss?
 
     /// Creates a sticker.
-    public init(name: String, accessibilityLabel: String? = nil, source: StickerSource) {
+    public init(name: String, accessibilityLabel: String? = nil, source: StickerSource, fitLoss: FitLoss? = nil) {
         self.name = name
         self.accessibilityLabel = accessibilityLabel
         self.source = source
+        self.fitLoss = fitLoss
     }
 
     /// The description Messages shows: the label, or the name when there is none.

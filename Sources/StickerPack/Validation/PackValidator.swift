@@ -68,6 +68,7 @@ private struct StickerChecker {
 
     mutating func run() {
         checkDescription()
+        checkFitLoss()
         var readable = true
         for file in sticker.files {
             readable = checkFileBytes(file) && readable
@@ -111,6 +112,14 @@ private struct StickerChecker {
                 "description is \(length) characters; Messages allows \(thresholds.maxDescriptionLength)",
                 measured: "\(length) characters", limit: "\(thresholds.maxDescriptionLength) characters")
         }
+    }
+
+    /// A catalog `stickers fit` wrote says what it gave up: under the line a viewer notices,
+    /// that is a warning, so the loss is never silent.
+    private mutating func checkFitLoss() {
+        guard let loss = sticker.fitLoss, loss.isVisible else { return }
+        add(.warning, .fitLoss, loss.warning, measured: loss.description,
+            limit: String(cFormat: "%.0f dB, SSIM %.2f", FitLoss.warningPSNR, FitLoss.warningSSIM))
     }
 
     /// Size and format of one file; `false` when it cannot be decoded at all.

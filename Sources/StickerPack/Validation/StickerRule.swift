@@ -34,6 +34,9 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case frameRate = "frame-rate"
     /// All frames decoded take at most the threshold's bytes (128 MiB by default). Warning.
     case playbackCost = "playback-cost"
+    /// The catalog says `stickers fit` made the sticker with visible loss (under 30 dB PSNR or
+    /// SSIM 0.90 against the original, see ``FitLoss``). Warning.
+    case fitLoss = "fit-loss"
     /// The catalog needed a workaround (a misspelt key, a missing list). Warning.
     case catalog
     /// The catalog's iMessage app icon set has every size Apple lists, each a PNG of the

@@ -21,12 +21,22 @@ public enum CatalogWriter {
         public var accessibilityLabel: String
         /// The image or frames.
         public var content: Content
+        /// What `fit` gave up to make it, recorded in its `Contents.json` (`nil`: nothing).
+        public var fitLoss: FitLoss?
 
         /// Creates an entry.
-        public init(name: String, accessibilityLabel: String, content: Content) {
+        public init(name: String, accessibilityLabel: String, content: Content, fitLoss: FitLoss? = nil) {
             self.name = name
             self.accessibilityLabel = accessibilityLabel
             self.content = content
+            self.fitLoss = fitLoss
+        }
+
+        /// The `info` object of its `Contents.json`: Xcode's, and fit's record when there is one.
+        var info: [String: Any] {
+            var info = CatalogWriter.info
+            if let fitLoss { info[FitLoss.contentsKey] = fitLoss.contentsValue }
+            return info
         }
     }
 
@@ -67,7 +77,7 @@ public enum CatalogWriter {
                 let sticker = pack.appendingPathComponent(entry.name + ".sticker")
                 try manager.createDirectory(at: sticker, withIntermediateDirectories: true)
                 try Data(bytes).write(to: sticker.appendingPathComponent(fileName))
-                try json(["info": info, "properties": ["filename": fileName, "accessibility-label": entry.accessibilityLabel]], to: sticker)
+                try json(["info": entry.info, "properties": ["filename": fileName, "accessibility-label": entry.accessibilityLabel]], to: sticker)
                 listed.append(["filename": entry.name + ".sticker"])
             case .sequence(let frames, let duration, let durationType, let repetitions):
                 let sequence = pack.appendingPathComponent(entry.name + ".stickersequence")
@@ -75,7 +85,7 @@ public enum CatalogWriter {
                 for frame in frames { try Data(frame.bytes).write(to: sequence.appendingPathComponent(frame.name)) }
                 let properties: [String: Any] = ["accessibility-label": entry.accessibilityLabel, "duration": duration,
                                                  "duration-type": durationType.rawValue, "repetitions": repetitions]
-                try json(["info": info, "properties": properties, "frames": frames.map { ["filename": $0.name] }], to: sequence)
+                try json(["info": entry.info, "properties": properties, "frames": frames.map { ["filename": $0.name] }], to: sequence)
                 listed.append(["filename": entry.name + ".stickersequence"])
             }
         }
@@ -89,7 +99,7 @@ public enum CatalogWriter {
         try json(["info": info, "images": images], to: iconSet)
     }
 
-    private static var info: [String: Any] { ["author": "xcode", "version": 1] }
+    static var info: [String: Any] { ["author": "xcode", "version": 1] }
 
     private static func json(_ object: [String: Any], to folder: URL) throws {
         try JSONValue(untyped: object).xcodeJSON().write(to: folder.appendingPathComponent("Contents.json"))

@@ -1,0 +1,62 @@
+/// What `stickers fit` gave up to bring a sticker under the budget, as it records it in the
+/// catalog (the sticker's `Contents.json`, under `info`) so `validate` and `review` can say so
+/// later: the quality of the file against the scaled original and each thing given up.
+public struct FitLoss: Sendable, Hashable, Codable {
+    /// PSNR of the file against the scaled original, at every frame's start time, in dB.
+    public var psnr: Double?
+    /// Mean SSIM of the same comparison, 0-1.
+    public var ssim: Double?
+    /// What was given up and by how much, one entry a kind: `frame rate 30.0 -> 7.5 fps`,
+    /// `256 colours`, `size regular -> small (300 px)`, `first 3.00 s of 12.00 s`.
+    public var givenUp: [String]
+
+    /// Creates a record.
+    public init(psnr: Double?, ssim: Double?, givenUp: [String]) {
+        self.psnr = psnr
+        self.ssim = ssim
+        self.givenUp = givenUp
+    }
+
+    /// The line under which a sticker's loss is visible, so never silent: 30 dB PSNR (an error
+    /// of about 3% of full scale at each instant, where banding, blur and dropped motion start
+    /// to show side by side with the original) ...
+    public static let warningPSNR = 30.0
+    /// ... or a mean SSIM of 0.90 (a tenth of the local structure lost).
+    public static let warningSSIM = 0.90
+
+    /// Whether the loss is under the warning line (PSNR under 30 dB or SSIM under 0.90).
+    public var isVisible: Bool {
+        (psnr.map { $0 < Self.warningPSNR } ?? false) || (ssim.map { $0 < Self.warningSSIM } ?? false)
+    }
+
+    /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`.
+    public var description: String {
+        let quality = [psnr.map { String(cFormat: "%.1f dB", $0) }, ssim.map { String(cFormat: "SSIM %.3f", $0) }].compactMap { $0 }
+        return (quality.isEmpty ? "exact" : quality.joined(separator: ", ")) + (givenUp.isEmpty ? "" : ": " + givenUp.joined(separator: "; "))
+    }
+
+    /// The warning's text: `made with visible loss (under 30 dB or SSIM 0.90): 24.1 dB, ...`.
+    public var warning: String {
+        String(cFormat: "made with visible loss (under %.0f dB or SSIM %.2f): ", Self.warningPSNR, Self.warningSSIM) + description
+    }
+
+    /// The key `fit` writes the record under in a sticker's `Contents.json` `info` object.
+    public static let contentsKey = "stickerkit-fit"
+
+    /// The record as a `Contents.json` value.
+    public var contentsValue: [String: Any] {
+        var value: [String: Any] = ["given-up": givenUp]
+        if let psnr { value["psnr"] = (psnr * 100).rounded() / 100 }
+        if let ssim { value["ssim"] = (ssim * 10_000).rounded() / 10_000 }
+        return value
+    }
+
+    /// Reads a record written by ``contentsValue``; `nil` when `value` is not one.
+    public init?(contentsValue value: Any) {
+        guard let object = value as? [String: Any], let givenUp = object["given-up"] as? [Any] else { return nil }
+        let strings = givenUp.compactMap { $0 as? String }
+        guard strings.count == givenUp.count else { return nil }
+        func number(_ key: String) -> Double? { (object[key] as? Double).flatMap { $0.isFinite ? $0 : nil } }
+        self.init(psnr: number("psnr"), ssim: number("ssim"), givenUp: strings)
+    }
+}

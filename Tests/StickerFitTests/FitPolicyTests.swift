@@ -1,0 +1,175 @@
+import AnimationCodec
+import Foundation
+@testable import StickerFit
+import StickerPack
+import TestSupport
+import Testing
+
+/// What `fit` makes by default and what it refuses: a clip is made at whatever frame rate its
+/// best file needs, down to the quality floor; loss under the warning line is reported; a
+/// refusal names options that make the sticker, each with the figures of the file it makes.
+@Suite("fit: the quality floor, the loss warning and suggestions that hold", .timeLimit(.minutes(3)))
+struct FitPolicyTests {
+    static let side = StickerSize.small.pixels
+
+    /// A lit disc drifting right with grain of ±`grain`, `frames` frames of `milliseconds`
+    /// each, written as an APNG at the small size (so the file is its own reference).
+    static func writeClip(frames: Int, milliseconds: Int, grain: Int, seed: UInt64, in folder: URL, name: String = "clip") throws -> ([[UInt8]], URL) {
+        let pixels = GrainyClip.frames(side: side, frames: frames, grain: grain, seed: seed)
+        let url = try FitFixtures.writeAPNG(pixels, milliseconds: Array(repeating: milliseconds, count: frames), width: side, height: side,
+                                            to: folder.appendingPathComponent(name + ".png"))
+        return (pixels, url)
+    }
+
+    static func fit(_ url: URL, maxBytes: Int, _ change: (inout FitOptions) -> Void = { _ in }) -> FittedSticker {
+        var options = FitFixtures.quickOptions(maxBytes: maxBytes)
+        change(&options)
+        return StickerFitter(options: options).fit(FitFixtures.sticker(url), size: .small)
+    }
+
+    /// `412,118 bytes, 24.1 dB`: how a suggestion states a file's size and PSNR.
+    static func figures(_ fitted: FittedSticker) -> String {
+        "\(String(groupingThousands: fitted.bytesAfter)) bytes, " + String(format: "%.1f dB", fitted.fidelity.psnr ?? .infinity)
+    }
+
+    /// 24 frames at 24 fps, grain ±12, at 90,000 bytes: at its own rate, even 16 colours with a
+    /// wide tolerance is over (about 7 KB a frame), so only a lower rate fits.
+    static let budget = 90_000
+
+    @Test("a clip that needs a low frame rate is made by default under 10 fps, the loop kept, with a warning naming the rate given up")
+    func madeByDefault() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (frames, url) = try Self.writeClip(frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder)
+        let fitted = Self.fit(url, maxBytes: Self.budget)
+        #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
+        guard case .file(_, let bytes) = fitted.output else { return }
+        #expect(bytes.count <= Self.budget)
+        #expect(fitted.framesPerSecond < 10 && fitted.framesPerSecond > 0, "\(fitted.framesPerSecond) fps")
+        let psnr = try #require(fitted.fidelity.psnr)
+        #expect(psnr >= FitOptions.defaultMinimumPSNR)
+
+        // Pillow's frames at every input frame's start time: the loop keeps its length and the
+        // PSNR is the reported one.
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png")))
+        var starts: [Double] = [], total = 0.0
+        for duration in shown.durationsMs { starts.append(total); total += duration }
+        #expect(abs(total - Double(24 * (1000 / 24))) < 1e-6, "the loop keeps its length: \(total) ms")
+        let instants: [[UInt8]] = (0..<frames.count).map { index in
+            let time = Double(index * (1000 / 24))
+            return shown.frames[starts.lastIndex { $0 <= time + 1e-6 }!]
+        }
+        let measured = PixelDifference(Array(frames.joined()), Array(instants.joined()))
+        #expect(abs(measured.psnr - psnr) <= 0.1, "Pillow sees \(measured.psnr) dB, the report \(psnr) dB")
+
+        // Under 30 dB: a warning naming the rate given up, in the report and its JSON.
+        let loss = try #require(fitted.loss)
+        #expect(psnr < FitLoss.warningPSNR && loss.isVisible)
+        // 24 frames of 41 ms is 24.4 fps; Pillow counts the frames kept over the same loop.
+        let expectedRate = String(format: "frame rate %.1f -> %.1f fps", 24 / 0.984, Double(shown.frames.count) / 0.984)
+        #expect(loss.givenUp.contains { $0.hasPrefix(expectedRate) }, "\(loss.givenUp) lacks \(expectedRate)")
+        let entry = FitReport.Entry(fitted)
+        #expect(entry.warning?.contains(expectedRate) == true && entry.warning?.contains(String(format: "%.1f dB", psnr)) == true,
+                "\(entry.warning ?? "no warning")")
+    }
+
+    @Test("--strict refuses it and names the option that makes it, with the figures of the file that option makes")
+    func strictRefuses() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, url) = try Self.writeClip(frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder)
+        let strict = Self.fit(url, maxBytes: Self.budget) { $0.strict = true }
+        #expect(strict.output == nil)
+        let failure = try #require(strict.failure)
+        #expect(failure.contains("under the quality floor of 30 dB and SSIM 0.9 (--strict)"), "\(failure)")
+        let made = Self.fit(url, maxBytes: Self.budget)
+        #expect(made.succeeded)
+        #expect(failure.contains("made without --strict: " + Self.figures(made)), "\(failure)\n-- the default run: \(Self.figures(made))")
+    }
+
+    @Test("--min-fps above what the clip needs refuses it, naming the --min-fps that makes it; run, that option makes the file named")
+    func minimumRateSuggestionHolds() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, url) = try Self.writeClip(frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder)
+        let refused = Self.fit(url, maxBytes: Self.budget) { $0.minimumFramesPerSecond = 12 }
+        let failure = try #require(refused.failure)
+        #expect(refused.output == nil)
+        let match = try #require(failure.firstMatch(of: /made with --min-fps ([0-9.]+): ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
+        let rate = try #require(Double(String(match.1)))
+        #expect(rate < 12)
+        let made = Self.fit(url, maxBytes: Self.budget) { $0.minimumFramesPerSecond = rate }
+        #expect(made.succeeded, "\(made.failure ?? "")")
+        #expect(Self.figures(made) == String(match.2))
+        #expect(made.framesPerSecond >= rate - 1e-9)
+    }
+
+    @Test("--min-psnr above the best file refuses it, naming the --min-psnr that makes it; run, that makes the file named")
+    func qualityFloorSuggestionHolds() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, url) = try Self.writeClip(frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder)
+        let refused = Self.fit(url, maxBytes: Self.budget) { $0.minimumPSNR = 40 }
+        let failure = try #require(refused.failure)
+        let match = try #require(failure.firstMatch(of: /made with --min-psnr ([0-9.]+): ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
+        let floor = try #require(Double(String(match.1)))
+        #expect(floor < 40)
+        let made = Self.fit(url, maxBytes: Self.budget) { $0.minimumPSNR = floor }
+        #expect(made.succeeded, "\(made.failure ?? "")")
+        #expect(Self.figures(made) == String(match.2))
+    }
+
+    @Test("--max-duration keeps the first seconds at their own speed, each frame where it was")
+    func maxDurationKeepsTheStart() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 30 distinct frames of 100 ms (3 s), no grain: small enough to stay exact.
+        let (frames, url) = try Self.writeClip(frames: 30, milliseconds: 100, grain: 0, seed: 1, in: folder)
+        let fitted = Self.fit(url, maxBytes: 500_000) { $0.maxDuration = 1.05 }
+        #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
+        guard case .file(_, let bytes) = fitted.output else { return }
+        #expect(fitted.steps.first?.kind == .maxDuration && fitted.steps.first?.isLossy == true)
+        #expect(fitted.loss?.givenUp.first?.hasPrefix("the first 1.05 s of 3.00 s") == true, "\(fitted.loss?.givenUp ?? [])")
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("short.png")))
+        // Frames 0-10 start where they did; the eleventh is cut to end at 1.05 s.
+        #expect(shown.durationsMs == Array(repeating: 100, count: 10) + [50], "\(shown.durationsMs)")
+        #expect(shown.frames == Array(frames.prefix(11)), "the first eleven frames, exact")
+    }
+
+    @Test("a clip too long to be made whole suggests --max-duration; that option makes the file named")
+    func maxDurationSuggestionHolds() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 8 s of heavy grain at 12 fps, 96 frames: under the floor whole, made in its first 3 s.
+        let (_, url) = try Self.writeClip(frames: 96, milliseconds: 1000 / 12, grain: 40, seed: 21, in: folder)
+        let refused = Self.fit(url, maxBytes: 200_000) { $0.minimumPSNR = 24 }
+        let failure = try #require(refused.failure)
+        #expect(refused.output == nil)
+        let match = try #require(failure.firstMatch(of: /made with --max-duration ([0-9.]+) [^:]*: ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
+        let seconds = try #require(Double(String(match.1)))
+        let made = Self.fit(url, maxBytes: 200_000) { $0.minimumPSNR = 24; $0.maxDuration = seconds }
+        #expect(made.succeeded, "\(made.failure ?? "")")
+        #expect(Self.figures(made) == String(match.2))
+    }
+
+    @Test("the gradient GIF (Pillow's dithered palette, 618x400, 20 frames) is made in exact colours within 5% under the budget")
+    func gradientUsesTheBudget() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gif = folder.appendingPathComponent("gradient.gif")
+        let script = FitFixtures.scripts.appendingPathComponent("pillow_fixtures.py")
+        try #require(try TestProcess.run(["python3", script.path, "gradient-gif", "618", "400", "20", gif.path]) == 0)
+        var options = FitFixtures.quickOptions()
+        options.compressionLevel = 12
+        let fitted = StickerFitter(options: options).fit(FitFixtures.sticker(gif), size: .regular)
+        #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
+        guard case .file(_, let bytes) = fitted.output else { return }
+        #expect(bytes.count <= 500_000 && bytes.count >= 475_000, "\(bytes.count) bytes")
+        #expect(!fitted.isLossy && fitted.fidelity.psnr == nil, "exact colours: \(fitted.steps)")
+        // Pillow reads the file as RGB with a colour key: three bytes a pixel, not a palette.
+        let output = try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png"))
+        let facts = try #require(try Pillow.facts([output]).first)
+        #expect(facts.frames == 20 && facts.width == 408 && facts.minAlpha == 0)
+        #expect(bytes[25] == 2, "IHDR colour type 2 (RGB), with a tRNS key for the transparent padding")
+    }
+}
