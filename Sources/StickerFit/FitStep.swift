@@ -23,6 +23,8 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case tolerance = "inter-frame-tolerance"
         /// The lossy search: the candidates compared and the one chosen.
         case search
+        /// Lossy: every colour kept, with fewer bits a colour channel.
+        case precision = "colour-precision"
         /// Lossy: made for a smaller size class.
         case smallerSize = "smaller-size"
         /// Lossy: only the first seconds of the animation kept (`--max-duration`), at their own speed.
@@ -60,6 +62,7 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case .frameRate: return "frame rate " + (detail.components(separatedBy: ", ").first ?? detail)
         case .palette: return detail.components(separatedBy: " with alpha").first
         case .tolerance: return "inter-frame tolerance " + detail.filter(\.isNumber)
+        case .precision: return detail.components(separatedBy: ",").first.map { "colour precision " + $0 }
         case .scale: return "softer scaling (bicubic)"
         case .jpeg: return "JPEG " + detail
         case .smallerSize: return "size " + detail

@@ -10,6 +10,9 @@ struct LossyRecipe: Hashable, Sendable {
     var softerScaling = false
     /// Palette size; `nil` keeps every colour.
     var colors: Int?
+    /// Bits of precision kept in each colour channel when every colour is kept
+    /// (``ColorPrecision``); 8 keeps them exact.
+    var precision = 8
     /// Inter-frame tolerance (``InterframeTolerance``), 0 for none.
     var tolerance: Int = 0
     /// Keep one frame in every `frameStep` (1: all; 2: every 2nd; 2.5: two of every five),
@@ -26,6 +29,9 @@ struct LossyRecipe: Hashable, Sendable {
         if let colors {
             steps.append(FitStep(.palette, "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact"
                                  + (dithered ? ", ordered dithering)" : ")"), isLossy: true))
+        }
+        if precision < 8 {
+            steps.append(FitStep(.precision, "\(precision) bits a colour channel, every colour kept (at most \(1 << (7 - precision)) off)", isLossy: true))
         }
         if frameStep > 1 {
             let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / frameStep)
@@ -63,7 +69,7 @@ struct LossyRecipe: Hashable, Sendable {
     var summary: String {
         var parts: [String] = []
         if softerScaling { parts.append("bicubic") }
-        parts.append(colors.map { "\($0) colours" } ?? "all colours")
+        parts.append(colors.map { "\($0) colours" } ?? (precision < 8 ? "all colours at \(precision) bits" : "all colours"))
         if tolerance > 0 { parts.append("tolerance \(tolerance)") }
         if frameStep > 1 { parts.append(stepName) }
         return parts.joined(separator: ", ")

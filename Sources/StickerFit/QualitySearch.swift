@@ -31,7 +31,7 @@ struct QualitySearch {
 
     /// Predicted strongest-level bytes over the quick estimate, for palette and for full-colour
     /// files: measured by planning the first recipe of each kind predicted, corrected by every plan.
-    private var levelRatios: [Bool: Double] = [:]
+    private var levelRatios: [RatioKind: Double] = [:]
     /// Strongest-level bytes over search-level bytes; corrected by every strongest-level file.
     private var strongestRatio = 0.88
     private var estimates: [LossyRecipe: Int] = [:]
@@ -45,6 +45,14 @@ struct QualitySearch {
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
     private var bounds: [Double: Double] = [:]
+
+    /// Files whose strongest-level bytes relate alike to their quick estimate: palette or full
+    /// colour, and full colour with fewer levels a channel (which libdeflate's strongest levels
+    /// compress markedly better than its level 1 does).
+    private struct RatioKind: Hashable {
+        var palette: Bool
+        var reducedPrecision: Bool
+    }
 
     /// A palette's frames: its size and which scaling they start from.
     private struct QuantizedKey: Hashable {
@@ -98,10 +106,15 @@ struct QualitySearch {
         let fewer = Self.paletteSizes.filter { !exactIsPalette || $0 < 256 }
         guard animated else {
             let softer = softerMerged == nil ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
-            return [fewer.map { LossyRecipe(colors: $0) }] + softer
+            let precise = exactIsPalette ? [] : [[7, 6, 5, 4].map { LossyRecipe(colors: nil, precision: $0) }]
+            return precise + [fewer.map { LossyRecipe(colors: $0) }] + softer
         }
         let steps = [1.0] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
         var families: [[LossyRecipe]] = [(1...48).map { LossyRecipe(colors: nil, tolerance: $0) }]
+        if !exactIsPalette {
+            // Every colour kept with fewer levels: between the exact colours and a palette.
+            families.append([7, 6, 5, 4].map { LossyRecipe(colors: nil, precision: $0) })
+        }
         for step in steps {
             families.append((0...48).map { LossyRecipe(colors: fullPalette, tolerance: $0, frameStep: step) }.filter { $0 != LossyRecipe() })
             families.append(fewer.map { LossyRecipe(colors: $0, tolerance: 2, frameStep: step) })
@@ -144,6 +157,7 @@ struct QualitySearch {
         // Frames are dropped first, so only the frames kept are mapped to the palette (mapping
         // is pixel by pixel: the same pixels as mapping every frame and dropping after).
         var timeline = recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
+        if recipe.precision < 8 { timeline.frames = ColorPrecision.apply(timeline.frames, bits: recipe.precision) }
         if let colors = recipe.colors {
             timeline.frames = quantized(timeline.frames, key: QuantizedKey(colors: colors, softerScaling: recipe.softerScaling),
                                         from: start, fullRate: recipe.frameStep <= 1)
@@ -194,8 +208,12 @@ struct QualitySearch {
 
     private func usesPalette(_ recipe: LossyRecipe) -> Bool { recipe.colors != nil || exactIsPalette }
 
+    private func ratioKind(_ recipe: LossyRecipe) -> RatioKind {
+        RatioKind(palette: usesPalette(recipe), reducedPrecision: !usesPalette(recipe) && recipe.precision < 8)
+    }
+
     private mutating func predicted(_ recipe: LossyRecipe) -> Int {
-        let kind = usesPalette(recipe)
+        let kind = ratioKind(recipe)
         if levelRatios[kind] == nil {
             let planned = plan(timeline(recipe)).searchLevelBytes
             levelRatios[kind] = Double(planned) * strongestRatio / Double(max(1, estimate(recipe)))
@@ -207,7 +225,7 @@ struct QualitySearch {
     /// has measured the estimate's ratio for its kind: a plan has come to 0.7-1.0 times the
     /// estimate on every clip measured, so 0.6 of it over the budget is over.
     private mutating func surelyOver(_ recipe: LossyRecipe) -> Bool {
-        levelRatios[usesPalette(recipe)] == nil && Double(estimate(recipe)) * 0.6 * strongestRatio > Double(options.maxBytes)
+        levelRatios[ratioKind(recipe)] == nil && Double(estimate(recipe)) * 0.6 * strongestRatio > Double(options.maxBytes)
     }
 
     /// The mildest recipe of `family` predicted to fit, by bisection (the strongest is tried
@@ -229,10 +247,11 @@ struct QualitySearch {
     /// what dropping those frames alone shows (its colours and tolerance only lose more), so
     /// once a winner is at least that good, the family is not searched.
     mutating func run(minimumFramesPerSecond: Double) -> Found? {
-        if let exact = exactSearchLevelBytes, levelRatios[exactIsPalette] == nil {
+        let exactKind = RatioKind(palette: exactIsPalette, reducedPrecision: false)
+        if let exact = exactSearchLevelBytes, levelRatios[exactKind] == nil {
             // The exact file's plan calibrates its own kind: a ratio measured on a far stronger
             // recipe (a tolerance of 48) mispredicts the mild ones by a fifth either way.
-            levelRatios[exactIsPalette] = Double(exact) * strongestRatio / Double(max(1, estimate(LossyRecipe())))
+            levelRatios[exactKind] = Double(exact) * strongestRatio / Double(max(1, estimate(LossyRecipe())))
         }
         let families = families(minimumFramesPerSecond: minimumFramesPerSecond)
         typealias Winner = (family: Int, index: Int, psnr: Double?)
@@ -319,20 +338,35 @@ struct QualitySearch {
         var planned: [Int: Int] = [:]
         // The last plan predicted under the budget and not written, kept for writing it later.
         var pending: (index: Int, frames: FrameTimeline, plan: PlannedAnimation)?
+        // The last plan predicted just over the budget (within 12%), kept to be written when
+        // its stronger neighbour is chosen.
+        var justOver: (index: Int, frames: FrameTimeline, plan: PlannedAnimation)?
         for _ in 0..<8 {
             let recipe = family[index]
             let frames = timeline(recipe)
             let plan = self.plan(frames)
-            levelRatios[usesPalette(recipe)] = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
+            levelRatios[ratioKind(recipe)] = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
             let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
             planned[index] = predictedBytes
             let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false)
             if predictedBytes <= options.maxBytes && (predictedBytes >= options.maxBytes * 95 / 100 || milderOver) {
+                // A milder neighbour only predicted just over is written first: the strongest
+                // level's ratio to the search level varies by a tenth from one sticker to the
+                // next, so only writing it tells (a gradient at 7 bits: predicted 414,000 bytes
+                // for 400,000, written 367,758).
+                if let over = justOver, over.index == index - 1 {
+                    let bytes = write(over.plan)
+                    if bytes.count <= options.maxBytes { return found(family[over.index], over.frames, bytes) }
+                    planned[over.index] = bytes.count
+                    justOver = nil
+                }
                 let bytes = write(plan)
                 if bytes.count <= options.maxBytes { return found(recipe, frames, bytes) }
                 planned[index] = bytes.count
             } else if predictedBytes <= options.maxBytes {
                 pending = (index, frames, plan)
+            } else if predictedBytes <= options.maxBytes * 112 / 100 {
+                justOver = (index, frames, plan)
             }
             // The next candidate: bisect again between the nearest planned over the budget and
             // the nearest predicted under it, with the corrected ratios.
@@ -344,6 +378,12 @@ struct QualitySearch {
             while low < high {
                 let middle = (low + high) / 2
                 if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
+            }
+            if planned[high] != nil && high == under && high > 0 && planned[high - 1] == nil {
+                // Predictions say the milder neighbour is over, but only its plan can say that
+                // the file lands as close under the budget as the knob allows: plan it.
+                index = high - 1
+                continue
             }
             if planned[high] != nil && high == under {
                 // Only the recipe already predicted to fit is left: write it (planned already

@@ -171,5 +171,18 @@ struct FitPolicyTests {
         let facts = try #require(try Pillow.facts([output]).first)
         #expect(facts.frames == 20 && facts.width == 408 && facts.minAlpha == 0)
         #expect(bytes[25] == 2, "IHDR colour type 2 (RGB), with a tRNS key for the transparent padding")
+
+        // At 400,000 bytes the exact file is over by a fifth: every colour is kept with one bit
+        // less a channel (at most 1 off, as Pillow sees the two files), not a 256-colour palette.
+        options.maxBytes = 400_000
+        let milder = StickerFitter(options: options).fit(FitFixtures.sticker(gif), size: .regular)
+        guard case .file(_, let milderBytes) = milder.output else { Issue.record("not made: \(milder.failure ?? "")"); return }
+        #expect(milderBytes.count <= 400_000 && milderBytes[25] == 2, "\(milderBytes.count) bytes, colour type \(milderBytes[25])")
+        #expect(milder.steps.contains { $0.kind == .precision } && !milder.steps.contains { $0.kind == .palette }, "\(milder.steps)")
+        let exactFrames = try Pillow.decode(output).frames
+        let milderFrames = try Pillow.decode(try FitFixtures.write(milderBytes, to: folder.appendingPathComponent("milder.png"))).frames
+        let difference = PixelDifference(Array(exactFrames.joined()), Array(milderFrames.joined()))
+        #expect(difference.maxError == 1 && difference.psnr > 50, "max error \(difference.maxError), \(difference.psnr) dB")
+        #expect(milder.fidelity.maxError == difference.maxError)
     }
 }
