@@ -156,20 +156,27 @@ def fit_peer_table(document):
                 f"{output.get('loopSeconds') or 0:.2f} s")
     lines = [f"### fit's lossy search, against sticker-convert {document.get('peerVersion') or ''} "
              f"(`--preset {document['peerPreset']}`) on the same inputs", "",
-             "| sticker | input | stickers fit: bytes | PSNR | SSIM | frames | loop | sticker-convert: bytes | PSNR | SSIM | frames | loop |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| sticker | input | stickers fit: bytes | PSNR | SSIM | frames | loop | peak memory | sticker-convert: bytes | PSNR | SSIM | frames | loop |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def memory(output):
+        peak, scaled = output.get("peakResidentBytes"), output.get("scaledFramesBytes")
+        if not peak:
+            return ""
+        return f"{peak / 1e6:.0f} MB" + (f" ({peak / scaled:.1f}x)" if scaled else "")
     for entry in document["stickers"]:
         source = entry["input"]
         ours, peer = cell(entry["ours"]), cell(entry["peer"])
         lines.append(f"| {entry['name']} | {source.get('frames', '-')} frames, {source.get('loopSeconds') or 0:.2f} s | "
-                     + " | ".join(ours) + " | " + " | ".join(peer) + " |")
+                     + " | ".join(ours) + f" | {memory(entry['ours'])} | " + " | ".join(peer) + " |")
     ours, peer = document["ours"], document["peer"]
     lines += ["", f"Made within {document['maxBytes']:,} bytes: stickers fit {ours['produced']} of {len(document['stickers'])}, "
                   f"sticker-convert {peer['produced']}. Whole runs: stickers fit {ours['wallSeconds']:.1f} s, "
                   f"sticker-convert {peer['wallSeconds']:.1f} s (sticker-convert / ours: {document['speedRatio']:.2f}x). "
                   "PSNR and SSIM: premultiplied RGBA against each input scaled to 408 px as fit scales it, at every input frame's "
-                  "start time (a shorter loop repeats, so a speed-up counts as error). A failed fit names the option that "
-                  "would make it fit."]
+                  "start time (a shorter loop repeats, so a speed-up counts as error). Peak memory: `stickers fit` on that "
+                  "sticker alone (`--dry-run`), its peak resident size, and in brackets over the input's frames scaled to "
+                  "408 x 408 (4 bytes a pixel). A refused sticker names the options that make it, each with its file's figures."]
     return lines
 
 

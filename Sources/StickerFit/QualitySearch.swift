@@ -17,7 +17,21 @@ struct QualitySearch {
     let merged: FrameTimeline
     /// The same frames scaled with the softer bicubic filter, repeats merged, when the sticker
     /// is scaled at all: what the recipes with ``LossyRecipe/softerScaling`` start from.
-    let softerMerged: FrameTimeline?
+    private var softerMerged: FrameTimeline? {
+        mutating get {
+            if softerFrames == nil, let makeSofter {
+                softerFrames = makeSofter()
+                self.makeSofter = nil
+            }
+            return softerFrames
+        }
+    }
+    /// Makes ``softerMerged`` the first time a softer recipe is asked for (the frames take as
+    /// much memory as the clip's, and a clip searched only at lower frame rates never needs them).
+    private var makeSofter: (() -> FrameTimeline)?
+    private var softerFrames: FrameTimeline?
+    /// Whether there are softer-scaled frames to search (the sticker is scaled).
+    private let hasSofter: Bool
     /// The exact scaled frames as shown: what quality is measured against.
     let reference: FrameTimeline
     let plays: Int
@@ -37,10 +51,12 @@ struct QualitySearch {
     private var estimates: [LossyRecipe: Int] = [:]
     /// Each palette chosen, by size and scaling.
     private var palettes: [QuantizedKey: [SIMD4<Double>]] = [:]
-    /// The last two palettes' frames at the full rate, most recent last: a palette family's
+    /// The last palettes' frames at the full rate, most recent last: a palette family's
     /// bisection asks for the same few again and again, and each costs the whole clip's frames
-    /// in memory, so no more are kept.
+    /// in memory, so no more than ``quantizedFramesKept`` are kept.
     private var quantizedFullRate: [(key: QuantizedKey, frames: [[UInt8]])] = []
+    /// How many palettes' full-rate frames are kept.
+    static let quantizedFramesKept = 1
     /// The palette histogram of the exact frames (`false`) and of the softer-scaled ones (`true`).
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
@@ -60,11 +76,12 @@ struct QualitySearch {
         var softerScaling: Bool
     }
 
-    init(merged: FrameTimeline, softerMerged: FrameTimeline? = nil, reference: FrameTimeline, plays: Int, side: Int,
+    init(merged: FrameTimeline, softerMerged: (() -> FrameTimeline)? = nil, reference: FrameTimeline, plays: Int, side: Int,
          options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil) {
         self.exactSearchLevelBytes = exactSearchLevelBytes
         self.merged = merged
-        self.softerMerged = softerMerged
+        self.makeSofter = softerMerged
+        self.hasSofter = softerMerged != nil
         self.reference = reference
         self.plays = plays
         self.side = side
@@ -105,7 +122,7 @@ struct QualitySearch {
         let fullPalette: Int? = exactIsPalette ? nil : 256
         let fewer = Self.paletteSizes.filter { !exactIsPalette || $0 < 256 }
         guard animated else {
-            let softer = softerMerged == nil ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
+            let softer = !hasSofter ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
             let precise = exactIsPalette ? [] : [[7, 6, 5, 4].map { LossyRecipe(colors: nil, precision: $0) }]
             return precise + [fewer.map { LossyRecipe(colors: $0) }] + softer
         }
@@ -120,7 +137,7 @@ struct QualitySearch {
             families.append(fewer.map { LossyRecipe(colors: $0, tolerance: 2, frameStep: step) })
         }
         families.append(steps.flatMap { step in [64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 16, frameStep: step) } })
-        if softerMerged != nil {
+        if hasSofter {
             // The softer filter at the full rate: exact, then with a growing tolerance; over a
             // 256-colour palette; and with fewer colours.
             families.append((0...48).map { LossyRecipe(softerScaling: true, colors: nil, tolerance: $0) })
@@ -183,7 +200,7 @@ struct QualitySearch {
         palettes[key] = palette
         let mapped = quantizer.remap(frames, width: side, palette: palette)
         if fullRate {
-            if quantizedFullRate.count == 2 { quantizedFullRate.removeFirst() }
+            if quantizedFullRate.count == Self.quantizedFramesKept { quantizedFullRate.removeFirst() }
             quantizedFullRate.append((key, mapped))
         }
         return mapped

@@ -42,7 +42,9 @@ public struct StickerFitter: Sendable {
             if case .sequence(let sequence) = sticker.source {
                 try fitSequence(animation, sequence: sequence, size: size, into: &result)
             } else {
-                let original = try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes)
+                // The input is read again only when it may be kept as it is: a square of a size's side.
+                let keepable = animation.width == animation.height && sizes(from: size).contains { $0.pixels == animation.width }
+                let original = keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
                 try fitFile(animation, original: original, size: size, into: &result)
             }
         } catch {
@@ -91,7 +93,7 @@ public struct StickerFitter: Sendable {
         var leadingSteps: [FitStep]
     }
 
-    private func fitFile(_ animation: StickerAnimation, original: [UInt8], size: StickerSize, into result: inout FittedSticker) throws {
+    private func fitFile(_ animation: StickerAnimation, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker) throws {
         let full = try animation.shownTimeline(threads: options.threads)
         result.framesPerSecondBefore = full.framesPerSecond
         let source = Self.source(full, animation: animation, original: original, maxDuration: options.maxDuration)
@@ -144,7 +146,7 @@ public struct StickerFitter: Sendable {
 
     /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
     /// animation that is longer (a lossy step, named).
-    private static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8], maxDuration: Double?) -> Source {
+    private static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?) -> Source {
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else {
             return Source(shown: full, animation: animation, original: original, leadingSteps: [])
         }
@@ -186,10 +188,10 @@ public struct StickerFitter: Sendable {
         let merged = reference.mergingRepeats()
         // The lossy search also tries the frames scaled with a softer filter (when scaled).
         let isScaled = geometry.contains { $0.kind == .scale }
-        let softer = { () -> FrameTimeline? in
-            guard isScaled else { return nil }
+        let threads = options.threads
+        let softer: (() -> FrameTimeline)? = !isScaled ? nil : {
             let frames = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: target.pixels,
-                                             threads: self.options.threads, filter: .bicubic).frames
+                                             threads: threads, filter: .bicubic).frames
             return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
         }
         if merged.count < reference.count {
@@ -232,11 +234,11 @@ public struct StickerFitter: Sendable {
     /// The lossy candidates at one size: the quality search's file and, for an opaque still, a
     /// JPEG; the one of highest PSNR that fits and meets the floor is made. Otherwise the best
     /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned.
-    private func makeLossy(merged: FrameTimeline, softer: () -> FrameTimeline?, reference: FrameTimeline, plays: Int,
+    private func makeLossy(merged: FrameTimeline, softer: (() -> FrameTimeline)?, reference: FrameTimeline, plays: Int,
                            exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
                            smallest exact: Candidate?) throws -> Outcome {
         var fitting: [Candidate] = []
-        var search = QualitySearch(merged: merged, softerMerged: softer(), reference: reference, plays: plays, side: target.pixels,
+        var search = QualitySearch(merged: merged, softerMerged: softer, reference: reference, plays: plays, side: target.pixels,
                                    options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes)
         if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
             fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))
@@ -301,7 +303,7 @@ public struct StickerFitter: Sendable {
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
                 var trimmed = self
                 trimmed.options.maxDuration = seconds
-                let shorter = Self.source(source.shown, animation: source.animation, original: source.original ?? [], maxDuration: seconds)
+                let shorter = Self.source(source.shown, animation: source.animation, original: source.original, maxDuration: seconds)
                 if case .made(let made) = try trimmed.make(shorter, sizes: sizes(from: size)) {
                     found.append(String(cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds) + Self.figures(made.attempt))
                     break
