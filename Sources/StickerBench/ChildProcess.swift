@@ -18,8 +18,6 @@ enum ChildProcess {
         var wallSeconds: Double
         /// Exit status (or 128 + signal).
         var status: Int32
-        /// Peak resident memory in bytes (`ru_maxrss`).
-        var peakResidentBytes = 0
     }
 
     /// Runs `argv`; with `keepOutput` its standard output is kept in ``Result/output``, else
@@ -65,7 +63,7 @@ enum ChildProcess {
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
-        return Result(bytes: total, output: kept, cpuSeconds: cpu, wallSeconds: wall, status: code, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
+        return Result(bytes: total, output: kept, cpuSeconds: cpu, wallSeconds: wall, status: code)
     }
 
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {

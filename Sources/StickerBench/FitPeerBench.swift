@@ -172,10 +172,11 @@ public enum FitPeerBench {
                 ours.seconds = entry.seconds
                 ours.reportedPSNR = entry.psnr
                 // The sticker alone, for its peak memory (the whole run mixes every sticker's).
-                let alone = try ChildProcess.run([executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run",
+                // Its own report says (a spawned child's ru_maxrss starts from the parent's).
+                let alone = try ChildProcess.run([executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run", "--json",
                                                   "--size", StickerSize.regular.rawValue, "--progress", "none"] + (threads.map { ["--threads", String($0)] } ?? []),
-                                                 errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
-                ours.peakResidentBytes = alone.peakResidentBytes
+                                                 keepOutput: true, errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
+                ours.peakResidentBytes = (try? JSONDecoder().decode(FitReport.self, from: Data(alone.output)))?.peakResidentBytes
                 ours.scaledFramesBytes = input.frames.map { $0 * side * side * 4 }
             } else {
                 ours = .failed("not in fit's report")

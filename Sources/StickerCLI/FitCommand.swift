@@ -1,6 +1,7 @@
 import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
+import StickerBench
 import StickerFit
 import StickerPack
 import StickerRenderer
@@ -157,8 +158,9 @@ public struct FitCommand: ParsableCommand {
             }
             validation = PackValidator(limits: limits.limits).validate(try PackInput.load([output]))
         }
-        let report = FitReport(catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pack.name, size: size, maxBytes: maxBytes,
+        var report = FitReport(catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pack.name, size: size, maxBytes: maxBytes,
                                stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start), options: options)
+        report.peakResidentBytes = PeakMemory.bytes()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -86,6 +86,9 @@ public struct FitReport: Sendable, Codable {
     public var validation: ValidationReport?
     /// Seconds for the whole run.
     public var seconds: Double
+    /// The process's peak resident memory in bytes when the report was made (Linux's VmHWM),
+    /// when the caller measured it: what fitting took, every sticker and copy included.
+    public var peakResidentBytes: Int?
 
     /// Creates a report.
     public init(catalog: String, size: StickerSize, maxBytes: Int, stickers: [FittedSticker], validation: ValidationReport?, seconds: Double,

@@ -9,12 +9,15 @@ import StickerRenderer
 /// 1. Exact: scale (premultiplied Lanczos 3) so the longer side is the size's side, pad to a
 ///    square, merge repeated frames, encode with ``AnimationEncoder``; the input file is kept
 ///    instead when nothing needed changing and it is smaller (a GIF stays a GIF that way).
-/// 2. Lossy: ``QualitySearch`` finds, for each knob (an inter-frame tolerance, a palette of 256
-///    down to 16 colours, a lower frame rate never under ``FitOptions/minimumFramesPerSecond``),
-///    the mildest setting that fits, and keeps the one of highest PSNR; an opaque still may
-///    also be a JPEG, kept when its PSNR is higher. Then, if allowed, the next smaller size class.
-/// 3. Otherwise a failure naming the smallest file reached and, found by trying them, the
-///    options that would make it fit (a lower `--min-fps`, `--allow-smaller-size`).
+/// 2. Lossy: ``QualitySearch`` finds, for each knob (an inter-frame tolerance, fewer bits a
+///    colour channel, a palette of 256 down to 16 colours, a lower frame rate as low as needed
+///    unless ``FitOptions/minimumFramesPerSecond`` says otherwise), the mildest setting that
+///    fits, and keeps the one of highest PSNR; an opaque still may also be a JPEG, kept when its
+///    PSNR is higher. It is made when it meets the quality floor (``FitOptions/meetsFloor(_:)``).
+///    Then, if allowed, the next smaller size class.
+/// 3. Otherwise a failure naming the best file under the floor or the smallest file reached,
+///    and the options that make the sticker, each with the figures of the file its own fit
+///    made (`StickerFitter+Suggestions.swift`).
 public struct StickerFitter: Sendable {
     /// The budget and what may be given up.
     public var options: FitOptions
@@ -55,13 +58,13 @@ public struct StickerFitter: Sendable {
     }
 
     /// The size classes to try, the asked-for one first.
-    private func sizes(from size: StickerSize) -> [StickerSize] {
+    func sizes(from size: StickerSize) -> [StickerSize] {
         guard options.allowSmallerSize else { return [size] }
         return StickerSize.allCases.filter { $0.pixels <= size.pixels }.sorted { $0.pixels > $1.pixels }
     }
 
     /// A candidate file.
-    private struct Attempt {
+    struct Attempt {
         var bytes: [UInt8]
         var fileExtension: String
         var frames: Int
@@ -74,10 +77,10 @@ public struct StickerFitter: Sendable {
     }
 
     /// A candidate with the steps that made it.
-    private typealias Candidate = (attempt: Attempt, steps: [FitStep])
+    typealias Candidate = (attempt: Attempt, steps: [FitStep])
 
     /// What fitting at one size, or at every size allowed, came to.
-    private enum Outcome {
+    enum Outcome {
         /// A file within the budget and above the quality floor.
         case made(Candidate)
         /// None: the best file within the budget, under the floor, if any; the smallest reached.
@@ -86,7 +89,7 @@ public struct StickerFitter: Sendable {
 
     /// What `fitFile` works from: the frames as shown (trimmed by `--max-duration`), the input
     /// file (when it may be kept as it is) and the steps taken before any size.
-    private struct Source {
+    struct Source {
         var shown: FrameTimeline
         var animation: StickerAnimation
         var original: [UInt8]?
@@ -136,7 +139,7 @@ public struct StickerFitter: Sendable {
     }
 
     /// `412,118 bytes, 24.1 dB, SSIM 0.812, 21 frames at 7.5 fps`: a file's figures.
-    private static func figures(_ attempt: Attempt) -> String {
+    static func figures(_ attempt: Attempt) -> String {
         var text = "\(String(groupingThousands: attempt.bytes.count)) bytes"
         if let psnr = attempt.fidelity.psnr { text += String(cFormat: ", %.1f dB", psnr) } else { text += ", exact" }
         if let ssim = attempt.fidelity.ssim { text += String(cFormat: ", SSIM %.3f", ssim) }
@@ -146,7 +149,7 @@ public struct StickerFitter: Sendable {
 
     /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
     /// animation that is longer (a lossy step, named).
-    private static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?) -> Source {
+    static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?) -> Source {
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else {
             return Source(shown: full, animation: animation, original: original, leadingSteps: [])
         }
@@ -158,7 +161,7 @@ public struct StickerFitter: Sendable {
 
     /// Fits `source` at each of `sizes` in turn: the first file within the budget and above
     /// the floor is made.
-    private func make(_ source: Source, sizes: [StickerSize]) throws -> Outcome {
+    func make(_ source: Source, sizes: [StickerSize]) throws -> Outcome {
         var belowFloor: Candidate?, smallest: Candidate?
         let asked = sizes[0]
         for target in sizes {
@@ -175,7 +178,7 @@ public struct StickerFitter: Sendable {
     }
 
     /// Fits `source` at one size: exact first, then the lossy search.
-    private func make(_ source: Source, size target: StickerSize, asked size: StickerSize) throws -> Outcome {
+    func make(_ source: Source, size target: StickerSize, asked size: StickerSize) throws -> Outcome {
         let animation = source.animation
         let shown = source.shown
         let format = animation.fileInfos[0].format
@@ -271,58 +274,6 @@ public struct StickerFitter: Sendable {
             return .made(best)
         }
         return .failed(belowFloor: fitting.max { rank($0) < rank($1) }, smallest: smallest)
-    }
-
-    /// What would make a sticker that failed: each suggestion is the option's own fit, run on
-    /// the same frames, and its figures are those of the file it wrote. A lower floor
-    /// (`--min-psnr`, `--min-ssim`, or without `--strict`) makes the best file found under it;
-    /// `--allow-smaller-size` the next size class; `--max-duration` the first 3 s (or 1.5 s) of
-    /// a longer clip; a lower `--min-fps` what the search makes without one.
-    private func suggestions(_ source: Source, belowFloor: Candidate?, size: StickerSize) throws -> [String] {
-        var found: [String] = []
-        if let (attempt, _) = belowFloor, let psnr = attempt.fidelity.psnr {
-            // The same search with a lower floor makes this very file (the floor only accepts or refuses).
-            var with: [String] = [], withoutStrict = false
-            if psnr < options.psnrFloor {
-                withoutStrict = options.strict
-                if psnr < options.minimumPSNR { with.append(String(cFormat: "--min-psnr %.1f", (psnr * 10).rounded(.down) / 10)) }
-            }
-            if let ssim = attempt.fidelity.ssim, ssim < options.ssimFloor {
-                withoutStrict = withoutStrict || options.strict
-                if ssim < options.minimumSSIM { with.append(String(cFormat: "--min-ssim %.2f", (ssim * 100).rounded(.down) / 100)) }
-            }
-            let changes = [withoutStrict ? "without --strict" : nil, with.isEmpty ? nil : "with " + with.joined(separator: " ")].compactMap { $0 }
-            if !changes.isEmpty { found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt)) }
-        }
-        if !options.allowSmallerSize, let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }),
-           case .made(let made) = try make(source, size: smaller, asked: size) {
-            found.append("made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
-        }
-        if options.maxDuration == nil, source.shown.count > 1 {
-            let full = source.shown.totalSeconds
-            for seconds in [3.0, 1.5] where seconds < full - 0.25 {
-                var trimmed = self
-                trimmed.options.maxDuration = seconds
-                let shorter = Self.source(source.shown, animation: source.animation, original: source.original, maxDuration: seconds)
-                if case .made(let made) = try trimmed.make(shorter, sizes: sizes(from: size)) {
-                    found.append(String(cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds) + Self.figures(made.attempt))
-                    break
-                }
-            }
-        }
-        if options.minimumFramesPerSecond > 0, source.shown.count > 1 {
-            // The rate the search reaches without a minimum, then that rate as the minimum.
-            var free = self
-            free.options.minimumFramesPerSecond = 0
-            if case .made(let made) = try free.make(source, sizes: sizes(from: size)), made.attempt.framesPerSecond < options.minimumFramesPerSecond {
-                var lower = self
-                lower.options.minimumFramesPerSecond = (made.attempt.framesPerSecond * 10).rounded(.down) / 10
-                if lower.options.minimumFramesPerSecond > 0, case .made(let proven) = try lower.make(source, sizes: sizes(from: size)) {
-                    found.append(String(cFormat: "made with --min-fps %.1f: ", lower.options.minimumFramesPerSecond) + Self.figures(proven.attempt))
-                }
-            }
-        }
-        return found
     }
 
     /// The exact file's size estimated quickly (libdeflate level 1 on a sample of the frames).
