@@ -9,7 +9,7 @@ import Testing
 /// its canvas exactly. Where giflib refuses the file, the file is listed in
 /// ``GiflibAgreement/refusals`` with what our decoder does instead (docs/formats.md), which is
 /// checked, and the images giflib completed before its error must still equal our frames.
-@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"))
+@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"), .timeLimit(.minutes(1)))
 struct GiflibConformanceTests {
     static let suites = ["gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"]
 
