@@ -20,6 +20,19 @@ struct GiflibConformanceTests {
         return all.filter { $0.hasSuffix(".gif") }.sorted().map { "\(suite)/\($0)" }
     }
 
+    /// The GIFs each suite holds, subfolders included.
+    static let expectedCounts = ["gif-peterdn": 13, "gif-pillow": 26, "image-gif-tests": 19, "wuffs-testdata": 27]
+
+    @Test("every suite's GIFs are found: 85 in all")
+    func filesArePresent() {
+        for suite in Self.suites {
+            let found = Self.files.filter { $0.hasPrefix(suite + "/") }.count
+            #expect(found == Self.expectedCounts[suite], "\(suite): \(found) GIFs")
+        }
+        #expect(Self.files.count == 85)
+        #expect(Fixtures.files("gif-peterdn", ext: "gif").count == 13, "the oracle's own check below runs over peterdn's GIFs")
+    }
+
     @Test("our frames equal giflib's, or giflib refuses the file and our documented behaviour applies", arguments: files)
     func agreement(path: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Fixtures.conformance.appendingPathComponent(path)))

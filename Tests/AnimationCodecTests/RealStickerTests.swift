@@ -10,6 +10,11 @@ import Testing
 struct RealStickerTests {
     static let blobfox = Fixtures.files("stickers-blobfox", ext: "png")
 
+    @Test("blobfox: the folder holds its 13 animated stickers", .tags(.conformance), .needs("stickers-blobfox"))
+    func blobfoxIsPresent() {
+        #expect(Self.blobfox.count == 13, "\(Self.blobfox)")
+    }
+
     @Test("blobfox: every frame equals libpng + a spec compositor, exactly", .tags(.conformance), .needs("stickers-blobfox"), arguments: blobfox)
     func blobfoxAgainstLibPNG(name: String) throws {
         let bytes = try Fixtures.bytes("stickers-blobfox", name)
@@ -48,6 +53,7 @@ enum DifferentialCheck {
         let pillowFrames = pillow.frames.count == frames.count + 1 && info.details["defaultImageIsFirstFrame"] == "false"
             ? Array(pillow.frames.dropFirst()) : pillow.frames
         #expect(pillowFrames.count == frames.count, "\(url.lastPathComponent): Pillow shows \(pillowFrames.count) frames, we \(frames.count)")
+        #expect(ffmpeg.frames.count == frames.count, "\(url.lastPathComponent): ffmpeg shows \(ffmpeg.frames.count) frames, we \(frames.count)")
         var judged = 0, total = 0, disagreements = 0
         var firstDisagreement: String?
         for (index, frame) in frames.enumerated() where index < pillowFrames.count && index < ffmpeg.frames.count {
