@@ -49,6 +49,12 @@ public struct PreviewCommand: ParsableCommand {
     @Flag(help: .hidden)
     var play = false
 
+    /// Plays by a stepped clock: each frame drawn as soon as the one before, at the instants
+    /// the wall clock would show them, so a test sees exactly which frames playback draws
+    /// without depending on how promptly this process wakes.
+    @Flag(help: .hidden)
+    var steppedClock = false
+
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
@@ -88,8 +94,9 @@ public struct PreviewCommand: ParsableCommand {
         }
         var limits = TerminalPlayer.Limits(loops: loops, speed: speed)
         limits.duration = duration.flatMap(DurationParsing.seconds)
+        let clock: any PlaybackClock = steppedClock ? SteppedClock() : WallClock()
         let player = TerminalPlayer(source: source, terminal: terminal, colors: colors, limits: limits,
-                                    size: width != nil || height != nil ? size : nil, backdrop: backdrop)
+                                    size: width != nil || height != nil ? size : nil, backdrop: backdrop, clock: clock)
         let ending: TerminalPlayer.Ending
         do { (ending, _) = try player.play() } catch { throw CLIError(error.description) }
         switch ending {

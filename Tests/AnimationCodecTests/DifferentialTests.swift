@@ -5,7 +5,7 @@ import Testing
 /// Animations made by independent encoders (Pillow, gifsicle, ImageMagick, apngasm) from
 /// fixed seeds, across dispose / blend / transparency / interlace combinations, decoded by
 /// us and compared with Pillow and ffmpeg wherever those two agree.
-@Suite("Differential: independent encoders vs Pillow and ffmpeg")
+@Suite("Differential: independent encoders vs Pillow and ffmpeg", .timeLimit(.minutes(1)))
 struct DifferentialTests {
     static let corpus: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-differential-\(getpid())")

@@ -172,6 +172,13 @@ struct GIFEdgeCaseTests {
         return outcomes
     }()
 
+    @Test("Pillow: the folder holds its 26 GIFs, exactly the ones with a stated outcome", .needs("gif-pillow"))
+    func pillowFolderIsComplete() {
+        let found = Fixtures.files("gif-pillow", ext: "gif")
+        #expect(found.count == 26)
+        #expect(Set(found) == Set(Self.pillowOutcomes.keys), "found \(found)")
+    }
+
     @Test("Pillow: every GIF ends in its stated outcome", .needs("gif-pillow"), .timeLimit(.minutes(1)),
           arguments: Fixtures.files("gif-pillow", ext: "gif"))
     func pillowAllDecode(name: String) throws {

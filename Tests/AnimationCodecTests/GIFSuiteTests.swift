@@ -11,6 +11,14 @@ struct GIFSuiteTests {
 
     static let peterdn = Fixtures.files("gif-peterdn", ext: "gif")
 
+    /// The tests below are parameterised over what is found on disk, and a missing folder or
+    /// list is found empty: counted here, so an empty suite fails instead of passing unchecked.
+    @Test("the suites are all there: peterdn's 13 GIFs, image-gif's 12 checksums", .tags(.conformance))
+    func suitesArePresent() {
+        #expect(Self.peterdn.count == 13, "\(Self.peterdn)")
+        #expect(Self.imageGIFResults.count == 12, "\(Self.imageGIFResults.map(\.0))")
+    }
+
     @Test("peterdn: every frame equals the expected canvas", .tags(.conformance), arguments: peterdn)
     func peterdnFrames(name: String) throws {
         let stem = name.replacingOccurrences(of: ".gif", with: "")

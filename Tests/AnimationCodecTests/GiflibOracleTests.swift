@@ -9,7 +9,7 @@ import Testing
 /// its canvas exactly. Where giflib refuses the file, the file is listed in
 /// ``GiflibAgreement/refusals`` with what our decoder does instead (docs/formats.md), which is
 /// checked, and the images giflib completed before its error must still equal our frames.
-@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"))
+@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"), .timeLimit(.minutes(1)))
 struct GiflibConformanceTests {
     static let suites = ["gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"]
 
@@ -18,6 +18,19 @@ struct GiflibConformanceTests {
         let root = Fixtures.conformance.appendingPathComponent(suite)
         let all = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String]) ?? []
         return all.filter { $0.hasSuffix(".gif") }.sorted().map { "\(suite)/\($0)" }
+    }
+
+    /// The GIFs each suite holds, subfolders included.
+    static let expectedCounts = ["gif-peterdn": 13, "gif-pillow": 26, "image-gif-tests": 19, "wuffs-testdata": 27]
+
+    @Test("every suite's GIFs are found: 85 in all")
+    func filesArePresent() {
+        for suite in Self.suites {
+            let found = Self.files.filter { $0.hasPrefix(suite + "/") }.count
+            #expect(found == Self.expectedCounts[suite], "\(suite): \(found) GIFs")
+        }
+        #expect(Self.files.count == 85)
+        #expect(Fixtures.files("gif-peterdn", ext: "gif").count == 13, "the oracle's own check below runs over peterdn's GIFs")
     }
 
     @Test("our frames equal giflib's, or giflib refuses the file and our documented behaviour applies", arguments: files)

@@ -6,9 +6,14 @@ import Testing
 /// Real sticker content (blobfox APNGs) and real GIFs, frame by frame against independent
 /// decoders: libpng per frame plus a spec-written compositor (exact), and Pillow and ffmpeg
 /// (within 1 per channel, premultiplied, wherever the two references agree).
-@Suite("Real stickers against independent decoders")
+@Suite("Real stickers against independent decoders", .timeLimit(.minutes(1)))
 struct RealStickerTests {
     static let blobfox = Fixtures.files("stickers-blobfox", ext: "png")
+
+    @Test("blobfox: the folder holds its 13 animated stickers", .tags(.conformance), .needs("stickers-blobfox"))
+    func blobfoxIsPresent() {
+        #expect(Self.blobfox.count == 13, "\(Self.blobfox)")
+    }
 
     @Test("blobfox: every frame equals libpng + a spec compositor, exactly", .tags(.conformance), .needs("stickers-blobfox"), arguments: blobfox)
     func blobfoxAgainstLibPNG(name: String) throws {
@@ -48,6 +53,7 @@ enum DifferentialCheck {
         let pillowFrames = pillow.frames.count == frames.count + 1 && info.details["defaultImageIsFirstFrame"] == "false"
             ? Array(pillow.frames.dropFirst()) : pillow.frames
         #expect(pillowFrames.count == frames.count, "\(url.lastPathComponent): Pillow shows \(pillowFrames.count) frames, we \(frames.count)")
+        #expect(ffmpeg.frames.count == frames.count, "\(url.lastPathComponent): ffmpeg shows \(ffmpeg.frames.count) frames, we \(frames.count)")
         var judged = 0, total = 0, disagreements = 0
         var firstDisagreement: String?
         for (index, frame) in frames.enumerated() where index < pillowFrames.count && index < ffmpeg.frames.count {

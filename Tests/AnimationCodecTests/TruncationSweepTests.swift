@@ -82,36 +82,119 @@ struct TruncationSweepTests {
         return images.sorted()
     }()
 
-    /// Every prefix of every corpus file ends in a typed error or frames. The structure is read
-    /// for every prefix, and the frame the cut falls in is decoded: the frames before it have the
-    /// same bytes as in the whole file, which is decoded once in full, so the prefix adds
-    /// nothing new for them.
-    @Test("every prefix of every corpus file decodes to frames or a typed error", .timeLimit(.minutes(3)), arguments: corpusFiles)
+    /// Every prefix of every corpus file ends in the documented outcome for where the cut falls
+    /// (``ExpectedDecode``; for a JPEG, ``jpegPrefix(cut:imageStart:fileLength:)``). The structure is read
+    /// for every prefix, and the one frame the outcome turns on is decoded: the first that must
+    /// fail, with its error, else the last, which must equal the whole file's frame when its
+    /// data is complete. The frames before it have the same bytes as in the whole file, whose
+    /// layers are decoded once in full, so the prefix adds nothing new for them.
+    @Test("every prefix of every corpus file decodes to its documented frames or error", .timeLimit(.minutes(3)), arguments: corpusFiles)
     func everyPrefix(path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("corpus").appendingPathComponent(path)))
         let (whole, _) = DecodeOutcome.of(bytes)
         #expect(whole.error == nil && whole.warnings.isEmpty && whole.framesDecoded == whole.frameCount, "the whole file decodes: \(whole)")
         let scratch = DecodeScratch()
         var storage: [UInt8] = []
-        var decodedPrefixes: Set<Int> = []
+        let wholeDecoder = try AnimationDecoder(bytes: bytes)
+        let wholeLayers = try (0..<wholeDecoder.frameCount).map {
+            try wholeDecoder.source.decodeLayer($0, bytes: wholeDecoder.bytes, scratch: scratch, storage: &storage).pixels
+        }
+        let format = (path as NSString).pathExtension
+        let pngLayout = PNGChunkLayout(bytes), gifLayout = GIFBlockLayout(bytes)
+        var jpegImageStart = 0
+        if format == "jpg" {
+            jpegImageStart = try #require(Self.jpegImageStart(bytes), "the JPEG has a scan")
+            try #require(bytes.suffix(2) == [0xFF, 0xD9], "the JPEG ends in its end-of-image marker")
+        }
+        // An APNG's default image as libpng reads it (libpng ignores the APNG chunks).
+        var defaultImage: [UInt8]?
+        if pngLayout.chunks.contains(where: { $0.type == "acTL" }) {
+            let image = try #require(LibPNGOracle.decode(bytes), "libpng reads the whole file")
+            defaultImage = Reference.premultiplied(straight: image.rgba)
+        }
+        var framesChecked = 0
         for cut in 0..<bytes.count {
-            guard let decoder = try? AnimationDecoder(bytes: Array(bytes[..<cut])) else { continue }
-            let last = decoder.frameCount - 1
-            guard let layer = try? decoder.source.decodeLayer(last, bytes: decoder.bytes, scratch: scratch, storage: &storage) else { continue }
-            #expect(layer.pixels.count == layer.rect.width * layer.rect.height * 4)
-            decodedPrefixes.insert(cut)
+            let expected = switch format {
+            case "png": ExpectedDecode.pngPrefix(cut: cut, layout: pngLayout, wholeFileFrames: whole.frameCount)
+            case "gif": ExpectedDecode.gifPrefix(cut: cut, layout: gifLayout)
+            default: Self.jpegPrefix(cut: cut, imageStart: jpegImageStart, fileLength: bytes.count)
+            }
+            let context = "\(path) cut at \(cut) of \(bytes.count)"
+            let decoder: AnimationDecoder
+            do {
+                decoder = try AnimationDecoder(bytes: Array(bytes[..<cut]))
+            } catch {
+                #expect(DecodeOutcome.failed(CodecErrorCase(error)) == expected.outcome, "\(context): \(error)")
+                continue
+            }
+            let structure = DecodeOutcome(frameCount: decoder.frameCount, warnings: Set(decoder.info.warnings.map(\.kind)))
+            #expect(expected.outcome.structureError == nil && structure.frameCount == expected.outcome.frameCount
+                    && structure.warnings == expected.outcome.warnings, "\(context): \(structure), expected \(expected.outcome)")
+            guard expected.outcome.structureError == nil, decoder.frameCount == expected.outcome.frameCount, decoder.frameCount > 0 else { continue }
+            let index = expected.outcome.frameError == nil ? decoder.frameCount - 1 : expected.outcome.framesDecoded
+            let layer: FrameLayer
+            do {
+                layer = try decoder.source.decodeLayer(index, bytes: decoder.bytes, scratch: scratch, storage: &storage)
+            } catch {
+                #expect(CodecErrorCase(error) == expected.outcome.frameError, "\(context): frame \(index): \(error)")
+                continue
+            }
+            #expect(expected.outcome.frameError == nil, "\(context): frame \(index) decoded where \(expected.outcome) was expected")
+            guard index < expected.pixels.count else { continue }
+            #expect(layer.pixels.count == layer.rect.width * layer.rect.height * 4, "\(context)")
+            switch expected.pixels[index] {
+            case .wholeFileFrame(let frame):
+                #expect(layer.pixels == wholeLayers[frame], "\(context): frame \(index) differs from the whole file's")
+                framesChecked += 1
+            case .defaultImage:
+                #expect(layer.pixels == defaultImage, "\(context): frame \(index) is not the default image")
+                framesChecked += 1
+            case .unknown:
+                break
+            }
         }
-        #expect(decodedPrefixes.allSatisfy { $0 >= 6 }, "no format is recognised from less than a signature")
-        switch (path as NSString).pathExtension {
-        case "png":
-            // The documented partial result: a PNG missing only its IEND chunk still decodes.
-            #expect(decodedPrefixes.contains(bytes.count - 12))
-        case "gif":
-            // A truncated GIF keeps its frames: the prefix without the trailer byte decodes.
-            #expect(decodedPrefixes.contains(bytes.count - 1))
-        default:
-            break
+        #expect(framesChecked > 0, "some prefix decodes to a frame of known pixels")
+    }
+
+    /// The shortest prefix of a JPEG in which libjpeg finds an image: through the first
+    /// start-of-scan segment's last component selector, walked from the JPEG specification's
+    /// markers (two bytes, then a big-endian length that counts itself; a scan header gives
+    /// its component count, then two bytes a component). libjpeg reads what a shorter scan
+    /// header lacks from the end-of-image marker it supplies when the data runs out.
+    static func jpegImageStart(_ bytes: [UInt8]) -> Int? {
+        var offset = 2
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF {  // a fill byte before the marker
+                offset += 1
+                continue
+            }
+            if marker == 0xDA {
+                guard offset + 4 < bytes.count else { return nil }
+                return offset + 4 + 2 * Int(bytes[offset + 4])
+            }
+            offset += 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
         }
+        return nil
+    }
+
+    /// A JPEG cut after `cut` bytes (docs/formats.md: libjpeg's warnings about recoverable damage
+    /// are ignored and decoding goes on).
+    ///
+    /// - Fewer than the 3 signature bytes (`FF D8 FF`): no format is recognised.
+    /// - A cut before ``jpegImageStart(_:)``: libjpeg finds no image, a `jpeg` error.
+    /// - A cut right there, before the last component's table selectors: one frame, which
+    ///   fails with a `jpeg` error, since libjpeg reads the selectors from its end-of-image
+    ///   marker's 0xFF (table 15, where a JPEG has tables 0-3 only).
+    /// - Otherwise one frame, what it lacks filled in by libjpeg: it decodes, to the whole
+    ///   file's pixels when only the end-of-image marker (the last two bytes) is cut.
+    static func jpegPrefix(cut: Int, imageStart: Int, fileLength: Int) -> ExpectedDecode {
+        if cut < 3 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
+        if cut < imageStart { return ExpectedDecode(outcome: .failed(.jpeg)) }
+        if cut == imageStart { return ExpectedDecode(outcome: DecodeOutcome(frameCount: 1, framesDecoded: 0, frameError: .jpeg)) }
+        return ExpectedDecode(outcome: DecodeOutcome(frameCount: 1, framesDecoded: 1),
+                              pixels: [cut >= fileLength - 2 ? .wholeFileFrame(0) : .unknown])
     }
 
     /// A cut in the middle of the third image's data (located by the test's own block walk):

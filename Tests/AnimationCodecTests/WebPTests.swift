@@ -4,7 +4,7 @@ import Testing
 
 /// WebP stills and animations made by libwebp's own encoders (cwebp, img2webp), decoded by
 /// us and compared with Pillow's decoder (its own libwebp build and compositor).
-@Suite("WebP: cwebp / img2webp files against Pillow")
+@Suite("WebP: cwebp / img2webp files against Pillow", .timeLimit(.minutes(1)))
 struct WebPTests {
     static let corpus: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webp-\(getpid())")

@@ -110,7 +110,7 @@ struct RenderCommandTests {
         let out = folder.appendingPathComponent("out.png")
         try Data("earlier".utf8).write(to: out)
         let result = try CLITests.runExecutable(["render", "/no/such/pack", "-o", out.path])
-        #expect(result.status != 0)
+        #expect(result.status == 1, "an unreadable input: \(result.stderr)")
         #expect(try Data(contentsOf: out) == Data("earlier".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.png"])
     }

@@ -107,11 +107,30 @@ struct TelegramCommandTests {
         #expect(validate.status == 0, "\(validate.stdout)")
         // Pillow reads the fitted square: 30 frames of 408 px, at frame 15 red at the centre
         // (204, 204), clear at x = 102 (the square spans 153...255 there).
-        let animation = try Pillow.animation(try FitCommandTests.stickerFile(catalog, "square"))
+        let file = try FitCommandTests.stickerFile(catalog, "square")
+        let animation = try Pillow.animation(file)
         #expect(animation.frames.count == 30)
         #expect(animation.frames[15].width == 408)
         #expect(animation.frames[15].pixel(204, 204) == Colour(255, 0, 0, 255))
         #expect(animation.frames[15].pixel(102, 204).a == 0)
-        #expect(animation.durations.allSatisfy { abs($0 - 1000.0 / 30) <= 1 }, "\(animation.durations)")
+        // 30 fps: fit stores the exact fraction 1/30 s in every fcTL (33 or 34 ms would drift).
+        let delays = Self.storedDelays([UInt8](try Data(contentsOf: file)))
+        #expect(delays.count == 30 && delays.allSatisfy { $0.numerator == 1 && $0.denominator == 30 }, "\(delays)")
+    }
+
+    /// Every fcTL's delay as stored (delay_num, delay_den: the two 16-bit fields after the
+    /// sequence number, size and offset), walked from the PNG and APNG specifications.
+    static func storedDelays(_ png: [UInt8]) -> [(numerator: Int, denominator: Int)] {
+        func number(_ offset: Int, _ count: Int) -> Int { png[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) } }
+        var delays: [(numerator: Int, denominator: Int)] = []
+        var offset = 8
+        while offset + 12 <= png.count {
+            let length = number(offset, 4)
+            if String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self) == "fcTL", length >= 26 {
+                delays.append((number(offset + 8 + 20, 2), number(offset + 8 + 22, 2)))
+            }
+            offset += 12 + length
+        }
+        return delays
     }
 }

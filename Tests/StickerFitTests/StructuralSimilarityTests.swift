@@ -7,7 +7,7 @@ import TestSupport
 /// SSIM against the formula worked by hand and against a numpy computation of the same
 /// definition (uniform 8x8 windows stepped by 4, every premultiplied channel, Wang et al.'s
 /// constants), written separately in the test.
-@Suite("SSIM, the perceptual figure")
+@Suite("SSIM, the perceptual figure", .timeLimit(.minutes(1)))
 struct StructuralSimilarityTests {
     @Test("identical images: 1; two flat greys: (2ab + C1) / (a² + b² + C1) on R, G, B, 1 on the alpha both share")
     func byHand() {
@@ -48,14 +48,9 @@ struct StructuralSimilarityTests {
                     values.append((2 * mp * mq + c1) * (2 * cov + c2) / ((mp * mp + mq * mq + c1) * (vp + vq + c2)))
         print(repr(float(np.mean(values))))
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = folder.appendingPathComponent("numpy.txt")
+        try #require(try TestProcess.run(["python3", "-c", script, folder.path], standardOutput: printed) == 0)
+        let text = try String(contentsOf: printed, encoding: .utf8)
         let expected = try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         let ours = StructuralSimilarity.mean(a, b, width: width, height: height)
         #expect(abs(ours - expected) < 1e-9, "ours \(ours), numpy \(expected)")

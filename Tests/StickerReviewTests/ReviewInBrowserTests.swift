@@ -156,7 +156,15 @@ import TestSupport
         try browser.evaluate("document.querySelectorAll('th button')[2].click()")
         #expect(try browser.evaluate(rows) as? [String] == ["bad:1", "good:0", "sample-pack:0"])
         #expect(try browser.evaluate("document.querySelectorAll('th')[2].getAttribute('aria-sort')") as? String == "descending")
-        for page in try browser.evaluate("Array.from(document.querySelectorAll('tbody a')).map(a => a.href)") as? [String] ?? [] {
+        let pages = try #require(try browser.evaluate("Array.from(document.querySelectorAll('tbody a')).map(a => a.href)") as? [String])
+        // One link a pack, each to the index.html of its own folder beside the index.
+        #expect(pages.count == 3 && Set(pages).count == 3, "\(pages)")
+        for page in pages {
+            let url = try #require(URL(string: page), "\(page)")
+            #expect(url.isFileURL && url.lastPathComponent == "index.html"
+                    && url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path, "\(page)")
+        }
+        for page in pages {
             try browser.navigate(page)
             #expect(try browser.evaluate("document.querySelector('main a').getAttribute('href')") as? String == "../index.html", "\(page)")
             let loaded = try browser.evaluate("Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)") as? Bool

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// JPEG files of kinds the corpus lacks (greyscale, Adobe CMYK, progressive), written by
 /// Pillow and by ImageMagick into a temporary folder, and the corpus's baseline colour JPEG,
@@ -75,14 +76,9 @@ enum PillowJPEGReference {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let listing = folder.appendingPathComponent("samples.jsonl")
-        _ = FileManager.default.createFile(atPath: listing.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder.path, Fixtures.samplePack.appendingPathComponent("06-blob-card.jpg").path]
-        process.standardOutput = try FileHandle(forWritingTo: listing)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let status = try TestProcess.run(["python3", "-c", script, folder.path, Fixtures.samplePack.appendingPathComponent("06-blob-card.jpg").path],
+                                         standardOutput: listing)
+        guard status == 0 else { throw CocoaError(.fileWriteUnknown) }
         let lines = try String(contentsOf: listing, encoding: .utf8).split(separator: "\n")
         return try lines.map { line in
             let meta = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
