@@ -393,6 +393,26 @@ struct FitLossCommandTests {
         #expect(validate.stdout.contains(String(format: "%.1f dB", psnr)) && validate.stdout.contains("frame rate 24.4 -> "), "\(validate.stdout)")
     }
 
+    @Test("review: the sticker's card says what fit would give up, from the fit dry run, with the same figures as fit's report")
+    func reviewCard() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.clip(in: folder.appendingPathComponent("pack"))
+        // review fits to the pack's size (regular, 408 px), so fit is asked the same.
+        let json = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json", "--max-bytes", "150000", "--level", "6",
+                                               "--progress", "none"])
+        let warning = try #require(FitCommandTests.entries(try FitCommandTests.report(json.stdout))["clip"]?["warning"] as? String)
+        let out = folder.appendingPathComponent("review")
+        let review = try CLITests.runExecutable(["review", input.deletingLastPathComponent().path, "-o", out.path, "--max-bytes", "150000",
+                                                 "--fit-level", "6", "--progress", "none"])
+        // The clip itself is 1.5 MB, over Apple's 500 KB: an error, so exit 1 after the page is written.
+        #expect(review.status == 1, "\(review.stdout)\(review.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        // The page escapes the text as HTML: compare with the warning escaped the same way.
+        let escaped = warning.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        #expect(page.contains("<p class=\"warning\">Loss: " + escaped + "</p>"), "the card lacks: \(escaped)")
+    }
+
     @Test("--strict: exit 1, nothing written, and the option it names, run as given, makes the file it names")
     func strict() throws {
         let folder = CLITests.temporaryDirectory()
