@@ -1,13 +1,14 @@
 import AnimationCodec
 import Foundation
 import Testing
+import TestSupport
 
 /// WebP stills and animations made by libwebp's own encoders (cwebp, img2webp), decoded by
 /// us and compared with Pillow's decoder (its own libwebp build and compositor).
 @Suite("WebP: cwebp / img2webp files against Pillow", .timeLimit(.minutes(1)))
 struct WebPTests {
     static let corpus: URL = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webp-\(getpid())")
+        let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webp-\(getpid())"))
         try? FileManager.default.removeItem(at: dir)
         _ = try? ExternalReference.run(["python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_webp_corpus.py").path, dir.path])
         return dir
