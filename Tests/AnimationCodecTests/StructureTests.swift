@@ -42,7 +42,10 @@ struct StructureTests {
         var png = TestPNG()
         png.header(width: 1, height: 1)
         png.chunk("IDAT", [1, 2, 3], declaredLength: 1_000)
-        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: png.bytes) }
+        // The IDAT chunk starts after the 8-byte signature and IHDR's 25 bytes.
+        #expect(throws: CodecError.truncated(context: "chunk IDAT at byte 33 needs 1000 bytes of data and a CRC")) {
+            try AnimationDecoder(bytes: png.bytes)
+        }
         var reader = PNGChunkReader(bytes: png.bytes)
         _ = try? reader.next()
         #expect {
@@ -58,7 +61,13 @@ struct StructureTests {
         var png = TestPNG()
         png.header(width: 1, height: 1)
         png.bytes += [0x80, 0, 0, 0] + Array("IDAT".utf8) + [0, 0, 0, 0]
-        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: png.bytes) }
+        #expect {
+            _ = try AnimationDecoder(bytes: png.bytes)
+        } throws: { error in
+            // PNG's lengths stop at 2^31 - 1: 0x80000000 breaks a rule of the format.
+            guard case .malformed(.png, let reason) = error as? CodecError else { return false }
+            return reason.contains("IDAT") && reason.contains("2147483648")
+        }
     }
 
     @Test("a bad CRC on a critical chunk names the chunk and both values")
@@ -99,7 +108,10 @@ struct StructureTests {
         }
         var gif = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0]
         gif += [0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 2, 0, 0x3B]
-        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: gif) }
+        // The 65535 x 65535 screen is refused by area before the frame is read.
+        #expect(throws: CodecError.limitExceeded(.pixels(65535 * 65535, limit: 64 << 20))) {
+            try AnimationDecoder(bytes: gif)
+        }
     }
 
     @Test("limits can be lowered and raised by the caller", .needs("gif-peterdn"))
@@ -107,17 +119,21 @@ struct StructureTests {
         let bytes = Self.staticPNG(width: 64, height: 64).bytes
         var tight = DecodingLimits.default
         tight.maxSide = 32
-        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: bytes, limits: tight) }
+        #expect(throws: CodecError.limitExceeded(.side(width: 64, height: 64, limit: 32))) {
+            try AnimationDecoder(bytes: bytes, limits: tight)
+        }
         let decoder = try AnimationDecoder(bytes: bytes)
         #expect(decoder.info.width == 64)
         var fewFrames = DecodingLimits.default
         fewFrames.maxFrames = 3
-        #expect(throws: CodecError.self) {
+        // animated_loop.gif: four 100 x 100 frames (Pillow's n_frames and size); the GIF reader
+        // counts frames as it meets them, so the fourth is the one over the limit.
+        #expect(throws: CodecError.limitExceeded(.frames(4, limit: 3))) {
             try AnimationDecoder(bytes: Fixtures.bytes("gif-peterdn", "animated_loop.gif"), limits: fewFrames)
         }
         var fewBytes = DecodingLimits.default
         fewBytes.maxTotalDecodedBytes = 100 * 100 * 4 * 3
-        #expect(throws: CodecError.self) {
+        #expect(throws: CodecError.limitExceeded(.decodedBytes(100 * 100 * 4 * 4, limit: 100 * 100 * 4 * 3))) {
             try AnimationDecoder(bytes: Fixtures.bytes("gif-peterdn", "animated_loop.gif"), limits: fewBytes)
         }
     }
@@ -170,6 +186,9 @@ struct StructureTests {
         short.header(width: 2, height: 2)
         short.chunk("IDAT", TestPNG.zlibStored(Array(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]).prefix(10))))
         short.chunk("IEND", [])
-        #expect(throws: CodecError.self) { try AnimationDecoder(bytes: short.bytes).frame(at: 0) }
+        // Two rows of a filter byte and 2 x 4 samples need 18 bytes; the stream holds 10.
+        #expect(throws: CodecError.corruptCompressedData(reason: "image data ends after 10 of 18 bytes")) {
+            try AnimationDecoder(bytes: short.bytes).frame(at: 0)
+        }
     }
 }

@@ -1,27 +1,42 @@
 import AnimationCodec
 import Foundation
+import CZlib
 import Testing
 import TestSupport
 
 /// WebM and Lottie files cut short, corrupted, lying about their sizes or built to exhaust
-/// memory: a typed error (or, for a corruption the formats cannot see, a whole decode), never
-/// a crash, a hang or an allocation the limits did not allow.
+/// memory: the outcome documented for what the damage hits (the same frames, frames up to a
+/// frame error, or a typed error), never a crash, a hang or an allocation the limits did not
+/// allow.
 @Suite("WebM and Lottie: prefixes, corruption, lying sizes, bombs", .timeLimit(.minutes(3)))
 struct TelegramHostileTests {
     static func webm() throws -> [UInt8] {
         [UInt8](try Data(contentsOf: WebMTests.file(WebMTests.cases[0])))
     }
 
-    /// Decodes every frame; the error's case, or nil when all decoded.
+    /// Decodes every frame; the error's case, or nil when all decoded. Every frame must be a
+    /// whole canvas of the size the file declares.
     static func outcome(_ bytes: [UInt8], limits: DecodingLimits = .default) -> CodecErrorCase? {
         do {
             let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
             try decoder.forEachFrame(threads: 1) { frame throws(CodecError) in
-                precondition(frame.pixels.count == decoder.info.width * decoder.info.height * 4)
+                #expect(frame.pixels.count == decoder.info.width * decoder.info.height * 4,
+                        "frame \(frame.info.index) has \(frame.pixels.count) bytes on a \(decoder.info.width)x\(decoder.info.height) canvas")
             }
             return nil
         } catch {
             return CodecErrorCase(error)
+        }
+    }
+
+    /// Decodes every frame; the error, or nil when all decoded.
+    static func error(_ bytes: [UInt8], limits: DecodingLimits = .default) -> CodecError? {
+        do {
+            let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+            _ = try decoder.decodeAllFrames(threads: 1)
+            return nil
+        } catch {
+            return error
         }
     }
 
@@ -44,20 +59,75 @@ struct TelegramHostileTests {
         #expect(Self.outcome(bytes) == nil)
     }
 
-    @Test("random corruption of a WebM: a typed error or a whole decode, never a crash")
+    @Test("random corruption of a WebM: the outcome documented for what each flip hits")
     func webmCorruption() throws {
         let bytes = try Self.webm()
+        let layout = WebMLayout(bytes)
+        var originals: [[UInt8]] = []
+        let (original, _) = DecodeOutcome.of(bytes) { _, frame in originals.append(frame.pixels) }
+        #expect(original == DecodeOutcome(frameCount: 15, framesDecoded: 15))
+        #expect(layout.blocks.count == 15)
         var random = SplitMix(seed: 26)
-        var failures = 0
+        var seen: [String: Int] = [:]
         for _ in 0 ..< 400 {
             var damaged = bytes
+            var regions: [WebMLayout.Region] = []
             for _ in 0 ..< 1 + Int(random.next() % 4) {
-                damaged[Int(random.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+                let offset = Int(random.next() % UInt64(bytes.count))
+                damaged[offset] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+                regions.append(layout.region(of: offset))
             }
-            if Self.outcome(damaged) != nil { failures += 1 }
+            let region = WebMLayout.Region.covering(regions)
+            seen[region.kind, default: 0] += 1
+            let context = "flips in \(regions)"
+            var changed: [Int] = []
+            let (outcome, _) = DecodeOutcome.of(damaged) { index, frame in
+                if index < originals.count, frame.pixels != originals[index] { changed.append(index) }
+            }
+            switch region {
+            case .skipped, .blockTime:
+                // Data nothing reads (SeekHead, Void, Cues, Tags), or a block's time relative to
+                // its Cluster: the same frames, pixel for pixel.
+                #expect(outcome == original, "\(context): \(outcome)")
+                #expect(changed.isEmpty, "\(context): frames \(changed) changed")
+            case .framePayload(let block):
+                // The container is intact: every block is read; those before the damaged one
+                // decode as before; from it on, frames or the error libvpx or the frame-header
+                // check reports.
+                #expect(outcome.structureError == nil && outcome.frameCount == original.frameCount, "\(context): \(outcome)")
+                #expect(outcome.framesDecoded >= block, "\(context): \(outcome)")
+                #expect(changed.allSatisfy { $0 >= block }, "\(context): frames \(changed) changed")
+                if let error = outcome.frameError {
+                    #expect([.malformed(.webm), .corruptCompressedData].contains(error), "\(context): \(outcome)")
+                } else {
+                    #expect(outcome.framesDecoded == outcome.frameCount, "\(context): \(outcome)")
+                }
+            case .structure:
+                // An ID, a size, the EBML header, Info, Tracks, a block's header: the errors the
+                // EBML and Matroska readers give, or every frame the damaged file declares.
+                if let error = outcome.error {
+                    #expect([.unknownFormat, .truncated, .malformed(.webm), .limitExceeded, .noImageData, .corruptCompressedData].contains(error),
+                            "\(context): \(outcome)")
+                } else {
+                    #expect(outcome.framesDecoded == outcome.frameCount && outcome.frameCount > 0, "\(context): \(outcome)")
+                }
+            }
         }
-        // Most flips land in the VP9 data, which libvpx often decodes anyway; some must fail.
-        #expect(failures > 0)
+        // The seed reaches these kinds of region; block times, 2 bytes in 200, are flipped one
+        // by one below.
+        #expect(Set(seen.keys) == ["skipped", "framePayload", "structure"], "\(seen)")
+        for (index, entry) in layout.blocks.enumerated() {
+            let trackLength = 1
+            #expect(bytes[entry.block.dataStart] == 0x81, "block \(index): track number 1 in one byte")
+            var damaged = bytes
+            damaged[entry.block.dataStart + trackLength] ^= 0x40
+            #expect(layout.region(of: entry.block.dataStart + trackLength) == .blockTime)
+            var changed: [Int] = []
+            let (outcome, _) = DecodeOutcome.of(damaged) { index, frame in
+                if frame.pixels != originals[index] { changed.append(index) }
+            }
+            #expect(outcome == original && changed.isEmpty, "block \(index)'s time flipped: \(outcome), frames \(changed) changed")
+        }
     }
 
     @Test("lying EBML sizes: past the file is truncation, past the parent a malformed file")
@@ -68,13 +138,22 @@ struct TelegramHostileTests {
         let sizeLength = bytes[segment + 4].leadingZeroBitCount + 1
         var lying = Array(bytes[..<(segment + 4)]) + [0x01, 0x04, 0, 0, 0, 0, 0, 0] + bytes[(segment + 4 + sizeLength)...]
         #expect(Self.outcome(lying) == .truncated)
-        // The first Cluster's size made larger than what is left of the Segment.
-        let clusterID: [UInt8] = [0x1F, 0x43, 0xB6, 0x75]
-        let cluster = try #require((segment ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == clusterID })
+        // The first Cluster's size made one byte more than what is left of the Segment, whose
+        // end is the file's: truncation.
+        let layout = WebMLayout(bytes)
+        let segmentElement = try #require(layout.elements.first { $0.id == WebMLayout.segment })
+        #expect(segmentElement.end == bytes.count)
+        let cluster = try #require(layout.elements.first { $0.id == WebMLayout.cluster })
         lying = bytes
-        let clusterSizeLength = lying[cluster + 4].leadingZeroBitCount + 1
-        lying[cluster + 4 + clusterSizeLength - 1] &+= 0x7F  // past the Segment's end, which is the file's
-        #expect([.truncated, .malformed(.webm)].contains(Self.outcome(lying)))
+        try WebMLayout.setSize(of: cluster, to: bytes.count - cluster.dataStart + 1, in: &lying)
+        #expect(Self.outcome(lying) == .truncated)
+        // The first BlockGroup's size made one byte more than what is left of its Cluster,
+        // which ends before the file does (Cues follow): a malformed file.
+        #expect(cluster.end < bytes.count)
+        let group = try #require(layout.elements.first { $0.id == WebMLayout.blockGroup })
+        lying = bytes
+        try WebMLayout.setSize(of: group, to: cluster.end - group.dataStart + 1, in: &lying)
+        #expect(Self.outcome(lying) == .malformed(.webm))
     }
 
     @Test("a track that lies about its size: the frame headers are checked before libvpx")
@@ -98,45 +177,120 @@ struct TelegramHostileTests {
         }
         // A canvas past the limits is refused from the track alone, and so are too many frames.
         let small = DecodingLimits(maxSide: 4096, maxPixels: 10_000, maxFrames: 100, maxTotalDecodedBytes: 1 << 30)
-        #expect(Self.outcome(lying, limits: small) == .limitExceeded)
-        #expect(Self.outcome(bytes, limits: DecodingLimits(maxSide: 4096, maxPixels: 1 << 20, maxFrames: 3, maxTotalDecodedBytes: 1 << 30)) == .limitExceeded)
+        #expect(Self.error(lying, limits: small) == .limitExceeded(.pixels(255 * 255, limit: 10_000)))
+        // Blocks are counted as they are read: the fourth is one over.
+        #expect(Self.error(bytes, limits: DecodingLimits(maxSide: 4096, maxPixels: 1 << 20, maxFrames: 3, maxTotalDecodedBytes: 1 << 30))
+                == .limitExceeded(.frames(4, limit: 3)))
     }
 
-    @Test("every prefix of a .tgs and of its JSON: unrecognised or truncated")
-    func lottiePrefixes() {
-        let json = Array(LottieTests.movingSquare.utf8)
+    @Test("every prefix of a .tgs and of its JSON: unrecognised until four of Lottie's keys are whole, then truncated")
+    func lottiePrefixes() throws {
+        let text = LottieTests.movingSquare
+        let json = Array(text.utf8)
         let tgs = Gzip.compress(json)
-        for (name, bytes) in [("tgs", tgs), ("json", json)] {
-            var recognised = 0
-            for cut in 0 ..< bytes.count {
-                let outcome = Self.outcome(Array(bytes.prefix(cut)))
-                #expect(outcome == .unknownFormat || outcome == .truncated, "\(name) cut at \(cut): \(String(describing: outcome))")
-                if outcome == .truncated { recognised += 1 }
-            }
-            // Once four of Lottie's keys are in, every prefix is a truncated Lottie file.
-            #expect(recognised > bytes.count / 2, "\(name): \(recognised) of \(bytes.count) prefixes recognised")
-            #expect(Self.outcome(bytes) == nil)
+        // The fourth of Lottie's top-level keys is "op" (after "v", "fr", "ip"): a head is
+        // Lottie once it holds that member's name and the ':' that makes it one.
+        let fourthKey = try #require(text.range(of: #""op":"#))
+        #expect(String(text[..<fourthKey.lowerBound]).hasPrefix(#"{"v":"5.5.2","fr":30,"ip":0,"#))
+        let recognisedFrom = text.utf8.distance(from: text.startIndex, to: fourthKey.upperBound)
+        for cut in 0 ..< json.count {
+            let expected: CodecErrorCase = cut < recognisedFrom ? .unknownFormat : .truncated
+            #expect(Self.outcome(Array(json.prefix(cut))) == expected, "json cut at \(cut)")
         }
+        // A .tgs head is read as far as zlib inflates it.
+        for cut in 0 ..< tgs.count {
+            let inflated = Gzip.inflatedPrefixCount(Array(tgs.prefix(cut)))
+            let expected: CodecErrorCase = inflated < recognisedFrom ? .unknownFormat : .truncated
+            #expect(Self.outcome(Array(tgs.prefix(cut))) == expected, "tgs cut at \(cut), \(inflated) bytes inflated")
+        }
+        #expect(Self.outcome(json) == nil)
+        #expect(Self.outcome(tgs) == nil)
     }
 
-    @Test("random corruption of Lottie JSON and .tgs: a typed error or a whole render")
-    func lottieCorruption() {
-        let json = Array(LottieTests.fadingCircle.utf8)
+    @Test("random corruption of Lottie JSON and .tgs: the outcome Python's json and the documented rules give")
+    func lottieCorruption() throws {
+        let text = LottieTests.fadingCircle
+        let json = Array(text.utf8)
+        // Damage after the fourth key's ':' cannot stop the sniffer recognising the document.
+        let fourthKey = try #require(text.range(of: #""op":"#))
+        let recognisedFrom = text.utf8.distance(from: text.startIndex, to: fourthKey.upperBound)
         var random = SplitMix(seed: 27)
-        var failures = 0
+        var rounds: [(bytes: [UInt8], document: [UInt8], firstDamage: Int)] = []
         for round in 0 ..< 300 {
             var damaged = json
+            var firstDamage = json.count
             for _ in 0 ..< 1 + Int(random.next() % 3) {
-                damaged[Int(random.next() % UInt64(json.count))] = UInt8(truncatingIfNeeded: random.next())
+                let offset = Int(random.next() % UInt64(json.count))
+                damaged[offset] = UInt8(truncatingIfNeeded: random.next())
+                firstDamage = min(firstDamage, offset)
             }
-            let bytes = round % 2 == 0 ? damaged : Gzip.compress(damaged)
-            if Self.outcome(bytes) != nil { failures += 1 }
+            rounds.append((round % 2 == 0 ? damaged : Gzip.compress(damaged), damaged, firstDamage))
         }
-        #expect(failures > 0)
-        // A flipped byte inside the gzip stream is caught by inflate or its CRC.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-lottie-verdicts-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = folder.appendingPathComponent("original.json"), docs = folder.appendingPathComponent("docs.hex")
+        let verdictsFile = folder.appendingPathComponent("verdicts.txt")
+        try Data(json).write(to: original)
+        try Data(rounds.map { $0.document.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8).write(to: docs)
+        let script = Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/lottie_verdicts.py").path
+        try #require(try TestProcess.run(["python3", script, original.path, docs.path, verdictsFile.path], timeout: .seconds(60)) == 0)
+        let verdicts = try String(contentsOf: verdictsFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        try #require(verdicts.count == rounds.count)
+
+        var originals: [[UInt8]] = []
+        let (undamaged, _) = DecodeOutcome.of(json) { _, frame in originals.append(frame.pixels) }
+        #expect(undamaged == DecodeOutcome(frameCount: 30, framesDecoded: 30))
+        var seen: [String: Int] = [:]
+        for (round, ((bytes, _, firstDamage), verdict)) in zip(rounds, verdicts).enumerated() {
+            let context = "round \(round) (\(round % 2 == 0 ? "json" : "tgs"), damage from byte \(firstDamage)): Python says \(verdict)"
+            var changed: [Int] = []
+            let (outcome, _) = DecodeOutcome.of(bytes) { index, frame in
+                if index < originals.count, frame.pixels != originals[index] { changed.append(index) }
+            }
+            var words = verdict.split(separator: " ")
+            seen[String(words[0]), default: 0] += 1
+            if words.first == "utf8" {
+                words.removeFirst()
+                if ["same", "frames"].contains(words.first) {
+                    // RFC 8259 section 8.1: JSON text is UTF-8, and docs/formats.md promises strict
+                    // JSON, else a malformed error; the reader passes such bytes inside strings
+                    // through, and rlottie draws the document.
+                    withKnownIssue("the Lottie JSON reader takes bytes that are not UTF-8 inside strings") {
+                        #expect(outcome == .failed(.malformed(.lottie)), "\(context): \(outcome)")
+                    }
+                    continue
+                }
+            }
+            // Damage inside the first four keys can also leave the head unrecognisable.
+            if firstDamage < recognisedFrom, outcome.error == .unknownFormat { continue }
+            switch (words[0], words.count > 1 ? Int(words[1]) : nil) {
+            case ("malformed", nil):
+                #expect(outcome == .failed(.malformed(.lottie)), "\(context): \(outcome)")
+            case ("truncated", nil):
+                #expect(outcome == .failed(.truncated), "\(context): \(outcome)")
+            case ("unrecognised", nil):
+                #expect(outcome == .failed(.unknownFormat), "\(context): \(outcome)")
+            case ("limit", nil):
+                #expect(outcome == .failed(.limitExceeded), "\(context): \(outcome)")
+            case ("same", let frames?):
+                #expect(outcome == DecodeOutcome(frameCount: frames, framesDecoded: frames), "\(context): \(outcome)")
+                #expect(changed.isEmpty, "\(context): frames \(changed) differ from the undamaged document's")
+            case ("frames", let frames?):
+                // rlottie may still refuse a layer it cannot build; nothing else may fail.
+                if outcome != .failed(.malformed(.lottie)) {
+                    #expect(outcome == DecodeOutcome(frameCount: frames, framesDecoded: frames), "\(context): \(outcome)")
+                }
+            default:
+                Issue.record("\(context): an unknown verdict")
+            }
+        }
+        #expect(seen["malformed", default: 0] > 0 && seen["frames", default: 0] + seen["same", default: 0] > 0, "\(seen)")
+        // A flipped byte in the middle of the gzip stream: the stream still inflates to its
+        // end, to other text, and its CRC-32 disagrees (Python's zlib: "incorrect data check").
         var tgs = Gzip.compress(json)
         tgs[tgs.count / 2] ^= 0xFF
-        #expect([.corruptCompressedData, .truncated].contains(Self.outcome(tgs)))
+        #expect(Self.error(tgs) == .corruptCompressedData(reason: "gzip: incorrect data check"))
     }
 
     @Test("a gzip bomb is refused by its inflated size, before it is all in memory")
@@ -159,13 +313,13 @@ struct TelegramHostileTests {
         func document(w: Int, h: Int, op: Int, layers: String = "[]") -> [UInt8] {
             Array(#"{"v":"5.5.2","fr":30,"ip":0,"op":\#(op),"w":\#(w),"h":\#(h),"layers":\#(layers)}"#.utf8)
         }
-        #expect(Self.outcome(document(w: 100_000, h: 100_000, op: 30)) == .limitExceeded)
-        #expect(Self.outcome(document(w: 512, h: 512, op: 1_000_000)) == .limitExceeded)
+        #expect(Self.error(document(w: 100_000, h: 100_000, op: 30)) == .limitExceeded(.pixels(100_000 * 100_000, limit: 64 << 20)))
+        #expect(Self.error(document(w: 512, h: 512, op: 1_000_000)) == .limitExceeded(.frames(1_000_000, limit: 10_000)))
         let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(Self.outcome(document(w: 64, h: 64, op: 30, layers: nested)) == .malformed(.lottie))
         // A size asked for past the limits is refused too.
         let small = DecodingLimits(maxSide: 1024, maxPixels: 1 << 20, maxFrames: 100, maxTotalDecodedBytes: 1 << 30)
-        #expect(throws: CodecError.self) {
+        #expect(throws: CodecError.limitExceeded(.side(width: 4096, height: 4096, limit: 1024))) {
             _ = try AnimationDecoder(bytes: document(w: 64, h: 64, op: 30), limits: small, vectorSize: PixelSize(width: 4096, height: 4096))
         }
         // Frame rates that would make a frame show for more than 100 s or less than 1 ms.
@@ -207,5 +361,27 @@ struct VP9BlockTests {
         // A superframe of two frames (1-byte sizes 4 and 5) is kept as it is.
         let two: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9] + [0xC1, 4, 5, 0xC1]
         #expect(VPXFrameHeadersProbe.forDecoding(two) == two)
+    }
+}
+
+extension Gzip {
+    /// How many bytes zlib inflates from `head`, the start of a gzip file (what it can before
+    /// the input runs out or breaks).
+    static func inflatedPrefixCount(_ head: [UInt8]) -> Int {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 16 + 15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return 0 }
+        defer { inflateEnd(&stream) }
+        var input = head
+        var output = [UInt8](repeating: 0, count: 1 << 20)
+        return input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                _ = inflate(&stream, Z_SYNC_FLUSH)
+                return target.count - Int(stream.avail_out)
+            }
+        }
     }
 }

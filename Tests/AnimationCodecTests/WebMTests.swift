@@ -33,7 +33,7 @@ struct WebMTests {
     ]
 
     static let folder: URL = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webm-\(getpid())")
+        let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webm-\(getpid())"))
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }()

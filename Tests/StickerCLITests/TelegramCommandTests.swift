@@ -12,7 +12,8 @@ struct TelegramCommandTests {
     /// The folder: square.tgs (gzip by Python's own module) and clip.webm (96 x 96, 12 frames at
     /// 24 fps, VP9 with an alpha disc).
     static let pack: Result<URL, Error> = Result {
-        let folder = CLITests.temporaryDirectory().appendingPathComponent("telegram")
+        // Removed at exit with square.json beside the pack.
+        let folder = RunFolders.removedAtExit(CLITests.temporaryDirectory()).appendingPathComponent("telegram")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let json = folder.deletingLastPathComponent().appendingPathComponent("square.json")
         try Data(square.utf8).write(to: json)

@@ -12,7 +12,8 @@ enum ReviewFixtures {
 
     /// A new empty temporary folder, removed at exit.
     static func temporaryFolder(_ name: String) -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-review-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let url = RunFolders.removedAtExit(
+            FileManager.default.temporaryDirectory.appendingPathComponent("stickers-review-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

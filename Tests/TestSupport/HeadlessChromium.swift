@@ -51,8 +51,16 @@ public final class HeadlessChromium {
                          "about:blank"]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Chromium's own temporary folders (org.chromium.Chromium.*), which it cannot remove
+        // when it is killed, go inside the profile, which is removed with it.
+        let scratch = profile.appendingPathComponent("tmp")
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.path
+        var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, Self.executable, &actions, nil, &argv, environ)
+        let status = posix_spawn(&child, Self.executable, &actions, nil, &argv, &envp)
         close(toBrowser[0])
         close(fromBrowser[1])
         guard status == 0 else {
