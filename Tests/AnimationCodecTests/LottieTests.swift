@@ -40,6 +40,29 @@ struct LottieTests {
         #expect(ImageFormat.lottie.isMessagesFormat == false)
     }
 
+    @Test("strings are UTF-8 (RFC 8259 section 8.1, RFC 3629): well-formed sequences of every length read, every ill-formed one is malformed")
+    func utf8InStrings() throws {
+        /// The moving square with `name` as its layer's name.
+        func named(_ name: [UInt8]) -> [UInt8] {
+            let document = Array(Self.movingSquare.utf8)
+            let marker = Array(#""nm":"square","sr""#.utf8)
+            let at = try! #require((0...(document.count - marker.count)).first { Array(document[$0 ..< $0 + marker.count]) == marker })
+            return Array(document[..<(at + 6)]) + name + Array(document[(at + 12)...])
+        }
+        // é, €, U+1F600 and U+10FFFF, the largest code point.
+        for good: [UInt8] in [[0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF]] {
+            #expect(try AnimationDecoder(bytes: named(Array("a".utf8) + good)).info.frames.count == 30, "\(good)")
+        }
+        // A lone continuation byte, an overlong '/', an overlong 3-byte form, a surrogate,
+        // past U+10FFFF, a lead byte that never starts a sequence, a sequence cut by the quote.
+        for bad: [UInt8] in [[0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0xE2, 0x82]] {
+            #expect("\(bad)", performing: { _ = try AnimationDecoder(bytes: named(Array("a".utf8) + bad)) }, throws: { error in
+                guard case CodecError.malformed(format: .lottie, let reason) = error else { return false }
+                return reason.contains("not UTF-8")
+            })
+        }
+    }
+
     @Test("a moving square: inside, outside and the frame rate, worked out by hand")
     func movingSquare() throws {
         for bytes in [Array(Self.movingSquare.utf8), Self.gzip(Self.movingSquare)] {

@@ -187,11 +187,35 @@ struct LottieJSON {
                 offset += 1
             case 0..<0x20:
                 throw error("a control character in a string")
+            case 0x80...:
+                // RFC 8259 section 8.1: JSON text is UTF-8.
+                guard let length = utf8SequenceLength(at: offset) else { throw error("a string is not UTF-8") }
+                offset += length
             default:
                 offset += 1
             }
         }
         throw error("a string is not closed")
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `position` (RFC 3629 section 4:
+    /// no overlong forms, no surrogates, nothing past U+10FFFF), or `nil`.
+    private func utf8SequenceLength(at position: Int) -> Int? {
+        let lead = text[position]
+        let length: Int, second: ClosedRange<UInt8>
+        switch lead {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard position + length <= text.count, second.contains(text[position + 1]) else { return nil }
+        for index in (position + 2)..<(position + length) where !(0x80...0xBF).contains(text[index]) { return nil }
+        return length
     }
 
     private mutating func readNumber() throws(SyntaxError) -> Double {
