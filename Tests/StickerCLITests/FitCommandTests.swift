@@ -393,6 +393,24 @@ struct FitLossCommandTests {
         #expect(validate.stdout.contains(String(format: "%.1f dB", psnr)) && validate.stdout.contains("frame rate 24.4 -> "), "\(validate.stdout)")
     }
 
+    @Test("--min-fps from the command line: above what the clip needs it is refused naming the --min-fps that makes it; run with that, made at that rate or more")
+    func minimumRate() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.clip(in: folder)
+        let refused = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json", "--min-fps", "12"] + Self.common)
+        #expect(refused.status == 1)
+        let failure = try #require(FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["clip"]?["failure"] as? String)
+        let match = try #require(failure.firstMatch(of: /made with --min-fps ([0-9.]+): ([0-9,]+) bytes, ([0-9.]+) dB/), "\(failure)")
+        let made = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json", "--min-fps", String(match.1)] + Self.common)
+        #expect(made.status == 0, "\(made.stdout)")
+        let entry = try #require(FitCommandTests.entries(try FitCommandTests.report(made.stdout))["clip"])
+        let rate = try #require(Double(String(match.1)))
+        #expect((entry["fpsAfter"] as? Double ?? 0) >= rate && rate < 12)
+        #expect(String(groupingThousands: entry["bytesAfter"] as? Int ?? -1) == String(match.2))
+        #expect(String(format: "%.1f", entry["psnr"] as? Double ?? -1) == String(match.3))
+    }
+
     @Test("review: the sticker's card says what fit would give up, from the fit dry run, with the same figures as fit's report")
     func reviewCard() throws {
         let folder = CLITests.temporaryDirectory()
