@@ -302,16 +302,36 @@ struct PreviewTests {
                 "every cell shows frame \(frame)'s \(colour): \(Set(cells.joined().map { "\($0.top?.description ?? "default")/\($0.bottom?.description ?? "default")" }))")
     }
 
-    @Test("Errors are one line and a non-zero exit", arguments: [
-        ["preview", "/no/such/file.png"],
-        ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "1"],
-        ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"],
-        ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--colors", "16"],
+    /// A refused preview: the arguments, the exit code docs/cli.md gives (1: the input; 64: a usage
+    /// error), and the error line.
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var status: Int32
+        var message: String
+        var testDescription: String { arguments.dropFirst().joined(separator: " ") }
+    }
+
+    @Test("Errors: the documented exit code, nothing on stdout, and the error first on stderr, alone for a bad input", arguments: [
+        Refusal(arguments: ["preview", "/no/such/file.png"], status: 1, message: "Error: /no/such/file.png: no such file or folder"),
+        Refusal(arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "1"], status: 64,
+                message: "Error: --width must be at least 2 cells."),
+        Refusal(arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"], status: 64,
+                message: "Error: --speed must be a positive number."),
+        Refusal(arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--colors", "16"], status: 64,
+                message: "Error: The value '16' is invalid for '--colors <mode>'. Please provide one of 'truecolor' and '256'."),
     ])
-    func errors(_ arguments: [String]) throws {
-        let args = arguments.map { $0.replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/") }
+    func errors(_ refusal: Refusal) throws {
+        let args = refusal.arguments.map { $0.replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/") }
         let result = try CLITests.runExecutable(args)
-        #expect(result.status != 0)
-        #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
+        #expect(result.status == refusal.status)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        #expect(lines.first == refusal.message, "\(result.stderr)")
+        if refusal.status == 1 {
+            #expect(lines.count == 1, "a bad input is one line: \(result.stderr)")
+        } else {
+            // A usage error: the parser's usage line follows the error.
+            #expect(lines.contains { $0.hasPrefix("Usage: stickers preview") }, "\(result.stderr)")
+        }
     }
 }
