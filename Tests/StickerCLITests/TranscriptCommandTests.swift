@@ -111,9 +111,19 @@ struct TranscriptCommandTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("font.png")
+        // --font sets all text in the file named: Inter Regular and Inter Bold draw different
+        // pictures (an ignored option would draw the same one twice), and both differ from the
+        // default, which sets some text in Inter SemiBold.
+        let plain = folder.appendingPathComponent("plain.png"), regular = folder.appendingPathComponent("regular.png")
+        #expect(try Self.transcript([CLITests.samplePack.path, "-o", plain.path, "--scale", "1"]).status == 0)
+        #expect(try Self.transcript([CLITests.samplePack.path, "-o", regular.path, "--scale", "1",
+                                     "--font", "/usr/share/fonts/opentype/inter/Inter-Regular.otf"]).status == 0)
         let other = "/usr/share/fonts/opentype/inter/Inter-Bold.otf"
         let bold = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--scale", "1", "--font", other])
         #expect(bold.status == 0, "\(bold.stderr)")
+        let (plainBytes, regularBytes, boldBytes) = try (Data(contentsOf: plain), Data(contentsOf: regular), Data(contentsOf: out))
+        #expect(boldBytes != regularBytes, "Inter Bold and Inter Regular draw the same picture")
+        #expect(regularBytes != plainBytes && boldBytes != plainBytes, "--font changes nothing from the default")
         let missing = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--font", "/nonexistent/font.otf"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/font.otf"), "\(missing.stderr)")
         let limited = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--max-file", "100"])
