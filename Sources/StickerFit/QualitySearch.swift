@@ -19,19 +19,16 @@ struct QualitySearch {
     /// is scaled at all: what the recipes with ``LossyRecipe/softerScaling`` start from.
     private var softerMerged: FrameTimeline? {
         mutating get {
-            if softerFrames == nil, let makeSofter {
-                softerFrames = makeSofter()
-                self.makeSofter = nil
-            }
+            if softerFrames == nil, let makeSofter { softerFrames = makeSofter() }
             return softerFrames
         }
     }
     /// Makes ``softerMerged`` the first time a softer recipe is asked for (the frames take as
     /// much memory as the clip's, and a clip searched only at lower frame rates never needs them).
-    private var makeSofter: (() -> FrameTimeline)?
+    private let makeSofter: (() -> FrameTimeline)?
     private var softerFrames: FrameTimeline?
     /// Whether there are softer-scaled frames to search (the sticker is scaled).
-    private let hasSofter: Bool
+    private var hasSofter: Bool { makeSofter != nil }
     /// The exact scaled frames as shown: what quality is measured against.
     let reference: FrameTimeline
     let plays: Int
@@ -51,12 +48,10 @@ struct QualitySearch {
     private var estimates: [LossyRecipe: Int] = [:]
     /// Each palette chosen, by size and scaling.
     private var palettes: [QuantizedKey: [SIMD4<Double>]] = [:]
-    /// The last palettes' frames at the full rate, most recent last: a palette family's
-    /// bisection asks for the same few again and again, and each costs the whole clip's frames
-    /// in memory, so no more than ``quantizedFramesKept`` are kept.
-    private var quantizedFullRate: [(key: QuantizedKey, frames: [[UInt8]])] = []
-    /// How many palettes' full-rate frames are kept.
-    static let quantizedFramesKept = 1
+    /// The last palette's frames at the full rate: a palette family's recipes ask for the same
+    /// palette again (tolerances over it), and each palette's frames cost the whole clip's in
+    /// memory, so only one is kept.
+    private var quantizedFullRate: (key: QuantizedKey, frames: [[UInt8]])?
     /// The palette histogram of the exact frames (`false`) and of the softer-scaled ones (`true`).
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
@@ -81,7 +76,6 @@ struct QualitySearch {
         self.exactSearchLevelBytes = exactSearchLevelBytes
         self.merged = merged
         self.makeSofter = softerMerged
-        self.hasSofter = softerMerged != nil
         self.reference = reference
         self.plays = plays
         self.side = side
@@ -111,6 +105,10 @@ struct QualitySearch {
         Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference))
     }
 
+    /// Every colour kept with fewer levels, 7 bits a channel down to 4: between the exact
+    /// colours and a palette.
+    static let precisionFamily = [7, 6, 5, 4].map { LossyRecipe(colors: nil, precision: $0) }
+
     /// Palette sizes tried, most colours first.
     static let paletteSizes = [256, 224, 192, 160, 128, 112, 96, 80, 64, 56, 48, 40, 32, 28, 24, 20, 16]
 
@@ -123,15 +121,12 @@ struct QualitySearch {
         let fewer = Self.paletteSizes.filter { !exactIsPalette || $0 < 256 }
         guard animated else {
             let softer = !hasSofter ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
-            let precise = exactIsPalette ? [] : [[7, 6, 5, 4].map { LossyRecipe(colors: nil, precision: $0) }]
+            let precise = exactIsPalette ? [] : [Self.precisionFamily]
             return precise + [fewer.map { LossyRecipe(colors: $0) }] + softer
         }
         let steps = [1.0] + frameSteps(minimumFramesPerSecond: minimumFramesPerSecond)
         var families: [[LossyRecipe]] = [(1...48).map { LossyRecipe(colors: nil, tolerance: $0) }]
-        if !exactIsPalette {
-            // Every colour kept with fewer levels: between the exact colours and a palette.
-            families.append([7, 6, 5, 4].map { LossyRecipe(colors: nil, precision: $0) })
-        }
+        if !exactIsPalette { families.append(Self.precisionFamily) }
         for step in steps {
             families.append((0...48).map { LossyRecipe(colors: fullPalette, tolerance: $0, frameStep: step) }.filter { $0 != LossyRecipe() })
             families.append(fewer.map { LossyRecipe(colors: $0, tolerance: 2, frameStep: step) })
@@ -186,11 +181,7 @@ struct QualitySearch {
     /// `frames` (some or all of `start`'s) mapped to the palette `key` names, chosen from all
     /// of `start`'s frames; full-rate results are kept for the next call.
     private mutating func quantized(_ frames: [[UInt8]], key: QuantizedKey, from start: FrameTimeline, fullRate: Bool) -> [[UInt8]] {
-        if fullRate, let index = quantizedFullRate.firstIndex(where: { $0.key == key }) {
-            let entry = quantizedFullRate.remove(at: index)
-            quantizedFullRate.append(entry)
-            return entry.frames
-        }
+        if fullRate, let kept = quantizedFullRate, kept.key == key { return kept.frames }
         let quantizer = PaletteQuantizer(maxColors: key.colors, dither: options.dither)
         let palette = palettes[key] ?? {
             let histogram = histograms[key.softerScaling] ?? PaletteQuantizer.histogram(of: start.frames)
@@ -199,10 +190,7 @@ struct QualitySearch {
         }()
         palettes[key] = palette
         let mapped = quantizer.remap(frames, width: side, palette: palette)
-        if fullRate {
-            if quantizedFullRate.count == Self.quantizedFramesKept { quantizedFullRate.removeFirst() }
-            quantizedFullRate.append((key, mapped))
-        }
+        if fullRate { quantizedFullRate = (key, mapped) }
         return mapped
     }
 

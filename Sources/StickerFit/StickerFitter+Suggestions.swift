@@ -29,10 +29,8 @@ extension StickerFitter {
         if options.maxDuration == nil, source.shown.count > 1 {
             let full = source.shown.totalSeconds
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
-                var trimmed = self
-                trimmed.options.maxDuration = seconds
                 let shorter = Self.source(source.shown, animation: source.animation, original: source.original, maxDuration: seconds)
-                if case .made(let made) = try trimmed.make(shorter, sizes: sizes(from: size)) {
+                if case .made(let made) = try make(shorter, sizes: sizes(from: size)) {
                     found.append(String(cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds) + Self.figures(made.attempt))
                     break
                 }

@@ -102,16 +102,12 @@ public struct StickerFitter: Sendable {
         let source = Self.source(full, animation: animation, original: original, maxDuration: options.maxDuration)
         switch try make(source, sizes: sizes(from: size)) {
         case .made(let made):
-            _ = finish(made.attempt, steps: made.steps, into: &result)
+            record(made, into: &result)
+            result.output = .file(name: result.name + "." + made.attempt.fileExtension, bytes: made.attempt.bytes)
         case .failed(let belowFloor, let smallest):
             guard let shownCandidate = belowFloor ?? smallest else { return }
+            record(shownCandidate, into: &result)
             let (attempt, steps) = shownCandidate
-            result.steps = steps
-            result.bytesAfter = attempt.bytes.count
-            result.framesAfter = attempt.frames
-            result.framesPerSecond = attempt.framesPerSecond
-            result.fidelity = attempt.fidelity
-            result.sizeClass = attempt.size
             var message: String
             if belowFloor != nil {
                 message = "the best file within \(String(groupingThousands: options.maxBytes)) bytes is \(Self.figures(attempt)), "
@@ -310,17 +306,16 @@ public struct StickerFitter: Sendable {
                                      options: .init(compressionLevel: options.compressionLevel, threads: options.threads))
     }
 
-    /// Records `attempt` as the result when it is within the budget; whether it was.
-    private func finish(_ attempt: Attempt, steps: [FitStep], into result: inout FittedSticker) -> Bool {
-        guard attempt.bytes.count <= options.maxBytes else { return false }
-        result.output = .file(name: result.name + "." + attempt.fileExtension, bytes: attempt.bytes)
-        result.steps = steps
+    /// Records `candidate`'s steps and figures in `result`: the file made, or a failure's best
+    /// or smallest file.
+    private func record(_ candidate: Candidate, into result: inout FittedSticker) {
+        let attempt = candidate.attempt
+        result.steps = candidate.steps
         result.bytesAfter = attempt.bytes.count
         result.framesAfter = attempt.frames
         result.fidelity = attempt.fidelity
         result.sizeClass = attempt.size
         result.framesPerSecond = attempt.framesPerSecond
-        return true
     }
 
     private func pick(_ current: Candidate?, _ candidate: Candidate) -> Candidate {
