@@ -7,7 +7,7 @@ import Testing
 /// The `stickers` CLI contract: `info`, `frames` (png, ppm, rgba and frames.json), and how
 /// bad input fails. Commands run in process where possible and as the built executable
 /// where the exit status and stderr matter.
-@Suite("stickers CLI", .timeLimit(.minutes(1)))
+@Suite("stickers CLI", .timeLimit(.minutes(3)))
 struct CLITests {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let conformance = ConformanceSuites.root
@@ -27,16 +27,8 @@ struct CLITests {
         let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stickers"),
                           repoRoot.appendingPathComponent(".build/debug/stickers")]
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let output = try TestProcess.capture([executable.path] + arguments)
+        return (output.status, output.stdout, output.stderr)
     }
 
     static func json(_ url: URL) throws -> [String: Any] {
@@ -128,14 +120,8 @@ struct CLITests {
         }
     }
 
-    static func runProcess(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    /// Runs `arguments` (the first looked up on PATH) under ``TestProcess``'s time limit; its exit status.
+    static func runProcess(_ arguments: [String]) throws -> Int32 { try TestProcess.run(arguments) }
 
     @Test("info prints the format, canvas, loop count and every frame; --json parses")
     func info() throws {

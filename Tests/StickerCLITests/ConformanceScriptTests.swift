@@ -4,21 +4,13 @@ import Testing
 
 /// `scripts/get-conformance.sh --from DIR`: copies the suites and installs only what matches
 /// the checked-in manifests. (Its download path needs the internet, which CI does not have.)
-@Suite("scripts/get-conformance.sh", .timeLimit(.minutes(1)))
+@Suite("scripts/get-conformance.sh", .timeLimit(.minutes(3)))
 struct ConformanceScriptTests {
     static let script = CLITests.repoRoot.appendingPathComponent("scripts/get-conformance.sh").path
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let output = try TestProcess.capture(["/bin/bash", script] + arguments)
+        return (output.status, output.stdout + output.stderr)
     }
 
     @Test("--from copies every suite and verifies it; a damaged copy installs nothing of that suite",

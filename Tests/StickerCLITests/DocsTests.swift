@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StickerCLI
+import TestSupport
 
 /// The documentation says what the executable does: every command line of the README runs on
 /// the sample pack and exits 0, and docs/cli.md names every option of every command, exactly as
@@ -18,20 +19,10 @@ struct DocsTests {
     /// Runs a shell command line in `directory` with the built executable first on PATH; stdout
     /// and stderr go to files (a pipe read after the other could fill and stall the child).
     static func shell(_ line: String, in directory: URL) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = try executable().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        let stderrFile = directory.appendingPathComponent(".stderr")
-        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "")
+        let output = try TestProcess.capture(["/bin/sh", "-c", line], environment: environment, directory: directory)
+        return (output.status, output.stderr)
     }
 
     /// The `stickers ...` lines of the README's `sh` blocks, comments included (the shell drops them).
@@ -76,7 +67,7 @@ struct DocsTests {
         #expect(review.hasPrefix("<!DOCTYPE html>") && review.contains("Passes Apple's rules"))
     }
 
-    @Test("docs/cli.md is what scripts/make-cli-docs.py writes from the commands' help", .timeLimit(.minutes(1)))
+    @Test("docs/cli.md is what scripts/make-cli-docs.py writes from the commands' help", .timeLimit(.minutes(3)))
     func cliReferenceUpToDate() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-cli-docs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -86,16 +77,9 @@ struct DocsTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test("docs/cli.md names every option of every command in that command's section", .timeLimit(.minutes(1)))
+    @Test("docs/cli.md names every option of every command in that command's section", .timeLimit(.minutes(3)))
     func everyOptionDocumented() throws {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = ["--experimental-dump-help"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let dump = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let dump = Data(try TestProcess.capture([try Self.executable().path, "--experimental-dump-help"]).stdout.utf8)
         let root = try #require((try JSONSerialization.jsonObject(with: dump) as? [String: Any])?["command"] as? [String: Any])
         let commands = try #require(root["subcommands"] as? [[String: Any]]).filter { $0["commandName"] as? String != "help" }
         #expect(commands.count == 11)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// An opaque or transparent colour, straight (not premultiplied) RGBA.
 struct Colour: Hashable, CustomStringConvertible {
@@ -122,18 +123,8 @@ enum Python {
 
     /// Runs `script` with `arguments`; fails the test with Python's stderr when it fails.
     static func run(_ script: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "python3 failed: \(String(decoding: message, as: UTF8.self))")
-        }
+        let output = try TestProcess.capture(["python3", "-c", script] + arguments)
+        guard output.status == 0 else { throw Failure(description: "python3 failed: \(output.stderr)") }
     }
 }
 

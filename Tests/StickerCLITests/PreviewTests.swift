@@ -2,11 +2,12 @@ import AnimationCodec
 import Foundation
 import StickerCLI
 import Testing
+import TestSupport
 
 /// `stickers preview` as a user sees it: inside a real terminal (tmux), read back with
 /// `capture-pane`: the picture fits the window, re-fits after a resize, and Ctrl-C restores
 /// the screen and the cursor. Plus the not-a-terminal path and errors.
-@Suite("stickers preview", .serialized, .timeLimit(.minutes(1)))
+@Suite("stickers preview", .serialized, .timeLimit(.minutes(3)))
 struct PreviewTests {
     /// A private tmux server (its own socket), UTF-8, torn down after the test.
     final class Tmux {
@@ -36,48 +37,15 @@ struct PreviewTests {
         }
     }
 
-    static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
-
-    /// Starts `argv` with posix_spawn, a clean signal mask and default dispositions (a test
-    /// may run on a worker thread that blocks signals, and a child inheriting that mask would
-    /// never see SIGINT, SIGTERM or SIGCHLD), standard output to `stdout` and standard error to
-    /// `stderr`; returns its pid.
-    /// With `newSession`, the child leads a session of its own, so the first terminal it opens
-    /// (its `stdout`, when that is a pty) becomes its controlling terminal, `/dev/tty`.
+    /// Starts `argv` through ``TestProcess/spawn(_:standardOutput:standardError:environment:directory:newSession:)``
+    /// (a clean signal mask, default dispositions, a process group or, with `newSession`, a
+    /// session of its own), standard output to `stdout`, standard error to `stderr` or onto
+    /// `stderrDescriptor`, with only `environment`; returns its pid.
     static func spawn(_ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
                       stderrDescriptor: Int32? = nil, environment: [String] = ["PATH=/usr/bin:/bin"],
                       newSession: Bool = false) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // A new session's terminal is opened as it is (Linux makes it the controlling terminal
-        // only so: opened with O_CREAT it is not); output files are created or truncated.
-        let outputFlags = newSession ? O_RDWR : O_WRONLY | O_CREAT | O_TRUNC
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, outputFlags, 0o600)
-        if let stderrDescriptor {
-            posix_spawn_file_actions_adddup2(&actions, stderrDescriptor, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, stderr, outputFlags, 0o600)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        let setSID: Int32 = 0x80  // POSIX_SPAWN_SETSID (glibc), not imported by Swift
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setSID : 0)))
-        var pid: pid_t = 0
-        let status = withCStrings(argv) { args in withCStrings(environment) { posix_spawn(&pid, argv[0], &actions, &attributes, args, $0) } }
-        guard status == 0 else { throw CLIError("\(argv[0]) could not start (\(status))") }
-        return pid
+        try TestProcess.spawn(argv, standardOutput: stdout, standardError: stderrDescriptor.map { .descriptor($0) } ?? .file(stderr),
+                              environment: environment, newSession: newSession)
     }
 
     /// Starts `argv` like ``spawn(_:stdout:stderr:environment:)`` with its standard error on a
@@ -232,23 +200,23 @@ struct PreviewTests {
         #expect(colored.contains("48;2;144;32;48"), "composited over the window's background: \(colored.debugDescription)")
     }
 
-    @Test("A terminal that never answers OSC 11: the picture still comes, over black")
-    func silentTerminal() throws {
-        let still = try Self.translucentRed()
-        defer { unlink(still) }
-        // A pseudo-terminal whose other end the test holds and never writes to.
-        // (/dev/ptmx with Linux's ioctls: posix_openpt and friends need _XOPEN_SOURCE in Swift.)
+    /// A new pseudo-terminal: the master's descriptor (close-on-exec) and the slave's path.
+    /// (/dev/ptmx with Linux's ioctls: posix_openpt and friends need _XOPEN_SOURCE in Swift.)
+    static func pseudoTerminal() throws -> (master: Int32, slave: String) {
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(master >= 0)
-        defer { close(master) }
         var unlock: Int32 = 0, number: UInt32 = 0
         let setLock: UInt = 0x4004_5431, getNumber: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
-        try #require(ioctl(master, setLock, &unlock) == 0 && ioctl(master, getNumber, &number) == 0)
-        let slave = "/dev/pts/\(number)"
-        let pid = try Self.spawn([try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"],
-                                 stdout: slave, stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"],
-                                 newSession: true)
-        // Read everything the child writes until it exits (the read then fails with EIO).
+        guard ioctl(master, setLock, &unlock) == 0 && ioctl(master, getNumber, &number) == 0 else {
+            close(master)
+            throw CLIError("the pseudo-terminal could not be set up")
+        }
+        return (master, "/dev/pts/\(number)")
+    }
+
+    /// Everything written to a pseudo-terminal's slave, read from its `master` until every
+    /// writer has closed it (the read then fails with EIO).
+    static func readToEnd(_ master: Int32) -> [UInt8] {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -257,6 +225,20 @@ struct PreviewTests {
             guard count > 0 else { break }
             output += buffer[0..<count]
         }
+        return output
+    }
+
+    @Test("A terminal that never answers OSC 11: the picture still comes, over black")
+    func silentTerminal() throws {
+        let still = try Self.translucentRed()
+        defer { unlink(still) }
+        // A pseudo-terminal whose other end the test holds and never writes to.
+        let (master, slave) = try Self.pseudoTerminal()
+        defer { close(master) }
+        let pid = try Self.spawn([try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"],
+                                 stdout: slave, stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"],
+                                 newSession: true)
+        let output = Self.readToEnd(master)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         #expect(status == 0, "exit status \(status)")

@@ -12,16 +12,9 @@ import TestSupport
 
     /// Runs Python (with Pillow) on `script`; its standard output.
     static func python(_ script: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        let output = try TestProcess.capture(["python3", "-c", script] + arguments)
+        try #require(output.status == 0, "\(output.stderr)")
+        return output.stdout
     }
 
     /// bad/ breaks one rule (tiny.png is 120 px; Apple's smallest side is 300 px) and mixes two
@@ -120,16 +113,9 @@ import TestSupport
         for page in pages {
             let path = folder.appendingPathComponent(page).path
             try #require(FileManager.default.fileExists(atPath: path), "\(page)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/tidy")
-            process.arguments = ["-q", "-e", "--show-warnings", "yes", path]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = err
-            try process.run()
-            let report = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0 && report.isEmpty, "\(page): \(report)")
+            let tidy = try TestProcess.capture(["/usr/bin/tidy", "-q", "-e", "--show-warnings", "yes", path])
+            let report = tidy.stdout + tidy.stderr
+            #expect(tidy.status == 0 && report.isEmpty, "\(page): \(report)")
         }
     }
 
@@ -138,13 +124,9 @@ import TestSupport
         let folder = ReviewFixtures.temporaryFolder("tidy-fault")
         let page = folder.appendingPathComponent("fault.html")
         try Data("<!DOCTYPE html><html lang=\"en\"><head><title>t</title></head><body><img src=\"a.png\"><p><div></p></body></html>".utf8).write(to: page)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tidy")
-        process.arguments = ["-q", "-e", page.path]
-        process.standardError = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        // tidy's exit status 1 is "warnings"; the missing alt text is one of them.
+        let tidy = try TestProcess.capture(["/usr/bin/tidy", "-q", "-e", page.path])
+        #expect(tidy.status == 1 && tidy.stderr.contains("<img> lacks \"alt\" attribute"), "\(tidy.stderr)")
     }
 
     /// With every image inlined, the folder holds one HTML file and nothing it links to: each
