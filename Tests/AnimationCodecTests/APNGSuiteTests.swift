@@ -6,7 +6,7 @@ import Testing
 /// Philip Taylor's APNG suite (via Pillow) against the renderings its pages describe
 /// (`expected.tsv`): "solid green means success, any red means failure", turned into pixel
 /// checks on the final displayed frame.
-@Suite("APNG conformance (Philip Taylor's suite)", .needs("apng-philip-taylor", "wuffs-testdata"), .timeLimit(.minutes(1)))
+@Suite("APNG conformance (Philip Taylor's suite)", .needs("apng-philip-taylor", "wuffs-testdata"), .timeLimit(.minutes(3)))
 struct APNGSuiteTests {
     static let suite = "apng-philip-taylor"
     static let green = PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)

@@ -4,7 +4,7 @@ import Testing
 
 /// The optimising encoder: every file it writes must decode, in independent decoders, to
 /// exactly the frames it was given, and its choices must make files smaller.
-@Suite("AnimationEncoder: exact, cropped, smallest colour type", .timeLimit(.minutes(1)))
+@Suite("AnimationEncoder: exact, cropped, smallest colour type", .timeLimit(.minutes(3)))
 struct AnimationEncoderTests {
     /// A scene: straight RGBA per pixel and frame, premultiplied here by the test's own rule.
     struct Scene: CustomTestStringConvertible, Sendable {

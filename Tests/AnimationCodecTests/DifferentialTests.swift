@@ -6,7 +6,7 @@ import TestSupport
 /// Animations made by independent encoders (Pillow, gifsicle, ImageMagick, apngasm) from
 /// fixed seeds, across dispose / blend / transparency / interlace combinations, decoded by
 /// us and compared with Pillow and ffmpeg wherever those two agree.
-@Suite("Differential: independent encoders vs Pillow and ffmpeg", .timeLimit(.minutes(1)))
+@Suite("Differential: independent encoders vs Pillow and ffmpeg", .timeLimit(.minutes(3)))
 struct DifferentialTests {
     static let corpus: URL = {
         let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-differential-\(getpid())"))

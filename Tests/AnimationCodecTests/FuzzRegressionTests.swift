@@ -32,7 +32,7 @@ struct FuzzRegressionTests {
         #expect(Set(Self.inputs) == Set(Self.expected.keys))
     }
 
-    @Test("each regression input ends in its stated outcome", .timeLimit(.minutes(1)), arguments: inputs)
+    @Test("each regression input ends in its stated outcome", .timeLimit(.minutes(3)), arguments: inputs)
     func regression(name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
         let expected = try #require(Self.expected[name], "no stated outcome for \(name)")

@@ -179,7 +179,7 @@ struct GIFEdgeCaseTests {
         #expect(Set(found) == Set(Self.pillowOutcomes.keys), "found \(found)")
     }
 
-    @Test("Pillow: every GIF ends in its stated outcome", .needs("gif-pillow"), .timeLimit(.minutes(1)),
+    @Test("Pillow: every GIF ends in its stated outcome", .needs("gif-pillow"), .timeLimit(.minutes(3)),
           arguments: Fixtures.files("gif-pillow", ext: "gif"))
     func pillowAllDecode(name: String) throws {
         let expected = try #require(Self.pillowOutcomes[name], "no stated outcome for \(name)")

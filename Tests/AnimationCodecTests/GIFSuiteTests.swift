@@ -182,7 +182,7 @@ struct GIFSuiteTests {
         ("stall/issue-101-infinite-empty-loop.gif", .failed(.limitExceeded)),
     ]
 
-    @Test("image-gif: crash, regression and stall files end in their stated outcome, quickly", .timeLimit(.minutes(1)),
+    @Test("image-gif: crash, regression and stall files end in their stated outcome, quickly", .timeLimit(.minutes(3)),
           arguments: hostileFiles)
     func hostileFile(path: String, expected: DecodeOutcome) throws {
         let bytes = try Fixtures.bytes("image-gif-tests", path)
@@ -192,7 +192,7 @@ struct GIFSuiteTests {
         if path.hasPrefix("crashtest/issue-117") { #expect(drawn == 0, "a frame with LZW code size 0 draws nothing") }
     }
 
-    @Test("image-gif: the regression files decode to Pillow's pixels", .timeLimit(.minutes(1)),
+    @Test("image-gif: the regression files decode to Pillow's pixels", .timeLimit(.minutes(3)),
           arguments: hostileFiles.map(\.0).filter { $0.hasPrefix("regression/") })
     func hostileFilePixels(path: String) throws {
         let frames = try AnimationDecoder(bytes: Fixtures.bytes("image-gif-tests", path)).decodeAllFrames(threads: 1)

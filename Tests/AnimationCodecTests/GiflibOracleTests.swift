@@ -9,7 +9,7 @@ import Testing
 /// its canvas exactly. Where giflib refuses the file, the file is listed in
 /// ``GiflibAgreement/refusals`` with what our decoder does instead (docs/formats.md), which is
 /// checked, and the images giflib completed before its error must still equal our frames.
-@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"), .timeLimit(.minutes(1)))
+@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"), .timeLimit(.minutes(3)))
 struct GiflibConformanceTests {
     static let suites = ["gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"]
 
@@ -56,7 +56,7 @@ struct GiflibConformanceTests {
 
 /// The same comparison over the hostile inputs: the fuzz regressions and the GIF bombs of
 /// Tests/Scripts/make_bombs.py.
-@Suite("giflib oracle: hostile GIFs", .timeLimit(.minutes(1)))
+@Suite("giflib oracle: hostile GIFs", .timeLimit(.minutes(3)))
 struct GiflibHostileTests {
     static let fuzzRegressions = FuzzRegressionTests.inputs.filter { $0.hasSuffix(".gif") }
 

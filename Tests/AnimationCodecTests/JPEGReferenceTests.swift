@@ -7,7 +7,7 @@ import Testing
 /// IDCT and fancy upsampling, whose output is the same in every version and with or without
 /// SIMD: no tolerance. CMYK goes to RGB by the browsers' formula on both sides
 /// (``PillowJPEGReference/script``).
-@Suite("JPEG against Pillow", .timeLimit(.minutes(1)))
+@Suite("JPEG against Pillow", .timeLimit(.minutes(3)))
 struct JPEGReferenceTests {
     static let samples: [PillowJPEGReference.Sample] = (try? PillowJPEGReference.make()) ?? []
 

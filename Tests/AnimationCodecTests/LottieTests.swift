@@ -7,7 +7,7 @@ import CZlib
 
 /// Lottie documents written by hand: pixels worked out from the shapes' geometry, and every
 /// frame equal to rlottie's own render of it called directly here.
-@Suite("Lottie: hand-written documents, rlottie called directly", .timeLimit(.minutes(2)))
+@Suite("Lottie: hand-written documents, rlottie called directly", .timeLimit(.minutes(5)))
 struct LottieTests {
     /// The moving red square (``LottieDocuments/movingSquare``).
     static let movingSquare = LottieDocuments.movingSquare

@@ -6,7 +6,7 @@ import Testing
 /// PngSuite (Willem van Schaik) with lunapaint's expected pixels: every valid image decodes
 /// to exactly the expected colours (premultiplied here, and 16-bit values reduced with
 /// round(v * 255 / 65535)), and every x* file is rejected with the error for what it breaks.
-@Suite("PngSuite conformance", .needs("pngsuite"), .timeLimit(.minutes(1)))
+@Suite("PngSuite conformance", .needs("pngsuite"), .timeLimit(.minutes(3)))
 struct PngSuiteTests {
     static let suite = "pngsuite"
     static let valid = Fixtures.files(suite, "png", ext: "png").filter { !$0.hasPrefix("x") }

@@ -6,7 +6,7 @@ import Testing
 /// Real sticker content (blobfox APNGs) and real GIFs, frame by frame against independent
 /// decoders: libpng per frame plus a spec-written compositor (exact), and Pillow and ffmpeg
 /// (within 1 per channel, premultiplied, wherever the two references agree).
-@Suite("Real stickers against independent decoders", .timeLimit(.minutes(1)))
+@Suite("Real stickers against independent decoders", .timeLimit(.minutes(3)))
 struct RealStickerTests {
     static let blobfox = Fixtures.files("stickers-blobfox", ext: "png")
 

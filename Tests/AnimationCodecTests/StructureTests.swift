@@ -4,7 +4,7 @@ import Testing
 
 /// The PNG chunk reader, format sniffing, the decoding limits and the structural errors and
 /// fallbacks of hand-built files.
-@Suite("Chunk reading, sniffing and limits", .timeLimit(.minutes(1)))
+@Suite("Chunk reading, sniffing and limits", .timeLimit(.minutes(3)))
 struct StructureTests {
     static func staticPNG(width: Int = 2, height: Int = 2, rgba: [UInt8] = [255, 0, 0, 255]) -> TestPNG {
         var png = TestPNG()

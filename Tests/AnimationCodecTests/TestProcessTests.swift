@@ -4,7 +4,7 @@ import TestSupport
 
 /// `TestProcess.run`, which every reference decoder and fixture generator goes through: the
 /// exit status as the child gave it, and a helper that hangs killed with everything it started.
-@Suite("TestProcess: exit statuses and the time limit", .timeLimit(.minutes(1)))
+@Suite("TestProcess: exit statuses and the time limit", .timeLimit(.minutes(3)))
 struct TestProcessTests {
     @Test("the exit status is the child's own; a signal's number when a signal ended it")
     func statuses() throws {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// WebP stills and animations made by libwebp's own encoders (cwebp, img2webp), decoded by
 /// us and compared with Pillow's decoder (its own libwebp build and compositor).
-@Suite("WebP: cwebp / img2webp files against Pillow", .timeLimit(.minutes(1)))
+@Suite("WebP: cwebp / img2webp files against Pillow", .timeLimit(.minutes(3)))
 struct WebPTests {
     static let corpus: URL = {
         let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webp-\(getpid())"))

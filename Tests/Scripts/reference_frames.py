@@ -31,11 +31,13 @@ def with_pillow(path, out):
 
 
 def with_ffmpeg(path, out):
-    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
-                            "-of", "json", path], capture_output=True, check=True)
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                            "stream=width,height,codec_name", "-of", "json", path], capture_output=True, check=True)
     stream = json.loads(probe.stdout)["streams"][0]
     width, height = stream["width"], stream["height"]
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "rawvideo",
+    # libvpx's own decoders: ffmpeg's native VP8/VP9 decoders drop WebM's alpha channel.
+    decoder = {"vp8": ["-c:v", "libvpx"], "vp9": ["-c:v", "libvpx-vp9"]}.get(stream.get("codec_name"), [])
+    raw = subprocess.run(["ffmpeg", "-v", "error"] + decoder + ["-i", path, "-fps_mode", "passthrough", "-sws_flags", "neighbor+accurate_rnd+full_chroma_int", "-f", "rawvideo",
                           "-pix_fmt", "rgba", "-"], capture_output=True, check=True).stdout
     size = width * height * 4
     count = len(raw) // size

@@ -5,7 +5,7 @@ import Testing
 /// `stickers bench`: runs each decoder exactly --repeat times and reports our speed as a
 /// ratio to the baselines, in text or JSON. Only the shape and consistency are tested here;
 /// speed targets live in the benchmark itself, never in unit tests.
-@Suite("stickers bench", .timeLimit(.minutes(1)))
+@Suite("stickers bench", .timeLimit(.minutes(3)))
 struct BenchCommandTests {
     @Test("--json reports every file, totals per format and ratios consistent with the timings")
     func json() throws {
@@ -128,7 +128,7 @@ struct BenchCommandTests {
 /// stickers drawn with Pillow. Every figure of the report is checked against the files the
 /// tools wrote, read by Pillow, and against the reference worked out by hand (a flat colour
 /// scaled is that colour, centred on transparency).
-@Suite("stickers bench --fit-peer", .timeLimit(.minutes(1)))
+@Suite("stickers bench --fit-peer", .timeLimit(.minutes(3)))
 struct FitPeerBenchTests {
     /// The four colours of the animation, straight RGBA, 750 ms each (a 3 s loop).
     static let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 0, 255, 128], [0, 160, 0, 255], [255, 255, 0, 255]]

@@ -6,7 +6,7 @@ import Testing
 /// ends fast in a typed limit or format error, or in the documented partial result, and the
 /// process's peak memory stays within the budget its limits set. Each file runs through the
 /// built `stickers frames` in a child process, whose peak RSS comes from wait4.
-@Suite("Decompression bombs and lies", .serialized, .timeLimit(.minutes(1)))
+@Suite("Decompression bombs and lies", .serialized, .timeLimit(.minutes(3)))
 struct BombTests {
     /// The budget every bomb runs under: 4 Mpx canvases, 64 MiB of decoded frames.
     static let limitArguments = ["--max-pixels", "4M", "--max-decoded", "64M"]

@@ -3,7 +3,7 @@ import Testing
 
 /// `stickers fit`'s `--lossless`, `--level` and `--name` on fixtures drawn by Pillow; the
 /// written stickers are read back by Pillow.
-@Suite("Option matrix: fit", .timeLimit(.minutes(1)))
+@Suite("Option matrix: fit", .timeLimit(.minutes(3)))
 struct FitOptionTests {
     /// Runs `stickers fit ARGUMENTS`; the result and the JSON report when --json was given.
     static func fit(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String, sticker: [String: Any]?) {

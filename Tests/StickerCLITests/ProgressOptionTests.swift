@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--progress` on `frames`, `render` and `fit`, with stderr a pipe (not a terminal): `lines`
 /// prints exactly one line a step, `none` nothing, and `auto` nothing (its bar is only for a
 /// terminal). The steps are counted from the fixtures: frames written, browser frames
 /// rendered (one a change of either sticker), stickers fitted.
-@Suite("Option matrix: --progress", .timeLimit(.minutes(1)))
+@Suite("Option matrix: --progress", .timeLimit(.minutes(3)))
 struct ProgressOptionTests {
-    enum Command: String, CaseIterable, Sendable { case frames, render, fit }
+    enum Command: String, CaseIterable, Sendable { case frames, render, fit, transcript }
 
     /// The command line for `command` writing into `folder`, and the lines `--progress lines`
     /// must print.
@@ -25,6 +26,11 @@ struct ProgressOptionTests {
         case .fit:
             return (["fit", try OptionFixtures.path("pair"), "--threads", "1", "-o", folder.appendingPathComponent("P.xcstickers").path],
                     ["fitting 1/2", "fitting 2/2"])
+        case .transcript:
+            // The timing sticker over one second: eight frames (0, 100, 200, 400, 500, 600, 800, 900 ms).
+            let script = try TranscriptCommandTests.timingScript(in: folder)
+            return (["transcript", script.path, "--scale", "1", "--animate", "--duration", "1s", "-o", folder.appendingPathComponent("t.apng").path],
+                    (1...8).map { "rendering \($0)/8" })
         }
     }
 
@@ -37,5 +43,42 @@ struct ProgressOptionTests {
         let result = try CLITests.runExecutable(arguments + ["--progress", style])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == (style == "lines" ? lines.map { $0 + "\n" }.joined() : ""), "\(result.stderr.debugDescription)")
+    }
+
+    @Test("--progress auto on a terminal: once the work has taken a second, a bar drawn in place, then erased")
+    func barOnATerminal() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The second input is a FIFO: the fit blocks opening it after the first sticker (the
+        // kernel shows the wait, an event) until the test opens its other end, once a second
+        // has passed on the clock the bar reads. A FIFO is no regular file: that sticker fails.
+        let fifo = folder.appendingPathComponent("waits.png").path
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        let pid = try TestProcess.spawn([try PreviewTests.executable(), "fit", try OptionFixtures.path("solid.png"), fifo, "--threads", "1",
+                                         "--progress", "auto", "-o", folder.appendingPathComponent("P.xcstickers").path],
+                                        standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave))
+        #expect(PreviewTests.waitFor { Self.isWaitingForFIFO(pid) }, "the fit never waited on the FIFO")
+        let blocked = ContinuousClock.now
+        while ContinuousClock.now - blocked < .milliseconds(1100) { usleep(10_000) }
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        #expect(writer >= 0)
+        close(writer)
+        let text = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
+        #expect(try TestProcess.wait(for: pid, arguments: ["fit"]) == 1, "one sticker failed")
+        // Every update redraws the one line from its start and clears what is left of it; the
+        // last shows 2 of 2 with the bar full, and the end erases the line.
+        let full = "\rfitting [" + String(repeating: "#", count: 30) + "] 2/2\u{1B}[K"
+        #expect(text.contains(full + "\r\u{1B}[K"), "\(text.debugDescription)")
+    }
+
+    /// Whether a thread of `pid` sleeps in the kernel's wait for a FIFO's other end.
+    static func isWaitingForFIFO(_ pid: pid_t) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) == "wait_for_partner"
+        }
     }
 }

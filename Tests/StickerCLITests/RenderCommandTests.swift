@@ -4,7 +4,7 @@ import Testing
 
 /// `validate`, `render`, `sheet` and `filmstrip` as a user runs them: the built executable,
 /// exit statuses, stderr, and outputs that are whole or absent.
-@Suite("stickers validate / render / sheet / filmstrip", .timeLimit(.minutes(1)))
+@Suite("stickers validate / render / sheet / filmstrip", .timeLimit(.minutes(3)))
 struct RenderCommandTests {
     static let catalog = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
 

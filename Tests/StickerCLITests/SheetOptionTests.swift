@@ -4,7 +4,7 @@ import Testing
 /// `stickers sheet` and `stickers filmstrip`, pixel by pixel: solid stickers and animations
 /// whose frames are solid colours (drawn by Pillow), so every cell's expected colour is known
 /// exactly. Outputs are written and read as PPM.
-@Suite("Option matrix: sheet and filmstrip", .timeLimit(.minutes(1)))
+@Suite("Option matrix: sheet and filmstrip", .timeLimit(.minutes(3)))
 struct SheetOptionTests {
     /// Runs `stickers COMMAND ARGUMENTS -o out.ppm` in a fresh folder: the image (every
     /// background here is opaque, so the PPM holds every pixel) and stdout.

@@ -67,28 +67,125 @@ struct TelegramCommandTests {
         #expect(result.stdout.components(separatedBy: "`stickers fit` converts it").count == 3, "\(result.stdout)")
     }
 
-    @Test("render, sheet, filmstrip and preview (one frame) draw them")
-    func drawing() throws {
+    /// ffmpeg's frames of `name` (libvpx's decoders, which keep the alpha channel),
+    /// premultiplied by the test's own rule.
+    static func ffmpegFrames(_ name: String) throws -> [[UInt8]] {
+        try FitCommandTests.reference(URL(fileURLWithPath: try path(name)), tool: "ffmpeg").frames
+    }
+
+    @Test("frames of the .webm: every premultiplied buffer within one level of ffmpeg's libvpx frames")
+    func webmFrames() throws {
         let out = CLITests.temporaryDirectory()
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        let folder = try Self.pack.get().path
-        for arguments in [["render", folder, "-o", out.appendingPathComponent("render.png").path],
-                          ["render", folder, "--animate", "--duration", "1", "-o", out.appendingPathComponent("render.apng").path],
-                          ["sheet", folder, "-o", out.appendingPathComponent("sheet.png").path],
-                          ["filmstrip", try Self.path("clip.webm"), "-o", out.appendingPathComponent("strip.png").path]] {
-            let result = try CLITests.runExecutable(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            #expect(FileManager.default.fileExists(atPath: arguments.last!), "\(arguments)")
-            #expect(!result.stderr.contains("unreadable") && !result.stdout.contains("unreadable"), "\(arguments): \(result.stdout)")
+        let result = try CLITests.runExecutable(["frames", try Self.path("clip.webm"), "--out", out.path, "--format", "rgba"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reference = try Self.ffmpegFrames("clip.webm")
+        #expect(reference.count == 12)
+        for (index, expected) in reference.enumerated() {
+            let ours = [UInt8](try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
+            try #require(ours.count == expected.count, "frame \(index)")
+            let worst = zip(ours, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "frame \(index): \(worst) levels from ffmpeg's")
+            // The alpha disc: both kinds of pixel, so the comparison covers the alpha channel.
+            #expect(expected[3] == 0 && expected[(48 * 96 + 48) * 4 + 3] == 255, "frame \(index)")
         }
-        // The sheet shows the square's first frame on white: red where the square is.
-        let sheet = try Pillow.animation(out.appendingPathComponent("sheet.png")).frames[0]
-        #expect(sheet.width > 0)
+    }
+
+    @Test("filmstrip of the .webm: cell k is ffmpeg's frame k over the strip's checkerboard")
+    func webmFilmstrip() throws {
+        let (image, stdout) = try SheetOptionTests.run("filmstrip", [try Self.path("clip.webm"), "--cell", "96"])
+        #expect(stdout.contains("12 frames"), "\(stdout)")
+        let reference = try Self.ffmpegFrames("clip.webm")
+        // Eight 108 px tiles a row (the 96 px cell and 6 px either side): two rows.
+        let tileHeight = image.height / 2
+        for (index, frame) in reference.enumerated() {
+            let (x0, y0) = SheetOptionTests.frameCell(index, columns: 8, cell: 96, tileHeight: tileHeight)
+            var worst = 0
+            for y in 0..<96 {
+                for x in 0..<96 {
+                    // The checkerboard: 8 px squares, white first, then #CCCCCC.
+                    let backdrop = (x / 8 + y / 8) % 2 == 0 ? 255.0 : 204.0
+                    let p = (y * 96 + x) * 4
+                    let under = Int((backdrop * Double(255 - Int(frame[p + 3])) / 255).rounded())
+                    let shown = image.pixel(x0 + x, y0 + y)
+                    for (channel, value) in [shown.r, shown.g, shown.b].enumerated() {
+                        worst = max(worst, abs(Int(value) - (Int(frame[p + channel]) + under)))
+                    }
+                }
+            }
+            #expect(worst <= 2, "frame \(index): \(worst) levels from ffmpeg's frame over the checkerboard")
+        }
+    }
+
+    @Test("sheet: the square's first frame where its geometry puts it, on every background")
+    func sheet() throws {
+        let (image, _) = try SheetOptionTests.run("sheet", [try Self.pack.get().path])
+        // Two rows (clip, then square) of eight 116 px tiles: small stickers, 100 px cells with
+        // 8 px around them. Frame 0 of the square spans 8...24 x 24...40 of 64: in a 100 px
+        // cell, 12.5...37.5 x 37.5...62.5.
+        #expect(image.width == 8 * 116 && image.height == 2 * 116)
+        for column in 0..<8 {
+            let (x, y) = (column * 116 + 8, 116 + 8)
+            // The 64 px frame is scaled up (Lanczos), so inside the square's edge the filter's
+            // lobe leaves red a few levels under opaque: red, within 16 levels, on any backdrop.
+            let square = (y + 39 ..< y + 61).flatMap { py in (x + 14 ..< x + 36).map { image.pixel($0, py) } }
+            #expect(square.allSatisfy { $0.r >= 239 && $0.g <= 16 && $0.b <= 16 }, "column \(column): the square")
+            // Left of it and right of it the background shows: the two agree, and are not red.
+            let left = image.pixel(x + 5, y + 50), right = image.pixel(x + 75, y + 50)
+            #expect(left != Colour(255, 0, 0) && (column == 4 || column == 7 || left == right), "column \(column): \(left) \(right)")
+        }
+        // On white the surround is white; the clip's row shows white at its cell's corners
+        // (outside the alpha disc) and the picture at its centre.
+        #expect(image.pixel(8 + 75, 116 + 8 + 50) == Colour(hex: 0xFFFFFF))
+        #expect(image.pixel(8 + 2, 8 + 2) == Colour(hex: 0xFFFFFF) && image.pixel(8 + 50, 8 + 50) != Colour(hex: 0xFFFFFF))
+    }
+
+    @Test("render --animate: the square moves right 32/30 of its units a frame, at the times its frames start")
+    func animatedRender() throws {
+        let (frames, durations) = try RenderOptionTests.animation([try Self.pack.get().path, "--animate", "--duration", "1"])
+        try #require(frames.count > 10)
+        /// The exactly red pixels of the square's column: their centre's x and their extent.
+        func red(_ picture: Picture, from left: Int) -> (centre: Double, width: Int)? {
+            var xs: [Int] = []
+            for y in 0..<picture.height {
+                for x in left..<picture.width where picture.pixel(x, y) == Colour(255, 0, 0) { xs.append(x) }
+            }
+            guard let low = xs.min(), let high = xs.max() else { return nil }
+            return (Double(low + high) / 2, high - low + 1)
+        }
+        // The clip (the first sticker) shows red in some frames: look right of the square's
+        // first position less half the browser's column.
+        let first = try #require(red(frames[0], from: frames[0].width / 4))
+        let left = Int(first.centre) - 60
+        // The square's interior is 16 units wide: the scale of units to pixels.
+        let scale = Double(first.width) / 16
+        var start = 0.0
+        for (index, frame) in frames.enumerated() {
+            let shownFrame = Int((start * 30 / 1000 + 1e-6).rounded(.down)) % 30
+            let expected = first.centre + scale * 32 * Double(shownFrame) / 30
+            let seen = try #require(red(frame, from: left), "frame \(index)")
+            #expect(abs(seen.centre - expected) <= 1.5, "output frame \(index) at \(start) ms: Lottie frame \(shownFrame), centre \(seen.centre), expected \(expected)")
+            start += durations[index]
+        }
+    }
+
+    @Test("preview --frame 15: red cells exactly where the square stands in the middle of the picture")
+    func preview() throws {
         let preview = try CLITests.runExecutable(["preview", try Self.path("square.tgs"), "--frame", "15", "--width", "32", "--height", "16", "--colors", "truecolor"])
         #expect(preview.status == 0, "\(preview.stderr)")
-        // Red cells (truecolour 255;0;0) in the middle of the frame.
-        #expect(preview.stdout.contains("255;0;0"), "\(preview.stdout.prefix(400))")
+        // 32 x 16 cells of two pixels each: the 64 px frame at 32 x 32. Frame 15's square spans
+        // 24...40 of 64 both ways: pixels 12...20, red inside 13...18, none outside 11...20.
+        let cells = ANSIPicture.cells(preview.stdout)
+        #expect(cells.count == 16 && cells.allSatisfy { $0.count == 32 }, "\(cells.map(\.count))")
+        for (row, line) in cells.enumerated() {
+            for (x, cell) in line.enumerated() {
+                for (y, colour) in [(2 * row, cell.top), (2 * row + 1, cell.bottom)] {
+                    let isRed = colour == Colour(255, 0, 0)
+                    if (13...18).contains(x) && (13...18).contains(y) { #expect(isRed, "(\(x), \(y)): \(String(describing: colour))") }
+                    if !(11...20).contains(x) || !(11...20).contains(y) { #expect(!isRed, "(\(x), \(y))") }
+                }
+            }
+        }
     }
 
     @Test("fit: APNG under the budget that validates; the Lottie square drawn at 408 px, not scaled")
@@ -117,6 +214,39 @@ struct TelegramCommandTests {
         // 30 fps: fit stores the exact fraction 1/30 s in every fcTL (33 or 34 ms would drift).
         let delays = Self.storedDelays([UInt8](try Data(contentsOf: file)))
         #expect(delays.count == 30 && delays.allSatisfy { $0.numerator == 1 && $0.denominator == 30 }, "\(delays)")
+        // The clip's file against ffmpeg's frames scaled by Pillow (Lanczos, premultiplied):
+        // frame for frame, close, and as close as the report says.
+        let clip = try #require(stickers.first { $0["name"] as? String == "clip" })
+        let reported = try #require(clip["psnr"] as? Double ?? ((clip["lossy"] as? Bool) == false ? 99 : nil))
+        let psnrs = try Self.psnrAgainstFFmpeg(try FitCommandTests.stickerFile(catalog, "clip"), frames: try Self.ffmpegFrames("clip.webm"))
+        #expect(psnrs.count == 12 && psnrs.allSatisfy { $0 >= 35 }, "\(psnrs)")
+        let mean = psnrs.reduce(0, +) / Double(max(psnrs.count, 1))
+        #expect(abs(mean - min(reported, 60)) <= 3, "reported \(reported) dB, against ffmpeg's frames \(mean) dB")
+    }
+
+    /// The PSNR of each frame of the APNG `file` against the premultiplied 96 x 96 `frames`,
+    /// scaled by Pillow to the file's size (Lanczos on premultiplied planes), in Pillow's reading.
+    static func psnrAgainstFFmpeg(_ file: URL, frames: [[UInt8]]) throws -> [Double] {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, frame) in frames.enumerated() { try Data(frame).write(to: folder.appendingPathComponent("\(index).rgba")) }
+        let script = """
+        import math, sys, numpy as np
+        from PIL import Image, ImageSequence
+        folder, count = sys.argv[1], int(sys.argv[3])
+        fitted = [np.asarray(f.convert("RGBA"), dtype=float) for f in ImageSequence.Iterator(Image.open(sys.argv[2]))]
+        for k, shown in enumerate(fitted[:count]):
+            side = shown.shape[1]
+            source = np.frombuffer(open("%s/%d.rgba" % (folder, k), "rb").read(), np.uint8).reshape(96, 96, 4).astype(np.float32)
+            planes = [np.asarray(Image.fromarray(source[..., c], "F").resize((side, side), Image.LANCZOS)) for c in range(4)]
+            expected = np.clip(np.stack(planes, -1), 0, 255)
+            shown[..., :3] *= shown[..., 3:4] / 255
+            print(10 * math.log10(255 ** 2 / max(((expected - shown) ** 2).mean(), 1e-9)))
+        """
+        let output = try TestProcess.capture(["python3", "-c", script, folder.path, file.path, "\(frames.count)"])
+        try #require(output.status == 0, "\(output.stderr)")
+        return output.stdout.split(separator: "\n").compactMap { Double($0) }
     }
 
     /// Every fcTL's delay as stored (delay_num, delay_den: the two 16-bit fields after the

@@ -3,7 +3,7 @@ import Testing
 
 /// `stickers transcript`: every option on the sample pack and on scripts, the outputs read
 /// back by Pillow.
-@Suite("Option matrix: transcript", .timeLimit(.minutes(2)))
+@Suite("Option matrix: transcript", .timeLimit(.minutes(5)))
 struct TranscriptCommandTests {
     static func transcript(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         try CLITests.runExecutable(["transcript"] + arguments)
@@ -53,14 +53,56 @@ struct TranscriptCommandTests {
         let allPixels = try #require(try Self.frames(all, width: 393).first)
         #expect(screenPixels.count == 393 * 852 * 4)
         #expect(allPixels.count > screenPixels.count, "the sample pack's conversation is longer than one screen")
-        // One screen shows the latest messages: its bottom rows hold what the --all image's
-        // bottom rows hold (the "Delivered" label's grey among them), not the first messages.
-        #expect(Array(allPixels.prefix(393 * 4 * 40)) != Array(screenPixels.prefix(393 * 4 * 40)), "the screen is scrolled")
+        // One screen shows the latest messages: its rows are the --all image's last 852 rows
+        // (the stickers, drawn at the same instant, among them), down to the last bubbles,
+        // whose fill follows their place on the screen; the first messages are not on it.
+        let rowBytes = 393 * 4
+        let tail = Array(allPixels.suffix(852 * rowBytes))
+        #expect(Array(screenPixels.prefix(700 * rowBytes)) == Array(tail.prefix(700 * rowBytes)), "the screen is the conversation's end")
+        #expect(Array(allPixels.prefix(rowBytes * 40)) != Array(screenPixels.prefix(rowBytes * 40)), "the screen is scrolled")
+    }
 
-        let later = folder.appendingPathComponent("later.png")
-        #expect(try Self.transcript([CLITests.samplePack.path, "-o", later.path, "--scale", "1", "--at", "0.35s"]).status == 0)
-        let moved = try Self.frames(later, width: 393).first != screenPixels
-        #expect(moved, "an animated sticker moved")
+    /// A pack of one sticker whose frames are solid red, green and blue, stored for 5, 5 and
+    /// 200 ms (written by Pillow), and a script that sends it: Messages shows a delay under
+    /// 11 ms for 100 ms, so the sticker is red from 0 to 100 ms, green to 200, blue to 400.
+    static func timingScript(in folder: URL) throws -> URL {
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        try Python.run("""
+        import sys
+        from PIL import Image
+        frames = [Image.new("RGBA", (300, 300), c) for c in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)]]
+        frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=[5, 5, 200], loop=0)
+        """, [pack.appendingPathComponent("timing.png").path])
+        let script = folder.appendingPathComponent("chat.txt")
+        try "pack: pack\nthem: hi\nme: sticker timing\n".write(to: script, atomically: true, encoding: .utf8)
+        return script
+    }
+
+    @Test("--at picks the instant: the sticker's colour is the one its delays give then, and nothing else moves")
+    func at() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = try Self.timingScript(in: folder)
+        var pictures: [Picture] = []
+        for (instant, colour) in [("0s", Colour(255, 0, 0)), ("0.15s", Colour(0, 255, 0)), ("0.35s", Colour(0, 0, 255)), ("450ms", Colour(255, 0, 0))] {
+            let out = folder.appendingPathComponent("at-\(instant).png")
+            let result = try Self.transcript([script.path, "-o", out.path, "--scale", "1", "--at", instant])
+            #expect(result.status == 0, "\(result.stderr)")
+            let picture = try Pillow.image(out)
+            let painted = picture.pixels.indices.filter { $0 % 4 == 0 && picture.pixel(($0 / 4) % picture.width, ($0 / 4) / picture.width) == colour }
+            #expect(painted.count >= 100 * 100, "at \(instant): \(painted.count) pixels of \(colour)")
+            pictures.append(picture)
+        }
+        // Between two instants only the sticker's pixels change, and they all change.
+        for picture in pictures.dropFirst() {
+            let changed = stride(from: 0, to: picture.pixels.count, by: 4).filter { picture.pixels[$0 ..< $0 + 4] != pictures[0].pixels[$0 ..< $0 + 4] }
+            let xs = changed.map { ($0 / 4) % picture.width }, ys = changed.map { ($0 / 4) / picture.width }
+            guard let (x0, x1, y0, y1) = xs.isEmpty ? nil : (xs.min()!, xs.max()!, ys.min()!, ys.max()!) else { continue }
+            // A full rectangle (the sticker's square) or nothing (450 ms shows the 0 ms frame).
+            #expect(changed.count == (x1 - x0 + 1) * (y1 - y0 + 1) && x1 - x0 == y1 - y0, "\(changed.count) pixels in \(x0)...\(x1) x \(y0)...\(y1)")
+        }
+        #expect(pictures[3].pixels == pictures[0].pixels, "the sticker loops: 450 ms shows what 50 ms shows")
     }
 
     @Test("--animate (or an .apng output) writes an animation of --duration; a .png with --animate is refused")
@@ -74,6 +116,20 @@ struct TranscriptCommandTests {
         let decoded = try FitCommandTests.pillow(apng)
         #expect(decoded.frames.count > 2)
         #expect(abs(decoded.durationsMs.reduce(0, +) - 1000) < 1, "\(decoded.durationsMs)")
+        // The timing sticker: a frame each time it changes colour (0, 100, 200, 400, 500, 600,
+        // 800, 900 ms), each lasting until the next change or the end of the second.
+        let script = try Self.timingScript(in: folder)
+        let timed = folder.appendingPathComponent("timing.apng")
+        let timing = try Self.transcript([script.path, "-o", timed.path, "--scale", "1", "--animate", "--duration", "1s", "--progress", "none"])
+        #expect(timing.status == 0, "\(timing.stderr)")
+        let (frames, durations) = try Pillow.animation(timed)
+        #expect(durations == [100, 100, 200, 100, 100, 200, 100, 100], "\(durations)")
+        let colours = [Colour(255, 0, 0), Colour(0, 255, 0), Colour(0, 0, 255)]
+        for (index, frame) in frames.enumerated() {
+            let expected = colours[[0, 1, 2, 0, 1, 2, 0, 1][min(index, 7)]]
+            #expect(frame.pixels.indices.contains { $0 % 4 == 0 && frame.pixel(($0 / 4) % frame.width, ($0 / 4) / frame.width) == expected },
+                    "frame \(index) shows \(expected)")
+        }
         let refused = try Self.transcript([CLITests.samplePack.path, "-o", folder.appendingPathComponent("x.png").path, "--animate"])
         #expect(refused.status == 64 && refused.stderr.contains("--animate writes an APNG"), "\(refused.stderr)")
         let endless = try Self.transcript([CLITests.samplePack.path, "-o", apng.path, "--duration", "1e16s"])
@@ -127,6 +183,10 @@ struct TranscriptCommandTests {
         let missing = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--font", "/nonexistent/font.otf"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/font.otf"), "\(missing.stderr)")
         let limited = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--max-file", "100"])
-        #expect(limited.status == 1 && limited.stderr.contains("100"), "\(limited.stderr)")
+        let first = CLITests.samplePack.appendingPathComponent("01-bouncing-blob.png")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: first.path)[.size] as? Int)
+        #expect(limited.status == 1, "\(limited.stderr)")
+        #expect(limited.stderr == "Error: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker\n",
+                "\(limited.stderr)")
     }
 }

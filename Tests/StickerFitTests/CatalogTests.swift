@@ -9,7 +9,7 @@ import Testing
 /// timing, the catalog and the iMessage app icon set are laid out as Xcode writes them, and the
 /// report names each sticker's steps with figures that match the files written. Expectations
 /// are hand-written (Contents.json trees, Apple's icon sizes) or read by Pillow.
-@Suite("fit: catalogs, sequences and the report", .timeLimit(.minutes(1)))
+@Suite("fit: catalogs, sequences and the report", .timeLimit(.minutes(3)))
 struct CatalogTests {
     /// The fixture catalog fitted and written as `stickers fit` does.
     struct Written {

@@ -3,7 +3,7 @@ import Testing
 
 /// The palette's ordered dithering: stable over time (a pixel that does not change keeps its
 /// colour), closer to the input on average than the nearest colour alone, and alpha kept exact.
-@Suite("fit: ordered dithering", .timeLimit(.minutes(1)))
+@Suite("fit: ordered dithering", .timeLimit(.minutes(3)))
 struct DitherTests {
     static let side = 64
 

@@ -8,7 +8,7 @@ import Testing
 /// a frame, not 17 ms, which would slow it by 2%), read back by Pillow; dropped frames get the
 /// exact sum of what they stand for; a duration no 16-bit fraction holds is rounded with the
 /// error carried, so start times never drift.
-@Suite("fit: frame timing", .timeLimit(.minutes(1)))
+@Suite("fit: frame timing", .timeLimit(.minutes(3)))
 struct FrameTimingTests {
     @Test("a 60 fps clip is written at 1/60 s a frame, as Pillow reads it")
     func sixtyFramesPerSecond() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// The JPEG step: an opaque still too noisy for any PNG within the budget is written as JPEG,
 /// the report names that step, and the error it reports agrees with what Pillow decodes.
-@Suite("fit: JPEG for an opaque still", .timeLimit(.minutes(1)))
+@Suite("fit: JPEG for an opaque still", .timeLimit(.minutes(3)))
 struct JPEGStepTests {
     @Test("a noisy opaque still fits only as JPEG, within the error the report gives")
     func jpeg() throws {

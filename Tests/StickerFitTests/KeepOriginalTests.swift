@@ -7,7 +7,7 @@ import Testing
 /// Keeping the input file: only when it already passes every rule (size, format, budget, no
 /// repeated frames) and is smaller than the exact re-encoding; then its bytes are written as
 /// they are. Inputs are written by Pillow (JPEG, WebP) or the package's plain PNG writer.
-@Suite("fit: keeping the original file", .timeLimit(.minutes(1)))
+@Suite("fit: keeping the original file", .timeLimit(.minutes(3)))
 struct KeepOriginalTests {
     static let side = StickerSize.small.pixels
 

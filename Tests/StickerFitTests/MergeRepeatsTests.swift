@@ -7,7 +7,7 @@ import Testing
 /// Merging repeated frames: consecutive identical frames become one frame shown for their
 /// summed time, with Messages' timing (a delay under 11 ms shows for 100 ms); the written
 /// APNG is read back by Pillow.
-@Suite("fit: merging repeated frames", .timeLimit(.minutes(1)))
+@Suite("fit: merging repeated frames", .timeLimit(.minutes(3)))
 struct MergeRepeatsTests {
     @Test("repeats merge into one frame with the delays summed as Messages shows them")
     func merged() throws {

@@ -8,7 +8,7 @@ import Testing
 /// The lossy search: the inter-frame tolerance keeps its bound, and a sticker over the budget
 /// is written close under it within the error the report gives (as Pillow decodes it).
 /// Suggestions that hold: FitPolicyTests.
-@Suite("fit: the lossy search", .timeLimit(.minutes(2)))
+@Suite("fit: the lossy search", .timeLimit(.minutes(5)))
 struct QualitySearchTests {
     @Test("the tolerance moves no channel by more than its bound, keeps alpha 0 and 255 exact, and holds still grain")
     func toleranceBound() {

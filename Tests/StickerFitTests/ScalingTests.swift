@@ -7,7 +7,7 @@ import Testing
 /// Scaling and padding: a wrong-size, non-square sticker becomes the size class's square, its
 /// longer side scaled by premultiplied Lanczos 3 (checked against ``ReferenceLanczos``, the
 /// formula written in the test) and centred on transparent pixels at a hand-computed offset.
-@Suite("fit: scaling and padding", .timeLimit(.minutes(1)))
+@Suite("fit: scaling and padding", .timeLimit(.minutes(3)))
 struct ScalingTests {
     /// One case: the input's size, the size class, and the scaled size and offset worked out by hand.
     struct Case: CustomTestStringConvertible, Sendable {

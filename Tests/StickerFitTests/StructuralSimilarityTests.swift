@@ -7,7 +7,7 @@ import TestSupport
 /// SSIM against the formula worked by hand and against a numpy computation of the same
 /// definition (uniform 8x8 windows stepped by 4, every premultiplied channel, Wang et al.'s
 /// constants), written separately in the test.
-@Suite("SSIM, the perceptual figure", .timeLimit(.minutes(1)))
+@Suite("SSIM, the perceptual figure", .timeLimit(.minutes(3)))
 struct StructuralSimilarityTests {
     @Test("identical images: 1; two flat greys: (2ab + C1) / (a² + b² + C1) on R, G, B, 1 on the alpha both share")
     func byHand() {

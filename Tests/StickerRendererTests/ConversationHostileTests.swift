@@ -8,7 +8,7 @@ import Testing
 /// Hostile conversation scripts: every prefix and thousands of corruptions of a real script end
 /// in a conversation or a typed error on a line that exists, and a conversation too long to draw
 /// whole is refused before its canvas is allocated.
-@Suite("Conversation scripts: hostile input", .timeLimit(.minutes(2)))
+@Suite("Conversation scripts: hostile input", .timeLimit(.minutes(5)))
 struct ConversationHostileTests {
     static let script = """
     # dinner plans

@@ -3,7 +3,7 @@ import Testing
 
 /// The conversation script: every kind of line read as written, and every mistake reported
 /// with its line number and a message that says how it is written instead.
-@Suite("Conversation scripts", .timeLimit(.minutes(1)))
+@Suite("Conversation scripts", .timeLimit(.minutes(3)))
 struct ConversationScriptTests {
     @Test("the documented example reads event by event, with each event's line")
     func example() throws {

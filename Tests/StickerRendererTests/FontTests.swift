@@ -3,7 +3,7 @@ import Testing
 
 /// Text through FreeType and HarfBuzz: advances equal FreeType's own, outlines fill where the
 /// glyph's ink box says, emoji come in colour.
-@Suite("Fonts", .timeLimit(.minutes(1)))
+@Suite("Fonts", .timeLimit(.minutes(3)))
 struct FontTests {
     static let inter = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
 

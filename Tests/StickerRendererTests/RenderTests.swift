@@ -3,6 +3,7 @@ import Foundation
 import StickerPack
 import StickerRenderer
 import Testing
+import TestSupport
 
 /// Whole renders against pixels worked out by hand: solid stickers on solid backgrounds at
 /// cells computed from the layout model, animation timing on the shared clock, and the
@@ -251,7 +252,7 @@ struct RenderTests {
     }
 
     @Test("Backgrounds: named presets, #hex, checker squares and a photo scaled to cover")
-    func backgrounds() {
+    func backgrounds() throws {
         #expect(Background(named: "#FF8000") == .color(red: 255, green: 128, blue: 0))
         #expect(Background(named: "red") == .color(red: 255, green: 59, blue: 48))
         #expect(Background(named: "nonsense") == nil && Background(named: "#12345") == nil)
@@ -263,7 +264,19 @@ struct RenderTests {
         let photo = RGBAImage(width: 2, height: 1, pixels: [0, 0, 0, 255, 255, 255, 255, 255])
         let covered = Background.image(photo, name: "p").canvas(width: 10, height: 10)
         #expect(covered.width == 10 && covered.height == 10 && covered.isOpaque)
-        #expect(covered.pixel(x: 0, y: 5).r < 128 && covered.pixel(x: 9, y: 5).r > 128)
+        // Pillow's Lanczos resize of the same photo to 20 x 10, cropped to columns 5..<15, within a level.
+        let pillow = try TestProcess.capture(["python3", "-c", """
+            from PIL import Image
+            photo = Image.new("RGB", (2, 1)); photo.putpixel((1, 0), (255, 255, 255))
+            row = photo.resize((20, 10), Image.LANCZOS).crop((5, 0, 15, 10))
+            print(" ".join(str(row.getpixel((x, y))[0]) for y in range(10) for x in range(10)))
+            """])
+        let expected = pillow.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(expected.count == 100, "\(pillow.stderr)")
+        for (index, value) in expected.enumerated() {
+            let shown = covered.pixel(x: index % 10, y: index / 10)
+            #expect(abs(Int(shown.r) - value) <= 1 && shown.r == shown.g && shown.g == shown.b, "(\(index % 10), \(index / 10)): \(shown.r), Pillow \(value)")
+        }
         // Multicolour: Apple's red, orange, yellow, green, blue and purple in diagonal bands, the
         // six spanning half the shorter side (50 of 100 pixels, 8 or 9 each) and repeating.
         let multi = Background.multicolor.canvas(width: 100, height: 100)

@@ -11,7 +11,7 @@ import Glibc
 /// The transcript against geometry worked out from the documented numbers (docs/TRANSCRIPT-MODEL.md):
 /// colours inside and outside a bubble's corner and tail, light and dark, a sticker's footprint
 /// on each side, a peeled sticker's turned corner, line breaks at the computed width.
-@Suite("Transcript", .timeLimit(.minutes(1)))
+@Suite("Transcript", .timeLimit(.minutes(3)))
 struct TranscriptTests {
     static let screen = ViewSize(width: 393, height: 852)
 
@@ -267,7 +267,7 @@ struct TranscriptTests {
 }
 
 /// Template messages: the app's icon from a catalog's icon set, captions after it.
-@Suite("Transcript: template messages", .timeLimit(.minutes(1)))
+@Suite("Transcript: template messages", .timeLimit(.minutes(3)))
 struct TranscriptTemplateTests {
     static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("corpus/Sample.xcstickers")
