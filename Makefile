@@ -2,14 +2,14 @@
 # `make test` runs the test suite. Both install what is missing (Debian packages need root).
 
 SWIFT ?= swift
-APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip \
+APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
                 libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa chromium tidy
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo
 
-.PHONY: demo test deps system-deps python-deps build release-build corpus docs performance bench-corpus bench clean
+.PHONY: demo test deps system-deps python-deps peer-deps build release-build corpus docs performance bench-corpus bench clean
 
 demo: deps release-build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
@@ -53,7 +53,7 @@ TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 # are skipped, and the last line says which and how to get them (scripts/get-conformance.sh).
 # swift-testing runs at most as many test cases at once as there are cores: a test's time limit
 # counts from when it starts, and with an unbounded width every case starts at once and waits.
-test: deps
+test: deps peer-deps
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$$(nproc) $(SWIFT) test --skip-build $(TEST_FLAGS) --parallel --num-workers 2
 	@scripts/conformance-status.sh
@@ -74,6 +74,11 @@ system-deps:
 # Pillow is the independent reference decoder in the differential tests and draws the corpus.
 python-deps:
 	@python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pillow numpy
+
+# The peers the suite runs as programs, each in a virtualenv of its own under .build-peers/
+# (git-ignored): sticker-convert for `bench --fit-peer`, the version its figures were taken with.
+peer-deps:
+	@STICKER_CONVERT_SPEC="$${STICKER_CONVERT_SPEC:-sticker-convert==2.21.0.2}" scripts/setup-sticker-convert.sh >/dev/null
 
 build:
 	$(SWIFT) build
