@@ -5,16 +5,19 @@ import PackageDescription
 /// check packs against Apple's rules, and render them as the Messages sticker browser does.
 ///
 /// Layers, each importing only those below it:
-/// `AnimationCodec` (bytes to frames) <- `StickerPack` (packs, rules) <- `StickerRenderer`
-/// (layout, time, pixels out) <- `StickerFit` (packs made to pass) <- `StickerReview` (one page
-/// per pack) <- `StickerBench` (timing, baselines) <- `StickerCLI` (command types) <- `stickers`
-/// (executable).
+/// `AnimationCodec` (bytes to frames) <- `StickerPixels` (images, resampling, backgrounds,
+/// paths and masks) and `StickerPack` (packs, rules) <- `StickerRenderer` (layout, time, the
+/// browser, the conversation and the terminal) and `StickerFit` (packs made to pass), siblings
+/// <- `StickerReview` (one page per pack) <- `StickerBench` (timing, baselines) <- `StickerCLI`
+/// (command types) <- `stickers` (executable).
 let package = Package(
     name: "StickerKit",
     products: [
         .library(name: "AnimationCodec", targets: ["AnimationCodec"]),
+        .library(name: "StickerPixels", targets: ["StickerPixels"]),
         .library(name: "StickerPack", targets: ["StickerPack"]),
         .library(name: "StickerRenderer", targets: ["StickerRenderer"]),
+        .library(name: "StickerTranscript", targets: ["StickerTranscript"]),
         .library(name: "StickerFit", targets: ["StickerFit"]),
         .library(name: "StickerReview", targets: ["StickerReview"]),
         .library(name: "StickerBench", targets: ["StickerBench"]),
@@ -46,22 +49,30 @@ let package = Package(
         .target(name: "CText"),
 
         .target(name: "AnimationCodec", dependencies: ["CZlib", "CDeflate", "CJPEG", "CWebP", "CVPX", "CLottie"]),
+        // The pixel tools every layer above uses: premultiplied images, the resampler, backgrounds,
+        // vector paths, coverage masks and the painter, rotated drawing.
+        .target(name: "StickerPixels", dependencies: ["AnimationCodec"]),
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // The headless sticker browser: layout, time, pixels out.
-        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPack", "CText"]),
+        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack"]),
+        // The conversation: scripts, Messages' transcript layout, text set with FreeType and
+        // HarfBuzz, stickers played by the renderer's players on its clock.
+        .target(name: "StickerTranscript", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "CText"]),
         // `stickers fit`: any images to a catalog that passes every rule (scaling, exact and
         // lossy re-encoding, the icon set).
-        .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer"]),
+        .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack"]),
         // `stickers review`: the whole verdict on a pack as one HTML page with its images.
-        .target(name: "StickerReview", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "StickerFit"]),
+        .target(name: "StickerReview", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "StickerTranscript", "StickerFit"]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG", "CGIF"]),
-        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPack", "StickerRenderer", "StickerFit", "StickerReview", "CBaselines", "CGIF", "CZlib", "CDeflate"]),
+        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "StickerTranscript", "StickerFit", "CBaselines", "CZlib", "CDeflate"]),
         .target(name: "StickerCLI", dependencies: [
             "AnimationCodec",
+            "StickerPixels",
             "StickerPack",
             "StickerRenderer",
+            "StickerTranscript",
             "StickerFit",
             "StickerReview",
             "StickerBench",
@@ -75,11 +86,12 @@ let package = Package(
         .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "CZlib", "CLottie", "TestSupport"],
                     // The Lottie tests call rlottie directly, linked as usual, as the oracle.
                     linkerSettings: [.linkedLibrary("rlottie")]),
+        .testTarget(name: "StickerPixelsTests", dependencies: ["StickerPixels", "AnimationCodec"]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
-        .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerPack", "AnimationCodec", "TestSupport"]),
-        .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),
-        .testTarget(name: "StickerReviewTests", dependencies: ["StickerReview", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"],
+        .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerTranscript", "StickerPixels", "StickerPack", "AnimationCodec", "TestSupport"]),
+        .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPixels", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),
+        .testTarget(name: "StickerReviewTests", dependencies: ["StickerReview", "StickerPixels", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"],
                     exclude: ["ReviewFixtures.py"]),
-        .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPack", "AnimationCodec", "TestSupport"]),
+        .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPixels", "StickerPack", "AnimationCodec", "TestSupport"]),
     ]
 )

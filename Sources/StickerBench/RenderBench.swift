@@ -5,6 +5,7 @@ import Glibc
 #endif
 import StickerPack
 import StickerRenderer
+import StickerTranscript
 
 /// Renders a pack's expanded browser at 3x (first frames, PNG out) and has ImageMagick's
 /// `montage` build the same grid from the same files, taking turns in one run.

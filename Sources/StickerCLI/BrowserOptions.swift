@@ -2,6 +2,7 @@ import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 extension BrowserStyle: EnumArgument {}

@@ -2,6 +2,7 @@ import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 /// `stickers filmstrip`: one sticker's frames in a grid, labelled with their start times.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import StickerBench
 import StickerFit
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 /// `stickers fit`: any images (WebP, and Telegram's WebM and Lottie too) to an Xcode sticker catalog that passes every rule.

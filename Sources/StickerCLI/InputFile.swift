@@ -1,6 +1,7 @@
 import AnimationCodec
 import FoundationEssentials
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 /// Reads an input file (at most `limits.maxFileBytes`, checked before reading) and its

@@ -2,6 +2,7 @@ import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 /// `stickers preview`: play a sticker, or the whole browser, in a truecolor terminal.

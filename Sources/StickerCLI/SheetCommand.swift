@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 /// `stickers sheet`: every sticker on every test background, side by side.

@@ -3,6 +3,7 @@ import ArgumentParser
 import FoundationEssentials
 import StickerPack
 import StickerRenderer
+import StickerTranscript
 
 extension Appearance: EnumArgument {}
 

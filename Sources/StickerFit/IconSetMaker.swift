@@ -1,6 +1,6 @@
 import AnimationCodec
 import StickerPack
-import StickerRenderer
+import StickerPixels
 
 /// Draws every icon of the iMessage app icon set (``MessagesIconSet/required``), opaque on a
 /// background, from artwork or from a sticker.

@@ -1,7 +1,7 @@
 import AnimationCodec
 import FoundationEssentials
 import StickerPack
-import StickerRenderer
+import StickerPixels
 
 /// Fits one sticker to a size class and a byte budget: exact steps first, and only when the
 /// exact file is too large, the lossy candidate of the highest quality that fits.

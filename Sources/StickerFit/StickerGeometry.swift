@@ -1,5 +1,5 @@
 import AnimationCodec
-import StickerRenderer
+import StickerPixels
 
 /// Scaling and padding a sticker's frames to a size class's square.
 public enum StickerGeometry {

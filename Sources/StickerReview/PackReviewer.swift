@@ -2,7 +2,9 @@ import AnimationCodec
 import FoundationEssentials
 import StickerFit
 import StickerPack
+import StickerPixels
 import StickerRenderer
+import StickerTranscript
 import Synchronization
 
 /// A pack to review and the folder its page and images go to.

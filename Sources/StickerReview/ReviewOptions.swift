@@ -1,6 +1,8 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 import StickerRenderer
+import StickerTranscript
 
 /// How `stickers review` draws and checks a pack.
 public struct ReviewOptions: Sendable {

@@ -1,5 +1,6 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 import StickerRenderer
 
 /// A sticker scaled to fit a square, as an APNG with its own timing and loop count (a PNG for

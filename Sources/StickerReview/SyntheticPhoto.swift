@@ -1,4 +1,5 @@
 import AnimationCodec
+import StickerPixels
 import StickerRenderer
 #if canImport(Glibc)
 import Glibc

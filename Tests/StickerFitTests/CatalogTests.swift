@@ -2,6 +2,7 @@ import AnimationCodec
 import Foundation
 import StickerFit
 import StickerPack
+import StickerPixels
 import StickerRenderer
 import Testing
 

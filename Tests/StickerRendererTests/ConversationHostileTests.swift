@@ -2,6 +2,7 @@ import AnimationCodec
 import Foundation
 import StickerPack
 import StickerRenderer
+import StickerTranscript
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import StickerRenderer
+import StickerTranscript
 import Testing
 
 /// The conversation script: every kind of line read as written, and every mistake reported

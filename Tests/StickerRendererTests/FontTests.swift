@@ -1,4 +1,6 @@
+import StickerPixels
 import StickerRenderer
+import StickerTranscript
 import Testing
 
 /// Text through FreeType and HarfBuzz: advances equal FreeType's own, outlines fill where the

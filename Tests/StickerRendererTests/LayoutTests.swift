@@ -1,4 +1,5 @@
 import StickerPack
+import StickerPixels
 import StickerRenderer
 import Testing
 

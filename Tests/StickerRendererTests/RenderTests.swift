@@ -1,6 +1,7 @@
 import AnimationCodec
 import Foundation
 import StickerPack
+import StickerPixels
 import StickerRenderer
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import AnimationCodec
+import StickerPixels
 import StickerRenderer
 import Testing
 
@@ -16,6 +17,24 @@ struct TerminalTests {
             for p in row { pixels += p.map { [$0.0, $0.1, $0.2, 255] } ?? [0, 0, 0, 0] }
         }
         return RGBAImage(width: width, height: rows.count, pixels: pixels)
+    }
+
+    @Test("A translucent pixel shows OVER the backdrop with the compositor's bytes (BlendKernels.overScalar)")
+    func translucentOverBackdrop() {
+        // One column of 255 premultiplied pixels, alpha 1...255, over a backdrop of (37, 180, 250).
+        var pixels: [UInt8] = []
+        for a in 1...255 { pixels += [UInt8(a * 3 / 4), UInt8(a / 3), UInt8(a), UInt8(a)] }
+        let grid = CellGrid(RGBAImage(width: 1, height: 255, pixels: pixels), backdrop: CellGrid.RGB(37, 180, 250))
+        for (index, start) in stride(from: 0, to: pixels.count, by: 4).enumerated() {
+            var shown: [UInt8] = [37, 180, 250, 255]
+            let source = Array(pixels[start..<(start + 4)])
+            source.withUnsafeBytes { (s: UnsafeRawBufferPointer) in
+                shown.withUnsafeMutableBytes { (d: UnsafeMutableRawBufferPointer) in BlendKernels.overScalar(s.baseAddress!, onto: d.baseAddress!, count: 1) }
+            }
+            let cell = grid[0, index / 2]
+            let colour = index % 2 == 0 ? cell.top : cell.bottom
+            #expect(colour == CellGrid.RGB(shown[0], shown[1], shown[2]), "alpha \(index + 1)")
+        }
     }
 
     @Test("Two pixels a cell: top in the foreground of an upper half block, bottom in the background")

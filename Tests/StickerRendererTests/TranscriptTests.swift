@@ -1,7 +1,9 @@
 import AnimationCodec
 import Foundation
 import StickerPack
+import StickerPixels
 import StickerRenderer
+import StickerTranscript
 import Testing
 
 #if canImport(Glibc)

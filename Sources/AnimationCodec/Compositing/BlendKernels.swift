@@ -6,10 +6,34 @@
 /// paths. Tests prove they agree on every (source, alpha, destination) triple.
 public enum BlendKernels {
     /// `round(x * y / 255)` for 8-bit x and y, exactly.
-    @inlinable @inline(__always)
+    @inlinable @inline(__always) @usableFromInline
     static func multiply255(_ x: UInt32, _ y: UInt32) -> UInt32 {
         let t = x &* y &+ 128
         return (t &+ (t &>> 8)) &>> 8
+    }
+
+    /// One premultiplied pixel OVER another, by the rule of every kernel here: each channel
+    /// `source + round(destination * (255 - source alpha) / 255)`. For drawing code that works
+    /// a pixel at a time (masks, rotation, terminal cells); rows go through the row kernels.
+    @inlinable
+    public static func over(_ source: SIMD4<UInt8>, onto destination: SIMD4<UInt8>) -> SIMD4<UInt8> {
+        let inverse = 255 &- UInt32(source[3])
+        var result = source
+        for c in 0..<4 { result[c] = UInt8(truncatingIfNeeded: UInt32(source[c]) &+ multiply255(UInt32(destination[c]), inverse)) }
+        return result
+    }
+
+    /// `value` times `coverage / 255`, rounded: a premultiplied channel (alpha included) under
+    /// a mask's coverage, so a masked pixel stays premultiplied.
+    @inlinable
+    public static func scaled(_ value: UInt8, by coverage: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: multiply255(UInt32(value), UInt32(coverage)))
+    }
+
+    /// A premultiplied pixel under a mask's `coverage`: every channel ``scaled(_:by:)``.
+    @inlinable
+    public static func scaled(_ pixel: SIMD4<UInt8>, by coverage: UInt8) -> SIMD4<UInt8> {
+        SIMD4(scaled(pixel[0], by: coverage), scaled(pixel[1], by: coverage), scaled(pixel[2], by: coverage), scaled(pixel[3], by: coverage))
     }
 
     /// The reference kernel: `count` pixels of `source` OVER `destination`, one channel at a time.

@@ -1,4 +1,5 @@
 import StickerPack
+import StickerPixels
 
 /// The sticker browser's flow layout, as `MSStickerBrowserView` lays it out (see
 /// docs/BROWSER-MODEL.md): a vertical grid with 16 pt side insets, 8 pt top and bottom insets, 16 pt

@@ -1,4 +1,5 @@
 import AnimationCodec
+import StickerPixels
 
 /// Turns rendered images into file bytes.
 public enum SnapshotEncoder {

@@ -1,6 +1,7 @@
 import AnimationCodec
 import Dispatch
 import StickerPack
+import StickerPixels
 
 /// Renders a pack as the Messages sticker browser shows it: the layout, every visible
 /// sticker scaled into its cell, on a background, at any instant or as an animation.

@@ -1,5 +1,6 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 
 /// Review sheets: a pack on every background side by side, and one sticker's frames as a
 /// filmstrip with their times.

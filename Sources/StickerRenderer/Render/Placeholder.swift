@@ -1,3 +1,5 @@
+import StickerPixels
+
 /// The mark drawn in a cell whose sticker could not be read: a grey square with a red cross.
 enum Placeholder {
     static func draw(in canvas: inout RGBAImage, rect: PixelRect) {

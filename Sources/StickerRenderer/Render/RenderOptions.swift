@@ -1,5 +1,6 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 
 /// Everything that decides what a browser snapshot looks like.
 public struct RenderOptions: Sendable {

@@ -1,6 +1,7 @@
 import AnimationCodec
 #if canImport(Glibc)
 import Glibc
+import StickerPixels
 #endif
 
 /// A snapshot drawn one row at a time: the background row, then each sticker's row OVER it.

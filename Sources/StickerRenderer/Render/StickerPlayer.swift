@@ -1,20 +1,21 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 
 /// One sticker in one cell: its animation, its clock, and its frames scaled to the cell.
 /// Scaled frames are cached when the budget allows; otherwise a loop decodes again.
-final class StickerPlayer: @unchecked Sendable {
-    let index: Int
-    let animation: StickerAnimation
-    let clock: StickerClock
-    let rect: PixelRect
+package final class StickerPlayer: @unchecked Sendable {
+    package let index: Int
+    package let animation: StickerAnimation
+    package let clock: StickerClock
+    package let rect: PixelRect
     private let resampler: Resampler
     private let cacheAll: Bool
     private var cache: [Int: RGBAImage] = [:]
     private var iterator: StickerFrameIterator
     private var lastDecoded: (index: Int, image: RGBAImage)?
 
-    init(index: Int, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
+    package init(index: Int, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
          resampler: Resampler, cacheAll: Bool) {
         self.index = index
         self.animation = animation
@@ -26,16 +27,16 @@ final class StickerPlayer: @unchecked Sendable {
     }
 
     /// The pixels of one source frame: how much work scaling it is.
-    var sourcePixels: Int { animation.width * animation.height }
+    package var sourcePixels: Int { animation.width * animation.height }
 
     /// Frame `index`, or the last frame when the animation has fewer (the first for negative).
-    func clampedFrame(_ index: Int) -> Int { min(max(0, index), animation.frameCount - 1) }
+    package func clampedFrame(_ index: Int) -> Int { min(max(0, index), animation.frameCount - 1) }
 
     /// The bytes one scaled frame takes.
-    var scaledFrameBytes: Int { rect.width * rect.height * 4 }
+    package var scaledFrameBytes: Int { rect.width * rect.height * 4 }
 
     /// Frame `frameIndex`, scaled to the cell.
-    func image(forFrame frameIndex: Int) throws(PackError) -> RGBAImage {
+    package func image(forFrame frameIndex: Int) throws(PackError) -> RGBAImage {
         if let cached = cache[frameIndex] { return cached }
         if let last = lastDecoded, last.index == frameIndex { return last.image }
         if iterator.nextIndex > frameIndex { iterator = animation.makeFrameIterator() }
@@ -58,13 +59,13 @@ final class StickerPlayer: @unchecked Sendable {
 
 extension Collection where Element == StickerPlayer {
     /// The longest single loop among the players, in seconds (0 when none animates).
-    var longestLoop: Double {
+    package var longestLoop: Double {
         map { $0.clock.isAnimated ? $0.clock.loopDuration : 0 }.max() ?? 0
     }
 
     /// The instants in `0..<duration` at which any player changes frame, sorted, with 0; at
     /// millisecond resolution (APNG stores delays in whole milliseconds here).
-    func changeTimes(duration: Double, maxFrames: Int) -> [Double] {
+    package func changeTimes(duration: Double, maxFrames: Int) -> [Double] {
         var times: Set<Double> = [0]
         for player in self {
             for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) { times.insert((t * 1000).rounded() / 1000) }

@@ -1,3 +1,5 @@
+import StickerPixels
+
 /// A 3 x 5 pixel font for digits and a few signs: enough to label frames with their times.
 enum TinyFont {
     private static let glyphs: [Character: [UInt8]] = [

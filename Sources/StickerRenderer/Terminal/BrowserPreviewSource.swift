@@ -1,4 +1,5 @@
 import StickerPack
+import StickerPixels
 
 /// A whole sticker browser on one clock, rendered at 1x and scaled to the terminal.
 public final class BrowserPreviewSource: PreviewSource {

@@ -1,3 +1,6 @@
+import AnimationCodec
+import StickerPixels
+
 /// A picture as terminal cells: each cell shows two pixels, one above the other, with the
 /// upper half block (foreground = top pixel, background = bottom pixel).
 public struct CellGrid: Sendable, Hashable {
@@ -53,10 +56,9 @@ public struct CellGrid: Sendable, Hashable {
             guard y < image.height else { return nil }
             let p = image.pixel(x: x, y: y)
             guard p.a > faintAlpha else { return nil }
-            // Premultiplied OVER: colour + backdrop x (1 - alpha), rounded.
-            let rest = 255 - Int(p.a)
-            func over(_ c: UInt8, _ b: UInt8) -> UInt8 { UInt8(min(255, Int(c) + (Int(b) * rest + 127) / 255)) }
-            return RGB(over(p.r, backdrop.r), over(p.g, backdrop.g), over(p.b, backdrop.b))
+            // Premultiplied OVER the opaque backdrop, by BlendKernels' rule.
+            let shown = BlendKernels.over(SIMD4(p.r, p.g, p.b, p.a), onto: SIMD4(backdrop.r, backdrop.g, backdrop.b, 255))
+            return RGB(shown[0], shown[1], shown[2])
         }
         for row in 0..<rows {
             for x in 0..<columns { cells.append(Cell(top: color(x, 2 * row), bottom: color(x, 2 * row + 1))) }

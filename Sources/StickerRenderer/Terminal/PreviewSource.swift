@@ -1,5 +1,6 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 
 /// What the terminal player plays: a picture that changes at known times, drawn at any size.
 public protocol PreviewSource: AnyObject {

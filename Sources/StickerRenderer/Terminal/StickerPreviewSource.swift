@@ -1,5 +1,6 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 
 /// One sticker file: its frames, scaled once per size and kept (terminal frames are small).
 public final class StickerPreviewSource: PreviewSource {

@@ -1,3 +1,4 @@
+import StickerRenderer
 /// A conversation as Messages shows it: who sent what, in order. Written by hand as a small
 /// text file (``ConversationScript``) or made for a pack (``Conversation/default(stickers:)``).
 public struct Conversation: Sendable, Hashable {

@@ -1,4 +1,6 @@
 import AnimationCodec
+import StickerPixels
+import StickerRenderer
 
 /// A font, its emoji fallback and how text is set with them: size, tracking, line pitch.
 public final class TextStyle {
@@ -201,36 +203,5 @@ public enum TextPainter {
         }
         guard let (image, bearing) = style.emojiBitmaps[glyph] else { return }
         canvas.draw(image, atX: Int((origin.x + bearing.x).rounded()), y: Int((origin.y - bearing.y).rounded()))
-    }
-}
-
-/// Filling coverage masks with a colour.
-public enum Painter {
-    /// `color` (opaque sRGB) over the canvas wherever `mask` covers it.
-    public static func fill(_ mask: CoverageMask, color: SIMD3<UInt8>, on canvas: inout RGBAImage) {
-        fill(mask, on: &canvas) { _, _ in color }
-    }
-
-    /// Each covered pixel filled with `color(column, row)` (opaque sRGB), over what is there.
-    public static func fill(_ mask: CoverageMask, on canvas: inout RGBAImage, color: (Int, Int) -> SIMD3<UInt8>) {
-        guard mask.width > 0 else { return }
-        let width = canvas.width
-        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
-            for row in 0..<mask.height {
-                for column in 0..<mask.width {
-                    let cover = Int(mask.coverage[row * mask.width + column])
-                    guard cover > 0 else { continue }
-                    let cx = mask.x + column, cy = mask.y + row
-                    let fill = color(cx, cy)
-                    let o = (cy * width + cx) * 4
-                    let keep = 255 - cover
-                    // OVER with a premultiplied source of alpha `cover`, rounded: src + dst × (1 − a).
-                    pixels[o] = UInt8((Int(fill.x) * cover + Int(pixels[o]) * keep + 127) / 255)
-                    pixels[o + 1] = UInt8((Int(fill.y) * cover + Int(pixels[o + 1]) * keep + 127) / 255)
-                    pixels[o + 2] = UInt8((Int(fill.z) * cover + Int(pixels[o + 2]) * keep + 127) / 255)
-                    pixels[o + 3] = UInt8((255 * cover + Int(pixels[o + 3]) * keep + 127) / 255)
-                }
-            }
-        }
     }
 }

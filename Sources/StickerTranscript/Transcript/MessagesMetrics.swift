@@ -1,3 +1,4 @@
+import StickerRenderer
 /// Every number the transcript is drawn with, in points, in one place. docs/TRANSCRIPT-MODEL.md
 /// gives each one's source and whether it was measured or inferred; most are theswerd/imessage-ui's
 /// measurements of iOS 26 Messages on a 402 pt wide screen.

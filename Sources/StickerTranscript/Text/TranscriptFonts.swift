@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StickerRenderer
 
 /// The font files the transcript is set in: Inter (Debian's fonts-inter) standing in for SF Pro,
 /// and Noto Color Emoji (fonts-noto-color-emoji) for emoji.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StickerRenderer
+@testable import StickerPixels
 import Testing
 
 /// The downscaler: premultiplied space keeps soft edges their colour, and the widened

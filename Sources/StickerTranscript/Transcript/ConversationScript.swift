@@ -1,3 +1,4 @@
+import StickerRenderer
 /// Reads a conversation written by hand, one event a line (docs/transcript.md has the whole
 /// syntax):
 ///

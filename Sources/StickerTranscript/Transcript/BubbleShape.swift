@@ -1,3 +1,6 @@
+import StickerPixels
+import StickerRenderer
+
 /// A message bubble's outline: a rounded rectangle and, on the last bubble of a run, the tail
 /// at the bottom corner on the sender's side (``MessagesMetrics/tailCurves``).
 public enum BubbleShape {

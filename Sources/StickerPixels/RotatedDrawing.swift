@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AnimationCodec
 
 /// Draws an image turned about its centre: each canvas pixel the turned image covers takes the
 /// source sampled bilinearly (premultiplied, transparent beyond the edges) at its pre-image.
@@ -35,12 +36,12 @@ public enum RotatedDrawing {
                         let fx = u - Double(x0), fy = v - Double(y0)
                         let sample = (texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx) * (1 - fy)
                             + (texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx) * fy
-                        guard sample.w > 0 else { continue }
-                        let o = (row * width + column) * 4
-                        let keep = 1 - sample.w / 255
-                        for channel in 0..<4 {
-                            out[o + channel] = UInt8(min(255, (sample[channel] + Double(out[o + channel]) * keep).rounded()))
-                        }
+                        // The sample rounded to a premultiplied pixel, then OVER by BlendKernels' rule.
+                        let alpha = UInt8(min(255, sample.w.rounded()))
+                        guard alpha > 0 else { continue }
+                        func channel(_ value: Double) -> UInt8 { min(alpha, UInt8(min(255, value.rounded()))) }
+                        let source = SIMD4(channel(sample.x), channel(sample.y), channel(sample.z), alpha)
+                        Painter.blend(source, into: out, at: (row * width + column) * 4)
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import StickerPack
+import StickerRenderer
 
 /// Light or dark.
 public enum Appearance: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,6 @@
 import CText
+import StickerPixels
+import StickerRenderer
 
 /// Why text cannot be drawn.
 public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Synchronization
-import StickerPack
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,5 @@
 import AnimationCodec
 import FoundationEssentials
-import StickerPack
 
 /// What the browser is drawn on. Apple asks developers to try stickers on white, black,
 /// red, yellow and multicoloured backgrounds and over photos.
@@ -98,7 +97,7 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
         case .transparent: return "transparent"
         case .color(let r, let g, let b):
             if let preset = Background.presets.first(where: { $0.background == self }) { return preset.name }
-            return "#" + [r, g, b].map { String(cFormat: "%02X", $0) }.joined()
+            return "#" + [r, g, b].map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
         case .checker: return "checker"
         case .multicolor: return "multicolor"
         case .image(_, let name): return name

@@ -3,6 +3,8 @@ import FoundationEssentials
 import StickerPack
 #if canImport(Glibc)
 import Glibc
+import StickerPixels
+import StickerRenderer
 #endif
 
 /// How a transcript is drawn.
@@ -308,24 +310,7 @@ public final class TranscriptRenderer {
             let width = Int((parts.image.width * scale).rounded()), height = Int(boxHeight.rounded())
             let cropX = (scaled.width - width) / 2, cropY = (scaled.height - height) / 2
             let left = Int((frame.x * scale).rounded()), top = Int((frame.y * scale).rounded())
-            canvas.pixels.withUnsafeMutableBufferPointer { out in
-                for row in 0..<height {
-                    let cy = top + row
-                    guard cy >= 0, cy < canvas.height, cropY + row >= 0, cropY + row < scaled.height else { continue }
-                    for column in 0..<width {
-                        let cx = left + column
-                        guard cx >= 0, cx < canvas.width, cropX + column >= 0, cropX + column < scaled.width else { continue }
-                        let cover = Int(clip.value(column: cx, row: cy))
-                        guard cover > 0 else { continue }
-                        let s = ((cropY + row) * scaled.width + cropX + column) * 4, o = (cy * canvas.width + cx) * 4
-                        let alpha = Int(scaled.pixels[s + 3]) * cover / 255
-                        for c in 0..<4 {
-                            let source = Int(scaled.pixels[s + c]) * cover / 255
-                            out[o + c] = UInt8(min(255, source + Int(out[o + c]) * (255 - alpha) / 255))
-                        }
-                    }
-                }
-            }
+            Painter.draw(scaled, area: PixelRect(x: cropX, y: cropY, width: width, height: height), atX: left, y: top, clippedBy: clip, on: &canvas)
         }
         // Titles over the image's bottom left, white.
         let titleLines = parts.titleLines + parts.subtitleLines
