@@ -76,9 +76,13 @@ python-deps:
 	@python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pillow numpy
 
 # The peers the suite runs as programs, each in a virtualenv of its own under .build-peers/
-# (git-ignored): sticker-convert for `bench --fit-peer`, the version its figures were taken with.
+# (git-ignored): sticker-convert for `bench --fit-peer`, the version its figures were taken with,
+# and ThorVG (thorvg-python), the second Lottie engine the decoder's frames are checked against.
+THORVG_VENV := .build-peers/thorvg
 peer-deps:
 	@STICKER_CONVERT_SPEC="$${STICKER_CONVERT_SPEC:-sticker-convert==2.21.0.2}" scripts/setup-sticker-convert.sh >/dev/null
+	@$(THORVG_VENV)/bin/python -c "import thorvg_python, numpy" 2>/dev/null || { python3 -m venv $(THORVG_VENV) && \
+	  $(THORVG_VENV)/bin/pip install -q --disable-pip-version-check thorvg-python==1.1.3 numpy; }
 
 build:
 	$(SWIFT) build

@@ -40,6 +40,38 @@ struct LottieTests {
         #expect(ImageFormat.lottie.isMessagesFormat == false)
     }
 
+    /// The moving square with its top-level keys sorted, as a writer that sorts keys gives it:
+    /// `assets` first, here a precomposition with a 6,000-character name, so `fr`, `ip`, `op`,
+    /// `w` and `h` come past the first 4,096 bytes.
+    static let sortedKeys: String = {
+        let square = movingSquare
+        // The layers' array: what follows "layers": up to the document's closing brace.
+        let layers = String(square[square.range(of: "\"layers\":")!.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+        let padding = String(repeating: "a", count: 6000)
+        return #"{"assets":[{"id":"pad","nm":"\#(padding)","layers":[]}],"ddd":0,"fr":30,"h":64,"ip":0,"layers":"#
+            + layers + #","nm":"square","op":30,"v":"5.5.2","w":64}"#
+    }()
+
+    @Test("top-level keys past the first 4,096 bytes (sorted keys, a large asset first): Lottie from the whole file, plain and gzip")
+    func keysPastTheHead() throws {
+        let document = Array(Self.sortedKeys.utf8)
+        try #require(document.count > ImageFormat.sniffLength + 2000)
+        for bytes in [document, Self.gzip(Self.sortedKeys)] {
+            #expect(ImageFormat.sniff(bytes) == .lottie)
+            let decoder = try AnimationDecoder(bytes: bytes)
+            #expect(decoder.frameCount == 30 && decoder.info.width == 64)
+            // Frame 15: the square's centre at (32, 32), as in the document with its keys first.
+            let frame = try decoder.frame(at: 15)
+            #expect(Self.pixel(frame, 32, 32) == [255, 0, 0, 255] && Self.pixel(frame, 16, 32) == [0, 0, 0, 0])
+        }
+        // The first 4,096 bytes alone do not say: a head of a file is not recognised, and may be Lottie.
+        let head = Array(document.prefix(ImageFormat.sniffLength))
+        #expect(ImageFormat.sniff(head) == nil && ImageFormat.mayBeLottie(head))
+        // JSON as long that is not Lottie stays unrecognised, however much of it is read.
+        let other = Array((#"{"aaa":"\#(String(repeating: "b", count: 6000))","name":"pack","stickers":[1,2],"info":{}}"#).utf8)
+        #expect(ImageFormat.sniff(other) == nil)
+    }
+
     @Test("strings are UTF-8 (RFC 8259 section 8.1, RFC 3629): well-formed sequences of every length read, every ill-formed one is malformed")
     func utf8InStrings() throws {
         /// The moving square with `name` as its layer's name.

@@ -25,6 +25,19 @@ struct PackLoaderTests {
         #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
     }
 
+    @Test("A Lottie document whose top-level keys come past the first 4,096 bytes is a sticker, by its bytes")
+    func lateLottieKeys() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let padding = String(repeating: "a", count: 6000)
+        let document = #"{"assets":[{"id":"pad","nm":"\#(padding)","layers":[]}],"ddd":0,"fr":30,"h":64,"ip":0,"layers":[],"nm":"s","op":30,"v":"5.5.2","w":64}"#
+        folder.write(Array(document.utf8), "late.json")
+        folder.write(Array(#"{"aaa":"\#(padding)","name":"pack","stickers":[1,2],"info":{}}"#.utf8), "other.json")
+        let pack = try PackLoader.load(path: folder.url.path)
+        #expect(pack.stickers.map(\.name) == ["late"])
+        #expect(pack.warnings.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["other.json"])
+    }
+
     @Test("An .xcstickers catalog: grid-size, sticker order, labels and a sequence's timing")
     func catalog() throws {
         let folder = TestFolder()

@@ -256,8 +256,11 @@ struct LottieJSON {
     }
 
     private mutating func skipSpace() {
-        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 }
+        while let byte = peek(), Self.isSpace(byte) { offset += 1 }
     }
+
+    /// JSON's whitespace (RFC 8259 section 2): space, tab, line feed, carriage return.
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     private func peek() -> UInt8? { offset < text.count ? text[offset] : nil }
 

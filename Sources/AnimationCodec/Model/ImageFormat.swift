@@ -22,12 +22,18 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// top-level keys, inside a gzip member for `.tgs`).
     public static let sniffLength = 4096
 
+    /// How far into a JSON object (or the JSON in a gzip member) ``sniff(_:)`` reads for
+    /// Lottie's top-level keys when it is given that many bytes: a writer that sorts keys puts
+    /// `assets` and `layers`, which can be large, before `fr`, `ip`, `op`, `w` and `h`.
+    public static let lottieSniffLength = 16 << 20
+
     /// The lowercase name used in CLI output and JSON.
     public var description: String { rawValue }
 
     /// Recognises the container from its signature, ignoring any file name: magic numbers,
     /// EBML with DocType `webm`, and for Lottie a JSON object (or a gzip member holding one)
-    /// whose top-level keys are Lottie's. Give it ``sniffLength`` bytes to recognise Lottie.
+    /// whose top-level keys are Lottie's. Give it ``sniffLength`` bytes to recognise every
+    /// format; Lottie whose keys come later is recognised from up to ``lottieSniffLength``.
     ///
     /// PNG and APNG share a signature; this returns ``png`` for both, and the PNG reader
     /// decides whether the file is animated.
@@ -43,10 +49,20 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         if riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WEBP".utf8) { return .webp }
         let start = Array(bytes.prefix(sniffLength))
         if isWebM(start) { return .webm }
-        if start.starts(with: Gunzip.signature) {
-            return LottieJSON.looksLikeLottie(Gunzip.head(start, count: sniffLength)) ? .lottie : nil
+        guard start.starts(with: Gunzip.signature) || start.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{") else { return nil }
+        let json = bytes.count > sniffLength ? Array(bytes.prefix(lottieSniffLength)) : start
+        if json.starts(with: Gunzip.signature) {
+            return LottieJSON.looksLikeLottie(Gunzip.head(json, count: lottieSniffLength)) ? .lottie : nil
         }
-        return LottieJSON.looksLikeLottie(start) ? .lottie : nil
+        return LottieJSON.looksLikeLottie(json) ? .lottie : nil
+    }
+
+    /// Whether `head`, a file's first ``sniffLength`` bytes that ``sniff(_:)`` did not
+    /// recognise, may still be Lottie recognised from more of the file: a JSON object, or a
+    /// gzip member, whose top-level keys did not all fit in it.
+    public static func mayBeLottie(_ head: [UInt8]) -> Bool {
+        head.count >= sniffLength
+            && (head.starts(with: Gunzip.signature) || head.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{"))
     }
 
     /// An EBML header whose DocType is `webm`.

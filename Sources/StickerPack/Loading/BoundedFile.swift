@@ -1,3 +1,4 @@
+import AnimationCodec
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -29,9 +30,23 @@ public enum BoundedFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count)
+        // A regular file's own size bounds the buffer: a large `count` costs nothing on a small file.
+        var status = stat()
+        let size = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : count
+        var bytes = [UInt8](repeating: 0, count: max(0, min(count, size)))
         let filled = fill(&bytes, from: fd) ?? 0
         return Array(bytes.prefix(filled))
+    }
+
+    /// The format `path` holds, sniffed from its first ``ImageFormat/sniffLength`` bytes
+    /// (`head`, when the caller has read them), or from up to
+    /// ``ImageFormat/lottieSniffLength`` when those may be the start of a Lottie document whose
+    /// top-level keys come later; `nil` when it holds none the codec reads.
+    public static func sniffedFormat(_ path: String, head: [UInt8]? = nil) -> ImageFormat? {
+        let head = head ?? Self.head(path, count: ImageFormat.sniffLength)
+        if let format = ImageFormat.sniff(head) { return format }
+        guard ImageFormat.mayBeLottie(head) else { return nil }
+        return ImageFormat.sniff(Self.head(path, count: ImageFormat.lottieSniffLength))
     }
 
     /// Reads from `fd` into `bytes` until it is full or the file ends, retrying interrupts;

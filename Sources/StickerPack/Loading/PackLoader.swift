@@ -62,7 +62,7 @@ public enum PackLoader {
     }
 
     private static func sniffsAsImage(_ url: URL) -> Bool {
-        ImageFormat.sniff(BoundedFile.head(url.path, count: ImageFormat.sniffLength)) != nil
+        BoundedFile.sniffedFormat(url.path) != nil
     }
 
     // MARK: - Asset catalogs

@@ -134,7 +134,7 @@ private struct StickerChecker {
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
         let head = readHead(file)
-        let sniffed = ImageFormat.sniff(head)
+        let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
         guard let format = sniffed, format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
             // Every format the codec reads that Messages does not take, fit converts.
