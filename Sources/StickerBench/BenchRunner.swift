@@ -113,17 +113,17 @@ public struct BenchRunner: Sendable {
         while done < repeats {
             let count = min(Self.turn, repeats - done)
             if done == 0 { PeakMemory.reset() }
-            var start = Stopwatch.now
+            var start = Stopwatch.now()
             for _ in 0..<count { try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] } }
             ours.append(Stopwatch.seconds(since: start) / Double(count))
             if done == 0 { peak = PeakMemory.bytes() }
             if threads > 1 {
-                start = Stopwatch.now
+                start = Stopwatch.now()
                 for _ in 0..<count { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
                 parallel.append(Stopwatch.seconds(since: start) / Double(count))
             }
             if png != nil || gif != nil {
-                start = Stopwatch.now
+                start = Stopwatch.now()
                 for _ in 0..<count { sink &+= png?.run() ?? gif!.run() }
                 baseline.append(Stopwatch.seconds(since: start) / Double(count))
             }
@@ -185,7 +185,7 @@ public struct BenchRunner: Sendable {
         var output = [UInt8](repeating: 0, count: streams.map(\.size).max()!)
         let decompressor = libdeflate_alloc_decompressor()
         defer { libdeflate_free_decompressor(decompressor) }
-        let deflateStart = Stopwatch.now
+        let deflateStart = Stopwatch.now()
         for _ in 0..<repeats {
             for stream in streams {
                 var produced = 0
@@ -197,7 +197,7 @@ public struct BenchRunner: Sendable {
             }
         }
         let deflateSeconds = Stopwatch.seconds(since: deflateStart)
-        let zlibStart = Stopwatch.now
+        let zlibStart = Stopwatch.now()
         for _ in 0..<repeats {
             for stream in streams {
                 var length = uLongf(stream.size)
@@ -212,10 +212,4 @@ public struct BenchRunner: Sendable {
         let zlibSeconds = Stopwatch.seconds(since: zlibStart)
         return (total / deflateSeconds / 1e6, total / zlibSeconds / 1e6)
     }
-}
-
-/// A monotonic clock for the harness.
-enum Stopwatch {
-    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
-    static func seconds(since start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 }

@@ -97,18 +97,6 @@ struct BrowserOptions: ParsableArguments {
     }
 }
 
-/// Loads what the user named: one pack path, or image files one by one.
-enum PackInput {
-    static func load(_ paths: [String]) throws -> StickerPack {
-        do {
-            if paths.count == 1 { return try PackLoader.load(path: paths[0]) }
-            return try PackLoader.load(files: paths)
-        } catch {
-            throw CLIError(error.description)
-        }
-    }
-}
-
 /// Reports a sticker that could not be drawn.
 func warn(_ message: String) {
     FileDescriptorOutput.standardError("warning: \(message)\n")

@@ -74,30 +74,8 @@ public struct FrameTimeline: Sendable {
         return kept
     }
 
-    /// The delays as stored, so every frame starts when it should: whole milliseconds when
-    /// they are, else the exact fraction when one fits APNG's 16-bit fields (1/60 s at 60 fps,
-    /// not 17 ms, which would slow the loop), else the finest of tenths of milliseconds,
-    /// milliseconds, hundredths, tenths or whole seconds that fits 16 bits, with each rounding
-    /// carried into the next delay, so start times never drift by more than half a unit.
-    var delays: [FrameDelay] {
-        var start = 0.0, storedStart = 0.0
-        return durations.map { seconds in
-            defer { start += seconds }
-            let milliseconds = seconds * 1000
-            let delay: FrameDelay
-            if abs(milliseconds - milliseconds.rounded()) < 1e-6 {
-                delay = FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000)
-            } else if let fraction = FrameDelay.fraction(nearestTo: seconds) {
-                delay = fraction
-            } else {
-                let remaining = max(0, start + seconds - storedStart)
-                let unit = [10_000, 1000, 100, 10].first { (remaining * Double($0)).rounded() <= 65_535 } ?? 1
-                delay = FrameDelay(numerator: Int((remaining * Double(unit)).rounded()), denominator: unit)
-            }
-            storedStart += delay.seconds
-            return delay
-        }
-    }
+    /// The delays as stored, by the codec's one rule (``FrameDelay/stored(durations:)``).
+    var delays: [FrameDelay] { FrameDelay.stored(durations: durations) }
 
     /// The frame shown `time` seconds after the start, the loop repeating (a timeline whose
     /// loop is shorter than another's comes round again: a speed-up shows as a difference).

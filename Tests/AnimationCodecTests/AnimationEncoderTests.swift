@@ -165,15 +165,19 @@ struct AnimationEncoderTests {
         #expect(repeats.frames[1].rect.width * repeats.frames[1].rect.height == 1)
     }
 
-    @Test("delays that do not fit APNG's 16-bit fields are stored to the nearest unit that fits")
+    @Test("one rule stores a delay: whole milliseconds, else the exact fraction, else the finest unit that fits 16 bits")
     func storableDelays() {
         func stored(_ n: Int, _ d: Int) -> [UInt16] {
-            let (numerator, denominator) = FrameDelay(numerator: n, denominator: d).storable
+            let (numerator, denominator) = FrameDelay(numerator: n, denominator: d).apngFields
             return [numerator, denominator]
         }
         #expect(stored(3, 100) == [3, 100])
         #expect(stored(100_000, 1_000_000) == [100, 1000])
-        #expect(stored(70_000, 1000) == [7000, 100])
-        #expect(stored(1_000_000, 1) == [65535, 1])
+        #expect(stored(70_000, 1000) == [70, 1], "70 s: the exact fraction, 70/1")
+        #expect(stored(1_000_000, 1) == [65535, 1], "longer than 16 bits of seconds hold: the longest")
+        // A sequence's or a Lottie document's frame time, from seconds: exact where a fraction fits.
+        func fields(_ seconds: Double) -> [Int] { let d = FrameDelay(seconds: seconds); return [d.numerator, d.denominator] }
+        #expect(fields(7.0 / 90) == [7, 90], "not 78 ms")
+        #expect(fields(1.0 / 60) == [1, 60] && fields(0.04) == [40, 1000] && fields(1 / 29.97) == [100, 2997])
     }
 }

@@ -116,8 +116,8 @@ struct LottieTests {
         }
     }
 
-    @Test("frame rates with up to three decimals give exact delays in lowest terms, others microseconds", arguments: [
-        ("120", 1, 120), ("29.97", 100, 2997), ("23.976", 125, 2997), ("30", 1, 30), ("12.3456", 81_001, 1_000_000),
+    @Test("a frame's delay is exact in lowest terms when the fraction fits APNG's 16 bits, else in tenths of milliseconds", arguments: [
+        ("120", 1, 120), ("29.97", 100, 2997), ("23.976", 125, 2997), ("30", 1, 30), ("12.3456", 625, 7716), ("12.34567", 810, 10_000),
     ])
     func exactDelays(rate: String, numerator: Int, denominator: Int) throws {
         let document = #"{"v":"5.5.2","fr":\#(rate),"ip":0,"op":2,"w":8,"h":8,"layers":[]}"#

@@ -22,16 +22,3 @@ public struct DecodePhases: Sendable, Hashable {
     /// All phases added up.
     public var total: Double { decompress + unfilter + convert }
 }
-
-/// A monotonic clock in nanoseconds.
-enum Stopwatch {
-    @inline(__always)
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
-
-    @inline(__always)
-    static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
-}

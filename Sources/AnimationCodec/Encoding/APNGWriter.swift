@@ -36,7 +36,7 @@ public struct APNGWriter: Sendable {
                      "the first frame covers the canvas")
         PNGEncoder.appendAPNGFrame(PNGEncoder.compressedRows(pixels, width: width, height: height),
                                    rect: FrameRect(x: x, y: y, width: width, height: height),
-                                   delay: (UInt16(clamping: delay.numerator), UInt16(clamping: delay.denominator)),
+                                   delay: delay.apngFields,
                                    dispose: .none, blend: .source, isFirst: written == 0, sequence: &sequence, to: &out)
         written += 1
     }

@@ -45,7 +45,7 @@ enum ScanlineDeflater {
     static func compress(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool) -> [UInt8] {
         pixels.withUnsafeBufferPointer { buffer in
             // Read only for rows that exist (an empty image asks for none).
-            let base = UnsafeSendable(buffer.baseAddress)
+            let base = UncheckedSendable(buffer.baseAddress)
             return compress(width: width, height: height, rgb: rgb) { y, _ in UnsafePointer(base.value! + y &* width &* 4) }
         }
     }
@@ -57,7 +57,7 @@ enum ScanlineDeflater {
         let bands = max(1, (height + rowsPerBand - 1) / rowsPerBand)
         var pieces = [[Piece]](repeating: [], count: bands)
         pieces.withUnsafeMutableBufferPointer { slots in
-            let slots = UnsafeSendable(slots)
+            let slots = UncheckedSendable(slots)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 // Each worker writes only its own band's slot.
                 let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)
@@ -154,10 +154,4 @@ enum ScanlineDeflater {
         for _ in 0..<rows { result = adler32_combine(result, rowAdler, off_t(stride)) }
         return result
     }
-}
-
-/// A pointer handed to `concurrentPerform` workers, each touching only its own elements.
-struct UnsafeSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -85,20 +85,10 @@ struct LottieFile: Sendable {
     /// The frame rates accepted (frames a second): a frame shows for 1 ms to 100 s.
     static let frameRates = 0.01...1000.0
 
-    /// Each frame's display time: one frame at the document's rate, exactly and in lowest terms
-    /// when the rate has at most three decimals (1/60 s at 60 fps, 100/2997 s at 29.97, so frame
-    /// start times add up), else in microseconds.
-    var delay: FrameDelay {
-        let thousandths = frameRate * 1000
-        guard abs(thousandths - thousandths.rounded()) < 1e-6 else {
-            return FrameDelay(numerator: Int((1_000_000 / frameRate).rounded()), denominator: 1_000_000)
-        }
-        // Safe: frameRates bounds thousandths to 10...1,000,000.
-        var (a, b) = (1000, Int(thousandths.rounded()))
-        let whole = b
-        while b != 0 { (a, b) = (b, a % b) }
-        return FrameDelay(numerator: 1000 / a, denominator: whole / a)
-    }
+    /// Each frame's display time: one frame at the document's rate, stored by the one rule
+    /// (``FrameDelay/init(seconds:)``): exact when a fraction fits (1/60 s at 60 fps, 100/2997 s
+    /// at 29.97), so frame start times add up.
+    var delay: FrameDelay { FrameDelay(seconds: 1 / frameRate) }
 
     /// Renders frame `index` into a premultiplied RGBA layer in `storage`.
     func decodeLayer(_ index: Int, storage: inout [UInt8]) throws(CodecError) -> FrameLayer {

@@ -29,6 +29,48 @@ public struct FrameDelay: Sendable, Hashable, CustomStringConvertible {
     /// `num/den s`.
     public var description: String { "\(numerator)/\(denominator) s" }
 
+    /// The delay to store for a frame of `seconds`: ``stored(durations:)`` of that one frame.
+    public init(seconds: Double) {
+        self = Self.stored(durations: [seconds])[0]
+    }
+
+    /// The delays to store for frames lasting `durations` seconds, so every frame starts when
+    /// it should: whole milliseconds when they are; else the exact fraction when one fits
+    /// APNG's 16-bit fields (1/60 s at 60 fps, not 17 ms, which would slow the loop; 7/90 s,
+    /// not 78 ms); else the finest of tenths of milliseconds, milliseconds, hundredths, tenths
+    /// or whole seconds that fits 16 bits, with each rounding carried into the next delay, so
+    /// start times never drift by more than half a unit. The one rule every writer stores by.
+    public static func stored(durations: [Double]) -> [FrameDelay] {
+        var start = 0.0, storedStart = 0.0
+        return durations.map { duration in
+            let seconds = duration.isFinite ? max(0, duration) : 0
+            defer { start += seconds }
+            let milliseconds = seconds * 1000
+            let delay: FrameDelay
+            if abs(milliseconds - milliseconds.rounded()) < 1e-6, milliseconds.rounded() <= 65_535 {
+                delay = FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000)
+            } else if let fraction = fraction(nearestTo: seconds) {
+                delay = fraction
+            } else {
+                let remaining = min(65_535, max(0, start + seconds - storedStart))
+                let unit = [10_000, 1000, 100, 10].first { (remaining * Double($0)).rounded() <= 65_535 } ?? 1
+                delay = FrameDelay(numerator: Int((remaining * Double(unit)).rounded()), denominator: unit)
+            }
+            storedStart += delay.seconds
+            return delay
+        }
+    }
+
+    /// The delay as APNG's two 16-bit fields: as stored when both fit (a zero denominator
+    /// stays zero, which means 100), else the delay ``init(seconds:)`` stores for it.
+    public var apngFields: (numerator: UInt16, denominator: UInt16) {
+        if (0...65_535).contains(numerator) && (0...65_535).contains(denominator) {
+            return (UInt16(numerator), UInt16(denominator))
+        }
+        let stored = FrameDelay(seconds: seconds)
+        return (UInt16(clamping: stored.numerator), UInt16(clamping: stored.denominator))
+    }
+
     /// The fraction with numerator and denominator at most 65,535 (APNG's fields) that equals
     /// `seconds` up to floating-point rounding (within 1e-12 s, so even thousands of frames add
     /// up to their exact start times), found among the continued fraction's convergents; `nil`

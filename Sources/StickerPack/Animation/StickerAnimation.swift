@@ -162,18 +162,6 @@ public struct StickerAnimation: Sendable {
     }
 }
 
-extension FrameDelay {
-    /// The nearest stored delay to `seconds`: `1/n` when that is exact, else milliseconds.
-    init(seconds: Double) {
-        let perSecond = 1 / seconds
-        if seconds > 0, perSecond == perSecond.rounded(), perSecond <= 65535 {
-            self.init(numerator: 1, denominator: Int(perSecond))
-        } else {
-            self.init(numerator: Int((max(0, seconds) * 1000).rounded()), denominator: 1000)
-        }
-    }
-}
-
 extension StickerAnimation {
     /// Frames one at a time, in order, decoding lazily.
     public func makeFrameIterator() -> StickerFrameIterator { StickerFrameIterator(animation: self) }

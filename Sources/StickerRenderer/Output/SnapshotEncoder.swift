@@ -49,20 +49,13 @@ public enum SnapshotEncoder {
     }
 
     /// Appends the rectangle `changed` of `image`, shown from `start` to `end` seconds, to an
-    /// animation (a 1-pixel frame when nothing changed). Delays come from rounded absolute
-    /// times, so rounding never accumulates; as Doubles first, so a duration past Int's range
-    /// is clamped, not trapped on.
+    /// animation (a 1-pixel frame when nothing changed). The delay is stored by the codec's one
+    /// rule (``FrameDelay/stored(durations:)``), carried from `start`: exact when a fraction
+    /// fits, else rounded so that the frame ends within half a unit of `end`, and rounding never
+    /// accumulates from frame to frame.
     public static func appendFrame(_ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter) {
-        let startMs = Int(min((start * 1000).rounded(), 1e15)), endMs = Int(min((end * 1000).rounded(), 1e15))
         let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
         writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
-                      width: area.width, height: area.height, delay: delay(milliseconds: max(0, endMs - startMs)))
-    }
-
-    /// An APNG delay for `milliseconds`, in the coarsest exact unit that fits 16 bits.
-    static func delay(milliseconds: Int) -> FrameDelay {
-        if milliseconds <= 65535 { return FrameDelay(numerator: milliseconds, denominator: 1000) }
-        if milliseconds / 10 <= 65535 { return FrameDelay(numerator: milliseconds / 10, denominator: 100) }
-        return FrameDelay(numerator: min(65535, milliseconds / 1000), denominator: 1)
+                      width: area.width, height: area.height, delay: FrameDelay.stored(durations: [start, end - start])[1])
     }
 }

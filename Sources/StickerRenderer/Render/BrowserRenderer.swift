@@ -37,11 +37,11 @@ public final class BrowserRenderer: @unchecked Sendable {
         self.layout = layout
         let visible = layout.cells.map(\.index)
         animations.withUnsafeMutableBufferPointer { slots in
-            let slots = UncheckedBuffer(slots)
+            let slots = UncheckedSendable(slots)
             DispatchQueue.concurrentPerform(iterations: visible.count) { i in
-                guard slots.base[visible[i]] == nil else { return }
+                guard slots.value[visible[i]] == nil else { return }
                 let sticker = pack.stickers[visible[i]]
-                slots.base[visible[i]] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
+                slots.value[visible[i]] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
             }
         }
         var players: [StickerPlayer] = []
@@ -198,11 +198,11 @@ public final class BrowserRenderer: @unchecked Sendable {
             .sorted { self.players[$0.0].sourcePixels > self.players[$1.0].sourcePixels }
         var results = [Result<RGBAImage, PackError>?](repeating: nil, count: players.count)
         let players = self.players
-        let run: @Sendable (UncheckedBuffer<Result<RGBAImage, PackError>?>, (Int, Int)) -> Void = { slots, job in
-            slots.base[job.0] = Result { () throws(PackError) in try players[job.0].image(forFrame: job.1) }
+        let run: @Sendable (UncheckedSendable<UnsafeMutableBufferPointer<Result<RGBAImage, PackError>?>>, (Int, Int)) -> Void = { slots, job in
+            slots.value[job.0] = Result { () throws(PackError) in try players[job.0].image(forFrame: job.1) }
         }
         results.withUnsafeMutableBufferPointer { buffer in
-            let slots = UncheckedBuffer(buffer)
+            let slots = UncheckedSendable(buffer)
             if options.threads <= 1 || jobs.count <= 1 {
                 for job in jobs { run(slots, job) }
             } else {
@@ -239,10 +239,4 @@ public final class BrowserRenderer: @unchecked Sendable {
     static func nearestSize(toSide side: Int) -> StickerSize {
         StickerSize.allCases.min { abs($0.pixels - side) < abs($1.pixels - side) } ?? .regular
     }
-}
-
-/// A mutable buffer handed to `concurrentPerform` workers, each writing only its own slots.
-struct UncheckedBuffer<Element>: @unchecked Sendable {
-    let base: UnsafeMutableBufferPointer<Element>
-    init(_ base: UnsafeMutableBufferPointer<Element>) { self.base = base }
 }

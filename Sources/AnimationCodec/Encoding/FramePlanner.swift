@@ -1,0 +1,158 @@
+import CDeflate
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Chooses each frame's rectangle, blend op and the previous frame's dispose op.
+struct FramePlanner {
+    let frames: [[UInt8]]
+    let width: Int
+    let height: Int
+    let model: PNGColorModel
+    let options: AnimationEncoder.Options
+
+    private var whole: FrameRect { FrameRect(x: 0, y: 0, width: width, height: height) }
+
+    /// What frame `index` could be drawn on, and the dispose op of the frame before that gives it.
+    private struct Base {
+        var dispose: DisposeOp
+        var pixels: [UInt8]
+    }
+
+    private struct Candidate: Sendable {
+        var baseIndex: Int
+        var rect: FrameRect
+        var blend: BlendOp
+    }
+
+    func plan() -> [FramePlan] {
+        let first = bestRows(frames[0], rect: whole, over: nil)
+        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: first.rows, searchCompressed: first.compressed)]
+        // The canvas frame i - 1 was drawn on (for i = 1, the empty canvas: PREVIOUS on the
+        // first frame acts as BACKGROUND, which clears the whole canvas the frame covered).
+        var drawnOn = [UInt8](repeating: 0, count: width * height * 4)
+        for index in 1..<frames.count {
+            let previous = plans[index - 1].rect
+            var cleared = frames[index - 1]
+            clear(previous, in: &cleared)
+            var bases = [Base(dispose: .none, pixels: frames[index - 1])]
+            // With a colour key the canvas is never cleared by a dispose op: decoders that keep
+            // an RGB canvas (Pillow) clear it to opaque black instead of transparent.
+            if !model.isColorKeyed {
+                bases.append(Base(dispose: .background, pixels: cleared))
+                if index > 1 && drawnOn != cleared { bases.append(Base(dispose: .previous, pixels: drawnOn)) }
+            }
+            var candidates: [Candidate] = []
+            for (baseIndex, base) in bases.enumerated() {
+                let rect = changedRect(from: base.pixels, to: frames[index]) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
+                candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .source))
+                if overIsExact(base: base.pixels, target: frames[index], rect: rect) {
+                    candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .over))
+                }
+            }
+            let target = frames[index], basePixels = bases.map(\.pixels)
+            let sizes = ParallelWork.map(candidates, threads: options.threads) { [self] candidate -> Int in
+                let over = candidate.blend == .over ? basePixels[candidate.baseIndex] : nil
+                let data = rows(target, rect: candidate.rect, over: over, strategy: rankingStrategy)
+                return PNGEncoder.zlib(data, level: options.searchLevel).count
+            }
+            let chosen = candidates[sizes.indices.min { sizes[$0] < sizes[$1] }!]
+            let over = chosen.blend == .over ? basePixels[chosen.baseIndex] : nil
+            plans[index - 1].dispose = bases[chosen.baseIndex].dispose
+            let best = bestRows(target, rect: chosen.rect, over: over)
+            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: best.rows, searchCompressed: best.compressed))
+            drawnOn = bases[chosen.baseIndex].pixels
+        }
+        return plans
+    }
+
+    /// Frame `index`'s compressed size at the search level, cropped to what changed since the
+    /// frame before and drawn OVER it where that is exact (frame 0: whole, on the empty canvas).
+    func deltaBytes(index: Int) -> Int {
+        guard index > 0 else { return PNGEncoder.zlib(rows(frames[0], rect: whole, over: nil, strategy: rankingStrategy), level: options.searchLevel).count }
+        let base = frames[index - 1], target = frames[index]
+        guard let rect = changedRect(from: base, to: target) else { return 0 }
+        let over = overIsExact(base: base, target: target, rect: rect) ? base : nil
+        return PNGEncoder.zlib(rows(target, rect: rect, over: over, strategy: rankingStrategy), level: options.searchLevel).count
+    }
+
+    /// The strategy candidates are compared with: one cheap, typical choice per colour model.
+    private var rankingStrategy: FilteredScanlines.Strategy {
+        if case .palette = model { return .none }
+        return .adaptive
+    }
+
+    /// The rows of `rect` with the filter strategy that compresses smallest at the search level
+    /// (whole-image strategies differ by a fifth or more on flat art).
+    private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> (rows: [UInt8], compressed: [UInt8]) {
+        let tried = ParallelWork.map(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> ([UInt8], [UInt8]) in
+            let data = rows(frame, rect: rect, over: base, strategy: strategy)
+            return (data, PNGEncoder.zlib(data, level: options.searchLevel))
+        }
+        return tried.min { $0.1.count < $1.1.count }!
+    }
+
+    private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?, strategy: FilteredScanlines.Strategy) -> [UInt8] {
+        frame.withUnsafeBytes { raw in
+            let canvas = raw.bindMemory(to: UInt32.self).baseAddress!
+            guard let base else {
+                return FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model, strategy: strategy)
+            }
+            return base.withUnsafeBytes { under in
+                FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model,
+                                       unchangedFrom: under.bindMemory(to: UInt32.self).baseAddress!, strategy: strategy)
+            }
+        }
+    }
+
+    private func clear(_ rect: FrameRect, in pixels: inout [UInt8]) {
+        for y in rect.y..<(rect.y + rect.height) {
+            let start = (y * width + rect.x) * 4
+            pixels.replaceSubrange(start..<(start + rect.width * 4), with: repeatElement(0, count: rect.width * 4))
+        }
+    }
+
+    /// The smallest rectangle holding every pixel that differs, or `nil` when none does.
+    private func changedRect(from base: [UInt8], to target: [UInt8]) -> FrameRect? {
+        base.withUnsafeBytes { b in
+            target.withUnsafeBytes { t in
+                let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)
+                let rowBytes = width * 4
+                var top = -1, bottom = -1, left = width, right = -1
+                for y in 0..<height where memcmp(b.baseAddress! + y * rowBytes, t.baseAddress! + y * rowBytes, rowBytes) != 0 {
+                    if top < 0 { top = y }
+                    bottom = y
+                    let row = y * width
+                    var x = 0
+                    while x < left && before[row + x] == after[row + x] { x += 1 }
+                    left = min(left, x)
+                    x = width - 1
+                    while x > right && before[row + x] == after[row + x] { x -= 1 }
+                    right = max(right, x)
+                }
+                guard top >= 0 else { return nil }
+                return FrameRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+            }
+        }
+    }
+
+    /// Whether drawing the changed pixels OVER `base` (the unchanged ones stored transparent)
+    /// gives `target` exactly: every changed pixel is opaque or lands on a transparent one, and
+    /// the palette (if any) has a transparent entry.
+    private func overIsExact(base: [UInt8], target: [UInt8], rect: FrameRect) -> Bool {
+        if case .palette(let palette) = model, palette.transparentIndex == nil { return false }
+        // Plain RGB has no transparent pixel to leave the base as it is.
+        if case .rgb = model { return false }
+        return base.withUnsafeBytes { b in
+            target.withUnsafeBytes { t in
+                let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)
+                for y in rect.y..<(rect.y + rect.height) {
+                    for i in (y * width + rect.x)..<(y * width + rect.x + rect.width) where before[i] != after[i] {
+                        if after[i] >> 24 != 0xFF && before[i] >> 24 != 0 { return false }
+                    }
+                }
+                return true
+            }
+        }
+    }
+}
