@@ -4,12 +4,12 @@
 SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
                 libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
-                ffmpeg gifsicle imagemagick apngasm tmux chafa chromium tidy
+                ffmpeg gifsicle imagemagick apngasm tmux chafa chromium tidy man-db
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo
 
-.PHONY: demo test deps system-deps python-deps peer-deps build release-build corpus docs performance bench-corpus bench clean
+.PHONY: demo test deps system-deps python-deps peer-deps install uninstall man man-tool build release-build corpus docs performance bench-corpus bench clean
 
 demo: deps release-build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
@@ -53,7 +53,7 @@ TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 # are skipped, and the last line says which and how to get them (scripts/get-conformance.sh).
 # swift-testing runs at most as many test cases at once as there are cores: a test's time limit
 # counts from when it starts, and with an unbounded width every case starts at once and waits.
-test: deps peer-deps
+test: deps peer-deps man-tool
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$$(nproc) $(SWIFT) test --skip-build $(TEST_FLAGS) --parallel --num-workers 2
 	@scripts/conformance-status.sh
@@ -137,5 +137,38 @@ performance: deps release-build bench-corpus
 fuzz-ci: deps
 	scripts/fuzz-ci.sh
 
+# Installed where chafa and ripgrep put theirs: the program in bin, a man page a command in
+# share/man/man1, completions for bash, zsh and fish. PREFIX and DESTDIR as usual.
+PREFIX ?= /usr/local
+BIN_DIR = $(DESTDIR)$(PREFIX)/bin
+MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+MAN_OUT := .build-man
+STICKERS ?= .build/release/stickers
+
+# `make install STICKERS=path` installs that build instead of making the release build.
+install: $(if $(filter command line,$(origin STICKERS)),,release-build) man
+	install -d $(BIN_DIR) $(MAN_DIR) $(BASH_DIR) $(ZSH_DIR) $(FISH_DIR)
+	install -m 755 $(STICKERS) $(BIN_DIR)/stickers
+	install -m 644 $(MAN_OUT)/*.1 $(MAN_DIR)/
+	$(STICKERS) --generate-completion-script bash > $(BASH_DIR)/stickers
+	$(STICKERS) --generate-completion-script zsh > $(ZSH_DIR)/_stickers
+	$(STICKERS) --generate-completion-script fish > $(FISH_DIR)/stickers.fish
+
+uninstall:
+	rm -f $(BIN_DIR)/stickers $(MAN_DIR)/stickers.1 $(MAN_DIR)/stickers.*.1 \
+	  $(BASH_DIR)/stickers $(ZSH_DIR)/_stickers $(FISH_DIR)/stickers.fish
+
+# A man page a command (stickers.1, stickers.fit.1, ...), written by swift-argument-parser's
+# generate-manual from the commands' own help, built once in its own folder.
+man-tool:
+	$(SWIFT) build -c release --product generate-manual --scratch-path .build-tools
+
+man: man-tool
+	rm -rf $(MAN_OUT) && mkdir -p $(MAN_OUT)
+	.build-tools/release/generate-manual $(STICKERS) --multi-page --output-directory $(MAN_OUT)
+
 clean:
-	rm -rf .build .build-test $(DEMO_OUT) .conformance
+	rm -rf .build .build-test .build-tools $(MAN_OUT) $(DEMO_OUT) .conformance
