@@ -6,20 +6,17 @@ import Glibc
 /// Heap set-up for a process about to fill tens of megabytes of fresh pixel memory: a 3x
 /// browser snapshot's decoded frames, scaled stickers and band buffers.
 ///
-/// Every fresh 4 KiB page costs a fault: about 4,100 in `stickers render` of the sample pack,
-/// the kernel's share of that process near 40%. So glibc is asked to serve large buffers from
-/// its heap rather than one `mmap` each (`M_MMAP_THRESHOLD`, at glibc's 32 MiB limit), to keep
-/// what is freed for the next buffer (`M_TRIM_THRESHOLD`), to use that one heap from every
-/// thread (`M_ARENA_MAX`), and to grow it 128 MiB at a time (`M_TOP_PAD`: address space, not
-/// memory; an animated 3x render peaks near 70 MB, and past the prepared range the heap would
-/// grow in 4 KiB pages again: 7,300 faults -> 830 and 165 -> 155 ms for the sample pack's
-/// animated render, RSS unchanged for snapshots). The heap is grown
-/// once here, before any of it is touched, and transparent huge pages are asked for over it, so
-/// its pages arrive 2 MiB at a time: about 930 faults instead of 4,100, and the render's median
-/// process time 22.3-23.4 -> 18.4-18.9 ms (hyperfine, three rounds of 50 runs each, A/B), for
-/// about 4 MB more peak memory (`stickers sheet` of the pack: 24.0 -> 22.1 ms, `filmstrip` of
-/// a 10-frame sticker 31.0 -> 29.3 ms, medians of 60). All of it is advice: with huge pages off (or not granted) only
-/// the thresholds change, and the pixels are the same either way.
+/// Every fresh 4 KiB page costs a page fault, and a render touches thousands of them. So glibc
+/// is asked to serve large buffers from its heap rather than one `mmap` each
+/// (`M_MMAP_THRESHOLD`, at glibc's 32 MiB limit), to keep what is freed for the next buffer
+/// (`M_TRIM_THRESHOLD`), to use that one heap from every thread (`M_ARENA_MAX`), and to grow it
+/// 128 MiB at a time (`M_TOP_PAD`: address space, not memory; an animated 3x render peaks near
+/// 70 MB, and past the prepared range the heap would grow in 4 KiB pages again). The heap is
+/// grown once here, before any of it is touched, and transparent huge pages are asked for over
+/// it, so its pages arrive 2 MiB at a time, for a few megabytes more peak memory. What it saves
+/// is measured in docs/performance.md (start-up and drawing commands). All of it is advice:
+/// with huge pages off (or not granted) only the thresholds change, and the pixels are the
+/// same either way.
 enum LargeImageHeap {
     /// How much the heap grows at a time, and is prepared now.
     static let pad = 128 << 20

@@ -15,8 +15,8 @@ struct Compositor {
 
     /// A transparent canvas. Its clearing is pending like a dispose to background: a first
     /// frame that covers the whole canvas writes every pixel itself (see ``drawRows``), so the
-    /// memory is only zeroed when some other frame comes first (on a still, zeroing was about
-    /// 7% of the decode).
+    /// memory is only zeroed when some other frame comes first (on a still, zeroing would be a
+    /// measurable share of the decode).
     ///
     /// With `storage` of exactly the canvas's size, that memory becomes the canvas as it is
     /// (whatever it holds is cleared or overwritten like the empty canvas): no allocation and

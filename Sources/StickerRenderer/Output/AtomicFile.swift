@@ -10,8 +10,8 @@ import Glibc
 ///
 /// By default the bytes are not forced to the disk before the rename (no `fsync`), as image
 /// tools do not (ImageMagick, ffmpeg, cp): the file is whole for every reader, but a power cut
-/// or a kernel crash in the next seconds may lose it. Ask for `durable` where that matters; it
-/// cost about 1.5 ms of a 19 ms `stickers render` on this project's VM (hyperfine medians).
+/// or a kernel crash in the next seconds may lose it. Ask for `durable` where that matters, at
+/// the cost of waiting for the disk.
 public enum AtomicFile {
     /// Why a file could not be written.
     public struct WriteError: Error, CustomStringConvertible {
