@@ -11,6 +11,7 @@ import AnimationCodec
 import Foundation
 import StickerPack
 import StickerRenderer
+import StickerTranscript
 
 private let root: URL = {
     let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("stickers-fuzz-\(getpid())")

@@ -50,14 +50,14 @@ mkdir -p "$out/corpus-$target" "$out/crashes-$target" "$out/seeds-$target" "$obj
 # Whether $1 exists and is newer than every source it is made from.
 fresh() {
   local sources=(Sources/AnimationCodec Sources/CJPEG Sources/CLottie Sources/CVPX Fuzz scripts/fuzz.sh)
-  case "$target" in contents|pack|transcript) sources+=(Sources/StickerPack Sources/StickerRenderer Sources/CText) ;; esac
+  case "$target" in contents|pack|transcript) sources+=(Sources/StickerPixels Sources/StickerPack Sources/StickerRenderer Sources/StickerTranscript Sources/CText) ;; esac
   [ -e "$1" ] && [ -z "$(find "${sources[@]}" -newer "$1" -type f | head -1)" ]
 }
 
 # Builds $binary unless it is fresh.
 build() {
   if fresh "$binary"; then return; fi
-  local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -I Sources/CZlib -I Sources/CDeflate -I Sources/CLibJPEG
+  local flags=(-O -g -parse-as-library -package-name StickerKit -sanitize=fuzzer,address -I Sources/CZlib -I Sources/CDeflate -I Sources/CLibJPEG
     -I Sources/CWebP -I Sources/CVPX -I Fuzz/modules/CJPEG -I Fuzz/modules/CLottie -I Fuzz/modules/CText -I "$obj")
   local libraries=(-lz -ldeflate -ljpeg -lwebpdemux -lwebp -lvpx)
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJPEG/include Sources/CJPEG/sticker_jpeg.c -o "$obj/sticker_jpeg.o"
@@ -65,16 +65,17 @@ build() {
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CText/include Sources/CText/sticker_text.c -o "$obj/sticker_text.o"
   case "$target" in
     contents|pack|transcript)
-      # The pack layers import AnimationCodec and StickerPack as modules: build each as one
-      # (StickerRenderer.o, the last, tells whether they are fresh).
-      if ! fresh "$obj/StickerRenderer.o"; then
-        for module in AnimationCodec StickerPack StickerRenderer; do
+      # The pack layers import the modules below them: build each as one (StickerTranscript.o,
+      # the last, tells whether they are fresh).
+      if ! fresh "$obj/StickerTranscript.o"; then
+        for module in AnimationCodec StickerPixels StickerPack StickerRenderer StickerTranscript; do
           swiftc "${flags[@]}" -emit-module -emit-object -wmo -module-name "$module" -emit-module-path "$obj/$module.swiftmodule" \
             $(find "Sources/$module" -name '*.swift') -o "$obj/$module.o"
         done
       fi
       swiftc "${flags[@]}" -D "$define" -module-name FuzzPack Fuzz/PackFuzzer.swift \
-        "$obj/AnimationCodec.o" "$obj/StickerPack.o" "$obj/StickerRenderer.o" "$obj/sticker_jpeg.o" "$obj/sticker_lottie.o" \
+        "$obj/AnimationCodec.o" "$obj/StickerPixels.o" "$obj/StickerPack.o" "$obj/StickerRenderer.o" "$obj/StickerTranscript.o" \
+        "$obj/sticker_jpeg.o" "$obj/sticker_lottie.o" \
         "$obj/sticker_text.o" "${libraries[@]}" -o "$binary.partial" ;;
     *)
       swiftc "${flags[@]}" -D "$define" -module-name FuzzDecode \

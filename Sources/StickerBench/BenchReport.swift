@@ -2,27 +2,27 @@ import FoundationEssentials
 import StickerPack
 
 /// Formats bench results as a text table (per file, then per format) or JSON.
-public enum BenchReport {
+package enum BenchReport {
     /// Totals for one format: megapixels over seconds, summed across files.
-    public struct Total: Sendable, Encodable {
+    package struct Total: Sendable, Encodable {
         /// The format.
-        public var format: String
+        package var format: String
         /// Files measured.
-        public var files: Int
+        package var files: Int
         /// Our single-thread MP/s.
-        public var megapixelsPerSecond: Double
+        package var megapixelsPerSecond: Double
         /// The baseline's MP/s.
-        public var baselineMegapixelsPerSecond: Double?
+        package var baselineMegapixelsPerSecond: Double?
         /// Ours over the baseline.
-        public var ratio: Double?
+        package var ratio: Double?
         /// Our MP/s with all threads.
-        public var parallelMegapixelsPerSecond: Double?
+        package var parallelMegapixelsPerSecond: Double?
         /// Parallel over single-thread.
-        public var speedUp: Double?
+        package var speedUp: Double?
     }
 
     /// Per-format totals, in the order formats first appear.
-    public static func totals(_ results: [BenchResult]) -> [Total] {
+    package static func totals(_ results: [BenchResult]) -> [Total] {
         var order: [String] = []
         for result in results where !order.contains(result.format) { order.append(result.format) }
         return order.map { format in
@@ -40,7 +40,7 @@ public enum BenchReport {
     }
 
     /// The text table.
-    public static func text(_ results: [BenchResult], threads: Int, limits: (libdeflate: Double, zlib: Double)?) -> String {
+    package static func text(_ results: [BenchResult], threads: Int, limits: (libdeflate: Double, zlib: Double)?) -> String {
         let baselineName: [String: String] = ["apng": "libpng", "png": "libpng", "gif": "giflib", "jpeg": "-"]
         var lines = ["file                                 fmt    WxH        frames   ms/file    MP/s  baseline  ratio"
                      + (threads > 1 ? "  \(threads)-thr MP/s  speed-up" : "")
@@ -87,7 +87,7 @@ public enum BenchReport {
     }
 
     /// The JSON report.
-    public static func json(_ results: [BenchResult], threads: Int, limits: (libdeflate: Double, zlib: Double)?) throws -> String {
+    package static func json(_ results: [BenchResult], threads: Int, limits: (libdeflate: Double, zlib: Double)?) throws -> String {
         struct Document: Encodable {
             var threads: Int
             var files: [Entry]

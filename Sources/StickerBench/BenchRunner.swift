@@ -6,58 +6,58 @@ import FoundationEssentials
 import StickerPack
 
 /// What `stickers bench` measured for one file.
-public struct BenchResult: Sendable, Encodable {
+package struct BenchResult: Sendable, Encodable {
     /// The file's name.
-    public var name: String
+    package var name: String
     /// The sniffed format.
-    public var format: String
+    package var format: String
     /// Canvas width.
-    public var width: Int
+    package var width: Int
     /// Canvas height.
-    public var height: Int
+    package var height: Int
     /// Displayed frames.
-    public var frames: Int
+    package var frames: Int
     /// Output megapixels of one decode (frames x W x H / 1e6).
-    public var megapixels: Double
+    package var megapixels: Double
     /// Seconds for all repeats, ours on one thread: `repeats` times the median, over the
     /// turns, of a turn's seconds per decode (see ``BenchRunner``).
-    public var seconds: Double
+    package var seconds: Double
     /// Seconds for all repeats, ours on `threads` threads, estimated the same way (nil when
     /// threads == 1).
-    public var parallelSeconds: Double?
+    package var parallelSeconds: Double?
     /// Seconds for all repeats of the libpng or giflib baseline, estimated the same way (nil
     /// for JPEG).
-    public var baselineSeconds: Double?
+    package var baselineSeconds: Double?
     /// Where one decode's time goes (measured in a separate, instrumented pass).
-    public var phases: Phases
+    package var phases: Phases
     /// Peak resident memory while decoding this file, in bytes.
-    public var peakBytes: Int?
+    package var peakBytes: Int?
     /// Whether the baseline's last frame agrees with ours within 1 per channel.
-    public var baselineAgrees: Bool?
+    package var baselineAgrees: Bool?
     /// Whether every frame of the `threads`-thread decode is bit-identical to the serial
     /// decode's (compared by CRC-32 per frame; nil when threads == 1).
-    public var parallelIdentical: Bool?
+    package var parallelIdentical: Bool?
 
     /// Phase shares of one decode, in seconds.
-    public struct Phases: Sendable, Encodable {
+    package struct Phases: Sendable, Encodable {
         /// Inflate or LZW.
-        public var decompress: Double
+        package var decompress: Double
         /// PNG unfiltering.
-        public var unfilter: Double
+        package var unfilter: Double
         /// Pixel conversion and compositing (one pass per row).
-        public var convert: Double
+        package var convert: Double
     }
 
     /// Our single-thread speed in output megapixels per second.
-    public var megapixelsPerSecond: Double { megapixels * Double(repeats) / seconds }
+    package var megapixelsPerSecond: Double { megapixels * Double(repeats) / seconds }
     /// The baseline's speed, when there is one.
-    public var baselineMegapixelsPerSecond: Double? { baselineSeconds.map { megapixels * Double(repeats) / $0 } }
+    package var baselineMegapixelsPerSecond: Double? { baselineSeconds.map { megapixels * Double(repeats) / $0 } }
     /// Ours over the baseline.
-    public var ratio: Double? { baselineSeconds.map { $0 / seconds } }
+    package var ratio: Double? { baselineSeconds.map { $0 / seconds } }
     /// Parallel over single-thread.
-    public var speedUp: Double? { parallelSeconds.map { seconds / $0 } }
+    package var speedUp: Double? { parallelSeconds.map { seconds / $0 } }
     /// How many times each decoder ran.
-    public var repeats: Int
+    package var repeats: Int
 }
 
 /// Runs the benchmark: for each file, our decoder (one thread, then `threads`) and the
@@ -69,23 +69,23 @@ public struct BenchResult: Sendable, Encodable {
 /// an outlier for every decoder alike, and a sum over the turns would let it weigh on the
 /// ratios (most of all on the speed-up, which needs both cores), where the median keeps the
 /// typical turn. With a single turn (`repeats` up to 10) the median is that turn's mean.
-public struct BenchRunner: Sendable {
+package struct BenchRunner: Sendable {
     /// Worker threads for the parallel measurement.
-    public var threads: Int
+    package var threads: Int
     /// Decodes per file and decoder.
-    public var repeats: Int
+    package var repeats: Int
 
     /// Decodes each decoder runs back to back before the next takes its turn.
     static let turn = 10
 
     /// Creates a runner.
-    public init(threads: Int, repeats: Int) {
+    package init(threads: Int, repeats: Int) {
         self.threads = max(1, threads)
         self.repeats = max(1, repeats)
     }
 
     /// Measures one file.
-    public func run(path: String) throws -> BenchResult {
+    package func run(path: String) throws -> BenchResult {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let decoder = try AnimationDecoder(bytes: bytes)
         let info = decoder.info
@@ -170,7 +170,7 @@ public struct BenchRunner: Sendable {
 
     /// The speed of bare inflate over every zlib stream of `paths`' PNG files, for the
     /// "limit" rows: libdeflate's whole-buffer decompressor against zlib's, in output MB/s.
-    public func inflateLimits(paths: [String]) throws -> (libdeflate: Double, zlib: Double)? {
+    package func inflateLimits(paths: [String]) throws -> (libdeflate: Double, zlib: Double)? {
         var streams: [(data: [UInt8], size: Int)] = []
         for path in paths {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -11,52 +11,52 @@ import StickerPack
 /// are given both to our encoder and to apngasm (Debian's, its default options: 7-zip deflate,
 /// 15 iterations), taking turns; sizes and times side by side. Also `stickers fit` on the whole
 /// pack as a process, as a user runs it.
-public enum FitBench {
+package enum FitBench {
     /// One sticker's figures; times are medians, milliseconds.
-    public struct Entry: Sendable, Encodable {
+    package struct Entry: Sendable, Encodable {
         /// The sticker.
-        public var name: String
+        package var name: String
         /// Frames encoded.
-        public var frames: Int
+        package var frames: Int
         /// Our file's size.
-        public var oursBytes: Int
+        package var oursBytes: Int
         /// apngasm's file's size (nil when it did not run).
-        public var apngasmBytes: Int?
+        package var apngasmBytes: Int?
         /// Our encode time.
-        public var oursMilliseconds: Double
+        package var oursMilliseconds: Double
         /// apngasm's time as a process (reading the frame PNGs it is given, writing its file).
-        public var apngasmMilliseconds: Double?
+        package var apngasmMilliseconds: Double?
         /// Whether apngasm's file decodes to exactly the frames ours does (the same input).
-        public var apngasmAgrees: Bool?
+        package var apngasmAgrees: Bool?
         /// apngasm bytes / ours (above 1: ours is smaller).
-        public var sizeRatio: Double?
+        package var sizeRatio: Double?
         /// apngasm time / ours (above 1: ours is faster).
-        public var speedRatio: Double?
+        package var speedRatio: Double?
     }
 
     /// The whole run.
-    public struct Result: Sendable, Encodable {
+    package struct Result: Sendable, Encodable {
         /// The pack.
-        public var pack: String
+        package var pack: String
         /// The size class encoded.
-        public var size: String
+        package var size: String
         /// Runs per tool and sticker.
-        public var repeats: Int
+        package var repeats: Int
         /// Our encoder's threads.
-        public var threads: Int
+        package var threads: Int
         /// Per sticker.
-        public var stickers: [Entry]
+        package var stickers: [Entry]
         /// Sums over the stickers apngasm encoded.
-        public var oursBytes: Int, apngasmBytes: Int?, oursMilliseconds: Double, apngasmMilliseconds: Double?
+        package var oursBytes: Int, apngasmBytes: Int?, oursMilliseconds: Double, apngasmMilliseconds: Double?
         /// `stickers fit PACK` as a whole process, median milliseconds (nil when not measured).
-        public var fitProcessMilliseconds: Double?
+        package var fitProcessMilliseconds: Double?
         /// The apngasm command line shape.
-        public var apngasmCommand: [String]
+        package var apngasmCommand: [String]
     }
 
     /// Runs the comparison on the pack at `path`; `executable` (this `stickers`) also times the
     /// whole `fit` command as a process.
-    public static func run(path: String, repeats: Int, threads: Int, executable: String? = nil) throws -> Result {
+    package static func run(path: String, repeats: Int, threads: Int, executable: String? = nil) throws -> Result {
         let pack = try PackLoader.load(path: path)
         let size = pack.declaredGridSize ?? .regular
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-fit-bench-\(getpid())")
@@ -118,7 +118,7 @@ public enum FitBench {
     }
 
     /// The table `stickers bench --fit` prints.
-    public static func text(_ result: Result) -> String {
+    package static func text(_ result: Result) -> String {
         func ms(_ value: Double?) -> String { value.map { String(cFormat: "%.0f ms", $0) } ?? "-" }
         func ratio(_ value: Double?) -> String { value.map { String(cFormat: "%.2fx", $0) } ?? "-" }
         var lines = ["fit's exact steps vs apngasm (default options) on \(result.pack), \(result.size), medians of \(result.repeats), \(result.threads) thread(s)",

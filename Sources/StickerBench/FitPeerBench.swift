@@ -11,107 +11,107 @@ import StickerPack
 /// input files, each run timed whole. Every file either tool writes is decoded by StickerKit's
 /// decoder and compared, at each input frame's start time, with the input scaled to 408 px as
 /// `fit` scales it (see ``ShownFrames`` and ``ShownFidelity``).
-public enum FitPeerBench {
+package enum FitPeerBench {
     /// An input sticker as given.
-    public struct Input: Sendable, Encodable {
+    package struct Input: Sendable, Encodable {
         /// Its file.
-        public var file: String
+        package var file: String
         /// Its size in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// Canvas size in pixels (nil when it does not decode).
-        public var width: Int?, height: Int?
+        package var width: Int?, height: Int?
         /// Frames, frames per second and loop length with Apple's display timing.
-        public var frames: Int?, framesPerSecond: Double?, loopSeconds: Double?
+        package var frames: Int?, framesPerSecond: Double?, loopSeconds: Double?
         /// Why it could not be read, when it could not.
-        public var failure: String?
+        package var failure: String?
     }
 
     /// What one tool made of one sticker.
-    public struct Output: Sendable, Encodable {
+    package struct Output: Sendable, Encodable {
         /// Whether the tool made a file that decodes, is 408 x 408 and within the byte budget.
-        public var produced: Bool
+        package var produced: Bool
         /// Why not, when not.
-        public var failure: String?
+        package var failure: String?
         /// The file, relative to the tool's output folder.
-        public var file: String?
+        package var file: String?
         /// Its size in bytes.
-        public var bytes: Int?
+        package var bytes: Int?
         /// Frames, frames per second over the loop (0 for a still) and the loop's length in
         /// seconds, as decoded with Apple's display timing.
-        public var frames: Int?, framesPerSecond: Double?, loopSeconds: Double?
+        package var frames: Int?, framesPerSecond: Double?, loopSeconds: Double?
         /// The largest channel difference from the reference (0: exact).
-        public var maxError: Int?
+        package var maxError: Int?
         /// PSNR in dB against the reference; absent when exact (maxError 0) or not measured.
-        public var psnr: Double?
+        package var psnr: Double?
         /// Mean SSIM against the reference (``StructuralSimilarity``); absent when exact or not measured.
-        public var ssim: Double?
+        package var ssim: Double?
         /// Seconds the tool spent on this sticker, when it says (fit's report does;
         /// sticker-convert logs no times).
-        public var seconds: Double?
+        package var seconds: Double?
         /// The PSNR the tool itself reported (fit's report), for comparison.
-        public var reportedPSNR: Double?
+        package var reportedPSNR: Double?
         /// Peak resident memory of `stickers fit` run on this sticker alone (`--dry-run`), in
         /// bytes; fit's only (sticker-convert is measured as one run).
-        public var peakResidentBytes: Int?
+        package var peakResidentBytes: Int?
         /// The sticker's frames scaled to the size's square, as fit holds them: frames x side²
         /// x 4 bytes (the yardstick for ``peakResidentBytes``).
-        public var scaledFramesBytes: Int?
+        package var scaledFramesBytes: Int?
 
         static func failed(_ reason: String) -> Output { Output(produced: false, failure: reason) }
     }
 
     /// One sticker: the input and both outputs.
-    public struct Entry: Sendable, Encodable {
+    package struct Entry: Sendable, Encodable {
         /// The sticker's name.
-        public var name: String
+        package var name: String
         /// The input.
-        public var input: Input
+        package var input: Input
         /// `stickers fit`'s file.
-        public var ours: Output
+        package var ours: Output
         /// sticker-convert's file.
-        public var peer: Output
+        package var peer: Output
     }
 
     /// One tool's sums.
-    public struct Total: Sendable, Encodable {
+    package struct Total: Sendable, Encodable {
         /// Stickers it produced (within budget, decoding at 408 px).
-        public var produced: Int
+        package var produced: Int
         /// Stickers it did not.
-        public var failed: Int
+        package var failed: Int
         /// Bytes of the stickers it produced.
-        public var bytes: Int
+        package var bytes: Int
         /// The lowest PSNR of the stickers it produced; absent when all were exact.
-        public var lowestPSNR: Double?
+        package var lowestPSNR: Double?
         /// The whole run's wall-clock seconds.
-        public var wallSeconds: Double
+        package var wallSeconds: Double
         /// The process's exit status.
-        public var exitStatus: Int32
+        package var exitStatus: Int32
         /// The command line (paths as run).
-        public var command: [String]
+        package var command: [String]
     }
 
     /// The whole comparison.
-    public struct Result: Sendable, Encodable {
+    package struct Result: Sendable, Encodable {
         /// The inputs as named.
-        public var inputs: String
+        package var inputs: String
         /// The size class and its square's side in pixels.
-        public var size: String, side: Int
+        package var size: String, side: Int
         /// The byte budget per file.
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// sticker-convert's version (`--version`).
-        public var peerVersion: String?
+        package var peerVersion: String?
         /// Its preset.
-        public var peerPreset: String
+        package var peerPreset: String
         /// Per sticker, in input order.
-        public var stickers: [Entry]
+        package var stickers: [Entry]
         /// Inputs not compared (sticker sequences), by name.
-        public var skipped: [String]
+        package var skipped: [String]
         /// `stickers fit` and sticker-convert.
-        public var ours: Total, peer: Total
+        package var ours: Total, peer: Total
         /// sticker-convert's wall time / ours (above 1: ours is faster).
-        public var speedRatio: Double
+        package var speedRatio: Double
         /// Where both tools' outputs were kept (nil: deleted).
-        public var keptIn: String?
+        package var keptIn: String?
     }
 
     /// sticker-convert's budget for `imessage_medium` and Apple's limit as `fit` counts it.
@@ -121,7 +121,7 @@ public enum FitPeerBench {
     /// `executable` for `stickers fit` and `peer` for sticker-convert. `threads` goes to fit as
     /// --threads when given (its default: every core) and to decoding the references. With
     /// `keep`, the inputs as given to both tools and both outputs stay in that folder.
-    public static func run(path: String, executable: String, peer: String, threads: Int?, keep: String? = nil) throws -> Result {
+    package static func run(path: String, executable: String, peer: String, threads: Int?, keep: String? = nil) throws -> Result {
         let pack = try PackLoader.load(path: path)
         let scratch = keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("stickers-fit-peer-\(getpid())")

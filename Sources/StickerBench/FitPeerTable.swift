@@ -3,7 +3,7 @@ import StickerPack
 extension FitPeerBench {
     /// The table `stickers bench --fit-peer` prints: per sticker a line for the input and one
     /// per tool, then each tool's totals and the speed ratio.
-    public static func text(_ result: Result) -> String {
+    package static func text(_ result: Result) -> String {
         let peerName = "sticker-convert" + (result.peerVersion.map { " " + $0 } ?? "")
         var lines = ["stickers fit (default options, \(result.size), \(result.side) px) vs \(peerName) (--preset \(result.peerPreset)) on \(result.inputs)",
                      pad("sticker", 24) + pad("tool", 17) + lpad("bytes", 10) + lpad("PSNR", 11) + lpad("SSIM", 8) + lpad("frames", 8)

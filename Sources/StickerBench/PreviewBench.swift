@@ -6,38 +6,38 @@ import StickerRenderer
 /// Plays a sticker for a few seconds with `stickers preview` and with chafa, at the same cell
 /// size and colour mode, each writing to a pipe, and compares CPU time per second of
 /// playback and bytes written per frame.
-public enum PreviewBench {
+package enum PreviewBench {
     /// One player's figures.
-    public struct Player: Sendable, Encodable {
+    package struct Player: Sendable, Encodable {
         /// The command run.
-        public var command: [String]
+        package var command: [String]
         /// CPU seconds (user + system) per second of playback, medians over the repeats.
-        public var cpuPerSecond: Double
+        package var cpuPerSecond: Double
         /// Bytes written per frame shown.
-        public var bytesPerFrame: Double
+        package var bytesPerFrame: Double
         /// Bytes written in all.
-        public var bytes: Int
+        package var bytes: Int
     }
 
     /// What the comparison measured.
-    public struct Result: Sendable, Encodable {
+    package struct Result: Sendable, Encodable {
         /// The sticker played.
-        public var file: String
+        package var file: String
         /// Cells, columns x rows.
-        public var columns: Int, rows: Int
+        package var columns: Int, rows: Int
         /// Seconds played per run.
-        public var seconds: Double
+        package var seconds: Double
         /// Frames the animation shows in that time (Messages' timing); both players' bytes are
         /// divided by it.
-        public var frames: Int
+        package var frames: Int
         /// Ours.
-        public var ours: Player
+        package var ours: Player
         /// chafa (nil when it is not installed).
-        public var chafa: Player?
+        package var chafa: Player?
     }
 
     /// Runs both players `repeats` times on `file`.
-    public static func run(file: String, columns: Int, rows: Int, seconds: Double, repeats: Int, colors: TerminalColors) throws -> Result {
+    package static func run(file: String, columns: Int, rows: Int, seconds: Double, repeats: Int, colors: TerminalColors) throws -> Result {
         let sticker = Sticker(name: "s", source: .file(URL(fileURLWithPath: file)))
         let animation = try StickerAnimation.load(sticker)
         let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: .apple)
@@ -64,7 +64,7 @@ public enum PreviewBench {
     }
 
     /// The comparison as a short table.
-    public static func text(_ r: Result) -> String {
+    package static func text(_ r: Result) -> String {
         var lines = ["preview: \(r.file), \(r.columns)x\(r.rows) cells, \(r.seconds) s of playback, \(r.frames) frames shown"]
         func row(_ name: String, _ p: Player) -> String {
             "  \(name)  CPU \(String(cFormat: "%.1f", p.cpuPerSecond * 1000)) ms per second of playback, \(String(cFormat: "%.0f", p.bytesPerFrame)) bytes per frame"

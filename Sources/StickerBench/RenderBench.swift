@@ -9,43 +9,43 @@ import StickerTranscript
 
 /// Renders a pack's expanded browser at 3x (first frames, PNG out) and has ImageMagick's
 /// `montage` build the same grid from the same files, taking turns in one run.
-public enum RenderBench {
+package enum RenderBench {
     /// What one render benchmark measured; times are medians over the repeats, milliseconds.
-    public struct Result: Sendable, Encodable {
+    package struct Result: Sendable, Encodable {
         /// The pack measured.
-        public var pack: String
+        package var pack: String
         /// Output size, pixels.
-        public var width: Int, height: Int
+        package var width: Int, height: Int
         /// Stickers drawn.
-        public var stickers: Int
+        package var stickers: Int
         /// Renders per tool.
-        public var repeats: Int
+        package var repeats: Int
         /// Ours, whole: load the pack, decode, scale, compose, encode PNG, write the file.
-        public var oursMilliseconds: Double
+        package var oursMilliseconds: Double
         /// Ours, split: loading the pack and reading structures; decode + scale, then compose + PNG encode
         /// (one pass: rows are composed straight into the encoder); writing the file.
-        public var loadMilliseconds: Double, drawMilliseconds: Double, encodeMilliseconds: Double
+        package var loadMilliseconds: Double, drawMilliseconds: Double, encodeMilliseconds: Double
         /// `montage` as a process (nil when it is not installed).
-        public var montageMilliseconds: Double?
+        package var montageMilliseconds: Double?
         /// montage time / our time.
-        public var ratio: Double?
+        package var ratio: Double?
         /// The montage command run.
-        public var montageCommand: [String]
+        package var montageCommand: [String]
         /// `stickers render` as a whole process, as a user runs it (nil when not measured).
-        public var processMilliseconds: Double?
+        package var processMilliseconds: Double?
         /// montage time / our whole-process time.
-        public var processRatio: Double?
+        package var processRatio: Double?
         /// The pack's default conversation (`stickers transcript`) drawn as a PNG of one screen
         /// of the default device at 3x, in process, the pack loaded too (nil when its fonts are
         /// missing).
-        public var transcriptMilliseconds: Double?
+        package var transcriptMilliseconds: Double?
         /// The transcript's time over the browser's (`stickers transcript`'s target: under 3).
-        public var transcriptRatio: Double?
+        package var transcriptRatio: Double?
     }
 
     /// Runs the benchmark on the pack at `path`. With `executable` (a `stickers` binary), the
     /// same render also runs as a whole process, start-up included, taking turns with the rest.
-    public static func run(path: String, repeats: Int, threads: Int, executable: String? = nil) throws -> Result {
+    package static func run(path: String, repeats: Int, threads: Int, executable: String? = nil) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-render-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -121,7 +121,7 @@ public enum RenderBench {
     }
 
     /// The result as a short table.
-    public static func text(_ r: Result) -> String {
+    package static func text(_ r: Result) -> String {
         var lines = ["render: \(r.pack), expanded @3x, \(r.width)x\(r.height) px, \(r.stickers) stickers, \(r.repeats) repeats (medians)",
                      "  stickers  \(fixed(r.oursMilliseconds)) ms  (load \(fixed(r.loadMilliseconds)), decode+scale+compose+encode \(fixed(r.drawMilliseconds)), write \(fixed(r.encodeMilliseconds)))"]
         if let p = r.processMilliseconds {

@@ -7,34 +7,34 @@ import StickerPack
 /// `stickers bench --review`: `stickers review` as a user runs it, a process timed from outside:
 /// the pack's review, and a folder of 50 one-sticker packs made from the pack's stickers,
 /// reviewed on one core and on two (`taskset`), taking turns.
-public enum ReviewBench {
+package enum ReviewBench {
     /// The figures; times are medians, milliseconds.
-    public struct Result: Sendable, Encodable {
+    package struct Result: Sendable, Encodable {
         /// The pack.
-        public var pack: String
+        package var pack: String
         /// Runs per measurement.
-        public var repeats: Int
+        package var repeats: Int
         /// `stickers review PACK` as a process, on every core.
-        public var packMilliseconds: Double
+        package var packMilliseconds: Double
         /// The target for it: under 2 s.
-        public var packTargetMilliseconds: Double
+        package var packTargetMilliseconds: Double
         /// Packs in the folder.
-        public var packs: Int
+        package var packs: Int
         /// `stickers review` of every pack of the folder, limited to one core.
-        public var oneCoreMilliseconds: Double
+        package var oneCoreMilliseconds: Double
         /// The same, on two cores.
-        public var twoCoreMilliseconds: Double
+        package var twoCoreMilliseconds: Double
         /// One core's time over two cores' (the target: 1.7 or more).
-        public var speedup: Double
+        package var speedup: Double
         /// The cores this machine has.
-        public var cores: Int
+        package var cores: Int
     }
 
     /// The folder's pack count.
-    public static let packCount = 50
+    package static let packCount = 50
 
     /// Measures `executable` (a `stickers` binary) reviewing the pack at `path`.
-    public static func run(path: String, repeats: Int, executable: String) throws -> Result {
+    package static func run(path: String, repeats: Int, executable: String) throws -> Result {
         let pack = try PackLoader.load(path: path)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-review-bench-\(getpid())")
         try? FileManager.default.removeItem(at: scratch)
@@ -80,7 +80,7 @@ public enum ReviewBench {
     }
 
     /// The table.
-    public static func text(_ result: Result) -> String {
+    package static func text(_ result: Result) -> String {
         let packVerdict = result.packMilliseconds < result.packTargetMilliseconds ? "met" : "NOT met"
         let speedupVerdict = result.speedup >= 1.7 ? "met" : (result.cores < 2 ? "not measurable on one core" : "NOT met")
         return [

@@ -3,25 +3,25 @@ import FoundationEssentials
 /// sticker-convert (https://github.com/laggykiller/sticker-convert, GPL), the tool people use to
 /// port sticker packs to iMessage, run as a separate program: where it is installed, the
 /// command line `stickers bench --fit-peer` gives it and what its log says of each sticker.
-public enum StickerConvertPeer {
+package enum StickerConvertPeer {
     /// The environment variable naming the virtualenv sticker-convert is installed in (read by
     /// `scripts/setup-sticker-convert.sh` too).
-    public static let environmentVariable = "STICKER_CONVERT_VENV"
+    package static let environmentVariable = "STICKER_CONVERT_VENV"
 
     /// The virtualenv `scripts/setup-sticker-convert.sh` makes by default, relative to the
     /// repository (git-ignored).
-    public static let repositoryVirtualenv = ".build-peers/sticker-convert"
+    package static let repositoryVirtualenv = ".build-peers/sticker-convert"
 
     /// Its preset for iMessage's regular (medium) stickers: 408 x 408 APNG under 500,000 bytes.
-    public static let preset = "imessage_medium"
+    package static let preset = "imessage_medium"
 
     /// sticker-convert is not where it was looked for.
-    public struct Missing: Error, CustomStringConvertible {
+    package struct Missing: Error, CustomStringConvertible {
         /// Every path tried, in order.
-        public var searched: [String]
+        package var searched: [String]
 
         /// What to do about it.
-        public var description: String {
+        package var description: String {
             "sticker-convert is not installed (looked for \(searched.joined(separator: ", "))). "
                 + "Set it up with scripts/setup-sticker-convert.sh (a virtualenv at $\(environmentVariable), default \(repositoryVirtualenv)), "
                 + "or name the program with --sticker-convert PATH."
@@ -30,7 +30,7 @@ public enum StickerConvertPeer {
 
     /// The executables tried, in order: `$STICKER_CONVERT_VENV/bin/sticker-convert`, the
     /// repository's virtualenv (from the working folder), `/opt/sticker-convert`, then `PATH`.
-    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    package static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var paths: [String] = []
         if let venv = environment[environmentVariable], !venv.isEmpty { paths.append(venv + "/bin/sticker-convert") }
         let here = FileManager.default.currentDirectoryPath
@@ -44,7 +44,7 @@ public enum StickerConvertPeer {
 
     /// The program to run: `explicit` when given (and executable), else the first candidate
     /// that is executable.
-    public static func locate(explicit: String? = nil,
+    package static func locate(explicit: String? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment) throws(Missing) -> String {
         let paths = explicit.map { [$0] } ?? candidates(environment: environment)
         guard let found = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw Missing(searched: paths) }

@@ -30,17 +30,9 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "Decode every file exactly this many times per decoder.")
     public var repeats: Int = 5
 
-    /// Measure the browser renderer against ImageMagick montage instead of the decoders.
-    @Flag(help: "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid.")
-    public var render = false
-
-    /// Compare fit's exact encoding with apngasm instead.
-    @Flag(help: "Encode each sticker of the pack as fit's exact steps do and with apngasm (the same frames), and time stickers fit on the whole pack as a process.")
-    public var fit = false
-
-    /// Compare `stickers fit` as a whole with sticker-convert instead.
-    @Flag(name: .customLong("fit-peer"), help: "Run stickers fit (default options, regular size) and sticker-convert (--preset imessage_medium) on the same inputs, once each (--repeat does not apply), and compare bytes, PSNR against the same reference, frames, frame rate, loop length and time.")
-    public var fitPeer = false
+    /// What to measure: the decoders (the default), or one comparison with another tool.
+    @Flag(exclusivity: .exclusive, help: nil)
+    public var mode: Mode = .decode
 
     /// The sticker-convert program for --fit-peer.
     @Option(name: .customLong("sticker-convert"), help: ArgumentHelp(
@@ -51,13 +43,6 @@ public struct BenchCommand: ParsableCommand {
     /// Where --fit-peer keeps the inputs as given and both tools' outputs.
     @Option(help: ArgumentHelp("Keep the inputs as both tools were given them and both tools' outputs in this folder (--fit-peer; default: deleted).", valueName: "dir"))
     public var keep: String?
-
-    /// Compare the terminal preview with chafa instead.
-    @Flag(help: "Time stickers review on the pack as a process (target: under 2 s), and on a folder of 50 one-sticker packs made from it on one core and on two (target: 1.7x or more).")
-    public var review = false
-
-    @Flag(help: "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame.")
-    public var preview = false
 
     /// Cells for --preview.
     @Option(help: ArgumentHelp("Cells for --preview.", valueName: "WxH"))
@@ -74,14 +59,50 @@ public struct BenchCommand: ParsableCommand {
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
+    /// What `stickers bench` measures: one flag each, at most one given.
+    public enum Mode: String, EnumerableFlag, Sendable {
+        /// The decoders against libpng and giflib (the default).
+        case decode
+        /// The expanded 3x browser against ImageMagick montage.
+        case render
+        /// fit's exact encoding against apngasm.
+        case fit
+        /// `stickers fit` as a whole against sticker-convert.
+        case fitPeer
+        /// `stickers review` as a process, on one core and on two.
+        case review
+        /// The terminal preview against chafa.
+        case preview
+
+        /// `--fit-peer` for ``fitPeer``; each other case's own name.
+        public static func name(for value: Mode) -> NameSpecification {
+            value == .fitPeer ? .customLong("fit-peer") : .long
+        }
+
+        /// Each flag's help.
+        public static func help(for value: Mode) -> ArgumentHelp? {
+            switch value {
+            case .decode:
+                return "Decode the files with ours, libpng and giflib (the default)."
+            case .render:
+                return "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid."
+            case .fit:
+                return "Encode each sticker of the pack as fit's exact steps do and with apngasm (the same frames), and time stickers fit on the whole pack as a process."
+            case .fitPeer:
+                return "Run stickers fit (default options, regular size) and sticker-convert (--preset imessage_medium) on the same inputs, once each (--repeat does not apply), and compare bytes, PSNR against the same reference, frames, frame rate, loop length and time."
+            case .review:
+                return "Time stickers review on the pack as a process (target: under 2 s), and on a folder of 50 one-sticker packs made from it on one core and on two (target: 1.7x or more)."
+            case .preview:
+                return "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame."
+            }
+        }
+    }
+
     /// Rejects nonsense before running.
     public func validate() throws {
         guard requestedThreads ?? 1 >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
-        guard [render, fit, fitPeer, preview, review].filter({ $0 }).count <= 1 else {
-            throw ValidationError("Choose one of --render, --fit, --fit-peer, --preview and --review.")
-        }
-        guard fitPeer || (stickerConvert == nil && keep == nil) else { throw ValidationError("--sticker-convert and --keep go with --fit-peer.") }
+        guard mode == .fitPeer || (stickerConvert == nil && keep == nil) else { throw ValidationError("--sticker-convert and --keep go with --fit-peer.") }
     }
 
     /// The sticker-convert program --fit-peer would run (`--sticker-convert` aside), or nil
@@ -90,7 +111,8 @@ public struct BenchCommand: ParsableCommand {
 
     /// Runs the benchmark.
     public func run() throws {
-        if preview {
+        switch mode {
+        case .preview:
             let file = paths.first ?? "corpus/sample-pack/02-spinning-star.gif"
             let parts = cells.lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts[0] >= 2, parts[1] >= 1 else { throw CLIError("--cells must be WxH, for example 60x30") }
@@ -102,16 +124,12 @@ public struct BenchCommand: ParsableCommand {
                 throw CLIError(error.description)
             }
             try emit(result, text: PreviewBench.text(result))
-            return
-        }
-        if fit {
+        case .fit:
             try emitPackBench { pack, executable in
                 let result = try FitBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
                 return (result, FitBench.text(result))
             }
-            return
-        }
-        if fitPeer {
+        case .fitPeer:
             let peer: String
             do {
                 peer = try StickerConvertPeer.locate(explicit: stickerConvert)
@@ -123,23 +141,24 @@ public struct BenchCommand: ParsableCommand {
                 let result = try FitPeerBench.run(path: pack, executable: executable, peer: peer, threads: requestedThreads, keep: keep)
                 return (result, FitPeerBench.text(result))
             }
-            return
-        }
-        if review {
+        case .review:
             try emitPackBench { pack, executable in
                 guard let executable else { throw CLIError("cannot find this executable (/proc/self/exe) to run stickers review") }
                 let result = try ReviewBench.run(path: pack, repeats: repeats, executable: executable)
                 return (result, ReviewBench.text(result))
             }
-            return
-        }
-        if render {
+        case .render:
             try emitPackBench { pack, executable in
                 let result = try RenderBench.run(path: pack, repeats: repeats, threads: threads, executable: executable)
                 return (result, RenderBench.text(result))
             }
-            return
+        case .decode:
+            try measureDecoding()
         }
+    }
+
+    /// The decoders against the libpng and giflib baselines, on every file of the paths.
+    private func measureDecoding() throws {
         let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
         guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
         let runner = BenchRunner(threads: threads, repeats: repeats)

@@ -12,7 +12,10 @@ import StickerPixels
 /// let renderer = try BrowserRenderer(pack: pack, options: options)
 /// let still = try renderer.snapshot(at: 1.25)
 /// ```
-public final class BrowserRenderer: @unchecked Sendable {
+///
+/// Not `Sendable`: its players keep caches of scaled frames that drawing changes without a lock,
+/// so a renderer belongs to one thread at a time (it spreads its own work over workers inside).
+public final class BrowserRenderer {
     /// The options rendered with.
     public let options: RenderOptions
     /// The layout.

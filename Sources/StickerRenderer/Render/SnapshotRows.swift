@@ -1,8 +1,8 @@
 import AnimationCodec
 #if canImport(Glibc)
 import Glibc
-import StickerPixels
 #endif
+import StickerPixels
 
 /// A snapshot drawn one row at a time: the background row, then each sticker's row OVER it.
 /// Both snapshots are drawn from it: the PNG path composes rows straight into the encoder (so a

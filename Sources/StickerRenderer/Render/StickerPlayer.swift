@@ -4,6 +4,10 @@ import StickerPixels
 
 /// One sticker in one cell: its animation, its clock, and its frames scaled to the cell.
 /// Scaled frames are cached when the budget allows; otherwise a loop decodes again.
+///
+/// Unchecked `Sendable`: its cache and iterator change without a lock, so one thread at a time
+/// may use a player. ``BrowserRenderer`` hands each of its concurrent workers a different
+/// player, and the transcript draws its players on one thread.
 package final class StickerPlayer: @unchecked Sendable {
     package let index: Int
     package let animation: StickerAnimation

@@ -3,9 +3,9 @@ import FoundationEssentials
 import StickerPack
 #if canImport(Glibc)
 import Glibc
+#endif
 import StickerPixels
 import StickerRenderer
-#endif
 
 /// How a transcript is drawn.
 public struct TranscriptOptions: Sendable {
@@ -82,8 +82,30 @@ public final class TranscriptRenderer {
         self.options = options
         let scale = Double(options.scale)
         do { styles = try TranscriptStyles(fonts: options.fonts, scale: scale) } catch { throw .text(error) }
+        let animations = try Self.loadStickers(conversation, pack: pack, lines: lines, limits: options.limits)
+        let images = try Self.loadTemplateImages(conversation, folder: folder, limits: options.limits)
+        let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
+        layout = TranscriptLayout(conversation, width: options.view.width, styles: styles,
+                                  stickerPixels: animations.mapValues { ($0.width, $0.height) },
+                                  imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
+        let screenHeight = options.showAll ? layout.contentHeight : options.view.height
+        scrolled = max(0, layout.contentHeight - screenHeight)
+        (pixelWidth, pixelHeight) = try Self.pixelSize(width: options.view.width, height: screenHeight, scale: scale, limits: options.limits)
 
-        // The stickers used, read once each.
+        let players = PlayerBank(animations: animations, timing: options.timing)
+        var canvas = Background.color(red: options.appearance.palette.background.x, green: options.appearance.palette.background.y,
+                                      blue: options.appearance.palette.background.z).canvas(width: pixelWidth, height: pixelHeight)
+        stickers = Self.drawStill(layout, styles: styles, options: options, scrolled: scrolled, screenHeight: screenHeight,
+                                  images: images, icon: icon, players: players, on: &canvas)
+        base = canvas
+        peels = Self.placePeels(conversation, layout: layout, scrolled: scrolled, scale: scale, screen: (pixelWidth, pixelHeight),
+                                animations: animations, players: players)
+    }
+
+    /// Every sticker the conversation sends or peels, read once each from `pack`; a name the
+    /// pack lacks is an error naming its script line.
+    private static func loadStickers(_ conversation: Conversation, pack: StickerPack, lines: [Int],
+                                     limits: DecodingLimits) throws(TranscriptError) -> [String: StickerAnimation] {
         var animations: [String: StickerAnimation] = [:]
         let byName = Dictionary(pack.stickers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, event) in conversation.events.enumerated() {
@@ -97,70 +119,91 @@ public final class TranscriptRenderer {
             guard let sticker = byName[name] else {
                 throw .unknownSticker(name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
             }
-            do { animations[name] = try StickerAnimation.load(sticker, limits: options.limits) } catch {
+            do { animations[name] = try StickerAnimation.load(sticker, limits: limits) } catch {
                 throw .unreadable(name: name, error: error.description)
             }
         }
-        // Template images, read once each.
+        return animations
+    }
+
+    /// Every template message's image, read once each, relative to `folder` (the script's).
+    private static func loadTemplateImages(_ conversation: Conversation, folder: String,
+                                           limits: DecodingLimits) throws(TranscriptError) -> [String: RGBAImage] {
         var images: [String: RGBAImage] = [:]
         for event in conversation.events {
             guard case .template(_, let template) = event, let path = template.image, images[path] == nil else { continue }
             let full = path.hasPrefix("/") ? path : folder + "/" + path
             do {
-                let bytes = try BoundedFile.read(full, maxBytes: options.limits.maxFileBytes)
-                images[path] = RGBAImage(try AnimationDecoder(bytes: bytes, limits: options.limits).frame(at: 0))
+                let bytes = try BoundedFile.read(full, maxBytes: limits.maxFileBytes)
+                images[path] = RGBAImage(try AnimationDecoder(bytes: bytes, limits: limits).frame(at: 0))
             } catch {
                 throw .unreadable(name: path, error: "\(error)")
             }
         }
-        // The app's icon for template messages: the catalog's 27 x 20 pt Messages icon at 3x.
-        var icon: RGBAImage?
-        let usesTemplates = conversation.events.contains { if case .template = $0 { true } else { false } }
-        if usesTemplates, let catalog = pack.catalogFolder,
-           let slot = MessagesIconSet.required.first(where: { $0.size == "27x20" && $0.scale == 3 }),
-           let file = MessagesIconSet.file(for: slot, inCatalog: catalog),
-           let bytes = try? BoundedFile.read(file.path, maxBytes: options.limits.maxFileBytes),
-           let frame = try? AnimationDecoder(bytes: bytes, limits: options.limits).frame(at: 0) {
-            icon = RGBAImage(frame)
-        }
-        let layout = TranscriptLayout(conversation, width: options.view.width, styles: styles,
-                                      stickerPixels: animations.mapValues { ($0.width, $0.height) },
-                                      imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
-        self.layout = layout
-        let screenHeight = options.showAll ? layout.contentHeight : options.view.height
-        scrolled = max(0, layout.contentHeight - screenHeight)
-        // Sizes checked before anything is allocated: a huge view or a very long conversation
-        // drawn whole is refused by the pixel limits.
-        let width = (options.view.width * scale).rounded(), height = (screenHeight * scale).rounded()
-        guard width >= 1, height >= 1, width * height <= Double(options.limits.maxPixels),
-              width <= Double(options.limits.maxSide), height <= Double(options.limits.maxSide) else {
-            func whole(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, -1e15), 1e15)) : Int.max }
-            throw .tooLarge(width: whole(width), height: whole(height), limit: options.limits.maxPixels)
-        }
-        pixelWidth = Int(width)
-        pixelHeight = Int(height)
+        return images
+    }
 
-        let palette = options.appearance.palette
-        var canvas = Background.color(red: palette.background.x, green: palette.background.y, blue: palette.background.z)
-            .canvas(width: pixelWidth, height: pixelHeight)
-        var stickers: [(StickerPlayer, SIMD2<Int>)] = []
-        let resampler = Resampler(filter: .lanczos3)
-        // One player a sticker and pixel size, shared by every place it shows; a player keeps
-        // all its scaled frames only while they fit the cache budget (else it decodes again).
-        var players: [String: StickerPlayer] = [:]
-        var cached = 0
+    /// The app's icon for template messages: the catalog's 27 x 20 pt Messages icon at 3x, when
+    /// the conversation has a template message and the pack is a catalog that has one.
+    private static func messagesIcon(_ conversation: Conversation, pack: StickerPack, limits: DecodingLimits) -> RGBAImage? {
+        let usesTemplates = conversation.events.contains { if case .template = $0 { true } else { false } }
+        guard usesTemplates, let catalog = pack.catalogFolder,
+              let slot = MessagesIconSet.required.first(where: { $0.size == "27x20" && $0.scale == 3 }),
+              let file = MessagesIconSet.file(for: slot, inCatalog: catalog),
+              let bytes = try? BoundedFile.read(file.path, maxBytes: limits.maxFileBytes),
+              let frame = try? AnimationDecoder(bytes: bytes, limits: limits).frame(at: 0) else { return nil }
+        return RGBAImage(frame)
+    }
+
+    /// The image's size in pixels for `width` x `height` points, checked against the limits
+    /// before anything is allocated: a huge view or a very long conversation drawn whole is refused.
+    private static func pixelSize(width points: Double, height pointHeight: Double, scale: Double,
+                                  limits: DecodingLimits) throws(TranscriptError) -> (Int, Int) {
+        let width = (points * scale).rounded(), height = (pointHeight * scale).rounded()
+        guard width >= 1, height >= 1, width * height <= Double(limits.maxPixels),
+              width <= Double(limits.maxSide), height <= Double(limits.maxSide) else {
+            func whole(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, -1e15), 1e15)) : Int.max }
+            throw .tooLarge(width: whole(width), height: whole(height), limit: limits.maxPixels)
+        }
+        return (Int(width), Int(height))
+    }
+
+    /// One player a sticker and pixel size, shared by every place it shows; a player keeps all
+    /// its scaled frames only while they fit the cache budget (else it decodes again).
+    private final class PlayerBank {
+        private let animations: [String: StickerAnimation]
+        private let timing: FrameTimingPolicy
+        private let resampler = Resampler(filter: .lanczos3)
+        private var players: [String: StickerPlayer] = [:]
+        private var cached = 0
+
+        init(animations: [String: StickerAnimation], timing: FrameTimingPolicy) {
+            self.animations = animations
+            self.timing = timing
+        }
+
+        /// The player of sticker `name` drawn at `width` x `height` pixels.
         func player(_ name: String, width: Int, height: Int) -> StickerPlayer {
             let key = "\(width)x\(height) \(name)"
             if let known = players[key] { return known }
-            let animation = animations[name]!
+            let animation = animations[name]!  // Safe: the layout places only stickers that were loaded.
             let bytes = animation.frameCount * width * height * 4
-            let cacheAll = cached + bytes <= Self.frameCacheBytes
+            let cacheAll = cached + bytes <= TranscriptRenderer.frameCacheBytes
             if cacheAll { cached += bytes }
             let made = StickerPlayer(index: players.count, animation: animation, rect: PixelRect(x: 0, y: 0, width: width, height: height),
-                                     timing: options.timing, resampler: resampler, cacheAll: cacheAll)
+                                     timing: timing, resampler: resampler, cacheAll: cacheAll)
             players[key] = made
             return made
         }
+    }
+
+    /// Draws what never changes (labels, bubbles, template messages) on the visible screen and
+    /// returns the stickers sent alone, each with its player and place.
+    private static func drawStill(_ layout: TranscriptLayout, styles: TranscriptStyles, options: TranscriptOptions, scrolled: Double,
+                                  screenHeight: Double, images: [String: RGBAImage], icon: RGBAImage?, players: PlayerBank,
+                                  on canvas: inout RGBAImage) -> [(player: StickerPlayer, origin: SIMD2<Int>)] {
+        let scale = Double(options.scale), palette = options.appearance.palette
+        var stickers: [(player: StickerPlayer, origin: SIMD2<Int>)] = []
         for item in layout.items {
             let frame = PointRect(x: item.frame.x, y: item.frame.y - scrolled, width: item.frame.width, height: item.frame.height)
             guard frame.maxY + MessagesMetrics.tailHang >= 0, frame.y <= screenHeight else { continue }
@@ -177,16 +220,20 @@ public final class TranscriptRenderer {
             case .sticker(let name, _):
                 let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
                                      width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
-                stickers.append((player(name, width: max(1, rect.width), height: max(1, rect.height)), SIMD2(rect.x, rect.y)))
+                stickers.append((players.player(name, width: max(1, rect.width), height: max(1, rect.height)), SIMD2(rect.x, rect.y)))
             case .template(let template, _, let parts):
-                Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, icon: icon, frame: frame, styles: styles, palette: palette, scale: scale, on: &canvas)
+                Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, icon: icon, frame: frame, styles: styles,
+                                  palette: palette, scale: scale, on: &canvas)
             }
         }
-        base = canvas
-        self.stickers = stickers
+        return stickers
+    }
 
-        // Peels: over everything, at their place on their message.
-        var peels: [(StickerPlayer, SIMD2<Double>, Double)] = []
+    /// The peels that reach the screen, over everything, at their place on their message.
+    private static func placePeels(_ conversation: Conversation, layout: TranscriptLayout, scrolled: Double, scale: Double,
+                                   screen: (width: Int, height: Int), animations: [String: StickerAnimation],
+                                   players: PlayerBank) -> [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] {
+        var peels: [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] = []
         let messageFrames = Dictionary(layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
         for event in conversation.events {
             guard case .peel(let peel) = event, let target = messageFrames[peel.message], let animation = animations[peel.sticker] else { continue }
@@ -195,10 +242,10 @@ public final class TranscriptRenderer {
             let centre = SIMD2(target.x + peel.x * target.width, target.y - scrolled + peel.y * target.height) * scale
             // A peel whose turned square (within its diagonal) misses the screen is not drawn.
             let reach = (Double(width * width + height * height)).squareRoot() / 2
-            guard centre.x + reach >= 0, centre.x - reach <= Double(pixelWidth), centre.y + reach >= 0, centre.y - reach <= Double(pixelHeight) else { continue }
-            peels.append((player(peel.sticker, width: width, height: height), centre, peel.rotation))
+            guard centre.x + reach >= 0, centre.x - reach <= Double(screen.width), centre.y + reach >= 0, centre.y - reach <= Double(screen.height) else { continue }
+            peels.append((players.player(peel.sticker, width: width, height: height), centre, peel.rotation))
         }
-        self.peels = peels
+        return peels
     }
 
     /// The transcript at `time` seconds on the shared clock.
