@@ -9,7 +9,7 @@ SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo
 
-.PHONY: demo test deps system-deps python-deps peer-deps install uninstall man man-tool build release-build corpus docs performance bench-corpus bench clean
+.PHONY: demo test deps system-deps python-deps peer-deps install uninstall man man-tool api-docs lint format build release-build corpus docs performance bench-corpus bench clean
 
 demo: deps release-build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
@@ -115,9 +115,27 @@ corpus:
 
 # The generated parts of the docs: docs/cli.md's blocks from the commands' own help (the test suite
 # fails when they differ) and the README's picture.
-docs: release-build
+docs: release-build api-docs
 	scripts/make-cli-docs.py
 	scripts/make-readme-image.sh
+
+# swift format's own lint with the checked-in .swift-format: the formatter leaves nothing to fix.
+# `make format` rewrites the tree in place.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Fuzz
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Sources Tests Fuzz
+
+# The API reference of the libraries a user imports first, DocC archives in .build-docs/, any
+# DocC warning an error (swift-docc-plugin; the catalogs are Sources/*/*.docc).
+DOCC_TARGETS := AnimationCodec StickerPack
+api-docs:
+	@for target in $(DOCC_TARGETS); do \
+	  $(SWIFT) package --scratch-path .build-docs/scratch --allow-writing-to-directory .build-docs \
+	    generate-documentation --target $$target --output-path .build-docs/$$target.doccarchive \
+	    --warnings-as-errors --disable-indexing || exit 1; \
+	done
 
 # The benchmark corpus (git-ignored) and a benchmark run over it.
 bench-corpus:
@@ -171,4 +189,4 @@ man: man-tool
 	.build-tools/release/generate-manual $(STICKERS) --multi-page --output-directory $(MAN_OUT)
 
 clean:
-	rm -rf .build .build-test .build-tools $(MAN_OUT) $(DEMO_OUT) .conformance
+	rm -rf .build .build-test .build-tools .build-docs $(MAN_OUT) $(DEMO_OUT) .conformance

@@ -6,7 +6,7 @@
 /// paths. Tests prove they agree on every (source, alpha, destination) triple.
 public enum BlendKernels {
     /// `round(x * y / 255)` for 8-bit x and y, exactly.
-    @inlinable @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func multiply255(_ x: UInt32, _ y: UInt32) -> UInt32 {
         let t = x &* y &+ 128
         return (t &+ (t &>> 8)) &>> 8

@@ -29,9 +29,12 @@ public struct AnimationDecoder: Sendable {
     let source: FrameSource
 
     /// Reads the structure of `bytes`, sniffing the format from its signature.
-    /// - Parameter vectorSize: the size a vector format (Lottie) is drawn at, so a caller that
-    ///   will show it at 408 px gets 408 px without resampling; `nil` draws at the file's own
-    ///   size. Pixel formats ignore it.
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - limits: the sizes the file may declare, checked before anything is allocated.
+    ///   - vectorSize: the size a vector format (Lottie) is drawn at, so a caller that will show
+    ///     it at 408 px gets 408 px without resampling; `nil` draws at the file's own size.
+    ///     Pixel formats ignore it.
     /// - Throws: ``CodecError`` naming the problem; a broken APNG animation is not an
     ///   error (the default image is used, with a warning in ``AnimationInfo/warnings``).
     public init(bytes: [UInt8], limits: DecodingLimits = .default, vectorSize: PixelSize? = nil) throws(CodecError) {

@@ -9,7 +9,7 @@ import Glibc
 /// - Each later frame is cropped to the pixels that differ from what it is drawn on, and the
 ///   previous frame's dispose op and this frame's blend op are chosen among every valid pair
 ///   by compressing each candidate (at ``Options/searchLevel``) and keeping the smallest.
-/// - Rows take the best filter (``FilteredScanlines``) and the chosen frames are compressed
+/// - Rows take the best filter (`FilteredScanlines`) and the chosen frames are compressed
 ///   at ``Options/compressionLevel`` (libdeflate's 12 by default, its strongest), in parallel.
 ///
 /// Decoding the result with any APNG decoder gives back `frames` exactly.

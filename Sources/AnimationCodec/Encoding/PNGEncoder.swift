@@ -24,7 +24,7 @@ public enum PNGEncoder {
     public struct Options: Sendable, Hashable {
         /// Write RGB (colour type 2) when every pixel is opaque: a quarter less data.
         public var dropsOpaqueAlpha: Bool
-        /// Compression level: 1 is distance-1 matches only (``ScanlineDeflater``, fastest on flat
+        /// Compression level: 1 is distance-1 matches only (`ScanlineDeflater`, fastest on flat
         /// images), 2-12 libdeflate's levels (6 is the default, 12 the smallest).
         public var compressionLevel: Int32
 
@@ -108,7 +108,7 @@ public enum PNGEncoder {
 
     /// Straightens alpha (dropping it for `rgb`), prefixes each row with its filter byte and
     /// deflates. A row equal to the one above is filtered Up (all zeros); every other row is
-    /// filtered Sub. Level 1 takes ``ScanlineDeflater``'s fast path; higher levels libdeflate.
+    /// filtered Sub. Level 1 takes `ScanlineDeflater`'s fast path; higher levels libdeflate.
     static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6) -> [UInt8] {
         if level <= 1 { return ScanlineDeflater.compress(pixels, width: width, height: height, rgb: rgb) }
         let layout = Scanlines(width: width, rgb: rgb)

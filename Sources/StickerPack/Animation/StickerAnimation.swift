@@ -24,6 +24,7 @@ public struct StickerAnimation: Sendable {
 
     /// Reads `sticker`'s files and their structure (no pixels are decoded yet).
     /// - Parameters:
+    ///   - sticker: the sticker, a file or a sequence of files.
     ///   - limits: the codec's limits for every file; files larger than `limits.maxFileBytes`
     ///     are refused before they are read.
     ///   - vectorSide: for a vector file (Lottie), the longer side to draw it at, its aspect

@@ -38,9 +38,9 @@ public enum BoundedFile {
         return Array(bytes.prefix(filled))
     }
 
-    /// The format `path` holds, sniffed from its first ``ImageFormat/sniffLength`` bytes
+    /// The format `path` holds, sniffed from its first `ImageFormat.sniffLength` bytes
     /// (`head`, when the caller has read them), or from up to
-    /// ``ImageFormat/lottieSniffLength`` when those may be the start of a Lottie document whose
+    /// `ImageFormat.lottieSniffLength` when those may be the start of a Lottie document whose
     /// top-level keys come later; `nil` when it holds none the codec reads.
     public static func sniffedFormat(_ path: String, head: [UInt8]? = nil) -> ImageFormat? {
         let head = head ?? Self.head(path, count: ImageFormat.sniffLength)

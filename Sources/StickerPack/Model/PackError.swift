@@ -12,7 +12,7 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingFile(path: String)
     /// A file could not be read.
     case unreadable(path: String)
-    /// A file is larger than the loader reads (``DecodingLimits/maxFileBytes``).
+    /// A file is larger than the loader reads (`DecodingLimits.maxFileBytes`).
     case fileTooLarge(path: String, bytes: Int, limit: Int)
     /// The image itself is bad.
     case codec(path: String, CodecError)
