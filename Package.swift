@@ -22,12 +22,12 @@ let package = Package(
         .library(name: "StickerReview", targets: ["StickerReview"]),
         .library(name: "StickerBench", targets: ["StickerBench"]),
         .library(name: "StickerCLI", targets: ["StickerCLI"]),
-        .executable(name: "stickers", targets: ["stickers"]),
+        .executable(name: "stickers", targets: ["stickers"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation` (make docs): the DocC plugin, nothing linked.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
         // System libraries (Debian packages named in `providers`).
@@ -60,40 +60,69 @@ let package = Package(
         .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack"]),
         // The conversation: scripts, Messages' transcript layout, text set with FreeType and
         // HarfBuzz, stickers played by the renderer's players on its clock.
-        .target(name: "StickerTranscript", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "CText"]),
+        .target(
+            name: "StickerTranscript",
+            dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "CText"]),
         // `stickers fit`: any images to a catalog that passes every rule (scaling, exact and
         // lossy re-encoding, the icon set).
         .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack"]),
         // `stickers review`: the whole verdict on a pack as one HTML page with its images.
-        .target(name: "StickerReview", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "StickerTranscript", "StickerFit"]),
+        .target(
+            name: "StickerReview",
+            dependencies: [
+                "AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "StickerTranscript", "StickerFit"
+            ]),
         // `stickers bench`: the timing harness and the libpng / giflib baselines it compares with.
         .target(name: "CBaselines", dependencies: ["CPNG", "CGIF"]),
-        .target(name: "StickerBench", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "StickerTranscript", "StickerFit", "CBaselines", "CZlib", "CDeflate"]),
-        .target(name: "StickerCLI", dependencies: [
-            "AnimationCodec",
-            "StickerPixels",
-            "StickerPack",
-            "StickerRenderer",
-            "StickerTranscript",
-            "StickerFit",
-            "StickerReview",
-            "StickerBench",
-            "CMalloc",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "StickerBench",
+            dependencies: [
+                "AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "StickerTranscript", "StickerFit",
+                "CBaselines", "CZlib", "CDeflate"
+            ]),
+        .target(
+            name: "StickerCLI",
+            dependencies: [
+                "AnimationCodec",
+                "StickerPixels",
+                "StickerPack",
+                "StickerRenderer",
+                "StickerTranscript",
+                "StickerFit",
+                "StickerReview",
+                "StickerBench",
+                "CMalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
         .executableTarget(name: "stickers", dependencies: ["StickerCLI"]),
 
         // Finds the third-party conformance suites and skips, by name, the tests that need a missing one.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "AnimationCodecTests", dependencies: ["AnimationCodec", "CPNG", "CGIF", "CZlib", "CLottie", "TestSupport"],
-                    // The Lottie tests call rlottie directly, linked as usual, as the oracle.
-                    linkerSettings: [.linkedLibrary("rlottie")]),
+        .testTarget(
+            name: "AnimationCodecTests",
+            dependencies: ["AnimationCodec", "CPNG", "CGIF", "CZlib", "CLottie", "TestSupport"],
+            // The Lottie tests call rlottie directly, linked as usual, as the oracle.
+            linkerSettings: [.linkedLibrary("rlottie")]),
         .testTarget(name: "StickerPixelsTests", dependencies: ["StickerPixels", "AnimationCodec"]),
         .testTarget(name: "StickerPackTests", dependencies: ["StickerPack", "AnimationCodec"]),
-        .testTarget(name: "StickerRendererTests", dependencies: ["StickerRenderer", "StickerTranscript", "StickerPixels", "StickerPack", "AnimationCodec", "TestSupport"]),
-        .testTarget(name: "StickerFitTests", dependencies: ["StickerFit", "StickerPixels", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"]),
-        .testTarget(name: "StickerReviewTests", dependencies: ["StickerReview", "StickerPixels", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"],
-                    exclude: ["ReviewFixtures.py"]),
-        .testTarget(name: "StickerCLITests", dependencies: ["StickerCLI", "StickerPixels", "StickerPack", "AnimationCodec", "TestSupport"]),
+        .testTarget(
+            name: "StickerRendererTests",
+            dependencies: [
+                "StickerRenderer", "StickerTranscript", "StickerPixels", "StickerPack", "AnimationCodec", "TestSupport"
+            ]),
+        .testTarget(
+            name: "StickerFitTests",
+            dependencies: [
+                "StickerFit", "StickerPixels", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"
+            ]),
+        .testTarget(
+            name: "StickerReviewTests",
+            dependencies: [
+                "StickerReview", "StickerPixels", "StickerPack", "StickerRenderer", "AnimationCodec", "TestSupport"
+            ],
+            exclude: ["ReviewFixtures.py"]),
+        .testTarget(
+            name: "StickerCLITests",
+            dependencies: ["StickerCLI", "StickerPixels", "StickerPack", "AnimationCodec", "TestSupport"])
     ]
 )

@@ -38,48 +38,53 @@ public func fuzzPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     #if FUZZ_CONTENTS
-    let pack = #"{"properties":{"grid-size":"small"},"stickers":[{"filename":"A.sticker"},{"filename":"B.stickersequence"}]}"#
-    let sticker = #"{"properties":{"filename":"a.png","accessibility-label":"A"}}"#
-    let sequence = #"{"properties":{"duration":10,"duration-type":"fps","repetitions":1},"frames":[{"filename":"1.png"},{"filename":"2.png"}]}"#
-    var files = [Array(pack.utf8), Array(sticker.utf8), Array(sequence.utf8)]
-    files[Int(bytes[0]) % 3] = Array(bytes.dropFirst())
-    write(files[0], "P.stickerpack/Contents.json")
-    write(files[1], "P.stickerpack/A.sticker/Contents.json")
-    write(files[2], "P.stickerpack/B.stickersequence/Contents.json")
-    write(goodPNG, "P.stickerpack/A.sticker/a.png")
-    write(goodPNG, "P.stickerpack/B.stickersequence/1.png")
-    write(goodPNG, "P.stickerpack/B.stickersequence/2.png")
-    if let loaded = try? PackLoader.load(path: root.appendingPathComponent("P.stickerpack").path) {
-        _ = PackValidator(limits: limits).validate(loaded)
-    }
+        let pack =
+            #"{"properties":{"grid-size":"small"},"stickers":[{"filename":"A.sticker"},{"filename":"B.stickersequence"}]}"#
+        let sticker = #"{"properties":{"filename":"a.png","accessibility-label":"A"}}"#
+        let sequence =
+            #"{"properties":{"duration":10,"duration-type":"fps","repetitions":1},"frames":[{"filename":"1.png"},{"filename":"2.png"}]}"#
+        var files = [Array(pack.utf8), Array(sticker.utf8), Array(sequence.utf8)]
+        files[Int(bytes[0]) % 3] = Array(bytes.dropFirst())
+        write(files[0], "P.stickerpack/Contents.json")
+        write(files[1], "P.stickerpack/A.sticker/Contents.json")
+        write(files[2], "P.stickerpack/B.stickersequence/Contents.json")
+        write(goodPNG, "P.stickerpack/A.sticker/a.png")
+        write(goodPNG, "P.stickerpack/B.stickersequence/1.png")
+        write(goodPNG, "P.stickerpack/B.stickersequence/2.png")
+        if let loaded = try? PackLoader.load(path: root.appendingPathComponent("P.stickerpack").path) {
+            _ = PackValidator(limits: limits).validate(loaded)
+        }
     #elseif FUZZ_PACK
-    write(bytes, "F/01-fuzzed.png")
-    write(goodPNG, "F/02-good.png")
-    guard let loaded = try? PackLoader.load(path: root.appendingPathComponent("F").path) else { return 0 }
-    _ = PackValidator(limits: limits).validate(loaded)
-    var options = RenderOptions()
-    options.scale = 1
-    options.style = .expanded
-    options.limits = limits
-    let renderer = BrowserRenderer(pack: loaded, options: options)
-    if let image = try? renderer.snapshot(at: 0.37) {
-        precondition(image.width == renderer.layout.pixelWidth && image.height == renderer.layout.pixelHeight)
-        _ = SnapshotEncoder.png(image)
-    }
-    _ = try? SnapshotEncoder.apng(renderer, duration: min(0.5, max(0.001, renderer.longestLoop)))
+        write(bytes, "F/01-fuzzed.png")
+        write(goodPNG, "F/02-good.png")
+        guard let loaded = try? PackLoader.load(path: root.appendingPathComponent("F").path) else { return 0 }
+        _ = PackValidator(limits: limits).validate(loaded)
+        var options = RenderOptions()
+        options.scale = 1
+        options.style = .expanded
+        options.limits = limits
+        let renderer = BrowserRenderer(pack: loaded, options: options)
+        if let image = try? renderer.snapshot(at: 0.37) {
+            precondition(image.width == renderer.layout.pixelWidth && image.height == renderer.layout.pixelHeight)
+            _ = SnapshotEncoder.png(image)
+        }
+        _ = try? SnapshotEncoder.apng(renderer, duration: min(0.5, max(0.001, renderer.longestLoop)))
     #elseif FUZZ_TRANSCRIPT
-    guard let text = String(validating: bytes, as: UTF8.self), let parsed = try? ConversationScript.parse(text) else { return 0 }
-    write(goodPNG, "T/blob.png")
-    guard let pack = try? PackLoader.load(path: root.appendingPathComponent("T").path) else { return 0 }
-    var options = TranscriptOptions()
-    options.scale = 1
-    options.view = ViewSize(width: 200, height: 300)
-    options.limits = limits
-    options.showAll = bytes.count % 2 == 0
-    if let renderer = try? TranscriptRenderer(parsed.conversation, pack: pack, folder: root.path, lines: parsed.lines, options: options),
-       let image = try? renderer.snapshot(at: 0.1) {
-        precondition(image.width == renderer.pixelWidth && image.height == renderer.pixelHeight)
-    }
+        guard let text = String(validating: bytes, as: UTF8.self), let parsed = try? ConversationScript.parse(text)
+        else { return 0 }
+        write(goodPNG, "T/blob.png")
+        guard let pack = try? PackLoader.load(path: root.appendingPathComponent("T").path) else { return 0 }
+        var options = TranscriptOptions()
+        options.scale = 1
+        options.view = ViewSize(width: 200, height: 300)
+        options.limits = limits
+        options.showAll = bytes.count % 2 == 0
+        if let renderer = try? TranscriptRenderer(
+            parsed.conversation, pack: pack, folder: root.path, lines: parsed.lines, options: options),
+            let image = try? renderer.snapshot(at: 0.1)
+        {
+            precondition(image.width == renderer.pixelWidth && image.height == renderer.pixelHeight)
+        }
     #endif
     return 0
 }

@@ -95,7 +95,9 @@ package struct BenchRunner: Sendable {
         let gif = GiflibBaseline(bytes: bytes, info: info)
         var sink: UInt8 = 0
         // Seconds per decode of each turn, for each decoder.
-        var ours: [Double] = [], parallel: [Double] = [], baseline: [Double] = []
+        var ours: [Double] = []
+        var parallel: [Double] = []
+        var baseline: [Double] = []
         var peak: Int?
         // One untimed decode each first, as the C harness and the wuffs harness do: buffers,
         // tables and caches are warm for every decoder alike, so the figures are the steady
@@ -119,7 +121,9 @@ package struct BenchRunner: Sendable {
             if done == 0 { peak = PeakMemory.bytes() }
             if threads > 1 {
                 start = Stopwatch.now()
-                for _ in 0..<count { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
+                for _ in 0..<count {
+                    try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] }
+                }
                 parallel.append(Stopwatch.seconds(since: start) / Double(count))
             }
             if png != nil || gif != nil {
@@ -141,10 +145,11 @@ package struct BenchRunner: Sendable {
         }
         var parallelIdentical: Bool?
         if threads > 1 {
-            parallelIdentical = try Self.frameChecksums(decoder, threads: 1) == Self.frameChecksums(decoder, threads: threads)
+            parallelIdentical =
+                try Self.frameChecksums(decoder, threads: 1) == Self.frameChecksums(decoder, threads: threads)
         }
         let phases = try decoder.profilePhases()
-        if sink == 1 { FileDescriptorOutput.standardError("") }   // keeps `sink` alive
+        if sink == 1 { FileDescriptorOutput.standardError("") }  // keeps `sink` alive
         return BenchResult(
             name: URL(fileURLWithPath: path).lastPathComponent, format: info.format.rawValue,
             width: info.width, height: info.height, frames: info.frameCount, megapixels: megapixels,
@@ -175,7 +180,8 @@ package struct BenchRunner: Sendable {
         for path in paths {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             guard let decoder = try? AnimationDecoder(bytes: bytes), decoder.info.format != .gif,
-                  let baseline = LibPNGBaseline(bytes: bytes, info: decoder.info) else { continue }
+                let baseline = LibPNGBaseline(bytes: bytes, info: decoder.info)
+            else { continue }
             for stream in baseline.streams {
                 if let (data, size) = LibPNGBaseline.zlibStream(of: stream) { streams.append((data, size)) }
             }
@@ -191,7 +197,8 @@ package struct BenchRunner: Sendable {
                 var produced = 0
                 _ = stream.data.withUnsafeBytes { input in
                     output.withUnsafeMutableBytes { out in
-                        libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count, out.baseAddress, stream.size, &produced)
+                        libdeflate_zlib_decompress(
+                            decompressor, input.baseAddress, input.count, out.baseAddress, stream.size, &produced)
                     }
                 }
             }
@@ -203,8 +210,9 @@ package struct BenchRunner: Sendable {
                 var length = uLongf(stream.size)
                 _ = stream.data.withUnsafeBytes { input in
                     output.withUnsafeMutableBytes { out in
-                        uncompress(out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
-                                   input.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(input.count))
+                        uncompress(
+                            out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
+                            input.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(input.count))
                     }
                 }
             }

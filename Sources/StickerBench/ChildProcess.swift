@@ -1,7 +1,8 @@
 import Dispatch
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program to completion, counting (or keeping) what it writes to standard output and
@@ -22,8 +23,10 @@ enum ChildProcess {
 
     /// Runs `argv`; with `keepOutput` its standard output is kept in ``Result/output``, else
     /// only counted. Standard error goes to the file at `errorPath` (replaced), else /dev/null.
-    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                    keepOutput: Bool = false, errorPath: String? = nil) throws -> Result {
+    static func run(
+        _ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        keepOutput: Bool = false, errorPath: String? = nil
+    ) throws -> Result {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
@@ -36,7 +39,9 @@ enum ChildProcess {
         let env = environment.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let status = withCStrings(argv) { args in withCStrings(env) { posix_spawnp(&pid, argv[0], &actions, nil, args, $0) } }
+        let status = withCStrings(argv) { args in
+            withCStrings(env) { posix_spawnp(&pid, argv[0], &actions, nil, args, $0) }
+        }
         close(fds[1])
         guard status == 0 else {
             close(fds[0])
@@ -60,15 +65,18 @@ enum ChildProcess {
         var usage = rusage()
         while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
         return Result(bytes: total, output: kept, cpuSeconds: cpu, wallSeconds: wall, status: code)
     }
 
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R)
+        -> R
+    {
         let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

@@ -1,10 +1,11 @@
 import AnimationCodec
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerFit
 import StickerPack
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `stickers bench --fit-peer`: `stickers fit` (this executable, as a process, default options,
 /// regular size) and sticker-convert (its `imessage_medium` preset, as a process) on the same
@@ -121,24 +122,33 @@ package enum FitPeerBench {
     /// `executable` for `stickers fit` and `peer` for sticker-convert. `threads` goes to fit as
     /// --threads when given (its default: every core) and to decoding the references. With
     /// `keep`, the inputs as given to both tools and both outputs stay in that folder.
-    package static func run(path: String, executable: String, peer: String, threads: Int?, keep: String? = nil) throws -> Result {
+    package static func run(path: String, executable: String, peer: String, threads: Int?, keep: String? = nil) throws
+        -> Result
+    {
         let pack = try PackLoader.load(path: path)
-        let scratch = keep.map { URL(fileURLWithPath: $0) }
+        let scratch =
+            keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("stickers-fit-peer-\(getpid())")
-        let inputs = scratch.appendingPathComponent("inputs"), ourCatalog = scratch.appendingPathComponent("stickers-fit.xcstickers"),
-            peerFolder = scratch.appendingPathComponent("sticker-convert")
+        let inputs = scratch.appendingPathComponent("inputs")
+        let ourCatalog = scratch.appendingPathComponent("stickers-fit.xcstickers")
+        let peerFolder = scratch.appendingPathComponent("sticker-convert")
         for folder in [inputs, ourCatalog, peerFolder] { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: peerFolder, withIntermediateDirectories: true)
         defer { if keep == nil { try? FileManager.default.removeItem(at: scratch) } }
 
         let staged = try stage(pack.stickers, in: inputs)
-        let oursCommand = [executable, "fit", inputs.path, "-o", ourCatalog.path, "--size", StickerSize.regular.rawValue,
-                           "--json", "--progress", "none"] + (threads.map { ["--threads", String($0)] } ?? [])
-        let oursRun = try ChildProcess.run(oursCommand, keepOutput: true, errorPath: scratch.appendingPathComponent("fit.stderr").path)
+        let oursCommand =
+            [
+                executable, "fit", inputs.path, "-o", ourCatalog.path, "--size", StickerSize.regular.rawValue,
+                "--json", "--progress", "none"
+            ] + (threads.map { ["--threads", String($0)] } ?? [])
+        let oursRun = try ChildProcess.run(
+            oursCommand, keepOutput: true, errorPath: scratch.appendingPathComponent("fit.stderr").path)
         let report = try? JSONDecoder().decode(FitReport.self, from: Data(oursRun.output))
         let peerCommand = StickerConvertPeer.command(peer, input: inputs.path, output: peerFolder.path)
-        let peerRun = try ChildProcess.run(peerCommand, keepOutput: true, errorPath: scratch.appendingPathComponent("sticker-convert.stderr").path)
+        let peerRun = try ChildProcess.run(
+            peerCommand, keepOutput: true, errorPath: scratch.appendingPathComponent("sticker-convert.stderr").path)
         let log = String(decoding: peerRun.output, as: UTF8.self)
         try Data(peerRun.output).write(to: scratch.appendingPathComponent("sticker-convert.log"))
         let oursFailure = report == nil ? "stickers fit exited with status \(oursRun.status) and no report" : nil
@@ -153,8 +163,9 @@ package enum FitPeerBench {
                 let animation = try StickerAnimation.load(stage.sticker)
                 let shown = try ShownFrames.reference(animation, side: side, threads: measureThreads)
                 // Scaling keeps every frame and its time: the reference's timing is the input's.
-                input = Input(file: stage.original, bytes: animation.fileBytes, width: animation.width, height: animation.height,
-                              frames: shown.count, framesPerSecond: shown.framesPerSecond, loopSeconds: shown.loopSeconds)
+                input = Input(
+                    file: stage.original, bytes: animation.fileBytes, width: animation.width, height: animation.height,
+                    frames: shown.count, framesPerSecond: shown.framesPerSecond, loopSeconds: shown.loopSeconds)
                 reference = shown
             } catch {
                 input = Input(file: stage.original, bytes: fileSize(stage.original) ?? 0, failure: "\(error)")
@@ -165,7 +176,8 @@ package enum FitPeerBench {
             } else if let entry = report?.stickers.first(where: { $0.name == stage.stem }) {
                 if entry.fitted, let file = entry.files.first {
                     let relative = "\(CatalogWriter.packFolderName)/\(stage.stem).sticker/\(file)"
-                    ours = measure(ourCatalog.appendingPathComponent(relative), named: relative, against: reference, side: side)
+                    ours = measure(
+                        ourCatalog.appendingPathComponent(relative), named: relative, against: reference, side: side)
                 } else {
                     ours = .failed(entry.failure ?? "not fitted")
                 }
@@ -173,10 +185,14 @@ package enum FitPeerBench {
                 ours.reportedPSNR = entry.psnr
                 // The sticker alone, for its peak memory (the whole run mixes every sticker's).
                 // Its own report says (a spawned child's ru_maxrss starts from the parent's).
-                let alone = try ChildProcess.run([executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run", "--json",
-                                                  "--size", StickerSize.regular.rawValue, "--progress", "none"] + (threads.map { ["--threads", String($0)] } ?? []),
-                                                 keepOutput: true, errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
-                ours.peakResidentBytes = (try? JSONDecoder().decode(FitReport.self, from: Data(alone.output)))?.peakResidentBytes
+                let alone = try ChildProcess.run(
+                    [
+                        executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run", "--json",
+                        "--size", StickerSize.regular.rawValue, "--progress", "none"
+                    ] + (threads.map { ["--threads", String($0)] } ?? []),
+                    keepOutput: true, errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
+                ours.peakResidentBytes =
+                    (try? JSONDecoder().decode(FitReport.self, from: Data(alone.output)))?.peakResidentBytes
                 ours.scaledFramesBytes = input.frames.map { $0 * side * side * 4 }
             } else {
                 ours = .failed("not in fit's report")
@@ -184,20 +200,28 @@ package enum FitPeerBench {
             var theirs: Output
             let peerFile = StickerConvertPeer.outputName(stem: stage.stem)
             if FileManager.default.fileExists(atPath: peerFolder.appendingPathComponent(peerFile).path) {
-                theirs = measure(peerFolder.appendingPathComponent(peerFile), named: peerFile, against: reference, side: side)
+                theirs = measure(
+                    peerFolder.appendingPathComponent(peerFile), named: peerFile, against: reference, side: side)
             } else {
-                theirs = .failed(StickerConvertPeer.failure(in: log, inputName: stage.stagedName).map { $0.replacing(stage.stagedName, with: stage.sticker.name) }
-                                 ?? "no output (sticker-convert exited with status \(peerRun.status))")
+                theirs = .failed(
+                    StickerConvertPeer.failure(in: log, inputName: stage.stagedName).map {
+                        $0.replacing(stage.stagedName, with: stage.sticker.name)
+                    }
+                        ?? "no output (sticker-convert exited with status \(peerRun.status))")
             }
             entries.append(Entry(name: stage.sticker.name, input: input, ours: ours, peer: theirs))
         }
-        let skipped = pack.stickers.filter { if case .sequence = $0.source { return true } else { return false } }.map(\.name)
-        let ourTotal = total(entries.map(\.ours), wall: oursRun.wallSeconds, status: oursRun.status, command: oursCommand)
-        let peerTotal = total(entries.map(\.peer), wall: peerRun.wallSeconds, status: peerRun.status, command: peerCommand)
-        return Result(inputs: path, size: StickerSize.regular.rawValue, side: side, maxBytes: maxBytes,
-                      peerVersion: StickerConvertPeer.version(peer, scratch: scratch), peerPreset: StickerConvertPeer.preset,
-                      stickers: entries, skipped: skipped, ours: ourTotal, peer: peerTotal,
-                      speedRatio: peerRun.wallSeconds / max(oursRun.wallSeconds, 1e-9), keptIn: keep == nil ? nil : scratch.path)
+        let skipped = pack.stickers.filter { if case .sequence = $0.source { return true } else { return false } }.map(
+            \.name)
+        let ourTotal = total(
+            entries.map(\.ours), wall: oursRun.wallSeconds, status: oursRun.status, command: oursCommand)
+        let peerTotal = total(
+            entries.map(\.peer), wall: peerRun.wallSeconds, status: peerRun.status, command: peerCommand)
+        return Result(
+            inputs: path, size: StickerSize.regular.rawValue, side: side, maxBytes: maxBytes,
+            peerVersion: StickerConvertPeer.version(peer, scratch: scratch), peerPreset: StickerConvertPeer.preset,
+            stickers: entries, skipped: skipped, ours: ourTotal, peer: peerTotal,
+            speedRatio: peerRun.wallSeconds / max(oursRun.wallSeconds, 1e-9), keptIn: keep == nil ? nil : scratch.path)
     }
 
     /// An input file as both tools are given it.
@@ -221,10 +245,15 @@ package enum FitPeerBench {
             guard case .file(let url) = sticker.source else { continue }
             let stem = String(cFormat: "%03ld", staged.count + 1)
             var ext = url.pathExtension.lowercased()
-            if ext.isEmpty { ext = ImageFormat.sniff(BoundedFile.head(url.path, count: 16)).map { $0 == .apng ? "png" : $0.rawValue } ?? "png" }
+            if ext.isEmpty {
+                ext =
+                    ImageFormat.sniff(BoundedFile.head(url.path, count: 16)).map { $0 == .apng ? "png" : $0.rawValue }
+                    ?? "png"
+            }
             let name = stem + "." + ext
             let target = url.standardizedFileURL.path
-            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(name).path, withDestinationPath: target)
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent(name).path, withDestinationPath: target)
             staged.append(Staged(sticker: sticker, original: url.path, stem: stem, stagedName: name))
         }
         return staged
@@ -232,7 +261,9 @@ package enum FitPeerBench {
 
     /// The file at `url` decoded and compared with `reference`.
     private static func measure(_ url: URL, named name: String, against reference: ShownFrames?, side: Int) -> Output {
-        guard let bytes = try? [UInt8](Data(contentsOf: url)) else { return Output(produced: false, failure: "\(name) cannot be read", file: name) }
+        guard let bytes = try? [UInt8](Data(contentsOf: url)) else {
+            return Output(produced: false, failure: "\(name) cannot be read", file: name)
+        }
         var output = Output(produced: false, file: name, bytes: bytes.count)
         let shown: ShownFrames
         do {
@@ -261,8 +292,10 @@ package enum FitPeerBench {
 
     private static func total(_ outputs: [Output], wall: Double, status: Int32, command: [String]) -> Total {
         let produced = outputs.filter(\.produced)
-        return Total(produced: produced.count, failed: outputs.count - produced.count, bytes: produced.reduce(0) { $0 + ($1.bytes ?? 0) },
-                     lowestPSNR: produced.compactMap(\.psnr).min(), wallSeconds: wall, exitStatus: status, command: command)
+        return Total(
+            produced: produced.count, failed: outputs.count - produced.count,
+            bytes: produced.reduce(0) { $0 + ($1.bytes ?? 0) },
+            lowestPSNR: produced.compactMap(\.psnr).min(), wallSeconds: wall, exitStatus: status, command: command)
     }
 
     private static func fileSize(_ path: String) -> Int? {

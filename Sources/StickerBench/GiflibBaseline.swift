@@ -29,7 +29,8 @@ final class GiflibBaseline {
     /// One decode and composite; `body` gets the last canvas (nil when giflib failed) and its
     /// byte count.
     private func composite<Result>(_ body: (UnsafePointer<UInt8>?, Int) -> Result) -> Result {
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         let canvas = bytes.withUnsafeBufferPointer { source in
             baseline_gif_composite(source.baseAddress, source.count, &buffers, &width, &height)
         }

@@ -17,20 +17,27 @@ final class LibPNGBaseline {
         guard info.format == .png || info.format == .apng else { return nil }
         self.info = info
         placements = info.frames.map { frame in
-            baseline_frame(x: UInt32(frame.rect.x), y: UInt32(frame.rect.y), width: UInt32(frame.rect.width),
-                           height: UInt32(frame.rect.height), dispose: frame.dispose == .none ? 0 : frame.dispose == .background ? 1 : 2,
-                           blend: frame.blend == .over ? 1 : 0)
+            baseline_frame(
+                x: UInt32(frame.rect.x), y: UInt32(frame.rect.y), width: UInt32(frame.rect.width),
+                height: UInt32(frame.rect.height),
+                dispose: frame.dispose == .none ? 0 : frame.dispose == .background ? 1 : 2,
+                blend: frame.blend == .over ? 1 : 0)
         }
         if info.format == .png {
             streams = [bytes]
             return
         }
         // Walk the chunks: IHDR's tail, PLTE/tRNS, and each fcTL's IDAT or fdAT payloads.
-        var header: [UInt8] = [], extras: [(String, [UInt8])] = []
-        var frames: [[UInt8]] = [], imageData: [UInt8] = [], fcTLBeforeIDAT = false
+        var header: [UInt8] = []
+        var extras: [(String, [UInt8])] = []
+        var frames: [[UInt8]] = []
+        var imageData: [UInt8] = []
+        var fcTLBeforeIDAT = false
         var offset = 8
         while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             guard offset + 12 + length <= bytes.count else { return nil }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let data = Array(bytes[(offset + 8)..<(offset + 8 + length)])
@@ -52,7 +59,8 @@ final class LibPNGBaseline {
         guard frames.count == info.frameCount, header.count == 13 else { return nil }
         streams = zip(frames, info.frames).map { data, frame in
             var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            Self.append("IHDR", Self.be32(frame.rect.width) + Self.be32(frame.rect.height) + Array(header[8...]), to: &png)
+            Self.append(
+                "IHDR", Self.be32(frame.rect.width) + Self.be32(frame.rect.height) + Array(header[8...]), to: &png)
             for (type, payload) in extras { Self.append(type, payload, to: &png) }
             Self.append("IDAT", data, to: &png)
             Self.append("IEND", [], to: &png)
@@ -68,7 +76,9 @@ final class LibPNGBaseline {
 
     /// The last canvas (premultiplied RGBA8), for the agreement check.
     func finalCanvas() -> [UInt8] {
-        composite(premultiplied: true) { canvas in canvas.map { Array(UnsafeBufferPointer(start: $0, count: info.width * info.height * 4)) } ?? [] }
+        composite(premultiplied: true) { canvas in
+            canvas.map { Array(UnsafeBufferPointer(start: $0, count: info.width * info.height * 4)) } ?? []
+        }
     }
 
     /// Timed runs composite in straight alpha, as a plain C harness does; the agreement check
@@ -77,8 +87,9 @@ final class LibPNGBaseline {
         let (lengths, offsets) = (joined.lengths, joined.offsets)
         return joined.bytes.withUnsafeBufferPointer { all in
             let pointers: [UnsafePointer<UInt8>?] = offsets.map { all.baseAddress! + $0 }
-            let canvas = baseline_apng_composite(pointers, lengths, placements, Int32(lengths.count),
-                                                 UInt32(info.width), UInt32(info.height), premultiplied ? 1 : 0, &buffers)
+            let canvas = baseline_apng_composite(
+                pointers, lengths, placements, Int32(lengths.count),
+                UInt32(info.width), UInt32(info.height), premultiplied ? 1 : 0, &buffers)
             return body(canvas)
         }
     }
@@ -86,7 +97,8 @@ final class LibPNGBaseline {
     /// The streams end to end (one buffer, so one pointer reaches them all), where each
     /// starts, and its length; joined once, on the first (untimed) run.
     private lazy var joined: (bytes: [UInt8], offsets: [Int], lengths: [Int]) = {
-        var bytes: [UInt8] = [], offsets: [Int] = []
+        var bytes: [UInt8] = []
+        var offsets: [Int] = []
         for stream in streams {
             offsets.append(bytes.count)
             bytes += stream
@@ -96,16 +108,19 @@ final class LibPNGBaseline {
 
     /// The zlib stream of a single-IDAT-sequence PNG and its inflated size.
     static func zlibStream(of png: [UInt8]) -> ([UInt8], Int)? {
-        var offset = 8, data: [UInt8] = [], header: [UInt8] = []
+        var offset = 8
+        var data: [UInt8] = []
+        var header: [UInt8] = []
         while offset + 12 <= png.count {
-            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            let length =
+                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
             guard offset + 12 + length <= png.count else { return nil }
             let type = String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self)
             if type == "IHDR" { header = Array(png[(offset + 8)..<(offset + 8 + length)]) }
             if type == "IDAT" { data += png[(offset + 8)..<(offset + 8 + length)] }
             offset += 12 + length
         }
-        guard header.count == 13, header[12] == 0 else { return nil }   // non-interlaced only
+        guard header.count == 13, header[12] == 0 else { return nil }  // non-interlaced only
         let width = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
         let height = Int(header[4]) << 24 | Int(header[5]) << 16 | Int(header[6]) << 8 | Int(header[7])
         let channels: [UInt8: Int] = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4]
@@ -114,7 +129,9 @@ final class LibPNGBaseline {
         return (data, height * (rowBytes + 1))
     }
 
-    private static func be32(_ v: Int) -> [UInt8] { [UInt8((v >> 24) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    private static func be32(_ v: Int) -> [UInt8] {
+        [UInt8((v >> 24) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     private static func append(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
         let body = Array(type.utf8) + data

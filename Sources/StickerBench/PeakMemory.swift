@@ -1,7 +1,8 @@
 import FoundationEssentials
 import StickerPack
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's peak resident memory (VmHWM), resettable on Linux through

@@ -37,19 +37,26 @@ package enum PreviewBench {
     }
 
     /// Runs both players `repeats` times on `file`.
-    package static func run(file: String, columns: Int, rows: Int, seconds: Double, repeats: Int, colors: TerminalColors) throws -> Result {
+    package static func run(
+        file: String, columns: Int, rows: Int, seconds: Double, repeats: Int, colors: TerminalColors
+    ) throws -> Result {
         let sticker = Sticker(name: "s", source: .file(URL(fileURLWithPath: file)))
         let animation = try StickerAnimation.load(sticker)
         let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: .apple)
         let frames = max(1, clock.changeTimes(until: seconds).count)
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let ours = [me, "preview", file, "--play", "--width", "\(columns)", "--height", "\(rows)",
-                    "--duration", "\(seconds)", "--colors", colors.rawValue]
+        let ours = [
+            me, "preview", file, "--play", "--width", "\(columns)", "--height", "\(rows)",
+            "--duration", "\(seconds)", "--colors", colors.rawValue
+        ]
         let chafaPath = "/usr/bin/chafa"
-        let chafa = [chafaPath, "--animate", "on", "--duration", "\(seconds)", "--size", "\(columns)x\(rows)",
-                     "--symbols", "vhalf", "--colors", colors == .truecolor ? "full" : "256", file]
+        let chafa = [
+            chafaPath, "--animate", "on", "--duration", "\(seconds)", "--size", "\(columns)x\(rows)",
+            "--symbols", "vhalf", "--colors", colors == .truecolor ? "full" : "256", file
+        ]
         let hasChafa = FileManager.default.isExecutableFile(atPath: chafaPath)
-        var ourRuns: [ChildProcess.Result] = [], chafaRuns: [ChildProcess.Result] = []
+        var ourRuns: [ChildProcess.Result] = []
+        var chafaRuns: [ChildProcess.Result] = []
         for _ in 0..<repeats {
             ourRuns.append(try ChildProcess.run(ours))
             if hasChafa { chafaRuns.append(try ChildProcess.run(chafa)) }
@@ -57,22 +64,28 @@ package enum PreviewBench {
         func summary(_ command: [String], _ runs: [ChildProcess.Result]) -> Player {
             let cpu = median(runs.map { $0.cpuSeconds / seconds }) ?? 0
             let bytes = median(runs.map(\.bytes)) ?? 0
-            return Player(command: command, cpuPerSecond: cpu, bytesPerFrame: Double(bytes) / Double(frames), bytes: bytes)
+            return Player(
+                command: command, cpuPerSecond: cpu, bytesPerFrame: Double(bytes) / Double(frames), bytes: bytes)
         }
-        return Result(file: file, columns: columns, rows: rows, seconds: seconds, frames: frames,
-                      ours: summary(ours, ourRuns), chafa: hasChafa ? summary(chafa, chafaRuns) : nil)
+        return Result(
+            file: file, columns: columns, rows: rows, seconds: seconds, frames: frames,
+            ours: summary(ours, ourRuns), chafa: hasChafa ? summary(chafa, chafaRuns) : nil)
     }
 
     /// The comparison as a short table.
     package static func text(_ r: Result) -> String {
-        var lines = ["preview: \(r.file), \(r.columns)x\(r.rows) cells, \(r.seconds) s of playback, \(r.frames) frames shown"]
+        var lines = [
+            "preview: \(r.file), \(r.columns)x\(r.rows) cells, \(r.seconds) s of playback, \(r.frames) frames shown"
+        ]
         func row(_ name: String, _ p: Player) -> String {
             "  \(name)  CPU \(String(cFormat: "%.1f", p.cpuPerSecond * 1000)) ms per second of playback, \(String(cFormat: "%.0f", p.bytesPerFrame)) bytes per frame"
         }
         lines.append(row("stickers", r.ours))
         if let chafa = r.chafa {
             lines.append(row("chafa   ", chafa))
-            lines.append("  ratio    chafa / stickers: CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(r.ours.cpuPerSecond, 1e-9)))x, bytes \(String(cFormat: "%.1f", chafa.bytesPerFrame / max(r.ours.bytesPerFrame, 1e-9)))x")
+            lines.append(
+                "  ratio    chafa / stickers: CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(r.ours.cpuPerSecond, 1e-9)))x, bytes \(String(cFormat: "%.1f", chafa.bytesPerFrame / max(r.ours.bytesPerFrame, 1e-9)))x"
+            )
         } else {
             lines.append("  chafa    not installed (apt-get install chafa)")
         }

@@ -1,11 +1,12 @@
 import Dispatch
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
 import StickerRenderer
 import StickerTranscript
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Renders a pack's expanded browser at 3x (first frames, PNG out) and has ImageMagick's
 /// `montage` build the same grid from the same files, taking turns in one run.
@@ -55,18 +56,26 @@ package enum RenderBench {
         options.threads = threads
         let pack = try PackLoader.load(path: path)
         let layout = BrowserRenderer(pack: pack, options: options).layout
-        let command = montageCommand(pack: pack, layout: layout, output: scratch.appendingPathComponent("montage.png").path)
+        let command = montageCommand(
+            pack: pack, layout: layout, output: scratch.appendingPathComponent("montage.png").path)
         let hasMontage = FileManager.default.isExecutableFile(atPath: "/usr/bin/montage")
 
-        var ours: [Double] = [], load: [Double] = [], draw: [Double] = [], encode: [Double] = [], montage: [Double] = []
-        var process: [Double] = [], transcript: [Double] = []
+        var ours: [Double] = []
+        var load: [Double] = []
+        var draw: [Double] = []
+        var encode: [Double] = []
+        var montage: [Double] = []
+        var process: [Double] = []
+        var transcript: [Double] = []
         var transcriptOptions = TranscriptOptions()
         transcriptOptions.scale = 3
         let transcriptOutput = scratch.appendingPathComponent("transcript.png").path
         let output = scratch.appendingPathComponent("ours.png").path
         let processCommand = executable.map {
-            [$0, "render", path, "--style", "expanded", "--scale", "3", "--background", "light",
-             "-o", scratch.appendingPathComponent("process.png").path]
+            [
+                $0, "render", path, "--style", "expanded", "--scale", "3", "--background", "light",
+                "-o", scratch.appendingPathComponent("process.png").path
+            ]
         }
         for _ in 0..<repeats {
             let t0 = DispatchTime.now().uptimeNanoseconds
@@ -84,8 +93,10 @@ package enum RenderBench {
             if hasMontage { montage.append(try time(command)) }
             let t4 = DispatchTime.now().uptimeNanoseconds
             let conversationPack = try PackLoader.load(path: path)
-            if let drawn = try? TranscriptRenderer(Conversation.default(stickers: conversationPack.stickers.map(\.name)), pack: conversationPack,
-                                                   options: transcriptOptions) {
+            if let drawn = try? TranscriptRenderer(
+                Conversation.default(stickers: conversationPack.stickers.map(\.name)), pack: conversationPack,
+                options: transcriptOptions)
+            {
                 try AtomicFile.write(try drawn.snapshotPNG(at: 0), to: transcriptOutput)
                 transcript.append(Double(DispatchTime.now().uptimeNanoseconds - t4) / 1e6)
             }
@@ -94,13 +105,14 @@ package enum RenderBench {
         let processMs = median(process)
         let montageMs = median(montage)
         let oursMs = median(ours) ?? 0
-        return Result(pack: path, width: layout.pixelWidth, height: layout.pixelHeight, stickers: layout.cells.count,
-                      repeats: repeats, oursMilliseconds: oursMs, loadMilliseconds: median(load) ?? 0,
-                      drawMilliseconds: median(draw) ?? 0, encodeMilliseconds: median(encode) ?? 0,
-                      montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command,
-                      processMilliseconds: processMs,
-                      processRatio: montageMs.flatMap { m in processMs.map { m / $0 } },
-                      transcriptMilliseconds: median(transcript), transcriptRatio: median(transcript).map { $0 / oursMs })
+        return Result(
+            pack: path, width: layout.pixelWidth, height: layout.pixelHeight, stickers: layout.cells.count,
+            repeats: repeats, oursMilliseconds: oursMs, loadMilliseconds: median(load) ?? 0,
+            drawMilliseconds: median(draw) ?? 0, encodeMilliseconds: median(encode) ?? 0,
+            montageMilliseconds: montageMs, ratio: montageMs.map { $0 / oursMs }, montageCommand: command,
+            processMilliseconds: processMs,
+            processRatio: montageMs.flatMap { m in processMs.map { m / $0 } },
+            transcriptMilliseconds: median(transcript), transcriptRatio: median(transcript).map { $0 / oursMs })
     }
 
     /// The same grid for montage: first frames, the cell size and spacing of our layout, the
@@ -110,8 +122,10 @@ package enum RenderBench {
         let gapX = Int((layout.gap * Double(layout.scale) / 2).rounded())
         let gapY = Int((BrowserLayout.lineSpacing * Double(layout.scale) / 2).rounded())
         let files = layout.cells.map { pack.stickers[$0.index].files[0].path + "[0]" }
-        return ["/usr/bin/montage"] + files + ["-tile", "\(layout.columns)x", "-geometry", "\(side)x\(side)+\(gapX)+\(gapY)",
-                                               "-background", "#F2F2F7", output]
+        return ["/usr/bin/montage"] + files + [
+            "-tile", "\(layout.columns)x", "-geometry", "\(side)x\(side)+\(gapX)+\(gapY)",
+            "-background", "#F2F2F7", output
+        ]
     }
 
     /// Wall time of one run of `command`, in milliseconds: posix_spawn and wait4, no polling
@@ -122,21 +136,27 @@ package enum RenderBench {
 
     /// The result as a short table.
     package static func text(_ r: Result) -> String {
-        var lines = ["render: \(r.pack), expanded @3x, \(r.width)x\(r.height) px, \(r.stickers) stickers, \(r.repeats) repeats (medians)",
-                     "  stickers  \(fixed(r.oursMilliseconds)) ms  (load \(fixed(r.loadMilliseconds)), decode+scale+compose+encode \(fixed(r.drawMilliseconds)), write \(fixed(r.encodeMilliseconds)))"]
+        var lines = [
+            "render: \(r.pack), expanded @3x, \(r.width)x\(r.height) px, \(r.stickers) stickers, \(r.repeats) repeats (medians)",
+            "  stickers  \(fixed(r.oursMilliseconds)) ms  (load \(fixed(r.loadMilliseconds)), decode+scale+compose+encode \(fixed(r.drawMilliseconds)), write \(fixed(r.encodeMilliseconds)))"
+        ]
         if let p = r.processMilliseconds {
-            lines.append("  process   \(fixed(p)) ms  (stickers render as a whole process: start-up \(fixed(p - r.oursMilliseconds)) ms over the in-process time)")
+            lines.append(
+                "  process   \(fixed(p)) ms  (stickers render as a whole process: start-up \(fixed(p - r.oursMilliseconds)) ms over the in-process time)"
+            )
         }
         if let m = r.montageMilliseconds, let ratio = r.ratio {
             lines.append("  montage   \(fixed(m)) ms  (same files' first frames, same cells and spacing, PNG out)")
-            lines.append("  ratio     \(String(cFormat: "%.1f", ratio))x faster than montage in process" +
-                         (r.processRatio.map { String(cFormat: ", %.1fx as whole processes", $0) } ?? ""))
+            lines.append(
+                "  ratio     \(String(cFormat: "%.1f", ratio))x faster than montage in process"
+                    + (r.processRatio.map { String(cFormat: ", %.1fx as whole processes", $0) } ?? ""))
         } else {
             lines.append("  montage   not installed (apt-get install imagemagick)")
         }
         if let t = r.transcriptMilliseconds, let ratio = r.transcriptRatio {
-            lines.append("  transcript \(fixed(t)) ms  (the pack's default conversation, one screen @3x, PNG: "
-                         + String(cFormat: "%.2fx", ratio) + " the browser's time; the target is under 3x)")
+            lines.append(
+                "  transcript \(fixed(t)) ms  (the pack's default conversation, one screen @3x, PNG: "
+                    + String(cFormat: "%.2fx", ratio) + " the browser's time; the target is under 3x)")
         } else {
             lines.append("  transcript not measured (its fonts are missing: apt-get install fonts-inter)")
         }

@@ -1,8 +1,9 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `stickers bench --review`: `stickers review` as a user runs it, a process timed from outside:
 /// the pack's review, and a folder of 50 one-sticker packs made from the pack's stickers,
@@ -44,7 +45,9 @@ package enum ReviewBench {
             if case .file(let url) = sticker.source { return url }
             return nil
         }
-        guard !files.isEmpty else { throw PackError.notAPack(path: path, reason: "no sticker is a single file to copy into the packs") }
+        guard !files.isEmpty else {
+            throw PackError.notAPack(path: path, reason: "no sticker is a single file to copy into the packs")
+        }
         var folders: [String] = []
         for index in 0..<packCount {
             let folder = scratch.appendingPathComponent(String(cFormat: "packs/pack-%02ld", index + 1))
@@ -62,7 +65,9 @@ package enum ReviewBench {
             }
             return result.wallSeconds * 1000
         }
-        var packTimes: [Double] = [], one: [Double] = [], two: [Double] = []
+        var packTimes: [Double] = []
+        var one: [Double] = []
+        var two: [Double] = []
         let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         _ = try time([executable, "review", path])
         for _ in 0..<repeats {
@@ -71,25 +76,35 @@ package enum ReviewBench {
         // The folder takes seconds a run: fewer turns, one core and two alternating.
         for _ in 0..<max(1, min(repeats, 3)) {
             one.append(try time(["taskset", "-c", "0", executable, "review"] + folders + ["--threads", "1"]))
-            two.append(try time(["taskset", "-c", cores > 1 ? "0,1" : "0", executable, "review"] + folders + ["--threads", "2"]))
+            two.append(
+                try time(
+                    ["taskset", "-c", cores > 1 ? "0,1" : "0", executable, "review"] + folders + ["--threads", "2"]))
         }
-        let oneMs = median(one) ?? 0, twoMs = median(two) ?? 0
-        return Result(pack: path, repeats: repeats, packMilliseconds: median(packTimes) ?? 0, packTargetMilliseconds: 2000,
-                      packs: packCount, oneCoreMilliseconds: oneMs, twoCoreMilliseconds: twoMs,
-                      speedup: twoMs > 0 ? oneMs / twoMs : 0, cores: cores)
+        let oneMs = median(one) ?? 0
+        let twoMs = median(two) ?? 0
+        return Result(
+            pack: path, repeats: repeats, packMilliseconds: median(packTimes) ?? 0, packTargetMilliseconds: 2000,
+            packs: packCount, oneCoreMilliseconds: oneMs, twoCoreMilliseconds: twoMs,
+            speedup: twoMs > 0 ? oneMs / twoMs : 0, cores: cores)
     }
 
     /// The table.
     package static func text(_ result: Result) -> String {
         let packVerdict = result.packMilliseconds < result.packTargetMilliseconds ? "met" : "NOT met"
-        let speedupVerdict = result.speedup >= 1.7 ? "met" : (result.cores < 2 ? "not measurable on one core" : "NOT met")
+        let speedupVerdict =
+            result.speedup >= 1.7 ? "met" : (result.cores < 2 ? "not measurable on one core" : "NOT met")
         return [
             "review bench: \(result.pack), \(result.repeats) run(s) each, medians, \(result.cores) core(s)",
             String(cFormat: "  stickers review PACK (a process, every core):  %8.0f ms", result.packMilliseconds)
                 + "   target under \(Int(result.packTargetMilliseconds)) ms: \(packVerdict)",
-            String(cFormat: "  %ld one-sticker packs, one core:                %8.0f ms", result.packs, result.oneCoreMilliseconds),
-            String(cFormat: "  %ld one-sticker packs, two cores:               %8.0f ms", result.packs, result.twoCoreMilliseconds),
-            String(cFormat: "  two cores over one:                            %8.2fx", result.speedup) + "  target 1.7x or more: \(speedupVerdict)",
+            String(
+                cFormat: "  %ld one-sticker packs, one core:                %8.0f ms", result.packs,
+                result.oneCoreMilliseconds),
+            String(
+                cFormat: "  %ld one-sticker packs, two cores:               %8.0f ms", result.packs,
+                result.twoCoreMilliseconds),
+            String(cFormat: "  two cores over one:                            %8.2fx", result.speedup)
+                + "  target 1.7x or more: \(speedupVerdict)"
         ].joined(separator: "\n")
     }
 }

@@ -15,8 +15,11 @@ struct ShownFidelity: Sendable, Encodable, Equatable {
     static func measure(_ shown: ShownFrames, against reference: ShownFrames) -> ShownFidelity? {
         guard shown.width == reference.width, shown.height == reference.height else { return nil }
         let fidelity = Fidelity.compare(shown.timeline, reference.timeline)
-        let ssim = fidelity.psnr == nil ? nil
-            : StructuralSimilarity.compare(shown.timeline, reference.timeline, width: reference.width, height: reference.height)
+        let ssim =
+            fidelity.psnr == nil
+            ? nil
+            : StructuralSimilarity.compare(
+                shown.timeline, reference.timeline, width: reference.width, height: reference.height)
         return ShownFidelity(maxError: fidelity.maxError, psnr: fidelity.psnr, ssim: ssim)
     }
 }

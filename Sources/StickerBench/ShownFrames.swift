@@ -24,7 +24,8 @@ struct ShownFrames {
     /// The file `bytes`, decoded by StickerKit's decoder (every frame composited).
     static func decode(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(CodecError) -> ShownFrames {
         let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
-        return ShownFrames(width: decoder.info.width, height: decoder.info.height, timeline: try FrameTimeline(shownBy: decoder))
+        return ShownFrames(
+            width: decoder.info.width, height: decoder.info.height, timeline: try FrameTimeline(shownBy: decoder))
     }
 
     /// `animation` decoded by StickerKit's decoder and scaled as `stickers fit` scales it: the
@@ -33,7 +34,10 @@ struct ShownFrames {
     /// is kept, repeats included, with its display time.
     static func reference(_ animation: StickerAnimation, side: Int, threads: Int) throws(PackError) -> ShownFrames {
         var shown = try animation.shownTimeline(threads: threads)
-        shown.frames = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: side, threads: threads).frames
+        shown.frames =
+            StickerGeometry.fit(
+                shown.frames, width: animation.width, height: animation.height, side: side, threads: threads
+            ).frames
         return ShownFrames(width: side, height: side, timeline: shown)
     }
 }

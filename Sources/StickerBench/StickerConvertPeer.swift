@@ -44,10 +44,14 @@ package enum StickerConvertPeer {
 
     /// The program to run: `explicit` when given (and executable), else the first candidate
     /// that is executable.
-    package static func locate(explicit: String? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(Missing) -> String {
+    package static func locate(
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(Missing) -> String {
         let paths = explicit.map { [$0] } ?? candidates(environment: environment)
-        guard let found = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw Missing(searched: paths) }
+        guard let found = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw Missing(searched: paths)
+        }
         return found
     }
 
@@ -59,9 +63,12 @@ package enum StickerConvertPeer {
 
     /// Its version (the last line `--version` prints), or nil when it does not say.
     static func version(_ program: String, scratch: URL) -> String? {
-        guard let run = try? ChildProcess.run([program, "--version"], keepOutput: true,
-                                              errorPath: scratch.appendingPathComponent("version.stderr").path),
-              run.status == 0 else { return nil }
+        guard
+            let run = try? ChildProcess.run(
+                [program, "--version"], keepOutput: true,
+                errorPath: scratch.appendingPathComponent("version.stderr").path),
+            run.status == 0
+        else { return nil }
         return String(decoding: run.output, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
     }
 

@@ -46,18 +46,21 @@ struct AnimationMetadata: Encodable {
         var details = info.details
         if let color = info.colorChunks {
             if let gamma = color.gamma { details["gAMA"] = String(gamma) }
-            if let chromaticities = color.chromaticities { details["cHRM"] = chromaticities.map(String.init).joined(separator: ",") }
+            if let chromaticities = color.chromaticities {
+                details["cHRM"] = chromaticities.map(String.init).joined(separator: ",")
+            }
             if let intent = color.sRGBIntent { details["sRGB"] = String(intent) }
             if let name = color.iccProfileName { details["iCCP"] = name }
         }
         self.details = details
         frames = info.frames.map { frame in
-            FrameEntry(index: frame.index, delayMs: frame.delay.milliseconds,
-                       delayNumerator: frame.delay.numerator, delayDenominator: frame.delay.denominator,
-                       x: frame.rect.x, y: frame.rect.y, width: frame.rect.width, height: frame.rect.height,
-                       dispose: frame.dispose.rawValue, blend: frame.blend.rawValue,
-                       gifDisposal: frame.gifDisposal.map { Int($0.rawValue) }, interlaced: frame.isInterlaced,
-                       file: fileName?(frame.index))
+            FrameEntry(
+                index: frame.index, delayMs: frame.delay.milliseconds,
+                delayNumerator: frame.delay.numerator, delayDenominator: frame.delay.denominator,
+                x: frame.rect.x, y: frame.rect.y, width: frame.rect.width, height: frame.rect.height,
+                dispose: frame.dispose.rawValue, blend: frame.blend.rawValue,
+                gifDisposal: frame.gifDisposal.map { Int($0.rawValue) }, interlaced: frame.isInterlaced,
+                file: fileName?(frame.index))
         }
     }
 
@@ -72,7 +75,11 @@ struct AnimationMetadata: Encodable {
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)
         try container.encode(frameCount, forKey: .frameCount)
-        if let loopCount { try container.encode(loopCount, forKey: .loopCount) } else { try container.encodeNil(forKey: .loopCount) }
+        if let loopCount {
+            try container.encode(loopCount, forKey: .loopCount)
+        } else {
+            try container.encodeNil(forKey: .loopCount)
+        }
         try container.encode(plays, forKey: .plays)
         try container.encode(fileSize, forKey: .fileSize)
         try container.encode(durationMs, forKey: .durationMs)

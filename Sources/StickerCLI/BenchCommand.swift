@@ -12,15 +12,17 @@ public struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure decoding speed against the libpng and giflib baselines, in the same run.",
         discussion: """
-        Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer, --preview and --review compare other work with other tools instead (see each).
-        """)
+            Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer, --preview and --review compare other work with other tools instead (see each).
+            """)
 
     /// Files or folders to measure.
     @Argument(help: ArgumentHelp("Files or folders (folders: every image inside, sorted).", valueName: "file|dir"))
     public var paths: [String] = []
 
     /// Worker threads for the parallel measurement; nil means every core.
-    @Option(name: .customLong("threads"), help: "Threads for the parallel measurement (1 measures single-thread only; default: every core).")
+    @Option(
+        name: .customLong("threads"),
+        help: "Threads for the parallel measurement (1 measures single-thread only; default: every core).")
     public var requestedThreads: Int?
 
     /// The threads the measurement uses.
@@ -35,13 +37,18 @@ public struct BenchCommand: ParsableCommand {
     public var mode: Mode = .decode
 
     /// The sticker-convert program for --fit-peer.
-    @Option(name: .customLong("sticker-convert"), help: ArgumentHelp(
-        "The sticker-convert program for --fit-peer (default: $STICKER_CONVERT_VENV/bin/sticker-convert, .build-peers/sticker-convert, /opt/sticker-convert, then PATH; scripts/setup-sticker-convert.sh installs it).",
-        valueName: "path"))
+    @Option(
+        name: .customLong("sticker-convert"),
+        help: ArgumentHelp(
+            "The sticker-convert program for --fit-peer (default: $STICKER_CONVERT_VENV/bin/sticker-convert, .build-peers/sticker-convert, /opt/sticker-convert, then PATH; scripts/setup-sticker-convert.sh installs it).",
+            valueName: "path"))
     public var stickerConvert: String?
 
     /// Where --fit-peer keeps the inputs as given and both tools' outputs.
-    @Option(help: ArgumentHelp("Keep the inputs as both tools were given them and both tools' outputs in this folder (--fit-peer; default: deleted).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the inputs as both tools were given them and both tools' outputs in this folder (--fit-peer; default: deleted).",
+            valueName: "dir"))
     public var keep: String?
 
     /// Cells for --preview.
@@ -85,15 +92,20 @@ public struct BenchCommand: ParsableCommand {
             case .decode:
                 return "Decode the files with ours, libpng and giflib (the default)."
             case .render:
-                return "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid."
+                return
+                    "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid."
             case .fit:
-                return "Encode each sticker of the pack as fit's exact steps do and with apngasm (the same frames), and time stickers fit on the whole pack as a process."
+                return
+                    "Encode each sticker of the pack as fit's exact steps do and with apngasm (the same frames), and time stickers fit on the whole pack as a process."
             case .fitPeer:
-                return "Run stickers fit (default options, regular size) and sticker-convert (--preset imessage_medium) on the same inputs, once each (--repeat does not apply), and compare bytes, PSNR against the same reference, frames, frame rate, loop length and time."
+                return
+                    "Run stickers fit (default options, regular size) and sticker-convert (--preset imessage_medium) on the same inputs, once each (--repeat does not apply), and compare bytes, PSNR against the same reference, frames, frame rate, loop length and time."
             case .review:
-                return "Time stickers review on the pack as a process (target: under 2 s), and on a folder of 50 one-sticker packs made from it on one core and on two (target: 1.7x or more)."
+                return
+                    "Time stickers review on the pack as a process (target: under 2 s), and on a folder of 50 one-sticker packs made from it on one core and on two (target: 1.7x or more)."
             case .preview:
-                return "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame."
+                return
+                    "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame."
             }
         }
     }
@@ -102,7 +114,9 @@ public struct BenchCommand: ParsableCommand {
     public func validate() throws {
         guard requestedThreads ?? 1 >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
-        guard mode == .fitPeer || (stickerConvert == nil && keep == nil) else { throw ValidationError("--sticker-convert and --keep go with --fit-peer.") }
+        guard mode == .fitPeer || (stickerConvert == nil && keep == nil) else {
+            throw ValidationError("--sticker-convert and --keep go with --fit-peer.")
+        }
     }
 
     /// The sticker-convert program --fit-peer would run (`--sticker-convert` aside), or nil
@@ -115,11 +129,14 @@ public struct BenchCommand: ParsableCommand {
         case .preview:
             let file = paths.first ?? "corpus/sample-pack/02-spinning-star.gif"
             let parts = cells.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] >= 2, parts[1] >= 1 else { throw CLIError("--cells must be WxH, for example 60x30") }
+            guard parts.count == 2, parts[0] >= 2, parts[1] >= 1 else {
+                throw CLIError("--cells must be WxH, for example 60x30")
+            }
             let result: PreviewBench.Result
             do {
-                result = try PreviewBench.run(file: file, columns: parts[0], rows: parts[1], seconds: seconds,
-                                              repeats: repeats, colors: .truecolor)
+                result = try PreviewBench.run(
+                    file: file, columns: parts[0], rows: parts[1], seconds: seconds,
+                    repeats: repeats, colors: .truecolor)
             } catch let error as PackError {
                 throw CLIError(error.description)
             }
@@ -137,13 +154,18 @@ public struct BenchCommand: ParsableCommand {
                 throw CLIError(error.description)
             }
             try emitPackBench { pack, executable in
-                guard let executable else { throw CLIError("cannot find this executable (/proc/self/exe) to run stickers fit") }
-                let result = try FitPeerBench.run(path: pack, executable: executable, peer: peer, threads: requestedThreads, keep: keep)
+                guard let executable else {
+                    throw CLIError("cannot find this executable (/proc/self/exe) to run stickers fit")
+                }
+                let result = try FitPeerBench.run(
+                    path: pack, executable: executable, peer: peer, threads: requestedThreads, keep: keep)
                 return (result, FitPeerBench.text(result))
             }
         case .review:
             try emitPackBench { pack, executable in
-                guard let executable else { throw CLIError("cannot find this executable (/proc/self/exe) to run stickers review") }
+                guard let executable else {
+                    throw CLIError("cannot find this executable (/proc/self/exe) to run stickers review")
+                }
                 let result = try ReviewBench.run(path: pack, repeats: repeats, executable: executable)
                 return (result, ReviewBench.text(result))
             }
@@ -171,13 +193,17 @@ public struct BenchCommand: ParsableCommand {
             }
         }
         let limits = try runner.inflateLimits(paths: files)
-        print(json ? try BenchReport.json(results, threads: threads, limits: limits)
-                   : BenchReport.text(results, threads: threads, limits: limits))
+        print(
+            json
+                ? try BenchReport.json(results, threads: threads, limits: limits)
+                : BenchReport.text(results, threads: threads, limits: limits))
     }
 
     /// Runs a benchmark over a pack (the first path, else the sample pack) that may also run
     /// this very executable again as a child, for the whole-process time a user sees.
-    private func emitPackBench<Result: Encodable>(_ measure: (_ pack: String, _ executable: String?) throws -> (Result, String)) throws {
+    private func emitPackBench<Result: Encodable>(
+        _ measure: (_ pack: String, _ executable: String?) throws -> (Result, String)
+    ) throws {
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let measured: (Result, String)
         do {
@@ -205,11 +231,15 @@ public struct BenchCommand: ParsableCommand {
         let manager = FileManager.default
         for path in paths {
             var isDirectory = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CLIError("\(path): no such file or folder")
+            }
             guard isDirectory else { files.append(path); continue }
             let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             let inside = ((try? manager.subpathsOfDirectory(atPath: folder)) ?? [])
-                .filter { ["png", "apng", "gif", "jpg", "jpeg"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+                .filter {
+                    ["png", "apng", "gif", "jpg", "jpeg"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
+                }
                 .sorted()
             files += inside.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
         }

@@ -13,7 +13,9 @@ extension Resampler.Filter: EnumArgument {}
 
 /// The screen a command draws: a device preset or any view size, and the pixels a point.
 struct ScreenOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
     var device: DevicePreset = .default
 
     @Option(help: ArgumentHelp("Any Messages view size in portrait points, instead of --device.", valueName: "WxH"))
@@ -24,7 +26,9 @@ struct ScreenOptions: ParsableArguments {
 
     func validate() throws {
         if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3.") }
-        if let view, ViewSize(parsing: view) == nil { throw ValidationError("--view must be WxH in points, for example 390x844.") }
+        if let view, ViewSize(parsing: view) == nil {
+            throw ValidationError("--view must be WxH in points, for example 390x844.")
+        }
     }
 
     /// `--scale`, else `fallback`.
@@ -39,15 +43,24 @@ struct BrowserOptions: ParsableArguments {
     @Option(help: "Presentation style: compact (a strip at the bottom) or expanded (the whole view).")
     var style: BrowserStyle = .compact
 
-    @Option(help: "Sticker size: small, regular or large (default: the pack's grid-size, else guessed from the first sticker).")
+    @Option(
+        help:
+            "Sticker size: small, regular or large (default: the pack's grid-size, else guessed from the first sticker)."
+    )
     var size: StickerSize?
 
     @OptionGroup var screen: ScreenOptions
 
-    @Option(help: ArgumentHelp("white, black, red, yellow, multicolor, light, dark, checker, transparent, #RRGGBB, or an image file (default: light; preview: the terminal's own).", valueName: "background"))
+    @Option(
+        help: ArgumentHelp(
+            "white, black, red, yellow, multicolor, light, dark, checker, transparent, #RRGGBB, or an image file (default: light; preview: the terminal's own).",
+            valueName: "background"))
     var background: String?
 
-    @Option(name: .customLong("compact-height"), help: ArgumentHelp("Compact strip height: a fraction (0.25, 25%), points (200pt) or keyboard.", valueName: "height"))
+    @Option(
+        name: .customLong("compact-height"),
+        help: ArgumentHelp(
+            "Compact strip height: a fraction (0.25, 25%), points (200pt) or keyboard.", valueName: "height"))
     var compactHeight = "0.25"
 
     @Flag(name: .customLong("all"), help: "Expanded style: grow the canvas downward until every sticker shows.")
@@ -56,7 +69,10 @@ struct BrowserOptions: ParsableArguments {
     @Option(help: "How stored delays become display times: raw, browser or apple (Messages plays through ImageIO).")
     var timing: FrameTimingPolicy = .apple
 
-    @Option(help: "Downscaling filter: lanczos3, triangle or box (default: lanczos3; preview: box, the mean of the pixels a cell covers).")
+    @Option(
+        help:
+            "Downscaling filter: lanczos3, triangle or box (default: lanczos3; preview: box, the mean of the pixels a cell covers)."
+    )
     var filter: Resampler.Filter?
 
     /// The codec's limits.
@@ -93,7 +109,8 @@ struct BrowserOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: text) else {
             throw CLIError("--background \(text): not a colour name, #RRGGBB or an image file")
         }
-        return .image(try InputFile.firstFrame(text, limits: limits), name: URL(fileURLWithPath: text).lastPathComponent)
+        return .image(
+            try InputFile.firstFrame(text, limits: limits), name: URL(fileURLWithPath: text).lastPathComponent)
     }
 }
 

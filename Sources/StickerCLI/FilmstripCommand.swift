@@ -10,7 +10,9 @@ public struct FilmstripCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "filmstrip",
-        abstract: "Lay out one sticker's frames as a contact sheet, each labelled #index and start time (ms), and list the times.")
+        abstract:
+            "Lay out one sticker's frames as a contact sheet, each labelled #index and start time (ms), and list the times."
+    )
 
     @Argument(help: ArgumentHelp("An image file, or a pack with --sticker.", valueName: "file"))
     var input: String
@@ -40,7 +42,9 @@ public struct FilmstripCommand: ParsableCommand {
     public func validate() throws {
         guard (1...64).contains(columns) else { throw ValidationError("--columns must be 1-64.") }
         guard (16...1024).contains(cell) else { throw ValidationError("--cell must be 16-1024 pixels.") }
-        guard let kind = SnapshotEncoder.Kind(path: output), kind != .apng else { throw ValidationError("The output must end in .png or .ppm.") }
+        guard let kind = SnapshotEncoder.Kind(path: output), kind != .apng else {
+            throw ValidationError("The output must end in .png or .ppm.")
+        }
     }
 
     /// Runs the command.
@@ -50,24 +54,34 @@ public struct FilmstripCommand: ParsableCommand {
         let chosen: Sticker
         if let sticker {
             guard let match = pack.stickers.first(where: { $0.name == sticker }) else {
-                throw CLIError("\(input): no sticker named \(sticker) (\(pack.stickers.map(\.name).joined(separator: ", ")))")
+                throw CLIError(
+                    "\(input): no sticker named \(sticker) (\(pack.stickers.map(\.name).joined(separator: ", ")))")
             }
             chosen = match
         } else {
-            guard pack.stickers.count == 1 else { throw CLIError("\(input): \(pack.stickers.count) stickers; choose one with --sticker") }
+            guard pack.stickers.count == 1 else {
+                throw CLIError("\(input): \(pack.stickers.count) stickers; choose one with --sticker")
+            }
             chosen = pack.stickers[0]
         }
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {
-            strip = try ContactSheets.filmstrip(try StickerAnimation.load(chosen, limits: limits.limits), columns: columns, cell: cell, timing: timing)
+            strip = try ContactSheets.filmstrip(
+                try StickerAnimation.load(chosen, limits: limits.limits), columns: columns, cell: cell, timing: timing)
         } catch {
             throw CLIError(error.description)
         }
-        let bytes = SnapshotEncoder.Kind(path: output) == .ppm ? SnapshotEncoder.ppm(strip.image) : SnapshotEncoder.png(strip.image)
+        let bytes =
+            SnapshotEncoder.Kind(path: output) == .ppm
+            ? SnapshotEncoder.ppm(strip.image) : SnapshotEncoder.png(strip.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
-        print("\(output): \(strip.image.width)x\(strip.image.height) px, \(strip.frames.count) frames of \(chosen.name) (\(timing) timing)")
+        print(
+            "\(output): \(strip.image.width)x\(strip.image.height) px, \(strip.frames.count) frames of \(chosen.name) (\(timing) timing)"
+        )
         for frame in strip.frames {
-            print("  #\(frame.index)  start \(Int((frame.start * 1000).rounded())) ms  shows \(Int((frame.duration * 1000).rounded())) ms")
+            print(
+                "  #\(frame.index)  start \(Int((frame.start * 1000).rounded())) ms  shows \(Int((frame.duration * 1000).rounded())) ms"
+            )
         }
     }
 }

@@ -12,27 +12,42 @@ public struct FitCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "fit",
-        abstract: "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, WebM, Lottie .tgs, packs, catalogs).",
+        abstract:
+            "Make a sticker catalog that passes every Apple rule from any images (PNG, APNG, GIF, JPEG, WebP, WebM, Lottie .tgs, packs, catalogs).",
         discussion: """
-        Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller). Only if it is still over --max-bytes, the lossy search looks for the highest PSNR that fits: an inter-frame tolerance, 256 down to 16 colours (--dither to dither them), a lower frame rate (as low as the best quality needs unless --min-fps, never sped up), the softer bicubic filter, JPEG for an opaque still; then, with --allow-smaller-size, a smaller size. A sticker is made when its best file is at or above the quality floor (--min-psnr, 20 dB by default; --min-ssim); one made under 30 dB or SSIM 0.90 gets a warning naming what was given up, an error with --strict. A sticker that cannot be made is an error for it alone, naming the best or smallest file reached and the options that make it, each proven by making it; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
-        """)
+            Each sticker is scaled (premultiplied Lanczos) so its longer side is the size's pixel side, padded to a square, its repeated frames merged, and re-encoded exactly as the smallest APNG found (or kept as it was when that is smaller). Only if it is still over --max-bytes, the lossy search looks for the highest PSNR that fits: an inter-frame tolerance, 256 down to 16 colours (--dither to dither them), a lower frame rate (as low as the best quality needs unless --min-fps, never sped up), the softer bicubic filter, JPEG for an opaque still; then, with --allow-smaller-size, a smaller size. A sticker is made when its best file is at or above the quality floor (--min-psnr, 20 dB by default; --min-ssim); one made under 30 dB or SSIM 0.90 gets a warning naming what was given up, an error with --strict. A sticker that cannot be made is an error for it alone, naming the best or smallest file reached and the options that make it, each proven by making it; the others are written. The catalog (with an iMessage app icon set) is written all-or-nothing and then validated.
+            """)
 
-    @Argument(help: ArgumentHelp("Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
+    @Argument(
+        help: ArgumentHelp(
+            "Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"))
     var output: String?
 
-    @Flag(name: .customLong("dry-run"), help: "Fit every sticker and print the report, but write nothing (-o not needed).")
+    @Flag(
+        name: .customLong("dry-run"), help: "Fit every sticker and print the report, but write nothing (-o not needed)."
+    )
     var dryRun = false
 
-    @Option(help: "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size, else regular.")
+    @Option(
+        help:
+            "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size, else regular."
+    )
     var size: StickerSize?
 
-    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("The most bytes a sticker file may have (500,000 is under 500 KB however it is counted).", valueName: "n"))
+    @Option(
+        name: .customLong("max-bytes"),
+        help: ArgumentHelp(
+            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted).", valueName: "n"))
     var maxBytes = 500_000
 
-    @Flag(name: .customLong("allow-smaller-size"), help: "Let a sticker that cannot fit otherwise be made for a smaller size class.")
+    @Flag(
+        name: .customLong("allow-smaller-size"),
+        help: "Let a sticker that cannot fit otherwise be made for a smaller size class.")
     var allowSmallerSize = false
 
     @Flag(help: "Exact steps only: never reduce colours, frames or size.")
@@ -41,34 +56,61 @@ public struct FitCommand: ParsableCommand {
     @Option(help: "The catalog's name in the report (default: the output's file name).")
     var name: String?
 
-    @Option(name: .customLong("label"), help: ArgumentHelp("A sticker's VoiceOver label, as NAME=TEXT (repeatable); default: the catalog's label, else the name.", valueName: "name=text"))
+    @Option(
+        name: .customLong("label"),
+        help: ArgumentHelp(
+            "A sticker's VoiceOver label, as NAME=TEXT (repeatable); default: the catalog's label, else the name.",
+            valueName: "name=text"))
     var labels: [String] = []
 
-    @Option(help: ArgumentHelp("Icon artwork for the iMessage app icon set (scaled to cover each size); default: the first sticker.", valueName: "image"))
+    @Option(
+        help: ArgumentHelp(
+            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the first sticker.",
+            valueName: "image"))
     var icon: String?
 
-    @Option(name: .customLong("icon-background"), help: ArgumentHelp("The icons' opaque background: a preset name or #RRGGBB.", valueName: "color"))
+    @Option(
+        name: .customLong("icon-background"),
+        help: ArgumentHelp("The icons' opaque background: a preset name or #RRGGBB.", valueName: "color"))
     var iconBackground = "white"
 
-    @Option(help: ArgumentHelp("libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.",
+            valueName: "n"))
     var level: Int32 = 12
 
-    @Option(name: .customLong("min-fps"), help: ArgumentHelp("The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up); default: as low as the best quality needs, down to two frames.", valueName: "fps"))
+    @Option(
+        name: .customLong("min-fps"),
+        help: ArgumentHelp(
+            "The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up); default: as low as the best quality needs, down to two frames.",
+            valueName: "fps"))
     var minimumFramesPerSecond: Double?
 
-    @Option(name: .customLong("min-psnr"), help: ArgumentHelp("The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made (default 20 dB).", valueName: "dB"))
+    @Option(
+        name: .customLong("min-psnr"),
+        help: ArgumentHelp(
+            "The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made (default 20 dB).",
+            valueName: "dB"))
     var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
 
-    @Option(name: .customLong("min-ssim"), help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (default: none).", valueName: "ssim"))
+    @Option(
+        name: .customLong("min-ssim"),
+        help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (default: none).", valueName: "ssim"))
     var minimumSSIM: Double = 0
 
     @Flag(help: "A sticker made with visible loss (under 30 dB or SSIM 0.90) is an error, not a warning: for CI.")
     var strict = false
 
-    @Option(name: .customLong("max-duration"), help: ArgumentHelp("Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
+    @Option(
+        name: .customLong("max-duration"),
+        help: ArgumentHelp(
+            "Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
     var maxDuration: Double?
 
-    @Flag(help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM.")
+    @Flag(
+        help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM."
+    )
     var dither = false
 
     @Option(help: "Worker threads (default: every core).")
@@ -89,7 +131,9 @@ public struct FitCommand: ParsableCommand {
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name at least one image, folder or catalog.") }
         if let output {
-            guard output.hasSuffix(".xcstickers") else { throw ValidationError("The output must be an .xcstickers folder (-o NAME.xcstickers).") }
+            guard output.hasSuffix(".xcstickers") else {
+                throw ValidationError("The output must be an .xcstickers folder (-o NAME.xcstickers).")
+            }
         } else if !dryRun {
             throw ValidationError("Name the catalog to write (-o NAME.xcstickers), or pass --dry-run.")
         }
@@ -97,7 +141,9 @@ public struct FitCommand: ParsableCommand {
         guard let background = Background(named: iconBackground), background.isOpaque else {
             throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
         }
-        for label in labels where !label.contains("=") { throw ValidationError("--label takes NAME=TEXT, not \(label)") }
+        for label in labels where !label.contains("=") {
+            throw ValidationError("--label takes NAME=TEXT, not \(label)")
+        }
         guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         if let minimumFramesPerSecond, !(minimumFramesPerSecond > 0 && minimumFramesPerSecond.isFinite) {
@@ -118,8 +164,9 @@ public struct FitCommand: ParsableCommand {
         // decoded frames of one sticker are capped at 1 GiB unless --max-decoded says less.
         var codecLimits = limits.limits
         codecLimits.maxTotalDecodedBytes = min(codecLimits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
-        var options = FitOptions(maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless,
-                                 minimumFramesPerSecond: minimumFramesPerSecond ?? 0, limits: codecLimits)
+        var options = FitOptions(
+            maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless,
+            minimumFramesPerSecond: minimumFramesPerSecond ?? 0, limits: codecLimits)
         options.minimumPSNR = minimumPSNR
         options.minimumSSIM = minimumSSIM
         options.strict = strict
@@ -131,16 +178,19 @@ public struct FitCommand: ParsableCommand {
         let fitter = PackFitter(options: options)
         let size = fitter.size(for: pack)
         let artwork = try icon.map(Self.firstFrame)
-        let labelMap = Dictionary(labels.map { label -> (String, String) in
-            let parts = label.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }, uniquingKeysWith: { $1 })
+        let labelMap = Dictionary(
+            labels.map { label -> (String, String) in
+                let parts = label.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { $1 })
 
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
             warn("--label \(name)=...: no sticker is named \(name)")
         }
         let bar = ProgressBar("fitting", style: progress.progress)
-        let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in bar.update(done, of: total) }
+        let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in
+            bar.update(done, of: total)
+        }
         bar.finish()
 
         let entries = PackFitter.catalogEntries(fitted)
@@ -159,8 +209,10 @@ public struct FitCommand: ParsableCommand {
             }
             validation = PackValidator(limits: limits.limits).validate(try PackInput.load([output]))
         }
-        var report = FitReport(catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pack.name, size: size, maxBytes: maxBytes,
-                               stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start), options: options)
+        var report = FitReport(
+            catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pack.name, size: size,
+            maxBytes: maxBytes,
+            stickers: fitted, validation: validation, seconds: Date().timeIntervalSince(start), options: options)
         report.peakResidentBytes = PeakMemory.bytes()
         if json {
             let encoder = JSONEncoder()
@@ -181,11 +233,15 @@ public struct FitCommand: ParsableCommand {
 
     /// Every sticker of every input: folders and catalogs each as a pack, loose files together.
     static func loadInputs(_ paths: [String]) throws -> StickerPack {
-        var stickers: [Sticker] = [], gridSize: StickerSize?, files: [String] = []
+        var stickers: [Sticker] = []
+        var gridSize: StickerSize?
+        var files: [String] = []
         var warnings: [PackWarning] = []
         for path in paths {
             var isDirectory = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError("\(path): no such file or folder") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CLIError("\(path): no such file or folder")
+            }
             if isDirectory {
                 let pack = try PackInput.load([path])
                 stickers += pack.stickers
@@ -213,7 +269,9 @@ public struct FitCommand: ParsableCommand {
 
     /// The first frame of the first fitted sticker.
     static func firstFrame(of fitted: [FittedSticker]) throws -> RGBAImage {
-        guard let first = fitted.first(where: \.succeeded)?.files.first else { throw CLIError("no sticker to draw the icons from") }
+        guard let first = fitted.first(where: \.succeeded)?.files.first else {
+            throw CLIError("no sticker to draw the icons from")
+        }
         do {
             return RGBAImage(try AnimationDecoder(bytes: first.bytes).frame(at: 0))
         } catch {

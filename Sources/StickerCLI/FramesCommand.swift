@@ -26,7 +26,9 @@ public struct FramesCommand: ParsableCommand {
     public var file: String
 
     /// The folder to write.
-    @Option(name: .long, help: ArgumentHelp("Output folder (created; existing frame files are replaced).", valueName: "dir"))
+    @Option(
+        name: .long, help: ArgumentHelp("Output folder (created; existing frame files are replaced).", valueName: "dir")
+    )
     public var out: String
 
     /// The encoding of each frame.
@@ -85,7 +87,8 @@ public struct FramesCommand: ParsableCommand {
     private func encode(_ frame: Frame) -> [UInt8] {
         switch format {
         case .png: return PNGEncoder.encode(premultiplied: frame.pixels, width: frame.width, height: frame.height)
-        case .ppm: return PPMEncoder.encodeOverBlack(premultiplied: frame.pixels, width: frame.width, height: frame.height)
+        case .ppm:
+            return PPMEncoder.encodeOverBlack(premultiplied: frame.pixels, width: frame.width, height: frame.height)
         case .rgba: return frame.pixels
         }
     }

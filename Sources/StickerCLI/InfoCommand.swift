@@ -43,7 +43,7 @@ public struct InfoCommand: ParsableCommand {
             "canvas:     \(info.width)x\(info.height)",
             "frames:     \(info.frameCount)",
             "loop count: \(info.loopCount.map(String.init) ?? "none") (plays: \(info.plays == 0 ? "forever" : String(info.plays)))",
-            "duration:   \(formatMilliseconds(info.totalDurationMilliseconds)) ms per play (stored delays)",
+            "duration:   \(formatMilliseconds(info.totalDurationMilliseconds)) ms per play (stored delays)"
         ]
         if info.isAnimated, info.totalDurationMilliseconds > 0 {
             let rate = Double(info.frameCount) * 1000 / info.totalDurationMilliseconds
@@ -61,8 +61,10 @@ public struct InfoCommand: ParsableCommand {
         for warning in info.warnings { lines.append("warning: \(warning)") }
         lines.append("index  delay(ms)  rect                 dispose     blend")
         for frame in info.frames {
-            lines.append(pad(String(frame.index), 5) + "  " + pad(formatMilliseconds(frame.delay.milliseconds), 9) + "  "
-                         + pad(frame.rect.description, 19) + "  " + pad(frame.dispose.rawValue, 10) + "  " + frame.blend.rawValue)
+            lines.append(
+                pad(String(frame.index), 5) + "  " + pad(formatMilliseconds(frame.delay.milliseconds), 9) + "  "
+                    + pad(frame.rect.description, 19) + "  " + pad(frame.dispose.rawValue, 10) + "  "
+                    + frame.blend.rawValue)
         }
         return lines.joined(separator: "\n")
     }

@@ -1,11 +1,12 @@
 import Dispatch
 import FoundationEssentials
 import StickerPack
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerRenderer
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Removes half-written outputs when the process is interrupted (SIGINT, SIGTERM, SIGHUP), then
 /// lets the signal end the process as it would have: Ctrl-C during `frames` or a long render

@@ -1,6 +1,7 @@
 import CMalloc
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Heap set-up for a process about to fill tens of megabytes of fresh pixel memory: a 3x
@@ -62,7 +63,8 @@ enum LargeImageHeap {
         let after = Int(bitPattern: sbrk(0))
         // Only a heap that really grew by sbrk (glibc falls back to mmap when it cannot).
         guard after - before >= pad else { return }
-        let start = boundary, end = after & ~(hugePage - 1)
+        let start = boundary
+        let end = after & ~(hugePage - 1)
         guard end > start, let region = UnsafeMutableRawPointer(bitPattern: start) else { return }
         _ = madvise(region, end - start, MADV_HUGEPAGE)
     }

@@ -4,19 +4,28 @@ import ArgumentParser
 /// `--max-side`, `--max-pixels`, `--max-frames`, `--max-decoded` and `--max-file`: the codec's
 /// ``DecodingLimits`` for every command that reads images. Each defaults to the library's.
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("max-side"), help: ArgumentHelp("Longest canvas or frame side, in pixels.", valueName: "px"))
+    @Option(
+        name: .customLong("max-side"), help: ArgumentHelp("Longest canvas or frame side, in pixels.", valueName: "px"))
     var maxSide = DecodingLimits.default.maxSide
 
-    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Largest canvas or frame area, in pixels (suffixes K, M, G: powers of 1024).", valueName: "n"))
+    @Option(
+        name: .customLong("max-pixels"),
+        help: ArgumentHelp(
+            "Largest canvas or frame area, in pixels (suffixes K, M, G: powers of 1024).", valueName: "n"))
     var maxPixels = ScaledCount(DecodingLimits.default.maxPixels)
 
     @Option(name: .customLong("max-frames"), help: ArgumentHelp("Most frames a file may declare.", valueName: "n"))
     var maxFrames = DecodingLimits.default.maxFrames
 
-    @Option(name: .customLong("max-decoded"), help: ArgumentHelp("Most bytes all decoded frames of a file may add up to (frames x W x H x 4).", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-decoded"),
+        help: ArgumentHelp(
+            "Most bytes all decoded frames of a file may add up to (frames x W x H x 4).", valueName: "bytes"))
     var maxDecoded = ScaledCount(DecodingLimits.default.maxTotalDecodedBytes)
 
-    @Option(name: .customLong("max-file"), help: ArgumentHelp("Largest image file read; larger files are refused unread.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-file"),
+        help: ArgumentHelp("Largest image file read; larger files are refused unread.", valueName: "bytes"))
     var maxFile = ScaledCount(DecodingLimits.default.maxFileBytes)
 
     func validate() throws {
@@ -27,8 +36,9 @@ struct LimitOptions: ParsableArguments {
 
     /// The limits these options describe.
     var limits: DecodingLimits {
-        DecodingLimits(maxSide: maxSide, maxPixels: maxPixels.value, maxFrames: maxFrames,
-                       maxTotalDecodedBytes: maxDecoded.value, maxFileBytes: maxFile.value)
+        DecodingLimits(
+            maxSide: maxSide, maxPixels: maxPixels.value, maxFrames: maxFrames,
+            maxTotalDecodedBytes: maxDecoded.value, maxFileBytes: maxFile.value)
     }
 }
 
@@ -51,7 +61,8 @@ struct ScaledCount: ExpressibleByArgument, CustomStringConvertible {
     }
 
     var description: String {
-        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] where value >= 1 << shift && value % (1 << shift) == 0 {
+        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] where value >= 1 << shift && value % (1 << shift) == 0
+        {
             return "\(value >> shift)\(suffix)"
         }
         return String(value)

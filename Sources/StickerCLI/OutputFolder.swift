@@ -1,7 +1,8 @@
 import FoundationEssentials
 import StickerPack
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A folder written all-or-nothing: files go to a hidden staging folder beside the
@@ -32,7 +33,9 @@ struct OutputFolder {
         let url = staging.appendingPathComponent(name)
         // Data over the array's own storage: a frame can be hundreds of megabytes, never copied.
         let written = bytes.withUnsafeBytes { raw in
-            let data = raw.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none) }
+            let data = raw.baseAddress.map {
+                Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none)
+            }
             return FileManager.default.createFile(atPath: url.path, contents: data ?? Data())
         }
         guard written else {
@@ -67,7 +70,8 @@ struct OutputFolder {
             InterruptCleanup.unregister(staging.path)
             return
         }
-        let aside = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).replaced-\(getpid())")
+        let aside = final.deletingLastPathComponent().appendingPathComponent(
+            ".\(final.lastPathComponent).replaced-\(getpid())")
         InterruptCleanup.register(aside.path)
         defer { InterruptCleanup.unregister(aside.path) }
         try manager.moveItem(at: final, to: aside)

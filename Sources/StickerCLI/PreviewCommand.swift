@@ -12,10 +12,12 @@ public struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Play a sticker (FILE) or the sticker browser (PACK, or several files) in the terminal.",
         discussion: """
-        Upper half blocks, two pixels per cell, fitted to the window (re-fitted when it changes). Each frame is one synchronized update of only the cells that changed, on the alternate screen; the end of playback, Ctrl-C and SIGTERM restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text. A still image is printed in place.
-        """)
+            Upper half blocks, two pixels per cell, fitted to the window (re-fitted when it changes). Each frame is one synchronized update of only the cells that changed, on the alternate screen; the end of playback, Ctrl-C and SIGTERM restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text. A still image is printed in place.
+            """)
 
-    @Argument(help: ArgumentHelp("An image file, a pack, or several image files (shown as a browser).", valueName: "file-or-pack"))
+    @Argument(
+        help: ArgumentHelp(
+            "An image file, a pack, or several image files (shown as a browser).", valueName: "file-or-pack"))
     var inputs: [String]
 
     @OptionGroup var browser: BrowserOptions
@@ -65,8 +67,12 @@ public struct PreviewCommand: ParsableCommand {
         if let width, width < 2 { throw ValidationError("--width must be at least 2 cells.") }
         if let height, height < 1 { throw ValidationError("--height must be at least 1 cell.") }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1.") }
-        if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 { throw ValidationError("--duration \(duration) is not a positive time.") }
-        guard speed.isFinite, speed > 0, speed <= 1000 else { throw ValidationError("--speed must be a positive number.") }
+        if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
+            throw ValidationError("--duration \(duration) is not a positive time.")
+        }
+        guard speed.isFinite, speed > 0, speed <= 1000 else {
+            throw ValidationError("--speed must be a positive number.")
+        }
         if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time.") }
         if at != nil && frame != nil { throw ValidationError("Give --at or --frame, not both.") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 or more.") }
@@ -81,23 +87,28 @@ public struct PreviewCommand: ParsableCommand {
         let size = try cellBox(interactive: interactive, terminal: terminal)
         // Translucent pixels are drawn over the terminal's own background when it tells us
         // (OSC 11), else over black; with --background every pixel is already opaque.
-        let backdrop = browser.background == nil && StandardOutputTerminal.isTerminal
+        let backdrop =
+            browser.background == nil && StandardOutputTerminal.isTerminal
             ? TerminalBackground.ask() ?? CellGrid.RGB(0, 0, 0) : CellGrid.RGB(0, 0, 0)
         let animated = source.loopDuration > 0 && source.endTime != 0
         if !interactive || !animated || frame != nil || at != nil {
             // One picture, as text: a pipe, a file, a still, or an explicit instant.
             let time = try instant(source)
-            let fit = TerminalFit(width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
+            let fit = TerminalFit(
+                width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
             let image: RGBAImage
-            do { image = try source.image(at: time, width: fit.pixelWidth, height: fit.pixelHeight) } catch { throw CLIError(error.description) }
+            do { image = try source.image(at: time, width: fit.pixelWidth, height: fit.pixelHeight) } catch {
+                throw CLIError(error.description)
+            }
             terminal.write(ANSIWriter(colors: colors).text(CellGrid(image, backdrop: backdrop)))
             return
         }
         var limits = TerminalPlayer.Limits(loops: loops, speed: speed)
         limits.duration = duration.flatMap(DurationParsing.seconds)
         let clock: any PlaybackClock = steppedClock ? SteppedClock() : WallClock()
-        let player = TerminalPlayer(source: source, terminal: terminal, colors: colors, limits: limits,
-                                    size: width != nil || height != nil ? size : nil, backdrop: backdrop, clock: clock)
+        let player = TerminalPlayer(
+            source: source, terminal: terminal, colors: colors, limits: limits,
+            size: width != nil || height != nil ? size : nil, backdrop: backdrop, clock: clock)
         let ending: TerminalPlayer.Ending
         do { (ending, _) = try player.play() } catch { throw CLIError(error.description) }
         switch ending {
@@ -110,15 +121,18 @@ public struct PreviewCommand: ParsableCommand {
     /// A sticker for one file; the browser for a pack or several files.
     private func makeSource() throws -> PreviewSource {
         var isDirectory = false
-        let single = inputs.count == 1 && FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory) && !isDirectory
+        let single =
+            inputs.count == 1 && FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory)
+            && !isDirectory
         let background = try browser.background.map { try BrowserOptions.background($0, limits: browser.limits.limits) }
         if single {
             let pack = try PackInput.load(inputs)
             do {
                 let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
-                return StickerPreviewSource(animation: animation, timing: browser.timing,
-                                            background: background.flatMap { $0 == .transparent ? nil : $0 },
-                                            filter: browser.previewFilter)
+                return StickerPreviewSource(
+                    animation: animation, timing: browser.timing,
+                    background: background.flatMap { $0 == .transparent ? nil : $0 },
+                    filter: browser.previewFilter)
             } catch {
                 throw CLIError(error.description)
             }

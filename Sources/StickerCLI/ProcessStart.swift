@@ -15,7 +15,8 @@ public enum ProcessStart {
     /// the set-up, and every command parses and runs as before.
     public static func prepare(arguments: [String] = CommandLine.arguments) {
         guard let command = arguments.dropFirst().first,
-              drawingCommands.contains(where: { $0.configuration.commandName == command }) else { return }
+            drawingCommands.contains(where: { $0.configuration.commandName == command })
+        else { return }
         LargeImageHeap.prepare()
         DispatchQueue.global().async {}
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a command shows its progress on stderr (`--progress`).

@@ -11,10 +11,12 @@ public struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw the sticker browser (compact or expanded) at an instant, or animated, as PNG, PPM or APNG.",
         discussion: """
-        Every visible sticker plays its own loop from t = 0 on one shared clock and rests on its last frame after its last play. The output is written atomically. Exit status 1 when a sticker could not be read (it is drawn as a crossed-out placeholder and named on stderr).
-        """)
+            Every visible sticker plays its own loop from t = 0 on one shared clock and rests on its last frame after its last play. The output is written atomically. Exit status 1 when a sticker could not be read (it is drawn as a crossed-out placeholder and named on stderr).
+            """)
 
-    @Argument(help: ArgumentHelp("A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
+    @Argument(
+        help: ArgumentHelp(
+            "A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
     var inputs: [String]
 
     @OptionGroup var browser: BrowserOptions
@@ -28,7 +30,9 @@ public struct RenderCommand: ParsableCommand {
     @Flag(help: "Write an animated APNG of the browser (implied by a .apng output).")
     var animate = false
 
-    @Option(help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time")
+    )
     var duration: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png, .ppm or .apng.", valueName: "out"))
@@ -46,12 +50,16 @@ public struct RenderCommand: ParsableCommand {
             throw ValidationError("The output must end in .png, .ppm or .apng.")
         }
         if at != nil && frame != nil { throw ValidationError("Give --at or --frame, not both.") }
-        if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).") }
+        if let at, DurationParsing.seconds(at) == nil {
+            throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).")
+        }
         if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
             throw ValidationError("--duration \(duration) is not a positive time (3s, 2500ms).")
         }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 or more.") }
-        if kind == .apng && (at != nil || frame != nil) { throw ValidationError("An animated .apng output takes --duration, not --at or --frame.") }
+        if kind == .apng && (at != nil || frame != nil) {
+            throw ValidationError("An animated .apng output takes --duration, not --at or --frame.")
+        }
         if animate && kind != .apng { throw ValidationError("--animate writes an APNG: name the output .apng.") }
         if duration != nil && kind != .apng { throw ValidationError("--duration applies to an animated .apng output.") }
     }
@@ -91,8 +99,10 @@ public struct RenderCommand: ParsableCommand {
             throw CLIError(error.description)
         }
         let layout = renderer.layout
-        print("\(output): \(layout.pixelWidth)x\(layout.pixelHeight) px, \(layout.style) \(renderer.size) on \(layout.view) @\(layout.scale)x, "
-              + "\(layout.columns) columns of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(pack.stickers.count) stickers visible\(summary)")
+        print(
+            "\(output): \(layout.pixelWidth)x\(layout.pixelHeight) px, \(layout.style) \(renderer.size) on \(layout.view) @\(layout.scale)x, "
+                + "\(layout.columns) columns of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(pack.stickers.count) stickers visible\(summary)"
+        )
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
         if !renderer.problems.isEmpty { throw ExitCode.failure }
     }

@@ -10,15 +10,21 @@ public struct ReviewCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "review",
-        abstract: "Write one HTML page per pack: the verdict, the findings, the browser and the conversation in light and dark, and a card per sticker.",
+        abstract:
+            "Write one HTML page per pack: the verdict, the findings, the browser and the conversation in light and dark, and a card per sticker.",
         discussion: """
-        Each card shows the sticker animated on every test background (white, black, red, yellow, multicolour, a photo, checker), its frames with their times, its facts, its findings and what `stickers fit` would do (a dry run). One pack writes DIR/index.html and DIR/images/; several write a page per pack and DIR/index.html, a table of every pack, sorted by any column. The pages open from disk or any static host with no network and no script needed. The folder is written all-or-nothing. Exit status 1 when any pack breaks one of Apple's rules (the pages are still written).
-        """)
+            Each card shows the sticker animated on every test background (white, black, red, yellow, multicolour, a photo, checker), its frames with their times, its facts, its findings and what `stickers fit` would do (a dry run). One pack writes DIR/index.html and DIR/images/; several write a page per pack and DIR/index.html, a table of every pack, sorted by any column. The pages open from disk or any static host with no network and no script needed. The folder is written all-or-nothing. Exit status 1 when any pack breaks one of Apple's rules (the pages are still written).
+            """)
 
-    @Argument(help: ArgumentHelp("Packs: folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "pack"))
+    @Argument(
+        help: ArgumentHelp("Packs: folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "pack")
+    )
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The folder to write (replaced as a whole if it holds an earlier review).", valueName: "DIR"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The folder to write (replaced as a whole if it holds an earlier review).", valueName: "DIR")
+    )
     var output: String
 
     @Flag(name: .customLong("single-file"), help: "Inline every image, so each page is one self-contained HTML file.")
@@ -29,13 +35,20 @@ public struct ReviewCommand: ParsableCommand {
 
     @OptionGroup var screen: ScreenOptions
 
-    @Option(help: ArgumentHelp("A photo to try the stickers on (default: a built-in synthetic scene).", valueName: "image"))
+    @Option(
+        help: ArgumentHelp("A photo to try the stickers on (default: a built-in synthetic scene).", valueName: "image"))
     var photo: String?
 
-    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("The budget of the fit dry run, bytes a sticker.", valueName: "n"))
+    @Option(
+        name: .customLong("max-bytes"),
+        help: ArgumentHelp("The budget of the fit dry run, bytes a sticker.", valueName: "n"))
     var maxBytes = 500_000
 
-    @Option(name: .customLong("fit-level"), help: ArgumentHelp("libdeflate's level for the fit dry run, 1-12 (fit itself uses 12: slower, a few percent smaller).", valueName: "n"))
+    @Option(
+        name: .customLong("fit-level"),
+        help: ArgumentHelp(
+            "libdeflate's level for the fit dry run, 1-12 (fit itself uses 12: slower, a few percent smaller).",
+            valueName: "n"))
     var fitLevel: Int32 = 9
 
     @Flag(name: .customLong("no-fit"), help: "Leave out the fit dry run.")
@@ -58,7 +71,9 @@ public struct ReviewCommand: ParsableCommand {
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
         guard (1...12).contains(fitLevel) else { throw ValidationError("--fit-level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
-        if noFit && fitLevel != 9 { throw ValidationError("--fit-level applies to the fit dry run, which --no-fit leaves out.") }
+        if noFit && fitLevel != 9 {
+            throw ValidationError("--fit-level applies to the fit dry run, which --no-fit leaves out.")
+        }
     }
 
     /// Runs the command.
@@ -82,7 +97,9 @@ public struct ReviewCommand: ParsableCommand {
             let folders = ReviewWriter.packFolders(packs.map(\.name), in: folder.staging)
             let targets = zip(packs, zip(inputs, folders)).map { ReviewTarget(pack: $0, path: $1.0, folder: $1.1) }
             let bar = ProgressBar("reviewing", style: progress.progress)
-            let reviews = try PackReviewer(options: options).review(targets) { done, total in bar.update(done, of: total) }
+            let reviews = try PackReviewer(options: options).review(targets) { done, total in
+                bar.update(done, of: total)
+            }
             bar.finish()
             summaries = try ReviewWriter.write(reviews, folders: folders, in: folder.staging, singleFile: singleFile)
             try folder.commitReplacing()
@@ -97,12 +114,16 @@ public struct ReviewCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(ReviewSummary(folder: folder.final.path, page: page, packs: summaries)), as: UTF8.self))
+            print(
+                String(
+                    decoding: try encoder.encode(
+                        ReviewSummary(folder: folder.final.path, page: page, packs: summaries)), as: UTF8.self))
         } else {
             for summary in summaries {
                 let verdict = summary.passed ? "passes" : "FAILS"
-                print("\(summary.pack): \(verdict), \(summary.errors) error(s), \(summary.warnings) warning(s), \(summary.stickers) sticker(s), \(summary.totalBytes) bytes"
-                      + (summaries.count > 1 ? " (\(summary.page))" : ""))
+                print(
+                    "\(summary.pack): \(verdict), \(summary.errors) error(s), \(summary.warnings) warning(s), \(summary.stickers) sticker(s), \(summary.totalBytes) bytes"
+                        + (summaries.count > 1 ? " (\(summary.page))" : ""))
             }
             print("wrote \(page)")
         }
@@ -124,7 +145,9 @@ public struct ReviewCommand: ParsableCommand {
         if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
             if !contents.isEmpty && !contents.contains("index.html") {
-                throw CLIError("\(path): holds files and no index.html, so it is not an earlier review; name a new or empty folder")
+                throw CLIError(
+                    "\(path): holds files and no index.html, so it is not an earlier review; name a new or empty folder"
+                )
             }
         }
         return try OutputFolder(final: path)

@@ -9,12 +9,16 @@ public struct SheetCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "sheet",
-        abstract: "Put each sticker on every test background side by side (white, black, red, yellow, multicolor, light, dark, checker).")
+        abstract:
+            "Put each sticker on every test background side by side (white, black, red, yellow, multicolor, light, dark, checker)."
+    )
 
     @Argument(help: ArgumentHelp("A pack or image files.", valueName: "pack-or-file"))
     var inputs: [String]
 
-    @Option(name: .customLong("background"), help: ArgumentHelp("An extra background column (a colour or a photo); repeatable.", valueName: "background"))
+    @Option(
+        name: .customLong("background"),
+        help: ArgumentHelp("An extra background column (a colour or a photo); repeatable.", valueName: "background"))
     var extraBackgrounds: [String] = []
 
     @Option(help: "Sticker size (default: the pack's).")
@@ -40,19 +44,28 @@ public struct SheetCommand: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("Name a pack or at least one image file.") }
         guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3.") }
         guard DurationParsing.seconds(at) != nil else { throw ValidationError("--at \(at) is not a time.") }
-        guard let kind = SnapshotEncoder.Kind(path: output), kind != .apng else { throw ValidationError("The output must end in .png or .ppm.") }
+        guard let kind = SnapshotEncoder.Kind(path: output), kind != .apng else {
+            throw ValidationError("The output must end in .png or .ppm.")
+        }
     }
 
     /// Runs the command.
     public func run() throws {
         LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
-        let backgrounds = Background.presets.map(\.background) + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })
-        let sheet = ContactSheets.backgrounds(pack, backgrounds: backgrounds, size: size, scale: scale,
-                                              time: DurationParsing.seconds(at) ?? 0, limits: limits.limits)
-        let bytes = SnapshotEncoder.Kind(path: output) == .ppm ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
+        let backgrounds =
+            Background.presets.map(\.background)
+            + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })
+        let sheet = ContactSheets.backgrounds(
+            pack, backgrounds: backgrounds, size: size, scale: scale,
+            time: DurationParsing.seconds(at) ?? 0, limits: limits.limits)
+        let bytes =
+            SnapshotEncoder.Kind(path: output) == .ppm
+            ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
-        print("\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))")
+        print(
+            "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
+        )
         for problem in sheet.problems { warn("\(problem.sticker): \(problem.error)") }
         if !sheet.problems.isEmpty { throw ExitCode.failure }
     }

@@ -13,12 +13,16 @@ public struct TranscriptCommand: ParsableCommand {
     /// Command name and help.
     public static let configuration = CommandConfiguration(
         commandName: "transcript",
-        abstract: "Draw a conversation as Messages shows it (bubbles, stickers sent and peeled, template messages) as PNG or APNG.",
+        abstract:
+            "Draw a conversation as Messages shows it (bubbles, stickers sent and peeled, template messages) as PNG or APNG.",
         discussion: """
-        The input is a conversation script (a .txt file, one event a line: docs/transcript.md) or a pack, for which a default conversation is written: a few bubbles both ways, each sticker sent once, one peeled onto a bubble. One screen of the device is drawn, scrolled to the latest message as Messages is (--all: the whole conversation). Text is Inter (fonts-inter) standing in for SF Pro, emoji Noto Color Emoji (fonts-noto-color-emoji), shaped with HarfBuzz and FreeType. Animated stickers play on one clock; --animate or an .apng output writes an animation.
-        """)
+            The input is a conversation script (a .txt file, one event a line: docs/transcript.md) or a pack, for which a default conversation is written: a few bubbles both ways, each sticker sent once, one peeled onto a bubble. One screen of the device is drawn, scrolled to the latest message as Messages is (--all: the whole conversation). Text is Inter (fonts-inter) standing in for SF Pro, emoji Noto Color Emoji (fonts-noto-color-emoji), shaped with HarfBuzz and FreeType. Animated stickers play on one clock; --animate or an .apng output writes an animation.
+            """)
 
-    @Argument(help: ArgumentHelp("A conversation script (.txt), or a pack (folder, .xcstickers, .stickerpack) or image files.", valueName: "conversation-or-pack"))
+    @Argument(
+        help: ArgumentHelp(
+            "A conversation script (.txt), or a pack (folder, .xcstickers, .stickerpack) or image files.",
+            valueName: "conversation-or-pack"))
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png or .apng.", valueName: "out"))
@@ -38,7 +42,9 @@ public struct TranscriptCommand: ParsableCommand {
     @Flag(help: "Write an animated APNG (implied by a .apng output).")
     var animate = false
 
-    @Option(help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time")
+    )
     var duration: String?
 
     @Option(help: ArgumentHelp("A font file for all text instead of Inter.", valueName: "path"))
@@ -57,12 +63,18 @@ public struct TranscriptCommand: ParsableCommand {
     /// Checks the option combinations.
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name a conversation script or a pack.") }
-        guard output.hasSuffix(".png") || output.hasSuffix(".apng") else { throw ValidationError("The output must end in .png or .apng.") }
-        if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).") }
+        guard output.hasSuffix(".png") || output.hasSuffix(".apng") else {
+            throw ValidationError("The output must end in .png or .apng.")
+        }
+        if let at, DurationParsing.seconds(at) == nil {
+            throw ValidationError("--at \(at) is not a time (1.25s, 1250ms).")
+        }
         if let duration, !(0.001...3600).contains(DurationParsing.seconds(duration) ?? 0) {
             throw ValidationError("--duration \(duration) is not a time from 1ms to an hour (3s, 2500ms).")
         }
-        if animate && !output.hasSuffix(".apng") { throw ValidationError("--animate writes an APNG: name the output .apng.") }
+        if animate && !output.hasSuffix(".apng") {
+            throw ValidationError("--animate writes an APNG: name the output .apng.")
+        }
         if isAnimated && at != nil { throw ValidationError("An animated .apng output takes --duration, not --at.") }
         if duration != nil && !isAnimated { throw ValidationError("--duration applies to an animated .apng output.") }
     }
@@ -79,7 +91,8 @@ public struct TranscriptCommand: ParsableCommand {
         options.limits = limits.limits
         let renderer: TranscriptRenderer
         do {
-            renderer = try TranscriptRenderer(parsed.conversation, pack: pack, folder: folder, lines: parsed.lines, options: options)
+            renderer = try TranscriptRenderer(
+                parsed.conversation, pack: pack, folder: folder, lines: parsed.lines, options: options)
         } catch {
             throw CLIError(error.description)
         }
@@ -100,8 +113,9 @@ public struct TranscriptCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         let messages = parsed.conversation.messages.count
-        print("\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
-              + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
+        print(
+            "\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
+                + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
     }
 
     /// The conversation to draw, the pack its stickers come from and the folder its paths are
@@ -112,7 +126,9 @@ public struct TranscriptCommand: ParsableCommand {
             let text: String
             do {
                 let bytes = try BoundedFile.read(path, maxBytes: 1 << 20)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else { throw CLIError("\(path): not UTF-8 text") }
+                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                    throw CLIError("\(path): not UTF-8 text")
+                }
                 text = decoded
             } catch let error as CLIError {
                 throw error
@@ -123,8 +139,13 @@ public struct TranscriptCommand: ParsableCommand {
             do { parsed = try ConversationScript.parse(text) } catch { throw CLIError("\(path): \(error)") }
             let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
             guard let packPath = parsed.conversation.pack else {
-                let usesStickers = parsed.conversation.events.contains { if case .sticker = $0 { true } else if case .peel = $0 { true } else { false } }
-                if usesStickers { throw CLIError("\(path): the conversation sends stickers but names no pack (add a line `pack: PATH`)") }
+                let usesStickers = parsed.conversation.events.contains {
+                    if case .sticker = $0 { true } else if case .peel = $0 { true } else { false }
+                }
+                if usesStickers {
+                    throw CLIError(
+                        "\(path): the conversation sends stickers but names no pack (add a line `pack: PATH`)")
+                }
                 return (parsed, StickerPack(name: "", origin: .files, stickers: []), folder)
             }
             let resolved = packPath.hasPrefix("/") ? packPath : folder + "/" + packPath

@@ -9,7 +9,9 @@ public struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check a pack against Apple's sticker rules and the animation lints; exit 1 on any error.")
 
-    @Argument(help: ArgumentHelp("A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
+    @Argument(
+        help: ArgumentHelp(
+            "A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
     var inputs: [String]
 
     @Flag(help: "Print the report as JSON.")
@@ -37,7 +39,9 @@ public struct ValidateCommand: ParsableCommand {
     }
 
     static func text(_ report: ValidationReport) -> String {
-        var lines = ["pack \(report.pack): \(report.stickers.count) stickers, grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"]
+        var lines = [
+            "pack \(report.pack): \(report.stickers.count) stickers, grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"
+        ]
         for sticker in report.stickers {
             var parts = [sticker.format ?? "unreadable", "\(sticker.fileBytes) bytes"]
             if let w = sticker.width, let h = sticker.height { parts.append("\(w)x\(h)") }
@@ -50,9 +54,10 @@ public struct ValidateCommand: ParsableCommand {
             lines.append("  \(sticker.name): " + parts.joined(separator: ", "))
         }
         for finding in report.findings { lines.append(finding.description) }
-        lines.append(report.passed
-            ? "passed: \(report.warningCount) warning(s)"
-            : "FAILED: \(report.errorCount) error(s), \(report.warningCount) warning(s)")
+        lines.append(
+            report.passed
+                ? "passed: \(report.warningCount) warning(s)"
+                : "FAILED: \(report.errorCount) error(s), \(report.warningCount) warning(s)")
         return lines.joined(separator: "\n")
     }
 }

@@ -32,7 +32,8 @@ enum ColorPrecision {
     static func levels(bits: Int) -> [UInt8] {
         let step = 1 << (8 - bits)
         return (0..<65_536).map { index in
-            let alpha = index >> 8, value = index & 0xFF
+            let alpha = index >> 8
+            let value = index & 0xFF
             let nearest = (value + step / 2) / step * step
             return UInt8(min(alpha, nearest, 255))
         }

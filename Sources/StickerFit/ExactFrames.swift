@@ -15,18 +15,24 @@ public struct ExactFrames: Sendable {
     public var plays: Int
 
     /// The exact frames of a file sticker (a sequence is not one animation: `nil`).
-    public static func of(_ sticker: Sticker, size: StickerSize, options: FitOptions = FitOptions()) throws -> ExactFrames? {
+    public static func of(_ sticker: Sticker, size: StickerSize, options: FitOptions = FitOptions()) throws
+        -> ExactFrames?
+    {
         if case .sequence = sticker.source { return nil }
         let animation = try StickerAnimation.load(sticker, limits: options.limits)
         let shown = try animation.shownTimeline(threads: options.threads)
-        let (scaled, _) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: size.pixels, threads: options.threads)
+        let (scaled, _) = StickerGeometry.fit(
+            shown.frames, width: animation.width, height: animation.height, side: size.pixels, threads: options.threads)
         let merged = FrameTimeline(frames: scaled, durations: shown.durations).mergingRepeats()
         return ExactFrames(side: size.pixels, frames: merged.frames, delays: merged.delays, plays: animation.plays)
     }
 
     /// The exact encoding `fit` makes of these frames, at `level` (12: libdeflate's strongest).
-    public func encode(level: Int32 = 12, threads: Int = AnimationDecoder.defaultThreadCount) -> AnimationEncoder.Encoded {
-        AnimationEncoder.encode(frames: frames, delays: delays, width: side, height: side, plays: plays,
-                                options: .init(compressionLevel: level, threads: threads))
+    public func encode(level: Int32 = 12, threads: Int = AnimationDecoder.defaultThreadCount)
+        -> AnimationEncoder.Encoded
+    {
+        AnimationEncoder.encode(
+            frames: frames, delays: delays, width: side, height: side, plays: plays,
+            options: .init(compressionLevel: level, threads: threads))
     }
 }

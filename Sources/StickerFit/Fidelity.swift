@@ -1,7 +1,8 @@
 import AnimationCodec
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How far a fitted file is from the scaled original: the largest channel difference of any
@@ -27,12 +28,15 @@ public struct Fidelity: Sendable, Hashable {
 
     /// Decodes `bytes` and compares what it shows at each start time of `reference` with it,
     /// SSIM included.
-    static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError) -> Fidelity {
+    static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError)
+        -> Fidelity
+    {
         let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
         let shown = try FrameTimeline(shownBy: decoder)
         var fidelity = compare(shown, reference)
         if fidelity.psnr != nil {
-            fidelity.ssim = StructuralSimilarity.compare(shown, reference, width: decoder.info.width, height: decoder.info.height)
+            fidelity.ssim = StructuralSimilarity.compare(
+                shown, reference, width: decoder.info.width, height: decoder.info.height)
         }
         return fidelity
     }
@@ -41,7 +45,8 @@ public struct Fidelity: Sendable, Hashable {
     /// `reference`'s frame, over every premultiplied channel; canvases must be the same size.
     public static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline) -> Fidelity {
         var worst = 0
-        var squares = 0.0, samples = 0.0
+        var squares = 0.0
+        var samples = 0.0
         for (frame, other) in zip(reference.frames, shown.framesShown(atStartsOf: reference)) {
             guard other.count == frame.count else { return Fidelity(maxError: 255, psnr: 0) }
             let (sum, largest) = squaredDifferences(frame, other)

@@ -57,9 +57,12 @@ public struct FitOptions: Sendable, Hashable {
     public static let maxDecodedBytes = 1 << 30
 
     /// Creates options; the defaults are Apple's limits and every step allowed but a smaller size.
-    public init(size: StickerSize? = nil, maxBytes: Int = 500_000, allowSmallerSize: Bool = false, allowLossy: Bool = true,
-                compressionLevel: Int32 = 12, minimumFramesPerSecond: Double = 0, threads: Int = AnimationDecoder.defaultThreadCount,
-                limits: DecodingLimits = .default) {
+    public init(
+        size: StickerSize? = nil, maxBytes: Int = 500_000, allowSmallerSize: Bool = false, allowLossy: Bool = true,
+        compressionLevel: Int32 = 12, minimumFramesPerSecond: Double = 0,
+        threads: Int = AnimationDecoder.defaultThreadCount,
+        limits: DecodingLimits = .default
+    ) {
         self.size = size
         self.maxBytes = maxBytes
         self.allowSmallerSize = allowSmallerSize

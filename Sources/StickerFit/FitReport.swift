@@ -91,8 +91,11 @@ public struct FitReport: Sendable, Codable {
     public var peakResidentBytes: Int?
 
     /// Creates a report.
-    public init(catalog: String, size: StickerSize, maxBytes: Int, stickers: [FittedSticker], validation: ValidationReport?, seconds: Double,
-                options: FitOptions? = nil) {
+    public init(
+        catalog: String, size: StickerSize, maxBytes: Int, stickers: [FittedSticker], validation: ValidationReport?,
+        seconds: Double,
+        options: FitOptions? = nil
+    ) {
         self.catalog = catalog
         self.size = size.rawValue
         self.maxBytes = maxBytes
@@ -112,22 +115,33 @@ public struct FitReport: Sendable, Codable {
     public var text: String {
         var lines = ["fit \(catalog): \(stickers.count) sticker(s), \(size), at most \(maxBytes) bytes a file"]
         for entry in stickers {
-            let psnr = entry.psnr.map { String(cFormat: "%.1f dB", $0) + (entry.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "") } ?? "exact"
+            let psnr =
+                entry.psnr.map {
+                    String(cFormat: "%.1f dB", $0) + (entry.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "")
+                } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
             let changed = abs(entry.fpsAfter - entry.fpsBefore) >= 0.05
-            let rate = entry.fpsAfter > 0 ? String(cFormat: " at %.1f", entry.fpsBefore) + (changed ? String(cFormat: " -> %.1f", entry.fpsAfter) : "") + " fps" : ""
-            lines.append("  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
-                         + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
+            let rate =
+                entry.fpsAfter > 0
+                ? String(cFormat: " at %.1f", entry.fpsBefore)
+                    + (changed ? String(cFormat: " -> %.1f", entry.fpsAfter) : "") + " fps" : ""
+            lines.append(
+                "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
+                    + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             for step in entry.steps { lines.append("         \(step)") }
             if let warning = entry.warning { lines.append("         warning: \(warning)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }
         }
         if let validation {
-            lines.append("validate: " + (validation.passed ? "passed" : "FAILED") + ", \(validation.errorCount) error(s), \(validation.warningCount) warning(s)")
+            lines.append(
+                "validate: " + (validation.passed ? "passed" : "FAILED")
+                    + ", \(validation.errorCount) error(s), \(validation.warningCount) warning(s)")
             for finding in validation.findings { lines.append("  \(finding)") }
         }
-        lines.append(String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds)
-                     + (lossWarnings > 0 ? ", \(lossWarnings) with visible loss (warnings above; --strict makes them errors)" : ""))
+        lines.append(
+            String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds)
+                + (lossWarnings > 0
+                    ? ", \(lossWarnings) with visible loss (warnings above; --strict makes them errors)" : ""))
         return lines.joined(separator: "\n")
     }
 }

@@ -45,7 +45,10 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
     public var psnr: Double?
 
     /// Creates a step.
-    public init(_ kind: Kind, _ detail: String, isLossy: Bool = false, bytesAfter: Int? = nil, maxError: Int? = nil, psnr: Double? = nil) {
+    public init(
+        _ kind: Kind, _ detail: String, isLossy: Bool = false, bytesAfter: Int? = nil, maxError: Int? = nil,
+        psnr: Double? = nil
+    ) {
         self.kind = kind
         self.detail = detail
         self.isLossy = isLossy
@@ -75,7 +78,9 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         var text = kind.rawValue + (isLossy ? " (lossy)" : "") + ": " + detail
         if let bytesAfter { text += " -> \(bytesAfter) bytes" }
-        if isLossy, let maxError { text += ", max error \(maxError)" + (psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "") }
+        if isLossy, let maxError {
+            text += ", max error \(maxError)" + (psnr.map { String(cFormat: ", %.1f dB", $0) } ?? "")
+        }
         return text
     }
 }

@@ -24,7 +24,8 @@ public struct FrameTimeline: Sendable {
 
     /// Consecutive identical frames merged into the first, their times summed.
     func mergingRepeats() -> FrameTimeline {
-        var frames: [[UInt8]] = [], durations: [Double] = []
+        var frames: [[UInt8]] = []
+        var durations: [Double] = []
         for (frame, duration) in zip(self.frames, self.durations) {
             if let last = frames.last, last == frame {
                 durations[durations.count - 1] += duration
@@ -41,7 +42,8 @@ public struct FrameTimeline: Sendable {
     /// loop keeps its length.
     func keepingEvery(_ step: Double) -> FrameTimeline {
         let kept = Self.keptIndices(count: count, step: step)
-        var frames: [[UInt8]] = [], durations: [Double] = []
+        var frames: [[UInt8]] = []
+        var durations: [Double] = []
         for (position, start) in kept.enumerated() {
             let end = position + 1 < kept.count ? kept[position + 1] : count
             frames.append(self.frames[start])
@@ -53,7 +55,9 @@ public struct FrameTimeline: Sendable {
     /// The first `seconds` of the loop at their own speed: every frame that starts before then,
     /// the last one cut to end at `seconds` (the whole timeline when it is no longer).
     func keepingFirst(seconds: Double) -> FrameTimeline {
-        var frames: [[UInt8]] = [], durations: [Double] = [], start = 0.0
+        var frames: [[UInt8]] = []
+        var durations: [Double] = []
+        var start = 0.0
         for (frame, duration) in zip(self.frames, self.durations) where start < seconds - 1e-9 {
             frames.append(frame)
             durations.append(min(duration, seconds - start))
@@ -106,8 +110,9 @@ extension FrameTimeline {
     /// Every frame `decoder` composites, with the display times Messages gives them (a delay
     /// under 11 ms shows for 100 ms): a file as a viewer sees it.
     public init(shownBy decoder: AnimationDecoder) throws(CodecError) {
-        self.init(frames: try decoder.decodeAllFrames(threads: 1).map(\.pixels),
-                  durations: decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 })
+        self.init(
+            frames: try decoder.decodeAllFrames(threads: 1).map(\.pixels),
+            durations: decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 })
     }
 }
 
@@ -117,6 +122,7 @@ extension StickerAnimation {
     public func shownTimeline(threads: Int) throws(PackError) -> FrameTimeline {
         var frames: [[UInt8]] = []
         try forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
-        return FrameTimeline(frames: frames, durations: delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 })
+        return FrameTimeline(
+            frames: frames, durations: delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 })
     }
 }

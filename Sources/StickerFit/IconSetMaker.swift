@@ -24,9 +24,11 @@ public enum IconSetMaker {
         precondition(background.isOpaque, "icons need an opaque background")
         return ParallelWork.map(MessagesIconSet.required, threads: threads) { slot in
             let pixels = draw(source, width: slot.pixelWidth, height: slot.pixelHeight, background: background)
-            let png = AnimationEncoder.encode(frames: [pixels.pixels], delays: [FrameDelay(numerator: 0, denominator: 1)],
-                                              width: slot.pixelWidth, height: slot.pixelHeight, plays: 1,
-                                              options: .init(compressionLevel: 9, threads: 1)).bytes
+            let png = AnimationEncoder.encode(
+                frames: [pixels.pixels], delays: [FrameDelay(numerator: 0, denominator: 1)],
+                width: slot.pixelWidth, height: slot.pixelHeight, plays: 1,
+                options: .init(compressionLevel: 9, threads: 1)
+            ).bytes
             return CatalogWriter.Icon(slot: slot, png: png)
         }
     }
@@ -34,7 +36,8 @@ public enum IconSetMaker {
     /// One icon's pixels.
     static func draw(_ source: Source, width: Int, height: Int, background: Background) -> RGBAImage {
         var canvas = background.canvas(width: width, height: height)
-        let image: RGBAImage, cover: Bool
+        let image: RGBAImage
+        let cover: Bool
         switch source {
         case .artwork(let art): (image, cover) = (art, true)
         case .sticker(let art):
@@ -42,7 +45,8 @@ public enum IconSetMaker {
             (image, cover) = (visible.isEmpty ? art : art.cropped(to: visible), false)
         }
         guard image.width > 0 && image.height > 0 else { return canvas }
-        let scaleX = Double(width) / Double(image.width), scaleY = Double(height) / Double(image.height)
+        let scaleX = Double(width) / Double(image.width)
+        let scaleY = Double(height) / Double(image.height)
         let scale = cover ? max(scaleX, scaleY) : min(scaleX, scaleY) * stickerFill
         let drawnWidth = max(1, Int((Double(image.width) * scale).rounded()))
         let drawnHeight = max(1, Int((Double(image.height) * scale).rounded()))

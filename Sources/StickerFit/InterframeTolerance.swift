@@ -18,8 +18,11 @@ enum InterframeTolerance {
             let held = [UInt8](unsafeUninitializedCapacity: frames[index].count) { heldBytes, count in
                 out[index - 1].withUnsafeBytes { shownBytes in
                     frames[index].withUnsafeBytes { wantedBytes in
-                        hold(wanted: wantedBytes.bindMemory(to: UInt32.self), shown: shownBytes.bindMemory(to: UInt32.self),
-                             into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self), tolerance: UInt32(min(255, tolerance)))
+                        hold(
+                            wanted: wantedBytes.bindMemory(to: UInt32.self),
+                            shown: shownBytes.bindMemory(to: UInt32.self),
+                            into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self),
+                            tolerance: UInt32(min(255, tolerance)))
                     }
                 }
                 count = frames[index].count
@@ -32,8 +35,10 @@ enum InterframeTolerance {
     /// The kernel: each pixel of `pixels` is `wanted`'s, or `shown`'s wherever every channel is
     /// within `tolerance` of it, unless that would move an alpha of 0 or 255. The three buffers
     /// hold the same number of pixels.
-    private static func hold(wanted: UnsafeBufferPointer<UInt32>, shown: UnsafeBufferPointer<UInt32>,
-                             into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32) {
+    private static func hold(
+        wanted: UnsafeBufferPointer<UInt32>, shown: UnsafeBufferPointer<UInt32>,
+        into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32
+    ) {
         precondition(wanted.count == pixels.count && shown.count == pixels.count)
         for i in 0..<pixels.count {
             pixels[i] = heldPixel(wanted[i], shown: shown[i], tolerance: tolerance)
@@ -46,7 +51,8 @@ enum InterframeTolerance {
     @inline(__always)
     private static func heldPixel(_ next: UInt32, shown current: UInt32, tolerance: UInt32) -> UInt32 {
         @inline(__always) func distance(_ shift: UInt32) -> UInt32 {
-            let x = next >> shift & 0xFF, y = current >> shift & 0xFF
+            let x = next >> shift & 0xFF
+            let y = current >> shift & 0xFF
             return x > y ? x &- y : y &- x
         }
         let largest = max(max(distance(0), distance(8)), max(distance(16), distance(24)))

@@ -24,22 +24,36 @@ struct LossyRecipe: Hashable, Sendable {
     func steps(framesPerSecond: Double, frames: Int, dithered: Bool = false) -> [FitStep] {
         var steps: [FitStep] = []
         if softerScaling {
-            steps.append(FitStep(.scale, "scaled with the softer bicubic filter instead of Lanczos 3 (fewer bytes)", isLossy: true))
+            steps.append(
+                FitStep(
+                    .scale, "scaled with the softer bicubic filter instead of Lanczos 3 (fewer bytes)", isLossy: true))
         }
         if let colors {
-            steps.append(FitStep(.palette, "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact"
-                                 + (dithered ? ", ordered dithering)" : ")"), isLossy: true))
+            steps.append(
+                FitStep(
+                    .palette,
+                    "\(colors) colours with alpha (premultiplied median cut, transparent and opaque kept exact"
+                        + (dithered ? ", ordered dithering)" : ")"), isLossy: true))
         }
         if precision < 8 {
-            steps.append(FitStep(.precision, "\(precision) bits a colour channel, every colour kept (at most \(1 << (7 - precision)) off)", isLossy: true))
+            steps.append(
+                FitStep(
+                    .precision,
+                    "\(precision) bits a colour channel, every colour kept (at most \(1 << (7 - precision)) off)",
+                    isLossy: true))
         }
         if frameStep > 1 {
             let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / frameStep)
-            steps.append(FitStep(.frameRate, rate + " (\(stepName)), "
-                                 + "\(frames) -> \(FrameTimeline.keptIndices(count: frames, step: frameStep).count) frames", isLossy: true))
+            steps.append(
+                FitStep(
+                    .frameRate,
+                    rate + " (\(stepName)), "
+                        + "\(frames) -> \(FrameTimeline.keptIndices(count: frames, step: frameStep).count) frames",
+                    isLossy: true))
         }
         if tolerance > 0 {
-            steps.append(FitStep(.tolerance, "a pixel within \(tolerance) of what is shown stays as it is", isLossy: true))
+            steps.append(
+                FitStep(.tolerance, "a pixel within \(tolerance) of what is shown stays as it is", isLossy: true))
         }
         return steps
     }
@@ -47,7 +61,9 @@ struct LossyRecipe: Hashable, Sendable {
     /// `every 2nd frame`, or for a step between whole numbers the frames it keeps: `2 of every
     /// 5 frames` (2.5), `3 of every 4 frames` (4/3).
     private var stepName: String {
-        guard let kept = (1...8).first(where: { abs(frameStep * Double($0) - (frameStep * Double($0)).rounded()) < 1e-9 }) else {
+        guard
+            let kept = (1...8).first(where: { abs(frameStep * Double($0) - (frameStep * Double($0)).rounded()) < 1e-9 })
+        else {
             return String(cFormat: "one in every %.2f frames", frameStep)
         }
         let every = Int((frameStep * Double(kept)).rounded())
@@ -69,7 +85,8 @@ struct LossyRecipe: Hashable, Sendable {
     var summary: String {
         var parts: [String] = []
         if softerScaling { parts.append("bicubic") }
-        parts.append(colors.map { "\($0) colours" } ?? (precision < 8 ? "all colours at \(precision) bits" : "all colours"))
+        parts.append(
+            colors.map { "\($0) colours" } ?? (precision < 8 ? "all colours at \(precision) bits" : "all colours"))
         if tolerance > 0 { parts.append("tolerance \(tolerance)") }
         if frameStep > 1 { parts.append(stepName) }
         return parts.joined(separator: ", ")

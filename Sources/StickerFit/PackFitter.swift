@@ -20,8 +20,10 @@ public struct PackFitter: Sendable {
     /// Every sticker of `stickers` fitted to `size`, in order. Names are made distinct (and
     /// safe as folder names); `labels` overrides accessibility labels by sticker name.
     /// `progress` is called (from any thread, one call at a time) as stickers finish.
-    public func fit(_ stickers: [Sticker], size: StickerSize, labels: [String: String] = [:],
-                    progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) -> [FittedSticker] {
+    public func fit(
+        _ stickers: [Sticker], size: StickerSize, labels: [String: String] = [:],
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) -> [FittedSticker] {
         var taken = Set<String>()
         let names = stickers.map { CatalogWriter.uniqueName($0.name, taken: &taken) }
         // Whole stickers in parallel first: a sticker's own work parallelises less well.
@@ -49,13 +51,17 @@ public struct PackFitter: Sendable {
         fitted.compactMap { sticker in
             switch sticker.output {
             case .file(let name, let bytes):
-                return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel, content: .file(name: name, bytes: bytes),
-                                           fitLoss: sticker.loss)
+                return CatalogWriter.Entry(
+                    name: sticker.name, accessibilityLabel: sticker.accessibilityLabel,
+                    content: .file(name: name, bytes: bytes),
+                    fitLoss: sticker.loss)
             case .sequence(let frames, let sequence):
-                return CatalogWriter.Entry(name: sticker.name, accessibilityLabel: sticker.accessibilityLabel,
-                                           content: .sequence(frames: frames, duration: sequence.duration,
-                                                              durationType: sequence.durationType, repetitions: sequence.repetitions),
-                                           fitLoss: sticker.loss)
+                return CatalogWriter.Entry(
+                    name: sticker.name, accessibilityLabel: sticker.accessibilityLabel,
+                    content: .sequence(
+                        frames: frames, duration: sequence.duration,
+                        durationType: sequence.durationType, repetitions: sequence.repetitions),
+                    fitLoss: sticker.loss)
             case nil:
                 return nil
             }
@@ -70,7 +76,8 @@ extension FittedSticker {
         func renamed(_ file: String) -> String { file.hasPrefix(old) ? newName + file.dropFirst(old.count) : file }
         switch output {
         case .file(let file, let bytes): output = .file(name: renamed(file), bytes: bytes)
-        case .sequence(let frames, let sequence): output = .sequence(frames: frames.map { (renamed($0.name), $0.bytes) }, sequence: sequence)
+        case .sequence(let frames, let sequence):
+            output = .sequence(frames: frames.map { (renamed($0.name), $0.bytes) }, sequence: sequence)
         case nil: break
         }
         name = newName

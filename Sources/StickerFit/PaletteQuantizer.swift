@@ -21,7 +21,8 @@ struct PaletteQuantizer {
     private static func cell(_ packed: UInt32) -> Int {
         let a = packed >> 24
         let alphaClass = a == 255 ? 0 : 1 + Int(a >> 3)
-        return alphaClass << 15 | Int(packed >> 19 & 0x1F) << 10 | Int(packed >> 11 & 0x1F) << 5 | Int(packed >> 3 & 0x1F)
+        return alphaClass << 15 | Int(packed >> 19 & 0x1F) << 10 | Int(packed >> 11 & 0x1F) << 5
+            | Int(packed >> 3 & 0x1F)
     }
     private static let cellCount = 33 << 15
 
@@ -53,7 +54,8 @@ struct PaletteQuantizer {
         for (index, frame) in frames.enumerated() {
             frames[max(0, index - 1)].withUnsafeBytes { before in
                 frame.withUnsafeBytes { raw in
-                    let old = before.bindMemory(to: UInt32.self), pixels = raw.bindMemory(to: UInt32.self)
+                    let old = before.bindMemory(to: UInt32.self)
+                    let pixels = raw.bindMemory(to: UInt32.self)
                     for i in pixels.indices where pixels[i] >> 24 != 0 && (index == 0 || pixels[i] != old[i]) {
                         stats[Self.cell(pixels[i])].add(pixels[i])
                     }
@@ -81,10 +83,14 @@ struct PaletteQuantizer {
     /// cells are cut separately: translucent pixels (soft edges) are few but each is visible,
     /// so they get at least a thirty-second of the palette when there are any.
     private func medianCut(_ cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
-        let opaque = cells.filter { $0.key >> 15 == 0 }, translucent = cells.filter { $0.key >> 15 != 0 }
+        let opaque = cells.filter { $0.key >> 15 == 0 }
+        let translucent = cells.filter { $0.key >> 15 != 0 }
         let available = maxColors - 1
-        guard !translucent.isEmpty && !opaque.isEmpty else { return cut(opaque.isEmpty ? translucent : opaque, into: available) }
-        let translucentPixels = translucent.reduce(0) { $0 + $1.stats.count }, allPixels = cells.reduce(0) { $0 + $1.stats.count }
+        guard !translucent.isEmpty && !opaque.isEmpty else {
+            return cut(opaque.isEmpty ? translucent : opaque, into: available)
+        }
+        let translucentPixels = translucent.reduce(0) { $0 + $1.stats.count }
+        let allPixels = cells.reduce(0) { $0 + $1.stats.count }
         let share = Int((Double(available) * 4 * Double(translucentPixels) / Double(allPixels)).rounded())
         let translucentColors = min(min(translucent.count, available / 2), max(available / 32, share))
         return cut(opaque, into: available - translucentColors) + cut(translucent, into: translucentColors)
@@ -95,7 +101,9 @@ struct PaletteQuantizer {
         guard !cells.isEmpty, count > 0 else { return [] }
         var boxes = [cells]
         while boxes.count < count {
-            var bestIndex = -1, bestScore = 0.0, bestAxis = 0
+            var bestIndex = -1
+            var bestScore = 0.0
+            var bestAxis = 0
             for (index, box) in boxes.enumerated() where box.count > 1 {
                 let (axis, score) = Self.spread(box)
                 if score > bestScore { (bestIndex, bestScore, bestAxis) = (index, score, axis) }
@@ -103,7 +111,8 @@ struct PaletteQuantizer {
             guard bestIndex >= 0 else { break }
             let box = boxes[bestIndex].sorted { $0.stats.mean[bestAxis] < $1.stats.mean[bestAxis] }
             let total = box.reduce(0) { $0 + $1.stats.count }
-            var running = 0, split = 1
+            var running = 0
+            var split = 1
             for (index, cell) in box.enumerated() {
                 running += cell.stats.count
                 if running * 2 >= total { split = max(1, min(box.count - 1, index + 1)); break }
@@ -112,7 +121,8 @@ struct PaletteQuantizer {
             boxes.append(Array(box[split...]))
         }
         return boxes.map { box in
-            var sum = SIMD4<Double>(repeating: 0), count = 0.0
+            var sum = SIMD4<Double>(repeating: 0)
+            var count = 0.0
             for cell in box {
                 sum += cell.stats.mean * Double(cell.stats.count)
                 count += Double(cell.stats.count)
@@ -123,7 +133,9 @@ struct PaletteQuantizer {
 
     /// The channel along which a box is widest, and its weighted spread (range x pixels).
     private static func spread(_ box: [(key: Int, stats: CellStats)]) -> (Int, Double) {
-        var low = SIMD4<Double>(repeating: .infinity), high = SIMD4<Double>(repeating: -.infinity), weight = 0.0
+        var low = SIMD4<Double>(repeating: .infinity)
+        var high = SIMD4<Double>(repeating: -.infinity)
+        var weight = 0.0
         for cell in box {
             let mean = cell.stats.mean
             low = pointwiseMin(low, mean)
@@ -140,7 +152,8 @@ struct PaletteQuantizer {
     private func refine(_ initial: [SIMD4<Double>], cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
         var palette = initial
         for _ in 0..<refinementPasses {
-            var sums = [SIMD4<Double>](repeating: .zero, count: palette.count), counts = [Double](repeating: 0, count: palette.count)
+            var sums = [SIMD4<Double>](repeating: .zero, count: palette.count)
+            var counts = [Double](repeating: 0, count: palette.count)
             for cell in cells {
                 let nearest = Self.nearest(cell.stats.mean, in: palette, opaque: cell.key >> 15 == 0)
                 sums[nearest] += cell.stats.mean * Double(cell.stats.count)
@@ -154,7 +167,8 @@ struct PaletteQuantizer {
     /// The palette entry nearest to `color` (squared distance in premultiplied space); an opaque
     /// colour only considers opaque entries, a translucent one only translucent entries.
     private static func nearest(_ color: SIMD4<Double>, in palette: [SIMD4<Double>], opaque: Bool) -> Int {
-        var best = 0, bestDistance = Double.infinity
+        var best = 0
+        var bestDistance = Double.infinity
         for (index, entry) in palette.enumerated() where (entry[3] >= 254.5) == opaque {
             let d = entry - color
             let distance = (d * d).sum()
@@ -175,13 +189,15 @@ struct PaletteQuantizer {
         var side = 1
         while side < 8 {
             var next = [Int](repeating: 0, count: side * side * 4)
-            for y in 0..<side { for x in 0..<side {
-                let value = 4 * matrix[y * side + x]
-                next[y * 2 * side + x] = value
-                next[y * 2 * side + x + side] = value + 2
-                next[(y + side) * 2 * side + x] = value + 3
-                next[(y + side) * 2 * side + x + side] = value + 1
-            } }
+            for y in 0..<side {
+                for x in 0..<side {
+                    let value = 4 * matrix[y * side + x]
+                    next[y * 2 * side + x] = value
+                    next[y * 2 * side + x + side] = value + 2
+                    next[(y + side) * 2 * side + x] = value + 3
+                    next[(y + side) * 2 * side + x + side] = value + 1
+                }
+            }
             matrix = next
             side *= 2
         }
@@ -242,9 +258,10 @@ struct PaletteQuantizer {
                     if value >> 24 == 0 { pixels[i] = 0; continue }
                     let key = Self.cell(amplitude > 0 ? dithered(value, i) : value)
                     if !known[key] {
-                        let centre = SIMD4<Double>(Double((key & 0x1F) << 3 | 4), Double((key >> 5 & 0x1F) << 3 | 4),
-                                                   Double((key >> 10 & 0x1F) << 3 | 4),
-                                                   key >> 15 == 0 ? 255 : Double(((key >> 15) - 1) << 3 | 4))
+                        let centre = SIMD4<Double>(
+                            Double((key & 0x1F) << 3 | 4), Double((key >> 5 & 0x1F) << 3 | 4),
+                            Double((key >> 10 & 0x1F) << 3 | 4),
+                            key >> 15 == 0 ? 255 : Double(((key >> 15) - 1) << 3 | 4))
                         lookup[key] = packed[Self.nearest(centre, in: palette, opaque: key >> 15 == 0)]
                         known[key] = true
                     }
@@ -255,4 +272,3 @@ struct PaletteQuantizer {
         }
     }
 }
-

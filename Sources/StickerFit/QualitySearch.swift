@@ -71,8 +71,11 @@ struct QualitySearch {
         var softerScaling: Bool
     }
 
-    init(merged: FrameTimeline, softerMerged: (() -> FrameTimeline)? = nil, reference: FrameTimeline, plays: Int, side: Int,
-         options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil) {
+    init(
+        merged: FrameTimeline, softerMerged: (() -> FrameTimeline)? = nil, reference: FrameTimeline, plays: Int,
+        side: Int,
+        options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil
+    ) {
         self.exactSearchLevelBytes = exactSearchLevelBytes
         self.merged = merged
         self.makeSofter = softerMerged
@@ -120,7 +123,9 @@ struct QualitySearch {
         let fullPalette: Int? = exactIsPalette ? nil : 256
         let fewer = Self.paletteSizes.filter { !exactIsPalette || $0 < 256 }
         guard animated else {
-            let softer = !hasSofter ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
+            let softer =
+                !hasSofter
+                ? [] : [[LossyRecipe(softerScaling: true)] + fewer.map { LossyRecipe(softerScaling: true, colors: $0) }]
             let precise = exactIsPalette ? [] : [Self.precisionFamily]
             return precise + [fewer.map { LossyRecipe(colors: $0) }] + softer
         }
@@ -128,10 +133,14 @@ struct QualitySearch {
         var families: [[LossyRecipe]] = [(1...48).map { LossyRecipe(colors: nil, tolerance: $0) }]
         if !exactIsPalette { families.append(Self.precisionFamily) }
         for step in steps {
-            families.append((0...48).map { LossyRecipe(colors: fullPalette, tolerance: $0, frameStep: step) }.filter { $0 != LossyRecipe() })
+            families.append(
+                (0...48).map { LossyRecipe(colors: fullPalette, tolerance: $0, frameStep: step) }.filter {
+                    $0 != LossyRecipe()
+                })
             families.append(fewer.map { LossyRecipe(colors: $0, tolerance: 2, frameStep: step) })
         }
-        families.append(steps.flatMap { step in [64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 16, frameStep: step) } })
+        families.append(
+            steps.flatMap { step in [64, 32, 16].map { LossyRecipe(colors: $0, tolerance: 16, frameStep: step) } })
         if hasSofter {
             // The softer filter at the full rate: exact, then with a growing tolerance; over a
             // 256-colour palette; and with fewer colours.
@@ -171,8 +180,9 @@ struct QualitySearch {
         var timeline = recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
         if recipe.precision < 8 { timeline.frames = ColorPrecision.apply(timeline.frames, bits: recipe.precision) }
         if let colors = recipe.colors {
-            timeline.frames = quantized(timeline.frames, key: QuantizedKey(colors: colors, softerScaling: recipe.softerScaling),
-                                        from: start, fullRate: recipe.frameStep <= 1)
+            timeline.frames = quantized(
+                timeline.frames, key: QuantizedKey(colors: colors, softerScaling: recipe.softerScaling),
+                from: start, fullRate: recipe.frameStep <= 1)
         }
         timeline.frames = InterframeTolerance.apply(timeline.frames, tolerance: recipe.tolerance)
         return timeline.mergingRepeats()
@@ -180,14 +190,18 @@ struct QualitySearch {
 
     /// `frames` (some or all of `start`'s) mapped to the palette `key` names, chosen from all
     /// of `start`'s frames; full-rate results are kept for the next call.
-    private mutating func quantized(_ frames: [[UInt8]], key: QuantizedKey, from start: FrameTimeline, fullRate: Bool) -> [[UInt8]] {
+    private mutating func quantized(_ frames: [[UInt8]], key: QuantizedKey, from start: FrameTimeline, fullRate: Bool)
+        -> [[UInt8]]
+    {
         if fullRate, let kept = quantizedFullRate, kept.key == key { return kept.frames }
         let quantizer = PaletteQuantizer(maxColors: key.colors, dither: options.dither)
-        let palette = palettes[key] ?? {
-            let histogram = histograms[key.softerScaling] ?? PaletteQuantizer.histogram(of: start.frames)
-            histograms[key.softerScaling] = histogram
-            return quantizer.palette(histogram)
-        }()
+        let palette =
+            palettes[key]
+            ?? {
+                let histogram = histograms[key.softerScaling] ?? PaletteQuantizer.histogram(of: start.frames)
+                histograms[key.softerScaling] = histogram
+                return quantizer.palette(histogram)
+            }()
         palettes[key] = palette
         let mapped = quantizer.remap(frames, width: side, palette: palette)
         if fullRate { quantizedFullRate = (key, mapped) }
@@ -197,16 +211,18 @@ struct QualitySearch {
     /// Plans the file with a greedy search level (libdeflate 4): the choices differ little from
     /// the default search level's, at about half the time, and the file is written at the strongest.
     private func plan(_ timeline: FrameTimeline) -> PlannedAnimation {
-        AnimationEncoder.plan(frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
-                              options: .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads))
+        AnimationEncoder.plan(
+            frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
+            options: .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads))
     }
 
     /// The quick estimate of `recipe`'s file (made once, then remembered).
     private mutating func estimate(_ recipe: LossyRecipe) -> Int {
         if let known = estimates[recipe] { return known }
         let frames = timeline(recipe).frames
-        let bytes = AnimationEncoder.estimatedBytes(frames: frames, width: side, height: side, sampleEvery: max(1, frames.count / 24),
-                                                    level: 1, threads: options.threads)
+        let bytes = AnimationEncoder.estimatedBytes(
+            frames: frames, width: side, height: side, sampleEvery: max(1, frames.count / 24),
+            level: 1, threads: options.threads)
         estimates[recipe] = bytes
         return bytes
     }
@@ -230,15 +246,18 @@ struct QualitySearch {
     /// has measured the estimate's ratio for its kind: a plan has come to 0.7-1.0 times the
     /// estimate on every clip measured, so 0.6 of it over the budget is over.
     private mutating func surelyOver(_ recipe: LossyRecipe) -> Bool {
-        levelRatios[ratioKind(recipe)] == nil && Double(estimate(recipe)) * 0.6 * strongestRatio > Double(options.maxBytes)
+        levelRatios[ratioKind(recipe)] == nil
+            && Double(estimate(recipe)) * 0.6 * strongestRatio > Double(options.maxBytes)
     }
 
     /// The mildest recipe of `family` predicted to fit, by bisection (the strongest is tried
     /// first); `nil` when even the strongest is predicted over.
     private mutating func mildestFitting(_ family: [LossyRecipe]) -> Int? {
         guard let strongest = family.indices.last, !surelyOver(family[strongest]),
-              predicted(family[strongest]) <= options.maxBytes else { return nil }
-        var low = 0, high = strongest
+            predicted(family[strongest]) <= options.maxBytes
+        else { return nil }
+        var low = 0
+        var high = strongest
         while low < high {
             let middle = (low + high) / 2
             if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
@@ -271,8 +290,10 @@ struct QualitySearch {
         // that rate would be needed, and no family has them.
         let feasible = firstFeasibleStep(minimumFramesPerSecond: minimumFramesPerSecond)
         var searched = Set(order.filter { families[$0].allSatisfy { $0.frameStep < feasible } })
-        var waiting: [Winner] = [], compared: [Winner] = []
-        var result: Found?, resultRank = -Double.infinity
+        var waiting: [Winner] = []
+        var compared: [Winner] = []
+        var result: Found?
+        var resultRank = -Double.infinity
         while true {
             // Search every family that could still beat the best candidate (written or waiting).
             for number in order where !searched.contains(number) {
@@ -287,7 +308,8 @@ struct QualitySearch {
             // Write the best candidate; one whose real file comes out over the budget gives way
             // to the next, and the families it kept from being searched are searched after all.
             guard let best = waiting.indices.min(by: { better(waiting[$0], waiting[$1]) }),
-                  rank(waiting[best].psnr) > resultRank else { break }
+                rank(waiting[best].psnr) > resultRank
+            else { break }
             let winner = waiting.remove(at: best)
             if let found = settle(families[winner.family], from: winner.index) {
                 result = found
@@ -308,7 +330,8 @@ struct QualitySearch {
             let recipe = LossyRecipe(colors: 16, tolerance: 16, frameStep: step)
             return !surelyOver(recipe) && predicted(recipe) <= options.maxBytes
         }
-        var low = 0, high = steps.count - 1
+        var low = 0
+        var high = steps.count - 1
         while low < high {
             let middle = (low + high) / 2
             if fits(steps[middle]) { high = middle } else { low = middle + 1 }
@@ -350,7 +373,8 @@ struct QualitySearch {
             let recipe = family[index]
             let frames = timeline(recipe)
             let plan = self.plan(frames)
-            levelRatios[ratioKind(recipe)] = Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
+            levelRatios[ratioKind(recipe)] =
+                Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
             let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
             planned[index] = predictedBytes
             let milderOver = index == 0 || (planned[index - 1].map { $0 > options.maxBytes } ?? false)
@@ -378,7 +402,8 @@ struct QualitySearch {
             let over = planned.filter { $0.value > options.maxBytes }.keys.max() ?? -1
             let under = planned.filter { $0.value <= options.maxBytes }.keys.min() ?? family.count
             guard over + 1 < family.count else { return nil }
-            var low = over + 1, high = min(under, family.count - 1)
+            var low = over + 1
+            var high = min(under, family.count - 1)
             if low > high { return nil }
             while low < high {
                 let middle = (low + high) / 2
@@ -394,8 +419,11 @@ struct QualitySearch {
                 // Only the recipe already predicted to fit is left: write it (planned already
                 // when it is the last one planned under the budget).
                 index = high
-                let (frames, plan) = pending.flatMap { $0.index == index ? ($0.frames, $0.plan) : nil }
-                    ?? { let frames = timeline(family[index]); return (frames, self.plan(frames)) }()
+                let (frames, plan) =
+                    pending.flatMap { $0.index == index ? ($0.frames, $0.plan) : nil }
+                    ?? {
+                        let frames = timeline(family[index]); return (frames, self.plan(frames))
+                    }()
                 let bytes = write(plan)
                 if bytes.count <= options.maxBytes { return found(family[index], frames, bytes) }
                 planned[index] = bytes.count
@@ -415,7 +443,9 @@ struct QualitySearch {
     /// otherwise the file is the plan's, at the search level (`atSearchLevel`), since a sticker
     /// that fails writes no file and the strongest level would take seconds to make one.
     mutating func smallest(minimumFramesPerSecond: Double) -> (found: Found, atSearchLevel: Bool)? {
-        func strength(_ recipe: LossyRecipe) -> (Int, Double, Int) { (-(recipe.colors ?? 1 << 24), recipe.frameStep, recipe.tolerance) }
+        func strength(_ recipe: LossyRecipe) -> (Int, Double, Int) {
+            (-(recipe.colors ?? 1 << 24), recipe.frameStep, recipe.tolerance)
+        }
         let strongest = families(minimumFramesPerSecond: minimumFramesPerSecond).compactMap(\.last)
         guard let recipe = strongest.max(by: { strength($0) < strength($1) }) else { return nil }
         let frames = timeline(recipe)

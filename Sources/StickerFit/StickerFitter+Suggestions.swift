@@ -10,28 +10,44 @@ extension StickerFitter {
         var found: [String] = []
         if let (attempt, _) = belowFloor, let psnr = attempt.fidelity.psnr {
             // The same search with a lower floor makes this very file (the floor only accepts or refuses).
-            var with: [String] = [], withoutStrict = false
+            var with: [String] = []
+            var withoutStrict = false
             if psnr < options.psnrFloor {
                 withoutStrict = options.strict
-                if psnr < options.minimumPSNR { with.append(String(cFormat: "--min-psnr %.1f", (psnr * 10).rounded(.down) / 10)) }
+                if psnr < options.minimumPSNR {
+                    with.append(String(cFormat: "--min-psnr %.1f", (psnr * 10).rounded(.down) / 10))
+                }
             }
             if let ssim = attempt.fidelity.ssim, ssim < options.ssimFloor {
                 withoutStrict = withoutStrict || options.strict
-                if ssim < options.minimumSSIM { with.append(String(cFormat: "--min-ssim %.2f", (ssim * 100).rounded(.down) / 100)) }
+                if ssim < options.minimumSSIM {
+                    with.append(String(cFormat: "--min-ssim %.2f", (ssim * 100).rounded(.down) / 100))
+                }
             }
-            let changes = [withoutStrict ? "without --strict" : nil, with.isEmpty ? nil : "with " + with.joined(separator: " ")].compactMap { $0 }
-            if !changes.isEmpty { found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt)) }
+            let changes = [
+                withoutStrict ? "without --strict" : nil, with.isEmpty ? nil : "with " + with.joined(separator: " ")
+            ].compactMap { $0 }
+            if !changes.isEmpty {
+                found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt))
+            }
         }
-        if !options.allowSmallerSize, let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }),
-           case .made(let made) = try make(source, size: smaller, asked: size) {
-            found.append("made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
+        if !options.allowSmallerSize,
+            let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }),
+            case .made(let made) = try make(source, size: smaller, asked: size)
+        {
+            found.append(
+                "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
         }
         if options.maxDuration == nil, source.shown.count > 1 {
             let full = source.shown.totalSeconds
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
-                let shorter = Self.source(source.shown, animation: source.animation, original: source.original, maxDuration: seconds)
+                let shorter = Self.source(
+                    source.shown, animation: source.animation, original: source.original, maxDuration: seconds)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size)) {
-                    found.append(String(cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds) + Self.figures(made.attempt))
+                    found.append(
+                        String(
+                            cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds,
+                            seconds) + Self.figures(made.attempt))
                     break
                 }
             }
@@ -40,11 +56,17 @@ extension StickerFitter {
             // The rate the search reaches without a minimum, then that rate as the minimum.
             var free = self
             free.options.minimumFramesPerSecond = 0
-            if case .made(let made) = try free.make(source, sizes: sizes(from: size)), made.attempt.framesPerSecond < options.minimumFramesPerSecond {
+            if case .made(let made) = try free.make(source, sizes: sizes(from: size)),
+                made.attempt.framesPerSecond < options.minimumFramesPerSecond
+            {
                 var lower = self
                 lower.options.minimumFramesPerSecond = (made.attempt.framesPerSecond * 10).rounded(.down) / 10
-                if lower.options.minimumFramesPerSecond > 0, case .made(let proven) = try lower.make(source, sizes: sizes(from: size)) {
-                    found.append(String(cFormat: "made with --min-fps %.1f: ", lower.options.minimumFramesPerSecond) + Self.figures(proven.attempt))
+                if lower.options.minimumFramesPerSecond > 0,
+                    case .made(let proven) = try lower.make(source, sizes: sizes(from: size))
+                {
+                    found.append(
+                        String(cFormat: "made with --min-fps %.1f: ", lower.options.minimumFramesPerSecond)
+                            + Self.figures(proven.attempt))
                 }
             }
         }

@@ -34,7 +34,8 @@ public struct StickerFitter: Sendable {
     /// sticker's own, else its name).
     public func fit(_ sticker: Sticker, size: StickerSize, label: String? = nil) -> FittedSticker {
         let start = Date()
-        var result = FittedSticker(name: sticker.name, accessibilityLabel: label ?? sticker.localizedDescription, sizeClass: size)
+        var result = FittedSticker(
+            name: sticker.name, accessibilityLabel: label ?? sticker.localizedDescription, sizeClass: size)
         result.bytesBefore = sticker.files.reduce(0) { total, url in
             total + (BoundedFile.size(url.path) ?? 0)
         }
@@ -46,8 +47,10 @@ public struct StickerFitter: Sendable {
                 try fitSequence(animation, sequence: sequence, size: size, into: &result)
             } else {
                 // The input is read again only when it may be kept as it is: a square of a size's side.
-                let keepable = animation.width == animation.height && sizes(from: size).contains { $0.pixels == animation.width }
-                let original = keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
+                let keepable =
+                    animation.width == animation.height && sizes(from: size).contains { $0.pixels == animation.width }
+                let original =
+                    keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
                 try fitFile(animation, original: original, size: size, into: &result)
             }
         } catch {
@@ -96,7 +99,9 @@ public struct StickerFitter: Sendable {
         var leadingSteps: [FitStep]
     }
 
-    private func fitFile(_ animation: StickerAnimation, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker) throws {
+    private func fitFile(
+        _ animation: StickerAnimation, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
+    ) throws {
         let full = try animation.shownTimeline(threads: options.threads)
         result.framesPerSecondBefore = full.framesPerSecond
         let source = Self.source(full, animation: animation, original: original, maxDuration: options.maxDuration)
@@ -110,10 +115,12 @@ public struct StickerFitter: Sendable {
             let (attempt, steps) = shownCandidate
             var message: String
             if belowFloor != nil {
-                message = "the best file within \(String(groupingThousands: options.maxBytes)) bytes is \(Self.figures(attempt)), "
+                message =
+                    "the best file within \(String(groupingThousands: options.maxBytes)) bytes is \(Self.figures(attempt)), "
                     + "under the quality floor of " + floorText
             } else {
-                message = "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
+                message =
+                    "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
                     + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
                     + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
             }
@@ -131,7 +138,8 @@ public struct StickerFitter: Sendable {
     private var floorText: String {
         var parts = [String(cFormat: "%g dB", options.psnrFloor)]
         if options.ssimFloor > 0 { parts.append(String(cFormat: "SSIM %g", options.ssimFloor)) }
-        return parts.joined(separator: " and ") + (options.strict ? " (--strict)" : " (--min-psnr" + (options.ssimFloor > 0 ? ", --min-ssim)" : ")"))
+        return parts.joined(separator: " and ")
+            + (options.strict ? " (--strict)" : " (--min-psnr" + (options.ssimFloor > 0 ? ", --min-ssim)" : ")"))
     }
 
     /// `412,118 bytes, 24.1 dB, SSIM 0.812, 21 frames at 7.5 fps`: a file's figures.
@@ -139,26 +147,34 @@ public struct StickerFitter: Sendable {
         var text = "\(String(groupingThousands: attempt.bytes.count)) bytes"
         if let psnr = attempt.fidelity.psnr { text += String(cFormat: ", %.1f dB", psnr) } else { text += ", exact" }
         if let ssim = attempt.fidelity.ssim { text += String(cFormat: ", SSIM %.3f", ssim) }
-        if attempt.framesPerSecond > 0 { text += String(cFormat: ", %ld frames at %.1f fps", attempt.frames, attempt.framesPerSecond) }
+        if attempt.framesPerSecond > 0 {
+            text += String(cFormat: ", %ld frames at %.1f fps", attempt.frames, attempt.framesPerSecond)
+        }
         return text
     }
 
     /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
     /// animation that is longer (a lossy step, named).
-    static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?) -> Source {
+    static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?)
+        -> Source
+    {
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else {
             return Source(shown: full, animation: animation, original: original, leadingSteps: [])
         }
         let trimmed = full.keepingFirst(seconds: maxDuration)
-        let step = FitStep(.maxDuration, String(cFormat: "the first %.2f s of %.2f s kept at their own speed, %ld -> %ld frames",
-                                                trimmed.totalSeconds, full.totalSeconds, full.count, trimmed.count), isLossy: true)
+        let step = FitStep(
+            .maxDuration,
+            String(
+                cFormat: "the first %.2f s of %.2f s kept at their own speed, %ld -> %ld frames",
+                trimmed.totalSeconds, full.totalSeconds, full.count, trimmed.count), isLossy: true)
         return Source(shown: trimmed, animation: animation, original: nil, leadingSteps: [step])
     }
 
     /// Fits `source` at each of `sizes` in turn: the first file within the budget and above
     /// the floor is made.
     func make(_ source: Source, sizes: [StickerSize]) throws -> Outcome {
-        var belowFloor: Candidate?, smallest: Candidate?
+        var belowFloor: Candidate?
+        var smallest: Candidate?
         let asked = sizes[0]
         for target in sizes {
             switch try make(source, size: target, asked: asked) {
@@ -179,33 +195,46 @@ public struct StickerFitter: Sendable {
         let shown = source.shown
         let format = animation.fileInfos[0].format
         var steps = source.leadingSteps
-        if target != size { steps.append(FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true)) }
-        let (scaled, geometry) = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height,
-                                                     side: target.pixels, threads: options.threads)
+        if target != size {
+            steps.append(FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true))
+        }
+        let (scaled, geometry) = StickerGeometry.fit(
+            shown.frames, width: animation.width, height: animation.height,
+            side: target.pixels, threads: options.threads)
         steps += geometry
         let reference = FrameTimeline(frames: scaled, durations: shown.durations)
         let merged = reference.mergingRepeats()
         // The lossy search also tries the frames scaled with a softer filter (when scaled).
         let isScaled = geometry.contains { $0.kind == .scale }
         let threads = options.threads
-        let softer: (() -> FrameTimeline)? = !isScaled ? nil : {
-            let frames = StickerGeometry.fit(shown.frames, width: animation.width, height: animation.height, side: target.pixels,
-                                             threads: threads, filter: .bicubic).frames
-            return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
-        }
+        let softer: (() -> FrameTimeline)? =
+            !isScaled
+            ? nil
+            : {
+                let frames = StickerGeometry.fit(
+                    shown.frames, width: animation.width, height: animation.height, side: target.pixels,
+                    threads: threads, filter: .bicubic
+                ).frames
+                return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
+            }
         if merged.count < reference.count {
             steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
         }
         let original = source.original ?? []
-        let unchanged = source.original != nil && geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
+        let unchanged =
+            source.original != nil && geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
         // A quick estimate first: an exact file far over the budget is not planned, only reported.
         let estimate = quickEstimate(merged, side: target.pixels)
         if options.allowLossy, isFarOverBudget(estimate), !(unchanged && original.count <= options.maxBytes) {
-            steps.append(FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(String(groupingThousands: estimate)) bytes, "
-                                 + "far over the budget (not written)"))
-            return try makeLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays,
-                                 exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette, exactSearchLevelBytes: nil,
-                                 size: target, steps: steps, smallest: nil)
+            steps.append(
+                FitStep(
+                    .encode,
+                    "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(String(groupingThousands: estimate)) bytes, "
+                        + "far over the budget (not written)"))
+            return try makeLossy(
+                merged: merged, softer: softer, reference: reference, plays: animation.plays,
+                exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette, exactSearchLevelBytes: nil,
+                size: target, steps: steps, smallest: nil)
         }
         // Planning compresses every frame at the search level on the way; the strongest
         // level (rarely a tenth smaller, several times slower) runs only when it could fit.
@@ -214,48 +243,73 @@ public struct StickerFitter: Sendable {
         let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
         let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
         let encoded = planned.encode(level: level, threads: options.threads)
-        var attempt = Attempt(bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target,
-                              framesPerSecond: merged.framesPerSecond)
+        var attempt = Attempt(
+            bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target,
+            framesPerSecond: merged.framesPerSecond)
         let levelName = level.map { "level \($0)" } ?? "search level (the strongest could not fit or beat the input)"
-        var step = FitStep(.encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)", bytesAfter: encoded.bytes.count)
+        var step = FitStep(
+            .encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)",
+            bytesAfter: encoded.bytes.count)
         if unchanged && original.count <= encoded.bytes.count {
             attempt.bytes = original
             attempt.fileExtension = format.fileExtension
-            step = FitStep(.keepOriginal, "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)", bytesAfter: original.count)
+            step = FitStep(
+                .keepOriginal,
+                "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)",
+                bytesAfter: original.count)
         }
         steps.append(step)
         if attempt.bytes.count <= options.maxBytes { return .made((attempt, steps)) }
         guard options.allowLossy else { return .failed(belowFloor: nil, smallest: (attempt, steps)) }
-        return try makeLossy(merged: merged, softer: softer, reference: reference, plays: animation.plays, exactIsPalette: encoded.colorModel.isPalette,
-                             exactSearchLevelBytes: planned.searchLevelBytes, size: target, steps: steps, smallest: (attempt, steps))
+        return try makeLossy(
+            merged: merged, softer: softer, reference: reference, plays: animation.plays,
+            exactIsPalette: encoded.colorModel.isPalette,
+            exactSearchLevelBytes: planned.searchLevelBytes, size: target, steps: steps, smallest: (attempt, steps))
     }
 
     /// The lossy candidates at one size: the quality search's file and, for an opaque still, a
     /// JPEG; the one of highest PSNR that fits and meets the floor is made. Otherwise the best
     /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned.
-    private func makeLossy(merged: FrameTimeline, softer: (() -> FrameTimeline)?, reference: FrameTimeline, plays: Int,
-                           exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
-                           smallest exact: Candidate?) throws -> Outcome {
+    private func makeLossy(
+        merged: FrameTimeline, softer: (() -> FrameTimeline)?, reference: FrameTimeline, plays: Int,
+        exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
+        smallest exact: Candidate?
+    ) throws -> Outcome {
         var fitting: [Candidate] = []
-        var search = QualitySearch(merged: merged, softerMerged: softer, reference: reference, plays: plays, side: target.pixels,
-                                   options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes)
+        var search = QualitySearch(
+            merged: merged, softerMerged: softer, reference: reference, plays: plays, side: target.pixels,
+            options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes)
         if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
             fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))
         }
-        if merged.count == 1, RGBAImage(width: target.pixels, height: target.pixels, pixels: merged.frames[0]).isOpaque {
+        if merged.count == 1, RGBAImage(width: target.pixels, height: target.pixels, pixels: merged.frames[0]).isOpaque
+        {
             // JPEG qualities best first: the first that fits is the best JPEG.
             for quality in Self.jpegQualities {
-                guard let jpeg = JPEGEncoder.encode(opaque: merged.frames[0], width: target.pixels, height: target.pixels, quality: quality) else { break }
+                guard
+                    let jpeg = JPEGEncoder.encode(
+                        opaque: merged.frames[0], width: target.pixels, height: target.pixels, quality: quality)
+                else { break }
                 guard jpeg.count <= options.maxBytes else { continue }
                 let fidelity = try Fidelity.measure(jpeg, against: reference, limits: options.limits)
-                fitting.append((Attempt(bytes: jpeg, fileExtension: "jpg", frames: 1, fidelity: fidelity, size: target, framesPerSecond: 0),
-                                steps + [FitStep(.jpeg, "quality \(quality)", isLossy: true, bytesAfter: jpeg.count,
-                                                 maxError: fidelity.maxError, psnr: fidelity.psnr)]))
+                fitting.append(
+                    (
+                        Attempt(
+                            bytes: jpeg, fileExtension: "jpg", frames: 1, fidelity: fidelity, size: target,
+                            framesPerSecond: 0),
+                        steps + [
+                            FitStep(
+                                .jpeg, "quality \(quality)", isLossy: true, bytesAfter: jpeg.count,
+                                maxError: fidelity.maxError, psnr: fidelity.psnr)
+                        ]
+                    ))
                 break
             }
         }
         var smallest = exact
-        if fitting.isEmpty, let (reached, atSearchLevel) = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+        if fitting.isEmpty,
+            let (reached, atSearchLevel) = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond)
+        {
             var candidate = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)
             candidate.attempt.atSearchLevel = atSearchLevel
             // Predictions said no candidate fits, but the strongest one written does: keep it.
@@ -274,8 +328,9 @@ public struct StickerFitter: Sendable {
 
     /// The exact file's size estimated quickly (libdeflate level 1 on a sample of the frames).
     private func quickEstimate(_ merged: FrameTimeline, side: Int) -> Int {
-        AnimationEncoder.estimatedBytes(frames: merged.frames, width: side, height: side,
-                                        sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
+        AnimationEncoder.estimatedBytes(
+            frames: merged.frames, width: side, height: side,
+            sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
     }
 
     /// Whether an exact file of `estimate` bytes is surely over twice the budget (a real encode
@@ -283,17 +338,31 @@ public struct StickerFitter: Sendable {
     private func isFarOverBudget(_ estimate: Int) -> Bool { estimate / 2 > options.maxBytes * 2 }
 
     /// A file the lossy search wrote, measured by decoding it, with its steps.
-    private func lossyAttempt(_ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
-                              steps: [FitStep]) throws -> Candidate {
+    private func lossyAttempt(
+        _ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
+        steps: [FitStep]
+    ) throws -> Candidate {
         let fidelity = try Fidelity.measure(found.bytes, against: reference, limits: options.limits)
-        var lossySteps = steps + found.recipe.steps(framesPerSecond: merged.framesPerSecond, frames: merged.count, dithered: options.dither)
+        var lossySteps =
+            steps
+            + found.recipe.steps(
+                framesPerSecond: merged.framesPerSecond, frames: merged.count, dithered: options.dither)
         let compared = found.compared.map { candidate in
             candidate.recipe.summary + (candidate.psnr.map { String(cFormat: " %.1f dB", $0) } ?? " exact")
         }
-        let detail = compared.count > 1 ? "best of \(compared.count): " + compared.joined(separator: "; ") : "chosen: " + found.recipe.summary
-        lossySteps.append(FitStep(.search, detail, isLossy: true, bytesAfter: found.bytes.count, maxError: fidelity.maxError, psnr: fidelity.psnr))
+        let detail =
+            compared.count > 1
+            ? "best of \(compared.count): " + compared.joined(separator: "; ") : "chosen: " + found.recipe.summary
+        lossySteps.append(
+            FitStep(
+                .search, detail, isLossy: true, bytesAfter: found.bytes.count, maxError: fidelity.maxError,
+                psnr: fidelity.psnr))
         let rate = found.frames > 1 ? merged.framesPerSecond / found.recipe.frameStep : 0
-        return (Attempt(bytes: found.bytes, fileExtension: "png", frames: found.frames, fidelity: fidelity, size: size, framesPerSecond: rate), lossySteps)
+        return (
+            Attempt(
+                bytes: found.bytes, fileExtension: "png", frames: found.frames, fidelity: fidelity, size: size,
+                framesPerSecond: rate), lossySteps
+        )
     }
 
     private func encode(_ timeline: FrameTimeline, plays: Int, level: Int32) -> AnimationEncoder.Encoded {
@@ -302,8 +371,9 @@ public struct StickerFitter: Sendable {
 
     private func plan(_ timeline: FrameTimeline, plays: Int) -> PlannedAnimation {
         let side = Int(Double(timeline.frames[0].count / 4).squareRoot())
-        return AnimationEncoder.plan(frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
-                                     options: .init(compressionLevel: options.compressionLevel, threads: options.threads))
+        return AnimationEncoder.plan(
+            frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
+            options: .init(compressionLevel: options.compressionLevel, threads: options.threads))
     }
 
     /// Records `candidate`'s steps and figures in `result`: the file made, or a failure's best
@@ -325,33 +395,44 @@ public struct StickerFitter: Sendable {
 
     /// A sequence stays a sequence: each still is fitted on its own (every file is under the
     /// budget), and the timing is kept.
-    private func fitSequence(_ animation: StickerAnimation, sequence: StickerSequence, size: StickerSize,
-                             into result: inout FittedSticker) throws {
+    private func fitSequence(
+        _ animation: StickerAnimation, sequence: StickerSequence, size: StickerSize,
+        into result: inout FittedSticker
+    ) throws {
         var files: [(name: String, bytes: [UInt8])] = []
         var worst = Fidelity.exact
         var steps: [FitStep] = []
         for index in 0..<animation.frameCount {
             let still = try animation.frame(at: index)
-            let (scaled, geometry) = StickerGeometry.fit([still.pixels], width: still.width, height: still.height,
-                                                         side: size.pixels, threads: options.threads)
+            let (scaled, geometry) = StickerGeometry.fit(
+                [still.pixels], width: still.width, height: still.height,
+                side: size.pixels, threads: options.threads)
             if index == 0 { steps += geometry }
             let reference = FrameTimeline(frames: scaled, durations: [1])
             var bytes = encode(reference, plays: 1, level: options.compressionLevel).bytes
             var fidelity = Fidelity.exact
             if bytes.count > options.maxBytes && options.allowLossy {
-                let quantized = FrameTimeline(frames: PaletteQuantizer(dither: options.dither).quantize(scaled, width: size.pixels), durations: [1])
+                let quantized = FrameTimeline(
+                    frames: PaletteQuantizer(dither: options.dither).quantize(scaled, width: size.pixels),
+                    durations: [1])
                 bytes = encode(quantized, plays: 1, level: options.compressionLevel).bytes
                 fidelity = try Fidelity.measure(bytes, against: reference, limits: options.limits)
-                steps.append(FitStep(.palette, "frame \(index + 1): at most 256 colours", isLossy: true, bytesAfter: bytes.count,
-                                     maxError: fidelity.maxError, psnr: fidelity.psnr))
+                steps.append(
+                    FitStep(
+                        .palette, "frame \(index + 1): at most 256 colours", isLossy: true, bytesAfter: bytes.count,
+                        maxError: fidelity.maxError, psnr: fidelity.psnr))
             }
             if bytes.count > options.maxBytes {
-                result.failure = "frame \(index + 1) of the sequence cannot fit in \(options.maxBytes) bytes: the smallest reached is \(bytes.count) bytes"
+                result.failure =
+                    "frame \(index + 1) of the sequence cannot fit in \(options.maxBytes) bytes: the smallest reached is \(bytes.count) bytes"
             }
             worst = worst.worse(fidelity)
             files.append((result.name + String(cFormat: "-%02ld.png", index + 1), bytes))
         }
-        steps.append(FitStep(.encode, "\(files.count) PNG frames, sequence timing kept", bytesAfter: files.reduce(0) { $0 + $1.bytes.count }))
+        steps.append(
+            FitStep(
+                .encode, "\(files.count) PNG frames, sequence timing kept",
+                bytesAfter: files.reduce(0) { $0 + $1.bytes.count }))
         result.steps = steps
         result.bytesAfter = files.reduce(0) { $0 + $1.bytes.count }
         result.framesAfter = files.count

@@ -14,20 +14,29 @@ public enum StickerGeometry {
     /// `frames` (`width` x `height` premultiplied canvases) scaled with the renderer's
     /// premultiplied Lanczos 3 (or `filter`) so the longer side is `side`, then centred on a
     /// transparent `side` x `side` square; and the steps that took.
-    public static func fit(_ frames: [[UInt8]], width: Int, height: Int, side: Int, threads: Int,
-                           filter: Resampler.Filter = .lanczos3) -> (frames: [[UInt8]], steps: [FitStep]) {
+    public static func fit(
+        _ frames: [[UInt8]], width: Int, height: Int, side: Int, threads: Int,
+        filter: Resampler.Filter = .lanczos3
+    ) -> (frames: [[UInt8]], steps: [FitStep]) {
         var steps: [FitStep] = []
         let (scaledWidth, scaledHeight) = scaledSize(width: width, height: height, side: side)
         var frames = frames
         if (scaledWidth, scaledHeight) != (width, height) {
             let resampler = Resampler(filter: filter)
             frames = ParallelWork.map(frames, threads: threads) { frame in
-                resampler.resize(RGBAImage(width: width, height: height, pixels: frame), width: scaledWidth, height: scaledHeight).pixels
+                resampler.resize(
+                    RGBAImage(width: width, height: height, pixels: frame), width: scaledWidth, height: scaledHeight
+                ).pixels
             }
-            steps.append(FitStep(.scale, "\(width)x\(height) -> \(scaledWidth)x\(scaledHeight) (premultiplied \(filter == .lanczos3 ? "Lanczos 3" : filter.rawValue))"))
+            steps.append(
+                FitStep(
+                    .scale,
+                    "\(width)x\(height) -> \(scaledWidth)x\(scaledHeight) (premultiplied \(filter == .lanczos3 ? "Lanczos 3" : filter.rawValue))"
+                ))
         }
         if (scaledWidth, scaledHeight) != (side, side) {
-            let x = (side - scaledWidth) / 2, y = (side - scaledHeight) / 2
+            let x = (side - scaledWidth) / 2
+            let y = (side - scaledHeight) / 2
             frames = frames.map { frame in
                 var square = RGBAImage(width: side, height: side)
                 // OVER a transparent canvas stores the pixels as they are.
@@ -39,4 +48,3 @@ public enum StickerGeometry {
         return (frames, steps)
     }
 }
-

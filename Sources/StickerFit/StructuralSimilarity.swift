@@ -16,7 +16,8 @@ public enum StructuralSimilarity {
     public static func mean(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Double {
         precondition(a.count == width * height * 4 && b.count == a.count)
         let side = (x: min(window, width), y: min(window, height))
-        var total = 0.0, windows = 0
+        var total = 0.0
+        var windows = 0
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 var top = 0
@@ -24,7 +25,11 @@ public enum StructuralSimilarity {
                     var left = 0
                     while left + side.x <= width {
                         // Per channel: sums of x, y, x², y², xy over the window.
-                        var sx = SIMD4<Int>(), sy = SIMD4<Int>(), sxx = SIMD4<Int>(), syy = SIMD4<Int>(), sxy = SIMD4<Int>()
+                        var sx = SIMD4<Int>()
+                        var sy = SIMD4<Int>()
+                        var sxx = SIMD4<Int>()
+                        var syy = SIMD4<Int>()
+                        var sxy = SIMD4<Int>()
                         for y in top..<(top + side.y) {
                             var o = (y * width + left) * 4
                             for _ in 0..<side.x {
@@ -36,8 +41,10 @@ public enum StructuralSimilarity {
                         }
                         let n = Double(side.x * side.y)
                         for c in 0..<4 {
-                            let mx = Double(sx[c]) / n, my = Double(sy[c]) / n
-                            let vx = Double(sxx[c]) / n - mx * mx, vy = Double(syy[c]) / n - my * my
+                            let mx = Double(sx[c]) / n
+                            let my = Double(sy[c]) / n
+                            let vx = Double(sxx[c]) / n - mx * mx
+                            let vy = Double(syy[c]) / n - my * my
                             let cov = Double(sxy[c]) / n - mx * my
                             total += ((2 * mx * my + c1) * (2 * cov + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
                         }

@@ -25,7 +25,7 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
         // The drawer's colour is not documented; these are iOS's grouped-background colours.
         ("light", .color(red: 242, green: 242, blue: 247)),
         ("dark", .color(red: 28, green: 28, blue: 30)),
-        ("checker", .checker(cell: 8)),
+        ("checker", .checker(cell: 8))
     ]
 
     /// Parses a preset name, `transparent`, or `#RRGGBB`. Image files are the caller's to load.
@@ -71,7 +71,9 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
             }
             return RGBAImage(width: width, height: height, pixels: pixels)
         case .multicolor:
-            let bands: [(UInt8, UInt8, UInt8)] = [(255, 59, 48), (255, 149, 0), (255, 204, 0), (52, 199, 89), (0, 122, 255), (175, 82, 222)]
+            let bands: [(UInt8, UInt8, UInt8)] = [
+                (255, 59, 48), (255, 149, 0), (255, 204, 0), (52, 199, 89), (0, 122, 255), (175, 82, 222)
+            ]
             var pixels = [UInt8](repeating: 255, count: width * height * 4)
             for y in 0..<height {
                 for x in 0..<width {
@@ -85,7 +87,8 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
         case .image(let picture, _):
             guard picture.width > 0, picture.height > 0 else { return RGBAImage(width: width, height: height) }
             let cover = max(Double(width) / Double(picture.width), Double(height) / Double(picture.height))
-            let w = max(width, Int((Double(picture.width) * cover).rounded())), h = max(height, Int((Double(picture.height) * cover).rounded()))
+            let w = max(width, Int((Double(picture.width) * cover).rounded()))
+            let h = max(height, Int((Double(picture.height) * cover).rounded()))
             let scaled = Resampler().resize(picture, width: w, height: h)
             return scaled.cropped(to: PixelRect(x: (w - width) / 2, y: (h - height) / 2, width: width, height: height))
         }

@@ -13,7 +13,8 @@ public struct CoverageMask: Sendable, Hashable {
 
     /// The coverage of canvas pixel (`column`, `row`): 0 outside the box.
     public func value(column: Int, row: Int) -> UInt8 {
-        let cx = column - x, cy = row - y
+        let cx = column - x
+        let cy = row - y
         guard cx >= 0, cy >= 0, cx < width, cy < height else { return 0 }
         return coverage[cy * width + cx]
     }

@@ -17,7 +17,8 @@ public enum Painter {
                 for column in 0..<mask.width {
                     let cover = mask.coverage[row * mask.width + column]
                     guard cover > 0 else { continue }
-                    let cx = mask.x + column, cy = mask.y + row
+                    let cx = mask.x + column
+                    let cy = mask.y + row
                     let fill = color(cx, cy)
                     let source = BlendKernels.scaled(SIMD4(fill.x, fill.y, fill.z, 255), by: cover)
                     blend(source, into: pixels, at: (cy * width + cx) * 4)
@@ -29,15 +30,21 @@ public enum Painter {
     /// The `area` of `image` (premultiplied) drawn with its top left at (`x`, `y`) on the
     /// canvas, each pixel scaled by `mask`'s coverage there and drawn by ``BlendKernels``' OVER:
     /// a picture clipped to a shape with soft edges. Pixels off the canvas or the image are skipped.
-    public static func draw(_ image: RGBAImage, area: PixelRect, atX x: Int, y: Int, clippedBy mask: CoverageMask, on canvas: inout RGBAImage) {
-        let width = canvas.width, height = canvas.height
+    public static func draw(
+        _ image: RGBAImage, area: PixelRect, atX x: Int, y: Int, clippedBy mask: CoverageMask,
+        on canvas: inout RGBAImage
+    ) {
+        let width = canvas.width
+        let height = canvas.height
         image.pixels.withUnsafeBufferPointer { source in
             canvas.pixels.withUnsafeMutableBufferPointer { pixels in
                 for row in 0..<area.height {
-                    let cy = y + row, sy = area.y + row
+                    let cy = y + row
+                    let sy = area.y + row
                     guard cy >= 0, cy < height, sy >= 0, sy < image.height else { continue }
                     for column in 0..<area.width {
-                        let cx = x + column, sx = area.x + column
+                        let cx = x + column
+                        let sx = area.x + column
                         guard cx >= 0, cx < width, sx >= 0, sx < image.width else { continue }
                         let cover = mask.value(column: cx, row: cy)
                         guard cover > 0 else { continue }
@@ -55,6 +62,7 @@ public enum Painter {
     static func blend(_ source: SIMD4<UInt8>, into pixels: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let destination = SIMD4(pixels[offset], pixels[offset + 1], pixels[offset + 2], pixels[offset + 3])
         let result = BlendKernels.over(source, onto: destination)
-        pixels[offset] = result[0]; pixels[offset + 1] = result[1]; pixels[offset + 2] = result[2]; pixels[offset + 3] = result[3]
+        pixels[offset] = result[0]; pixels[offset + 1] = result[1]; pixels[offset + 2] = result[2];
+        pixels[offset + 3] = result[3]
     }
 }

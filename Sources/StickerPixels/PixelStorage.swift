@@ -1,6 +1,7 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Memory for large pixel buffers. A 3x browser canvas is 12 MB: touched page by page it costs

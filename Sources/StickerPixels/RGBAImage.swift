@@ -16,7 +16,8 @@ public struct RGBAImage: Sendable, Hashable {
 
     /// An image of existing pixels.
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4, "pixel buffer does not match the size")
+        precondition(
+            width >= 0 && height >= 0 && pixels.count == width * height * 4, "pixel buffer does not match the size")
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -40,7 +41,8 @@ public struct RGBAImage: Sendable, Hashable {
 
     /// Draws `image` OVER this one with its top-left corner at (`x`, `y`), clipped.
     public mutating func draw(_ image: RGBAImage, atX x: Int, y: Int) {
-        let area = PixelRect(x: x, y: y, width: image.width, height: image.height).clipped(toWidth: width, height: height)
+        let area = PixelRect(x: x, y: y, width: image.width, height: image.height).clipped(
+            toWidth: width, height: height)
         guard !area.isEmpty else { return }
         let (canvasWidth, sourceWidth) = (width, image.width)
         image.pixels.withUnsafeBytes { source in
@@ -80,13 +82,18 @@ public struct RGBAImage: Sendable, Hashable {
     /// The smallest rectangle holding every pixel that differs from `other` (same size).
     public func changedRect(from other: RGBAImage) -> PixelRect {
         precondition(other.width == width && other.height == height)
-        var minX = width, minY = height, maxX = -1, maxY = -1
+        var minX = width
+        var minY = height
+        var maxX = -1
+        var maxY = -1
         pixels.withUnsafeBytes { a in
             other.pixels.withUnsafeBytes { b in
-                let a32 = a.bindMemory(to: UInt32.self), b32 = b.bindMemory(to: UInt32.self)
+                let a32 = a.bindMemory(to: UInt32.self)
+                let b32 = b.bindMemory(to: UInt32.self)
                 for y in 0..<height {
                     let row = y * width
-                    var first = -1, last = -1
+                    var first = -1
+                    var last = -1
                     for x in 0..<width where a32[row + x] != b32[row + x] {
                         if first < 0 { first = x }
                         last = x

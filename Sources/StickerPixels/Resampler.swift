@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resizes premultiplied RGBA8 images with a separable filter.
@@ -76,7 +77,8 @@ public struct Resampler: Sendable, Hashable {
         guard image.width > 0, image.height > 0 else { return RGBAImage(width: width, height: height) }
         let horizontal = ContributionCache.shared.table(source: image.width, destination: width, filter: filter)
         // A square scaled to a square (every sticker) has the same table both ways.
-        let vertical = image.height == image.width && height == width
+        let vertical =
+            image.height == image.width && height == width
             ? horizontal : ContributionCache.shared.table(source: image.height, destination: height, filter: filter)
         // Streaming separable filter: each source row is filtered horizontally once (16-bit
         // fixed-point taps, two per pmaddwd), into a small ring of float rows (they keep the
@@ -92,102 +94,136 @@ public struct Resampler: Sendable, Hashable {
         var ringColumns = [Range<Int>](repeating: 0..<0, count: ringRows)
         var sourcePairs = [SIMD8<Int16>](repeating: .zero, count: sourceWidth)
         // One output row's taps: ring slot offsets and weights.
-        var tapOffsets = [Int](repeating: 0, count: ringRows), tapWeights = [Float](repeating: 0, count: ringRows)
+        var tapOffsets = [Int](repeating: 0, count: ringRows)
+        var tapWeights = [Float](repeating: 0, count: ringRows)
         var nextSourceRow = 0
         let result = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
             image.pixels.withUnsafeBytes { source in
                 ring.withUnsafeMutableBufferPointer { ring in
                     sourcePairs.withUnsafeMutableBufferPointer { pairs in
                         tapOffsets.withUnsafeMutableBufferPointer { tapOffsets in
-                          tapWeights.withUnsafeMutableBufferPointer { tapWeights in
-                            horizontal.withPairPointers { hSpans, hWeights in
-                                vertical.withPointers { vSpans, vWeights in
-                                    // Safe: spans lie inside the source (see Contributions); ring
-                                    // slot r % ringRows holds filtered source row r, and a
-                                    // vertical span never covers more than ringRows rows.
-                                    for y in 0..<height {
-                                        let span = vSpans[y]
-                                        while nextSourceRow < span.start &+ span.count {
-                                            let r = nextSourceRow % ringRows
-                                            let base = nextSourceRow &* sourceWidth &* 4
-                                            let opaque = Resampler.visibleRange(source, offset: base, count: sourceWidth)
-                                            let columns = horizontal.outputs(reading: opaque)
-                                            let slot = ring.baseAddress! + r &* width
-                                            // Zero what the slot's previous row left outside these columns.
-                                            let old = ringColumns[r]
-                                            if columns.isEmpty {
-                                                for x in old { slot[x] = .zero }
-                                            } else {
-                                                for x in old.lowerBound..<max(old.lowerBound, min(old.upperBound, columns.lowerBound)) { slot[x] = .zero }
-                                                for x in min(old.upperBound, max(old.lowerBound, columns.upperBound))..<old.upperBound { slot[x] = .zero }
-                                            }
-                                            ringColumns[r] = columns
-                                            if !columns.isEmpty {
-                                                for x in opaque {
-                                                    pairs[x] = Resampler.pixelPair(source, offset: base &+ x &* 4, last: x &+ 1 == sourceWidth)
+                            tapWeights.withUnsafeMutableBufferPointer { tapWeights in
+                                horizontal.withPairPointers { hSpans, hWeights in
+                                    vertical.withPointers { vSpans, vWeights in
+                                        // Safe: spans lie inside the source (see Contributions); ring
+                                        // slot r % ringRows holds filtered source row r, and a
+                                        // vertical span never covers more than ringRows rows.
+                                        for y in 0..<height {
+                                            let span = vSpans[y]
+                                            while nextSourceRow < span.start &+ span.count {
+                                                let r = nextSourceRow % ringRows
+                                                let base = nextSourceRow &* sourceWidth &* 4
+                                                let opaque = Resampler.visibleRange(
+                                                    source, offset: base, count: sourceWidth)
+                                                let columns = horizontal.outputs(reading: opaque)
+                                                let slot = ring.baseAddress! + r &* width
+                                                // Zero what the slot's previous row left outside these columns.
+                                                let old = ringColumns[r]
+                                                if columns.isEmpty {
+                                                    for x in old { slot[x] = .zero }
+                                                } else {
+                                                    for x in old
+                                                        .lowerBound..<max(
+                                                            old.lowerBound, min(old.upperBound, columns.lowerBound))
+                                                    { slot[x] = .zero }
+                                                    for x in min(
+                                                        old.upperBound, max(old.lowerBound, columns.upperBound))..<old
+                                                        .upperBound
+                                                    { slot[x] = .zero }
                                                 }
-                                                for x in columns {
-                                                    let h = hSpans[x]
-                                                    // Only the visible part of the span: the rest is zeros.
-                                                    let from = max(h.start, opaque.lowerBound), to = min(h.start &+ h.count, opaque.upperBound)
-                                                    // Two taps per step (one pmaddwd: pixel pair k, k+1
-                                                    // times weight pair), two accumulators so the adds
-                                                    // do not wait on each other. A pair's second pixel
-                                                    // past `to` is transparent (zero) or has weight 0.
-                                                    var even = SIMD4<Int32>.zero, odd = SIMD4<Int32>.zero
-                                                    let w = hWeights.baseAddress! + (h.offset &- h.start)
-                                                    var k = from
-                                                    while k &+ 2 < to {
-                                                        even &+= Resampler.multiplyAddPairs(pairs[k], w[k])
-                                                        odd &+= Resampler.multiplyAddPairs(pairs[k &+ 2], w[k &+ 2])
-                                                        k &+= 4
+                                                ringColumns[r] = columns
+                                                if !columns.isEmpty {
+                                                    for x in opaque {
+                                                        pairs[x] = Resampler.pixelPair(
+                                                            source, offset: base &+ x &* 4, last: x &+ 1 == sourceWidth)
                                                     }
-                                                    if k < to { even &+= Resampler.multiplyAddPairs(pairs[k], w[k]) }
-                                                    slot[x] = SIMD4<Float>(even &+ odd) * Contributions.inverseWeightScale
+                                                    for x in columns {
+                                                        let h = hSpans[x]
+                                                        // Only the visible part of the span: the rest is zeros.
+                                                        let from = max(h.start, opaque.lowerBound)
+                                                        let to = min(h.start &+ h.count, opaque.upperBound)
+                                                        // Two taps per step (one pmaddwd: pixel pair k, k+1
+                                                        // times weight pair), two accumulators so the adds
+                                                        // do not wait on each other. A pair's second pixel
+                                                        // past `to` is transparent (zero) or has weight 0.
+                                                        var even = SIMD4<Int32>.zero
+                                                        var odd = SIMD4<Int32>.zero
+                                                        let w = hWeights.baseAddress! + (h.offset &- h.start)
+                                                        var k = from
+                                                        while k &+ 2 < to {
+                                                            even &+= Resampler.multiplyAddPairs(pairs[k], w[k])
+                                                            odd &+= Resampler.multiplyAddPairs(pairs[k &+ 2], w[k &+ 2])
+                                                            k &+= 4
+                                                        }
+                                                        if k < to {
+                                                            even &+= Resampler.multiplyAddPairs(pairs[k], w[k])
+                                                        }
+                                                        slot[x] =
+                                                            SIMD4<Float>(even &+ odd) * Contributions.inverseWeightScale
+                                                    }
                                                 }
+                                                nextSourceRow &+= 1
                                             }
-                                            nextSourceRow &+= 1
-                                        }
-                                        // The rows with anything visible, and the columns any of them reaches.
-                                        var columns = 0..<0, taps = 0
-                                        for k in 0..<span.count {
-                                            let r = (span.start &+ k) % ringRows
-                                            let c = ringColumns[r]
-                                            if c.isEmpty { continue }
-                                            columns = columns.isEmpty ? c : min(columns.lowerBound, c.lowerBound)..<max(columns.upperBound, c.upperBound)
-                                            tapOffsets[taps] = r &* width
-                                            tapWeights[taps] = vWeights[span.offset &+ k]
-                                            taps &+= 1
-                                        }
-                                        let outBase = y &* width &* 4
-                                        memset(out.baseAddress! + outBase, 0, width &* 4)
-                                        if columns.isEmpty { continue }
-                                        // Within `columns` every tap row's slot holds its value or zero.
-                                        let slots = UnsafePointer(ring.baseAddress!)
-                                        let row = UnsafeMutableRawPointer(out.baseAddress! + outBase)
-                                        var x = columns.lowerBound
-                                        while x &+ 4 <= columns.upperBound {
-                                            var a0 = SIMD4<Float>.zero, a1 = SIMD4<Float>.zero, a2 = SIMD4<Float>.zero, a3 = SIMD4<Float>.zero
-                                            for t in 0..<taps {
-                                                let p = slots + (tapOffsets[t] &+ x), w = tapWeights[t]
-                                                a0 += p[0] * w; a1 += p[1] * w; a2 += p[2] * w; a3 += p[3] * w
+                                            // The rows with anything visible, and the columns any of them reaches.
+                                            var columns = 0..<0
+                                            var taps = 0
+                                            for k in 0..<span.count {
+                                                let r = (span.start &+ k) % ringRows
+                                                let c = ringColumns[r]
+                                                if c.isEmpty { continue }
+                                                columns =
+                                                    columns.isEmpty
+                                                    ? c
+                                                    : min(
+                                                        columns.lowerBound, c.lowerBound)..<max(
+                                                            columns.upperBound, c.upperBound)
+                                                tapOffsets[taps] = r &* width
+                                                tapWeights[taps] = vWeights[span.offset &+ k]
+                                                taps &+= 1
                                             }
-                                            row.storeBytes(of: Resampler.clampedBytes(a0), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-                                            row.storeBytes(of: Resampler.clampedBytes(a1), toByteOffset: (x &+ 1) &* 4, as: SIMD4<UInt8>.self)
-                                            row.storeBytes(of: Resampler.clampedBytes(a2), toByteOffset: (x &+ 2) &* 4, as: SIMD4<UInt8>.self)
-                                            row.storeBytes(of: Resampler.clampedBytes(a3), toByteOffset: (x &+ 3) &* 4, as: SIMD4<UInt8>.self)
-                                            x &+= 4
-                                        }
-                                        while x < columns.upperBound {
-                                            var a = SIMD4<Float>.zero
-                                            for t in 0..<taps { a += slots[tapOffsets[t] &+ x] * tapWeights[t] }
-                                            row.storeBytes(of: Resampler.clampedBytes(a), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-                                            x &+= 1
+                                            let outBase = y &* width &* 4
+                                            memset(out.baseAddress! + outBase, 0, width &* 4)
+                                            if columns.isEmpty { continue }
+                                            // Within `columns` every tap row's slot holds its value or zero.
+                                            let slots = UnsafePointer(ring.baseAddress!)
+                                            let row = UnsafeMutableRawPointer(out.baseAddress! + outBase)
+                                            var x = columns.lowerBound
+                                            while x &+ 4 <= columns.upperBound {
+                                                var a0 = SIMD4<Float>.zero
+                                                var a1 = SIMD4<Float>.zero
+                                                var a2 = SIMD4<Float>.zero
+                                                var a3 = SIMD4<Float>.zero
+                                                for t in 0..<taps {
+                                                    let p = slots + (tapOffsets[t] &+ x)
+                                                    let w = tapWeights[t]
+                                                    a0 += p[0] * w; a1 += p[1] * w; a2 += p[2] * w; a3 += p[3] * w
+                                                }
+                                                row.storeBytes(
+                                                    of: Resampler.clampedBytes(a0), toByteOffset: x &* 4,
+                                                    as: SIMD4<UInt8>.self)
+                                                row.storeBytes(
+                                                    of: Resampler.clampedBytes(a1), toByteOffset: (x &+ 1) &* 4,
+                                                    as: SIMD4<UInt8>.self)
+                                                row.storeBytes(
+                                                    of: Resampler.clampedBytes(a2), toByteOffset: (x &+ 2) &* 4,
+                                                    as: SIMD4<UInt8>.self)
+                                                row.storeBytes(
+                                                    of: Resampler.clampedBytes(a3), toByteOffset: (x &+ 3) &* 4,
+                                                    as: SIMD4<UInt8>.self)
+                                                x &+= 4
+                                            }
+                                            while x < columns.upperBound {
+                                                var a = SIMD4<Float>.zero
+                                                for t in 0..<taps { a += slots[tapOffsets[t] &+ x] * tapWeights[t] }
+                                                row.storeBytes(
+                                                    of: Resampler.clampedBytes(a), toByteOffset: x &* 4,
+                                                    as: SIMD4<UInt8>.self)
+                                                x &+= 1
+                                            }
                                         }
                                     }
                                 }
                             }
-                          }
                         }
                     }
                 }
@@ -205,8 +241,10 @@ extension Resampler {
     /// pixel the second is zero (the next row's first pixel is not read).
     @inline(__always)
     static func pixelPair(_ source: UnsafeRawBufferPointer, offset: Int, last: Bool) -> SIMD8<Int16> {
-        let bytes = last
-            ? SIMD8<UInt8>(lowHalf: source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self), highHalf: .zero)
+        let bytes =
+            last
+            ? SIMD8<UInt8>(
+                lowHalf: source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self), highHalf: .zero)
             : source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
         let interleaved = SIMD8<UInt8>(bytes[0], bytes[4], bytes[1], bytes[5], bytes[2], bytes[6], bytes[3], bytes[7])
         return SIMD8<Int16>(truncatingIfNeeded: interleaved)
@@ -238,7 +276,9 @@ extension Resampler {
     /// premultiplied bytes zero); empty when the whole row is transparent.
     static func visibleRange(_ source: UnsafeRawBufferPointer, offset: Int, count: Int) -> Range<Int> {
         var first = 0
-        while first < count && source.loadUnaligned(fromByteOffset: offset &+ first &* 4, as: UInt32.self) == 0 { first &+= 1 }
+        while first < count && source.loadUnaligned(fromByteOffset: offset &+ first &* 4, as: UInt32.self) == 0 {
+            first &+= 1
+        }
         guard first < count else { return 0..<0 }
         var last = count &- 1
         while source.loadUnaligned(fromByteOffset: offset &+ last &* 4, as: UInt32.self) == 0 { last &-= 1 }
@@ -297,7 +337,8 @@ private struct Contributions {
     /// The destination pixels whose spans read any of `sources` (spans are ordered).
     func outputs(reading sources: Range<Int>) -> Range<Int> {
         guard !sources.isEmpty else { return 0..<0 }
-        var low = 0, high = spans.count
+        var low = 0
+        var high = spans.count
         // First span that ends after sources.lowerBound.
         while low < high {
             let mid = (low + high) / 2
@@ -326,14 +367,17 @@ private struct Contributions {
     static func fixedPoint(_ normalised: [Double]) -> [Int32] {
         var taps = normalised.map { Int32(($0 * Double(weightScale)).rounded()) }
         let error = weightScale - taps.reduce(0, +)
-        if let largest = normalised.indices.max(by: { abs(normalised[$0]) < abs(normalised[$1]) }) { taps[largest] += error }
+        if let largest = normalised.indices.max(by: { abs(normalised[$0]) < abs(normalised[$1]) }) {
+            taps[largest] += error
+        }
         return taps
     }
 
     /// Appends a span's weight pairs (see ``pairWeights``).
     mutating func appendPairs(_ taps: [Int32]) {
         for t in taps.indices {
-            let first = Int16(taps[t]), second = t + 1 < taps.count ? Int16(taps[t + 1]) : 0
+            let first = Int16(taps[t])
+            let second = t + 1 < taps.count ? Int16(taps[t + 1]) : 0
             pairWeights.append(SIMD8(first, second, first, second, first, second, first, second))
         }
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A filled outline in pixel coordinates (y down): closed contours of straight segments, with
@@ -28,7 +28,8 @@ public struct VectorPath: Sendable, Hashable {
         let start = currentPoint
         let steps = Self.steps(start, control, point)
         for step in 1...steps {
-            let t = Double(step) / Double(steps), u = 1 - t
+            let t = Double(step) / Double(steps)
+            let u = 1 - t
             line(to: u * u * start + 2 * u * t * control + t * t * point)
         }
     }
@@ -38,7 +39,8 @@ public struct VectorPath: Sendable, Hashable {
         let start = currentPoint
         let steps = Self.steps(start, control1, control2, point)
         for step in 1...steps {
-            let t = Double(step) / Double(steps), u = 1 - t
+            let t = Double(step) / Double(steps)
+            let u = 1 - t
             line(to: u * u * u * start + 3 * u * u * t * control1 + 3 * u * t * t * control2 + t * t * t * point)
         }
     }

@@ -27,7 +27,8 @@ enum HTMLText {
         var slug = ""
         var lastWasHyphen = true
         for byte in name.utf8 {
-            let isAlphanumeric = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let isAlphanumeric =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
             if isAlphanumeric {
                 slug.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte))
                 lastWasHyphen = false
@@ -38,7 +39,8 @@ enum HTMLText {
         }
         while slug.hasSuffix("-") { slug.removeLast() }
         let base = prefix + (slug.isEmpty ? "x" : String(slug.prefix(60)))
-        var candidate = base, counter = 2
+        var candidate = base
+        var counter = 2
         while used.contains(candidate) {
             candidate = "\(base)-\(counter)"
             counter += 1

@@ -67,16 +67,18 @@ public struct PackReview: Sendable {
         for finding in report.findings {
             guard let sticker = finding.sticker else { continue }
             let count = counts[sticker] ?? (0, 0)
-            counts[sticker] = finding.severity == .error ? (count.errors + 1, count.warnings) : (count.errors, count.warnings + 1)
+            counts[sticker] =
+                finding.severity == .error ? (count.errors + 1, count.warnings) : (count.errors, count.warnings + 1)
         }
         func rank(_ sticker: StickerSummary) -> (Int, Int, Int) {
             let count = counts[sticker.name] ?? (0, 0)
             return (count.errors, count.warnings, sticker.fileBytes)
         }
         let worst = report.stickers.max { rank($0) < rank($1) }
-        return PackSummary(pack: name, path: path, page: "", stickers: report.stickers.count, errors: report.errorCount,
-                           warnings: report.warningCount, totalBytes: report.stickers.reduce(0) { $0 + $1.fileBytes },
-                           worstSticker: worst?.name, passed: report.passed)
+        return PackSummary(
+            pack: name, path: path, page: "", stickers: report.stickers.count, errors: report.errorCount,
+            warnings: report.warningCount, totalBytes: report.stickers.reduce(0) { $0 + $1.fileBytes },
+            worstSticker: worst?.name, passed: report.passed)
     }
 }
 

@@ -72,11 +72,14 @@ public struct PackReviewer: Sendable {
 
     /// Every pack of `targets` reviewed, in order; `progress` is told (jobs done, jobs in all)
     /// from any thread, one call at a time.
-    public func review(_ targets: [ReviewTarget],
-                       progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(ReviewError) -> [PackReview] {
+    public func review(
+        _ targets: [ReviewTarget],
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(ReviewError) -> [PackReview] {
         for target in targets {
             do {
-                try FileManager.default.createDirectory(at: target.folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: target.folder.appendingPathComponent("images"), withIntermediateDirectories: true)
             } catch {
                 throw ReviewError(description: "\(target.folder.path): cannot be created (\(errorReason(error)))")
             }
@@ -113,11 +116,13 @@ public struct PackReviewer: Sendable {
             return result
         }
         var reviews = targets.map { target in
-            PackReview(name: target.pack.name, path: target.path,
-                       report: ValidationReport(pack: target.pack.name, gridSize: "", gridSizeDeclared: false, stickers: [], findings: []),
-                       browser: [], transcript: [],
-                       cards: target.pack.stickers.map { StickerCard(name: $0.name, label: $0.localizedDescription) },
-                       fitBudget: (options.maxBytes, options.fitLevel))
+            PackReview(
+                name: target.pack.name, path: target.path,
+                report: ValidationReport(
+                    pack: target.pack.name, gridSize: "", gridSizeDeclared: false, stickers: [], findings: []),
+                browser: [], transcript: [],
+                cards: target.pack.stickers.map { StickerCard(name: $0.name, label: $0.localizedDescription) },
+                fitBudget: (options.maxBytes, options.fitLevel))
         }
         for (job, outcome) in zip(jobs, outcomes) {
             switch try outcome.get() {
@@ -143,9 +148,11 @@ public struct PackReviewer: Sendable {
     /// any transparency comes out over black, as in a PPM.
     static func photoJPEG(_ photo: RGBAImage) -> [UInt8] {
         let factor = min(1, 640 / Double(max(photo.width, photo.height)))
-        let width = max(1, Int((Double(photo.width) * factor).rounded())), height = max(1, Int((Double(photo.height) * factor).rounded()))
+        let width = max(1, Int((Double(photo.width) * factor).rounded()))
+        let height = max(1, Int((Double(photo.height) * factor).rounded()))
         let scaled = factor < 1 ? Resampler().resize(photo, width: width, height: height) : photo
-        return JPEGEncoder.encode(opaque: scaled.pixels, width: width, height: height, quality: 90) ?? SnapshotEncoder.png(scaled)
+        return JPEGEncoder.encode(opaque: scaled.pixels, width: width, height: height, quality: 90)
+            ?? SnapshotEncoder.png(scaled)
     }
 
     /// Compact before expanded, light before dark.
@@ -170,7 +177,8 @@ public struct PackReviewer: Sendable {
         case .fit(let index):
             var limits = options.limits
             limits.maxTotalDecodedBytes = min(limits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
-            var fitOptions = FitOptions(maxBytes: options.maxBytes, allowSmallerSize: false, allowLossy: true, limits: limits)
+            var fitOptions = FitOptions(
+                maxBytes: options.maxBytes, allowSmallerSize: false, allowLossy: true, limits: limits)
             fitOptions.compressionLevel = options.fitLevel
             fitOptions.threads = 1
             let size = PackFitter(options: fitOptions).size(for: pack)
@@ -179,7 +187,9 @@ public struct PackReviewer: Sendable {
         }
     }
 
-    private func drawBrowser(_ pack: StickerPack, style: BrowserStyle, appearance: Appearance, target: ReviewTarget) throws(ReviewError) -> ReviewShot {
+    private func drawBrowser(_ pack: StickerPack, style: BrowserStyle, appearance: Appearance, target: ReviewTarget)
+        throws(ReviewError) -> ReviewShot
+    {
         var render = RenderOptions()
         render.view = options.view
         render.style = style
@@ -199,11 +209,18 @@ public struct PackReviewer: Sendable {
         }
         try write(bytes, named: file, in: target)
         let placeholders = renderer.problems.map(\.sticker)
-        return ReviewShot(title: title, image: ReviewImage(file: file, width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight, isAnimated: loop > 0),
-                          problem: placeholders.isEmpty ? nil : "drawn as placeholders (unreadable): " + placeholders.joined(separator: ", "))
+        return ReviewShot(
+            title: title,
+            image: ReviewImage(
+                file: file, width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight, isAnimated: loop > 0
+            ),
+            problem: placeholders.isEmpty
+                ? nil : "drawn as placeholders (unreadable): " + placeholders.joined(separator: ", "))
     }
 
-    private func drawTranscript(_ pack: StickerPack, appearance: Appearance, target: ReviewTarget) throws(ReviewError) -> ReviewShot {
+    private func drawTranscript(_ pack: StickerPack, appearance: Appearance, target: ReviewTarget) throws(ReviewError)
+        -> ReviewShot
+    {
         var transcript = TranscriptOptions()
         transcript.appearance = appearance
         transcript.view = options.view
@@ -216,15 +233,19 @@ public struct PackReviewer: Sendable {
         let bytes: [UInt8]
         let loop: Double
         do {
-            renderer = try TranscriptRenderer(Conversation.default(stickers: pack.stickers.map(\.name)), pack: pack, options: transcript)
+            renderer = try TranscriptRenderer(
+                Conversation.default(stickers: pack.stickers.map(\.name)), pack: pack, options: transcript)
             loop = min(renderer.longestLoop, Self.longestAnimation)
             bytes = loop > 0 ? try renderer.apng(duration: loop) : try renderer.snapshotPNG(at: 0)
         } catch {
             return ReviewShot(title: title, image: nil, problem: "\(error)")
         }
         try write(bytes, named: file, in: target)
-        return ReviewShot(title: title, image: ReviewImage(file: file, width: renderer.pixelWidth, height: renderer.pixelHeight, isAnimated: loop > 0),
-                          problem: nil)
+        return ReviewShot(
+            title: title,
+            image: ReviewImage(
+                file: file, width: renderer.pixelWidth, height: renderer.pixelHeight, isAnimated: loop > 0),
+            problem: nil)
     }
 
     private func drawSticker(_ sticker: Sticker, index: Int, target: ReviewTarget) throws(ReviewError) -> StickerCard {
@@ -239,11 +260,14 @@ public struct PackReviewer: Sendable {
             card.problem = error.description
             return card
         }
-        let previewFile = "sticker-\(index + 1)-preview.png", stripFile = "sticker-\(index + 1)-frames.png"
+        let previewFile = "sticker-\(index + 1)-preview.png"
+        let stripFile = "sticker-\(index + 1)-frames.png"
         try write(preview.bytes, named: previewFile, in: target)
         try write(SnapshotEncoder.png(strip.image), named: stripFile, in: target)
-        card.preview = ReviewImage(file: previewFile, width: preview.width, height: preview.height, isAnimated: strip.frames.count > 1)
-        card.filmstrip = ReviewImage(file: stripFile, width: strip.image.width, height: strip.image.height, isAnimated: false)
+        card.preview = ReviewImage(
+            file: previewFile, width: preview.width, height: preview.height, isAnimated: strip.frames.count > 1)
+        card.filmstrip = ReviewImage(
+            file: stripFile, width: strip.image.width, height: strip.image.height, isAnimated: false)
         card.frames = strip.frames
         return card
     }

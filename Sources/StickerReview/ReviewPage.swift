@@ -9,7 +9,8 @@ enum ReviewPage {
     static func html(_ review: PackReview, source: (String) -> String, index: String?) -> String {
         var ids = Set<String>()
         let cardIDs = review.cards.map { HTMLText.identifier($0.name, prefix: "sticker-", used: &ids) }
-        let byName = Dictionary(review.cards.indices.map { (review.cards[$0].name, cardIDs[$0]) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(
+            review.cards.indices.map { (review.cards[$0].name, cardIDs[$0]) }, uniquingKeysWith: { first, _ in first })
         let report = review.report
         let title = "Review of \(review.name)"
         var out = head(title: title, css: ReviewStyle.css(photo: source(PackReviewer.photoFile)))
@@ -17,21 +18,27 @@ enum ReviewPage {
         if let index { out += "<p><a href=\"\(HTMLText.escape(index))\">All packs</a></p>\n" }
         out += "<h1>\(HTMLText.escape(title))</h1>\n"
         let totalBytes = report.stickers.reduce(0) { $0 + $1.fileBytes }
-        out += "<p class=\"muted\">\(HTMLText.escape(review.path)): \(plural(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
+        out +=
+            "<p class=\"muted\">\(HTMLText.escape(review.path)): \(plural(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
             + "\(report.gridSizeDeclared ? "" : " (not declared)"), \(String(groupingThousands: totalBytes)) bytes in all.</p>\n"
         out += verdict(report)
         out += findings(report, cardIDs: byName)
-        out += shots("The browser", id: "browser", review.browser, source: source,
-                     note: "The sticker browser as Messages lays it out, every sticker playing on one clock (the first \(trim(PackReviewer.longestAnimation)) s at most).",
-                     alt: { "The sticker browser, \($0)" })
-        out += shots("The conversation", id: "conversation", review.transcript, source: source,
-                     note: "The pack's stickers sent in a conversation and one peeled onto a bubble, as Messages shows them (`stickers transcript`).",
-                     alt: { "A Messages conversation using the pack's stickers, \($0) appearance" })
+        out += shots(
+            "The browser", id: "browser", review.browser, source: source,
+            note:
+                "The sticker browser as Messages lays it out, every sticker playing on one clock (the first \(trim(PackReviewer.longestAnimation)) s at most).",
+            alt: { "The sticker browser, \($0)" })
+        out += shots(
+            "The conversation", id: "conversation", review.transcript, source: source,
+            note:
+                "The pack's stickers sent in a conversation and one peeled onto a bubble, as Messages shows them (`stickers transcript`).",
+            alt: { "A Messages conversation using the pack's stickers, \($0) appearance" })
         out += "<h2 id=\"stickers\">Stickers</h2>\n"
         if review.cards.isEmpty { out += "<p>The pack has no sticker.</p>\n" }
         for (index, card) in review.cards.enumerated() {
-            out += self.card(card, id: cardIDs[index], summary: report.stickers.first { $0.name == card.name },
-                             findings: report.findings.filter { $0.sticker == card.name }, budget: review.fitBudget, source: source)
+            out += self.card(
+                card, id: cardIDs[index], summary: report.stickers.first { $0.name == card.name },
+                findings: report.findings.filter { $0.sticker == card.name }, budget: review.fitBudget, source: source)
         }
         out += "</main>\n</body>\n</html>\n"
         return out
@@ -66,7 +73,8 @@ enum ReviewPage {
     private static func findings(_ report: ValidationReport, cardIDs: [String: String]) -> String {
         var out = "<h2 id=\"findings\">Findings</h2>\n"
         guard !report.findings.isEmpty else { return out + "<p>None: every rule and lint passes.</p>\n" }
-        out += "<table class=\"stack\">\n<thead><tr><th scope=\"col\" style=\"width:18%\">Severity</th><th scope=\"col\" style=\"width:24%\">Sticker</th>"
+        out +=
+            "<table class=\"stack\">\n<thead><tr><th scope=\"col\" style=\"width:18%\">Severity</th><th scope=\"col\" style=\"width:24%\">Sticker</th>"
             + "<th scope=\"col\" style=\"width:18%\">Rule</th><th scope=\"col\">Finding</th></tr></thead>\n<tbody>\n"
         for finding in report.findings {
             let sticker: String
@@ -76,16 +84,23 @@ enum ReviewPage {
                 sticker = HTMLText.escape(finding.sticker ?? "the pack")
             }
             var message = HTMLText.escape(finding.message)
-            if let measured = finding.measured { message += " <span class=\"muted\">(\(HTMLText.escape(measured))\(finding.limit.map { "; limit " + HTMLText.escape($0) } ?? ""))</span>" }
-            out += "<tr><td data-label=\"Severity\" class=\"\(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td data-label=\"Sticker\">\(sticker)</td>"
+            if let measured = finding.measured {
+                message +=
+                    " <span class=\"muted\">(\(HTMLText.escape(measured))\(finding.limit.map { "; limit " + HTMLText.escape($0) } ?? ""))</span>"
+            }
+            out +=
+                "<tr><td data-label=\"Severity\" class=\"\(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td data-label=\"Sticker\">\(sticker)</td>"
                 + "<td data-label=\"Rule\"><code>\(HTMLText.escape(finding.rule.rawValue))</code></td><td data-label=\"Finding\">\(message)</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }
 
-    private static func shots(_ heading: String, id: String, _ shots: [ReviewShot], source: (String) -> String,
-                              note: String, alt: (String) -> String) -> String {
-        var out = "<h2 id=\"\(id)\">\(heading)</h2>\n<p class=\"muted\">\(HTMLText.escape(note))</p>\n<div class=\"shots\">\n"
+    private static func shots(
+        _ heading: String, id: String, _ shots: [ReviewShot], source: (String) -> String,
+        note: String, alt: (String) -> String
+    ) -> String {
+        var out =
+            "<h2 id=\"\(id)\">\(heading)</h2>\n<p class=\"muted\">\(HTMLText.escape(note))</p>\n<div class=\"shots\">\n"
         for shot in shots {
             out += "<figure>"
             if let image = shot.image {
@@ -93,19 +108,23 @@ enum ReviewPage {
             } else {
                 out += "<p class=\"error\">Not drawn.</p>"
             }
-            out += "<figcaption>\(HTMLText.escape(shot.title))\(shot.problem.map { ": " + HTMLText.escape($0) } ?? "")</figcaption></figure>\n"
+            out +=
+                "<figcaption>\(HTMLText.escape(shot.title))\(shot.problem.map { ": " + HTMLText.escape($0) } ?? "")</figcaption></figure>\n"
         }
         return out + "</div>\n"
     }
 
-    private static func card(_ card: StickerCard, id: String, summary: StickerSummary?, findings: [ValidationFinding],
-                             budget: (maxBytes: Int, level: Int32), source: (String) -> String) -> String {
+    private static func card(
+        _ card: StickerCard, id: String, summary: StickerSummary?, findings: [ValidationFinding],
+        budget: (maxBytes: Int, level: Int32), source: (String) -> String
+    ) -> String {
         var out = "<article class=\"card\" id=\"\(id)\">\n<h3>\(HTMLText.escape(card.name))</h3>\n"
         if card.label != card.name { out += "<p>VoiceOver reads: \u{201C}\(HTMLText.escape(card.label))\u{201D}</p>\n" }
         if let preview = card.preview {
             out += "<div class=\"backgrounds\">\n"
             for background in ReviewStyle.backgrounds {
-                out += "<figure><div class=\"tile bg-\(background.id)\">"
+                out +=
+                    "<figure><div class=\"tile bg-\(background.id)\">"
                     + imageTag(preview, source: source, alt: "\(card.label), on \(background.label)", displayWidth: 120)
                     + "</div><figcaption>\(background.label)</figcaption></figure>\n"
             }
@@ -114,7 +133,9 @@ enum ReviewPage {
             out += "<p class=\"error\">Cannot be drawn: \(HTMLText.escape(card.problem ?? "unreadable"))</p>\n"
         }
         if let filmstrip = card.filmstrip {
-            out += "<h4>Frames</h4>\n" + imageTag(filmstrip, source: source, alt: "Every frame of \(card.label), each with its start time")
+            out +=
+                "<h4>Frames</h4>\n"
+                + imageTag(filmstrip, source: source, alt: "Every frame of \(card.label), each with its start time")
             if card.frames.count > 1 {
                 out += "<details><summary>Frame times</summary><ol start=\"0\">"
                 for frame in card.frames {
@@ -128,7 +149,11 @@ enum ReviewPage {
         if findings.isEmpty {
             out += "<p>None.</p>\n"
         } else {
-            out += "<ul>" + findings.map { "<li><span class=\"\($0.severity.rawValue)\">\($0.severity.rawValue)</span> <code>\(HTMLText.escape($0.rule.rawValue))</code>: \(HTMLText.escape($0.message))</li>" }.joined() + "</ul>\n"
+            out +=
+                "<ul>"
+                + findings.map {
+                    "<li><span class=\"\($0.severity.rawValue)\">\($0.severity.rawValue)</span> <code>\(HTMLText.escape($0.rule.rawValue))</code>: \(HTMLText.escape($0.message))</li>"
+                }.joined() + "</ul>\n"
         }
         if let fit = card.fit { out += fitDryRun(fit, budget: budget) }
         return out + "</article>\n"
@@ -136,28 +161,42 @@ enum ReviewPage {
 
     private static func facts(_ summary: StickerSummary?) -> String {
         guard let summary else { return "<p>Not read.</p>\n" }
-        var rows: [(String, String)] = [("Format", summary.format ?? "unreadable"), ("Bytes", String(groupingThousands: summary.fileBytes))]
+        var rows: [(String, String)] = [
+            ("Format", summary.format ?? "unreadable"), ("Bytes", String(groupingThousands: summary.fileBytes))
+        ]
         if let w = summary.width, let h = summary.height { rows.append(("Pixels", "\(w) x \(h)")) }
         if let frames = summary.frameCount {
             rows.append(("Frames", "\(frames)"))
             if frames > 1, let loop = summary.loopMilliseconds, loop > 0 {
-                rows.append(("Loop", "\(Int(loop.rounded())) ms, " + (summary.plays.map { $0 == 0 ? "forever" : plural($0, "play") } ?? "forever")))
+                rows.append(
+                    (
+                        "Loop",
+                        "\(Int(loop.rounded())) ms, "
+                            + (summary.plays.map { $0 == 0 ? "forever" : plural($0, "play") } ?? "forever")
+                    ))
                 rows.append(("Frame rate", String(cFormat: "%.1f fps", Double(frames) * 1000 / loop)))
             }
         }
-        if let decoded = summary.decodedBytes { rows.append(("Decoded", String(cFormat: "%.1f MiB", Double(decoded) / 1_048_576))) }
+        if let decoded = summary.decodedBytes {
+            rows.append(("Decoded", String(cFormat: "%.1f MiB", Double(decoded) / 1_048_576)))
+        }
         return "<dl>" + rows.map { "<dt>\($0.0)</dt><dd>\(HTMLText.escape($0.1))</dd>" }.joined() + "</dl>\n"
     }
 
     private static func fitDryRun(_ fit: FitReport.Entry, budget: (maxBytes: Int, level: Int32)) -> String {
         var out = "<h4>What <code>stickers fit</code> would do</h4>\n"
-        let quality = fit.psnr.map { String(cFormat: "%.1f dB PSNR", $0) + (fit.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "") } ?? "exact"
+        let quality =
+            fit.psnr.map {
+                String(cFormat: "%.1f dB PSNR", $0) + (fit.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "")
+            } ?? "exact"
         let rate = fit.fpsAfter > 0 ? String(cFormat: " at %.1f fps", fit.fpsAfter) : ""
         if fit.fitted {
-            out += "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (under \(String(groupingThousands: budget.maxBytes))), "
+            out +=
+                "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (under \(String(groupingThousands: budget.maxBytes))), "
                 + "\(fit.framesBefore) \u{2192} \(fit.framesAfter) frames\(rate), \(quality).</p>\n"
         } else {
-            out += "<p class=\"error\">Cannot fit: \(HTMLText.escape(fit.failure ?? "no candidate under the budget"))</p>\n"
+            out +=
+                "<p class=\"error\">Cannot fit: \(HTMLText.escape(fit.failure ?? "no candidate under the budget"))</p>\n"
         }
         if let warning = fit.warning {
             out += "<p class=\"warning\">Loss: \(HTMLText.escape(warning))</p>\n"
@@ -165,15 +204,19 @@ enum ReviewPage {
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"
         }
-        out += "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, a little smaller.</p>\n"
+        out +=
+            "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, a little smaller.</p>\n"
         return out
     }
 
     /// An `img` element shown at `displayWidth` CSS pixels (default: half its pixels, for 2x screens).
-    static func imageTag(_ image: ReviewImage, source: (String) -> String, alt: String, displayWidth: Int? = nil) -> String {
+    static func imageTag(_ image: ReviewImage, source: (String) -> String, alt: String, displayWidth: Int? = nil)
+        -> String
+    {
         let width = displayWidth ?? max(1, image.width / 2)
         let height = max(1, Int((Double(image.height) * Double(width) / Double(max(1, image.width))).rounded()))
-        return "<img src=\"\(HTMLText.escape(source(image.file)))\" width=\"\(width)\" height=\"\(height)\" alt=\"\(HTMLText.escape(alt))\""
+        return
+            "<img src=\"\(HTMLText.escape(source(image.file)))\" width=\"\(width)\" height=\"\(height)\" alt=\"\(HTMLText.escape(alt))\""
             + "\(image.isAnimated ? " data-animated=\"true\"" : "")>"
     }
 
@@ -181,5 +224,7 @@ enum ReviewPage {
 
     private static func milliseconds(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
 
-    private static func trim(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+    private static func trim(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
 }

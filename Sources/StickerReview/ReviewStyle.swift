@@ -4,7 +4,7 @@ enum ReviewStyle {
     /// The test backgrounds every sticker is shown on, in order: (class suffix, label).
     static let backgrounds: [(id: String, label: String)] = [
         ("white", "white"), ("black", "black"), ("red", "red"), ("yellow", "yellow"),
-        ("multicolor", "multicolour"), ("photo", "a photo"), ("checker", "checker"),
+        ("multicolor", "multicolour"), ("photo", "a photo"), ("checker", "checker")
     ]
 
     /// The style sheet; `photo` is the URL of the photo background.
@@ -60,22 +60,22 @@ enum ReviewStyle {
     /// The index page's table sorting: a click on a column's button sorts the rows by that
     /// column (numbers as numbers), again to reverse; without script the table stays in pack order.
     static let sortScript = """
-    document.querySelectorAll("table.sortable").forEach(function(table){
-      table.querySelectorAll("th button").forEach(function(button, column){
-        button.addEventListener("click", function(){
-          var th = button.parentElement, ascending = th.getAttribute("aria-sort") !== "ascending";
-          table.querySelectorAll("th").forEach(function(other){ other.setAttribute("aria-sort", "none"); });
-          th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-          var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
-          rows.sort(function(a, b){
-            var x = a.cells[column].getAttribute("data-sort"), y = b.cells[column].getAttribute("data-sort");
-            var nx = parseFloat(x), ny = parseFloat(y);
-            var order = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
-            return ascending ? order : -order;
+        document.querySelectorAll("table.sortable").forEach(function(table){
+          table.querySelectorAll("th button").forEach(function(button, column){
+            button.addEventListener("click", function(){
+              var th = button.parentElement, ascending = th.getAttribute("aria-sort") !== "ascending";
+              table.querySelectorAll("th").forEach(function(other){ other.setAttribute("aria-sort", "none"); });
+              th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+              var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+              rows.sort(function(a, b){
+                var x = a.cells[column].getAttribute("data-sort"), y = b.cells[column].getAttribute("data-sort");
+                var nx = parseFloat(x), ny = parseFloat(y);
+                var order = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+                return ascending ? order : -order;
+              });
+              rows.forEach(function(row){ body.appendChild(row); });
+            });
           });
-          rows.forEach(function(row){ body.appendChild(row); });
         });
-      });
-    });
-    """
+        """
 }

@@ -16,7 +16,9 @@ public enum ReviewWriter {
     /// Writes each review's page into its folder (and, for several, the index into `folder`);
     /// returns the summaries with their page links, relative to `folder`.
     @discardableResult
-    public static func write(_ reviews: [PackReview], folders: [URL], in folder: URL, singleFile: Bool) throws(ReviewError) -> [PackSummary] {
+    public static func write(_ reviews: [PackReview], folders: [URL], in folder: URL, singleFile: Bool)
+        throws(ReviewError) -> [PackSummary]
+    {
         var summaries: [PackSummary] = []
         let several = reviews.count > 1
         for (review, packFolder) in zip(reviews, folders) {
@@ -29,8 +31,9 @@ public enum ReviewWriter {
                     inlined[name] = "data:\(type);base64," + data.base64EncodedString()
                 }
             }
-            let html = ReviewPage.html(review, source: { singleFile ? (inlined[$0] ?? "") : "images/" + $0 },
-                                       index: several ? "../index.html" : nil)
+            let html = ReviewPage.html(
+                review, source: { singleFile ? (inlined[$0] ?? "") : "images/" + $0 },
+                index: several ? "../index.html" : nil)
             try save(html, to: packFolder.appendingPathComponent("index.html"))
             if singleFile { try? FileManager.default.removeItem(at: images) }
             var summary = review.summary
@@ -42,10 +45,14 @@ public enum ReviewWriter {
     }
 
     private static func read(_ url: URL) throws(ReviewError) -> Data {
-        do { return try Data(contentsOf: url) } catch { throw ReviewError(description: "\(url.path): cannot be read (\(errorReason(error)))") }
+        do { return try Data(contentsOf: url) } catch {
+            throw ReviewError(description: "\(url.path): cannot be read (\(errorReason(error)))")
+        }
     }
 
     private static func save(_ text: String, to url: URL) throws(ReviewError) {
-        do { try Data(text.utf8).write(to: url) } catch { throw ReviewError(description: "\(url.path): cannot be written (\(errorReason(error)))") }
+        do { try Data(text.utf8).write(to: url) } catch {
+            throw ReviewError(description: "\(url.path): cannot be written (\(errorReason(error)))")
+        }
     }
 }

@@ -32,9 +32,11 @@ enum StickerPreview {
         var index = 0
         while index < animation.frameCount, let frame = try iterator.next() {
             let image = Resampler().resize(RGBAImage(frame), width: width, height: height)
-            let changed = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: width, height: height)
+            let changed =
+                previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: width, height: height)
             let start = clock.starts[index]
-            SnapshotEncoder.appendFrame(image, changed: changed, start: start, end: start + clock.durations[index], to: &writer)
+            SnapshotEncoder.appendFrame(
+                image, changed: changed, start: start, end: start + clock.durations[index], to: &writer)
             previous = image
             index += 1
         }

@@ -1,8 +1,9 @@
 import AnimationCodec
 import StickerPixels
 import StickerRenderer
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The photo stickers are tried on when the user gives none: an outdoor scene drawn from
@@ -20,7 +21,8 @@ enum SyntheticPhoto {
                 let u = Double(x) / scale
                 // Sky: deep blue at the top to warm haze at the horizon.
                 var color = mix((40, 90, 170), (250, 190, 140), v / 0.62)
-                let dx = Double(x) - sun.x, dy = Double(y) - sun.y
+                let dx = Double(x) - sun.x
+                let dy = Double(y) - sun.y
                 let distance = (dx * dx + dy * dy).squareRoot()
                 if distance < sun.radius * 3 {
                     let glow = max(0, 1 - distance / (sun.radius * 3))
@@ -44,7 +46,8 @@ enum SyntheticPhoto {
     /// The scene as a JPEG (a photo's own format: a tenth of a PNG's bytes).
     static func jpeg(side: Int = 480) -> [UInt8] {
         let image = image(side: side)
-        return JPEGEncoder.encode(opaque: image.pixels, width: side, height: side, quality: 85) ?? SnapshotEncoder.png(image)
+        return JPEGEncoder.encode(opaque: image.pixels, width: side, height: side, quality: 85)
+            ?? SnapshotEncoder.png(image)
     }
 
     private static func mix(_ a: (Int, Int, Int), _ b: (Int, Int, Int), _ t: Double) -> (Int, Int, Int) {
@@ -56,7 +59,9 @@ enum SyntheticPhoto {
     private static func clamp(_ value: Double) -> UInt8 { UInt8(min(255, max(0, value.rounded()))) }
 
     private static func hash(_ x: Int, _ y: Int) -> UInt64 {
-        var z = UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: y) &* 0xC2B2_AE3D_27D4_EB4F
+        var z =
+            UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: y)
+            &* 0xC2B2_AE3D_27D4_EB4F
         z = (z ^ (z >> 31)) &* 0xBF58_476D_1CE4_E5B9
         return z ^ (z >> 29)
     }

@@ -1,12 +1,14 @@
-@testable import AnimationCodec
 import Foundation
 import TestSupport
 import Testing
 
+@testable import AnimationCodec
+
 /// Philip Taylor's APNG suite (via Pillow) against the renderings its pages describe
 /// (`expected.tsv`): "solid green means success, any red means failure", turned into pixel
 /// checks on the final displayed frame.
-@Suite("APNG conformance (Philip Taylor's suite)", .needs("apng-philip-taylor", "wuffs-testdata"), .timeLimit(.minutes(3)))
+@Suite(
+    "APNG conformance (Philip Taylor's suite)", .needs("apng-philip-taylor", "wuffs-testdata"), .timeLimit(.minutes(3)))
 struct APNGSuiteTests {
     static let suite = "apng-philip-taylor"
     static let green = PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)
@@ -60,7 +62,10 @@ struct APNGSuiteTests {
         ("dispose_op_previous_first", .solid(clear)),
         ("dispose_op_none_region", .solid(green)),
         ("dispose_op_background_before_region", .solid(clear)),
-        ("dispose_op_background_region", .rectangle(FrameRect(x: 32, y: 16, width: 64, height: 32), inside: clear, outside: blue)),
+        (
+            "dispose_op_background_region",
+            .rectangle(FrameRect(x: 32, y: 16, width: 64, height: 32), inside: clear, outside: blue)
+        ),
         ("dispose_op_previous_region", .solid(green)),
         ("blend_op_source_solid", .solid(green)),
         ("blend_op_source_transparent", .solid(clear)),
@@ -71,9 +76,13 @@ struct APNGSuiteTests {
         ("fctl_actl", .solid(green)),
         // Blue 0xFFFF with alpha 0x8000 OVER opaque black: 0x8000 reduces to 128, so (0, 0, 128, 255).
         ("mode_16bit", .nearly(PremultipliedRGBA(r: 0, g: 0, b: 128, a: 255), tolerance: 1)),
-        ("mode_grayscale", .rectangle(FrameRect(x: 32, y: 16, width: 64, height: 32),
-                                      inside: PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255),
-                                      outside: PremultipliedRGBA(r: 128, g: 128, b: 128, a: 255))),
+        (
+            "mode_grayscale",
+            .rectangle(
+                FrameRect(x: 32, y: 16, width: 64, height: 32),
+                inside: PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255),
+                outside: PremultipliedRGBA(r: 128, g: 128, b: 128, a: 255))
+        ),
         ("mode_grayscale_alpha", .nearly(PremultipliedRGBA(r: 128, g: 128, b: 128, a: 255), tolerance: 1)),
         ("mode_palette", .solid(green)),
         ("mode_palette_alpha", .solid(green)),
@@ -118,15 +127,17 @@ struct APNGSuiteTests {
         ("sequence_reorder_chunk", .fallback("fdAT has sequence number 4, expected 3")),
         // acTL(2,0) IDAT fcTL#0 fdAT#0 fcTL#1 fdAT#1
         ("sequence_fdat_fctl", .fallback("fdAT has sequence number 0, expected 1")),
-        ("dispose_op_previous_frame", .pixel(x: 0, y: 0, PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255))),
+        ("dispose_op_previous_frame", .pixel(x: 0, y: 0, PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)))
     ]
 
     @Test("every file in the suite has an expectation")
     func everyFileCovered() {
         let files = Set(Fixtures.files(Self.suite, ext: "png").map { $0.replacingOccurrences(of: ".png", with: "") })
-        let covered = Set(Self.cases.map(\.0)).union(["delay", "delay_round", "delay_short_max", "delay_zero_denom",
-                                                      "delay_zero_numer", "num_plays", "num_plays_1", "different_durations",
-                                                      "dispose_op_background_p_mode"])
+        let covered = Set(Self.cases.map(\.0)).union([
+            "delay", "delay_round", "delay_short_max", "delay_zero_denom",
+            "delay_zero_numer", "num_plays", "num_plays_1", "different_durations",
+            "dispose_op_background_p_mode"
+        ])
         #expect(files == covered)
     }
 
@@ -194,10 +205,13 @@ struct APNGSuiteTests {
         return count
     }
 
-    @Test("delays: 16-bit fractions, rounding and a zero denominator meaning 100",
-          arguments: [("delay", [500.0, 1000, 500, 1000]), ("delay_round", [500, 1000]), ("delay_short_max", [500, 1000]),
-                      ("delay_zero_denom", [500, 1000]), ("delay_zero_numer", [0, 0, 500, 1000]),
-                      ("different_durations", [4000, 1000])])
+    @Test(
+        "delays: 16-bit fractions, rounding and a zero denominator meaning 100",
+        arguments: [
+            ("delay", [500.0, 1000, 500, 1000]), ("delay_round", [500, 1000]), ("delay_short_max", [500, 1000]),
+            ("delay_zero_denom", [500, 1000]), ("delay_zero_numer", [0, 0, 500, 1000]),
+            ("different_durations", [4000, 1000])
+        ])
     func delays(name: String, milliseconds: [Double]) throws {
         let decoder = try AnimationDecoder(bytes: Fixtures.bytes(Self.suite, "\(name).png"))
         #expect(decoder.info.frames.map { ($0.delay.milliseconds * 1000).rounded() / 1000 } == milliseconds)
@@ -251,7 +265,9 @@ struct APNGSuiteTests {
         #expect(Reference.mismatches(frames[0], reference[0]) == 0)
         // The default image (IDAT before the only fcTL) is not shown; the frame's indexes are
         // all 0: PLTE's first entry, FF 00 00, opaque in tRNS.
-        #expect(Reference.mismatches(frames[0], Array(repeatElement([255, 0, 0, 255] as [UInt8], count: 128 * 64).joined())) == 0)
+        #expect(
+            Reference.mismatches(frames[0], Array(repeatElement([255, 0, 0, 255] as [UInt8], count: 128 * 64).joined()))
+                == 0)
     }
 
     @Test("wuffs' APNG files: fcTL after IDAT, sub-rectangles, tRNS, num_plays")
@@ -261,10 +277,13 @@ struct APNGSuiteTests {
         #expect(skip.info.details["defaultImageIsFirstFrame"] == "false")
         let redBlue = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "animated-red-blue.apng"))
         #expect(redBlue.info.loopCount == 3)
-        #expect(redBlue.info.frames.map(\.rect) == [FrameRect(x: 0, y: 0, width: 64, height: 48),
-                                                    FrameRect(x: 15, y: 31, width: 37, height: 9),
-                                                    FrameRect(x: 15, y: 0, width: 49, height: 40),
-                                                    FrameRect(x: 15, y: 31, width: 37, height: 9)])
+        #expect(
+            redBlue.info.frames.map(\.rect) == [
+                FrameRect(x: 0, y: 0, width: 64, height: 48),
+                FrameRect(x: 15, y: 31, width: 37, height: 9),
+                FrameRect(x: 15, y: 0, width: 49, height: 40),
+                FrameRect(x: 15, y: 31, width: 37, height: 9)
+            ])
         #expect(redBlue.info.frames.map(\.delay.milliseconds) == [100, 200, 300, 400])
         #expect(redBlue.info.frames.map(\.dispose) == [.none, .none, .previous, .none])
     }

@@ -1,6 +1,7 @@
-@testable import AnimationCodec
 import Foundation
 import Testing
+
+@testable import AnimationCodec
 
 /// The optimising encoder: every file it writes must decode, in independent decoders, to
 /// exactly the frames it was given, and its choices must make files smaller.
@@ -32,7 +33,9 @@ struct AnimationEncoderTests {
         }
     }
 
-    static func disc(_ x: Int, _ y: Int, cx: Int, cy: Int, r: Int) -> Bool { (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r }
+    static func disc(_ x: Int, _ y: Int, cx: Int, cy: Int, r: Int) -> Bool {
+        (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r
+    }
 
     static let scenes: [Scene] = [
         // A soft-edged ball moving over nothing: translucent edges, many colours (RGBA).
@@ -62,7 +65,9 @@ struct AnimationEncoderTests {
             let phase = [0, 0, 1, 1, 0, 2][f]
             return disc(x, y, cx: 6 + phase * 5, cy: 12, r: 4) ? (10, 200, 30, 255) : (0, 0, 0, 0)
         },
-        Scene(name: "a still", side: 30, frameCount: 1) { _, x, y in ((x * 9) % 256, (y * 9) % 256, (x ^ y) * 7 % 256, (x + y) * 4 % 256) },
+        Scene(name: "a still", side: 30, frameCount: 1) { _, x, y in
+            ((x * 9) % 256, (y * 9) % 256, (x ^ y) * 7 % 256, (x + y) * 4 % 256)
+        },
         // An opaque picture on a transparent pad, as fit pads a clip to a square, its colours
         // moving: more than 256 colours, black among them, every pixel opaque or transparent
         // (RGB with a colour key that no opaque pixel has); the picture's rectangle shifts, so
@@ -74,17 +79,19 @@ struct AnimationEncoderTests {
             if x == 3 && y == 10 + f { return (0, 0, 0, 255) }
             if x >= 8 + 4 * f && x < 16 + 4 * f && y >= 12 + f && y < 20 + f { return (255, 255, 255, 255) }
             return ((x * 13 + f * 3) % 256, (y * 11) % 256, (x * y + f) % 256, 255)
-        },
+        }
     ]
 
     func encode(_ scene: Scene, frames: [[UInt8]], level: Int32 = 12) -> AnimationEncoder.Encoded {
         let delays = (0..<frames.count).map { FrameDelay(numerator: 10 * ($0 + 1), denominator: 1000) }
-        return AnimationEncoder.encode(frames: frames, delays: delays, width: scene.side, height: scene.side, plays: 2,
-                                       options: .init(compressionLevel: level, threads: 2))
+        return AnimationEncoder.encode(
+            frames: frames, delays: delays, width: scene.side, height: scene.side, plays: 2,
+            options: .init(compressionLevel: level, threads: 2))
     }
 
-    @Test("decodes to exactly the frames given: libpng + a spec compositor, Pillow, and ours",
-          arguments: scenes, [Int32(12), 6])
+    @Test(
+        "decodes to exactly the frames given: libpng + a spec compositor, Pillow, and ours",
+        arguments: scenes, [Int32(12), 6])
     func exact(scene: Scene, level: Int32) throws {
         let frames = scene.frames
         let encoded = encode(scene, frames: frames, level: level)
@@ -95,7 +102,8 @@ struct AnimationEncoderTests {
             let image = try #require(LibPNGOracle.decode(encoded.bytes))
             #expect(Reference.premultiplied(straight: image.rgba) == frames[0])
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-encoder-\(UUID().uuidString).png")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stickerkit-encoder-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(encoded.bytes).write(to: url)
         let pillow = try ExternalReference.pillow.decode(url)
@@ -156,16 +164,20 @@ struct AnimationEncoderTests {
         // exactly its own ball. Frame f's ball has alpha (12 - d) * 40 > 0 wherever its distance
         // d from (10 + 3f, 20) is under 11.975: 11 pixels either side of the centre.
         #expect(encoded.frames.dropLast().map(\.dispose) == Array(repeating: .background, count: 7))
-        #expect(encoded.frames.dropFirst().map(\.rect) == (1..<8).map { f in FrameRect(x: 10 + 3 * f - 11, y: 9, width: 23, height: 23) })
-        let naive = PNGEncoder.encodeAnimation(scene.frames.map { .init(pixels: $0, delay: .centiseconds(10)) },
-                                               width: 48, height: 48, plays: 2)
+        #expect(
+            encoded.frames.dropFirst().map(\.rect)
+                == (1..<8).map { f in FrameRect(x: 10 + 3 * f - 11, y: 9, width: 23, height: 23) })
+        let naive = PNGEncoder.encodeAnimation(
+            scene.frames.map { .init(pixels: $0, delay: .centiseconds(10)) },
+            width: 48, height: 48, plays: 2)
         #expect(encoded.bytes.count < naive.count, "\(encoded.bytes.count) vs full frames \(naive.count)")
         // A frame equal to the one before stores one pixel.
         let repeats = encode(Self.scenes[4], frames: Self.scenes[4].frames)
         #expect(repeats.frames[1].rect.width * repeats.frames[1].rect.height == 1)
     }
 
-    @Test("one rule stores a delay: whole milliseconds, else the exact fraction, else the finest unit that fits 16 bits")
+    @Test(
+        "one rule stores a delay: whole milliseconds, else the exact fraction, else the finest unit that fits 16 bits")
     func storableDelays() {
         func stored(_ n: Int, _ d: Int) -> [UInt16] {
             let (numerator, denominator) = FrameDelay(numerator: n, denominator: d).apngFields
@@ -176,7 +188,9 @@ struct AnimationEncoderTests {
         #expect(stored(70_000, 1000) == [70, 1], "70 s: the exact fraction, 70/1")
         #expect(stored(1_000_000, 1) == [65535, 1], "longer than 16 bits of seconds hold: the longest")
         // A sequence's or a Lottie document's frame time, from seconds: exact where a fraction fits.
-        func fields(_ seconds: Double) -> [Int] { let d = FrameDelay(seconds: seconds); return [d.numerator, d.denominator] }
+        func fields(_ seconds: Double) -> [Int] {
+            let d = FrameDelay(seconds: seconds); return [d.numerator, d.denominator]
+        }
         #expect(fields(7.0 / 90) == [7, 90], "not 78 ms")
         #expect(fields(1.0 / 60) == [1, 60] && fields(0.04) == [40, 1000] && fields(1 / 29.97) == [100, 2997])
     }

@@ -12,8 +12,9 @@ import Testing
 struct ByteFlipTests {
     typealias Sample = TruncationSweepTests.Sample
 
-    @Test("single-byte flips end in the outcome documented for what they hit", .needs(TruncationSweepTests.suites),
-          .timeLimit(.minutes(3)), arguments: TruncationSweepTests.files)
+    @Test(
+        "single-byte flips end in the outcome documented for what they hit", .needs(TruncationSweepTests.suites),
+        .timeLimit(.minutes(3)), arguments: TruncationSweepTests.files)
     func flips(suite: String, path: String) throws {
         let sample = try Sample(suite, path)
         var generator = SplitMix(seed: UInt64(sample.bytes.count))
@@ -29,8 +30,10 @@ struct ByteFlipTests {
         }
     }
 
-    @Test("PNG byte flips with the chunk CRC repaired reach the decoder and end in frames or the chunk's errors",
-          .needs(TruncationSweepTests.suites), .timeLimit(.minutes(3)), arguments: TruncationSweepTests.files.filter { $0.1.hasSuffix(".png") })
+    @Test(
+        "PNG byte flips with the chunk CRC repaired reach the decoder and end in frames or the chunk's errors",
+        .needs(TruncationSweepTests.suites), .timeLimit(.minutes(3)),
+        arguments: TruncationSweepTests.files.filter { $0.1.hasSuffix(".png") })
     func flipsBehindValidCRC(suite: String, path: String) throws {
         let sample = try Sample(suite, path)
         let chunks = PNGChunkLayout(sample.bytes).chunks.filter { !$0.data.isEmpty }
@@ -41,10 +44,12 @@ struct ByteFlipTests {
             let offset = chunk.data.lowerBound + Int(generator.next() % UInt64(chunk.data.count))
             damaged[offset] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
             let crc = Reference.crc32(damaged[(chunk.start + 4)..<chunk.data.upperBound])
-            damaged.replaceSubrange(chunk.data.upperBound..<chunk.end,
-                                    with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
-            Self.expectFramesOfDeclaredSize(damaged, orOneOf: Self.errorsAfterRepairedFlip(in: chunk.type),
-                                            canvas: PNGChunkLayout.headerSize(damaged), "\(chunk.type) flip at \(offset)")
+            damaged.replaceSubrange(
+                chunk.data.upperBound..<chunk.end,
+                with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+            Self.expectFramesOfDeclaredSize(
+                damaged, orOneOf: Self.errorsAfterRepairedFlip(in: chunk.type),
+                canvas: PNGChunkLayout.headerSize(damaged), "\(chunk.type) flip at \(offset)")
         }
     }
 
@@ -57,21 +62,27 @@ struct ByteFlipTests {
     /// skipped), or frames of the canvas IHDR declares.
     static func expectPNGFlip(_ damaged: [UInt8], at offset: Int, of sample: Sample) throws {
         let context = "flip at \(offset)"
-        guard offset >= 8 else { return sample.expect(damaged, toDecodeAs: ExpectedDecode(outcome: .failed(.unknownFormat)), context) }
+        guard offset >= 8 else {
+            return sample.expect(damaged, toDecodeAs: ExpectedDecode(outcome: .failed(.unknownFormat)), context)
+        }
         let chunk = try #require(PNGChunkLayout(sample.bytes).chunk(containing: offset))
         guard offset >= chunk.data.lowerBound else {
-            return expectFramesOfDeclaredSize(damaged, orOneOf: [.truncated, .malformed(.png), .corruptCompressedData], orChecksumMismatch: true,
-                                              canvas: PNGChunkLayout.headerSize(damaged), "\(context), \(chunk.type) length or type")
+            return expectFramesOfDeclaredSize(
+                damaged, orOneOf: [.truncated, .malformed(.png), .corruptCompressedData], orChecksumMismatch: true,
+                canvas: PNGChunkLayout.headerSize(damaged), "\(context), \(chunk.type) length or type")
         }
         let count = sample.frames.count
         let expected: ExpectedDecode
         if chunk.type.first?.isUppercase == true {
             expected = ExpectedDecode(outcome: .failed(.chunkChecksumMismatch(chunk: chunk.type)))
         } else if ["acTL", "fcTL", "fdAT"].contains(chunk.type) {
-            expected = ExpectedDecode(outcome: DecodeOutcome(frameCount: 1, warnings: [.animationIgnored], framesDecoded: 1), pixels: [.defaultImage])
+            expected = ExpectedDecode(
+                outcome: DecodeOutcome(frameCount: 1, warnings: [.animationIgnored], framesDecoded: 1),
+                pixels: [.defaultImage])
         } else {
-            expected = ExpectedDecode(outcome: DecodeOutcome(frameCount: count, warnings: [.ancillaryChunkSkipped], framesDecoded: count),
-                                      pixels: (0..<count).map { chunk.type == "tRNS" ? .unknown : .wholeFileFrame($0) })
+            expected = ExpectedDecode(
+                outcome: DecodeOutcome(frameCount: count, warnings: [.ancillaryChunkSkipped], framesDecoded: count),
+                pixels: (0..<count).map { chunk.type == "tRNS" ? .unknown : .wholeFileFrame($0) })
         }
         sample.expect(damaged, toDecodeAs: expected, "\(context), \(chunk.type) data or CRC")
     }
@@ -87,14 +98,18 @@ struct ByteFlipTests {
         if offset < 6 && !["GIF87a", "GIF89a"].contains(String(decoding: damaged.prefix(6), as: UTF8.self)) {
             return sample.expect(damaged, toDecodeAs: ExpectedDecode(outcome: .failed(.unknownFormat)), context)
         }
-        if let image = GIFBlockLayout(sample.bytes).images.firstIndex(where: { $0.dataRanges.contains { $0.contains(offset) } }) {
+        if let image = GIFBlockLayout(sample.bytes).images.firstIndex(where: {
+            $0.dataRanges.contains { $0.contains(offset) }
+        }) {
             let count = sample.frames.count
-            let expected = ExpectedDecode(outcome: DecodeOutcome(frameCount: count, framesDecoded: count),
-                                          pixels: (0..<count).map { $0 < image ? .wholeFileFrame($0) : .unknown })
+            let expected = ExpectedDecode(
+                outcome: DecodeOutcome(frameCount: count, framesDecoded: count),
+                pixels: (0..<count).map { $0 < image ? .wholeFileFrame($0) : .unknown })
             return sample.expect(damaged, toDecodeAs: expected, "\(context), LZW data of image \(image)")
         }
         let canvas = GIFBlockLayout(damaged).canvasSize ?? (0, 0)
-        expectFramesOfDeclaredSize(damaged, orOneOf: [.truncated, .malformed(.gif), .noImageData, .limitExceeded], canvas: canvas, context)
+        expectFramesOfDeclaredSize(
+            damaged, orOneOf: [.truncated, .malformed(.gif), .noImageData, .limitExceeded], canvas: canvas, context)
     }
 
     /// The errors a flip in a chunk's data, behind a repaired CRC, may lead to: IHDR can declare
@@ -111,12 +126,16 @@ struct ByteFlipTests {
 
     /// Decodes `damaged`: it must end in every frame decoded at exactly the `canvas` size, or
     /// in one of `errors` (or, when allowed, a CRC mismatch on any chunk).
-    static func expectFramesOfDeclaredSize(_ damaged: [UInt8], orOneOf errors: Set<CodecErrorCase>, orChecksumMismatch: Bool = false,
-                                           canvas: (width: Int, height: Int), _ context: String) {
+    static func expectFramesOfDeclaredSize(
+        _ damaged: [UInt8], orOneOf errors: Set<CodecErrorCase>, orChecksumMismatch: Bool = false,
+        canvas: (width: Int, height: Int), _ context: String
+    ) {
         let (outcome, info) = DecodeOutcome.of(damaged)
         switch outcome.error {
         case nil:
-            #expect(info?.width == canvas.width && info?.height == canvas.height, "\(context): \(outcome), canvas \(canvas)")
+            #expect(
+                info?.width == canvas.width && info?.height == canvas.height, "\(context): \(outcome), canvas \(canvas)"
+            )
             #expect(outcome.framesDecoded == outcome.frameCount && outcome.frameCount > 0, "\(context): \(outcome)")
         case .chunkChecksumMismatch? where orChecksumMismatch:
             break

@@ -1,5 +1,6 @@
-@testable import AnimationCodec
 import Testing
+
+@testable import AnimationCodec
 
 /// `forEachFrame(reusing:)`: decoding into memory the caller keeps. The buffer handed in is
 /// full of garbage, so any pixel the decoder forgot to write shows; the expected pixels are
@@ -40,10 +41,14 @@ struct CanvasReuseTests {
         var canvas = [UInt8](repeating: 0xAB, count: Self.side * Self.side * 4)
         let before = Self.address(canvas)
         var seen: [PremultipliedRGBA] = []
-        try decoder.forEachFrame(threads: 1, reusing: &canvas) { seen.append($0.pixel(x: Self.side - 1, y: Self.side - 1)) }
+        try decoder.forEachFrame(threads: 1, reusing: &canvas) {
+            seen.append($0.pixel(x: Self.side - 1, y: Self.side - 1))
+        }
         #expect(seen == [PremultipliedRGBA(r: 100, g: 50, b: 25, a: 128)])
         #expect(Self.address(canvas) == before, "the memory handed in is the memory decoded into")
-        #expect(canvas == [UInt8](repeating: 0, count: Self.side * Self.side).flatMap { _ in [100, 50, 25, 128] as [UInt8] })
+        #expect(
+            canvas == [UInt8](repeating: 0, count: Self.side * Self.side).flatMap { _ in [100, 50, 25, 128] as [UInt8] }
+        )
     }
 
     @Test("an animation reuses the caller's memory on one thread and on two", arguments: [1, 2])
@@ -55,11 +60,14 @@ struct CanvasReuseTests {
         try decoder.forEachFrame(threads: threads, reusing: &canvas) { frame in
             frames.append((0..<(Self.side * Self.side)).map { frame.pixel(x: $0 % Self.side, y: $0 / Self.side) })
         }
-        let red = PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255), blue = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
+        let red = PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)
+        let blue = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
         let clear = PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0)
         #expect(frames.count == 2)
         #expect(frames.first == [PremultipliedRGBA](repeating: red, count: Self.side * Self.side))
-        let square = (0..<(Self.side * Self.side)).map { i in (1...2).contains(i % Self.side) && (1...2).contains(i / Self.side) ? blue : clear }
+        let square = (0..<(Self.side * Self.side)).map { i in
+            (1...2).contains(i % Self.side) && (1...2).contains(i / Self.side) ? blue : clear
+        }
         #expect(frames.last == square)
         #expect(Self.address(canvas) == before)
         #expect(canvas[(1 * Self.side + 1) * 4 + 2] == 255 && canvas[3] == 0, "the canvas ends as the last frame")

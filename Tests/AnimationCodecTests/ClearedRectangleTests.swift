@@ -1,5 +1,6 @@
-@testable import AnimationCodec
 import Testing
+
+@testable import AnimationCodec
 
 /// A frame drawn over a rectangle that was just cleared (the empty canvas before frame 0, or
 /// the previous frame disposed to background over the same rectangle) is drawn as SOURCE
@@ -21,8 +22,9 @@ struct ClearedRectangleTests {
         [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: height, by: $0.1) }
     }
 
-    @Test("a frame replacing a cleared rectangle that stops short leaves the rest transparent",
-          arguments: [false, true], [1, 2])
+    @Test(
+        "a frame replacing a cleared rectangle that stops short leaves the rest transparent",
+        arguments: [false, true], [1, 2])
     func stopsShort(interlaced: Bool, threads: Int) throws {
         let side = 8
         // Frame 1: green, with a transparent diagonal; only 20 pixels of it are coded.
@@ -30,7 +32,7 @@ struct ClearedRectangleTests {
         let gif = Self.builder(side).animation([
             .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 2),
             .init(indexes: pattern, keptPixels: 20, disposal: 2, transparentIndex: 3, interlaced: interlaced),
-            .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 1),
+            .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 1)
         ])
         let frames = try AnimationDecoder(bytes: gif).decodeAllFrames(threads: threads)
         #expect(frames.count == 3)
@@ -54,13 +56,15 @@ struct ClearedRectangleTests {
     /// caller and frames not kept (whose memory is written again).
     @Test("whole-canvas GIF frames drawn by workers arrive intact and in order, kept or not", arguments: [1, 2, 3])
     func wholeCanvasFrames(threads: Int) throws {
-        let side = 16, count = 13
+        let side = 16
+        let count = 13
         let blue = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
         let colors = [Self.red, Self.green, blue]
         // Frame k: index (x + y + k) % 3 + 1; every fourth frame has blue (3) transparent.
         let images = (0..<count).map { k in
-            GIFBuilder.Image(indexes: (0..<(side * side)).map { UInt8(($0 % side + $0 / side + k) % 3 + 1) },
-                             disposal: 2, transparentIndex: k % 4 == 1 ? 3 : nil)
+            GIFBuilder.Image(
+                indexes: (0..<(side * side)).map { UInt8(($0 % side + $0 / side + k) % 3 + 1) },
+                disposal: 2, transparentIndex: k % 4 == 1 ? 3 : nil)
         }
         func expected(_ k: Int, _ x: Int, _ y: Int) -> PremultipliedRGBA {
             let index = (x + y + k) % 3 + 1
@@ -90,23 +94,28 @@ struct ClearedRectangleTests {
     /// Layer memory is not zeroed before a GIF frame is drawn into it: the draw itself must
     /// write every pixel, clearing what short or undecodable data never reaches. The memory
     /// handed in is full of garbage, so any pixel left unwritten shows.
-    @Test("a GIF layer drawn into used memory writes every pixel, short and undecodable frames too", arguments: [false, true])
+    @Test(
+        "a GIF layer drawn into used memory writes every pixel, short and undecodable frames too",
+        arguments: [false, true])
     func layerInUsedMemory(interlaced: Bool) throws {
         let side = 8
         let gif = Self.builder(side).animation([
-            .init(indexes: [UInt8](repeating: 1, count: side * side), keptPixels: 20, disposal: 2, interlaced: interlaced),
-            .init(indexes: [UInt8](repeating: 2, count: side * side), disposal: 2, minimumCodeSize: 12),
+            .init(
+                indexes: [UInt8](repeating: 1, count: side * side), keptPixels: 20, disposal: 2, interlaced: interlaced),
+            .init(indexes: [UInt8](repeating: 2, count: side * side), disposal: 2, minimumCodeSize: 12)
         ])
         let decoder = try AnimationDecoder(bytes: gif)
         let rows = interlaced ? Self.storedRowOrder(height: side) : Array(0..<side)
         for index in 0..<2 {
             var storage = [UInt8](repeating: 0xAB, count: side * side * 4)
-            let layer = try decoder.source.decodeLayer(index, bytes: decoder.bytes, scratch: DecodeScratch(), storage: &storage)
+            let layer = try decoder.source.decodeLayer(
+                index, bytes: decoder.bytes, scratch: DecodeScratch(), storage: &storage)
             for y in 0..<side {
                 for x in 0..<side {
                     let coded = index == 0 && rows.firstIndex(of: y)! * side + x < 20
                     let o = (y * side + x) * 4
-                    let pixel = PremultipliedRGBA(r: layer.pixels[o], g: layer.pixels[o + 1], b: layer.pixels[o + 2], a: layer.pixels[o + 3])
+                    let pixel = PremultipliedRGBA(
+                        r: layer.pixels[o], g: layer.pixels[o + 1], b: layer.pixels[o + 2], a: layer.pixels[o + 3])
                     #expect(pixel == (coded ? Self.red : Self.clear), "frame \(index) at (\(x), \(y))")
                 }
             }
@@ -118,7 +127,7 @@ struct ClearedRectangleTests {
         let side = 6
         let gif = Self.builder(side).animation([
             .init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 2),
-            .init(indexes: [UInt8](repeating: 2, count: side * side), disposal: 2, minimumCodeSize: 12),
+            .init(indexes: [UInt8](repeating: 2, count: side * side), disposal: 2, minimumCodeSize: 12)
         ])
         let frames = try AnimationDecoder(bytes: gif).decodeAllFrames(threads: threads)
         #expect(frames[0].pixels.allSatisfy { $0 == 0 } == false)
@@ -129,9 +138,10 @@ struct ClearedRectangleTests {
     @Test("a first frame that stops short is transparent past its last pixel, in reused memory too")
     func firstFrameStopsShort() throws {
         let side = 64
-        let full = Self.builder(side).animation([.init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 1)])
+        let full = Self.builder(side).animation([.init(indexes: [UInt8](repeating: 1, count: side * side), disposal: 1)]
+        )
         let short = Self.builder(side).animation([
-            .init(indexes: [UInt8](repeating: 2, count: side * side), keptPixels: 100, disposal: 1),
+            .init(indexes: [UInt8](repeating: 2, count: side * side), keptPixels: 100, disposal: 1)
         ])
         for _ in 0..<5 {
             // Freed red canvases are likely to be handed out again for the next one.

@@ -8,7 +8,12 @@ import Testing
 struct ColorModelTests {
     /// Packed premultiplied RGBA (R in the low byte) as frame bytes.
     static func frame(_ pixels: [UInt32]) -> [UInt8] {
-        pixels.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0 >> 16), UInt8($0 >> 24)] }
+        pixels.flatMap {
+            [
+                UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0 >> 16),
+                UInt8($0 >> 24)
+            ]
+        }
     }
 
     /// `count` distinct opaque colours that differ only above their low ten bits (where a
@@ -21,7 +26,10 @@ struct ColorModelTests {
         let colors = Self.colliding(256)
         #expect(Set(colors).count == 256)
         // Half the colours in each frame: only the frames together hold all 256.
-        let frames = [Self.frame(Array(colors[..<128]) + Array(colors[..<128])), Self.frame(Array(colors[..<128]) + Array(colors[128...]))]
+        let frames = [
+            Self.frame(Array(colors[..<128]) + Array(colors[..<128])),
+            Self.frame(Array(colors[..<128]) + Array(colors[128...]))
+        ]
         guard case .palette(let palette) = PNGColorModel.smallest(for: frames) else {
             Issue.record("256 colours should make a palette")
             return
@@ -78,7 +86,10 @@ struct ColorModelTests {
         }
         #expect(Set(palette.colors) == Set(colors + [0]))
         // Written and read back by the codec's decoder: every pixel where it was.
-        let png = AnimationEncoder.encode(frames: [Self.frame(pixels)], delays: [FrameDelay(numerator: 1, denominator: 10)], width: 8, height: 8, plays: 0).bytes
+        let png = AnimationEncoder.encode(
+            frames: [Self.frame(pixels)], delays: [FrameDelay(numerator: 1, denominator: 10)], width: 8, height: 8,
+            plays: 0
+        ).bytes
         let decoded = try AnimationDecoder(bytes: png).frame(at: 0).pixels
         #expect(decoded == Self.frame(pixels))
     }

@@ -1,7 +1,8 @@
-@testable import AnimationCodec
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// The decoding API: lazy iteration, random access, parallel decoding identical to serial,
 /// timing policies and JPEG.
@@ -9,9 +10,13 @@ import Testing
 struct DecodingTests {
     /// Every decodable animation we have: the sample pack and every shared suite.
     static let everyFile: [URL] = {
-        var urls = ((try? FileManager.default.contentsOfDirectory(at: Fixtures.samplePack, includingPropertiesForKeys: nil)) ?? [])
+        var urls =
+            ((try? FileManager.default.contentsOfDirectory(at: Fixtures.samplePack, includingPropertiesForKeys: nil))
+                ?? [])
         if let walker = FileManager.default.enumerator(at: Fixtures.conformance, includingPropertiesForKeys: nil) {
-            for case let url as URL in walker where ["png", "gif", "apng", "jpg"].contains(url.pathExtension) { urls.append(url) }
+            for case let url as URL in walker where ["png", "gif", "apng", "jpg"].contains(url.pathExtension) {
+                urls.append(url)
+            }
         }
         return urls.sorted { $0.path < $1.path }
     }()
@@ -21,10 +26,12 @@ struct DecodingTests {
         var compared = 0
         for url in Self.everyFile {
             guard let decoder = try? AnimationDecoder(bytes: [UInt8](Data(contentsOf: url))),
-                  let serial = try? decoder.decodeAllFrames(threads: 1) else { continue }
+                let serial = try? decoder.decodeAllFrames(threads: 1)
+            else { continue }
             for threads in [2, 3] {
                 let parallel = try decoder.decodeAllFrames(threads: threads)
-                #expect(parallel.map(\.pixels) == serial.map(\.pixels), "\(url.lastPathComponent) with \(threads) threads")
+                #expect(
+                    parallel.map(\.pixels) == serial.map(\.pixels), "\(url.lastPathComponent) with \(threads) threads")
             }
             compared += 1
         }
@@ -36,7 +43,8 @@ struct DecodingTests {
     @Test("the lazy iterator and random access give the same frames as a full decode")
     func iteratorAndRandomAccess() throws {
         for name in ["01-bouncing-blob.png", "02-spinning-star.gif", "04-party-popper.gif"] {
-            let decoder = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Fixtures.samplePack.appendingPathComponent(name))))
+            let decoder = try AnimationDecoder(
+                bytes: [UInt8](Data(contentsOf: Fixtures.samplePack.appendingPathComponent(name))))
             let all = try decoder.decodeAllFrames()
             var iterator = decoder.makeFrameIterator()
             var index = 0
@@ -48,21 +56,27 @@ struct DecodingTests {
             #expect(index == decoder.frameCount)
             let last = decoder.frameCount - 1
             #expect(try decoder.frame(at: last).pixels == all[last].pixels)
-            #expect(throws: CodecError.frameIndexOutOfRange(index: decoder.frameCount, frameCount: decoder.frameCount)) {
+            #expect(throws: CodecError.frameIndexOutOfRange(index: decoder.frameCount, frameCount: decoder.frameCount))
+            {
                 try decoder.frame(at: decoder.frameCount)
             }
         }
     }
 
-    @Test("timing policies are applied only when asked for",
-          arguments: [(0.0, 0.0, 100.0, 100.0), (10, 10, 100, 100), (10.5, 10.5, 10.5, 100), (11, 11, 11, 11), (20, 20, 20, 20)])
+    @Test(
+        "timing policies are applied only when asked for",
+        arguments: [
+            (0.0, 0.0, 100.0, 100.0), (10, 10, 100, 100), (10.5, 10.5, 10.5, 100), (11, 11, 11, 11), (20, 20, 20, 20)
+        ])
     func timingPolicies(stored: Double, raw: Double, browser: Double, apple: Double) {
         #expect(FrameTimingPolicy.raw.displayMilliseconds(forStored: stored) == raw)
         #expect(FrameTimingPolicy.browser.displayMilliseconds(forStored: stored) == browser)
         #expect(FrameTimingPolicy.apple.displayMilliseconds(forStored: stored) == apple)
     }
 
-    @Test("the decoder reports delays raw: a GIF's 0 and an APNG's 0/0 stay 0", .needs("image-gif-tests", "apng-philip-taylor"))
+    @Test(
+        "the decoder reports delays raw: a GIF's 0 and an APNG's 0/0 stay 0",
+        .needs("image-gif-tests", "apng-philip-taylor"))
     func rawDelays() throws {
         let gif = try AnimationDecoder(bytes: Fixtures.bytes("image-gif-tests", "samples/beacon.gif"))
         #expect(gif.info.frames.allSatisfy { $0.delay.milliseconds == 0 })

@@ -1,7 +1,7 @@
 import AnimationCodec
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Animations made by independent encoders (Pillow, gifsicle, ImageMagick, apngasm) from
 /// fixed seeds, across dispose / blend / transparency / interlace combinations, decoded by
@@ -9,9 +9,13 @@ import TestSupport
 @Suite("Differential: independent encoders vs Pillow and ffmpeg", .timeLimit(.minutes(3)))
 struct DifferentialTests {
     static let corpus: URL = {
-        let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-differential-\(getpid())"))
+        let dir = RunFolders.removedAtExit(
+            FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-differential-\(getpid())"))
         try? FileManager.default.removeItem(at: dir)
-        _ = try? ExternalReference.run(["python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_differential_corpus.py").path, dir.path])
+        _ = try? ExternalReference.run([
+            "python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_differential_corpus.py").path,
+            dir.path
+        ])
         return dir
     }()
 

@@ -32,7 +32,9 @@ struct EncoderTests {
         return out
     }
 
-    @Test("Standard and fast PNGs decode in libpng to the straightened pixels", arguments: [true, false], [PNGEncoder.Options.standard, .fast])
+    @Test(
+        "Standard and fast PNGs decode in libpng to the straightened pixels", arguments: [true, false],
+        [PNGEncoder.Options.standard, .fast])
     func roundTrip(_ opaque: Bool, _ options: PNGEncoder.Options) throws {
         let (w, h) = (97, 61)
         let pixels = Self.image(width: w, height: h, opaque: opaque)
@@ -47,11 +49,15 @@ struct EncoderTests {
     @Test("APNG frames replace their rectangles; the codec reads them back exactly")
     func apngRectangles() throws {
         let (w, h) = (20, 10)
-        let red = [UInt8](repeating: 0, count: w * h * 4).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? UInt8(255) : 0 }
+        let red = [UInt8](repeating: 0, count: w * h * 4).enumerated().map {
+            $0.offset % 4 == 0 || $0.offset % 4 == 3 ? UInt8(255) : 0
+        }
         var writer = APNGWriter(width: w, height: h, frameCount: 2, plays: 3)
-        writer.append(premultiplied: red, x: 0, y: 0, width: w, height: h, delay: FrameDelay(numerator: 120, denominator: 1000))
+        writer.append(
+            premultiplied: red, x: 0, y: 0, width: w, height: h, delay: FrameDelay(numerator: 120, denominator: 1000))
         let blue: [UInt8] = Array((0..<(4 * 3)).flatMap { _ in [0, 0, 255, 255] as [UInt8] })
-        writer.append(premultiplied: blue, x: 5, y: 2, width: 4, height: 3, delay: FrameDelay(numerator: 3, denominator: 100))
+        writer.append(
+            premultiplied: blue, x: 5, y: 2, width: 4, height: 3, delay: FrameDelay(numerator: 3, denominator: 100))
         let bytes = writer.finish()
         let decoder = try AnimationDecoder(bytes: bytes)
         #expect(decoder.info.loopCount == 3 && decoder.info.frameCount == 2)
@@ -69,7 +75,9 @@ struct EncoderTests {
     /// Bands of repeated rows between content: the fast path's hand-written zero-row blocks,
     /// parallel zlib chunks (more rows than one chunk holds) and every match-length remainder
     /// (widths 65 RGBA and 87 RGB leave 1 and 2 zeros after the 258-byte matches).
-    @Test("Fast PNGs with repeated-row bands decode in libpng exactly", arguments: [(65, false), (87, true), (1000, true), (333, false)])
+    @Test(
+        "Fast PNGs with repeated-row bands decode in libpng exactly",
+        arguments: [(65, false), (87, true), (1000, true), (333, false)])
     func fastBands(_ width: Int, _ opaque: Bool) throws {
         let height = 700
         let pixels = Self.bands(width: width, height: height, opaque: opaque)
@@ -86,7 +94,9 @@ struct EncoderTests {
 
     /// The same images drawn a row at a time: rows are asked for by parallel workers, in
     /// bands that do not line up with the flat and textured bands, and never held whole.
-    @Test("Row-drawn fast PNGs decode in libpng exactly, RGB when declared opaque", arguments: [(65, false), (87, true), (1000, true), (1, false), (1, true), (2, true), (5, true), (6, true)])
+    @Test(
+        "Row-drawn fast PNGs decode in libpng exactly, RGB when declared opaque",
+        arguments: [(65, false), (87, true), (1000, true), (1, false), (1, true), (2, true), (5, true), (6, true)])
     func rowDrawn(_ width: Int, _ opaque: Bool) throws {
         let height = 700
         let pixels = Self.bands(width: width, height: height, opaque: opaque)
@@ -103,7 +113,9 @@ struct EncoderTests {
     /// hint covers the flat bands but for their first rows (which differ from the row above),
     /// so drawn and skipped rows alternate around every band and chunk boundary, and a skipped
     /// row's neighbour below must be compared with the last row actually drawn.
-    @Test("Row-drawn fast PNGs skip the rows a repeat hint vouches for, and still decode exactly", arguments: [(87, true), (333, false)])
+    @Test(
+        "Row-drawn fast PNGs skip the rows a repeat hint vouches for, and still decode exactly",
+        arguments: [(87, true), (333, false)])
     func rowDrawnWithRepeatHint(_ width: Int, _ opaque: Bool) throws {
         let height = 700
         let pixels = Self.bands(width: width, height: height, opaque: opaque)
@@ -113,7 +125,8 @@ struct EncoderTests {
         let flags = UncheckedRows(drawn)
         // Flat bands are the even hundreds; their rows after the first repeat the row above.
         let hinted: @Sendable (Int) -> Bool = { y in (y / 100) % 2 == 0 && y % 100 != 0 }
-        let png = PNGEncoder.encodeFast(width: width, height: height, opaque: opaque, repeatsRowAbove: hinted) { y, target in
+        let png = PNGEncoder.encodeFast(width: width, height: height, opaque: opaque, repeatsRowAbove: hinted) {
+            y, target in
             flags.rows[y] = 1  // each row's flag is written by the one worker drawing it
             for i in 0..<(width * 4) { target[i] = pixels[y * width * 4 + i] }
         }
@@ -141,7 +154,8 @@ struct EncoderTests {
                 let o = (y * width + x) * 4
                 let a = opaque ? 255 : (band % 2 == 0 ? 128 : (x + y) % 256)
                 let value = band % 2 == 0 ? band * 20 : (x * 13 + y * 7) % 256
-                pixels[o] = UInt8(value * a / 255); pixels[o + 1] = UInt8((255 - value) * a / 255); pixels[o + 2] = UInt8(a / 2); pixels[o + 3] = UInt8(a)
+                pixels[o] = UInt8(value * a / 255); pixels[o + 1] = UInt8((255 - value) * a / 255);
+                pixels[o + 2] = UInt8(a / 2); pixels[o + 3] = UInt8(a)
             }
         }
         return pixels

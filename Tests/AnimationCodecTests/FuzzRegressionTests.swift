@@ -23,7 +23,7 @@ struct FuzzRegressionTests {
         // "fr": 1e-14: a frame would show for 10^14 s, past Int; rates outside 0.01-1000 are refused.
         "lottie-tiny-frame-rate.json": .failed(.malformed(.lottie)),
         // A repeater of 100,000,000 copies in 669 bytes: rlottie would build every copy.
-        "lottie-repeater-bomb.json": .failed(.malformed(.lottie)),
+        "lottie-repeater-bomb.json": .failed(.malformed(.lottie))
     ]
 
     @Test("every regression input has a stated outcome")

@@ -1,7 +1,8 @@
-@testable import AnimationCodec
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// wuffs' hand-made GIFs, each with its expected result worked out from its
 /// `.make-artificial.txt` description, and Pillow's GIF edge cases.
@@ -11,18 +12,28 @@ struct GIFEdgeCaseTests {
         try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "artificial-gif/\(name).gif"))
     }
 
-    static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> PremultipliedRGBA { PremultipliedRGBA(r: r, g: g, b: b, a: 255) }
+    static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> PremultipliedRGBA {
+        PremultipliedRGBA(r: r, g: g, b: b, a: 255)
+    }
     static let clear = PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0)
 
-    static func row(_ frame: Frame, _ y: Int) -> [PremultipliedRGBA] { (0..<frame.width).map { frame.pixel(x: $0, y: y) } }
+    static func row(_ frame: Frame, _ y: Int) -> [PremultipliedRGBA] {
+        (0..<frame.width).map { frame.pixel(x: $0, y: y) }
+    }
 
     @Test("transparent index leaves the canvas untouched; other indexes overwrite it", .needs("wuffs-testdata"))
     func transparentIndex() throws {
         let frames = try Self.artificial("transparent-index").decodeAllFrames()
         // Frame 0: indexes 8..15 = reds 0x80..0xF0 (row 1 is 0x0C..0x0F). Frame 1 at (1,1): 0x1F blue FF,
         // 0x1A transparent (so (2,1) keeps index 0x0E, red E0), 0x15 blue 55.
-        #expect(Self.row(frames[1], 0) == [Self.rgb(0x80, 0, 0), Self.rgb(0x90, 0, 0), Self.rgb(0xA0, 0, 0), Self.rgb(0xB0, 0, 0)])
-        #expect(Self.row(frames[1], 1) == [Self.rgb(0xC0, 0, 0), Self.rgb(0, 0, 0xFF), Self.rgb(0xE0, 0, 0), Self.rgb(0, 0, 0x55)])
+        #expect(
+            Self.row(frames[1], 0) == [
+                Self.rgb(0x80, 0, 0), Self.rgb(0x90, 0, 0), Self.rgb(0xA0, 0, 0), Self.rgb(0xB0, 0, 0)
+            ])
+        #expect(
+            Self.row(frames[1], 1) == [
+                Self.rgb(0xC0, 0, 0), Self.rgb(0, 0, 0xFF), Self.rgb(0xE0, 0, 0), Self.rgb(0, 0, 0x55)
+            ])
     }
 
     @Test("disposal 2 clears to transparent, not to the background colour", .needs("wuffs-testdata"))
@@ -34,8 +45,9 @@ struct GIFEdgeCaseTests {
         #expect(Self.row(frames[1], 0) == [Self.clear, Self.clear, Self.rgb(0x80, 0xC2, 0), Self.clear])
     }
 
-    @Test("missing pixel data: undrawn pixels stay transparent, with a warning", .needs("wuffs-testdata"),
-          arguments: [("pixel-data-none", 0), ("pixel-data-not-enough", 1)])
+    @Test(
+        "missing pixel data: undrawn pixels stay transparent, with a warning", .needs("wuffs-testdata"),
+        arguments: [("pixel-data-none", 0), ("pixel-data-not-enough", 1)])
     func missingPixelData(name: String, drawn: Int) throws {
         let frame = try Self.artificial(name).frame(at: 0)
         let opaque = (0..<4).filter { frame.pixel(x: $0 % 2, y: $0 / 2).a == 255 }.count
@@ -43,8 +55,9 @@ struct GIFEdgeCaseTests {
         #expect(frame.warnings.contains { $0.kind == .missingPixelData })
     }
 
-    @Test("too much pixel data is ignored, whether or not the excess is valid LZW", .needs("wuffs-testdata"),
-          arguments: ["pixel-data-too-much-good-lzw", "pixel-data-too-much-bad-lzw"])
+    @Test(
+        "too much pixel data is ignored, whether or not the excess is valid LZW", .needs("wuffs-testdata"),
+        arguments: ["pixel-data-too-much-good-lzw", "pixel-data-too-much-bad-lzw"])
     func tooMuchPixelData(name: String) throws {
         let frame = try Self.artificial(name).frame(at: 0)
         #expect((0..<4).allSatisfy { frame.pixel(x: $0 % 2, y: $0 / 2) == Self.rgb(0, 0, 0xFF) })
@@ -88,7 +101,9 @@ struct GIFEdgeCaseTests {
         let frames = try decoder.decodeAllFrames()
         #expect(frames.count == 4)
         // Palette entry i: 0x11 * i red for 0-7, then 0x11 * i green for 8-15; blue 0xFF throughout.
-        let one = Self.rgb(0x11, 0, 0xFF), eight = Self.rgb(0, 0x88, 0xFF), nine = Self.rgb(0, 0x99, 0xFF)
+        let one = Self.rgb(0x11, 0, 0xFF)
+        let eight = Self.rgb(0, 0x88, 0xFF)
+        let nine = Self.rgb(0, 0x99, 0xFF)
         // Frame 0 at (1,0), 3 x 1, indexes 1 2 3: only index 1 lands on the screen, at (1,0).
         #expect(Self.row(frames[0], 0) == [Self.clear, one] && Self.row(frames[0], 1) == [Self.clear, Self.clear])
         // Frame 1 at (0,1), 2 x 2, indexes 8 9 / 10 11: its top row lands on screen row 1.
@@ -106,9 +121,13 @@ struct GIFEdgeCaseTests {
         try AnimationDecoder(bytes: Fixtures.bytes("gif-pillow", name))
     }
 
-    @Test("Pillow: disposal methods as stored", .needs("gif-pillow"), arguments: [("dispose_none.gif", GIFDisposal.doNotDispose),
-                                                           ("dispose_bgnd.gif", .restoreToBackground),
-                                                           ("dispose_prev.gif", .restoreToPrevious)])
+    @Test(
+        "Pillow: disposal methods as stored", .needs("gif-pillow"),
+        arguments: [
+            ("dispose_none.gif", GIFDisposal.doNotDispose),
+            ("dispose_bgnd.gif", .restoreToBackground),
+            ("dispose_prev.gif", .restoreToPrevious)
+        ])
     func pillowDisposal(name: String, disposal: GIFDisposal) throws {
         let decoder = try Self.pillow(name)
         #expect(decoder.frameCount == 5)
@@ -126,7 +145,10 @@ struct GIFEdgeCaseTests {
     func pillowTransparentDispose() throws {
         let frames = try Self.pillow("transparent_dispose.gif").decodeAllFrames()
         #expect(frames.count == 3)
-        #expect((0..<3).map { frames[1].pixel(x: $0, y: 0) } == [Self.rgb(0, 255, 24), Self.rgb(0, 0, 255), Self.rgb(0, 255, 24)])
+        #expect(
+            (0..<3).map { frames[1].pixel(x: $0, y: 0) } == [
+                Self.rgb(0, 255, 24), Self.rgb(0, 0, 255), Self.rgb(0, 255, 24)
+            ])
         #expect((0..<3).map { frames[2].pixel(x: $0, y: 0) } == [Self.clear, Self.rgb(0, 0, 255), Self.clear])
     }
 
@@ -159,12 +181,17 @@ struct GIFEdgeCaseTests {
     static let pillowOutcomes: [String: DecodeOutcome] = {
         let frameCounts = [
             "background_outside_palette.gif": 2, "comment_after_last_frame.gif": 2, "comment_after_only_frame.gif": 1,
-            "different_transparency.gif": 2, "dispose_bgnd.gif": 5, "dispose_bgnd_rgba.gif": 5, "dispose_bgnd_transparency.gif": 10,
-            "dispose_none.gif": 5, "dispose_none_load_end.gif": 2, "dispose_prev.gif": 5, "dispose_prev_first_frame.gif": 2,
-            "duplicate_frame.gif": 3, "duplicate_number_of_loops.gif": 2, "first_frame_transparency.gif": 1, "iss634.gif": 42,
-            "missing_background.gif": 4, "no_palette.gif": 2, "no_palette_after_rgb.gif": 3, "no_palette_with_background.gif": 2,
-            "no_palette_with_transparency.gif": 2, "palette_not_needed_for_second_frame.gif": 2, "second_frame_comment.gif": 3,
-            "test_extents.gif": 2, "transparent_dispose.gif": 3,
+            "different_transparency.gif": 2, "dispose_bgnd.gif": 5, "dispose_bgnd_rgba.gif": 5,
+            "dispose_bgnd_transparency.gif": 10,
+            "dispose_none.gif": 5, "dispose_none_load_end.gif": 2, "dispose_prev.gif": 5,
+            "dispose_prev_first_frame.gif": 2,
+            "duplicate_frame.gif": 3, "duplicate_number_of_loops.gif": 2, "first_frame_transparency.gif": 1,
+            "iss634.gif": 42,
+            "missing_background.gif": 4, "no_palette.gif": 2, "no_palette_after_rgb.gif": 3,
+            "no_palette_with_background.gif": 2,
+            "no_palette_with_transparency.gif": 2, "palette_not_needed_for_second_frame.gif": 2,
+            "second_frame_comment.gif": 3,
+            "test_extents.gif": 2, "transparent_dispose.gif": 3
         ]
         var outcomes = frameCounts.mapValues { DecodeOutcome(frameCount: $0, framesDecoded: $0) }
         outcomes["zero_width.gif"] = .failed(.malformed(.gif))
@@ -179,8 +206,9 @@ struct GIFEdgeCaseTests {
         #expect(Set(found) == Set(Self.pillowOutcomes.keys), "found \(found)")
     }
 
-    @Test("Pillow: every GIF ends in its stated outcome", .needs("gif-pillow"), .timeLimit(.minutes(3)),
-          arguments: Fixtures.files("gif-pillow", ext: "gif"))
+    @Test(
+        "Pillow: every GIF ends in its stated outcome", .needs("gif-pillow"), .timeLimit(.minutes(3)),
+        arguments: Fixtures.files("gif-pillow", ext: "gif"))
     func pillowAllDecode(name: String) throws {
         let expected = try #require(Self.pillowOutcomes[name], "no stated outcome for \(name)")
         #expect(DecodeOutcome.of(try Fixtures.bytes("gif-pillow", name)).0 == expected)

@@ -1,7 +1,8 @@
-@testable import AnimationCodec
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// The GIF suites: peterdn's expected canvases per frame, wuffs' exact indexes and expected
 /// renderings, image-gif's CRC32s of each frame's own pixels, and the edge-case files.
@@ -29,8 +30,9 @@ struct GIFSuiteTests {
             let url = FileManager.default.fileExists(atPath: numbered.path) ? numbered : single
             let expected = try #require(LibPNGOracle.decode(contentsOf: url), "\(url.lastPathComponent)")
             #expect(expected.width == info.width && expected.height == info.height, "\(name) canvas size")
-            #expect(Reference.mismatches(frame.pixels, Reference.premultiplied(straight: expected.rgba)) == 0,
-                    "\(name) frame \(frame.info.index)")
+            #expect(
+                Reference.mismatches(frame.pixels, Reference.premultiplied(straight: expected.rgba)) == 0,
+                "\(name) frame \(frame.info.index)")
         }
     }
 
@@ -55,7 +57,9 @@ struct GIFSuiteTests {
         var out = [UInt8](repeating: 0, count: image.info.rect.width * image.info.rect.height)
         let data = image.dataRanges.flatMap { bytes[$0] }  // the sub-blocks, joined
         let outcome = data.withUnsafeBytes { input in
-            out.withUnsafeMutableBufferPointer { LZWDecoder.decode(input, minimumCodeSize: Int(image.minimumCodeSize), into: $0) }
+            out.withUnsafeMutableBufferPointer {
+                LZWDecoder.decode(input, minimumCodeSize: Int(image.minimumCodeSize), into: $0)
+            }
         }
         #expect(outcome == .complete)
         // De-interlace so the result is in display order, as the .indexes files are.
@@ -63,15 +67,18 @@ struct GIFSuiteTests {
         var display = out
         let width = image.info.rect.width
         var rows: [Int] = []
-        GIFImageDecoder.forEachDisplayRow(height: image.info.rect.height, interlaced: true) { rows.append($0); return true }
+        GIFImageDecoder.forEachDisplayRow(height: image.info.rect.height, interlaced: true) {
+            rows.append($0); return true
+        }
         for (row, y) in rows.enumerated() {
             display.replaceSubrange((y * width)..<((y + 1) * width), with: out[(row * width)..<((row + 1) * width)])
         }
         return display
     }
 
-    @Test("wuffs: bricks GIFs decode to the exact indexes", .tags(.conformance),
-          arguments: ["bricks-dither", "bricks-gray", "bricks-nodither"])
+    @Test(
+        "wuffs: bricks GIFs decode to the exact indexes", .tags(.conformance),
+        arguments: ["bricks-dither", "bricks-gray", "bricks-nodither"])
     func bricksIndexes(name: String) throws {
         let bytes = try Fixtures.bytes("wuffs-testdata", "\(name).gif")
         let expected = try Fixtures.bytes("wuffs-testdata", "\(name).indexes")
@@ -82,7 +89,8 @@ struct GIFSuiteTests {
     func bricksPalette(name: String) throws {
         let file = try GIFFile(parsing: Fixtures.bytes("wuffs-testdata", "\(name).gif"), limits: .default)
         let dump = try Fixtures.bytes("wuffs-testdata", "\(name).palette")
-        let ours = GIFImageDecoder.premultipliedPalette(file.images[0].palette, transparentIndex: file.images[0].transparentIndex)
+        let ours = GIFImageDecoder.premultipliedPalette(
+            file.images[0].palette, transparentIndex: file.images[0].transparentIndex)
         for entry in 0..<(file.images[0].palette.count / 3) {
             let v = ours[entry]
             let bgra = [UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF), UInt8(v >> 24)]
@@ -93,31 +101,38 @@ struct GIFSuiteTests {
     @Test("wuffs: muybridge frames 0-14 decode to the exact indexes", .tags(.conformance), arguments: 0..<15)
     func muybridgeIndexes(frame: Int) throws {
         let bytes = try Fixtures.bytes("wuffs-testdata", "muybridge.gif")
-        let name = "muybridge-frame-" + String(repeating: "0", count: 3 - String(frame).count) + String(frame) + ".indexes"
+        let name =
+            "muybridge-frame-" + String(repeating: "0", count: 3 - String(frame).count) + String(frame) + ".indexes"
         #expect(try Self.indexes(of: bytes, image: frame) == Fixtures.bytes("wuffs-testdata", name))
     }
 
     @Test("wuffs: pjw-thumbnail renders as its reference PNG", .tags(.conformance))
     func wuffsRendering() throws {
         let frame = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "pjw-thumbnail.gif")).frame(at: 0)
-        let expected = try #require(LibPNGOracle.decode(contentsOf: Fixtures.url("wuffs-testdata", "pjw-thumbnail.png")))
+        let expected = try #require(
+            LibPNGOracle.decode(contentsOf: Fixtures.url("wuffs-testdata", "pjw-thumbnail.png")))
         #expect(expected.width == frame.width && expected.height == frame.height)
         #expect(Reference.mismatches(frame.pixels, Reference.premultiplied(straight: expected.rgba)) == 0)
     }
 
     @Test("wuffs: the interlaced hippopotamus equals the regular one; the truncated one keeps its decoded rows")
     func hippopotamus() throws {
-        let regular = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "hippopotamus.regular.gif")).frame(at: 0)
-        let interlaced = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "hippopotamus.interlaced.gif")).frame(at: 0)
+        let regular = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "hippopotamus.regular.gif")).frame(
+            at: 0)
+        let interlaced = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "hippopotamus.interlaced.gif"))
+            .frame(at: 0)
         #expect(regular.pixels == interlaced.pixels)
-        let truncated = try AnimationDecoder(bytes: Fixtures.bytes("wuffs-testdata", "hippopotamus.interlaced.truncated.gif"))
+        let truncated = try AnimationDecoder(
+            bytes: Fixtures.bytes("wuffs-testdata", "hippopotamus.interlaced.truncated.gif"))
         #expect(truncated.info.warnings.contains { $0.kind == .truncated })
         let partial = try truncated.frame(at: 0)
         #expect(partial.warnings.contains { $0.kind == .missingPixelData })
         // Rows decoded before the cut (the first interlace pass: rows 0, 8, 16, 24) match the full image.
         let rowBytes = regular.width * 4
         for y in stride(from: 0, to: regular.height, by: 8) {
-            #expect(partial.pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == regular.pixels[(y * rowBytes)..<((y + 1) * rowBytes)], "row \(y)")
+            #expect(
+                partial.pixels[(y * rowBytes)..<((y + 1) * rowBytes)]
+                    == regular.pixels[(y * rowBytes)..<((y + 1) * rowBytes)], "row \(y)")
         }
         // Rows never reached stay transparent.
         #expect(partial.pixels.suffix(rowBytes).allSatisfy { $0 == 0 })
@@ -126,7 +141,9 @@ struct GIFSuiteTests {
     // MARK: image-gif: CRC32 of every frame's own RGBA
 
     static let imageGIFResults: [(String, UInt32)] = {
-        guard let text = try? String(contentsOf: Fixtures.url("image-gif-tests", "results.txt"), encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOf: Fixtures.url("image-gif-tests", "results.txt"), encoding: .utf8) else {
+            return []
+        }
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: ":")
             guard parts.count == 2, let crc = UInt32(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
@@ -143,14 +160,16 @@ struct GIFSuiteTests {
         rgba.reserveCapacity(indexes.count * 4)
         for i in indexes {
             let entry = Int(i)
-            let rgb = 3 * entry + 2 < image.palette.count ? Array(image.palette[(3 * entry)...(3 * entry + 2)]) : [0, 0, 0]
+            let rgb =
+                3 * entry + 2 < image.palette.count ? Array(image.palette[(3 * entry)...(3 * entry + 2)]) : [0, 0, 0]
             rgba += rgb + [image.transparentIndex == i ? 0 : 255]
         }
         return rgba
     }
 
-    @Test("image-gif: CRC32 over each frame's own pixels, and our premultiplied layers agree",
-          .tags(.conformance), arguments: imageGIFResults)
+    @Test(
+        "image-gif: CRC32 over each frame's own pixels, and our premultiplied layers agree",
+        .tags(.conformance), arguments: imageGIFResults)
     func imageGIFChecksums(path: String, crc: UInt32) throws {
         let bytes = try Fixtures.bytes("image-gif-tests", path)
         let decoder = try AnimationDecoder(bytes: bytes)
@@ -159,7 +178,8 @@ struct GIFSuiteTests {
         for index in 0..<decoder.frameCount {
             let straight = try Self.imageGIFRGBA(file, image: index, bytes: bytes)
             all += straight
-            #expect(try decoder.decodeLayer(index).pixels == Reference.premultiplied(straight: straight), "frame \(index)")
+            #expect(
+                try decoder.decodeLayer(index).pixels == Reference.premultiplied(straight: straight), "frame \(index)")
         }
         #expect(Reference.crc32(all) == crc)
     }
@@ -179,11 +199,12 @@ struct GIFSuiteTests {
         ("regression/issue-208-block-type.gif", DecodeOutcome(frameCount: 1, framesDecoded: 1)),
         ("regression/issue-209-extension-block-type.gif", DecodeOutcome(frameCount: 1, framesDecoded: 1)),
         // A logical screen of 6727 x 65351 = 439,616,177 pixels, over the 64 Mpx limit.
-        ("stall/issue-101-infinite-empty-loop.gif", .failed(.limitExceeded)),
+        ("stall/issue-101-infinite-empty-loop.gif", .failed(.limitExceeded))
     ]
 
-    @Test("image-gif: crash, regression and stall files end in their stated outcome, quickly", .timeLimit(.minutes(3)),
-          arguments: hostileFiles)
+    @Test(
+        "image-gif: crash, regression and stall files end in their stated outcome, quickly", .timeLimit(.minutes(3)),
+        arguments: hostileFiles)
     func hostileFile(path: String, expected: DecodeOutcome) throws {
         let bytes = try Fixtures.bytes("image-gif-tests", path)
         var drawn = 0
@@ -192,8 +213,9 @@ struct GIFSuiteTests {
         if path.hasPrefix("crashtest/issue-117") { #expect(drawn == 0, "a frame with LZW code size 0 draws nothing") }
     }
 
-    @Test("image-gif: the regression files decode to Pillow's pixels", .timeLimit(.minutes(3)),
-          arguments: hostileFiles.map(\.0).filter { $0.hasPrefix("regression/") })
+    @Test(
+        "image-gif: the regression files decode to Pillow's pixels", .timeLimit(.minutes(3)),
+        arguments: hostileFiles.map(\.0).filter { $0.hasPrefix("regression/") })
     func hostileFilePixels(path: String) throws {
         let frames = try AnimationDecoder(bytes: Fixtures.bytes("image-gif-tests", path)).decodeAllFrames(threads: 1)
         let pillow = try ExternalReference.pillow.decode(Fixtures.url("image-gif-tests", path))

@@ -40,7 +40,7 @@ struct GIFTransparentRunTests {
         var canvases: [[UInt8]] = []
         for frame in frames {
             for (pixel, index) in frame.indexes.enumerated() where index != frame.transparentIndex {
-                canvas.replaceSubrange(pixel * 4 ..< pixel * 4 + 4, with: color(index))
+                canvas.replaceSubrange(pixel * 4..<pixel * 4 + 4, with: color(index))
             }
             canvases.append(canvas)
             if frame.disposal == 2 { canvas = [UInt8](repeating: 0, count: width * height * 4) }
@@ -58,7 +58,7 @@ struct GIFTransparentRunTests {
         .init(indexes: runs(seed: 4), disposal: 1, transparentIndex: nil, interlaced: true),
         .init(indexes: runs(seed: 5), disposal: 1, transparentIndex: clear, interlaced: true),
         .init(indexes: runs(seed: 6), disposal: 2, transparentIndex: clear),
-        .init(indexes: runs(seed: 7), disposal: 1, transparentIndex: clear, interlaced: true),
+        .init(indexes: runs(seed: 7), disposal: 1, transparentIndex: clear, interlaced: true)
     ]
 
     @Test("every frame equals its hand-composited canvas, serial and parallel", arguments: [1, 2])
@@ -69,7 +69,7 @@ struct GIFTransparentRunTests {
         var index = 0
         try decoder.forEachFrame(threads: threads) { frame in
             let wrong = stride(from: 0, to: frame.pixels.count, by: 4).filter {
-                Array(frame.pixels[$0 ..< $0 + 4]) != Array(expected[index][$0 ..< $0 + 4])
+                Array(frame.pixels[$0..<$0 + 4]) != Array(expected[index][$0..<$0 + 4])
             }.count
             #expect(wrong == 0, "frame \(index): \(wrong) pixels differ")
             #expect(frame.warnings.isEmpty)

@@ -9,7 +9,9 @@ import Testing
 /// its canvas exactly. Where giflib refuses the file, the file is listed in
 /// ``GiflibAgreement/refusals`` with what our decoder does instead (docs/formats.md), which is
 /// checked, and the images giflib completed before its error must still equal our frames.
-@Suite("giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"), .timeLimit(.minutes(3)))
+@Suite(
+    "giflib oracle: conformance GIFs", .needs("gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"),
+    .timeLimit(.minutes(3)))
 struct GiflibConformanceTests {
     static let suites = ["gif-peterdn", "gif-pillow", "image-gif-tests", "wuffs-testdata"]
 
@@ -30,16 +32,21 @@ struct GiflibConformanceTests {
             #expect(found == Self.expectedCounts[suite], "\(suite): \(found) GIFs")
         }
         #expect(Self.files.count == 85)
-        #expect(Fixtures.files("gif-peterdn", ext: "gif").count == 13, "the oracle's own check below runs over peterdn's GIFs")
+        #expect(
+            Fixtures.files("gif-peterdn", ext: "gif").count == 13,
+            "the oracle's own check below runs over peterdn's GIFs")
     }
 
-    @Test("our frames equal giflib's, or giflib refuses the file and our documented behaviour applies", arguments: files)
+    @Test(
+        "our frames equal giflib's, or giflib refuses the file and our documented behaviour applies", arguments: files)
     func agreement(path: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Fixtures.conformance.appendingPathComponent(path)))
         try GiflibAgreement.check(bytes, name: path)
     }
 
-    @Test("the oracle itself: giflib's canvases equal peterdn's expected frames", arguments: Fixtures.files("gif-peterdn", ext: "gif"))
+    @Test(
+        "the oracle itself: giflib's canvases equal peterdn's expected frames",
+        arguments: Fixtures.files("gif-peterdn", ext: "gif"))
     func oracleMatchesPeterdn(name: String) throws {
         let slurp = try #require(GiflibOracle.slurp(Fixtures.bytes("gif-peterdn", name)))
         #expect(slurp.error == nil)
@@ -47,9 +54,13 @@ struct GiflibConformanceTests {
         let stem = name.replacingOccurrences(of: ".gif", with: "")
         for (index, canvas) in canvases.enumerated() {
             let numbered = Fixtures.url("gif-peterdn", "frames/\(stem)-\(index).png")
-            let url = FileManager.default.fileExists(atPath: numbered.path) ? numbered : Fixtures.url("gif-peterdn", "frames/\(stem).png")
+            let url =
+                FileManager.default.fileExists(atPath: numbered.path)
+                ? numbered : Fixtures.url("gif-peterdn", "frames/\(stem).png")
             let expected = try #require(LibPNGOracle.decode(contentsOf: url), "\(url.lastPathComponent)")
-            #expect(Reference.mismatches(canvas, Reference.premultiplied(straight: expected.rgba)) == 0, "\(name) frame \(index)")
+            #expect(
+                Reference.mismatches(canvas, Reference.premultiplied(straight: expected.rgba)) == 0,
+                "\(name) frame \(index)")
         }
     }
 }
@@ -60,7 +71,8 @@ struct GiflibConformanceTests {
 struct GiflibHostileTests {
     static let fuzzRegressions = FuzzRegressionTests.inputs.filter { $0.hasSuffix(".gif") }
 
-    @Test("fuzz regressions: our frames equal giflib's, or our documented behaviour applies", arguments: fuzzRegressions)
+    @Test(
+        "fuzz regressions: our frames equal giflib's, or our documented behaviour applies", arguments: fuzzRegressions)
     func fuzzRegression(name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: FuzzRegressionTests.folder.appendingPathComponent(name)))
         try GiflibAgreement.check(bytes, name: "FuzzRegressions/\(name)")
@@ -68,20 +80,25 @@ struct GiflibHostileTests {
 
     /// make_bombs.py's GIFs by name, made once per run (the folder it writes is removed).
     static let bombs: [String: [UInt8]] = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-giflib-bombs-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stickerkit-giflib-bombs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try? TestProcess.run(["python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_bombs.py").path, folder.path])
+        _ = try? TestProcess.run([
+            "python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_bombs.py").path, folder.path
+        ])
         let names = ["many-frames.gif", "unterminated-lzw.gif", "huge-frame.gif"]
-        return Dictionary(uniqueKeysWithValues: names.compactMap { name in
-            (try? Data(contentsOf: folder.appendingPathComponent(name))).map { (name, [UInt8]($0)) }
-        })
+        return Dictionary(
+            uniqueKeysWithValues: names.compactMap { name in
+                (try? Data(contentsOf: folder.appendingPathComponent(name))).map { (name, [UInt8]($0)) }
+            })
     }()
 
     /// endless-lzw.gif is left out: giflib clears its 4,096-entry code table at every clear
     /// code, so its 16 MiB of them take giflib about 20 s. unterminated-lzw.gif is the same
     /// stream, 300 KB long.
-    @Test("bombs: giflib refuses each and our documented behaviour applies",
-          arguments: ["unterminated-lzw.gif", "huge-frame.gif"])
+    @Test(
+        "bombs: giflib refuses each and our documented behaviour applies",
+        arguments: ["unterminated-lzw.gif", "huge-frame.gif"])
     func bomb(name: String) throws {
         let bytes = try #require(Self.bombs[name], "make_bombs.py wrote \(name)")
         try GiflibAgreement.check(bytes, name: "bombs/\(name)")
@@ -123,9 +140,15 @@ enum GiflibAgreement {
     /// decoded.
     static let refusals: [String: (expected: Expected, rule: String)] = [
         "gif-pillow/test_extents_transparency.gif":
-            (.frames(1, warning: .other), "Unknown GIF block: reading stops there; the frames before it are kept, with a warning"),
+            (
+                .frames(1, warning: .other),
+                "Unknown GIF block: reading stops there; the frames before it are kept, with a warning"
+            ),
         "gif-pillow/zero_width.gif":
-            (.malformed, "a screen with a zero side takes the first frame's extent; that frame is 0 wide, so there is no canvas"),
+            (
+                .malformed,
+                "a screen with a zero side takes the first frame's extent; that frame is 0 wide, so there is no canvas"
+            ),
         "image-gif-tests/crashtest/issue-117-out-of-range.gif":
             (.frames(1, warning: .invalidLZWCode), "GIF LZW: an invalid code: the pixels decoded so far, a warning"),
         "image-gif-tests/crashtest/issue-96-small-codesize-2.gif":
@@ -137,19 +160,31 @@ enum GiflibAgreement {
         "wuffs-testdata/artificial-gif/no-frames.gif":
             (.noImageData, "a GIF without an image holds nothing to show"),
         "wuffs-testdata/artificial-gif/pixel-data-none.gif":
-            (.frames(1, warning: .missingPixelData), "GIF LZW: too little data: the rest of the frame draws nothing, a warning"),
+            (
+                .frames(1, warning: .missingPixelData),
+                "GIF LZW: too little data: the rest of the frame draws nothing, a warning"
+            ),
         "wuffs-testdata/artificial-gif/pixel-data-not-enough.gif":
-            (.frames(1, warning: .missingPixelData), "GIF LZW: too little data: the rest of the frame draws nothing, a warning"),
+            (
+                .frames(1, warning: .missingPixelData),
+                "GIF LZW: too little data: the rest of the frame draws nothing, a warning"
+            ),
         "wuffs-testdata/artificial-gif/zero-width-frame.gif":
             (.frames(1, warning: nil), "GIF LZW: too much data is ignored: a 0-wide frame draws nothing, silently"),
         "wuffs-testdata/hippopotamus.interlaced.truncated.gif":
-            (.frames(1, warning: .truncated), "Truncated GIF: the frames decoded so far (the last possibly partial), a warning"),
+            (
+                .frames(1, warning: .truncated),
+                "Truncated GIF: the frames decoded so far (the last possibly partial), a warning"
+            ),
         "FuzzRegressions/gif-huge-frame-rect-oom.gif":
             (.limitExceeded, "Limits: a 48350x4091 frame is over the default 64 Mpx"),
         "bombs/unterminated-lzw.gif":
-            (.frames(1, warning: .missingPixelData), "Truncated GIF, and too little LZW data: the frame draws nothing, a warning"),
+            (
+                .frames(1, warning: .missingPixelData),
+                "Truncated GIF, and too little LZW data: the frame draws nothing, a warning"
+            ),
         "bombs/huge-frame.gif":
-            (.limitExceeded, "Limits: a 65535x65535 frame is over the default 64 Mpx"),
+            (.limitExceeded, "Limits: a 65535x65535 frame is over the default 64 Mpx")
     ]
 
     /// Decodes `bytes` with giflib and with our decoder (`limits`, one thread) and checks that
@@ -160,18 +195,22 @@ enum GiflibAgreement {
         guard let error = slurp.error else {
             #expect(refusals[name] == nil, "giflib reads \(name) whole, but it is listed as refused")
             let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
-            #expect(decoder.info.width == slurp.screenWidth && decoder.info.height == slurp.screenHeight, "\(name) canvas")
+            #expect(
+                decoder.info.width == slurp.screenWidth && decoder.info.height == slurp.screenHeight, "\(name) canvas")
             #expect(decoder.frameCount == slurp.images.count, "\(name) frame count")
             // Frame by frame, so a long animation's canvases are never all held at once.
             var compositor = GIF89aCompositor(width: slurp.screenWidth, height: slurp.screenHeight)
             var frames = decoder.makeFrameIterator()
             for image in slurp.images {
                 guard let frame = try frames.next() else { break }
-                #expect(Reference.mismatches(frame.pixels, compositor.draw(image)) == 0, "\(name) frame \(frame.info.index)")
+                #expect(
+                    Reference.mismatches(frame.pixels, compositor.draw(image)) == 0, "\(name) frame \(frame.info.index)"
+                )
             }
             return
         }
-        let refusal = try #require(refusals[name], "giflib refuses \(name) (\(error)): list it with our documented behaviour")
+        let refusal = try #require(
+            refusals[name], "giflib refuses \(name) (\(error)): list it with our documented behaviour")
         let outcome = Result { () throws(CodecError) -> (AnimationDecoder, [Frame]) in
             let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
             return (decoder, try decoder.decodeAllFrames(threads: 1))
@@ -189,9 +228,12 @@ enum GiflibAgreement {
             // canvas is made only here: a refused file's screen may be larger than any limit.)
             var compositor = GIF89aCompositor(width: slurp.screenWidth, height: slurp.screenHeight)
             for (frame, image) in zip(frames, slurp.images) {
-                #expect(Reference.mismatches(frame.pixels, compositor.draw(image)) == 0, "\(name) frame \(frame.info.index), before giflib's error")
+                #expect(
+                    Reference.mismatches(frame.pixels, compositor.draw(image)) == 0,
+                    "\(name) frame \(frame.info.index), before giflib's error")
             }
-        case (.limitExceeded, .failure(.limitExceeded)), (.malformed, .failure(.malformed)), (.noImageData, .failure(.noImageData)):
+        case (.limitExceeded, .failure(.limitExceeded)), (.malformed, .failure(.malformed)),
+            (.noImageData, .failure(.noImageData)):
             break
         case (_, let other):
             Issue.record("\(name): expected \(refusal.expected) (\(refusal.rule)), got \(other)")

@@ -17,7 +17,9 @@ struct GiflibPolicyTests {
         #expect(try decoder.frame(at: decoder.frameCount - 1).pixels == expected, "\(name)")
     }
 
-    @Test("several Graphic Control Extensions before an image: the last applies (giflib's DGifSavedExtensionToGCB takes the first)")
+    @Test(
+        "several Graphic Control Extensions before an image: the last applies (giflib's DGifSavedExtensionToGCB takes the first)"
+    )
     func lastGraphicControlWins() throws {
         let builder = GIFBuilder(width: 2, height: 1, palette: [(255, 0, 0), (0, 255, 0)])
         var bytes = builder.animation([.init(indexes: [0, 1], disposal: 1)])
@@ -34,7 +36,7 @@ struct GiflibPolicyTests {
             .init(indexes: [0, 0], disposal: 1),
             .init(indexes: [1, 1], disposal: 4),
             // Index 3 is transparent: the first pixel shows what disposal 4 left.
-            .init(indexes: [3, 2], disposal: 1, transparentIndex: 3),
+            .init(indexes: [3, 2], disposal: 1, transparentIndex: 3)
         ])
         try Self.check(bytes, name: "disposal 4", lastFrame: Self.red + Self.blue)
     }

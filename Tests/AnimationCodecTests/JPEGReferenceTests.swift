@@ -13,12 +13,13 @@ struct JPEGReferenceTests {
 
     @Test("Pillow and ImageMagick wrote every kind of sample")
     func samplesMade() {
-        #expect(Set(Self.samples.map(\.name)) == [
-            "corpus-06-blob-card.jpg",
-            "imagemagick-cmyk.jpg", "imagemagick-greyscale.jpg", "imagemagick-progressive.jpg",
-            "pillow-cmyk.jpg", "pillow-greyscale.jpg", "pillow-progressive-cmyk.jpg",
-            "pillow-progressive-greyscale.jpg", "pillow-progressive.jpg",
-        ])
+        #expect(
+            Set(Self.samples.map(\.name)) == [
+                "corpus-06-blob-card.jpg",
+                "imagemagick-cmyk.jpg", "imagemagick-greyscale.jpg", "imagemagick-progressive.jpg",
+                "pillow-cmyk.jpg", "pillow-greyscale.jpg", "pillow-progressive-cmyk.jpg",
+                "pillow-progressive-greyscale.jpg", "pillow-progressive.jpg"
+            ])
     }
 
     @Test("each decodes to exactly Pillow's pixels, opaque", arguments: samples)

@@ -1,6 +1,7 @@
-@testable import AnimationCodec
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// A plain GIF LZW encoder written for these tests from the GIF89a appendix, independent of
 /// the decoder. `clearWhenFull: false` keeps emitting 12-bit codes with a full table
@@ -12,7 +13,9 @@ struct TestLZWEncoder {
 
     func encode(_ input: [UInt8], end: Bool = true) -> [UInt8] {
         let clear = 1 << minimumCodeSize
-        var out: [UInt8] = [], bitBuffer = 0, bitCount = 0
+        var out: [UInt8] = []
+        var bitBuffer = 0
+        var bitCount = 0
         var codeSize = minimumCodeSize + 1
         func emit(_ code: Int) {
             bitBuffer |= code << bitCount
@@ -103,7 +106,9 @@ struct LZWTests {
     @Test("a literal code past 255 keeps its low byte")
     func literalPast255() {
         // Minimum size 9: clear = 512, end = 513, 10-bit codes: clear, 300 (= 256 + 44), 5, end.
-        var bits = 0, count = 0, data: [UInt8] = []
+        var bits = 0
+        var count = 0
+        var data: [UInt8] = []
         for code in [512, 300, 5, 513] { bits |= code << count; count += 10 }
         while count > 0 { data.append(UInt8(bits & 0xFF)); bits >>= 8; count -= 8 }
         let (out, outcome) = Self.decode(data, codeSize: 9, count: 2)
@@ -147,7 +152,8 @@ struct LZWTests {
     func lengthMismatch() {
         let input = Self.sample(codeSize: 8, count: 1_000, seed: 3)
         let encoded = TestLZWEncoder(minimumCodeSize: 8).encode(input)
-        let (short, shortOutcome) = Self.decode(Array(encoded.prefix(encoded.count / 2)), codeSize: 8, count: input.count)
+        let (short, shortOutcome) = Self.decode(
+            Array(encoded.prefix(encoded.count / 2)), codeSize: 8, count: input.count)
         guard case .insufficientData(let written) = shortOutcome else {
             Issue.record("expected insufficient data, got \(shortOutcome)")
             return

@@ -1,9 +1,9 @@
 import AnimationCodec
 import CLottie
-import Foundation
-import Testing
-import TestSupport
 import CZlib
+import Foundation
+import TestSupport
+import Testing
 
 /// Lottie documents written by hand: pixels worked out from the shapes' geometry, and every
 /// frame equal to rlottie's own render of it called directly here.
@@ -15,19 +15,19 @@ struct LottieTests {
     /// A 64 x 64 document, 30 frames at 60 fps: a blue circle of radius 20 at the centre whose
     /// fill opacity falls linearly from 100% at frame 0 to 0% at frame 30.
     static let fadingCircle = """
-    {"v":"5.5.2","fr":60,"ip":0,"op":30,"w":64,"h":64,"nm":"circle","ddd":0,"assets":[],
-     "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"circle","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
-      "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[32,32,0]}},
-      "shapes":[{"ty":"el","nm":"e","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[40,40]}},
-                {"ty":"fl","nm":"f","c":{"a":0,"k":[0,0,1,1]},"r":1,
-                 "o":{"a":1,"k":[{"t":0,"s":[100],"e":[0],"i":{"x":[1],"y":[1]},"o":{"x":[0],"y":[0]}},{"t":30}]}}]}]}
-    """
+        {"v":"5.5.2","fr":60,"ip":0,"op":30,"w":64,"h":64,"nm":"circle","ddd":0,"assets":[],
+         "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"circle","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+          "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[32,32,0]}},
+          "shapes":[{"ty":"el","nm":"e","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[40,40]}},
+                    {"ty":"fl","nm":"f","c":{"a":0,"k":[0,0,1,1]},"r":1,
+                     "o":{"a":1,"k":[{"t":0,"s":[100],"e":[0],"i":{"x":[1],"y":[1]},"o":{"x":[0],"y":[0]}},{"t":30}]}}]}]}
+        """
 
     static func gzip(_ text: String) -> [UInt8] { Gzip.compress(Array(text.utf8)) }
 
     static func pixel(_ frame: Frame, _ x: Int, _ y: Int) -> [UInt8] {
         let offset = (y * frame.width + x) * 4
-        return Array(frame.pixels[offset ..< offset + 4])
+        return Array(frame.pixels[offset..<offset + 4])
     }
 
     @Test("sniffed from the bytes: plain JSON and gzip (.tgs) alike, never from a name")
@@ -46,13 +46,17 @@ struct LottieTests {
     static let sortedKeys: String = {
         let square = movingSquare
         // The layers' array: what follows "layers": up to the document's closing brace.
-        let layers = String(square[square.range(of: "\"layers\":")!.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+        let layers = String(
+            square[square.range(of: "\"layers\":")!.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+                .dropLast())
         let padding = String(repeating: "a", count: 6000)
         return #"{"assets":[{"id":"pad","nm":"\#(padding)","layers":[]}],"ddd":0,"fr":30,"h":64,"ip":0,"layers":"#
             + layers + #","nm":"square","op":30,"v":"5.5.2","w":64}"#
     }()
 
-    @Test("top-level keys past the first 4,096 bytes (sorted keys, a large asset first): Lottie from the whole file, plain and gzip")
+    @Test(
+        "top-level keys past the first 4,096 bytes (sorted keys, a large asset first): Lottie from the whole file, plain and gzip"
+    )
     func keysPastTheHead() throws {
         let document = Array(Self.sortedKeys.utf8)
         try #require(document.count > ImageFormat.sniffLength + 2000)
@@ -68,17 +72,21 @@ struct LottieTests {
         let head = Array(document.prefix(ImageFormat.sniffLength))
         #expect(ImageFormat.sniff(head) == nil && ImageFormat.mayBeLottie(head))
         // JSON as long that is not Lottie stays unrecognised, however much of it is read.
-        let other = Array((#"{"aaa":"\#(String(repeating: "b", count: 6000))","name":"pack","stickers":[1,2],"info":{}}"#).utf8)
+        let other = Array(
+            (#"{"aaa":"\#(String(repeating: "b", count: 6000))","name":"pack","stickers":[1,2],"info":{}}"#).utf8)
         #expect(ImageFormat.sniff(other) == nil)
     }
 
-    @Test("strings are UTF-8 (RFC 8259 section 8.1, RFC 3629): well-formed sequences of every length read, every ill-formed one is malformed")
+    @Test(
+        "strings are UTF-8 (RFC 8259 section 8.1, RFC 3629): well-formed sequences of every length read, every ill-formed one is malformed"
+    )
     func utf8InStrings() throws {
         /// The moving square with `name` as its layer's name.
         func named(_ name: [UInt8]) -> [UInt8] {
             let document = Array(Self.movingSquare.utf8)
             let marker = Array(#""nm":"square","sr""#.utf8)
-            let at = try! #require((0...(document.count - marker.count)).first { Array(document[$0 ..< $0 + marker.count]) == marker })
+            let at = try! #require(
+                (0...(document.count - marker.count)).first { Array(document[$0..<$0 + marker.count]) == marker })
             return Array(document[..<(at + 6)]) + name + Array(document[(at + 12)...])
         }
         // é, €, U+1F600 and U+10FFFF, the largest code point.
@@ -87,11 +95,15 @@ struct LottieTests {
         }
         // A lone continuation byte, an overlong '/', an overlong 3-byte form, a surrogate,
         // past U+10FFFF, a lead byte that never starts a sequence, a sequence cut by the quote.
-        for bad: [UInt8] in [[0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0xE2, 0x82]] {
-            #expect("\(bad)", performing: { _ = try AnimationDecoder(bytes: named(Array("a".utf8) + bad)) }, throws: { error in
-                guard case CodecError.malformed(format: .lottie, let reason) = error else { return false }
-                return reason.contains("not UTF-8")
-            })
+        for bad: [UInt8] in [
+            [0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0xE2, 0x82]
+        ] {
+            #expect(
+                "\(bad)", performing: { _ = try AnimationDecoder(bytes: named(Array("a".utf8) + bad)) },
+                throws: { error in
+                    guard case CodecError.malformed(format: .lottie, let reason) = error else { return false }
+                    return reason.contains("not UTF-8")
+                })
         }
     }
 
@@ -105,20 +117,26 @@ struct LottieTests {
             #expect(decoder.info.plays == 0)
             #expect(decoder.info.frames.allSatisfy { abs($0.delay.milliseconds - 1000.0 / 30) < 0.001 })
             let frames = try decoder.decodeAllFrames()
-            let red: [UInt8] = [255, 0, 0, 255], clear: [UInt8] = [0, 0, 0, 0]
+            let red: [UInt8] = [255, 0, 0, 255]
+            let clear: [UInt8] = [0, 0, 0, 0]
             // Frame t: the centre is at x = 16 + 32 t / 30, the square 8 px either side.
-            for (t, inside, outside) in [(0, [(10, 26), (22, 38), (16, 32)], [(5, 32), (27, 32), (16, 21), (16, 43)]),
-                                         (15, [(26, 26), (38, 38), (32, 32)], [(21, 32), (43, 32), (16, 32), (48, 32)]),
-                                         (29, [(41, 26), (53, 38), (47, 32)], [(36, 32), (58, 32), (16, 32)])] {
+            for (t, inside, outside) in [
+                (0, [(10, 26), (22, 38), (16, 32)], [(5, 32), (27, 32), (16, 21), (16, 43)]),
+                (15, [(26, 26), (38, 38), (32, 32)], [(21, 32), (43, 32), (16, 32), (48, 32)]),
+                (29, [(41, 26), (53, 38), (47, 32)], [(36, 32), (58, 32), (16, 32)])
+            ] {
                 for (x, y) in inside { #expect(Self.pixel(frames[t], x, y) == red, "frame \(t) at (\(x), \(y))") }
                 for (x, y) in outside { #expect(Self.pixel(frames[t], x, y) == clear, "frame \(t) at (\(x), \(y))") }
             }
         }
     }
 
-    @Test("a frame's delay is exact in lowest terms when the fraction fits APNG's 16 bits, else in tenths of milliseconds", arguments: [
-        ("120", 1, 120), ("29.97", 100, 2997), ("23.976", 125, 2997), ("30", 1, 30), ("12.3456", 625, 7716), ("12.34567", 810, 10_000),
-    ])
+    @Test(
+        "a frame's delay is exact in lowest terms when the fraction fits APNG's 16 bits, else in tenths of milliseconds",
+        arguments: [
+            ("120", 1, 120), ("29.97", 100, 2997), ("23.976", 125, 2997), ("30", 1, 30), ("12.3456", 625, 7716),
+            ("12.34567", 810, 10_000)
+        ])
     func exactDelays(rate: String, numerator: Int, denominator: Int) throws {
         let document = #"{"v":"5.5.2","fr":\#(rate),"ip":0,"op":2,"w":8,"h":8,"layers":[]}"#
         let delay = try AnimationDecoder(bytes: Array(document.utf8)).info.frames[0].delay
@@ -150,7 +168,8 @@ struct LottieTests {
 
     @Test("drawn at the size asked for: the square's geometry scales with it")
     func vectorSize() throws {
-        let decoder = try AnimationDecoder(bytes: Array(Self.movingSquare.utf8), vectorSize: PixelSize(width: 128, height: 128))
+        let decoder = try AnimationDecoder(
+            bytes: Array(Self.movingSquare.utf8), vectorSize: PixelSize(width: 128, height: 128))
         #expect(decoder.info.width == 128 && decoder.info.height == 128)
         let frame = try decoder.frame(at: 15)
         // At frame 15 the square covers 48..80 in both axes at twice the scale.
@@ -161,7 +180,8 @@ struct LottieTests {
     @Test("every frame equals rlottie's own render called directly, at two sizes")
     func equalsRlottie() throws {
         for (document, size) in [(Self.movingSquare, 64), (Self.fadingCircle, 64), (Self.fadingCircle, 97)] {
-            let decoder = try AnimationDecoder(bytes: Array(document.utf8), vectorSize: PixelSize(width: size, height: size))
+            let decoder = try AnimationDecoder(
+                bytes: Array(document.utf8), vectorSize: PixelSize(width: size, height: size))
             let ours = try decoder.decodeAllFrames(threads: 2)
             // A key of its own: rlottie caches documents by key.
             let animation = try #require(lottie_animation_from_data(document, "test-\(UUID().uuidString)", ""))
@@ -185,7 +205,10 @@ struct LottieTests {
 enum Gzip {
     static func compress(_ input: [UInt8]) -> [UInt8] {
         var stream = z_stream()
-        precondition(deflateInit2_(&stream, 9, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        precondition(
+            deflateInit2_(
+                &stream, 9, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK)
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 64)
         var input = input

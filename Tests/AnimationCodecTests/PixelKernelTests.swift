@@ -1,6 +1,7 @@
-@testable import AnimationCodec
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 @Suite("Premultiplication and 16-bit reduction, exhaustively")
 struct PremultiplicationTests {
@@ -8,7 +9,8 @@ struct PremultiplicationTests {
     func premultiplyAllPairs() {
         var wrong = 0
         for a in 0...255 {
-            for c in 0...255 where Premultiplication.premultiply(UInt8(c), alpha: UInt8(a)) != Reference.premultiply(c, a) {
+            for c in 0...255
+            where Premultiplication.premultiply(UInt8(c), alpha: UInt8(a)) != Reference.premultiply(c, a) {
                 wrong += 1
             }
         }
@@ -21,9 +23,13 @@ struct PremultiplicationTests {
         for a in 0...255 {
             for c in 0...255 {
                 // Red, green and blue each get a different value derived from c.
-                let r = UInt8(c), g = UInt8(255 - c), b = UInt8((c * 7) & 0xFF)
-                let packed = Premultiplication.premultiplyPacked(UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24)
-                let expected = UInt32(Reference.premultiply(Int(r), a)) | UInt32(Reference.premultiply(Int(g), a)) << 8
+                let r = UInt8(c)
+                let g = UInt8(255 - c)
+                let b = UInt8((c * 7) & 0xFF)
+                let packed = Premultiplication.premultiplyPacked(
+                    UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24)
+                let expected =
+                    UInt32(Reference.premultiply(Int(r), a)) | UInt32(Reference.premultiply(Int(g), a)) << 8
                     | UInt32(Reference.premultiply(Int(b), a)) << 16 | UInt32(a) << 24
                 if packed != expected { wrong += 1 }
             }
@@ -36,12 +42,23 @@ struct PremultiplicationTests {
         var generator = SplitMix(seed: UInt64(count))
         // Runs of opaque, transparent (with colour bytes set) and mixed pixels.
         let straight: [UInt8] = (0..<count).flatMap { p -> [UInt8] in
-            let alpha: UInt8 = switch (p / 4) % 3 { case 0: 255; case 1: 0; default: UInt8(truncatingIfNeeded: generator.next()) }
-            return [UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                    UInt8(truncatingIfNeeded: generator.next()), alpha]
+            let alpha: UInt8 =
+                switch (p / 4) % 3 {
+                case 0: 255;
+                case 1: 0;
+                default: UInt8(truncatingIfNeeded: generator.next())
+                }
+            return [
+                UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                UInt8(truncatingIfNeeded: generator.next()), alpha
+            ]
         }
         var row = [UInt8](repeating: 0xAA, count: count * 4)
-        straight.withUnsafeBytes { s in row.withUnsafeMutableBytes { Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count) } }
+        straight.withUnsafeBytes { s in
+            row.withUnsafeMutableBytes {
+                Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count)
+            }
+        }
         #expect(row == Reference.premultiplied(straight: straight))
     }
 
@@ -56,15 +73,22 @@ struct PremultiplicationTests {
             for kind in 0..<3 {
                 for _ in 0..<length {
                     let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)
-                    straight += [UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                                 UInt8(truncatingIfNeeded: generator.next()), alpha]
+                    straight += [
+                        UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                        UInt8(truncatingIfNeeded: generator.next()), alpha
+                    ]
                 }
             }
         }
         for shift in 0..<8 {
-            let pixels = Array(straight.dropFirst(4 * shift)), count = pixels.count / 4
+            let pixels = Array(straight.dropFirst(4 * shift))
+            let count = pixels.count / 4
             var row = [UInt8](repeating: 0xAA, count: pixels.count)
-            pixels.withUnsafeBytes { s in row.withUnsafeMutableBytes { Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count) } }
+            pixels.withUnsafeBytes { s in
+                row.withUnsafeMutableBytes {
+                    Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count)
+                }
+            }
             #expect(row == Reference.premultiplied(straight: pixels), "shift \(shift)")
         }
     }
@@ -78,7 +102,8 @@ struct PremultiplicationTests {
         var straight: [UInt8] = []
         for channel in 0..<3 {
             for p in 0..<65536 {
-                let c = UInt8(p % 256), a = UInt8((p / 256 + 61 * (p % 4)) % 256)
+                let c = UInt8(p % 256)
+                let a = UInt8((p / 256 + 61 * (p % 4)) % 256)
                 var pixel: [UInt8] = [c &+ 85, c ^ 0xA5, 255 &- c, a]
                 pixel[channel] = c
                 straight += pixel
@@ -86,7 +111,11 @@ struct PremultiplicationTests {
         }
         let count = straight.count / 4
         var row = [UInt8](repeating: 0xAA, count: straight.count)
-        straight.withUnsafeBytes { s in row.withUnsafeMutableBytes { Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count) } }
+        straight.withUnsafeBytes { s in
+            row.withUnsafeMutableBytes {
+                Premultiplication.premultiplyRow(s.baseAddress!, into: $0.baseAddress!, count: count)
+            }
+        }
         #expect(row == Reference.premultiplied(straight: straight))
     }
 
@@ -119,7 +148,8 @@ struct BlendKernelTests {
     /// that runs of four pixels share an alpha (exercising the SIMD block fast paths) and
     /// others mix alphas.
     static func exhaustiveInputs() -> (source: [UInt8], destination: [UInt8]) {
-        var source: [UInt8] = [], destination: [UInt8] = []
+        var source: [UInt8] = []
+        var destination: [UInt8] = []
         source.reserveCapacity(33_000_000)
         destination.reserveCapacity(33_000_000)
         for alpha in 0...255 {
@@ -141,8 +171,13 @@ struct BlendKernelTests {
                 for d in 0...255 {
                     var dst: [UInt8] = [UInt8(d), 0, 0, UInt8(d)]
                     let src: [UInt8] = [UInt8(channel), 0, 0, UInt8(alpha)]
-                    src.withUnsafeBytes { s in dst.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: 1) } }
-                    let expected = channel + Int((Double(d) * Double(255 - alpha) / 255).rounded(.toNearestOrAwayFromZero))
+                    src.withUnsafeBytes { s in
+                        dst.withUnsafeMutableBytes {
+                            BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: 1)
+                        }
+                    }
+                    let expected =
+                        channel + Int((Double(d) * Double(255 - alpha) / 255).rounded(.toNearestOrAwayFromZero))
                     if Int(dst[0]) != expected { wrong += 1 }
                 }
             }
@@ -154,42 +189,67 @@ struct BlendKernelTests {
     func simdMatchesScalar() {
         let (source, destination) = Self.exhaustiveInputs()
         let count = source.count / 4
-        var scalar = destination, simd = destination
+        var scalar = destination
+        var simd = destination
         source.withUnsafeBytes { s in
-            scalar.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count) }
+            scalar.withUnsafeMutableBytes {
+                BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count)
+            }
             simd.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: count) }
         }
         #expect(scalar == simd)
     }
 
-    @Test("fused premultiply + OVER equals premultiplying then blending with the scalar kernel", arguments: [1, 5, 8, 63, 1000])
+    @Test(
+        "fused premultiply + OVER equals premultiplying then blending with the scalar kernel",
+        arguments: [1, 5, 8, 63, 1000])
     func fusedPremultiplyOver(count: Int) {
         var generator = SplitMix(seed: UInt64(count) &* 7)
         let straight: [UInt8] = (0..<count).flatMap { p -> [UInt8] in
-            let alpha: UInt8 = switch (p / 4) % 3 { case 0: 255; case 1: 0; default: UInt8(truncatingIfNeeded: generator.next()) }
-            return [UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                    UInt8(truncatingIfNeeded: generator.next()), alpha]
+            let alpha: UInt8 =
+                switch (p / 4) % 3 {
+                case 0: 255;
+                case 1: 0;
+                default: UInt8(truncatingIfNeeded: generator.next())
+                }
+            return [
+                UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                UInt8(truncatingIfNeeded: generator.next()), alpha
+            ]
         }
         let canvas = generator.bytes(count * 4)
-        var fused = canvas, reference = canvas
-        straight.withUnsafeBytes { s in fused.withUnsafeMutableBytes { BlendKernels.premultiplyOver(straight: s.baseAddress!, onto: $0.baseAddress!, count: count) } }
+        var fused = canvas
+        var reference = canvas
+        straight.withUnsafeBytes { s in
+            fused.withUnsafeMutableBytes {
+                BlendKernels.premultiplyOver(straight: s.baseAddress!, onto: $0.baseAddress!, count: count)
+            }
+        }
         let premultiplied = Reference.premultiplied(straight: straight)
-        premultiplied.withUnsafeBytes { s in reference.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count) } }
+        premultiplied.withUnsafeBytes { s in
+            reference.withUnsafeMutableBytes {
+                BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count)
+            }
+        }
         #expect(fused == reference)
     }
 
     @Test("SIMD OVER handles tails of 1-3 pixels and mixed blocks", arguments: 1...9)
     func tails(count: Int) {
         var generator = SplitMix(seed: UInt64(count))
-        var source = [UInt8](), destination = [UInt8]()
+        var source = [UInt8]()
+        var destination = [UInt8]()
         for _ in 0..<count {
             let a = UInt8(truncatingIfNeeded: generator.next())
             source += [generator.byte(upTo: a), generator.byte(upTo: a), generator.byte(upTo: a), a]
             destination += (0..<4).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         }
-        var scalar = destination, simd = destination
+        var scalar = destination
+        var simd = destination
         source.withUnsafeBytes { s in
-            scalar.withUnsafeMutableBytes { BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count) }
+            scalar.withUnsafeMutableBytes {
+                BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count)
+            }
             simd.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: count) }
         }
         #expect(scalar == simd)

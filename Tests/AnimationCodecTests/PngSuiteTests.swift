@@ -74,7 +74,7 @@ struct PngSuiteTests {
         "xd0n2c08.png": .malformed("bit depth 0 is not allowed for colour type 2"),
         "xd3n2c08.png": .malformed("bit depth 3 is not allowed for colour type 2"),
         "xd9n2c08.png": .malformed("bit depth 99 is not allowed for colour type 2"),
-        "xdtn0g01.png": .malformed("no IDAT chunk"),  // IHDR, gAMA, IEND
+        "xdtn0g01.png": .malformed("no IDAT chunk")  // IHDR, gAMA, IEND
     ]
 
     @Test("every x* file has its documented rejection")

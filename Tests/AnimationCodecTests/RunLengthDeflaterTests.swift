@@ -1,7 +1,8 @@
-@testable import AnimationCodec
 import CZlib
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// Our distance-1 deflate against zlib: zlib's inflate reads back every byte, and the streams
 /// stay about as small as zlib's own run-length strategy makes them.
@@ -64,9 +65,11 @@ struct RunLengthDeflaterTests {
                 rows.append(art ? UInt8(truncatingIfNeeded: generator.next() % 9) : 0)
             }
         }
-        return [("runs", runs), ("noise", noise), ("one value", [UInt8](repeating: 7, count: 100_000)),
-                ("one byte", [9]), ("two bytes", [0, 0]), ("three equal", [5, 5, 5]), ("four equal", [5, 5, 5, 5]),
-                ("alternating", (0..<5000).map { UInt8($0 % 2) }), ("snapshot rows", rows)]
+        return [
+            ("runs", runs), ("noise", noise), ("one value", [UInt8](repeating: 7, count: 100_000)),
+            ("one byte", [9]), ("two bytes", [0, 0]), ("three equal", [5, 5, 5]), ("four equal", [5, 5, 5, 5]),
+            ("alternating", (0..<5000).map { UInt8($0 % 2) }), ("snapshot rows", rows)
+        ]
     }
 
     @Test("zlib inflates every stream back to its input", arguments: inputs.map(\.0))
@@ -92,7 +95,8 @@ struct RunLengthDeflaterTests {
     @Test("about as small as zlib's run-length strategy: within 3% on snapshot-like rows")
     func size() throws {
         let rows = try #require(Self.inputs.first { $0.0 == "snapshot rows" }?.1)
-        let ours = Self.deflate(rows).count, zlib = Self.zlibSize(rows)
+        let ours = Self.deflate(rows).count
+        let zlib = Self.zlibSize(rows)
         #expect(Double(ours) <= Double(zlib) * 1.03, "ours \(ours) bytes, zlib \(zlib)")
     }
 

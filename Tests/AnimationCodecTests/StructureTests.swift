@@ -1,6 +1,7 @@
-@testable import AnimationCodec
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// The PNG chunk reader, format sniffing, the decoding limits and the structural errors and
 /// fallbacks of hand-built files.
@@ -146,7 +147,9 @@ struct StructureTests {
         png.chunk("fcTL", TestPNG.frameControl(sequence: 0, width: 4, height: 4))
         png.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 255, 0, 255])))
         png.chunk("fcTL", TestPNG.frameControl(sequence: 1, width: 4, height: 4, x: 2, y: 0))
-        png.chunk("fdAT", TestPNG.be32(2) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [255, 0, 0, 255])))
+        png.chunk(
+            "fdAT", TestPNG.be32(2) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [255, 0, 0, 255]))
+        )
         png.chunk("IEND", [])
         let decoder = try AnimationDecoder(bytes: png.bytes)
         #expect(decoder.frameCount == 1)
@@ -156,7 +159,9 @@ struct StructureTests {
 
     /// docs/formats.md: a bad CRC on `acTL`, `fcTL` or `fdAT` breaks the animation, which shows
     /// the default image alone with an `animationIgnored` warning; the file is still an APNG.
-    @Test("a bad CRC on any APNG chunk breaks the animation: the default image, with a warning", arguments: ["acTL", "fcTL", "fdAT"])
+    @Test(
+        "a bad CRC on any APNG chunk breaks the animation: the default image, with a warning",
+        arguments: ["acTL", "fcTL", "fdAT"])
     func badAnimationChunkCRC(corrupted: String) throws {
         var png = TestPNG()
         png.header(width: 4, height: 4)
@@ -164,27 +169,39 @@ struct StructureTests {
         png.chunk("acTL", TestPNG.be32(2) + TestPNG.be32(0), crc: crc("acTL"))
         png.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 255, 0, 255])))
         png.chunk("fcTL", TestPNG.frameControl(sequence: 0, width: 4, height: 4), crc: crc("fcTL"))
-        png.chunk("fdAT", TestPNG.be32(1) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [255, 0, 0, 255])), crc: crc("fdAT"))
+        png.chunk(
+            "fdAT",
+            TestPNG.be32(1) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [255, 0, 0, 255])),
+            crc: crc("fdAT"))
         png.chunk("fcTL", TestPNG.frameControl(sequence: 2, width: 4, height: 4))
-        png.chunk("fdAT", TestPNG.be32(3) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 0, 255, 255])))
+        png.chunk(
+            "fdAT", TestPNG.be32(3) + TestPNG.zlibStored(TestPNG.solidRows(width: 4, height: 4, rgba: [0, 0, 255, 255]))
+        )
         png.chunk("IEND", [])
         let decoder = try AnimationDecoder(bytes: png.bytes)
         #expect(decoder.info.format == .apng)
         #expect(decoder.info.warnings.map(\.kind) == [.animationIgnored])
         #expect(decoder.info.warnings.first?.message.contains("\(corrupted) chunk has a bad CRC") == true)
-        #expect(try decoder.decodeAllFrames().map { $0.pixel(x: 3, y: 3) } == [PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)])
+        #expect(
+            try decoder.decodeAllFrames().map { $0.pixel(x: 3, y: 3) } == [
+                PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)
+            ])
     }
 
     @Test("too much and too little image data")
     func imageDataLength() throws {
         var long = TestPNG()
         long.header(width: 2, height: 2)
-        long.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]) + [0, 0, 0, 0]))
+        long.chunk(
+            "IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]) + [0, 0, 0, 0]))
         long.chunk("IEND", [])
-        #expect(try AnimationDecoder(bytes: long.bytes).frame(at: 0).pixel(x: 1, y: 1) == PremultipliedRGBA(r: 9, g: 8, b: 7, a: 255))
+        #expect(
+            try AnimationDecoder(bytes: long.bytes).frame(at: 0).pixel(x: 1, y: 1)
+                == PremultipliedRGBA(r: 9, g: 8, b: 7, a: 255))
         var short = TestPNG()
         short.header(width: 2, height: 2)
-        short.chunk("IDAT", TestPNG.zlibStored(Array(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]).prefix(10))))
+        short.chunk(
+            "IDAT", TestPNG.zlibStored(Array(TestPNG.solidRows(width: 2, height: 2, rgba: [9, 8, 7, 255]).prefix(10))))
         short.chunk("IEND", [])
         // Two rows of a filter byte and 2 x 4 samples need 18 bytes; the stream holds 10.
         #expect(throws: CodecError.corruptCompressedData(reason: "image data ends after 10 of 18 bytes")) {

@@ -1,8 +1,8 @@
 import AnimationCodec
-import Foundation
 import CZlib
-import Testing
+import Foundation
 import TestSupport
+import Testing
 
 /// WebM and Lottie files cut short, corrupted, lying about their sizes or built to exhaust
 /// memory: the outcome documented for what the damage hits (the same frames, frames up to a
@@ -20,8 +20,10 @@ struct TelegramHostileTests {
         do {
             let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
             try decoder.forEachFrame(threads: 1) { frame throws(CodecError) in
-                #expect(frame.pixels.count == decoder.info.width * decoder.info.height * 4,
-                        "frame \(frame.info.index) has \(frame.pixels.count) bytes on a \(decoder.info.width)x\(decoder.info.height) canvas")
+                #expect(
+                    frame.pixels.count == decoder.info.width * decoder.info.height * 4,
+                    "frame \(frame.info.index) has \(frame.pixels.count) bytes on a \(decoder.info.width)x\(decoder.info.height) canvas"
+                )
             }
             return nil
         } catch {
@@ -44,7 +46,7 @@ struct TelegramHostileTests {
     static func ebmlHeaderEnd(_ bytes: [UInt8]) -> Int {
         let sizeLength = bytes[4].leadingZeroBitCount + 1
         var size = Int(bytes[4] & (0xFF >> sizeLength))
-        for index in 1 ..< sizeLength { size = size << 8 | Int(bytes[4 + index]) }
+        for index in 1..<sizeLength { size = size << 8 | Int(bytes[4 + index]) }
         return 4 + sizeLength + size
     }
 
@@ -52,7 +54,7 @@ struct TelegramHostileTests {
     func webmPrefixes() throws {
         let bytes = try Self.webm()
         let header = Self.ebmlHeaderEnd(bytes)
-        for cut in 0 ..< bytes.count {
+        for cut in 0..<bytes.count {
             let expected: CodecErrorCase = cut < header ? .unknownFormat : .truncated
             #expect(Self.outcome(Array(bytes.prefix(cut))) == expected, "cut at \(cut) of \(bytes.count)")
         }
@@ -69,10 +71,10 @@ struct TelegramHostileTests {
         #expect(layout.blocks.count == 15)
         var random = SplitMix(seed: 26)
         var seen: [String: Int] = [:]
-        for _ in 0 ..< 400 {
+        for _ in 0..<400 {
             var damaged = bytes
             var regions: [WebMLayout.Region] = []
-            for _ in 0 ..< 1 + Int(random.next() % 4) {
+            for _ in 0..<1 + Int(random.next() % 4) {
                 let offset = Int(random.next() % UInt64(bytes.count))
                 damaged[offset] ^= UInt8(truncatingIfNeeded: random.next() | 1)
                 regions.append(layout.region(of: offset))
@@ -94,7 +96,9 @@ struct TelegramHostileTests {
                 // The container is intact: every block is read; those before the damaged one
                 // decode as before; from it on, frames or the error libvpx or the frame-header
                 // check reports.
-                #expect(outcome.structureError == nil && outcome.frameCount == original.frameCount, "\(context): \(outcome)")
+                #expect(
+                    outcome.structureError == nil && outcome.frameCount == original.frameCount, "\(context): \(outcome)"
+                )
                 #expect(outcome.framesDecoded >= block, "\(context): \(outcome)")
                 #expect(changed.allSatisfy { $0 >= block }, "\(context): frames \(changed) changed")
                 if let error = outcome.frameError {
@@ -106,10 +110,15 @@ struct TelegramHostileTests {
                 // An ID, a size, the EBML header, Info, Tracks, a block's header: the errors the
                 // EBML and Matroska readers give, or every frame the damaged file declares.
                 if let error = outcome.error {
-                    #expect([.unknownFormat, .truncated, .malformed(.webm), .limitExceeded, .noImageData, .corruptCompressedData].contains(error),
-                            "\(context): \(outcome)")
+                    #expect(
+                        [
+                            .unknownFormat, .truncated, .malformed(.webm), .limitExceeded, .noImageData,
+                            .corruptCompressedData
+                        ].contains(error),
+                        "\(context): \(outcome)")
                 } else {
-                    #expect(outcome.framesDecoded == outcome.frameCount && outcome.frameCount > 0, "\(context): \(outcome)")
+                    #expect(
+                        outcome.framesDecoded == outcome.frameCount && outcome.frameCount > 0, "\(context): \(outcome)")
                 }
             }
         }
@@ -126,7 +135,9 @@ struct TelegramHostileTests {
             let (outcome, _) = DecodeOutcome.of(damaged) { index, frame in
                 if frame.pixels != originals[index] { changed.append(index) }
             }
-            #expect(outcome == original && changed.isEmpty, "block \(index)'s time flipped: \(outcome), frames \(changed) changed")
+            #expect(
+                outcome == original && changed.isEmpty,
+                "block \(index)'s time flipped: \(outcome), frames \(changed) changed")
         }
     }
 
@@ -136,7 +147,8 @@ struct TelegramHostileTests {
         // The Segment's size field (after its 4-byte ID) made 8 bytes of "2^50".
         let segment = Self.ebmlHeaderEnd(bytes)
         let sizeLength = bytes[segment + 4].leadingZeroBitCount + 1
-        var lying = Array(bytes[..<(segment + 4)]) + [0x01, 0x04, 0, 0, 0, 0, 0, 0] + bytes[(segment + 4 + sizeLength)...]
+        var lying =
+            Array(bytes[..<(segment + 4)]) + [0x01, 0x04, 0, 0, 0, 0, 0, 0] + bytes[(segment + 4 + sizeLength)...]
         #expect(Self.outcome(lying) == .truncated)
         // The first Cluster's size made one byte more than what is left of the Segment, whose
         // end is the file's: truncation.
@@ -161,10 +173,10 @@ struct TelegramHostileTests {
         let bytes = try Self.webm()
         // PixelWidth (B0) and PixelHeight (BA) inside Tracks, one-byte values, set to 255.
         let tracksID: [UInt8] = [0x16, 0x54, 0xAE, 0x6B]
-        let tracks = try #require((0 ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == tracksID })
+        let tracks = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == tracksID })
         var lying = bytes
         for id: UInt8 in [0xB0, 0xBA] {
-            let at = try #require((tracks ..< bytes.count - 3).first { bytes[$0] == id && bytes[$0 + 1] == 0x81 })
+            let at = try #require((tracks..<bytes.count - 3).first { bytes[$0] == id && bytes[$0 + 1] == 0x81 })
             lying[at + 2] = 255
         }
         do {
@@ -179,7 +191,10 @@ struct TelegramHostileTests {
         let small = DecodingLimits(maxSide: 4096, maxPixels: 10_000, maxFrames: 100, maxTotalDecodedBytes: 1 << 30)
         #expect(Self.error(lying, limits: small) == .limitExceeded(.pixels(255 * 255, limit: 10_000)))
         // Blocks are counted as they are read: the fourth is one over.
-        #expect(Self.error(bytes, limits: DecodingLimits(maxSide: 4096, maxPixels: 1 << 20, maxFrames: 3, maxTotalDecodedBytes: 1 << 30))
+        #expect(
+            Self.error(
+                bytes,
+                limits: DecodingLimits(maxSide: 4096, maxPixels: 1 << 20, maxFrames: 3, maxTotalDecodedBytes: 1 << 30))
                 == .limitExceeded(.frames(4, limit: 3)))
     }
 
@@ -193,12 +208,12 @@ struct TelegramHostileTests {
         let fourthKey = try #require(text.range(of: #""op":"#))
         #expect(String(text[..<fourthKey.lowerBound]).hasPrefix(#"{"v":"5.5.2","fr":30,"ip":0,"#))
         let recognisedFrom = text.utf8.distance(from: text.startIndex, to: fourthKey.upperBound)
-        for cut in 0 ..< json.count {
+        for cut in 0..<json.count {
             let expected: CodecErrorCase = cut < recognisedFrom ? .unknownFormat : .truncated
             #expect(Self.outcome(Array(json.prefix(cut))) == expected, "json cut at \(cut)")
         }
         // A .tgs head is read as far as zlib inflates it.
-        for cut in 0 ..< tgs.count {
+        for cut in 0..<tgs.count {
             let inflated = Gzip.inflatedPrefixCount(Array(tgs.prefix(cut)))
             let expected: CodecErrorCase = inflated < recognisedFrom ? .unknownFormat : .truncated
             #expect(Self.outcome(Array(tgs.prefix(cut))) == expected, "tgs cut at \(cut), \(inflated) bytes inflated")
@@ -216,25 +231,30 @@ struct TelegramHostileTests {
         let recognisedFrom = text.utf8.distance(from: text.startIndex, to: fourthKey.upperBound)
         var random = SplitMix(seed: 27)
         var rounds: [(bytes: [UInt8], document: [UInt8], firstDamage: Int)] = []
-        for round in 0 ..< 300 {
+        for round in 0..<300 {
             var damaged = json
             var firstDamage = json.count
-            for _ in 0 ..< 1 + Int(random.next() % 3) {
+            for _ in 0..<1 + Int(random.next() % 3) {
                 let offset = Int(random.next() % UInt64(json.count))
                 damaged[offset] = UInt8(truncatingIfNeeded: random.next())
                 firstDamage = min(firstDamage, offset)
             }
             rounds.append((round % 2 == 0 ? damaged : Gzip.compress(damaged), damaged, firstDamage))
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-lottie-verdicts-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stickerkit-lottie-verdicts-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let original = folder.appendingPathComponent("original.json"), docs = folder.appendingPathComponent("docs.hex")
+        let original = folder.appendingPathComponent("original.json")
+        let docs = folder.appendingPathComponent("docs.hex")
         let verdictsFile = folder.appendingPathComponent("verdicts.txt")
         try Data(json).write(to: original)
-        try Data(rounds.map { $0.document.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8).write(to: docs)
+        try Data(rounds.map { $0.document.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8).write(
+            to: docs)
         let script = Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/lottie_verdicts.py").path
-        try #require(try TestProcess.run(["python3", script, original.path, docs.path, verdictsFile.path], timeout: .seconds(60)) == 0)
+        try #require(
+            try TestProcess.run(["python3", script, original.path, docs.path, verdictsFile.path], timeout: .seconds(60))
+                == 0)
         let verdicts = try String(contentsOf: verdictsFile, encoding: .utf8).split(separator: "\n").map(String.init)
         try #require(verdicts.count == rounds.count)
 
@@ -243,7 +263,8 @@ struct TelegramHostileTests {
         #expect(undamaged == DecodeOutcome(frameCount: 30, framesDecoded: 30))
         var seen: [String: Int] = [:]
         for (round, ((bytes, _, firstDamage), verdict)) in zip(rounds, verdicts).enumerated() {
-            let context = "round \(round) (\(round % 2 == 0 ? "json" : "tgs"), damage from byte \(firstDamage)): Python says \(verdict)"
+            let context =
+                "round \(round) (\(round % 2 == 0 ? "json" : "tgs"), damage from byte \(firstDamage)): Python says \(verdict)"
             var changed: [Int] = []
             let (outcome, _) = DecodeOutcome.of(bytes) { index, frame in
                 if index < originals.count, frame.pixels != originals[index] { changed.append(index) }
@@ -279,13 +300,15 @@ struct TelegramHostileTests {
             case ("frames", let frames?):
                 // rlottie may still refuse a layer it cannot build; nothing else may fail.
                 if outcome != .failed(.malformed(.lottie)) {
-                    #expect(outcome == DecodeOutcome(frameCount: frames, framesDecoded: frames), "\(context): \(outcome)")
+                    #expect(
+                        outcome == DecodeOutcome(frameCount: frames, framesDecoded: frames), "\(context): \(outcome)")
                 }
             default:
                 Issue.record("\(context): an unknown verdict")
             }
         }
-        #expect(seen["malformed", default: 0] > 0 && seen["frames", default: 0] + seen["same", default: 0] > 0, "\(seen)")
+        #expect(
+            seen["malformed", default: 0] > 0 && seen["frames", default: 0] + seen["same", default: 0] > 0, "\(seen)")
         // A flipped byte in the middle of the gzip stream: the stream still inflates to its
         // end, to other text, and its CRC-32 disagrees (Python's zlib: "incorrect data check").
         var tgs = Gzip.compress(json)
@@ -299,7 +322,8 @@ struct TelegramHostileTests {
         let bomb = Gzip.compress(Array(head.utf8) + [UInt8](repeating: 0x20, count: 8 << 20) + Array("]}".utf8))
         #expect(bomb.count < 64 << 10)
         #expect(ImageFormat.sniff(bomb) == .lottie)
-        let limits = DecodingLimits(maxSide: 4096, maxPixels: 1 << 22, maxFrames: 1000, maxTotalDecodedBytes: 1 << 30, maxFileBytes: 1 << 20)
+        let limits = DecodingLimits(
+            maxSide: 4096, maxPixels: 1 << 22, maxFrames: 1000, maxTotalDecodedBytes: 1 << 30, maxFileBytes: 1 << 20)
         do {
             _ = try AnimationDecoder(bytes: bomb, limits: limits)
             Issue.record("an 8 MB document inflated under a 1 MB limit")
@@ -313,36 +337,48 @@ struct TelegramHostileTests {
         func document(w: Int, h: Int, op: Int, layers: String = "[]") -> [UInt8] {
             Array(#"{"v":"5.5.2","fr":30,"ip":0,"op":\#(op),"w":\#(w),"h":\#(h),"layers":\#(layers)}"#.utf8)
         }
-        #expect(Self.error(document(w: 100_000, h: 100_000, op: 30)) == .limitExceeded(.pixels(100_000 * 100_000, limit: 64 << 20)))
-        #expect(Self.error(document(w: 512, h: 512, op: 1_000_000)) == .limitExceeded(.frames(1_000_000, limit: 10_000)))
+        #expect(
+            Self.error(document(w: 100_000, h: 100_000, op: 30))
+                == .limitExceeded(.pixels(100_000 * 100_000, limit: 64 << 20)))
+        #expect(
+            Self.error(document(w: 512, h: 512, op: 1_000_000)) == .limitExceeded(.frames(1_000_000, limit: 10_000)))
         let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(Self.outcome(document(w: 64, h: 64, op: 30, layers: nested)) == .malformed(.lottie))
         // A size asked for past the limits is refused too.
         let small = DecodingLimits(maxSide: 1024, maxPixels: 1 << 20, maxFrames: 100, maxTotalDecodedBytes: 1 << 30)
         #expect(throws: CodecError.limitExceeded(.side(width: 4096, height: 4096, limit: 1024))) {
-            _ = try AnimationDecoder(bytes: document(w: 64, h: 64, op: 30), limits: small, vectorSize: PixelSize(width: 4096, height: 4096))
+            _ = try AnimationDecoder(
+                bytes: document(w: 64, h: 64, op: 30), limits: small, vectorSize: PixelSize(width: 4096, height: 4096))
         }
         // Frame rates that would make a frame show for more than 100 s or less than 1 ms.
         for rate in ["1e-14", "0.001", "5000"] {
-            #expect(Self.outcome(Array(#"{"v":"5","fr":\#(rate),"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#.utf8)) == .malformed(.lottie), "fr \(rate)")
+            #expect(
+                Self.outcome(Array(#"{"v":"5","fr":\#(rate),"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#.utf8))
+                    == .malformed(.lottie), "fr \(rate)")
         }
         // Repeaters: one of 100,000 copies, and three of 100 (a million together), are refused
         // before rlottie builds them; one of 10 is drawn.
         func repeaters(_ counts: [Int]) -> [UInt8] {
-            let shapes = #"{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[4,4]},"r":{"a":0,"k":0}},"#
-                + counts.map { #"{"ty":"rp","c":{"a":0,"k":\#($0)},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}},"# }.joined()
+            let shapes =
+                #"{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[4,4]},"r":{"a":0,"k":0}},"#
+                + counts.map {
+                    #"{"ty":"rp","c":{"a":0,"k":\#($0)},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}},"#
+                }.joined()
                 + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#
-            let layer = #"{"ty":4,"ind":1,"ip":0,"op":2,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"p":{"a":0,"k":[8,8,0]},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]}},"shapes":[\#(shapes)]}"#
+            let layer =
+                #"{"ty":4,"ind":1,"ip":0,"op":2,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"p":{"a":0,"k":[8,8,0]},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]}},"shapes":[\#(shapes)]}"#
             return Array(#"{"v":"5.5.2","fr":30,"ip":0,"op":2,"w":64,"h":64,"layers":[\#(layer)]}"#.utf8)
         }
         #expect(Self.outcome(repeaters([100_000])) == .malformed(.lottie))
         #expect(Self.outcome(repeaters([100, 100, 100])) == .malformed(.lottie))
         #expect(Self.outcome(repeaters([10])) == nil)
         // Missing or impossible fields are named.
-        for bad in [#"{"v":"5","fr":0,"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#,
-                    #"{"v":"5","fr":30,"ip":10,"op":10,"w":64,"h":64,"layers":[]}"#,
-                    #"{"v":"5","fr":30,"ip":0,"op":30,"w":64,"h":64,"layers":{}}"#,
-                    #"{"v":"5","fr":30,"ip":0,"op":30,"w":-64,"h":64,"layers":[]}"#] {
+        for bad in [
+            #"{"v":"5","fr":0,"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#,
+            #"{"v":"5","fr":30,"ip":10,"op":10,"w":64,"h":64,"layers":[]}"#,
+            #"{"v":"5","fr":30,"ip":0,"op":30,"w":64,"h":64,"layers":{}}"#,
+            #"{"v":"5","fr":30,"ip":0,"op":30,"w":-64,"h":64,"layers":[]}"#
+        ] {
             #expect(Self.outcome(Array(bad.utf8)) == .malformed(.lottie), "\(bad)")
         }
     }
@@ -369,7 +405,9 @@ extension Gzip {
     /// the input runs out or breaks).
     static func inflatedPrefixCount(_ head: [UInt8]) -> Int {
         var stream = z_stream()
-        guard inflateInit2_(&stream, 16 + 15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return 0 }
+        guard inflateInit2_(&stream, 16 + 15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return 0
+        }
         defer { inflateEnd(&stream) }
         var input = head
         var output = [UInt8](repeating: 0, count: 1 << 20)

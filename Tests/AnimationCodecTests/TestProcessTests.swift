@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `TestProcess.run`, which every reference decoder and fixture generator goes through: the
 /// exit status as the child gave it, and a helper that hangs killed with everything it started.
@@ -11,7 +11,9 @@ struct TestProcessTests {
         #expect(try TestProcess.run(["true"]) == 0)
         #expect(try TestProcess.run(["sh", "-c", "exit 3"]) == 3)
         #expect(try TestProcess.run(["sh", "-c", "kill -TERM $$"]) == SIGTERM)
-        #expect(try TestProcess.run(["no-such-program-\(UUID().uuidString)"]) == 127, "env's status for a command not found")
+        #expect(
+            try TestProcess.run(["no-such-program-\(UUID().uuidString)"]) == 127, "env's status for a command not found"
+        )
     }
 
     @Test("standard input is empty: a helper that reads it sees its end at once")
@@ -57,8 +59,12 @@ struct TestProcessTests {
             written += buffer[..<count]
         }
         let grandchild = pid_t(String(decoding: written, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(grandchild != nil, "the grandchild had started within the 2 s limit (else this machine could not show it was killed)")
-        #expect(sawTheEnd, "the helper's child \(String(describing: grandchild)) still held the FIFO half a minute after the kill")
+        #expect(
+            grandchild != nil,
+            "the grandchild had started within the 2 s limit (else this machine could not show it was killed)")
+        #expect(
+            sawTheEnd,
+            "the helper's child \(String(describing: grandchild)) still held the FIFO half a minute after the kill")
         if !sawTheEnd, let grandchild { kill(grandchild, SIGKILL) }
     }
 }

@@ -1,7 +1,8 @@
-@testable import AnimationCodec
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AnimationCodec
 
 /// Truncated input: every prefix must end in the documented outcome for where the cut falls
 /// in the file's structure (walked by the test itself), never in a crash or a hang. Bounded: a
@@ -11,8 +12,10 @@ struct TruncationSweepTests {
     static let files: [(String, String)] = [
         ("apng-philip-taylor", "dispose_op_previous_frame.png"), ("apng-philip-taylor", "split_fdat.png"),
         ("apng-philip-taylor", "mode_palette_alpha.png"), ("gif-peterdn", "animated_transparent_restoreprev_loop.gif"),
-        ("gif-peterdn", "animated_loop_interlaced.gif"), ("pngsuite", "png/basi6a16.png"), ("pngsuite", "png/basi3p02.png"),
-        ("wuffs-testdata", "muybridge.gif"), ("stickers-blobfox", "ablobfoxhyper.png"), ("image-gif-tests", "samples/moon_impact.gif"),
+        ("gif-peterdn", "animated_loop_interlaced.gif"), ("pngsuite", "png/basi6a16.png"),
+        ("pngsuite", "png/basi3p02.png"),
+        ("wuffs-testdata", "muybridge.gif"), ("stickers-blobfox", "ablobfoxhyper.png"),
+        ("image-gif-tests", "samples/moon_impact.gif")
     ]
 
     /// The conformance suites the sampled files come from.
@@ -42,9 +45,13 @@ struct TruncationSweepTests {
                 guard index < expected.pixels.count else { return }  // the outcome check below reports it
                 switch expected.pixels[index] {
                 case .wholeFileFrame(let whole):
-                    #expect(Reference.mismatches(frame.pixels, frames[whole]) == 0, "\(context()): frame \(index) differs from the whole file's frame \(whole)")
+                    #expect(
+                        Reference.mismatches(frame.pixels, frames[whole]) == 0,
+                        "\(context()): frame \(index) differs from the whole file's frame \(whole)")
                 case .defaultImage:
-                    #expect(Reference.mismatches(frame.pixels, defaultImage ?? []) == 0, "\(context()): frame \(index) is not the default image")
+                    #expect(
+                        Reference.mismatches(frame.pixels, defaultImage ?? []) == 0,
+                        "\(context()): frame \(index) is not the default image")
                 case .unknown: break
                 }
             }
@@ -52,23 +59,32 @@ struct TruncationSweepTests {
         }
     }
 
-    @Test("every sampled prefix decodes to the documented outcome for where the cut falls", .needs(suites),
-          .timeLimit(.minutes(3)), arguments: files)
+    @Test(
+        "every sampled prefix decodes to the documented outcome for where the cut falls", .needs(suites),
+        .timeLimit(.minutes(3)), arguments: files)
     func prefixes(suite: String, path: String) throws {
         let sample = try Sample(suite, path)
         let bytes = sample.bytes
-        let pngLayout = PNGChunkLayout(bytes), gifLayout = GIFBlockLayout(bytes)
+        let pngLayout = PNGChunkLayout(bytes)
+        let gifLayout = GIFBlockLayout(bytes)
         // All of the first 300 cuts (headers), then 200 spread over the rest, the whole file,
         // and each side of where the rules change: every chunk's end; every image's code size
         // byte, data end and the trailer.
         var cuts = Set(0..<min(300, bytes.count))
         for k in 0...200 { cuts.insert(bytes.count * k / 200) }
-        let boundaries = sample.isGIF
-            ? gifLayout.images.flatMap { [$0.codeSizeOffset, $0.codeSizeOffset + 1, $0.dataEnd ?? 0] } + [gifLayout.trailer ?? 0]
+        let boundaries =
+            sample.isGIF
+            ? gifLayout.images.flatMap { [$0.codeSizeOffset, $0.codeSizeOffset + 1, $0.dataEnd ?? 0] } + [
+                gifLayout.trailer ?? 0
+            ]
             : pngLayout.chunks.map(\.end)
-        for boundary in boundaries { cuts.formUnion([boundary - 1, boundary, boundary + 1].filter { (0...bytes.count).contains($0) }) }
+        for boundary in boundaries {
+            cuts.formUnion([boundary - 1, boundary, boundary + 1].filter { (0...bytes.count).contains($0) })
+        }
         for cut in cuts.sorted() {
-            let expected = sample.isGIF ? ExpectedDecode.gifPrefix(cut: cut, layout: gifLayout)
+            let expected =
+                sample.isGIF
+                ? ExpectedDecode.gifPrefix(cut: cut, layout: gifLayout)
                 : ExpectedDecode.pngPrefix(cut: cut, layout: pngLayout, wholeFileFrames: sample.frames.count)
             sample.expect(Array(bytes.prefix(cut)), toDecodeAs: expected, "cut at \(cut) of \(bytes.count)")
         }
@@ -78,7 +94,9 @@ struct TruncationSweepTests {
     static let corpusFiles: [String] = {
         let root = Fixtures.repoRoot.appendingPathComponent("corpus")
         let walker = FileManager.default.enumerator(atPath: root.path)
-        let images = (walker?.allObjects as? [String] ?? []).filter { ["png", "gif", "jpg"].contains(($0 as NSString).pathExtension) }
+        let images = (walker?.allObjects as? [String] ?? []).filter {
+            ["png", "gif", "jpg"].contains(($0 as NSString).pathExtension)
+        }
         return images.sorted()
     }()
 
@@ -88,19 +106,26 @@ struct TruncationSweepTests {
     /// fail, with its error, else the last, which must equal the whole file's frame when its
     /// data is complete. The frames before it have the same bytes as in the whole file, whose
     /// layers are decoded once in full, so the prefix adds nothing new for them.
-    @Test("every prefix of every corpus file decodes to its documented frames or error", .timeLimit(.minutes(3)), arguments: corpusFiles)
+    @Test(
+        "every prefix of every corpus file decodes to its documented frames or error", .timeLimit(.minutes(3)),
+        arguments: corpusFiles)
     func everyPrefix(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("corpus").appendingPathComponent(path)))
+        let bytes = try [UInt8](
+            Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("corpus").appendingPathComponent(path)))
         let (whole, _) = DecodeOutcome.of(bytes)
-        #expect(whole.error == nil && whole.warnings.isEmpty && whole.framesDecoded == whole.frameCount, "the whole file decodes: \(whole)")
+        #expect(
+            whole.error == nil && whole.warnings.isEmpty && whole.framesDecoded == whole.frameCount,
+            "the whole file decodes: \(whole)")
         let scratch = DecodeScratch()
         var storage: [UInt8] = []
         let wholeDecoder = try AnimationDecoder(bytes: bytes)
         let wholeLayers = try (0..<wholeDecoder.frameCount).map {
-            try wholeDecoder.source.decodeLayer($0, bytes: wholeDecoder.bytes, scratch: scratch, storage: &storage).pixels
+            try wholeDecoder.source.decodeLayer($0, bytes: wholeDecoder.bytes, scratch: scratch, storage: &storage)
+                .pixels
         }
         let format = (path as NSString).pathExtension
-        let pngLayout = PNGChunkLayout(bytes), gifLayout = GIFBlockLayout(bytes)
+        let pngLayout = PNGChunkLayout(bytes)
+        let gifLayout = GIFBlockLayout(bytes)
         var jpegImageStart = 0
         if format == "jpg" {
             jpegImageStart = try #require(Self.jpegImageStart(bytes), "the JPEG has a scan")
@@ -114,11 +139,12 @@ struct TruncationSweepTests {
         }
         var framesChecked = 0
         for cut in 0..<bytes.count {
-            let expected = switch format {
-            case "png": ExpectedDecode.pngPrefix(cut: cut, layout: pngLayout, wholeFileFrames: whole.frameCount)
-            case "gif": ExpectedDecode.gifPrefix(cut: cut, layout: gifLayout)
-            default: Self.jpegPrefix(cut: cut, imageStart: jpegImageStart, fileLength: bytes.count)
-            }
+            let expected =
+                switch format {
+                case "png": ExpectedDecode.pngPrefix(cut: cut, layout: pngLayout, wholeFileFrames: whole.frameCount)
+                case "gif": ExpectedDecode.gifPrefix(cut: cut, layout: gifLayout)
+                default: Self.jpegPrefix(cut: cut, imageStart: jpegImageStart, fileLength: bytes.count)
+                }
             let context = "\(path) cut at \(cut) of \(bytes.count)"
             let decoder: AnimationDecoder
             do {
@@ -127,10 +153,15 @@ struct TruncationSweepTests {
                 #expect(DecodeOutcome.failed(CodecErrorCase(error)) == expected.outcome, "\(context): \(error)")
                 continue
             }
-            let structure = DecodeOutcome(frameCount: decoder.frameCount, warnings: Set(decoder.info.warnings.map(\.kind)))
-            #expect(expected.outcome.structureError == nil && structure.frameCount == expected.outcome.frameCount
-                    && structure.warnings == expected.outcome.warnings, "\(context): \(structure), expected \(expected.outcome)")
-            guard expected.outcome.structureError == nil, decoder.frameCount == expected.outcome.frameCount, decoder.frameCount > 0 else { continue }
+            let structure = DecodeOutcome(
+                frameCount: decoder.frameCount, warnings: Set(decoder.info.warnings.map(\.kind)))
+            #expect(
+                expected.outcome.structureError == nil && structure.frameCount == expected.outcome.frameCount
+                    && structure.warnings == expected.outcome.warnings,
+                "\(context): \(structure), expected \(expected.outcome)")
+            guard expected.outcome.structureError == nil, decoder.frameCount == expected.outcome.frameCount,
+                decoder.frameCount > 0
+            else { continue }
             let index = expected.outcome.frameError == nil ? decoder.frameCount - 1 : expected.outcome.framesDecoded
             let layer: FrameLayer
             do {
@@ -139,7 +170,9 @@ struct TruncationSweepTests {
                 #expect(CodecErrorCase(error) == expected.outcome.frameError, "\(context): frame \(index): \(error)")
                 continue
             }
-            #expect(expected.outcome.frameError == nil, "\(context): frame \(index) decoded where \(expected.outcome) was expected")
+            #expect(
+                expected.outcome.frameError == nil,
+                "\(context): frame \(index) decoded where \(expected.outcome) was expected")
             guard index < expected.pixels.count else { continue }
             #expect(layer.pixels.count == layer.rect.width * layer.rect.height * 4, "\(context)")
             switch expected.pixels[index] {
@@ -192,15 +225,20 @@ struct TruncationSweepTests {
     static func jpegPrefix(cut: Int, imageStart: Int, fileLength: Int) -> ExpectedDecode {
         if cut < 3 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
         if cut < imageStart { return ExpectedDecode(outcome: .failed(.jpeg)) }
-        if cut == imageStart { return ExpectedDecode(outcome: DecodeOutcome(frameCount: 1, framesDecoded: 0, frameError: .jpeg)) }
-        return ExpectedDecode(outcome: DecodeOutcome(frameCount: 1, framesDecoded: 1),
-                              pixels: [cut >= fileLength - 2 ? .wholeFileFrame(0) : .unknown])
+        if cut == imageStart {
+            return ExpectedDecode(outcome: DecodeOutcome(frameCount: 1, framesDecoded: 0, frameError: .jpeg))
+        }
+        return ExpectedDecode(
+            outcome: DecodeOutcome(frameCount: 1, framesDecoded: 1),
+            pixels: [cut >= fileLength - 2 ? .wholeFileFrame(0) : .unknown])
     }
 
     /// A cut in the middle of the third image's data (located by the test's own block walk):
     /// the two images before it are kept whole and equal peterdn's expected canvases, the third
     /// is kept partial, and the structure warns of the truncation.
-    @Test("a truncated GIF keeps every frame whose data began before the cut, the complete ones exact", .needs("gif-peterdn"))
+    @Test(
+        "a truncated GIF keeps every frame whose data began before the cut, the complete ones exact",
+        .needs("gif-peterdn"))
     func truncatedGIFKeepsFrames() throws {
         let bytes = try Fixtures.bytes("gif-peterdn", "animated_loop.gif")
         let layout = GIFBlockLayout(bytes)
@@ -214,7 +252,9 @@ struct TruncationSweepTests {
         for index in 0..<2 {
             let url = Fixtures.url("gif-peterdn", "frames/animated_loop-\(index).png")
             let expected = try #require(LibPNGOracle.decode(contentsOf: url))
-            #expect(Reference.mismatches(frames[index].pixels, Reference.premultiplied(straight: expected.rgba)) == 0, "frame \(index)")
+            #expect(
+                Reference.mismatches(frames[index].pixels, Reference.premultiplied(straight: expected.rgba)) == 0,
+                "frame \(index)")
         }
     }
 }

@@ -1,18 +1,24 @@
-@testable import AnimationCodec
 import TestSupport
 import Testing
 
+@testable import AnimationCodec
+
 @Suite("PNG row unfiltering")
 struct UnfilterTests {
-    private func unfilter(_ filter: UInt8, _ row: [UInt8], previous: [UInt8], distance: Int, scalar: Bool = false) throws -> [UInt8] {
+    private func unfilter(_ filter: UInt8, _ row: [UInt8], previous: [UInt8], distance: Int, scalar: Bool = false)
+        throws -> [UInt8]
+    {
         var row = row
         try previous.withUnsafeBufferPointer { above in
             try row.withUnsafeMutableBufferPointer { current in
                 if scalar {
-                    PNGUnfilter.unfilterScalar(PNGUnfilter.Filter(rawValue: filter)!, row: current.baseAddress!, previous: above.baseAddress!,
-                                               count: current.count, distance: distance)
+                    PNGUnfilter.unfilterScalar(
+                        PNGUnfilter.Filter(rawValue: filter)!, row: current.baseAddress!, previous: above.baseAddress!,
+                        count: current.count, distance: distance)
                 } else {
-                    try PNGUnfilter.unfilter(filter, row: current.baseAddress!, previous: above.baseAddress!, count: current.count, distance: distance)
+                    try PNGUnfilter.unfilter(
+                        filter, row: current.baseAddress!, previous: above.baseAddress!, count: current.count,
+                        distance: distance)
                 }
             }
         }
@@ -48,7 +54,10 @@ struct UnfilterTests {
         for a in stride(from: 0, through: 255, by: 3) {
             for b in 0...255 {
                 for c in stride(from: 0, through: 255, by: 5) {
-                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let p = a + b - c
+                    let pa = abs(p - a)
+                    let pb = abs(p - b)
+                    let pc = abs(p - c)
                     let expected = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
                     if Int(PNGUnfilter.paethPredictor(UInt8(a), UInt8(b), UInt8(c))) != expected { wrong += 1 }
                 }
@@ -66,7 +75,8 @@ struct UnfilterTests {
         let above = (0..<count).map { UInt8(truncatingIfNeeded: $0 >> 2 &* 7 &+ $0 & 3) }
         var mismatches = 0
         for round in 0..<256 {
-            var wanted = [UInt8](repeating: 0, count: count), filtered = wanted
+            var wanted = [UInt8](repeating: 0, count: count)
+            var filtered = wanted
             for i in 0..<count {
                 wanted[i] = UInt8(truncatingIfNeeded: round + 67 * (i & 3) + (i >> 2))
                 let a = i >= 4 ? Int(wanted[i - 4]) : 0
@@ -86,24 +96,31 @@ struct UnfilterTests {
     @Test("the 4-byte Paeth kernel is exact for every (a, b, c) triple in every channel")
     func paethKernelExhaustive() throws {
         func specPredictor(_ a: Int, _ b: Int, _ c: Int) -> Int {
-            let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+            let p = a + b - c
+            let pa = abs(p - a)
+            let pb = abs(p - b)
+            let pc = abs(p - c)
             return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
         }
-        let pixels = 2 * 65_536, count = 4 * pixels
+        let pixels = 2 * 65_536
+        let count = 4 * pixels
         var above = [UInt8](repeating: 0, count: count)
         for pair in 0..<65_536 {
             for channel in 0..<4 {
-                above[8 * pair + channel] = UInt8(pair >> 8)           // upper-left of the odd pixel
-                above[8 * pair + 4 + channel] = UInt8(pair & 0xFF)     // up
+                above[8 * pair + channel] = UInt8(pair >> 8)  // upper-left of the odd pixel
+                above[8 * pair + 4 + channel] = UInt8(pair & 0xFF)  // up
             }
         }
         var mismatches = 0
         for round in 0..<256 {
-            var wanted = [UInt8](repeating: 0, count: count), filtered = wanted
+            var wanted = [UInt8](repeating: 0, count: count)
+            var filtered = wanted
             for i in 0..<count {
-                let channel = i & 3, pixel = i >> 2
+                let channel = i & 3
+                let pixel = i >> 2
                 wanted[i] = UInt8(truncatingIfNeeded: round + 67 * channel + pixel)
-                let a = i >= 4 ? Int(wanted[i - 4]) : 0, c = i >= 4 ? Int(above[i - 4]) : 0
+                let a = i >= 4 ? Int(wanted[i - 4]) : 0
+                let c = i >= 4 ? Int(above[i - 4]) : 0
                 filtered[i] = UInt8(truncatingIfNeeded: Int(wanted[i]) - specPredictor(a, Int(above[i]), c))
             }
             let decoded = try unfilter(4, filtered, previous: above, distance: 4)
@@ -112,12 +129,17 @@ struct UnfilterTests {
         #expect(mismatches == 0)
     }
 
-    @Test("4-byte-pixel vector kernels equal the scalar reference on random rows", arguments: [1, 2, 3, 4], [4, 36, 1024, 1 << 18])
+    @Test(
+        "4-byte-pixel vector kernels equal the scalar reference on random rows", arguments: [1, 2, 3, 4],
+        [4, 36, 1024, 1 << 18])
     func vectorMatchesScalar(filter: UInt8, count: Int) throws {
         var generator = SplitMix(seed: UInt64(filter) * 1000 + UInt64(count))
         for _ in 0..<20 {
-            let row = generator.bytes(count), above = generator.bytes(count)
-            #expect(try unfilter(filter, row, previous: above, distance: 4) == unfilter(filter, row, previous: above, distance: 4, scalar: true))
+            let row = generator.bytes(count)
+            let above = generator.bytes(count)
+            #expect(
+                try unfilter(filter, row, previous: above, distance: 4)
+                    == unfilter(filter, row, previous: above, distance: 4, scalar: true))
         }
     }
 }

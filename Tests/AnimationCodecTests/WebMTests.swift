@@ -1,7 +1,7 @@
 import AnimationCodec
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// WebM files made by ffmpeg's libvpx encoders, decoded by us and by ffmpeg's libvpx decoders
 /// (`-c:v libvpx-vp9` / `libvpx`, which apply the alpha stream) converted to RGBA by swscale's
@@ -23,17 +23,28 @@ struct WebMTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "vp9-alpha-odd", encoder: "libvpx-vp9", pixelFormat: "yuva420p", width: 67, height: 45, rate: 15, frames: 15),
-        Case(name: "vp9-opaque", encoder: "libvpx-vp9", pixelFormat: "yuv420p", width: 64, height: 48, rate: 30, frames: 12),
-        Case(name: "vp8-alpha-odd", encoder: "libvpx", pixelFormat: "yuva420p", width: 33, height: 21, rate: 12, frames: 12,
-             extra: ["-auto-alt-ref", "0"]),
-        Case(name: "vp8-opaque-odd", encoder: "libvpx", pixelFormat: "yuv420p", width: 41, height: 29, rate: 25, frames: 10),
-        Case(name: "vp9-alpha-60fps-bt709", encoder: "libvpx-vp9", pixelFormat: "yuva420p", width: 48, height: 48, rate: 60, frames: 20,
-             extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]),
+        Case(
+            name: "vp9-alpha-odd", encoder: "libvpx-vp9", pixelFormat: "yuva420p", width: 67, height: 45, rate: 15,
+            frames: 15),
+        Case(
+            name: "vp9-opaque", encoder: "libvpx-vp9", pixelFormat: "yuv420p", width: 64, height: 48, rate: 30,
+            frames: 12),
+        Case(
+            name: "vp8-alpha-odd", encoder: "libvpx", pixelFormat: "yuva420p", width: 33, height: 21, rate: 12,
+            frames: 12,
+            extra: ["-auto-alt-ref", "0"]),
+        Case(
+            name: "vp8-opaque-odd", encoder: "libvpx", pixelFormat: "yuv420p", width: 41, height: 29, rate: 25,
+            frames: 10),
+        Case(
+            name: "vp9-alpha-60fps-bt709", encoder: "libvpx-vp9", pixelFormat: "yuva420p", width: 48, height: 48,
+            rate: 60, frames: 20,
+            extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"])
     ]
 
     static let folder: URL = {
-        let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webm-\(getpid())"))
+        let dir = RunFolders.removedAtExit(
+            FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webm-\(getpid())"))
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }()
@@ -43,14 +54,21 @@ struct WebMTests {
         let url = folder.appendingPathComponent(testCase.name + ".webm")
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let partial = url.path + ".\(UUID().uuidString).webm"
-        let source = "testsrc2=size=64x48:rate=\(testCase.rate):duration=\(Double(testCase.frames) / Double(testCase.rate))"
-        let filter = "scale=\(testCase.width):\(testCase.height),format=yuva420p,geq=lum='lum(X,Y)':cb='cb(X,Y)':cr='cr(X,Y)':a='clip(X*5+Y*3+N*9,0,255)'"
-        let status = try TestProcess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", source, "-vf", filter,
-                                          "-c:v", testCase.encoder, "-pix_fmt", testCase.pixelFormat, "-b:v", "400k"]
-                                         + testCase.extra + [partial])
+        let source =
+            "testsrc2=size=64x48:rate=\(testCase.rate):duration=\(Double(testCase.frames) / Double(testCase.rate))"
+        let filter =
+            "scale=\(testCase.width):\(testCase.height),format=yuva420p,geq=lum='lum(X,Y)':cb='cb(X,Y)':cr='cr(X,Y)':a='clip(X*5+Y*3+N*9,0,255)'"
+        let status = try TestProcess.run(
+            [
+                "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", source, "-vf", filter,
+                "-c:v", testCase.encoder, "-pix_fmt", testCase.pixelFormat, "-b:v", "400k"
+            ]
+                + testCase.extra + [partial])
         try #require(status == 0, "ffmpeg could not make \(testCase.name)")
         // Tests run in parallel: the first file made is the one kept.
-        if (try? FileManager.default.moveItem(atPath: partial, toPath: url.path)) == nil { try? FileManager.default.removeItem(atPath: partial) }
+        if (try? FileManager.default.moveItem(atPath: partial, toPath: url.path)) == nil {
+            try? FileManager.default.removeItem(atPath: partial)
+        }
         return url
     }
 
@@ -60,11 +78,15 @@ struct WebMTests {
     /// premultiplied. Written from the definitions: ffmpeg's own RGBA conversion is compared in
     /// ``ffmpegRGBA(_:_:)`` where swscale handles the size exactly (even sizes; for odd ones it
     /// rescales chroma by 34/67 instead of halving it).
-    static func ffmpegPlanesConverted(_ url: URL, _ testCase: Case, matrix: (kr: Double, kb: Double) = (0.299, 0.114)) throws -> [[UInt8]] {
+    static func ffmpegPlanesConverted(_ url: URL, _ testCase: Case, matrix: (kr: Double, kb: Double) = (0.299, 0.114))
+        throws -> [[UInt8]]
+    {
         let raw = folder.appendingPathComponent(testCase.name + "-\(UUID().uuidString).yuva")
         defer { try? FileManager.default.removeItem(at: raw) }
-        let status = try TestProcess.run(["ffmpeg", "-v", "error", "-y", "-c:v", testCase.encoder, "-i", url.path,
-                                          "-pix_fmt", "yuva420p", "-f", "rawvideo", raw.path])
+        let status = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-c:v", testCase.encoder, "-i", url.path,
+            "-pix_fmt", "yuva420p", "-f", "rawvideo", raw.path
+        ])
         try #require(status == 0, "ffmpeg could not decode \(testCase.name)")
         let bytes = [UInt8](try Data(contentsOf: raw))
         let (w, h) = (testCase.width, testCase.height)
@@ -81,9 +103,13 @@ struct WebMTests {
                     let cb = (Double(bytes[start + w * h + chroma]) - 128) * 255 / 224
                     let cr = (Double(bytes[start + w * h + cw * ch + chroma]) - 128) * 255 / 224
                     let a = Int(bytes[start + w * h + 2 * cw * ch + row * w + column])
-                    let rgb = [y + 2 * (1 - kr) * cr, y - (2 * kb * (1 - kb) * cb + 2 * kr * (1 - kr) * cr) / kg, y + 2 * (1 - kb) * cb]
+                    let rgb = [
+                        y + 2 * (1 - kr) * cr, y - (2 * kb * (1 - kb) * cb + 2 * kr * (1 - kr) * cr) / kg,
+                        y + 2 * (1 - kb) * cb
+                    ]
                     for (channel, value) in rgb.enumerated() {
-                        out[(row * w + column) * 4 + channel] = Reference.premultiply(Int(min(max(value.rounded(), 0), 255)), a)
+                        out[(row * w + column) * 4 + channel] = Reference.premultiply(
+                            Int(min(max(value.rounded(), 0), 255)), a)
                     }
                     out[(row * w + column) * 4 + 3] = UInt8(a)
                 }
@@ -97,13 +123,17 @@ struct WebMTests {
     static func ffmpegRGBA(_ url: URL, _ testCase: Case) throws -> [[UInt8]] {
         let raw = folder.appendingPathComponent(testCase.name + "-\(UUID().uuidString).rgba")
         defer { try? FileManager.default.removeItem(at: raw) }
-        let status = try TestProcess.run(["ffmpeg", "-v", "error", "-y", "-c:v", testCase.encoder, "-i", url.path,
-                                          "-sws_flags", "neighbor+accurate_rnd+full_chroma_int",
-                                          "-pix_fmt", "rgba", "-f", "rawvideo", raw.path])
+        let status = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-c:v", testCase.encoder, "-i", url.path,
+            "-sws_flags", "neighbor+accurate_rnd+full_chroma_int",
+            "-pix_fmt", "rgba", "-f", "rawvideo", raw.path
+        ])
         try #require(status == 0, "ffmpeg could not decode \(testCase.name)")
         let bytes = [UInt8](try Data(contentsOf: raw))
         let frameBytes = testCase.width * testCase.height * 4
-        return stride(from: 0, to: bytes.count, by: frameBytes).map { Reference.premultiplied(straight: Array(bytes[$0 ..< $0 + frameBytes])) }
+        return stride(from: 0, to: bytes.count, by: frameBytes).map {
+            Reference.premultiplied(straight: Array(bytes[$0..<$0 + frameBytes]))
+        }
     }
 
     @Test("sniffed from the bytes, structure and timing as ffmpeg was told", arguments: cases)
@@ -132,7 +162,8 @@ struct WebMTests {
     func pixels(testCase: Case) throws {
         let url = try Self.file(testCase)
         let isBT709 = testCase.extra.contains("bt709")
-        let reference = try Self.ffmpegPlanesConverted(url, testCase, matrix: isBT709 ? (0.2126, 0.0722) : (0.299, 0.114))
+        let reference = try Self.ffmpegPlanesConverted(
+            url, testCase, matrix: isBT709 ? (0.2126, 0.0722) : (0.299, 0.114))
         let bytes = [UInt8](try Data(contentsOf: url))
         let (info, serial) = try Fixtures.decodeAll(bytes, threads: 1)
         let (_, parallel) = try Fixtures.decodeAll(bytes, threads: 2)
@@ -148,7 +179,9 @@ struct WebMTests {
         #expect((translucent > 0) == testCase.hasAlpha)
     }
 
-    @Test("even sizes: within one level of ffmpeg's own RGBA", arguments: cases.filter { $0.width % 2 == 0 && $0.height % 2 == 0 })
+    @Test(
+        "even sizes: within one level of ffmpeg's own RGBA",
+        arguments: cases.filter { $0.width % 2 == 0 && $0.height % 2 == 0 })
     func ffmpegConversion(testCase: Case) throws {
         let url = try Self.file(testCase)
         let reference = try Self.ffmpegRGBA(url, testCase)
@@ -170,12 +203,14 @@ struct WebMTests {
             #expect(try decoder.frame(at: index).pixels == inOrder[index].pixels, "frame \(index)")
         }
         // Two iterators at different places share the decoder without disturbing each other.
-        var first = decoder.makeFrameIterator(), second = decoder.makeFrameIterator()
+        var first = decoder.makeFrameIterator()
+        var second = decoder.makeFrameIterator()
         var secondIndex = 0
         for index in 0..<decoder.frameCount {
             #expect(try first.next()?.pixels == inOrder[index].pixels, "first iterator, frame \(index)")
             if index % 2 == 0 {
-                #expect(try second.next()?.pixels == inOrder[secondIndex].pixels, "second iterator, frame \(secondIndex)")
+                #expect(
+                    try second.next()?.pixels == inOrder[secondIndex].pixels, "second iterator, frame \(secondIndex)")
                 secondIndex += 1
             }
         }

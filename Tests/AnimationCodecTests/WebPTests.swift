@@ -1,27 +1,33 @@
 import AnimationCodec
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// WebP stills and animations made by libwebp's own encoders (cwebp, img2webp), decoded by
 /// us and compared with Pillow's decoder (its own libwebp build and compositor).
 @Suite("WebP: cwebp / img2webp files against Pillow", .timeLimit(.minutes(3)))
 struct WebPTests {
     static let corpus: URL = {
-        let dir = RunFolders.removedAtExit(FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webp-\(getpid())"))
+        let dir = RunFolders.removedAtExit(
+            FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-webp-\(getpid())"))
         try? FileManager.default.removeItem(at: dir)
-        _ = try? ExternalReference.run(["python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_webp_corpus.py").path, dir.path])
+        _ = try? ExternalReference.run([
+            "python3", Fixtures.repoRoot.appendingPathComponent("Tests/Scripts/make_webp_corpus.py").path, dir.path
+        ])
         return dir
     }()
 
     nonisolated(unsafe) static let expectations: [String: [String: Any]] = {
         guard let data = try? Data(contentsOf: corpus.appendingPathComponent("expect.json")),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [:] }
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+        else { return [:] }
         return json
     }()
 
-    static let names = ["still-lossless-alpha", "still-lossy-alpha", "still-lossy-opaque", "still-lossless-opaque",
-                        "anim-lossless-alpha", "anim-lossy-alpha", "anim-mixed-opaque"]
+    static let names = [
+        "still-lossless-alpha", "still-lossy-alpha", "still-lossy-opaque", "still-lossless-opaque",
+        "anim-lossless-alpha", "anim-lossy-alpha", "anim-mixed-opaque"
+    ]
 
     @Test("the generator made every file")
     func generated() {
@@ -68,13 +74,15 @@ struct WebPTests {
 
     /// The chunks of a RIFF WebP, ANMF frames' own chunks listed after their frame: (offset of
     /// the chunk header, FourCC, payload length).
-    static func chunks(_ bytes: [UInt8], from start: Int = 12, to end: Int? = nil) -> [(offset: Int, type: String, length: Int)] {
+    static func chunks(_ bytes: [UInt8], from start: Int = 12, to end: Int? = nil) -> [(
+        offset: Int, type: String, length: Int
+    )] {
         var found: [(Int, String, Int)] = []
         var offset = start
         let end = end ?? bytes.count
         while offset + 8 <= end {
-            let type = String(decoding: bytes[offset ..< offset + 4], as: UTF8.self)
-            let length = (0 ..< 4).reduce(0) { $0 | Int(bytes[offset + 4 + $1]) << (8 * $1) }
+            let type = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let length = (0..<4).reduce(0) { $0 | Int(bytes[offset + 4 + $1]) << (8 * $1) }
             found.append((offset, type, length))
             // An ANMF payload: 16 bytes of frame header, then the frame's chunks.
             if type == "ANMF" { found += chunks(bytes, from: offset + 8 + 16, to: offset + 8 + length) }
@@ -83,16 +91,21 @@ struct WebPTests {
         return found
     }
 
-    @Test("a WebP cut short: unrecognised before its form type, then truncated, the RIFF size against the bytes there are")
+    @Test(
+        "a WebP cut short: unrecognised before its form type, then truncated, the RIFF size against the bytes there are"
+    )
     func cutShort() throws {
         let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("anim-lossy-alpha.webp")))
         // img2webp's RIFF size is the rest of the file.
-        let declared = (4 ..< 8).reduce(0) { $0 | Int(bytes[$1]) << (8 * ($1 - 4)) } + 8
+        let declared = (4..<8).reduce(0) { $0 | Int(bytes[$1]) << (8 * ($1 - 4)) } + 8
         #expect(declared == bytes.count)
         // Before the form type "WEBP" (bytes 8 to 11) is whole, no format is recognised.
         #expect(throws: CodecError.unknownFormat) { _ = try Fixtures.decodeAll(Array(bytes.prefix(11))) }
         for cut in [12, 20, 40, bytes.count / 2, bytes.count - 1] {
-            #expect(throws: CodecError.truncated(context: "RIFF declares \(bytes.count) bytes, file has \(cut)"), "cut at \(cut)") {
+            #expect(
+                throws: CodecError.truncated(context: "RIFF declares \(bytes.count) bytes, file has \(cut)"),
+                "cut at \(cut)"
+            ) {
                 _ = try Fixtures.decodeAll(Array(bytes.prefix(cut)))
             }
         }
@@ -106,7 +119,8 @@ struct WebPTests {
         // The second ANMF's size now reaches past the file (webpinfo: "Errors detected";
         // Pillow: "could not create decoder object"); the RIFF size is untouched.
         let second = try #require(Self.chunks(bytes).filter { $0.type == "ANMF" }.dropFirst().first)
-        #expect(Self.chunks(scrambled).contains { $0.offset == second.offset && $0.offset + 8 + $0.length > bytes.count })
+        #expect(
+            Self.chunks(scrambled).contains { $0.offset == second.offset && $0.offset + 8 + $0.length > bytes.count })
         #expect(throws: CodecError.malformed(format: .webp, reason: "libwebp's demuxer rejects the container")) {
             _ = try Fixtures.decodeAll(scrambled)
         }
@@ -120,13 +134,16 @@ struct WebPTests {
         let third = try #require(bitstreams.dropFirst(2).first)
         var scrambled = bytes
         // Past the VP8L header's 5 bytes (signature, size, alpha, version), which the demuxer reads.
-        for offset in stride(from: third.offset + 8 + 5, to: third.offset + 8 + third.length, by: 3) { scrambled[offset] ^= 0x5A }
+        for offset in stride(from: third.offset + 8 + 5, to: third.offset + 8 + third.length, by: 3) {
+            scrambled[offset] ^= 0x5A
+        }
         // libwebp's dwebp on this frame alone: "Status: 3(BITSTREAM_ERROR)"; Pillow decodes
         // frames 0 and 1 of the file and fails on frame 2.
         let decoder = try AnimationDecoder(bytes: scrambled)
         #expect(decoder.frameCount == 6)
-        let reference = try ExternalReference.pillow.decode(Self.corpus.appendingPathComponent("anim-lossless-alpha.webp"))
-        for index in 0 ..< 2 {
+        let reference = try ExternalReference.pillow.decode(
+            Self.corpus.appendingPathComponent("anim-lossless-alpha.webp"))
+        for index in 0..<2 {
             let off = Reference.mismatches(try decoder.frame(at: index).pixels, reference.frames[index], tolerance: 2)
             #expect(off == 0, "frame \(index): \(off) channels differ by more than 2")
         }

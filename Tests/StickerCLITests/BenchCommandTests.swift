@@ -10,8 +10,10 @@ struct BenchCommandTests {
     @Test("--json reports every file, totals per format and ratios consistent with the timings")
     func json() throws {
         let pack = CLITests.samplePack.path
-        let result = try CLITests.runExecutable(["bench", pack + "/02-spinning-star.gif", pack + "/01-bouncing-blob.png",
-                                                 "--repeat", "1", "--threads", "2", "--json"])
+        let result = try CLITests.runExecutable([
+            "bench", pack + "/02-spinning-star.gif", pack + "/01-bouncing-blob.png",
+            "--repeat", "1", "--threads", "2", "--json"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         let files = try #require(document["files"] as? [[String: Any]])
@@ -23,9 +25,12 @@ struct BenchCommandTests {
             let ratio = try #require(entry["ratio"] as? Double)
             #expect(abs(ratio - baseline / seconds) < 1e-9 * max(1, ratio))
             #expect(measured["repeats"] as? Int == 1)
-            #expect(measured["baselineAgrees"] as? Bool == true, "baseline and decoder disagree on \(measured["name"] ?? "")")
+            #expect(
+                measured["baselineAgrees"] as? Bool == true,
+                "baseline and decoder disagree on \(measured["name"] ?? "")")
             #expect(entry["speedUp"] is Double)
-            #expect(measured["parallelIdentical"] as? Bool == true, "2-thread frames differ on \(measured["name"] ?? "")")
+            #expect(
+                measured["parallelIdentical"] as? Bool == true, "2-thread frames differ on \(measured["name"] ?? "")")
         }
         let totals = try #require(document["totals"] as? [[String: Any]])
         #expect(Set(totals.compactMap { $0["format"] as? String }) == ["gif", "apng"])
@@ -44,16 +49,23 @@ struct BenchCommandTests {
         #expect(missing.stderr.contains("no such file"))
     }
 
-    @Test("--render measures the expanded 3x browser and the same grid by montage (ImageMagick, which make deps installs)")
+    @Test(
+        "--render measures the expanded 3x browser and the same grid by montage (ImageMagick, which make deps installs)"
+    )
     func render() throws {
-        let result = try CLITests.runExecutable(["bench", "--render", CLITests.samplePack.path, "--repeat", "1", "--json"])
+        let result = try CLITests.runExecutable([
+            "bench", "--render", CLITests.samplePack.path, "--repeat", "1", "--json"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         // iPhone 15 expanded at 3x: 1179 x 2556 px, all six stickers in two rows of three.
-        #expect(document["width"] as? Int == 1179 && document["height"] as? Int == 2556 && document["stickers"] as? Int == 6)
+        #expect(
+            document["width"] as? Int == 1179 && document["height"] as? Int == 2556 && document["stickers"] as? Int == 6
+        )
         let ours = try #require(document["oursMilliseconds"] as? Double)
         #expect(ours > 0)
-        let montage = try #require(document["montageMilliseconds"] as? Double, "montage ran: make deps installs imagemagick")
+        let montage = try #require(
+            document["montageMilliseconds"] as? Double, "montage ran: make deps installs imagemagick")
         #expect(montage > 0)
         let ratio = try #require(document["ratio"] as? Double)
         #expect(abs(ratio - montage / ours) < 1e-9 * max(1, ratio))
@@ -73,9 +85,12 @@ struct BenchCommandTests {
         let pack = inputs.appendingPathComponent("pack")
         try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
         for name in ["dot.png", "too-big.gif"] {
-            try FileManager.default.copyItem(at: inputs.appendingPathComponent(name), to: pack.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: inputs.appendingPathComponent(name), to: pack.appendingPathComponent(name))
         }
-        let result = try CLITests.runExecutable(["bench", "--fit", pack.path, "--repeat", "1", "--threads", "2", "--json"])
+        let result = try CLITests.runExecutable([
+            "bench", "--fit", pack.path, "--repeat", "1", "--threads", "2", "--json"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         let stickers = try #require(document["stickers"] as? [[String: Any]])
@@ -93,10 +108,14 @@ struct BenchCommandTests {
         #expect((document["fitProcessMilliseconds"] as? Double ?? 0) > 0)
     }
 
-    @Test("--preview plays a sticker with stickers preview and chafa (which make deps installs) and reports CPU and bytes per frame")
+    @Test(
+        "--preview plays a sticker with stickers preview and chafa (which make deps installs) and reports CPU and bytes per frame"
+    )
     func preview() throws {
         let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
-        let result = try CLITests.runExecutable(["bench", "--preview", gif, "--repeat", "1", "--seconds", "1", "--cells", "40x20", "--json"])
+        let result = try CLITests.runExecutable([
+            "bench", "--preview", gif, "--repeat", "1", "--seconds", "1", "--cells", "40x20", "--json"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(document["columns"] as? Int == 40 && document["rows"] as? Int == 20)
@@ -110,13 +129,18 @@ struct BenchCommandTests {
         #expect((chafa["command"] as? [String])?.contains("vhalf") == true, "the same half-block cells as ours")
     }
 
-    @Test("--review times the pack's review and 50 one-sticker packs made from it on one core and two; --review with --render is refused")
+    @Test(
+        "--review times the pack's review and 50 one-sticker packs made from it on one core and two; --review with --render is refused"
+    )
     func review() throws {
-        let result = try CLITests.runExecutable(["bench", "--review", try OptionFixtures.path("seven"), "--repeat", "1", "--json"])
+        let result = try CLITests.runExecutable([
+            "bench", "--review", try OptionFixtures.path("seven"), "--repeat", "1", "--json"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["packs"] as? Int == 50 && document["packTargetMilliseconds"] as? Double == 2000)
-        let one = try #require(document["oneCoreMilliseconds"] as? Double), two = try #require(document["twoCoreMilliseconds"] as? Double)
+        let one = try #require(document["oneCoreMilliseconds"] as? Double)
+        let two = try #require(document["twoCoreMilliseconds"] as? Double)
         #expect(one > 0 && two > 0 && (document["packMilliseconds"] as? Double ?? 0) > 0)
         #expect(abs((document["speedup"] as? Double ?? 0) - one / two) < 1e-9)
         let both = try CLITests.runExecutable(["bench", "--review", "--render"])
@@ -140,18 +164,25 @@ struct FitPeerBenchTests {
         let premultiplied = colour.prefix(3).map { UInt8((Double($0) * alpha / 255).rounded()) } + [colour[3]]
         var frame = [UInt8](repeating: 0, count: 408 * 408 * 4)
         for row in 51..<357 {
-            for x in 0..<408 { frame.replaceSubrange((row * 408 + x) * 4..<(row * 408 + x) * 4 + 4, with: premultiplied) }
+            for x in 0..<408 {
+                frame.replaceSubrange((row * 408 + x) * 4..<(row * 408 + x) * 4 + 4, with: premultiplied)
+            }
         }
         return frame
     }
 
     /// The largest channel difference and PSNR (nil: exact) of `file` as Pillow decodes it,
     /// against `reference` at each of its frame's start times, the file's loop repeating.
-    static func fidelity(of file: URL, against reference: [(frame: [UInt8], seconds: Double)]) throws -> (frames: Int, loop: Double, maxError: Int, psnr: Double?) {
+    static func fidelity(of file: URL, against reference: [(frame: [UInt8], seconds: Double)]) throws -> (
+        frames: Int, loop: Double, maxError: Int, psnr: Double?
+    ) {
         let decoded = try FitCommandTests.pillow(file)
         let shown = decoded.durationsMs.map { ($0 < 11 ? 100 : $0) / 1000 }
         let loop = shown.reduce(0, +)
-        var worst = 0, squares = 0.0, samples = 0.0, start = 0.0
+        var worst = 0
+        var squares = 0.0
+        var samples = 0.0
+        var start = 0.0
         for (frame, seconds) in reference {
             var index = 0
             if decoded.frames.count > 1 {
@@ -176,27 +207,34 @@ struct FitPeerBenchTests {
         return (decoded.frames.count, loop, worst, squares == 0 ? nil : 10 * log10(255 * 255 / (squares / samples)))
     }
 
-    @Test("every figure matches the files each tool wrote and the hand-made reference; totals and speed ratio add up",
-          .enabled(if: BenchCommand.installedStickerConvert != nil,
-                   "sticker-convert is not installed: scripts/setup-sticker-convert.sh installs it (at $STICKER_CONVERT_VENV, default .build-peers/sticker-convert)"))
+    @Test(
+        "every figure matches the files each tool wrote and the hand-made reference; totals and speed ratio add up",
+        .enabled(
+            if: BenchCommand.installedStickerConvert != nil,
+            "sticker-convert is not installed: scripts/setup-sticker-convert.sh installs it (at $STICKER_CONVERT_VENV, default .build-peers/sticker-convert)"
+        ))
     func fitPeer() throws {
-        let folder = CLITests.temporaryDirectory(), keep = CLITests.temporaryDirectory()
+        let folder = CLITests.temporaryDirectory()
+        let keep = CLITests.temporaryDirectory()
         defer { for url in [folder, keep] { try? FileManager.default.removeItem(at: url) } }
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         let draw = """
-        import sys
-        from PIL import Image
-        colours = \(Self.colours)
-        frames = [Image.new("RGBA", (64, 48), tuple(c)) for c in colours]
-        frames[0].save(sys.argv[1] + "/anim.png", save_all=True, append_images=frames[1:], duration=750, loop=0)
-        Image.new("RGBA", (40, 30), tuple(colours[2])).save(sys.argv[1] + "/still.png")
-        """
-        try #require(try FitCommandTests.run(["python3", "-c", draw, inputs.path]) == 0, "Pillow could not draw the inputs")
+            import sys
+            from PIL import Image
+            colours = \(Self.colours)
+            frames = [Image.new("RGBA", (64, 48), tuple(c)) for c in colours]
+            frames[0].save(sys.argv[1] + "/anim.png", save_all=True, append_images=frames[1:], duration=750, loop=0)
+            Image.new("RGBA", (40, 30), tuple(colours[2])).save(sys.argv[1] + "/still.png")
+            """
+        try #require(
+            try FitCommandTests.run(["python3", "-c", draw, inputs.path]) == 0, "Pillow could not draw the inputs")
 
         let peer = try #require(BenchCommand.installedStickerConvert)
-        let result = try CLITests.runExecutable(["bench", "--fit-peer", inputs.path, "--sticker-convert", peer, "--keep", keep.path,
-                                                 "--threads", "2", "--json"])
+        let result = try CLITests.runExecutable([
+            "bench", "--fit-peer", inputs.path, "--sticker-convert", peer, "--keep", keep.path,
+            "--threads", "2", "--json"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try FitCommandTests.report(result.stdout)
         let stickers = try #require(document["stickers"] as? [[String: Any]])
@@ -204,7 +242,7 @@ struct FitPeerBenchTests {
         let references: [String: [(frame: [UInt8], seconds: Double)]] = [
             "anim": Self.colours.map { (Self.expectedFrame($0), 0.75) },
             // A still has no delay: Messages shows it for 100 ms a loop.
-            "still": [(Self.expectedFrame(Self.colours[2]), 0.1)],
+            "still": [(Self.expectedFrame(Self.colours[2]), 0.1)]
         ]
         var sums: [String: Int] = ["ours": 0, "peer": 0]
         for sticker in stickers {
@@ -212,8 +250,12 @@ struct FitPeerBenchTests {
             let reference = try #require(references[name])
             let input = try #require(sticker["input"] as? [String: Any])
             #expect(input["frames"] as? Int == reference.count, "\(name)")
-            #expect(abs((input["loopSeconds"] as? Double ?? 0) - reference.reduce(0) { $0 + $1.seconds }) < 1e-9, "\(name)")
-            for (tool, folder) in [("ours", keep.appendingPathComponent("stickers-fit.xcstickers")), ("peer", keep.appendingPathComponent("sticker-convert"))] {
+            #expect(
+                abs((input["loopSeconds"] as? Double ?? 0) - reference.reduce(0) { $0 + $1.seconds }) < 1e-9, "\(name)")
+            for (tool, folder) in [
+                ("ours", keep.appendingPathComponent("stickers-fit.xcstickers")),
+                ("peer", keep.appendingPathComponent("sticker-convert"))
+            ] {
                 let output = try #require(sticker[tool] as? [String: Any])
                 #expect(output["produced"] as? Bool == true, "\(name), \(tool): \(output["failure"] ?? "")")
                 let file = folder.appendingPathComponent(try #require(output["file"] as? String))
@@ -238,10 +280,12 @@ struct FitPeerBenchTests {
             #expect(ours["maxError"] as? Int == 0 && ours["reportedPSNR"] == nil, "\(name)")
             #expect((ours["seconds"] as? Double ?? 0) > 0, "fit's report gives each sticker's time")
         }
-        let ours = try #require(document["ours"] as? [String: Any]), peerTotal = try #require(document["peer"] as? [String: Any])
+        let ours = try #require(document["ours"] as? [String: Any])
+        let peerTotal = try #require(document["peer"] as? [String: Any])
         #expect(ours["bytes"] as? Int == sums["ours"] && peerTotal["bytes"] as? Int == sums["peer"])
         #expect(ours["produced"] as? Int == 2 && peerTotal["produced"] as? Int == 2)
-        let oursWall = try #require(ours["wallSeconds"] as? Double), peerWall = try #require(peerTotal["wallSeconds"] as? Double)
+        let oursWall = try #require(ours["wallSeconds"] as? Double)
+        let peerWall = try #require(peerTotal["wallSeconds"] as? Double)
         let ratio = try #require(document["speedRatio"] as? Double)
         #expect(oursWall > 0 && abs(ratio - peerWall / oursWall) < 1e-9 * max(1, ratio))
         #expect((peerTotal["command"] as? [String])?.suffix(2) == ["--preset", "imessage_medium"])
@@ -249,9 +293,13 @@ struct FitPeerBenchTests {
 
     @Test("without sticker-convert: a non-zero exit and how to set it up")
     func missingPeer() throws {
-        let result = try CLITests.runExecutable(["bench", "--fit-peer", CLITests.samplePack.path, "--sticker-convert", "/nonexistent/sticker-convert"])
+        let result = try CLITests.runExecutable([
+            "bench", "--fit-peer", CLITests.samplePack.path, "--sticker-convert", "/nonexistent/sticker-convert"
+        ])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("/nonexistent/sticker-convert") && result.stderr.contains("scripts/setup-sticker-convert.sh"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("/nonexistent/sticker-convert")
+                && result.stderr.contains("scripts/setup-sticker-convert.sh"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 }

@@ -9,7 +9,8 @@ import Testing
 /// where the exit status and stderr matter.
 @Suite("stickers CLI", .timeLimit(.minutes(3)))
 struct CLITests {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let conformance = ConformanceSuites.root
     static let samplePack = repoRoot.appendingPathComponent("corpus/sample-pack")
 
@@ -24,8 +25,11 @@ struct CLITests {
 
     /// Runs the built `stickers` executable.
     static func runExecutable(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stickers"),
-                          repoRoot.appendingPathComponent(".build/debug/stickers")]
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "stickers"),
+            repoRoot.appendingPathComponent(".build/debug/stickers")
+        ]
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
         let output = try TestProcess.capture([executable.path] + arguments)
         return (output.status, output.stdout, output.stderr)
@@ -48,7 +52,9 @@ struct CLITests {
         for (index, reference) in expected.enumerated() {
             let data = try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index)))
             let frame = try #require(reference.frames.first)
-            #expect(frame.width == 100 && frame.height == 100 && stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 })
+            #expect(
+                frame.width == 100 && frame.height == 100
+                    && stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 })
             #expect(data.count == 100 * 100 * 4)
             #expect([UInt8](data) == frame.pixels, "frame \(index)")
         }
@@ -61,13 +67,19 @@ struct CLITests {
         #expect(entries.allSatisfy { $0["delayMs"] as? Double == 1000 })
     }
 
-    @Test("frames.json: loopCount as stored (null when absent) and plays as a browser counts them", .needs("gif-peterdn", "apng-philip-taylor"),
-          arguments: [("gif-peterdn/animated_noloop.gif", nil, 1), ("apng-philip-taylor/num_plays_1.png", 1, 1),
-                      ("apng-philip-taylor/num_plays.png", 0, 0), ("gif-pillow/duplicate_number_of_loops.gif", 2, 3)] as [(String, Int?, Int)])
+    @Test(
+        "frames.json: loopCount as stored (null when absent) and plays as a browser counts them",
+        .needs("gif-peterdn", "apng-philip-taylor"),
+        arguments: [
+            ("gif-peterdn/animated_noloop.gif", nil, 1), ("apng-philip-taylor/num_plays_1.png", 1, 1),
+            ("apng-philip-taylor/num_plays.png", 0, 0), ("gif-pillow/duplicate_number_of_loops.gif", 2, 3)
+        ] as [(String, Int?, Int)])
     func loopCounts(path: String, loopCount: Int?, plays: Int) throws {
         let out = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        try Self.runInProcess(["frames", Self.conformance.appendingPathComponent(path).path, "--out", out.path, "--format", "ppm"])
+        try Self.runInProcess([
+            "frames", Self.conformance.appendingPathComponent(path).path, "--out", out.path, "--format", "ppm"
+        ])
         let meta = try Self.json(out.appendingPathComponent("frames.json"))
         if let loopCount {
             #expect(meta["loopCount"] as? Int == loopCount)
@@ -83,7 +95,8 @@ struct CLITests {
         let out = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         try Self.runInProcess(["frames", input.path, "--out", out.path, "--format", "ppm"])
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".ppm") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".ppm") }
+            .sorted()
         let last = [UInt8](try Data(contentsOf: out.appendingPathComponent(names.last!)))
         let header = Array("P6\n128 64\n255\n".utf8)
         #expect(Array(last.prefix(header.count)) == header)
@@ -97,7 +110,9 @@ struct CLITests {
         conformance.appendingPathComponent("gif-peterdn/frames/\(name)-\(frame).png")
     }
 
-    @Test("frames --format png writes straight-alpha PNGs of the suite's expected canvases, both read by Pillow", .needs("gif-peterdn"))
+    @Test(
+        "frames --format png writes straight-alpha PNGs of the suite's expected canvases, both read by Pillow",
+        .needs("gif-peterdn"))
     func framesPNG() throws {
         let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_transparent_loop.gif")
         let out = Self.temporaryDirectory()
@@ -113,10 +128,14 @@ struct CLITests {
             var wrong = 0
             for p in stride(from: 0, to: min(ours.pixels.count, reference.pixels.count), by: 4) {
                 if ours.pixels[p + 3] != reference.pixels[p + 3] { wrong += 1; continue }
-                if reference.pixels[p + 3] != 0, ours.pixels[p..<(p + 3)] != reference.pixels[p..<(p + 3)] { wrong += 1 }
+                if reference.pixels[p + 3] != 0, ours.pixels[p..<(p + 3)] != reference.pixels[p..<(p + 3)] {
+                    wrong += 1
+                }
             }
             #expect(wrong == 0, "frame \(index)")
-            #expect(Set(stride(from: 3, to: reference.pixels.count, by: 4).map { reference.pixels[$0] }) == [0, 255], "frame \(index) has both kinds of pixel")
+            #expect(
+                Set(stride(from: 3, to: reference.pixels.count, by: 4).map { reference.pixels[$0] }) == [0, 255],
+                "frame \(index) has both kinds of pixel")
         }
     }
 
@@ -137,12 +156,18 @@ struct CLITests {
         #expect((object["frames"] as? [[String: Any]])?.last?["delayMs"] as? Double == 1500)
     }
 
-    @Test("bad input: one line on stderr naming the problem, exit 1, no output folder", .needs("pngsuite", "apng-philip-taylor", "wuffs-testdata"),
-          arguments: ["pngsuite/png/xcsn0g01.png", "pngsuite/png/xs1n0g01.png", "apng-philip-taylor/syntax_num_frames_zero.png",
-                      "wuffs-testdata/artificial-gif/no-frames.gif", "README.md", "missing-file.gif"])
+    @Test(
+        "bad input: one line on stderr naming the problem, exit 1, no output folder",
+        .needs("pngsuite", "apng-philip-taylor", "wuffs-testdata"),
+        arguments: [
+            "pngsuite/png/xcsn0g01.png", "pngsuite/png/xs1n0g01.png", "apng-philip-taylor/syntax_num_frames_zero.png",
+            "wuffs-testdata/artificial-gif/no-frames.gif", "README.md", "missing-file.gif"
+        ])
     func badInput(path: String) throws {
         let out = Self.temporaryDirectory()
-        let result = try Self.runExecutable(["frames", Self.conformance.appendingPathComponent(path).path, "--out", out.path])
+        let result = try Self.runExecutable([
+            "frames", Self.conformance.appendingPathComponent(path).path, "--out", out.path
+        ])
         #expect(result.status == 1, "docs/cli.md: 1 for unreadable or invalid input")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
@@ -159,18 +184,18 @@ struct CLITests {
         let source = Self.samplePack.appendingPathComponent("01-bouncing-blob.png")
         let broken = Self.temporaryDirectory().appendingPathExtension("png")
         let script = """
-        import struct, zlib
-        d = bytearray(open('\(source.path)', 'rb').read())
-        i, last = 8, None
-        while i < len(d):
-            n = struct.unpack('>I', d[i:i+4])[0]
-            if d[i+4:i+8] == b'fdAT': last = (i, n)
-            i += 12 + n
-        i, n = last
-        for k in range(i + 8 + 4 + 2, i + 8 + n): d[k] ^= 0x5A
-        d[i+8+n:i+12+n] = struct.pack('>I', zlib.crc32(bytes(d[i+4:i+8+n])))
-        open('\(broken.path)', 'wb').write(d)
-        """
+            import struct, zlib
+            d = bytearray(open('\(source.path)', 'rb').read())
+            i, last = 8, None
+            while i < len(d):
+                n = struct.unpack('>I', d[i:i+4])[0]
+                if d[i+4:i+8] == b'fdAT': last = (i, n)
+                i += 12 + n
+            i, n = last
+            for k in range(i + 8 + 4 + 2, i + 8 + n): d[k] ^= 0x5A
+            d[i+8+n:i+12+n] = struct.pack('>I', zlib.crc32(bytes(d[i+4:i+8+n])))
+            open('\(broken.path)', 'wb').write(d)
+            """
         #expect(try Self.runProcess(["python3", "-c", script]) == 0)
         defer { try? FileManager.default.removeItem(at: broken) }
         let out = Self.temporaryDirectory()
@@ -188,7 +213,8 @@ struct CLITests {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("earlier".utf8).write(to: out.appendingPathComponent("frame-0000.png"))
         // 400 frames of 64x64 (a moving gradient): their 400 progress lines overflow the pipe.
-        let side = 64, count = 400
+        let side = 64
+        let count = 400
         var writer = APNGWriter(width: side, height: side, frameCount: count, plays: 0)
         // Pixel (x, y) of frame i has red x + y + i: row y of frame i is a slice of one line.
         var line: [UInt8] = []
@@ -198,17 +224,21 @@ struct CLITests {
             pixels.reserveCapacity(side * side * 4)
             for y in 0..<side {
                 let start = (y + index) * 4
-                pixels += line[start ..< start + side * 4]
+                pixels += line[start..<start + side * 4]
             }
-            writer.append(premultiplied: pixels, x: 0, y: 0, width: side, height: side, delay: FrameDelay(numerator: 1, denominator: 30))
+            writer.append(
+                premultiplied: pixels, x: 0, y: 0, width: side, height: side,
+                delay: FrameDelay(numerator: 1, denominator: 30))
         }
         let input = folder.appendingPathComponent("long.png")
         try Data(writer.finish()).write(to: input)
 
         // Progress as lines on a one-page pipe: after the third line, three frames are staged,
         // and the child cannot finish (400 lines fill the pipe, which the test no longer reads).
-        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([try PreviewTests.executable(), "frames", input.path,
-                                                                   "--out", out.path, "--progress", "lines"])
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([
+            try PreviewTests.executable(), "frames", input.path,
+            "--out", out.path, "--progress", "lines"
+        ])
         defer { close(progress) }
         var status: Int32 = 0
         func staged() -> [String] {
@@ -227,13 +257,14 @@ struct CLITests {
 
     @Test("limit options: each lowered limit refuses the sample sticker with its own message; a device is not a file")
     func limitOptions() throws {
-        let sticker = Self.samplePack.appendingPathComponent("01-bouncing-blob.png").path  // 408x408, 12 frames, 231,467 bytes
+        // 408x408, 12 frames, 231,467 bytes.
+        let sticker = Self.samplePack.appendingPathComponent("01-bouncing-blob.png").path
         let expectations: [([String], String)] = [
             (["--max-side", "400"], "image is 408x408, larger than the 400-pixel side limit"),
             (["--max-pixels", "100K"], "image has 166464 pixels, more than the limit of 102400"),
             (["--max-frames", "11"], "declares 12 frames, more than the limit of 11"),
             (["--max-decoded", "7M"], "decoded frames would take 7990272 bytes, more than the limit of 7340032"),
-            (["--max-file", "200K"], "231467 bytes, more than the 204800 bytes"),
+            (["--max-file", "200K"], "231467 bytes, more than the 204800 bytes")
         ]
         for (arguments, message) in expectations {
             let result = try Self.runExecutable(["info", sticker] + arguments)
@@ -242,7 +273,9 @@ struct CLITests {
         #expect(try Self.runExecutable(["info", sticker, "--max-side", "408", "--max-frames", "12"]).status == 0)
         let device = try Self.runExecutable(["info", "/dev/zero"])
         #expect(device.status == 1 && device.stderr.contains("/dev/zero: cannot be read"))
-        #expect(try Self.runExecutable(["info", sticker, "--max-pixels", "lots"]).status == 64, "a bad value is a usage error")
+        #expect(
+            try Self.runExecutable(["info", sticker, "--max-pixels", "lots"]).status == 64,
+            "a bad value is a usage error")
     }
 }
 
@@ -278,7 +311,8 @@ struct HelpTextTests {
                 #expect(line.count <= 80, "\(line)")
                 // A hand-wrapped paragraph shows as a short line followed by a lowercase word.
                 if index + 1 < lines.count, line.count < 50, !line.isEmpty,
-                   let next = lines[index + 1].first, next.isLowercase {
+                    let next = lines[index + 1].first, next.isLowercase
+                {
                     Issue.record("ragged: \(line) / \(lines[index + 1])")
                 }
             }

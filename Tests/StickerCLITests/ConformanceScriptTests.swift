@@ -13,8 +13,9 @@ struct ConformanceScriptTests {
         return (output.status, output.stdout + output.stderr)
     }
 
-    @Test("--from copies every suite and verifies it; a damaged copy installs nothing of that suite",
-          .needs(ConformanceSuites.all))
+    @Test(
+        "--from copies every suite and verifies it; a damaged copy installs nothing of that suite",
+        .needs(ConformanceSuites.all))
     func copyAndVerify() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -36,7 +37,8 @@ struct ConformanceScriptTests {
         let result = try Self.run(["--from", good.path, "--into", damaged.path])
         #expect(result.status != 0 && result.output.contains("gif-peterdn: does not match"), "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: damaged.appendingPathComponent("gif-peterdn").path))
-        #expect(FileManager.default.fileExists(atPath: damaged.appendingPathComponent("pngsuite/png/basn0g01.png").path))
+        #expect(
+            FileManager.default.fileExists(atPath: damaged.appendingPathComponent("pngsuite/png/basn0g01.png").path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: damaged.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "no staging folder left: \(leftovers)")
     }

@@ -24,21 +24,28 @@ struct FitCommandTests {
     static func run(_ arguments: [String]) throws -> Int32 { try TestProcess.run(arguments) }
 
     /// Pillow's frames of `url` (premultiplied by the test's own rule) and display times.
-    static func pillow(_ url: URL) throws -> (frames: [[UInt8]], durationsMs: [Double]) { try reference(url, tool: "pillow") }
+    static func pillow(_ url: URL) throws -> (frames: [[UInt8]], durationsMs: [Double]) {
+        try reference(url, tool: "pillow")
+    }
 
     /// The frames of `url` as `tool` (pillow or ffmpeg, through reference_frames.py) decodes
     /// them, premultiplied by the test's own rule, and Pillow's display times.
     static func reference(_ url: URL, tool: String) throws -> (frames: [[UInt8]], durationsMs: [Double]) {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        try #require(try run(["python3", scripts.appendingPathComponent("reference_frames.py").path, tool, url.path, out.path]) == 0)
+        try #require(
+            try run(["python3", scripts.appendingPathComponent("reference_frames.py").path, tool, url.path, out.path])
+                == 0)
         let meta = try CLITests.json(out.appendingPathComponent("meta.json"))
         let count = try #require(meta["frames"] as? Int)
         let frames = try (0..<count).map { index -> [UInt8] in
-            var pixels = [UInt8](try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
+            var pixels = [UInt8](
+                try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
             for p in stride(from: 0, to: pixels.count, by: 4) {
                 let a = Double(pixels[p + 3])
-                for c in 0..<3 { pixels[p + c] = UInt8((Double(pixels[p + c]) * a / 255).rounded(.toNearestOrAwayFromZero)) }
+                for c in 0..<3 {
+                    pixels[p + c] = UInt8((Double(pixels[p + c]) * a / 255).rounded(.toNearestOrAwayFromZero))
+                }
             }
             return pixels
         }
@@ -49,11 +56,14 @@ struct FitCommandTests {
     /// The largest channel difference between what `output` shows and `input`'s frames, at
     /// each of the input's frame start times (Messages shows a delay under 11 ms as 100 ms).
     static func largestDifference(_ input: URL, _ output: URL) throws -> Int {
-        let original = try pillow(input), fitted = try pillow(output)
+        let original = try pillow(input)
+        let fitted = try pillow(output)
         func shown(_ ms: Double) -> Double { ms < 11 ? 100 : ms }
-        var worst = 0, start = 0.0
+        var worst = 0
+        var start = 0.0
         for (index, frame) in original.frames.enumerated() {
-            var end = 0.0, shownIndex = fitted.frames.count - 1
+            var end = 0.0
+            var shownIndex = fitted.frames.count - 1
             for (k, ms) in fitted.durationsMs.enumerated() {
                 end += shown(ms)
                 if start < end - 1e-6 { shownIndex = k; break }
@@ -68,7 +78,9 @@ struct FitCommandTests {
 
     /// The alpha-weighted mean position of an image's pixels (pixel centres at + 0.5).
     static func alphaCentre(_ image: Picture) -> (x: Double, y: Double) {
-        var total = 0.0, x = 0.0, y = 0.0
+        var total = 0.0
+        var x = 0.0
+        var y = 0.0
         for py in 0..<image.height {
             for px in 0..<image.width {
                 let a = Double(image.pixel(px, py).a)
@@ -93,19 +105,27 @@ struct FitCommandTests {
         return folder.appendingPathComponent(try #require(files.first))
     }
 
-    @Test("the sample pack: every sticker fitted exactly, validate passes, the loader reads it back", .timeLimit(.minutes(3)))
+    @Test(
+        "the sample pack: every sticker fitted exactly, validate passes, the loader reads it back",
+        .timeLimit(.minutes(3)))
     func samplePack() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalog = folder.appendingPathComponent("Sample.xcstickers")
-        let result = try CLITests.runExecutable(["fit", CLITests.samplePack.path, "-o", catalog.path, "--json", "--threads", "2"])
+        let result = try CLITests.runExecutable([
+            "fit", CLITests.samplePack.path, "-o", catalog.path, "--json", "--threads", "2"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try Self.report(result.stdout)
         let validation = try #require(report["validation"] as? [String: Any])
-        #expect((validation["findings"] as? [[String: Any]])?.filter { $0["severity"] as? String == "error" }.isEmpty == true)
+        #expect(
+            (validation["findings"] as? [[String: Any]])?.filter { $0["severity"] as? String == "error" }.isEmpty
+                == true)
         let pack = try PackLoader.load(path: catalog.path)
         let inputs = try FileManager.default.contentsOfDirectory(atPath: CLITests.samplePack.path).sorted()
-        #expect(pack.stickers.map(\.name) == inputs.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+        #expect(
+            pack.stickers.map(\.name)
+                == inputs.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
         #expect(pack.declaredGridSize == .regular)
         #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
         for (name, entry) in Self.entries(report) {
@@ -115,19 +135,22 @@ struct FitCommandTests {
             let steps = (entry["steps"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
             guard !steps.contains("scale") else { continue }
             // Not scaled: the output must show exactly the input's pixels at every time.
-            let input = CLITests.samplePack.appendingPathComponent(try #require(inputs.first { $0.hasPrefix(name + ".") }))
+            let input = CLITests.samplePack.appendingPathComponent(
+                try #require(inputs.first { $0.hasPrefix(name + ".") }))
             #expect(try Self.largestDifference(input, Self.stickerFile(catalog, name)) == 0, "\(name)")
         }
     }
 
-    @Test("wrong stickers (too small, too big, GIF, WebP) are fixed; a broken WebP fails alone", .timeLimit(.minutes(3)))
+    @Test(
+        "wrong stickers (too small, too big, GIF, WebP) are fixed; a broken WebP fails alone", .timeLimit(.minutes(3)))
     func wrongStickers() throws {
         let inputs = try Self.inputs()
         defer { try? FileManager.default.removeItem(at: inputs) }
         let catalog = inputs.appendingPathComponent("Fixed.xcstickers")
         let names = ["too-small.png", "too-big.gif", "wave.webp", "still.webp", "broken.webp"]
-        let result = try CLITests.runExecutable(["fit"] + names.map { inputs.appendingPathComponent($0).path }
-                                                + ["-o", catalog.path, "--json", "--label", "wave=A waving shape", "--label", "nobody=x"])
+        let result = try CLITests.runExecutable(
+            ["fit"] + names.map { inputs.appendingPathComponent($0).path }
+                + ["-o", catalog.path, "--json", "--label", "wave=A waving shape", "--label", "nobody=x"])
         #expect(result.status == 1, "a sticker failed, so the exit status says so")
         #expect(result.stderr.contains("no sticker is named nobody"))
         let entries = Self.entries(try Self.report(result.stdout))
@@ -143,29 +166,38 @@ struct FitCommandTests {
             #expect(decoder.info.width == 408 && decoder.info.height == 408, "\(sticker.name)")
             #expect(decoder.info.format.isMessagesFormat)
         }
-        #expect(try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "wave")))).frameCount == 5)
+        #expect(
+            try AnimationDecoder(bytes: [UInt8](Data(contentsOf: Self.stickerFile(catalog, "wave")))).frameCount == 5)
         // The 200x150 input scaled by 408 / 200 is 408x306: centred on the 408x408 square, it
         // leaves (408 - 306) / 2 = 51 rows of padding above and below. Pillow reads both files:
         // every pixel of rows 0-50 and 357-407 is transparent, and the art's alpha-weighted
         // centre is the input's scaled by 2.04 and moved down 51 rows.
-        let (input, small) = (try Pillow.image(inputs.appendingPathComponent("too-small.png")), try Pillow.image(Self.stickerFile(catalog, "too-small")))
+        let (input, small) = (
+            try Pillow.image(inputs.appendingPathComponent("too-small.png")),
+            try Pillow.image(Self.stickerFile(catalog, "too-small"))
+        )
         try #require(input.width == 200 && input.height == 150 && small.width == 408 && small.height == 408)
         let padding = Array(0..<51) + Array(357..<408)
         let opaque = padding.filter { y in (0..<408).contains { small.pixel($0, y).a != 0 } }
         #expect(opaque.isEmpty, "padding rows with a visible pixel: \(opaque)")
-        let (inputX, inputY) = Self.alphaCentre(input), (outputX, outputY) = Self.alphaCentre(small)
-        #expect(abs(outputY - (51 + inputY * 2.04)) < 0.25, "art centred at row \(outputY), expected \(51 + inputY * 2.04)")
+        let (inputX, inputY) = Self.alphaCentre(input)
+        let (outputX, outputY) = Self.alphaCentre(small)
+        #expect(
+            abs(outputY - (51 + inputY * 2.04)) < 0.25, "art centred at row \(outputY), expected \(51 + inputY * 2.04)")
         #expect(abs(outputX - inputX * 2.04) < 0.25, "art centred at column \(outputX), expected \(inputX * 2.04)")
     }
 
     // Three minutes: drawing the 60-frame 618 px input and fitting it through the lossy steps
     // takes about 27 s of CPU, 50 s on a loaded 2-core machine.
-    @Test("a heavy animation is brought under 500,000 bytes by named lossy steps, within the reported error", .timeLimit(.minutes(3)))
+    @Test(
+        "a heavy animation is brought under 500,000 bytes by named lossy steps, within the reported error",
+        .timeLimit(.minutes(3)))
     func heavy() throws {
         let inputs = try Self.inputs(["--heavy"])
         defer { try? FileManager.default.removeItem(at: inputs) }
         let heavy = inputs.appendingPathComponent("heavy.png")
-        let size = try #require((try FileManager.default.attributesOfItem(atPath: heavy.path))[.size] as? NSNumber).intValue
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: heavy.path))[.size] as? NSNumber)
+            .intValue
         #expect(size > 2_000_000, "the input is several MB: \(size)")
         let catalog = inputs.appendingPathComponent("Heavy.xcstickers")
         // --size large: 618 px, as drawn, so the comparison needs no scaler.
@@ -179,7 +211,8 @@ struct FitCommandTests {
         let lossy = steps.filter { $0["isLossy"] as? Bool == true }
         // The knobs the search turned, each named, then the search itself with the file's figures.
         #expect(lossy.count >= 2 && lossy.last?["kind"] as? String == "search")
-        #expect(lossy.last?["bytesAfter"] as? Int == bytes && lossy.last?["maxError"] as? Int == entry["maxError"] as? Int)
+        #expect(
+            lossy.last?["bytesAfter"] as? Int == bytes && lossy.last?["maxError"] as? Int == entry["maxError"] as? Int)
         let output = try Self.stickerFile(catalog, "heavy")
         #expect(try Data(contentsOf: output).count == bytes)
         let reported = try #require(entry["maxError"] as? Int)
@@ -189,13 +222,17 @@ struct FitCommandTests {
         #expect(try CLITests.runExecutable(["validate", catalog.path]).status == 0)
     }
 
-    @Test("a sticker that cannot fit is an error naming the smallest size; the others are written", .timeLimit(.minutes(3)))
+    @Test(
+        "a sticker that cannot fit is an error naming the smallest size; the others are written",
+        .timeLimit(.minutes(3)))
     func impossible() throws {
         let inputs = try Self.inputs(["--noise"])
         defer { try? FileManager.default.removeItem(at: inputs) }
         let catalog = inputs.appendingPathComponent("Tight.xcstickers")
-        let result = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("noise.png").path, inputs.appendingPathComponent("dot.png").path,
-                                                 "-o", catalog.path, "--max-bytes", "1000", "--size", "large", "--json"])
+        let result = try CLITests.runExecutable([
+            "fit", inputs.appendingPathComponent("noise.png").path, inputs.appendingPathComponent("dot.png").path,
+            "-o", catalog.path, "--max-bytes", "1000", "--size", "large", "--json"
+        ])
         #expect(result.status == 1)
         let entries = Self.entries(try Self.report(result.stdout))
         let noise = try #require(entries["noise"])
@@ -209,32 +246,42 @@ struct FitCommandTests {
     }
 
     // Five minutes: drawing the 60-frame 618 px input alone takes about 18 s on a loaded 2-core machine.
-    @Test("a sticker whose frames would take more memory than allowed is refused before decoding, alone", .timeLimit(.minutes(5)))
+    @Test(
+        "a sticker whose frames would take more memory than allowed is refused before decoding, alone",
+        .timeLimit(.minutes(5)))
     func memoryBound() throws {
         let inputs = try Self.inputs(["--heavy"])
         defer { try? FileManager.default.removeItem(at: inputs) }
         let catalog = inputs.appendingPathComponent("Bounded.xcstickers")
         // 60 frames of 618 x 618 take 91,661,760 bytes decoded.
-        let result = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("heavy.png").path, inputs.appendingPathComponent("dot.png").path,
-                                                 "-o", catalog.path, "--max-decoded", "64M", "--json"])
+        let result = try CLITests.runExecutable([
+            "fit", inputs.appendingPathComponent("heavy.png").path, inputs.appendingPathComponent("dot.png").path,
+            "-o", catalog.path, "--max-decoded", "64M", "--json"
+        ])
         #expect(result.status == 1)
         let failure = try #require(Self.entries(try Self.report(result.stdout))["heavy"]?["failure"] as? String)
         #expect(failure.contains("91661760") && failure.contains("67108864"), "\(failure)")
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
     }
 
-    @Test("--allow-smaller-size: a sticker too heavy for its size is made for a smaller one, and says so", .timeLimit(.minutes(3)))
+    @Test(
+        "--allow-smaller-size: a sticker too heavy for its size is made for a smaller one, and says so",
+        .timeLimit(.minutes(3)))
     func smallerSize() throws {
         let inputs = try Self.inputs(["--noise"])
         defer { try? FileManager.default.removeItem(at: inputs) }
         let catalog = inputs.appendingPathComponent("Smaller.xcstickers")
         // Noise barely compresses: about a byte a pixel once on a palette, so 120,000 bytes
         // holds 300 x 300 (small) but not 408 x 408 or 618 x 618.
-        let arguments = ["fit", inputs.appendingPathComponent("noise.png").path, "-o", catalog.path, "--size", "large",
-                         "--max-bytes", "120000", "--json"]
+        let arguments = [
+            "fit", inputs.appendingPathComponent("noise.png").path, "-o", catalog.path, "--size", "large",
+            "--max-bytes", "120000", "--json"
+        ]
         let refused = try CLITests.runExecutable(arguments)
         #expect(refused.status == 1)
-        #expect((Self.entries(try Self.report(refused.stdout))["noise"]?["failure"] as? String)?.contains("--allow-smaller-size") == true)
+        #expect(
+            (Self.entries(try Self.report(refused.stdout))["noise"]?["failure"] as? String)?.contains(
+                "--allow-smaller-size") == true)
         let allowed = try CLITests.runExecutable(arguments + ["--allow-smaller-size"])
         #expect(allowed.status == 0, "\(allowed.stdout)")
         let entry = try #require(Self.entries(try Self.report(allowed.stdout))["noise"])
@@ -255,7 +302,8 @@ struct FitCommandTests {
         let catalog = folder.appendingPathComponent("Copy.xcstickers")
         let result = try CLITests.runExecutable(["fit", source.path, "-o", catalog.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let before = try PackLoader.load(path: source.path), after = try PackLoader.load(path: catalog.path)
+        let before = try PackLoader.load(path: source.path)
+        let after = try PackLoader.load(path: catalog.path)
         #expect(after.stickers.map(\.name) == before.stickers.map(\.name))
         #expect(after.stickers.map(\.accessibilityLabel) == before.stickers.map(\.accessibilityLabel))
         #expect(after.declaredGridSize == before.declaredGridSize)
@@ -277,19 +325,27 @@ struct FitCommandTests {
     func iconSet() throws {
         let inputs = try Self.inputs()
         defer { try? FileManager.default.removeItem(at: inputs) }
-        for extra in [[], ["--icon", inputs.appendingPathComponent("too-small.png").path, "--icon-background", "#102030"]] {
+        for extra in [
+            [], ["--icon", inputs.appendingPathComponent("too-small.png").path, "--icon-background", "#102030"]
+        ] {
             let catalog = inputs.appendingPathComponent("Icons.xcstickers")
-            let result = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("dot.png").path, "-o", catalog.path] + extra)
+            let result = try CLITests.runExecutable(
+                ["fit", inputs.appendingPathComponent("dot.png").path, "-o", catalog.path] + extra)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             #expect(MessagesIconSet.problems(inCatalog: catalog).isEmpty)
             let set = catalog.appendingPathComponent("iMessage App Icon.stickersiconset")
             let pngs = try FileManager.default.contentsOfDirectory(atPath: set.path).filter { $0.hasSuffix(".png") }
             #expect(pngs.count == MessagesIconSet.required.count)
             for name in pngs {
-                let frame = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: set.appendingPathComponent(name)))).frame(at: 0)
-                #expect(stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 }, "\(name) is opaque")
+                let frame = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: set.appendingPathComponent(name))))
+                    .frame(at: 0)
+                #expect(
+                    stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 255 },
+                    "\(name) is opaque")
                 if extra.isEmpty {
-                    #expect(frame.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255), "white background")
+                    #expect(
+                        frame.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255), "white background"
+                    )
                     // The dot's visible square (not its transparent margins) fills 80% of the
                     // icon's height: red from 15% to 85% of the way down the middle column.
                     let column = frame.width / 2
@@ -303,22 +359,30 @@ struct FitCommandTests {
                 }
             }
         }
-        let bad = try CLITests.runExecutable(["fit", inputs.appendingPathComponent("dot.png").path, "-o", inputs.appendingPathComponent("X.xcstickers").path,
-                                              "--icon-background", "transparent"])
+        let bad = try CLITests.runExecutable([
+            "fit", inputs.appendingPathComponent("dot.png").path, "-o",
+            inputs.appendingPathComponent("X.xcstickers").path,
+            "--icon-background", "transparent"
+        ])
         #expect(bad.status != 0 && bad.stderr.contains("opaque"))
         #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("X.xcstickers").path))
     }
 
-    @Test("the catalog is replaced whole; Ctrl-C while fitting leaves the earlier one untouched", .timeLimit(.minutes(3)))
+    @Test(
+        "the catalog is replaced whole; Ctrl-C while fitting leaves the earlier one untouched", .timeLimit(.minutes(3)))
     func atomic() throws {
         let inputs = try Self.inputs()
         defer { try? FileManager.default.removeItem(at: inputs) }
         let catalog = inputs.appendingPathComponent("Pack.xcstickers")
         let dot = inputs.appendingPathComponent("dot.png").path
-        #expect(try CLITests.runExecutable(["fit", inputs.appendingPathComponent("too-small.png").path, "-o", catalog.path]).status == 0)
+        #expect(
+            try CLITests.runExecutable(["fit", inputs.appendingPathComponent("too-small.png").path, "-o", catalog.path])
+                .status == 0)
         try Data("stale".utf8).write(to: catalog.appendingPathComponent("stale.txt"))
         #expect(try CLITests.runExecutable(["fit", dot, "-o", catalog.path]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: catalog.appendingPathComponent("stale.txt").path), "replaced as a whole")
+        #expect(
+            !FileManager.default.fileExists(atPath: catalog.appendingPathComponent("stale.txt").path),
+            "replaced as a whole")
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
         let before = try snapshot(catalog)
 
@@ -326,8 +390,10 @@ struct FitCommandTests {
         // first sticker, whose progress line is the event the test waits for.
         let fifo = inputs.appendingPathComponent("waits.png").path
         #expect(mkfifo(fifo, 0o644) == 0)
-        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([try PreviewTests.executable(), "fit", dot, fifo, "-o", catalog.path,
-                                                                   "--threads", "1", "--progress", "lines"])
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([
+            try PreviewTests.executable(), "fit", dot, fifo, "-o", catalog.path,
+            "--threads", "1", "--progress", "lines"
+        ])
         defer { close(progress) }
         #expect(PreviewTests.readLine(from: progress, containing: "fitting 1/2") != nil)
         kill(pid, SIGINT)
@@ -363,7 +429,9 @@ struct FitLossCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let side = 300
         let frames = GrainyClip.frames(side: side, frames: 24, grain: 12, seed: 11)
-        let animation = frames.map { PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: 41, denominator: 1000)) }
+        let animation = frames.map {
+            PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: 41, denominator: 1000))
+        }
         let url = folder.appendingPathComponent("clip.png")
         try Data(PNGEncoder.encodeAnimation(animation, width: side, height: side, plays: 0)).write(to: url)
         return url
@@ -371,7 +439,9 @@ struct FitLossCommandTests {
 
     static let common = ["--size", "small", "--max-bytes", "90000", "--level", "6", "--progress", "none"]
 
-    @Test("made with visible loss: a warning in the report and its JSON, and validate of the catalog warns [fit-loss] with the same figures")
+    @Test(
+        "made with visible loss: a warning in the report and its JSON, and validate of the catalog warns [fit-loss] with the same figures"
+    )
     func warned() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -394,19 +464,27 @@ struct FitLossCommandTests {
         let validate = try CLITests.runExecutable(["validate", catalog.path])
         #expect(validate.status == 0)
         #expect(validate.stdout.contains("warning [fit-loss] clip: made with visible loss"), "\(validate.stdout)")
-        #expect(validate.stdout.contains(String(format: "%.1f dB", psnr)) && validate.stdout.contains("frame rate 24.4 -> "), "\(validate.stdout)")
+        #expect(
+            validate.stdout.contains(String(format: "%.1f dB", psnr))
+                && validate.stdout.contains("frame rate 24.4 -> "), "\(validate.stdout)")
     }
 
-    @Test("--min-fps from the command line: above what the clip needs it is refused naming the --min-fps that makes it; run with that, made at that rate or more")
+    @Test(
+        "--min-fps from the command line: above what the clip needs it is refused naming the --min-fps that makes it; run with that, made at that rate or more"
+    )
     func minimumRate() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try Self.clip(in: folder)
-        let refused = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json", "--min-fps", "12"] + Self.common)
+        let refused = try CLITests.runExecutable(
+            ["fit", input.path, "--dry-run", "--json", "--min-fps", "12"] + Self.common)
         #expect(refused.status == 1)
-        let failure = try #require(FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["clip"]?["failure"] as? String)
-        let match = try #require(failure.firstMatch(of: /made with --min-fps ([0-9.]+): ([0-9,]+) bytes, ([0-9.]+) dB/), "\(failure)")
-        let made = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json", "--min-fps", String(match.1)] + Self.common)
+        let failure = try #require(
+            FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["clip"]?["failure"] as? String)
+        let match = try #require(
+            failure.firstMatch(of: /made with --min-fps ([0-9.]+): ([0-9,]+) bytes, ([0-9.]+) dB/), "\(failure)")
+        let made = try CLITests.runExecutable(
+            ["fit", input.path, "--dry-run", "--json", "--min-fps", String(match.1)] + Self.common)
         #expect(made.status == 0, "\(made.stdout)")
         let entry = try #require(FitCommandTests.entries(try FitCommandTests.report(made.stdout))["clip"])
         let rate = try #require(Double(String(match.1)))
@@ -415,23 +493,31 @@ struct FitLossCommandTests {
         #expect(String(format: "%.1f", entry["psnr"] as? Double ?? -1) == String(match.3))
     }
 
-    @Test("review: the sticker's card says what fit would give up, from the fit dry run, with the same figures as fit's report")
+    @Test(
+        "review: the sticker's card says what fit would give up, from the fit dry run, with the same figures as fit's report"
+    )
     func reviewCard() throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try Self.clip(in: folder.appendingPathComponent("pack"))
         // review fits to the pack's size (regular, 408 px), so fit is asked the same.
-        let json = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json", "--max-bytes", "150000", "--level", "6",
-                                               "--progress", "none"])
-        let warning = try #require(FitCommandTests.entries(try FitCommandTests.report(json.stdout))["clip"]?["warning"] as? String)
+        let json = try CLITests.runExecutable([
+            "fit", input.path, "--dry-run", "--json", "--max-bytes", "150000", "--level", "6",
+            "--progress", "none"
+        ])
+        let warning = try #require(
+            FitCommandTests.entries(try FitCommandTests.report(json.stdout))["clip"]?["warning"] as? String)
         let out = folder.appendingPathComponent("review")
-        let review = try CLITests.runExecutable(["review", input.deletingLastPathComponent().path, "-o", out.path, "--max-bytes", "150000",
-                                                 "--fit-level", "6", "--progress", "none"])
+        let review = try CLITests.runExecutable([
+            "review", input.deletingLastPathComponent().path, "-o", out.path, "--max-bytes", "150000",
+            "--fit-level", "6", "--progress", "none"
+        ])
         // The clip itself is 1.5 MB, over Apple's 500 KB: an error, so exit 1 after the page is written.
         #expect(review.status == 1, "\(review.stdout)\(review.stderr)")
         let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         // The page escapes the text as HTML: compare with the warning escaped the same way.
-        let escaped = warning.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let escaped = warning.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
         #expect(page.contains("<p class=\"warning\">Loss: " + escaped + "</p>"), "the card lacks: \(escaped)")
     }
 
@@ -441,11 +527,14 @@ struct FitLossCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try Self.clip(in: folder)
         let catalog = folder.appendingPathComponent("Strict.xcstickers")
-        let refused = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--strict", "--json"] + Self.common)
+        let refused = try CLITests.runExecutable(
+            ["fit", input.path, "-o", catalog.path, "--strict", "--json"] + Self.common)
         #expect(refused.status == 1)
         #expect(!FileManager.default.fileExists(atPath: catalog.path))
-        let failure = try #require(FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["clip"]?["failure"] as? String)
-        let match = try #require(failure.firstMatch(of: /made without --strict: ([0-9,]+) bytes, ([0-9.]+) dB/), "\(failure)")
+        let failure = try #require(
+            FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["clip"]?["failure"] as? String)
+        let match = try #require(
+            failure.firstMatch(of: /made without --strict: ([0-9,]+) bytes, ([0-9.]+) dB/), "\(failure)")
         // Run without --strict, as the message says: the figures of that file.
         let made = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--json"] + Self.common)
         #expect(made.status == 0)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `make install` and `make uninstall` into a temporary DESTDIR, as a packager runs them, with
 /// the executable the tests built: the program, a man page a command that `man -l` reads, and
@@ -24,31 +24,44 @@ struct InstallTests {
         #expect(FileManager.default.isExecutableFile(atPath: path("bin/stickers")))
         // A page for the program and one for each command.
         let pages = try FileManager.default.contentsOfDirectory(atPath: path("share/man/man1")).sorted()
-        for command in ["stickers", "stickers.fit", "stickers.validate", "stickers.render", "stickers.transcript", "stickers.review"] {
+        for command in [
+            "stickers", "stickers.fit", "stickers.validate", "stickers.render", "stickers.transcript", "stickers.review"
+        ] {
             #expect(pages.contains(command + ".1"), "\(pages)")
         }
         // man reads the page: its name line and an option of the command.
-        let page = try TestProcess.capture(["man", "-l", path("share/man/man1/stickers.fit.1")], environment: ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        let page = try TestProcess.capture(
+            ["man", "-l", path("share/man/man1/stickers.fit.1")],
+            environment: ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         #expect(page.status == 0, "\(page.stderr)")
-        #expect(page.stdout.contains("stickers fit") && page.stdout.contains("--max-bytes"), "\(page.stdout.prefix(600))")
+        #expect(
+            page.stdout.contains("stickers fit") && page.stdout.contains("--max-bytes"), "\(page.stdout.prefix(600))")
         // bash's completion function, given `stickers fi`, offers exactly filmstrip and fit.
-        let bash = try TestProcess.capture(["bash", "-c", """
+        let bash = try TestProcess.capture([
+            "bash", "-c",
+            """
             source "$1"; COMP_WORDS=(stickers fi); COMP_CWORD=1; COMP_LINE="stickers fi"; COMP_POINT=${#COMP_LINE}
             _stickers stickers fi stickers; printf '%s\\n' "${COMPREPLY[@]}"
-            """, "bash", path("share/bash-completion/completions/stickers")])
+            """, "bash", path("share/bash-completion/completions/stickers")
+        ])
         #expect(bash.status == 0, "\(bash.stderr)")
         #expect(bash.stdout.split(separator: "\n").sorted() == ["filmstrip", "fit"], "\(bash.stdout)")
         // zsh's and fish's scripts name the program's completion.
         let zsh = try String(contentsOfFile: path("share/zsh/site-functions/_stickers"), encoding: .utf8)
         let fish = try String(contentsOfFile: path("share/fish/vendor_completions.d/stickers.fish"), encoding: .utf8)
-        #expect(zsh.hasPrefix("#compdef stickers") && fish.contains("complete -c 'stickers'"), "\(zsh.prefix(80)) \(fish.prefix(200))")
+        #expect(
+            zsh.hasPrefix("#compdef stickers") && fish.contains("complete -c 'stickers'"),
+            "\(zsh.prefix(80)) \(fish.prefix(200))")
 
         let removed = try Self.make(["uninstall"] + common)
         #expect(removed.status == 0, "\(removed.stderr)")
-        let left = FileManager.default.enumerator(atPath: destination.path)?.compactMap { $0 as? String }.filter {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: destination.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        } ?? []
+        let left =
+            FileManager.default.enumerator(atPath: destination.path)?.compactMap { $0 as? String }.filter {
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(
+                    atPath: destination.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            } ?? []
         #expect(left.isEmpty, "left behind: \(left)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// An opaque or transparent colour, straight (not premultiplied) RGBA.
 struct Colour: Hashable, CustomStringConvertible {
@@ -30,8 +30,10 @@ enum OptionFixtures {
     static let timingColours = [Colour(255, 0, 0), Colour(0, 255, 0), Colour(0, 0, 255)]
     static let timingDelays: [Double] = [5, 5, 200]
     /// eight.png (64 px): eight frames of 100 ms, each its own colour.
-    static let eightColours = [Colour(255, 0, 0), Colour(0, 255, 0), Colour(0, 0, 255), Colour(255, 255, 0),
-                               Colour(255, 0, 255), Colour(0, 255, 255), Colour(128, 64, 0), Colour(255, 255, 255)]
+    static let eightColours = [
+        Colour(255, 0, 0), Colour(0, 255, 0), Colour(0, 0, 255), Colour(255, 255, 0),
+        Colour(255, 0, 255), Colour(0, 255, 255), Colour(128, 64, 0), Colour(255, 255, 255)
+    ]
     static let eightDelays = [Double](repeating: 100, count: 8)
     /// two.png and three.png (408 px): 2 x 300 ms and 3 x 250 ms, the stickers of animate/.
     static let twoColours = [Colour(200, 30, 30), Colour(30, 200, 30)]
@@ -62,58 +64,62 @@ enum OptionFixtures {
     /// What the exit handler removes (the folder, once built).
     private static var removable: URL { (try? built.get()) ?? URL(fileURLWithPath: "/nonexistent") }
 
-    private static func list(_ colours: [Colour]) -> String { "[" + colours.map(\.python).joined(separator: ", ") + "]" }
-    private static func list(_ delays: [Double]) -> String { "[" + delays.map { String(Int($0)) }.joined(separator: ", ") + "]" }
+    private static func list(_ colours: [Colour]) -> String {
+        "[" + colours.map(\.python).joined(separator: ", ") + "]"
+    }
+    private static func list(_ delays: [Double]) -> String {
+        "[" + delays.map { String(Int($0)) }.joined(separator: ", ") + "]"
+    }
 
     private static let script = """
-    import os, shutil, sys
-    import numpy as np
-    from PIL import Image
+        import os, shutil, sys
+        import numpy as np
+        from PIL import Image
 
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
+        out = sys.argv[1]
+        os.makedirs(out, exist_ok=True)
 
-    def solid(side, colour):
-        return Image.new("RGBA", (side, side), tuple(colour) + (255,))
+        def solid(side, colour):
+            return Image.new("RGBA", (side, side), tuple(colour) + (255,))
 
-    def animation(name, side, colours, durations):
-        path = os.path.join(out, name)
-        frames = [solid(side, c) for c in colours]
-        frames[0].save(path, save_all=True, append_images=frames[1:], duration=durations, loop=0)
-        image = Image.open(path)
-        assert image.n_frames == len(colours), path
-        for i in range(image.n_frames):
-            image.seek(i)
-            assert image.info["duration"] == durations[i], (path, i, image.info["duration"])
-            assert image.convert("RGBA").getpixel((side // 2, side // 2))[:3] == tuple(colours[i]), (path, i)
+        def animation(name, side, colours, durations):
+            path = os.path.join(out, name)
+            frames = [solid(side, c) for c in colours]
+            frames[0].save(path, save_all=True, append_images=frames[1:], duration=durations, loop=0)
+            image = Image.open(path)
+            assert image.n_frames == len(colours), path
+            for i in range(image.n_frames):
+                image.seek(i)
+                assert image.info["duration"] == durations[i], (path, i, image.info["duration"])
+                assert image.convert("RGBA").getpixel((side // 2, side // 2))[:3] == tuple(colours[i]), (path, i)
 
-    def pack(name, files):
-        os.makedirs(os.path.join(out, name))
-        for target, source in files:
-            shutil.copy(os.path.join(out, source), os.path.join(out, name, target))
+        def pack(name, files):
+            os.makedirs(os.path.join(out, name))
+            for target, source in files:
+                shutil.copy(os.path.join(out, source), os.path.join(out, name, target))
 
-    animation("timing.png", 408, \(list(timingColours)), \(list(timingDelays)))
-    animation("eight.png", 64, \(list(eightColours)), \(list(eightDelays)))
-    animation("two.png", 408, \(list(twoColours)), \(list(twoDelays)))
-    animation("three.png", 408, \(list(threeColours)), \(list(threeDelays)))
-    solid(408, \(solidColour.python)).save(os.path.join(out, "solid.png"))
-    solid(618, \(solidColour.python)).save(os.path.join(out, "solid618.png"))
-    y, x = np.mgrid[0:408, 0:408]
-    pattern = np.dstack([np.where((x // 6 + y // 10) % 2 == 0, 255, 0), x * 255 // 407, y * 255 // 407,
-                         np.full_like(x, 255)]).astype(np.uint8)
-    Image.fromarray(pattern, "RGBA").save(os.path.join(out, "pattern.png"))
-    with open(os.path.join(out, "pattern.rgba"), "wb") as f:
-        f.write(pattern.tobytes())
-    rng = np.random.default_rng(5)
-    Image.fromarray(rng.integers(0, 256, (300, 300, 4), dtype=np.uint8), "RGBA").save(os.path.join(out, "noise.png"))
-    y, x = np.mgrid[0:300, 0:300]
-    loose = np.dstack([(x + y) // 4 + rng.integers(0, 6, x.shape), x // 2, y // 2, np.full_like(x, 255)])
-    Image.fromarray(loose.clip(0, 255).astype(np.uint8), "RGBA").save(os.path.join(out, "loose.png"), compress_level=0)
-    pack("seven", [("s%d.png" % i, "solid.png") for i in range(7)])
-    pack("five618", [("s%d.png" % i, "solid618.png") for i in range(5)])
-    pack("animate", [("a.png", "two.png"), ("b.png", "three.png")])
-    pack("pair", [("first.png", "solid.png"), ("second.png", "timing.png")])
-    """
+        animation("timing.png", 408, \(list(timingColours)), \(list(timingDelays)))
+        animation("eight.png", 64, \(list(eightColours)), \(list(eightDelays)))
+        animation("two.png", 408, \(list(twoColours)), \(list(twoDelays)))
+        animation("three.png", 408, \(list(threeColours)), \(list(threeDelays)))
+        solid(408, \(solidColour.python)).save(os.path.join(out, "solid.png"))
+        solid(618, \(solidColour.python)).save(os.path.join(out, "solid618.png"))
+        y, x = np.mgrid[0:408, 0:408]
+        pattern = np.dstack([np.where((x // 6 + y // 10) % 2 == 0, 255, 0), x * 255 // 407, y * 255 // 407,
+                             np.full_like(x, 255)]).astype(np.uint8)
+        Image.fromarray(pattern, "RGBA").save(os.path.join(out, "pattern.png"))
+        with open(os.path.join(out, "pattern.rgba"), "wb") as f:
+            f.write(pattern.tobytes())
+        rng = np.random.default_rng(5)
+        Image.fromarray(rng.integers(0, 256, (300, 300, 4), dtype=np.uint8), "RGBA").save(os.path.join(out, "noise.png"))
+        y, x = np.mgrid[0:300, 0:300]
+        loose = np.dstack([(x + y) // 4 + rng.integers(0, 6, x.shape), x // 2, y // 2, np.full_like(x, 255)])
+        Image.fromarray(loose.clip(0, 255).astype(np.uint8), "RGBA").save(os.path.join(out, "loose.png"), compress_level=0)
+        pack("seven", [("s%d.png" % i, "solid.png") for i in range(7)])
+        pack("five618", [("s%d.png" % i, "solid618.png") for i in range(5)])
+        pack("animate", [("a.png", "two.png"), ("b.png", "three.png")])
+        pack("pair", [("first.png", "solid.png"), ("second.png", "timing.png")])
+        """
 }
 
 /// Runs Python scripts (Pillow and numpy are the tests' reference tools).
@@ -142,20 +148,26 @@ struct Picture {
     /// commands write it), opaque.
     init(ppm data: Data) throws {
         let bytes = [UInt8](data)
-        var fields: [Int] = [], index = 2
+        var fields: [Int] = []
+        var index = 2
         try #require(bytes.starts(with: Array("P6".utf8)), "a P6 file")
         while fields.count < 3 {
             while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
             var value = 0
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { value = value * 10 + Int(bytes[index] - 0x30); index += 1 }
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - 0x30); index += 1
+            }
             fields.append(value)
         }
         index += 1  // the single whitespace before the pixels
         let (width, height) = (fields[0], fields[1])
-        try #require(fields[2] == 255 && bytes.count - index == width * height * 3, "\(fields), \(bytes.count - index) pixel bytes")
+        try #require(
+            fields[2] == 255 && bytes.count - index == width * height * 3,
+            "\(fields), \(bytes.count - index) pixel bytes")
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         for p in 0..<(width * height) {
-            pixels[p * 4] = bytes[index + p * 3]; pixels[p * 4 + 1] = bytes[index + p * 3 + 1]; pixels[p * 4 + 2] = bytes[index + p * 3 + 2]
+            pixels[p * 4] = bytes[index + p * 3]; pixels[p * 4 + 1] = bytes[index + p * 3 + 1];
+            pixels[p * 4 + 2] = bytes[index + p * 3 + 2]
         }
         self.init(width: width, height: height, pixels: pixels)
     }
@@ -183,7 +195,8 @@ struct Picture {
     func runs(of colour: Colour, column x: Int) -> [Range<Int>] { Self.runs(count: height) { pixel(x, $0) == colour } }
 
     private static func runs(count: Int, _ matches: (Int) -> Bool) -> [Range<Int>] {
-        var runs: [Range<Int>] = [], start: Int?
+        var runs: [Range<Int>] = []
+        var start: Int?
         for i in 0...count {
             let inside = i < count && matches(i)
             if inside, start == nil { start = i }
@@ -207,29 +220,33 @@ enum Pillow {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let script = """
-        import json, os, sys
-        from PIL import Image, ImageSequence
-        out, files = sys.argv[1], sys.argv[2:]
-        meta = []
-        for i, path in enumerate(files):
-            image = Image.open(path)
-            durations = []
-            for k, frame in enumerate(ImageSequence.Iterator(image)):
-                durations.append(frame.info.get("duration", 0))
-                with open(os.path.join(out, "%d-%d.rgba" % (i, k)), "wb") as f:
-                    f.write(frame.convert("RGBA").tobytes())
-            meta.append({"width": image.size[0], "height": image.size[1], "durations": durations})
-        with open(os.path.join(out, "meta.json"), "w") as f:
-            json.dump(meta, f)
-        """
+            import json, os, sys
+            from PIL import Image, ImageSequence
+            out, files = sys.argv[1], sys.argv[2:]
+            meta = []
+            for i, path in enumerate(files):
+                image = Image.open(path)
+                durations = []
+                for k, frame in enumerate(ImageSequence.Iterator(image)):
+                    durations.append(frame.info.get("duration", 0))
+                    with open(os.path.join(out, "%d-%d.rgba" % (i, k)), "wb") as f:
+                        f.write(frame.convert("RGBA").tobytes())
+                meta.append({"width": image.size[0], "height": image.size[1], "durations": durations})
+            with open(os.path.join(out, "meta.json"), "w") as f:
+                json.dump(meta, f)
+            """
         try Python.run(script, [out.path] + urls.map(\.path))
-        let meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("meta.json"))) as? [[String: Any]])
+        let meta = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("meta.json")))
+                as? [[String: Any]])
         return try meta.enumerated().map { index, entry in
-            let width = try #require(entry["width"] as? Int), height = try #require(entry["height"] as? Int)
+            let width = try #require(entry["width"] as? Int)
+            let height = try #require(entry["height"] as? Int)
             let durations = (entry["durations"] as? [NSNumber] ?? []).map(\.doubleValue)
             let frames = try durations.indices.map { k in
-                Picture(width: width, height: height,
-                            pixels: [UInt8](try Data(contentsOf: out.appendingPathComponent("\(index)-\(k).rgba"))))
+                Picture(
+                    width: width, height: height,
+                    pixels: [UInt8](try Data(contentsOf: out.appendingPathComponent("\(index)-\(k).rgba"))))
             }
             return (frames, durations)
         }
@@ -256,7 +273,8 @@ enum ExpectedTiming {
 
     /// The start of each frame within a loop, milliseconds.
     static func starts(_ shown: [Double]) -> [Double] {
-        var starts: [Double] = [], t = 0.0
+        var starts: [Double] = []
+        var t = 0.0
         for ms in shown {
             starts.append(t)
             t += ms
@@ -295,12 +313,14 @@ enum ANSIPicture {
     /// The cells of each line of `text`.
     static func cells(_ text: String) -> [[Cell]] {
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
-            var foreground: Colour?, background: Colour?
+            var foreground: Colour?
+            var background: Colour?
             var cells: [Cell] = []
             var rest = Substring(line)
             while let first = rest.first {
                 if first == "\u{1B}", let end = rest.firstIndex(of: "m") {
-                    let parameters = rest[rest.index(rest.startIndex, offsetBy: 2)..<end].split(separator: ";").compactMap { Int($0) }
+                    let parameters = rest[rest.index(rest.startIndex, offsetBy: 2)..<end].split(separator: ";")
+                        .compactMap { Int($0) }
                     apply(parameters, foreground: &foreground, background: &background)
                     rest = rest[rest.index(after: end)...]
                     continue
@@ -319,9 +339,11 @@ enum ANSIPicture {
     /// The background colours an update (the text between two escape sequences) sets, in order.
     static func backgrounds(_ text: Substring) -> [Colour] {
         var colours: [Colour] = []
-        var foreground: Colour?, background: Colour?
+        var foreground: Colour?
+        var background: Colour?
         for match in text.matches(of: /\x1B\[([0-9;]*)m/) {
-            apply(match.1.split(separator: ";").compactMap { Int($0) }, foreground: &foreground, background: &background)
+            apply(
+                match.1.split(separator: ";").compactMap { Int($0) }, foreground: &foreground, background: &background)
             if let background, colours.last != background { colours.append(background) }
         }
         return colours

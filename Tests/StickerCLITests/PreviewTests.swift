@@ -1,8 +1,8 @@
 import AnimationCodec
 import Foundation
 import StickerCLI
-import Testing
 import TestSupport
+import Testing
 
 /// `stickers preview` as a user sees it: inside a real terminal (tmux), read back with
 /// `capture-pane`: the picture fits the window, re-fits after a resize, and Ctrl-C restores
@@ -20,17 +20,23 @@ struct PreviewTests {
         /// inherits the client's descriptors, so a pipe would never close.
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "\(socket)-\(UUID().uuidString).out"
+            ).path
             defer { unlink(output) }
-            let pid = try PreviewTests.spawn([tmux, "-L", socket] + arguments, stdout: output,
-                                             environment: ["LANG=C.UTF-8", "TERM=xterm-256color", "PATH=/usr/bin:/bin", "HOME=/tmp"])
+            let pid = try PreviewTests.spawn(
+                [tmux, "-L", socket] + arguments, stdout: output,
+                environment: ["LANG=C.UTF-8", "TERM=xterm-256color", "PATH=/usr/bin:/bin", "HOME=/tmp"])
             var exit: Int32 = 0
             while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
             return String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
         }
 
         func screen() throws -> [String] { try run(["capture-pane", "-p", "-t", "s"]).components(separatedBy: "\n") }
-        func flags() throws -> String { try run(["display", "-p", "-t", "s", "#{alternate_on} #{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) }
+        func flags() throws -> String {
+            try run(["display", "-p", "-t", "s", "#{alternate_on} #{cursor_flag}"]).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
         func stop() {
             _ = try? run(["kill-server"])
             unlink("/tmp/tmux-\(getuid())/\(socket)")
@@ -41,11 +47,14 @@ struct PreviewTests {
     /// (a clean signal mask, default dispositions, a process group or, with `newSession`, a
     /// session of its own), standard output to `stdout`, standard error to `stderr` or onto
     /// `stderrDescriptor`, with only `environment`; returns its pid.
-    static func spawn(_ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
-                      stderrDescriptor: Int32? = nil, environment: [String] = ["PATH=/usr/bin:/bin"],
-                      newSession: Bool = false) throws -> pid_t {
-        try TestProcess.spawn(argv, standardOutput: stdout, standardError: stderrDescriptor.map { .descriptor($0) } ?? .file(stderr),
-                              environment: environment, newSession: newSession)
+    static func spawn(
+        _ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
+        stderrDescriptor: Int32? = nil, environment: [String] = ["PATH=/usr/bin:/bin"],
+        newSession: Bool = false
+    ) throws -> pid_t {
+        try TestProcess.spawn(
+            argv, standardOutput: stdout, standardError: stderrDescriptor.map { .descriptor($0) } ?? .file(stderr),
+            environment: environment, newSession: newSession)
     }
 
     /// Starts `argv` like ``spawn(_:stdout:stderr:environment:)`` with its standard error on a
@@ -57,7 +66,7 @@ struct PreviewTests {
         // open; the dup2 onto the child's stderr clears the flag for that one copy.
         var ends: [Int32] = [0, 0]
         guard Glibc.pipe(&ends) == 0 else { throw CLIError("pipe failed") }
-        ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let fSetPipeSize: Int32 = 1031  // F_SETPIPE_SZ (Linux), not exported without _GNU_SOURCE
         defer { close(ends[1]) }
         guard fcntl(ends[1], fSetPipeSize, 4096) == 4096 else {
@@ -92,8 +101,11 @@ struct PreviewTests {
     }
 
     static func executable() throws -> String {
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stickers"),
-                          CLITests.repoRoot.appendingPathComponent(".build/debug/stickers")]
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "stickers"),
+            CLITests.repoRoot.appendingPathComponent(".build/debug/stickers")
+        ]
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }).path
     }
 
@@ -102,7 +114,8 @@ struct PreviewTests {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { name -> pid_t? in
             guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
             // After "pid (comm)": state, then the parent's pid.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
@@ -111,7 +124,8 @@ struct PreviewTests {
 
     /// The columns (1-based) holding any drawn cell.
     static func drawnColumns(_ lines: [String]) -> ClosedRange<Int>? {
-        var low = Int.max, high = 0
+        var low = Int.max
+        var high = 0
         for line in lines {
             for (i, ch) in line.enumerated() where ch == "\u{2580}" || ch == "\u{2584}" {
                 low = min(low, i + 1); high = max(high, i + 1)
@@ -139,9 +153,13 @@ struct PreviewTests {
         let gif = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
         try tmux.run(["new-session", "-d", "-s", "s", "-x", "80", "-y", "30", "bash --norc --noprofile"])
         try tmux.run(["set-option", "-t", "s", "window-size", "manual"])
-        try tmux.run(["send-keys", "-t", "s", "echo BEFORE; \(try Self.executable()) preview \(gif) --duration 600; echo EXIT=$?", "Enter"])
-        #expect(try Self.waitFor { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil },
-                "playing: alternate screen on, cursor hidden, something drawn")
+        try tmux.run([
+            "send-keys", "-t", "s", "echo BEFORE; \(try Self.executable()) preview \(gif) --duration 600; echo EXIT=$?",
+            "Enter"
+        ])
+        #expect(
+            try Self.waitFor { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil },
+            "playing: alternate screen on, cursor hidden, something drawn")
         // 408 x 408 in 80 x 30 cells: 60 x 60 pixels = 60 columns, centred from column 11.
         let wide = try #require(Self.drawnColumns(try tmux.screen()))
         #expect(wide.lowerBound >= 11 && wide.upperBound <= 70, "\(wide)")
@@ -157,35 +175,54 @@ struct PreviewTests {
         #expect(refitted, "re-fitted to 40 columns: \(String(describing: narrow))")
 
         try tmux.run(["send-keys", "-t", "s", "C-c"])
-        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("EXIT=130") } }, "Ctrl-C ends with status 130")
+        #expect(
+            try Self.waitFor { try tmux.screen().contains { $0.contains("EXIT=130") } }, "Ctrl-C ends with status 130")
         #expect(try tmux.flags() == "0 1", "normal screen and a visible cursor again")
         let after = try tmux.screen()
         #expect(after.contains { $0 == "BEFORE" }, "the shell's screen is back as it was")
         #expect(Self.drawnColumns(after) == nil, "no picture left on the normal screen")
 
         // The end of playback (--duration) and SIGTERM restore the terminal too.
-        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 1; echo END=$?", "Enter"])
-        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("END=0") } }, "--duration ends playback with status 0")
+        try tmux.run([
+            "send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 1; echo END=$?", "Enter"
+        ])
+        #expect(
+            try Self.waitFor { try tmux.screen().contains { $0.contains("END=0") } },
+            "--duration ends playback with status 0")
         #expect(try tmux.flags() == "0 1")
-        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 600; echo TERM=$?", "Enter"])
-        #expect(try Self.waitFor { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil }, "playing again")
-        let shell = try #require(pid_t(try tmux.run(["display", "-p", "-t", "s", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try tmux.run([
+            "send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(gif) --duration 600; echo TERM=$?",
+            "Enter"
+        ])
+        #expect(
+            try Self.waitFor { try tmux.flags() == "1 0" && Self.drawnColumns(try tmux.screen()) != nil },
+            "playing again")
+        let shell = try #require(
+            pid_t(
+                try tmux.run(["display", "-p", "-t", "s", "#{pane_pid}"]).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
         let player = try #require(Self.children(of: shell).first, "the preview runs under the pane's shell")
         kill(player, SIGTERM)
-        #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("TERM=143") } }, "SIGTERM ends with status 143")
+        #expect(
+            try Self.waitFor { try tmux.screen().contains { $0.contains("TERM=143") } }, "SIGTERM ends with status 143")
         #expect(try tmux.flags() == "0 1")
         #expect(Self.drawnColumns(try tmux.screen()) == nil)
     }
 
     /// An 8x8 still of straight red at alpha 128 (premultiplied 128, 0, 0, 128).
     static func translucentRed() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("half-red-\(UUID().uuidString).png").path
-        let pixels = [UInt8](repeating: 0, count: 8 * 8 * 4).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? UInt8(128) : 0 }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("half-red-\(UUID().uuidString).png")
+            .path
+        let pixels = [UInt8](repeating: 0, count: 8 * 8 * 4).enumerated().map {
+            $0.offset % 4 == 0 || $0.offset % 4 == 3 ? UInt8(128) : 0
+        }
         try Data(PNGEncoder.encode(premultiplied: pixels, width: 8, height: 8)).write(to: URL(fileURLWithPath: path))
         return path
     }
 
-    @Test("Translucent pixels show over the terminal's background, asked with OSC 11 (tmux answers with its window style)")
+    @Test(
+        "Translucent pixels show over the terminal's background, asked with OSC 11 (tmux answers with its window style)"
+    )
     func terminalBackground() throws {
         let tmux = Tmux()
         defer { tmux.stop() }
@@ -193,11 +230,16 @@ struct PreviewTests {
         defer { unlink(still) }
         try tmux.run(["new-session", "-d", "-s", "s", "-x", "80", "-y", "20", "bash --norc --noprofile"])
         try tmux.run(["set-option", "-t", "s", "window-style", "bg=#204060"])
-        try tmux.run(["send-keys", "-t", "s", "clear; \(try Self.executable()) preview \(still) --width 8 --height 4 --colors truecolor; echo END=$?", "Enter"])
+        try tmux.run([
+            "send-keys", "-t", "s",
+            "clear; \(try Self.executable()) preview \(still) --width 8 --height 4 --colors truecolor; echo END=$?",
+            "Enter"
+        ])
         #expect(try Self.waitFor { try tmux.screen().contains { $0.contains("END=0") } })
         // Red 128 over (32, 64, 96): 128 + 32 x 127 / 255 = 143.9, 64 x 127 / 255 = 31.9, 96 x 127 / 255 = 47.8.
         let colored = try tmux.run(["capture-pane", "-e", "-p", "-t", "s"])
-        #expect(colored.contains("48;2;144;32;48"), "composited over the window's background: \(colored.debugDescription)")
+        #expect(
+            colored.contains("48;2;144;32;48"), "composited over the window's background: \(colored.debugDescription)")
     }
 
     /// A new pseudo-terminal: the master's descriptor (close-on-exec) and the slave's path.
@@ -205,8 +247,10 @@ struct PreviewTests {
     static func pseudoTerminal() throws -> (master: Int32, slave: String) {
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(master >= 0)
-        var unlock: Int32 = 0, number: UInt32 = 0
-        let setLock: UInt = 0x4004_5431, getNumber: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        let setLock: UInt = 0x4004_5431
+        let getNumber: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
         guard ioctl(master, setLock, &unlock) == 0 && ioctl(master, getNumber, &number) == 0 else {
             close(master)
             throw CLIError("the pseudo-terminal could not be set up")
@@ -235,9 +279,10 @@ struct PreviewTests {
         // A pseudo-terminal whose other end the test holds and never writes to.
         let (master, slave) = try Self.pseudoTerminal()
         defer { close(master) }
-        let pid = try Self.spawn([try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"],
-                                 stdout: slave, stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"],
-                                 newSession: true)
+        let pid = try Self.spawn(
+            [try Self.executable(), "preview", still, "--width", "8", "--height", "4", "--colors", "truecolor"],
+            stdout: slave, stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"],
+            newSession: true)
         let output = Self.readToEnd(master)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -250,11 +295,16 @@ struct PreviewTests {
     @Test("A pack in expanded style: the rows that hold stickers fill the window; --whole-view draws the whole view")
     func expandedPackFitsRows() throws {
         func picture(_ extra: [String]) throws -> (lines: Int, width: Int) {
-            let result = try CLITests.runExecutable(["preview", CLITests.samplePack.path, "--style", "expanded", "--width", "100",
-                                                     "--height", "40", "--colors", "truecolor"] + extra)
+            let result = try CLITests.runExecutable(
+                [
+                    "preview", CLITests.samplePack.path, "--style", "expanded", "--width", "100",
+                    "--height", "40", "--colors", "truecolor"
+                ] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n")
-            let visible = lines.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).count }
+            let visible = lines.map {
+                $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).count
+            }
             return (lines.count, visible.max() ?? 0)
         }
         // 6 regular stickers on a 393x852 pt view: 3 columns, 2 rows of 102 pt cells, so the
@@ -267,21 +317,29 @@ struct PreviewTests {
         #expect(whole.lines == 40 && whole.width == 37, "\(whole)")
     }
 
-    @Test("Not a terminal: one frame as ANSI text, the size from --width/--height; --frame N draws frame N", arguments: [0, 3, 7])
+    @Test(
+        "Not a terminal: one frame as ANSI text, the size from --width/--height; --frame N draws frame N",
+        arguments: [0, 3, 7])
     func pipe(frame: Int) throws {
         // eight.png: 64 x 64, eight frames of 100 ms, each a solid colour of its own (Pillow wrote them).
         let animation = try OptionFixtures.path("eight.png")
-        let result = try CLITests.runExecutable(["preview", animation, "--width", "30", "--height", "10", "--colors", "truecolor", "--frame", "\(frame)"])
+        let result = try CLITests.runExecutable([
+            "preview", animation, "--width", "30", "--height", "10", "--colors", "truecolor", "--frame", "\(frame)"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         // 64 x 64 in 30 x 10 cells: 20 x 20 pixels -> 10 lines of 20 cells, then the final newline.
         #expect(lines.count == 11 && lines.last == "")
-        #expect(!result.stdout.contains("\u{1B}[?1049h") && !result.stdout.contains("H\u{1B}"), "no screen switching, no cursor moves")
+        #expect(
+            !result.stdout.contains("\u{1B}[?1049h") && !result.stdout.contains("H\u{1B}"),
+            "no screen switching, no cursor moves")
         let cells = ANSIPicture.cells(result.stdout)
         let colour = OptionFixtures.eightColours[frame]
         #expect(cells.count == 10 && cells.allSatisfy { $0.count == 20 })
-        #expect(cells.allSatisfy { $0.allSatisfy { $0 == ANSIPicture.Cell(top: colour, bottom: colour) } },
-                "every cell shows frame \(frame)'s \(colour): \(Set(cells.joined().map { "\($0.top?.description ?? "default")/\($0.bottom?.description ?? "default")" }))")
+        #expect(
+            cells.allSatisfy { $0.allSatisfy { $0 == ANSIPicture.Cell(top: colour, bottom: colour) } },
+            "every cell shows frame \(frame)'s \(colour): \(Set(cells.joined().map { "\($0.top?.description ?? "default")/\($0.bottom?.description ?? "default")" }))"
+        )
     }
 
     /// A refused preview: the arguments, the exit code docs/cli.md gives (1: the input; 64: a usage
@@ -293,17 +351,28 @@ struct PreviewTests {
         var testDescription: String { arguments.dropFirst().joined(separator: " ") }
     }
 
-    @Test("Errors: the documented exit code, nothing on stdout, and the error first on stderr, alone for a bad input", arguments: [
-        Refusal(arguments: ["preview", "/no/such/file.png"], status: 1, message: "Error: /no/such/file.png: no such file or folder"),
-        Refusal(arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "1"], status: 64,
+    @Test(
+        "Errors: the documented exit code, nothing on stdout, and the error first on stderr, alone for a bad input",
+        arguments: [
+            Refusal(
+                arguments: ["preview", "/no/such/file.png"], status: 1,
+                message: "Error: /no/such/file.png: no such file or folder"),
+            Refusal(
+                arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "1"], status: 64,
                 message: "Error: --width must be at least 2 cells."),
-        Refusal(arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"], status: 64,
+            Refusal(
+                arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"], status: 64,
                 message: "Error: --speed must be a positive number."),
-        Refusal(arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--colors", "16"], status: 64,
-                message: "Error: The value '16' is invalid for '--colors <mode>'. Please provide one of 'truecolor' and '256'."),
-    ])
+            Refusal(
+                arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--colors", "16"], status: 64,
+                message:
+                    "Error: The value '16' is invalid for '--colors <mode>'. Please provide one of 'truecolor' and '256'."
+            )
+        ])
     func errors(_ refusal: Refusal) throws {
-        let args = refusal.arguments.map { $0.replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/") }
+        let args = refusal.arguments.map {
+            $0.replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/")
+        }
         let result = try CLITests.runExecutable(args)
         #expect(result.status == refusal.status)
         #expect(result.stdout.isEmpty)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--progress` on `frames`, `render` and `fit`, with stderr a pipe (not a terminal): `lines`
 /// prints exactly one line a step, `none` nothing, and `auto` nothing (its bar is only for a
@@ -16,21 +16,39 @@ struct ProgressOptionTests {
         switch command {
         case .frames:
             // eight.png has eight frames.
-            return (["frames", try OptionFixtures.path("eight.png"), "--out", folder.appendingPathComponent("frames").path],
-                    (1...8).map { "frames \($0)/8" })
+            return (
+                ["frames", try OptionFixtures.path("eight.png"), "--out", folder.appendingPathComponent("frames").path],
+                (1...8).map { "frames \($0)/8" }
+            )
         case .render:
             // a (2 x 300 ms) and b (3 x 250 ms) change at 0, 250, 300, 500 and 600 ms in the longest loop.
-            let steps = ExpectedTiming.changeTimes([OptionFixtures.twoDelays, OptionFixtures.threeDelays], until: 750).count
-            return (["render", try OptionFixtures.path("animate"), "--scale", "1", "-o", folder.appendingPathComponent("b.apng").path],
-                    (1...steps).map { "rendering \($0)/\(steps)" })
+            let steps = ExpectedTiming.changeTimes([OptionFixtures.twoDelays, OptionFixtures.threeDelays], until: 750)
+                .count
+            return (
+                [
+                    "render", try OptionFixtures.path("animate"), "--scale", "1", "-o",
+                    folder.appendingPathComponent("b.apng").path
+                ],
+                (1...steps).map { "rendering \($0)/\(steps)" }
+            )
         case .fit:
-            return (["fit", try OptionFixtures.path("pair"), "--threads", "1", "-o", folder.appendingPathComponent("P.xcstickers").path],
-                    ["fitting 1/2", "fitting 2/2"])
+            return (
+                [
+                    "fit", try OptionFixtures.path("pair"), "--threads", "1", "-o",
+                    folder.appendingPathComponent("P.xcstickers").path
+                ],
+                ["fitting 1/2", "fitting 2/2"]
+            )
         case .transcript:
             // The timing sticker over one second: eight frames (0, 100, 200, 400, 500, 600, 800, 900 ms).
             let script = try TranscriptCommandTests.timingScript(in: folder)
-            return (["transcript", script.path, "--scale", "1", "--animate", "--duration", "1s", "-o", folder.appendingPathComponent("t.apng").path],
-                    (1...8).map { "rendering \($0)/8" })
+            return (
+                [
+                    "transcript", script.path, "--scale", "1", "--animate", "--duration", "1s", "-o",
+                    folder.appendingPathComponent("t.apng").path
+                ],
+                (1...8).map { "rendering \($0)/8" }
+            )
         }
     }
 
@@ -42,7 +60,9 @@ struct ProgressOptionTests {
         let (arguments, lines) = try Self.job(command, in: folder)
         let result = try CLITests.runExecutable(arguments + ["--progress", style])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == (style == "lines" ? lines.map { $0 + "\n" }.joined() : ""), "\(result.stderr.debugDescription)")
+        #expect(
+            result.stderr == (style == "lines" ? lines.map { $0 + "\n" }.joined() : ""),
+            "\(result.stderr.debugDescription)")
     }
 
     @Test("--progress auto on a terminal: once the work has taken a second, a bar drawn in place, then erased")
@@ -57,9 +77,12 @@ struct ProgressOptionTests {
         try #require(mkfifo(fifo, 0o644) == 0)
         let (master, slave) = try PreviewTests.pseudoTerminal()
         defer { close(master) }
-        let pid = try TestProcess.spawn([try PreviewTests.executable(), "fit", try OptionFixtures.path("solid.png"), fifo, "--threads", "1",
-                                         "--progress", "auto", "-o", folder.appendingPathComponent("P.xcstickers").path],
-                                        standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave))
+        let pid = try TestProcess.spawn(
+            [
+                try PreviewTests.executable(), "fit", try OptionFixtures.path("solid.png"), fifo, "--threads", "1",
+                "--progress", "auto", "-o", folder.appendingPathComponent("P.xcstickers").path
+            ],
+            standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave))
         #expect(PreviewTests.waitFor { Self.isWaitingForFIFO(pid) }, "the fit never waited on the FIFO")
         let blocked = ContinuousClock.now
         while ContinuousClock.now - blocked < .milliseconds(1100) { usleep(10_000) }

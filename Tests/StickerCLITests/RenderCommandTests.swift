@@ -12,7 +12,9 @@ struct RenderCommandTests {
     func validateSample() throws {
         let text = try CLITests.runExecutable(["validate", CLITests.samplePack.path])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("warning [mixed-sizes]") && text.stdout.contains("warning [transparency] 06-blob-card"))
+        #expect(
+            text.stdout.contains("warning [mixed-sizes]") && text.stdout.contains("warning [transparency] 06-blob-card")
+        )
         let json = try CLITests.runExecutable(["validate", Self.catalog.path, "--json"])
         #expect(json.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
@@ -26,7 +28,8 @@ struct RenderCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let pixels = [UInt8](repeating: 255, count: 100 * 100 * 4)
-        try Data(PNGEncoder.encode(premultiplied: pixels, width: 100, height: 100)).write(to: folder.appendingPathComponent("tiny.png"))
+        try Data(PNGEncoder.encode(premultiplied: pixels, width: 100, height: 100)).write(
+            to: folder.appendingPathComponent("tiny.png"))
         let result = try CLITests.runExecutable(["validate", folder.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error [pixel-size] tiny: 100x100 px"))
@@ -45,8 +48,10 @@ struct RenderCommandTests {
         #expect(decoded.info.width == 393 && decoded.info.height == 213)  // iPhone 15 strip at 1x
 
         let ppm = folder.appendingPathComponent("e.ppm").path
-        let expanded = try CLITests.runExecutable(["render", CLITests.samplePack.path, "--style", "expanded", "--device", "iphone-se-1",
-                                                   "--scale", "2", "--background", "#102030", "--at", "0.5s", "-o", ppm])
+        let expanded = try CLITests.runExecutable([
+            "render", CLITests.samplePack.path, "--style", "expanded", "--device", "iphone-se-1",
+            "--scale", "2", "--background", "#102030", "--at", "0.5s", "-o", ppm
+        ])
         #expect(expanded.status == 0, "\(expanded.stderr)")
         let header = Array(try Data(contentsOf: URL(fileURLWithPath: ppm)).prefix(15))
         #expect(String(decoding: header, as: UTF8.self) == "P6\n640 1136\n255")
@@ -54,7 +59,9 @@ struct RenderCommandTests {
         #expect(Array(bytes[16..<19]) == [0x10, 0x20, 0x30])  // top-left pixel is the background
 
         let apng = folder.appendingPathComponent("a.apng").path
-        let animated = try CLITests.runExecutable(["render", Self.catalog.path, "--scale", "1", "--duration", "1s", "-o", apng])
+        let animated = try CLITests.runExecutable([
+            "render", Self.catalog.path, "--scale", "1", "--duration", "1s", "-o", apng
+        ])
         #expect(animated.status == 0, "\(animated.stderr)")
         let animation = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: apng))))
         // The heart sequence runs at 8 fps: frames at 0, 125, ..., 875 ms.
@@ -70,30 +77,52 @@ struct RenderCommandTests {
         var testDescription: String { arguments.dropFirst().joined(separator: " ") }
     }
 
-    @Test("render: a bad option is a usage error (exit 64: one line naming the problem, then the usage); a bad pack or background is one line naming it (exit 1); nothing is written", arguments: [
-        BadRender(arguments: ["render", "corpus/sample-pack", "-o", "OUT.gif"], status: 64, message: "Error: The output must end in .png, .ppm or .apng."),
-        BadRender(arguments: ["render", "corpus/sample-pack", "--at", "1s", "--frame", "2", "-o", "OUT.png"], status: 64, message: "Error: Give --at or --frame, not both."),
-        BadRender(arguments: ["render", "corpus/sample-pack", "--scale", "4", "-o", "OUT.png"], status: 64, message: "Error: --scale must be 1, 2 or 3."),
-        BadRender(arguments: ["render", "corpus/sample-pack", "--at", "soon", "-o", "OUT.png"], status: 64, message: "Error: --at soon is not a time (1.25s, 1250ms)."),
-        BadRender(arguments: ["render", "corpus/sample-pack", "--view", "0x10", "-o", "OUT.png"], status: 64, message: "Error: --view must be WxH in points, for example 390x844."),
-        BadRender(arguments: ["render", "corpus/sample-pack", "--at", "1s", "-o", "OUT.apng"], status: 64, message: "Error: An animated .apng output takes --duration, not --at or --frame."),
-        BadRender(arguments: ["render", "corpus/sample-pack", "--background", "no-such-colour", "-o", "OUT.png"], status: 1,
-                  message: "Error: --background no-such-colour: not a colour name, #RRGGBB or an image file"),
-        BadRender(arguments: ["render", "/no/such/pack", "-o", "OUT.png"], status: 1, message: "Error: /no/such/pack: no such file or folder"),
-    ])
+    @Test(
+        "render: a bad option is a usage error (exit 64: one line naming the problem, then the usage); a bad pack or background is one line naming it (exit 1); nothing is written",
+        arguments: [
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "-o", "OUT.gif"], status: 64,
+                message: "Error: The output must end in .png, .ppm or .apng."),
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "--at", "1s", "--frame", "2", "-o", "OUT.png"], status: 64,
+                message: "Error: Give --at or --frame, not both."),
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "--scale", "4", "-o", "OUT.png"], status: 64,
+                message: "Error: --scale must be 1, 2 or 3."),
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "--at", "soon", "-o", "OUT.png"], status: 64,
+                message: "Error: --at soon is not a time (1.25s, 1250ms)."),
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "--view", "0x10", "-o", "OUT.png"], status: 64,
+                message: "Error: --view must be WxH in points, for example 390x844."),
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "--at", "1s", "-o", "OUT.apng"], status: 64,
+                message: "Error: An animated .apng output takes --duration, not --at or --frame."),
+            BadRender(
+                arguments: ["render", "corpus/sample-pack", "--background", "no-such-colour", "-o", "OUT.png"],
+                status: 1,
+                message: "Error: --background no-such-colour: not a colour name, #RRGGBB or an image file"),
+            BadRender(
+                arguments: ["render", "/no/such/pack", "-o", "OUT.png"], status: 1,
+                message: "Error: /no/such/pack: no such file or folder")
+        ])
     func renderErrors(_ bad: BadRender) throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let args = bad.arguments.map { $0.replacingOccurrences(of: "OUT", with: folder.appendingPathComponent("out").path)
-            .replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/") }
+        let args = bad.arguments.map {
+            $0.replacingOccurrences(of: "OUT", with: folder.appendingPathComponent("out").path)
+                .replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/")
+        }
         let result = try CLITests.runExecutable(args)
         #expect(result.status == bad.status)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == bad.message, "\(result.stderr)")
         if bad.status == 64 {
             // swift-argument-parser's usage hint follows a usage error.
-            #expect(lines.count == 4 && lines[1].hasPrefix("Usage: stickers render ") && lines[2].contains("'stickers render --help'")
+            #expect(
+                lines.count == 4 && lines[1].hasPrefix("Usage: stickers render ")
+                    && lines[2].contains("'stickers render --help'")
                     && lines[3].isEmpty, "\(result.stderr)")
         } else {
             #expect(lines == [bad.message, ""], "exactly one line: \(result.stderr)")
@@ -126,13 +155,16 @@ struct RenderCommandTests {
         // signals, and a child inheriting that mask would never see the SIGINT), progress as
         // lines on a one-page pipe. Once the first line is read the render has started, and
         // it cannot finish: its hundreds of lines fill the pipe, which the test no longer reads.
-        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([try PreviewTests.executable(), "render", CLITests.samplePack.path,
-                                                                   "--style", "expanded", "--duration", "20s", "--progress", "lines", "-o", out.path])
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([
+            try PreviewTests.executable(), "render", CLITests.samplePack.path,
+            "--style", "expanded", "--duration", "20s", "--progress", "lines", "-o", out.path
+        ])
         defer { close(progress) }
         let first = PreviewTests.readLine(from: progress, containing: "rendering ")
         #expect(first != nil, "the render printed its progress")
         let total = Int(first?.split(separator: "/").last ?? "") ?? 0
-        #expect(total * "rendering 1/\(total)\n".utf8.count > 2 * 4096, "enough progress to fill the pipe: \(total) frames")
+        #expect(
+            total * "rendering 1/\(total)\n".utf8.count > 2 * 4096, "enough progress to fill the pipe: \(total) frames")
         var status: Int32 = 0
         kill(pid, SIGINT)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -154,8 +186,10 @@ struct RenderCommandTests {
         #expect(decoded.info.width == 8 * 152 && decoded.info.height == 2 * 152)
 
         let strip = folder.appendingPathComponent("strip.png").path
-        let film = try CLITests.runExecutable(["filmstrip", CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path,
-                                               "--columns", "4", "-o", strip])
+        let film = try CLITests.runExecutable([
+            "filmstrip", CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path,
+            "--columns", "4", "-o", strip
+        ])
         #expect(film.status == 0, "\(film.stderr)")
         // 8 frames of 100 ms, the last 1500 ms: starts 0, 100, ..., 700.
         #expect(film.stdout.contains("#7  start 700 ms  shows 1500 ms"))

@@ -19,7 +19,9 @@ struct RenderOptionTests {
     }
 
     /// A still render, as a PPM (every background here is opaque, so it holds every pixel).
-    static func still(_ arguments: [String]) throws -> Picture { try Picture(ppm: try render(arguments, output: "out.ppm").file) }
+    static func still(_ arguments: [String]) throws -> Picture {
+        try Picture(ppm: try render(arguments, output: "out.ppm").file)
+    }
 
     /// An animated render, read by Pillow: its frames and their durations in milliseconds.
     static func animation(_ arguments: [String]) throws -> (frames: [Picture], durations: [Double]) {
@@ -32,18 +34,28 @@ struct RenderOptionTests {
     /// Checks that the solid stickers of `image` sit in `grid`'s cells: along the middle of the
     /// first row and down the middle of the first column, the sticker colour covers exactly
     /// the cells (clipped at the canvas's bottom) and nothing else.
-    static func expectStickers(in image: Picture, _ grid: ExpectedGrid, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectStickers(
+        in image: Picture, _ grid: ExpectedGrid, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let first = grid.cells[0]
         let row = grid.cells.filter { $0.y == first.y }.map { $0.x..<($0.x + $0.side) }
-        let column = grid.cells.filter { $0.x == first.x && $0.y < image.height }.map { $0.y..<min($0.y + $0.side, image.height) }
-        #expect(image.runs(of: OptionFixtures.solidColour, row: first.y + first.side / 2) == row, sourceLocation: sourceLocation)
-        #expect(image.runs(of: OptionFixtures.solidColour, column: first.x + first.side / 2) == column, sourceLocation: sourceLocation)
+        let column = grid.cells.filter { $0.x == first.x && $0.y < image.height }.map {
+            $0.y..<min($0.y + $0.side, image.height)
+        }
+        #expect(
+            image.runs(of: OptionFixtures.solidColour, row: first.y + first.side / 2) == row,
+            sourceLocation: sourceLocation)
+        #expect(
+            image.runs(of: OptionFixtures.solidColour, column: first.x + first.side / 2) == column,
+            sourceLocation: sourceLocation)
     }
 
-    @Test("--compact-height: the strip is that many points (or that share of the view) high on the iPhone 15's 393 pt width",
-          arguments: [("200pt", 1, 200), ("50%", 2, 426)])
+    @Test(
+        "--compact-height: the strip is that many points (or that share of the view) high on the iPhone 15's 393 pt width",
+        arguments: [("200pt", 1, 200), ("50%", 2, 426)])
     func compactHeight(height: String, scale: Int, points: Int) throws {
-        let image = try Self.still([try OptionFixtures.path("seven"), "--compact-height", height, "--scale", "\(scale)"])
+        let image = try Self.still([try OptionFixtures.path("seven"), "--compact-height", height, "--scale", "\(scale)"]
+        )
         #expect(image.width == 393 * scale && image.height == points * scale)
         // Regular stickers on a 393 pt view: cells of 102 pt, 3 columns; the rows that fit are
         // drawn, the last one clipped.
@@ -66,8 +78,9 @@ struct RenderOptionTests {
         #expect(all.runs(of: OptionFixtures.solidColour, column: 67).count == 3, "the third row shows")
     }
 
-    @Test("--size: small, regular and large cells are 72, 102 and 163 pt on a 393 pt view, in 4, 3 and 2 columns",
-          arguments: [("small", 72.0, 4), ("regular", 102.0, 3), ("large", 163.0, 2)])
+    @Test(
+        "--size: small, regular and large cells are 72, 102 and 163 pt on a 393 pt view, in 4, 3 and 2 columns",
+        arguments: [("small", 72.0, 4), ("regular", 102.0, 3), ("large", 163.0, 2)])
     func size(size: String, cell: Double, columns: Int) throws {
         // 618 px stickers are 206 pt: each is shrunk to fill its cell.
         let image = try Self.still([try OptionFixtures.path("five618"), "--size", size, "--scale", "1"])
@@ -77,18 +90,24 @@ struct RenderOptionTests {
         Self.expectStickers(in: image, grid)
     }
 
-    @Test("--timing raw, browser and apple: the frame at an instant follows the stored delays (5, 5, 200 ms) as each policy shows them",
-          arguments: ["raw", "browser", "apple"], [7.0, 150.0, 215.0])
+    @Test(
+        "--timing raw, browser and apple: the frame at an instant follows the stored delays (5, 5, 200 ms) as each policy shows them",
+        arguments: ["raw", "browser", "apple"], [7.0, 150.0, 215.0])
     func timing(policy: String, ms: Double) throws {
         let shown = OptionFixtures.timingDelays.map { ExpectedTiming.shown($0, policy: policy) }
         let expected = ExpectedTiming.frame(at: ms, shown: shown)
-        let image = try Self.still([try OptionFixtures.path("timing.png"), "--scale", "1", "--timing", policy, "--at", "\(Int(ms))ms"])
+        let image = try Self.still([
+            try OptionFixtures.path("timing.png"), "--scale", "1", "--timing", policy, "--at", "\(Int(ms))ms"
+        ])
         // The only cell: 102 pt at (16, 8).
-        #expect(image.all(OptionFixtures.timingColours[expected], x: 16, y: 8, width: 102, height: 102),
-                "\(policy) at \(ms) ms shows frame \(expected): \(image.pixel(67, 59))")
+        #expect(
+            image.all(OptionFixtures.timingColours[expected], x: 16, y: 8, width: 102, height: 102),
+            "\(policy) at \(ms) ms shows frame \(expected): \(image.pixel(67, 59))")
     }
 
-    @Test("--filter: lanczos3, bicubic, triangle and box each give the pixels of that filter written here (within 1), and differ from each other")
+    @Test(
+        "--filter: lanczos3, bicubic, triangle and box each give the pixels of that filter written here (within 1), and differ from each other"
+    )
     func filter() throws {
         let source = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try OptionFixtures.path("pattern.rgba"))))
         var outputs: [String: [UInt8]] = [:]
@@ -112,20 +131,25 @@ struct RenderOptionTests {
         }
     }
 
-    @Test("--animate: an APNG with a frame at every change of either sticker, each lasting until the next",
-          arguments: [nil, "1s"] as [String?])
+    @Test(
+        "--animate: an APNG with a frame at every change of either sticker, each lasting until the next",
+        arguments: [nil, "1s"] as [String?])
     func animate(duration: String?) throws {
         let pack = try OptionFixtures.path("animate")
-        let a = OptionFixtures.twoDelays, b = OptionFixtures.threeDelays  // a.png and b.png
+        let a = OptionFixtures.twoDelays
+        let b = OptionFixtures.threeDelays  // a.png and b.png
         // Default length: the longest loop (750 ms).
         let length = duration == nil ? max(a.reduce(0, +), b.reduce(0, +)) : 1000
         let times = ExpectedTiming.changeTimes([a, b], until: length)
         #expect(times == (duration == nil ? [0, 250, 300, 500, 600] : [0, 250, 300, 500, 600, 750, 900]))
-        let rendered = try Self.animation([pack, "--scale", "1", "--animate"] + (duration.map { ["--duration", $0] } ?? []))
+        let rendered = try Self.animation(
+            [pack, "--scale", "1", "--animate"] + (duration.map { ["--duration", $0] } ?? []))
         #expect(rendered.frames.count == times.count)
         let expectedDurations = zip(times, times.dropFirst() + [length]).map { $1 - $0 }
-        #expect(rendered.durations.count == expectedDurations.count
-                && zip(rendered.durations, expectedDurations).allSatisfy { abs($0 - $1) < 1e-6 }, "\(rendered.durations)")
+        #expect(
+            rendered.durations.count == expectedDurations.count
+                && zip(rendered.durations, expectedDurations).allSatisfy { abs($0 - $1) < 1e-6 },
+            "\(rendered.durations)")
         for (frame, time) in zip(rendered.frames, times) {
             // a in the first cell (16, 8), b in the second (146, 8): 102 px each.
             let colourA = OptionFixtures.twoColours[ExpectedTiming.frame(at: time, shown: a)]
@@ -152,8 +176,12 @@ struct ExpectedGrid {
         neededHeight = 16 + Double(rows) * cell + Double(rows - 1) * 16
         let columns = columns
         cells = (0..<count).map { index in
-            let x = 16 + Double(index % columns) * (cell + gap), y = 8 + Double(index / columns) * (cell + 16)
-            return (Int((x * Double(scale)).rounded()), Int((y * Double(scale)).rounded()), Int((cell * Double(scale)).rounded()))
+            let x = 16 + Double(index % columns) * (cell + gap)
+            let y = 8 + Double(index / columns) * (cell + 16)
+            return (
+                Int((x * Double(scale)).rounded()), Int((y * Double(scale)).rounded()),
+                Int((cell * Double(scale)).rounded())
+            )
         }
     }
 }
@@ -196,7 +224,8 @@ struct ReferenceFilter {
 
     /// For each destination index, the source indices it reads and their weights.
     func weights(from source: Int, to destination: Int) -> [[(index: Int, weight: Double)]] {
-        let ratio = Double(destination) / Double(source), stretch = max(1, 1 / ratio)
+        let ratio = Double(destination) / Double(source)
+        let stretch = max(1, 1 / ratio)
         return (0..<destination).map { d in
             let centre = (Double(d) + 0.5) / ratio
             let low = max(0, Int((centre - support * stretch).rounded(.down)))
@@ -214,7 +243,9 @@ struct ReferenceFilter {
         for y in 0..<from {
             for (x, taps) in table.enumerated() {
                 for c in 0..<4 {
-                    rows[(y * to + x) * 4 + c] = taps.reduce(0) { $0 + Double(pixels[(y * from + $1.index) * 4 + c]) * $1.weight }
+                    rows[(y * to + x) * 4 + c] = taps.reduce(0) {
+                        $0 + Double(pixels[(y * from + $1.index) * 4 + c]) * $1.weight
+                    }
                 }
             }
         }

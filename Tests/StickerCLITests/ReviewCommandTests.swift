@@ -14,24 +14,30 @@ struct ReviewCommandTests {
     static func badPack() throws -> URL {
         let folder = CLITests.temporaryDirectory().appendingPathComponent("bad")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try OptionFixtures.path("solid.png"), toPath: folder.appendingPathComponent("solid.png").path)
-        try Python.run("""
-        import sys
-        from PIL import Image, ImageDraw
-        image = Image.new("RGBA", (100, 100), (0, 0, 0, 0))
-        ImageDraw.Draw(image).ellipse((10, 10, 90, 90), fill=(200, 40, 40, 255))
-        image.save(sys.argv[1])
-        """, [folder.appendingPathComponent("small.png").path])
+        try FileManager.default.copyItem(
+            atPath: try OptionFixtures.path("solid.png"), toPath: folder.appendingPathComponent("solid.png").path)
+        try Python.run(
+            """
+            import sys
+            from PIL import Image, ImageDraw
+            image = Image.new("RGBA", (100, 100), (0, 0, 0, 0))
+            ImageDraw.Draw(image).ellipse((10, 10, 90, 90), fill=(200, 40, 40, 255))
+            image.save(sys.argv[1])
+            """, [folder.appendingPathComponent("small.png").path])
         return folder
     }
 
     static func fileBytes(_ folder: URL) throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).reduce(0) { total, name in
-            total + ((try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+            total
+                + ((try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size]
+                    as? Int) ?? 0)
         }
     }
 
-    @Test("one pack: DIR/index.html and its images; exit 0 when it passes, 1 when it breaks a rule; --json sums up from the files")
+    @Test(
+        "one pack: DIR/index.html and its images; exit 0 when it passes, 1 when it breaks a rule; --json sums up from the files"
+    )
     func onePack() throws {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -49,7 +55,9 @@ struct ReviewCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let packs = try #require(json["packs"] as? [[String: Any]])
         #expect(packs.count == 1)
-        #expect(packs[0]["errors"] as? Int == 1 && packs[0]["stickers"] as? Int == 2 && packs[0]["passed"] as? Bool == false)
+        #expect(
+            packs[0]["errors"] as? Int == 1 && packs[0]["stickers"] as? Int == 2 && packs[0]["passed"] as? Bool == false
+        )
         #expect(packs[0]["worstSticker"] as? String == "small")
         #expect(packs[0]["totalBytes"] as? Int == (try Self.fileBytes(bad)))
         let page = try #require(json["page"] as? String)
@@ -63,16 +71,19 @@ struct ReviewCommandTests {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let packs = [try OptionFixtures.path("seven"), try OptionFixtures.path("animate"), try Self.badPack().path]
-        let one = try Self.review(packs + ["-o", out.appendingPathComponent("one").path, "--threads", "1", "--no-fit", "--progress", "lines"])
+        let one = try Self.review(
+            packs + ["-o", out.appendingPathComponent("one").path, "--threads", "1", "--no-fit", "--progress", "lines"])
         #expect(one.status == 1, "one of the packs breaks a rule")
         #expect(one.stderr.contains("reviewing 1/"), "\(one.stderr.prefix(200))")
         for page in ["index.html", "seven/index.html", "animate/index.html", "bad/index.html"] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("one/\(page)").path), "\(page)")
         }
-        let two = try Self.review(packs + ["-o", out.appendingPathComponent("two").path, "--threads", "2", "--no-fit", "--progress", "none"])
+        let two = try Self.review(
+            packs + ["-o", out.appendingPathComponent("two").path, "--threads", "2", "--no-fit", "--progress", "none"])
         #expect(two.status == 1 && two.stderr.isEmpty)
         for page in ["index.html", "seven/index.html", "animate/index.html", "bad/index.html"] {
-            let a = try Data(contentsOf: out.appendingPathComponent("one/\(page)")), b = try Data(contentsOf: out.appendingPathComponent("two/\(page)"))
+            let a = try Data(contentsOf: out.appendingPathComponent("one/\(page)"))
+            let b = try Data(contentsOf: out.appendingPathComponent("two/\(page)"))
             #expect(a == b, "\(page) does not depend on the thread count")
         }
         let index = try String(contentsOf: out.appendingPathComponent("one/index.html"), encoding: .utf8)
@@ -89,7 +100,9 @@ struct ReviewCommandTests {
         #expect(try Self.review([seven, "-o", dir.path, "--no-fit"]).status == 0)
         let single = try Self.review([seven, "-o", dir.path, "--no-fit", "--single-file"])
         #expect(single.status == 0, "\(single.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["index.html"], "the earlier review is replaced as a whole")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["index.html"],
+            "the earlier review is replaced as a whole")
 
         let mine = out.appendingPathComponent("mine")
         try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
@@ -97,7 +110,9 @@ struct ReviewCommandTests {
         let refused = try Self.review([seven, "-o", mine.path, "--no-fit"])
         #expect(refused.status == 1 && refused.stderr.contains("not an earlier review"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path) == ["notes.txt"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["mine", "review"], "no staging folder left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["mine", "review"],
+            "no staging folder left")
     }
 
     @Test("--view, --device and --scale size the drawings; --photo is the photo background, at most 640 px")
@@ -107,55 +122,80 @@ struct ReviewCommandTests {
         let dir = out.appendingPathComponent("r")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let photo = out.appendingPathComponent("photo.png")
-        try Python.run("""
-        import sys
-        from PIL import Image
-        Image.new("RGB", (1000, 800), (20, 200, 90)).save(sys.argv[1])
-        """, [photo.path])
-        let result = try Self.review([try OptionFixtures.path("seven"), "-o", dir.path, "--no-fit", "--view", "320x600", "--scale", "1", "--photo", photo.path])
+        try Python.run(
+            """
+            import sys
+            from PIL import Image
+            Image.new("RGB", (1000, 800), (20, 200, 90)).save(sys.argv[1])
+            """, [photo.path])
+        let result = try Self.review([
+            try OptionFixtures.path("seven"), "-o", dir.path, "--no-fit", "--view", "320x600", "--scale", "1",
+            "--photo", photo.path
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        let conversation = try FitCommandTests.pillow(dir.appendingPathComponent("images/conversation-light.png")).frames
+        let conversation = try FitCommandTests.pillow(dir.appendingPathComponent("images/conversation-light.png"))
+            .frames
         #expect(conversation.first?.count == 320 * 600 * 4)
         let background = try FitCommandTests.pillow(dir.appendingPathComponent("images/photo.jpg")).frames
         #expect(background.first?.count == 640 * 512 * 4)
         let centre = Array(try #require(background.first)[(256 * 640 + 320) * 4..<(256 * 640 + 320) * 4 + 3])
         #expect(zip(centre, [20, 200, 90] as [UInt8]).allSatisfy { abs(Int($0) - Int($1)) <= 3 }, "\(centre)")
-        let device = try Self.review([try OptionFixtures.path("seven"), "-o", out.appendingPathComponent("d").path, "--no-fit", "--device", "iphone-8"])
+        let device = try Self.review([
+            try OptionFixtures.path("seven"), "-o", out.appendingPathComponent("d").path, "--no-fit", "--device",
+            "iphone-8"
+        ])
         #expect(device.status == 0)
-        #expect(try FitCommandTests.pillow(out.appendingPathComponent("d/images/conversation-dark.png")).frames.first?.count == 375 * 2 * 667 * 2 * 4,
-                "--scale is 2 by default")
+        #expect(
+            try FitCommandTests.pillow(out.appendingPathComponent("d/images/conversation-dark.png")).frames.first?.count
+                == 375 * 2 * 667 * 2 * 4,
+            "--scale is 2 by default")
     }
 
-    @Test("the fit dry run is what fit writes: the page's bytes after, --max-bytes and --fit-level, against the catalog fit writes")
+    @Test(
+        "the fit dry run is what fit writes: the page's bytes after, --max-bytes and --fit-level, against the catalog fit writes"
+    )
     func dryRunMatchesFit() throws {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let bad = try Self.badPack()
-        let review = try Self.review([bad.path, "-o", out.appendingPathComponent("r").path, "--fit-level", "3", "--max-bytes", "400000"])
+        let review = try Self.review([
+            bad.path, "-o", out.appendingPathComponent("r").path, "--fit-level", "3", "--max-bytes", "400000"
+        ])
         #expect(review.status == 1)
         let catalog = out.appendingPathComponent("Fit.xcstickers")
-        let fit = try CLITests.runExecutable(["fit", bad.path, "-o", catalog.path, "--level", "3", "--max-bytes", "400000"])
+        let fit = try CLITests.runExecutable([
+            "fit", bad.path, "-o", catalog.path, "--level", "3", "--max-bytes", "400000"
+        ])
         #expect(fit.status == 0, "\(fit.stderr)")
         let html = try String(contentsOf: out.appendingPathComponent("r/index.html"), encoding: .utf8)
         for sticker in ["small", "solid"] {
             let folder = catalog.appendingPathComponent("Sticker Pack.stickerpack/\(sticker).sticker")
-            let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0 != "Contents.json" })
-            let bytes = try #require(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(file).path)[.size] as? Int)
-            let card = try #require(html.components(separatedBy: "<article").first { $0.contains("<h3>\(sticker)</h3>") })
+            let file = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0 != "Contents.json" })
+            let bytes = try #require(
+                try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(file).path)[.size]
+                    as? Int)
+            let card = try #require(
+                html.components(separatedBy: "<article").first { $0.contains("<h3>\(sticker)</h3>") })
             let formatted = bytes >= 1000 ? "\(bytes / 1000),\(String(format: "%03d", bytes % 1000))" : "\(bytes)"
             #expect(card.contains("\u{2192} \(formatted) bytes (under 400,000)"), "\(sticker): \(bytes)")
             #expect(card.contains("compression level 3"))
         }
         let dry = try CLITests.runExecutable(["fit", bad.path, "--dry-run", "--level", "3", "--max-bytes", "400000"])
         #expect(dry.status == 0 && dry.stdout.contains("dry run: nothing written"), "\(dry.stdout)")
-        #expect(dry.stdout.components(separatedBy: "\n").filter { $0.contains(" ok ") || $0.hasPrefix("  ok") }.count == 2)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["Fit.xcstickers", "r"], "the dry run writes nothing")
+        #expect(
+            dry.stdout.components(separatedBy: "\n").filter { $0.contains(" ok ") || $0.hasPrefix("  ok") }.count == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["Fit.xcstickers", "r"],
+            "the dry run writes nothing")
     }
 
-    @Test("bad options are refused before any work", arguments: [
-        ["--fit-level", "13"], ["--fit-level", "0"], ["--threads", "0"], ["--max-bytes", "0"], ["--scale", "4"],
-        ["--no-fit", "--fit-level", "5"], ["--view", "wide"],
-    ])
+    @Test(
+        "bad options are refused before any work",
+        arguments: [
+            ["--fit-level", "13"], ["--fit-level", "0"], ["--threads", "0"], ["--max-bytes", "0"], ["--scale", "4"],
+            ["--no-fit", "--fit-level", "5"], ["--view", "wide"]
+        ])
     func badOptions(_ options: [String]) throws {
         let out = CLITests.temporaryDirectory()
         let result = try Self.review([try OptionFixtures.path("seven"), "-o", out.path] + options)

@@ -20,29 +20,40 @@ struct SheetOptionTests {
 
     /// The opaque presets, in the sheet's column order (docs/cli.md): white, black, red, yellow,
     /// (multicolor), light #F2F2F7, dark #1C1C1E, (checker). Red and yellow are iOS's system colours.
-    static let solidPresets: [Int: Colour] = [0: Colour(hex: 0xFFFFFF), 1: Colour(hex: 0x000000), 2: Colour(hex: 0xFF3B30),
-                                              3: Colour(hex: 0xFFCC00), 5: Colour(hex: 0xF2F2F7), 6: Colour(hex: 0x1C1C1E)]
+    static let solidPresets: [Int: Colour] = [
+        0: Colour(hex: 0xFFFFFF), 1: Colour(hex: 0x000000), 2: Colour(hex: 0xFF3B30),
+        3: Colour(hex: 0xFFCC00), 5: Colour(hex: 0xF2F2F7), 6: Colour(hex: 0x1C1C1E)
+    ]
     /// Apple's six test hues, the multicolor bands.
-    static let multicolor: Set<Colour> = [Colour(hex: 0xFF3B30), Colour(hex: 0xFF9500), Colour(hex: 0xFFCC00),
-                                          Colour(hex: 0x34C759), Colour(hex: 0x007AFF), Colour(hex: 0xAF52DE)]
+    static let multicolor: Set<Colour> = [
+        Colour(hex: 0xFF3B30), Colour(hex: 0xFF9500), Colour(hex: 0xFFCC00),
+        Colour(hex: 0x34C759), Colour(hex: 0x007AFF), Colour(hex: 0xAF52DE)
+    ]
 
     /// Checks one tile of a sheet: the `cell` square at (`x` + `pad`, `y` + `pad`) is all
     /// `sticker`, and the frame of `pad` around it satisfies `background`.
-    static func expectTile(_ image: Picture, x: Int, y: Int, cell: Int, pad: Int, sticker: Colour,
-                           background: (Colour) -> Bool, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(image.all(sticker, x: x + pad, y: y + pad, width: cell, height: cell), "\(comment): the sticker fills its cell",
-                sourceLocation: sourceLocation)
+    static func expectTile(
+        _ image: Picture, x: Int, y: Int, cell: Int, pad: Int, sticker: Colour,
+        background: (Colour) -> Bool, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            image.all(sticker, x: x + pad, y: y + pad, width: cell, height: cell),
+            "\(comment): the sticker fills its cell",
+            sourceLocation: sourceLocation)
         let tile = cell + 2 * pad
         var wrong: [Colour] = []
         for py in y..<(y + tile) {
-            for px in x..<(x + tile) where px < x + pad || px >= x + pad + cell || py < y + pad || py >= y + pad + cell {
+            for px in x..<(x + tile) where px < x + pad || px >= x + pad + cell || py < y + pad || py >= y + pad + cell
+            {
                 if !background(image.pixel(px, py)) { wrong.append(image.pixel(px, py)) }
             }
         }
         #expect(wrong.isEmpty, "\(comment): background pixels \(Set(wrong))", sourceLocation: sourceLocation)
     }
 
-    @Test("sheet: each sticker (a row) on each preset background (a column); a cell is the sticker, its surround the preset")
+    @Test(
+        "sheet: each sticker (a row) on each preset background (a column); a cell is the sticker, its surround the preset"
+    )
     func presets() throws {
         // pair/: first = solid.png, second = timing.png (red at 0 s). Regular: 136 pt cells at
         // 1x with 8 pt around them, 152 px tiles.
@@ -56,8 +67,9 @@ struct SheetOptionTests {
                 case 7: background = { $0 == Colour(hex: 0xFFFFFF) || $0 == Colour(hex: 0xCCCCCC) }
                 default: background = { [expected = Self.solidPresets[column]!] in $0 == expected }
                 }
-                Self.expectTile(image, x: column * 152, y: row * 152, cell: 136, pad: 8, sticker: sticker,
-                                background: background, "row \(row), column \(column)")
+                Self.expectTile(
+                    image, x: column * 152, y: row * 152, cell: 136, pad: 8, sticker: sticker,
+                    background: background, "row \(row), column \(column)")
             }
         }
         // multicolor crosses several hues in a tile; checker alternates 8 px squares of white and grey.
@@ -68,32 +80,45 @@ struct SheetOptionTests {
 
     @Test("sheet --background: each adds a column of exactly that colour after the presets")
     func extraBackgrounds() throws {
-        let (image, stdout) = try Self.run("sheet", [try OptionFixtures.path("solid.png"), "--background", "#336699", "--background", "black"])
+        let (image, stdout) = try Self.run(
+            "sheet", [try OptionFixtures.path("solid.png"), "--background", "#336699", "--background", "black"])
         #expect(image.width == 10 * 152 && image.height == 152)
         #expect(stdout.contains("#336699, black)"))
-        Self.expectTile(image, x: 8 * 152, y: 0, cell: 136, pad: 8, sticker: OptionFixtures.solidColour,
-                        background: { $0 == Colour(hex: 0x336699) }, "#336699")
-        Self.expectTile(image, x: 9 * 152, y: 0, cell: 136, pad: 8, sticker: OptionFixtures.solidColour,
-                        background: { $0 == Colour(hex: 0x000000) }, "black")
+        Self.expectTile(
+            image, x: 8 * 152, y: 0, cell: 136, pad: 8, sticker: OptionFixtures.solidColour,
+            background: { $0 == Colour(hex: 0x336699) }, "#336699")
+        Self.expectTile(
+            image, x: 9 * 152, y: 0, cell: 136, pad: 8, sticker: OptionFixtures.solidColour,
+            background: { $0 == Colour(hex: 0x000000) }, "black")
     }
 
-    @Test("sheet --scale and --size: the cell is the size's points times the scale, with 8 pt around it",
-          arguments: [("1", nil, 136), ("2", nil, 272), ("3", nil, 408), ("1", "small", 100), ("1", "large", 206), ("2", "large", 412)] as [(String, String?, Int)])
+    @Test(
+        "sheet --scale and --size: the cell is the size's points times the scale, with 8 pt around it",
+        arguments: [
+            ("1", nil, 136), ("2", nil, 272), ("3", nil, 408), ("1", "small", 100), ("1", "large", 206),
+            ("2", "large", 412)
+        ] as [(String, String?, Int)])
     func scaleAndSize(scale: String, size: String?, cell: Int) throws {
-        let (image, _) = try Self.run("sheet", [try OptionFixtures.path("solid.png"), "--scale", scale] + (size.map { ["--size", $0] } ?? []))
-        let pad = 8 * Int(scale)!, tile = cell + 2 * pad
+        let (image, _) = try Self.run(
+            "sheet", [try OptionFixtures.path("solid.png"), "--scale", scale] + (size.map { ["--size", $0] } ?? []))
+        let pad = 8 * Int(scale)!
+        let tile = cell + 2 * pad
         #expect(image.width == 8 * tile && image.height == tile)
-        Self.expectTile(image, x: 0, y: 0, cell: cell, pad: pad, sticker: OptionFixtures.solidColour,
-                        background: { $0 == Colour(hex: 0xFFFFFF) }, "white")
+        Self.expectTile(
+            image, x: 0, y: 0, cell: cell, pad: pad, sticker: OptionFixtures.solidColour,
+            background: { $0 == Colour(hex: 0xFFFFFF) }, "white")
     }
 
-    @Test("sheet --at: the frame shown is the one the stored delays (5, 5, 200 ms, each under 11 ms shown for 100 ms) give",
-          arguments: [0.0, 50, 150, 250, 450])
+    @Test(
+        "sheet --at: the frame shown is the one the stored delays (5, 5, 200 ms, each under 11 ms shown for 100 ms) give",
+        arguments: [0.0, 50, 150, 250, 450])
     func at(ms: Double) throws {
         let shown = OptionFixtures.timingDelays.map { ExpectedTiming.shown($0, policy: "apple") }
         let expected = OptionFixtures.timingColours[ExpectedTiming.frame(at: ms, shown: shown)]
         let (image, _) = try Self.run("sheet", [try OptionFixtures.path("timing.png"), "--at", "\(Int(ms))ms"])
-        Self.expectTile(image, x: 152, y: 0, cell: 136, pad: 8, sticker: expected, background: { $0 == Colour(hex: 0) }, "at \(ms) ms")
+        Self.expectTile(
+            image, x: 152, y: 0, cell: 136, pad: 8, sticker: expected, background: { $0 == Colour(hex: 0) },
+            "at \(ms) ms")
     }
 
     /// A filmstrip's frame cells: `cell` px squares with 6 px around each, `columns` a row.
@@ -101,10 +126,12 @@ struct SheetOptionTests {
         ((index % columns) * (cell + 12) + 6, (index / columns) * tileHeight + 6)
     }
 
-    @Test("filmstrip: cell k shows frame k; --cell sets the cells' side and the image's width",
-          arguments: [(40, 4), (64, 3)])
+    @Test(
+        "filmstrip: cell k shows frame k; --cell sets the cells' side and the image's width",
+        arguments: [(40, 4), (64, 3)])
     func filmstripFrames(cell: Int, columns: Int) throws {
-        let (image, stdout) = try Self.run("filmstrip", [try OptionFixtures.path("eight.png"), "--columns", "\(columns)", "--cell", "\(cell)"])
+        let (image, stdout) = try Self.run(
+            "filmstrip", [try OptionFixtures.path("eight.png"), "--columns", "\(columns)", "--cell", "\(cell)"])
         let rows = (8 + columns - 1) / columns
         #expect(image.width == columns * (cell + 12))
         #expect(image.height % rows == 0)
@@ -114,23 +141,32 @@ struct SheetOptionTests {
         #expect(label > 0 && label < 40, "\(label)")
         for (index, colour) in OptionFixtures.eightColours.enumerated() {
             let (x, y) = Self.frameCell(index, columns: columns, cell: cell, tileHeight: tileHeight)
-            #expect(image.all(colour, x: x, y: y, width: cell, height: cell), "frame \(index): \(image.pixel(x + cell / 2, y + cell / 2))")
+            #expect(
+                image.all(colour, x: x, y: y, width: cell, height: cell),
+                "frame \(index): \(image.pixel(x + cell / 2, y + cell / 2))")
             // The sheet's white shows right and below the cell: the cell is exactly `cell` wide and high.
-            #expect(image.pixel(x + cell, y + cell / 2) == Colour(hex: 0xFFFFFF) && image.pixel(x + cell / 2, y + cell) == Colour(hex: 0xFFFFFF))
+            #expect(
+                image.pixel(x + cell, y + cell / 2) == Colour(hex: 0xFFFFFF)
+                    && image.pixel(x + cell / 2, y + cell) == Colour(hex: 0xFFFFFF))
         }
         #expect(stdout.contains("#7  start 700 ms  shows 100 ms"))
     }
 
-    @Test("filmstrip --timing: the printed start times and durations follow the stored delays under each policy",
-          arguments: ["raw", "browser", "apple"])
+    @Test(
+        "filmstrip --timing: the printed start times and durations follow the stored delays under each policy",
+        arguments: ["raw", "browser", "apple"])
     func filmstripTiming(policy: String) throws {
         let shown = OptionFixtures.timingDelays.map { ExpectedTiming.shown($0, policy: policy) }
         let (_, stdout) = try Self.run("filmstrip", [try OptionFixtures.path("timing.png"), "--timing", policy])
-        let expected = zip(ExpectedTiming.starts(shown), shown).enumerated().map { "  #\($0)  start \(Int($1.0)) ms  shows \(Int($1.1)) ms" }
+        let expected = zip(ExpectedTiming.starts(shown), shown).enumerated().map {
+            "  #\($0)  start \(Int($1.0)) ms  shows \(Int($1.1)) ms"
+        }
         #expect(Array(stdout.split(separator: "\n").dropFirst().map(String.init)) == expected)
     }
 
-    @Test("filmstrip --sticker: the named sticker of a pack; a pack of several needs it; an unknown name fails naming the choices")
+    @Test(
+        "filmstrip --sticker: the named sticker of a pack; a pack of several needs it; an unknown name fails naming the choices"
+    )
     func filmstripSticker() throws {
         let pack = try OptionFixtures.path("pair")
         let first = try Self.run("filmstrip", [pack, "--sticker", "first", "--cell", "32"])
@@ -144,10 +180,16 @@ struct SheetOptionTests {
         let folder = CLITests.temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let unknown = try CLITests.runExecutable(["filmstrip", pack, "--sticker", "third", "-o", folder.appendingPathComponent("x.ppm").path])
-        #expect(unknown.status == 1 && unknown.stderr == "Error: \(pack): no sticker named third (first, second)\n", "\(unknown.stderr)")
+        let unknown = try CLITests.runExecutable([
+            "filmstrip", pack, "--sticker", "third", "-o", folder.appendingPathComponent("x.ppm").path
+        ])
+        #expect(
+            unknown.status == 1 && unknown.stderr == "Error: \(pack): no sticker named third (first, second)\n",
+            "\(unknown.stderr)")
         let unnamed = try CLITests.runExecutable(["filmstrip", pack, "-o", folder.appendingPathComponent("x.ppm").path])
-        #expect(unnamed.status == 1 && unnamed.stderr == "Error: \(pack): 2 stickers; choose one with --sticker\n", "\(unnamed.stderr)")
+        #expect(
+            unnamed.status == 1 && unnamed.stderr == "Error: \(pack): 2 stickers; choose one with --sticker\n",
+            "\(unnamed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
     }
 }

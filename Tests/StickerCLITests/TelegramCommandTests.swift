@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Telegram's formats through every command: a `.tgs` written here (a red square moving
 /// across, the geometry known) and a VP9 `.webm` with alpha made by ffmpeg, in one folder.
@@ -17,12 +17,17 @@ struct TelegramCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let json = folder.deletingLastPathComponent().appendingPathComponent("square.json")
         try Data(square.utf8).write(to: json)
-        let gzip = try TestProcess.run(["python3", "-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read()))",
-                                        json.path, folder.appendingPathComponent("square.tgs").path])
+        let gzip = try TestProcess.run([
+            "python3", "-c",
+            "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read()))",
+            json.path, folder.appendingPathComponent("square.tgs").path
+        ])
         try #require(gzip == 0)
-        let ffmpeg = try TestProcess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x96:rate=24:duration=0.5",
-                                          "-vf", "format=yuva420p,geq=lum='lum(X,Y)':cb='cb(X,Y)':cr='cr(X,Y)':a='if(lt(hypot(X-48,Y-48),40),255,0)'",
-                                          "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", folder.appendingPathComponent("clip.webm").path])
+        let ffmpeg = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x96:rate=24:duration=0.5",
+            "-vf", "format=yuva420p,geq=lum='lum(X,Y)':cb='cb(X,Y)':cr='cr(X,Y)':a='if(lt(hypot(X-48,Y-48),40),255,0)'",
+            "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", folder.appendingPathComponent("clip.webm").path
+        ])
         try #require(ffmpeg == 0)
         return folder
     }
@@ -33,7 +38,10 @@ struct TelegramCommandTests {
     func info() throws {
         let tgs = try CLITests.runExecutable(["info", try Self.path("square.tgs")])
         #expect(tgs.status == 0, "\(tgs.stderr)")
-        for line in ["format:     lottie", "canvas:     64x64", "frames:     30", "frame rate: 30 fps", "plays: forever", "gzip: true"] {
+        for line in [
+            "format:     lottie", "canvas:     64x64", "frames:     30", "frame rate: 30 fps", "plays: forever",
+            "gzip: true"
+        ] {
             #expect(tgs.stdout.contains(line), "\(line) in \(tgs.stdout)")
         }
         let webm = try CLITests.runExecutable(["info", try Self.path("clip.webm")])
@@ -49,7 +57,8 @@ struct TelegramCommandTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLITests.runExecutable(["frames", try Self.path("square.tgs"), "--out", out.path])
         #expect(result.status == 0, "\(result.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }
+            .sorted()
         #expect(files.count == 30)
         // Frame 15: the centre at (32, 32), so (32, 32) is red and (16, 32) is clear.
         let picture = try Pillow.animation(out.appendingPathComponent(files[15])).frames[0]
@@ -62,7 +71,9 @@ struct TelegramCommandTests {
         let result = try CLITests.runExecutable(["validate", try Self.pack.get().path])
         #expect(result.status == 1)
         for name in ["square.tgs", "clip.webm"] {
-            #expect(result.stdout.contains("error [format]") && result.stdout.contains("\(name) is not PNG, APNG, GIF or JPEG"), "\(result.stdout)")
+            #expect(
+                result.stdout.contains("error [format]")
+                    && result.stdout.contains("\(name) is not PNG, APNG, GIF or JPEG"), "\(result.stdout)")
         }
         #expect(result.stdout.components(separatedBy: "`stickers fit` converts it").count == 3, "\(result.stdout)")
     }
@@ -77,12 +88,15 @@ struct TelegramCommandTests {
     func webmFrames() throws {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLITests.runExecutable(["frames", try Self.path("clip.webm"), "--out", out.path, "--format", "rgba"])
+        let result = try CLITests.runExecutable([
+            "frames", try Self.path("clip.webm"), "--out", out.path, "--format", "rgba"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let reference = try Self.ffmpegFrames("clip.webm")
         #expect(reference.count == 12)
         for (index, expected) in reference.enumerated() {
-            let ours = [UInt8](try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
+            let ours = [UInt8](
+                try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
             try #require(ours.count == expected.count, "frame \(index)")
             let worst = zip(ours, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
             #expect(worst <= 1, "frame \(index): \(worst) levels from ffmpeg's")
@@ -128,21 +142,27 @@ struct TelegramCommandTests {
             let (x, y) = (column * 116 + 8, 116 + 8)
             // The 64 px frame is scaled up (Lanczos), so inside the square's edge the filter's
             // lobe leaves red a few levels under opaque: red, within 16 levels, on any backdrop.
-            let square = (y + 39 ..< y + 61).flatMap { py in (x + 14 ..< x + 36).map { image.pixel($0, py) } }
+            let square = (y + 39..<y + 61).flatMap { py in (x + 14..<x + 36).map { image.pixel($0, py) } }
             #expect(square.allSatisfy { $0.r >= 239 && $0.g <= 16 && $0.b <= 16 }, "column \(column): the square")
             // Left of it and right of it the background shows: the two agree, and are not red.
-            let left = image.pixel(x + 5, y + 50), right = image.pixel(x + 75, y + 50)
-            #expect(left != Colour(255, 0, 0) && (column == 4 || column == 7 || left == right), "column \(column): \(left) \(right)")
+            let left = image.pixel(x + 5, y + 50)
+            let right = image.pixel(x + 75, y + 50)
+            #expect(
+                left != Colour(255, 0, 0) && (column == 4 || column == 7 || left == right),
+                "column \(column): \(left) \(right)")
         }
         // On white the surround is white; the clip's row shows white at its cell's corners
         // (outside the alpha disc) and the picture at its centre.
         #expect(image.pixel(8 + 75, 116 + 8 + 50) == Colour(hex: 0xFFFFFF))
-        #expect(image.pixel(8 + 2, 8 + 2) == Colour(hex: 0xFFFFFF) && image.pixel(8 + 50, 8 + 50) != Colour(hex: 0xFFFFFF))
+        #expect(
+            image.pixel(8 + 2, 8 + 2) == Colour(hex: 0xFFFFFF) && image.pixel(8 + 50, 8 + 50) != Colour(hex: 0xFFFFFF))
     }
 
     @Test("render --animate: the square moves right 32/30 of its units a frame, at the times its frames start")
     func animatedRender() throws {
-        let (frames, durations) = try RenderOptionTests.animation([try Self.pack.get().path, "--animate", "--duration", "1"])
+        let (frames, durations) = try RenderOptionTests.animation([
+            try Self.pack.get().path, "--animate", "--duration", "1"
+        ])
         try #require(frames.count > 10)
         /// The exactly red pixels of the square's column: their centre's x and their extent.
         func red(_ picture: Picture, from left: Int) -> (centre: Double, width: Int)? {
@@ -164,14 +184,20 @@ struct TelegramCommandTests {
             let shownFrame = Int((start * 30 / 1000 + 1e-6).rounded(.down)) % 30
             let expected = first.centre + scale * 32 * Double(shownFrame) / 30
             let seen = try #require(red(frame, from: left), "frame \(index)")
-            #expect(abs(seen.centre - expected) <= 1.5, "output frame \(index) at \(start) ms: Lottie frame \(shownFrame), centre \(seen.centre), expected \(expected)")
+            #expect(
+                abs(seen.centre - expected) <= 1.5,
+                "output frame \(index) at \(start) ms: Lottie frame \(shownFrame), centre \(seen.centre), expected \(expected)"
+            )
             start += durations[index]
         }
     }
 
     @Test("preview --frame 15: red cells exactly where the square stands in the middle of the picture")
     func preview() throws {
-        let preview = try CLITests.runExecutable(["preview", try Self.path("square.tgs"), "--frame", "15", "--width", "32", "--height", "16", "--colors", "truecolor"])
+        let preview = try CLITests.runExecutable([
+            "preview", try Self.path("square.tgs"), "--frame", "15", "--width", "32", "--height", "16", "--colors",
+            "truecolor"
+        ])
         #expect(preview.status == 0, "\(preview.stderr)")
         // 32 x 16 cells of two pixels each: the 64 px frame at 32 x 32. Frame 15's square spans
         // 24...40 of 64 both ways: pixels 12...20, red inside 13...18, none outside 11...20.
@@ -181,7 +207,9 @@ struct TelegramCommandTests {
             for (x, cell) in line.enumerated() {
                 for (y, colour) in [(2 * row, cell.top), (2 * row + 1, cell.bottom)] {
                     let isRed = colour == Colour(255, 0, 0)
-                    if (13...18).contains(x) && (13...18).contains(y) { #expect(isRed, "(\(x), \(y)): \(String(describing: colour))") }
+                    if (13...18).contains(x) && (13...18).contains(y) {
+                        #expect(isRed, "(\(x), \(y)): \(String(describing: colour))")
+                    }
                     if !(11...20).contains(x) || !(11...20).contains(y) { #expect(!isRed, "(\(x), \(y))") }
                 }
             }
@@ -218,7 +246,8 @@ struct TelegramCommandTests {
         // frame for frame, close, and as close as the report says.
         let clip = try #require(stickers.first { $0["name"] as? String == "clip" })
         let reported = try #require(clip["psnr"] as? Double ?? ((clip["lossy"] as? Bool) == false ? 99 : nil))
-        let psnrs = try Self.psnrAgainstFFmpeg(try FitCommandTests.stickerFile(catalog, "clip"), frames: try Self.ffmpegFrames("clip.webm"))
+        let psnrs = try Self.psnrAgainstFFmpeg(
+            try FitCommandTests.stickerFile(catalog, "clip"), frames: try Self.ffmpegFrames("clip.webm"))
         #expect(psnrs.count == 12 && psnrs.allSatisfy { $0 >= 35 }, "\(psnrs)")
         let mean = psnrs.reduce(0, +) / Double(max(psnrs.count, 1))
         #expect(abs(mean - min(reported, 60)) <= 3, "reported \(reported) dB, against ffmpeg's frames \(mean) dB")
@@ -230,20 +259,22 @@ struct TelegramCommandTests {
         let folder = CLITests.temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (index, frame) in frames.enumerated() { try Data(frame).write(to: folder.appendingPathComponent("\(index).rgba")) }
+        for (index, frame) in frames.enumerated() {
+            try Data(frame).write(to: folder.appendingPathComponent("\(index).rgba"))
+        }
         let script = """
-        import math, sys, numpy as np
-        from PIL import Image, ImageSequence
-        folder, count = sys.argv[1], int(sys.argv[3])
-        fitted = [np.asarray(f.convert("RGBA"), dtype=float) for f in ImageSequence.Iterator(Image.open(sys.argv[2]))]
-        for k, shown in enumerate(fitted[:count]):
-            side = shown.shape[1]
-            source = np.frombuffer(open("%s/%d.rgba" % (folder, k), "rb").read(), np.uint8).reshape(96, 96, 4).astype(np.float32)
-            planes = [np.asarray(Image.fromarray(source[..., c], "F").resize((side, side), Image.LANCZOS)) for c in range(4)]
-            expected = np.clip(np.stack(planes, -1), 0, 255)
-            shown[..., :3] *= shown[..., 3:4] / 255
-            print(10 * math.log10(255 ** 2 / max(((expected - shown) ** 2).mean(), 1e-9)))
-        """
+            import math, sys, numpy as np
+            from PIL import Image, ImageSequence
+            folder, count = sys.argv[1], int(sys.argv[3])
+            fitted = [np.asarray(f.convert("RGBA"), dtype=float) for f in ImageSequence.Iterator(Image.open(sys.argv[2]))]
+            for k, shown in enumerate(fitted[:count]):
+                side = shown.shape[1]
+                source = np.frombuffer(open("%s/%d.rgba" % (folder, k), "rb").read(), np.uint8).reshape(96, 96, 4).astype(np.float32)
+                planes = [np.asarray(Image.fromarray(source[..., c], "F").resize((side, side), Image.LANCZOS)) for c in range(4)]
+                expected = np.clip(np.stack(planes, -1), 0, 255)
+                shown[..., :3] *= shown[..., 3:4] / 255
+                print(10 * math.log10(255 ** 2 / max(((expected - shown) ** 2).mean(), 1e-9)))
+            """
         let output = try TestProcess.capture(["python3", "-c", script, folder.path, file.path, "\(frames.count)"])
         try #require(output.status == 0, "\(output.stderr)")
         return output.stdout.split(separator: "\n").compactMap { Double($0) }
@@ -252,7 +283,9 @@ struct TelegramCommandTests {
     /// Every fcTL's delay as stored (delay_num, delay_den: the two 16-bit fields after the
     /// sequence number, size and offset), walked from the PNG and APNG specifications.
     static func storedDelays(_ png: [UInt8]) -> [(numerator: Int, denominator: Int)] {
-        func number(_ offset: Int, _ count: Int) -> Int { png[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) } }
+        func number(_ offset: Int, _ count: Int) -> Int {
+            png[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
+        }
         var delays: [(numerator: Int, denominator: Int)] = []
         var offset = 8
         while offset + 12 <= png.count {

@@ -23,18 +23,25 @@ struct TranscriptCommandTests {
         return frames
     }
 
-    @Test("a pack alone: the default conversation, one screen of --device at --scale, light by default and --appearance dark")
+    @Test(
+        "a pack alone: the default conversation, one screen of --device at --scale, light by default and --appearance dark"
+    )
     func packAlone() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let light = folder.appendingPathComponent("light.png"), dark = folder.appendingPathComponent("dark.png")
-        let one = try Self.transcript([CLITests.samplePack.path, "-o", light.path, "--device", "iphone-8", "--scale", "1"])
+        let light = folder.appendingPathComponent("light.png")
+        let dark = folder.appendingPathComponent("dark.png")
+        let one = try Self.transcript([
+            CLITests.samplePack.path, "-o", light.path, "--device", "iphone-8", "--scale", "1"
+        ])
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.contains("375x667 px"), "\(one.stdout)")
         let lightPixels = try #require(try Self.frames(light, width: 375).first)
         #expect(lightPixels.count == 375 * 667 * 4)
         #expect(Array(lightPixels[0..<4]) == [255, 255, 255, 255], "a white screen")
-        let two = try Self.transcript([CLITests.samplePack.path, "-o", dark.path, "--view", "300x500", "--scale", "2", "--appearance", "dark"])
+        let two = try Self.transcript([
+            CLITests.samplePack.path, "-o", dark.path, "--view", "300x500", "--scale", "2", "--appearance", "dark"
+        ])
         #expect(two.status == 0, "\(two.stderr)")
         let darkPixels = try #require(try Self.frames(dark, width: 600).first)
         #expect(darkPixels.count == 600 * 1000 * 4)
@@ -45,7 +52,8 @@ struct TranscriptCommandTests {
     func allAndAt() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let screen = folder.appendingPathComponent("screen.png"), all = folder.appendingPathComponent("all.png")
+        let screen = folder.appendingPathComponent("screen.png")
+        let all = folder.appendingPathComponent("all.png")
         #expect(try Self.transcript([CLITests.samplePack.path, "-o", screen.path, "--scale", "1"]).status == 0)
         let result = try Self.transcript([CLITests.samplePack.path, "-o", all.path, "--scale", "1", "--all"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -58,8 +66,12 @@ struct TranscriptCommandTests {
         // whose fill follows their place on the screen; the first messages are not on it.
         let rowBytes = 393 * 4
         let tail = Array(allPixels.suffix(852 * rowBytes))
-        #expect(Array(screenPixels.prefix(700 * rowBytes)) == Array(tail.prefix(700 * rowBytes)), "the screen is the conversation's end")
-        #expect(Array(allPixels.prefix(rowBytes * 40)) != Array(screenPixels.prefix(rowBytes * 40)), "the screen is scrolled")
+        #expect(
+            Array(screenPixels.prefix(700 * rowBytes)) == Array(tail.prefix(700 * rowBytes)),
+            "the screen is the conversation's end")
+        #expect(
+            Array(allPixels.prefix(rowBytes * 40)) != Array(screenPixels.prefix(rowBytes * 40)),
+            "the screen is scrolled")
     }
 
     /// A pack of one sticker whose frames are solid red, green and blue, stored for 5, 5 and
@@ -68,12 +80,13 @@ struct TranscriptCommandTests {
     static func timingScript(in folder: URL) throws -> URL {
         let pack = folder.appendingPathComponent("pack")
         try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
-        try Python.run("""
-        import sys
-        from PIL import Image
-        frames = [Image.new("RGBA", (300, 300), c) for c in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)]]
-        frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=[5, 5, 200], loop=0)
-        """, [pack.appendingPathComponent("timing.png").path])
+        try Python.run(
+            """
+            import sys
+            from PIL import Image
+            frames = [Image.new("RGBA", (300, 300), c) for c in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)]]
+            frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=[5, 5, 200], loop=0)
+            """, [pack.appendingPathComponent("timing.png").path])
         let script = folder.appendingPathComponent("chat.txt")
         try "pack: pack\nthem: hi\nme: sticker timing\n".write(to: script, atomically: true, encoding: .utf8)
         return script
@@ -85,22 +98,34 @@ struct TranscriptCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = try Self.timingScript(in: folder)
         var pictures: [Picture] = []
-        for (instant, colour) in [("0s", Colour(255, 0, 0)), ("0.15s", Colour(0, 255, 0)), ("0.35s", Colour(0, 0, 255)), ("450ms", Colour(255, 0, 0))] {
+        for (instant, colour) in [
+            ("0s", Colour(255, 0, 0)), ("0.15s", Colour(0, 255, 0)), ("0.35s", Colour(0, 0, 255)),
+            ("450ms", Colour(255, 0, 0))
+        ] {
             let out = folder.appendingPathComponent("at-\(instant).png")
             let result = try Self.transcript([script.path, "-o", out.path, "--scale", "1", "--at", instant])
             #expect(result.status == 0, "\(result.stderr)")
             let picture = try Pillow.image(out)
-            let painted = picture.pixels.indices.filter { $0 % 4 == 0 && picture.pixel(($0 / 4) % picture.width, ($0 / 4) / picture.width) == colour }
+            let painted = picture.pixels.indices.filter {
+                $0 % 4 == 0 && picture.pixel(($0 / 4) % picture.width, ($0 / 4) / picture.width) == colour
+            }
             #expect(painted.count >= 100 * 100, "at \(instant): \(painted.count) pixels of \(colour)")
             pictures.append(picture)
         }
         // Between two instants only the sticker's pixels change, and they all change.
         for picture in pictures.dropFirst() {
-            let changed = stride(from: 0, to: picture.pixels.count, by: 4).filter { picture.pixels[$0 ..< $0 + 4] != pictures[0].pixels[$0 ..< $0 + 4] }
-            let xs = changed.map { ($0 / 4) % picture.width }, ys = changed.map { ($0 / 4) / picture.width }
-            guard let (x0, x1, y0, y1) = xs.isEmpty ? nil : (xs.min()!, xs.max()!, ys.min()!, ys.max()!) else { continue }
+            let changed = stride(from: 0, to: picture.pixels.count, by: 4).filter {
+                picture.pixels[$0..<$0 + 4] != pictures[0].pixels[$0..<$0 + 4]
+            }
+            let xs = changed.map { ($0 / 4) % picture.width }
+            let ys = changed.map { ($0 / 4) / picture.width }
+            guard let (x0, x1, y0, y1) = xs.isEmpty ? nil : (xs.min()!, xs.max()!, ys.min()!, ys.max()!) else {
+                continue
+            }
             // A full rectangle (the sticker's square) or nothing (450 ms shows the 0 ms frame).
-            #expect(changed.count == (x1 - x0 + 1) * (y1 - y0 + 1) && x1 - x0 == y1 - y0, "\(changed.count) pixels in \(x0)...\(x1) x \(y0)...\(y1)")
+            #expect(
+                changed.count == (x1 - x0 + 1) * (y1 - y0 + 1) && x1 - x0 == y1 - y0,
+                "\(changed.count) pixels in \(x0)...\(x1) x \(y0)...\(y1)")
         }
         #expect(pictures[3].pixels == pictures[0].pixels, "the sticker loops: 450 ms shows what 50 ms shows")
     }
@@ -110,8 +135,10 @@ struct TranscriptCommandTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let apng = folder.appendingPathComponent("chat.apng")
-        let result = try Self.transcript([CLITests.samplePack.path, "-o", apng.path, "--scale", "1", "--animate", "--duration", "1s",
-                                          "--progress", "none"])
+        let result = try Self.transcript([
+            CLITests.samplePack.path, "-o", apng.path, "--scale", "1", "--animate", "--duration", "1s",
+            "--progress", "none"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let decoded = try FitCommandTests.pillow(apng)
         #expect(decoded.frames.count > 2)
@@ -120,17 +147,24 @@ struct TranscriptCommandTests {
         // 800, 900 ms), each lasting until the next change or the end of the second.
         let script = try Self.timingScript(in: folder)
         let timed = folder.appendingPathComponent("timing.apng")
-        let timing = try Self.transcript([script.path, "-o", timed.path, "--scale", "1", "--animate", "--duration", "1s", "--progress", "none"])
+        let timing = try Self.transcript([
+            script.path, "-o", timed.path, "--scale", "1", "--animate", "--duration", "1s", "--progress", "none"
+        ])
         #expect(timing.status == 0, "\(timing.stderr)")
         let (frames, durations) = try Pillow.animation(timed)
         #expect(durations == [100, 100, 200, 100, 100, 200, 100, 100], "\(durations)")
         let colours = [Colour(255, 0, 0), Colour(0, 255, 0), Colour(0, 0, 255)]
         for (index, frame) in frames.enumerated() {
             let expected = colours[[0, 1, 2, 0, 1, 2, 0, 1][min(index, 7)]]
-            #expect(frame.pixels.indices.contains { $0 % 4 == 0 && frame.pixel(($0 / 4) % frame.width, ($0 / 4) / frame.width) == expected },
-                    "frame \(index) shows \(expected)")
+            #expect(
+                frame.pixels.indices.contains {
+                    $0 % 4 == 0 && frame.pixel(($0 / 4) % frame.width, ($0 / 4) / frame.width) == expected
+                },
+                "frame \(index) shows \(expected)")
         }
-        let refused = try Self.transcript([CLITests.samplePack.path, "-o", folder.appendingPathComponent("x.png").path, "--animate"])
+        let refused = try Self.transcript([
+            CLITests.samplePack.path, "-o", folder.appendingPathComponent("x.png").path, "--animate"
+        ])
         #expect(refused.status == 64 && refused.stderr.contains("--animate writes an APNG"), "\(refused.stderr)")
         let endless = try Self.transcript([CLITests.samplePack.path, "-o", apng.path, "--duration", "1e16s"])
         #expect(endless.status == 64 && endless.stderr.contains("from 1ms to an hour"), "\(endless.stderr)")
@@ -157,9 +191,12 @@ struct TranscriptCommandTests {
         let bad = try Self.transcript([script.path, "-o", out.path])
         #expect(bad.status == 1 && bad.stderr.contains("line 2:"), "\(bad.stderr)")
 
-        try "pack: \(CLITests.samplePack.path)\nthem: hi\n\nme: sticker nope\n".write(to: script, atomically: true, encoding: .utf8)
+        try "pack: \(CLITests.samplePack.path)\nthem: hi\n\nme: sticker nope\n".write(
+            to: script, atomically: true, encoding: .utf8)
         let unknown = try Self.transcript([script.path, "-o", out.path])
-        #expect(unknown.status == 1 && unknown.stderr.contains("line 4: the pack has no sticker named nope"), "\(unknown.stderr)")
+        #expect(
+            unknown.status == 1 && unknown.stderr.contains("line 4: the pack has no sticker named nope"),
+            "\(unknown.stderr)")
     }
 
     @Test("--font sets text in another file, and a missing one is named; the limits apply to the stickers")
@@ -170,14 +207,20 @@ struct TranscriptCommandTests {
         // --font sets all text in the file named: Inter Regular and Inter Bold draw different
         // pictures (an ignored option would draw the same one twice), and both differ from the
         // default, which sets some text in Inter SemiBold.
-        let plain = folder.appendingPathComponent("plain.png"), regular = folder.appendingPathComponent("regular.png")
+        let plain = folder.appendingPathComponent("plain.png")
+        let regular = folder.appendingPathComponent("regular.png")
         #expect(try Self.transcript([CLITests.samplePack.path, "-o", plain.path, "--scale", "1"]).status == 0)
-        #expect(try Self.transcript([CLITests.samplePack.path, "-o", regular.path, "--scale", "1",
-                                     "--font", "/usr/share/fonts/opentype/inter/Inter-Regular.otf"]).status == 0)
+        #expect(
+            try Self.transcript([
+                CLITests.samplePack.path, "-o", regular.path, "--scale", "1",
+                "--font", "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
+            ]).status == 0)
         let other = "/usr/share/fonts/opentype/inter/Inter-Bold.otf"
         let bold = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--scale", "1", "--font", other])
         #expect(bold.status == 0, "\(bold.stderr)")
-        let (plainBytes, regularBytes, boldBytes) = try (Data(contentsOf: plain), Data(contentsOf: regular), Data(contentsOf: out))
+        let (plainBytes, regularBytes, boldBytes) = try (
+            Data(contentsOf: plain), Data(contentsOf: regular), Data(contentsOf: out)
+        )
         #expect(boldBytes != regularBytes, "Inter Bold and Inter Regular draw the same picture")
         #expect(regularBytes != plainBytes && boldBytes != plainBytes, "--font changes nothing from the default")
         let missing = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--font", "/nonexistent/font.otf"])
@@ -186,7 +229,9 @@ struct TranscriptCommandTests {
         let first = CLITests.samplePack.appendingPathComponent("01-bouncing-blob.png")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: first.path)[.size] as? Int)
         #expect(limited.status == 1, "\(limited.stderr)")
-        #expect(limited.stderr == "Error: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker\n",
-                "\(limited.stderr)")
+        #expect(
+            limited.stderr
+                == "Error: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker\n",
+            "\(limited.stderr)")
     }
 }

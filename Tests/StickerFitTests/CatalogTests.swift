@@ -33,8 +33,9 @@ struct CatalogTests {
         let size = fitter.size(for: pack)
         let fitted = fitter.fit(pack.stickers, size: size, labels: ["Blink": blinkLabel])
         let first = try #require(fitted.first?.files.first)
-        let icons = IconSetMaker.icons(from: .sticker(RGBAImage(try AnimationDecoder(bytes: first.bytes).frame(at: 0))),
-                                       background: try #require(Background(named: "white")), threads: 2)
+        let icons = IconSetMaker.icons(
+            from: .sticker(RGBAImage(try AnimationDecoder(bytes: first.bytes).frame(at: 0))),
+            background: try #require(Background(named: "white")), threads: 2)
         let catalog = folder.appendingPathComponent("Fitted.xcstickers")
         try CatalogWriter.write(stickers: PackFitter.catalogEntries(fitted), gridSize: size, icons: icons, to: catalog)
         return Written(fixture: fixture, fitted: fitted, size: size, catalog: catalog)
@@ -48,15 +49,22 @@ struct CatalogTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let written = try Self.fitAndWrite(in: folder)
         let beat = try #require(written.fitted.first { $0.name == "Beat" })
-        guard case .sequence(let frames, let timing) = beat.output else { Issue.record("Beat is not a sequence: \(String(describing: beat.output))"); return }
-        #expect(frames.map(\.name) == ["Beat-01.png", "Beat-02.png", "Beat-03.png"], "every still, the repeated one too")
-        #expect(timing.duration == CatalogFixture.beatDuration && timing.durationType == .fixed && timing.repetitions == CatalogFixture.beatRepetitions)
+        guard case .sequence(let frames, let timing) = beat.output else {
+            Issue.record("Beat is not a sequence: \(String(describing: beat.output))"); return
+        }
+        #expect(
+            frames.map(\.name) == ["Beat-01.png", "Beat-02.png", "Beat-03.png"], "every still, the repeated one too")
+        #expect(
+            timing.duration == CatalogFixture.beatDuration && timing.durationType == .fixed
+                && timing.repetitions == CatalogFixture.beatRepetitions)
 
         let folderOut = written.pack.appendingPathComponent("Beat.stickersequence")
         let expected: NSDictionary = [
             "info": Self.info,
-            "properties": ["accessibility-label": "A beating shape", "duration": 0.9, "duration-type": "fixed", "repetitions": 2],
-            "frames": [["filename": "Beat-01.png"], ["filename": "Beat-02.png"], ["filename": "Beat-03.png"]],
+            "properties": [
+                "accessibility-label": "A beating shape", "duration": 0.9, "duration-type": "fixed", "repetitions": 2
+            ],
+            "frames": [["filename": "Beat-01.png"], ["filename": "Beat-02.png"], ["filename": "Beat-03.png"]]
         ]
         #expect(try CatalogFixture.contents(folderOut) == expected)
 
@@ -66,9 +74,14 @@ struct CatalogTests {
             let shown = try Pillow.decode(folderOut.appendingPathComponent(String(format: "Beat-%02d.png", index + 1)))
             #expect(shown.width == 300 && shown.height == 300 && shown.frames.count == 1)
             let pixels = try #require(shown.frames.first)
-            let scaled = ReferenceLanczos.resize(still, width: CatalogFixture.beatWidth, height: CatalogFixture.beatHeight, to: 300, 200)
-            #expect(pixels[0..<50 * 300 * 4].allSatisfy { $0 == 0 } && pixels[250 * 300 * 4..<300 * 300 * 4].allSatisfy { $0 == 0 }, "frame \(index + 1)")
-            #expect(PixelDifference(Array(pixels[50 * 300 * 4..<250 * 300 * 4]), scaled).maxError <= 1, "frame \(index + 1)")
+            let scaled = ReferenceLanczos.resize(
+                still, width: CatalogFixture.beatWidth, height: CatalogFixture.beatHeight, to: 300, 200)
+            #expect(
+                pixels[0..<50 * 300 * 4].allSatisfy { $0 == 0 }
+                    && pixels[250 * 300 * 4..<300 * 300 * 4].allSatisfy { $0 == 0 }, "frame \(index + 1)")
+            #expect(
+                PixelDifference(Array(pixels[50 * 300 * 4..<250 * 300 * 4]), scaled).maxError <= 1, "frame \(index + 1)"
+            )
         }
 
         let reloaded = try PackLoader.load(path: written.catalog.path)
@@ -84,7 +97,7 @@ struct CatalogTests {
         ("29x29", "ipad", "2x", 58, 58), ("67x50", "ipad", "2x", 134, 100), ("74x55", "ipad", "2x", 148, 110),
         ("27x20", "universal", "2x", 54, 40), ("27x20", "universal", "3x", 81, 60),
         ("32x24", "universal", "2x", 64, 48), ("32x24", "universal", "3x", 96, 72),
-        ("1024x768", "ios-marketing", "1x", 1024, 768), ("1024x1024", "ios-marketing", "1x", 1024, 1024),
+        ("1024x768", "ios-marketing", "1x", 1024, 768), ("1024x1024", "ios-marketing", "1x", 1024, 1024)
     ]
 
     @Test("the catalog's Contents.json files and the 13 opaque icons of exact sizes")
@@ -98,12 +111,20 @@ struct CatalogTests {
         let pack: NSDictionary = [
             "info": Self.info,
             "properties": ["grid-size": "small"],
-            "stickers": [["filename": "Wide.sticker"], ["filename": "Blink.sticker"], ["filename": "Beat.stickersequence"], ["filename": "Photo.sticker"]],
+            "stickers": [
+                ["filename": "Wide.sticker"], ["filename": "Blink.sticker"], ["filename": "Beat.stickersequence"],
+                ["filename": "Photo.sticker"]
+            ]
         ]
         #expect(try CatalogFixture.contents(written.pack) == pack)
-        for (name, file, label) in [("Wide", "Wide.png", "A wide shape"), ("Blink", "Blink.png", Self.blinkLabel), ("Photo", "Photo.jpg", "Photo")] {
+        for (name, file, label) in [
+            ("Wide", "Wide.png", "A wide shape"), ("Blink", "Blink.png", Self.blinkLabel),
+            ("Photo", "Photo.jpg", "Photo")
+        ] {
             let sticker = written.pack.appendingPathComponent(name + ".sticker")
-            let expected: NSDictionary = ["info": Self.info, "properties": ["filename": file, "accessibility-label": label]]
+            let expected: NSDictionary = [
+                "info": Self.info, "properties": ["filename": file, "accessibility-label": label]
+            ]
             #expect(try CatalogFixture.contents(sticker) == expected, "\(name)")
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: sticker.path)) == ["Contents.json", file])
         }
@@ -113,16 +134,25 @@ struct CatalogTests {
         #expect(images.count == 13)
         var files: [URL] = []
         for icon in Self.icons {
-            let entry = images.first { $0["size"] as? String == icon.size && $0["idiom"] as? String == icon.idiom && $0["scale"] as? String == icon.scale }
+            let entry = images.first {
+                $0["size"] as? String == icon.size && $0["idiom"] as? String == icon.idiom
+                    && $0["scale"] as? String == icon.scale
+            }
             let name = try #require(entry?["filename"] as? String, "\(icon.size)@\(icon.scale) \(icon.idiom)")
             files.append(written.iconSet.appendingPathComponent(name))
         }
         let facts = try Pillow.facts(files)
         for (icon, fact) in zip(Self.icons, facts) {
-            #expect(fact.width == icon.width && fact.height == icon.height, "\(icon.size)@\(icon.scale) \(icon.idiom): \(fact.width)x\(fact.height)")
-            #expect(fact.frames == 1 && fact.minAlpha == 255, "\(icon.size)@\(icon.scale) \(icon.idiom) is one opaque image")
+            #expect(
+                fact.width == icon.width && fact.height == icon.height,
+                "\(icon.size)@\(icon.scale) \(icon.idiom): \(fact.width)x\(fact.height)")
+            #expect(
+                fact.frames == 1 && fact.minAlpha == 255, "\(icon.size)@\(icon.scale) \(icon.idiom) is one opaque image"
+            )
         }
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: written.iconSet.path)) == Set(files.map(\.lastPathComponent) + ["Contents.json"]))
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: written.iconSet.path))
+                == Set(files.map(\.lastPathComponent) + ["Contents.json"]))
     }
 
     @Test("the report names each sticker's steps, and its bytes and frames are the files'")
@@ -132,32 +162,43 @@ struct CatalogTests {
         let written = try Self.fitAndWrite(in: folder)
         let validation = PackValidator().validate(try PackLoader.load(path: written.catalog.path))
         #expect(validation.passed, "\(validation.findings)")
-        let report = FitReport(catalog: "Fitted.xcstickers", size: written.size, maxBytes: 500_000, stickers: written.fitted,
-                               validation: validation, seconds: 0)
+        let report = FitReport(
+            catalog: "Fitted.xcstickers", size: written.size, maxBytes: 500_000, stickers: written.fitted,
+            validation: validation, seconds: 0)
         // Read as a user reads it: the JSON.
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
         let entries = try #require(json["stickers"] as? [[String: Any]])
         #expect(entries.compactMap { $0["name"] as? String } == CatalogFixture.names)
 
-        let steps = ["Wide": ["scale", "pad", "encode"], "Blink": ["merge-repeats", "encode"], "Beat": ["scale", "pad", "encode"], "Photo": ["keep-original"]]
+        let steps = [
+            "Wide": ["scale", "pad", "encode"], "Blink": ["merge-repeats", "encode"],
+            "Beat": ["scale", "pad", "encode"], "Photo": ["keep-original"]
+        ]
         // Frames written, counted by hand: Blink's on, on, off, off, off, on, off plays as on, off, on, off.
         let framesAfter = ["Wide": 1, "Blink": 4, "Beat": 3, "Photo": 1]
         var outputs: [(name: String, entry: [String: Any], files: [URL])] = []
         for entry in entries {
             let name = try #require(entry["name"] as? String)
             #expect(entry["fitted"] as? Bool == true && entry["lossy"] as? Bool == false, "\(name)")
-            #expect((entry["steps"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == steps[name], "\(name)")
+            #expect(
+                (entry["steps"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == steps[name], "\(name)")
 
             let inputs = try #require(written.fixture.inputs[name])
-            #expect(entry["bytesBefore"] as? Int == (try inputs.reduce(0) { $0 + (try FitFixtures.fileSize($1)) }), "\(name)")
+            #expect(
+                entry["bytesBefore"] as? Int == (try inputs.reduce(0) { $0 + (try FitFixtures.fileSize($1)) }),
+                "\(name)")
             #expect(entry["framesBefore"] as? Int == CatalogFixture.inputFrames[name], "\(name)")
 
-            let stickerFolder = try #require(try FileManager.default.contentsOfDirectory(at: written.pack, includingPropertiesForKeys: nil)
-                .first { $0.deletingPathExtension().lastPathComponent == name })
-            let files = try FileManager.default.contentsOfDirectory(atPath: stickerFolder.path).filter { $0 != "Contents.json" }.sorted()
+            let stickerFolder = try #require(
+                try FileManager.default.contentsOfDirectory(at: written.pack, includingPropertiesForKeys: nil)
+                    .first { $0.deletingPathExtension().lastPathComponent == name })
+            let files = try FileManager.default.contentsOfDirectory(atPath: stickerFolder.path).filter {
+                $0 != "Contents.json"
+            }.sorted()
             #expect((entry["files"] as? [String])?.sorted() == files, "\(name)")
             let urls = files.map { stickerFolder.appendingPathComponent($0) }
-            #expect(entry["bytesAfter"] as? Int == (try urls.reduce(0) { $0 + (try FitFixtures.fileSize($1)) }), "\(name)")
+            #expect(
+                entry["bytesAfter"] as? Int == (try urls.reduce(0) { $0 + (try FitFixtures.fileSize($1)) }), "\(name)")
             outputs.append((name, entry, urls))
         }
         // Frames as Pillow counts them in the files (one Pillow run for all).
@@ -165,10 +206,14 @@ struct CatalogTests {
         for (name, entry, urls) in outputs {
             let frames = facts.prefix(urls.count).reduce(0) { $0 + $1.frames }
             facts = facts.dropFirst(urls.count)
-            #expect(frames == framesAfter[name] && entry["framesAfter"] as? Int == frames, "\(name): \(frames) frame(s) written")
+            #expect(
+                frames == framesAfter[name] && entry["framesAfter"] as? Int == frames,
+                "\(name): \(frames) frame(s) written")
         }
         let photo = try #require(written.fixture.inputs["Photo"]?.first)
-        #expect(try FitFixtures.bytes(written.pack.appendingPathComponent("Photo.sticker/Photo.jpg")) == FitFixtures.bytes(photo),
-                "the kept JPEG is written byte for byte")
+        #expect(
+            try FitFixtures.bytes(written.pack.appendingPathComponent("Photo.sticker/Photo.jpg"))
+                == FitFixtures.bytes(photo),
+            "the kept JPEG is written byte for byte")
     }
 }

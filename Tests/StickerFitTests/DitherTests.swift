@@ -1,5 +1,6 @@
-@testable import StickerFit
 import Testing
+
+@testable import StickerFit
 
 /// The palette's ordered dithering: stable over time (a pixel that does not change keeps its
 /// colour), closer to the input on average than the nearest colour alone, and alpha kept exact.
@@ -10,7 +11,8 @@ struct DitherTests {
     /// An opaque gradient (red along x, green along y, blue fixed): what a palette bands.
     static func gradient() -> [UInt8] {
         (0..<side * side).flatMap { i -> [UInt8] in
-            let x = i % side, y = i / side
+            let x = i % side
+            let y = i / side
             return [UInt8(x * 255 / (side - 1)), UInt8(y * 255 / (side - 1)), 96, 255]
         }
     }
@@ -18,11 +20,13 @@ struct DitherTests {
     /// The mean over 8 x 8 blocks and colour channels of |block mean of `a` - block mean of `b`|:
     /// what a viewer's eye, averaging neighbouring pixels, sees of the difference.
     static func blockError(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        var total = 0.0, blocks = 0
+        var total = 0.0
+        var blocks = 0
         for by in stride(from: 0, to: side, by: 8) {
             for bx in stride(from: 0, to: side, by: 8) {
                 for channel in 0..<3 {
-                    var sumA = 0, sumB = 0
+                    var sumA = 0
+                    var sumB = 0
                     for y in by..<by + 8 {
                         for x in bx..<bx + 8 {
                             sumA += Int(a[(y * side + x) * 4 + channel])
@@ -44,7 +48,10 @@ struct DitherTests {
         let frames = (0..<8).map { index -> [UInt8] in
             var frame = background
             for y in index * 8..<index * 8 + 8 {
-                for x in Self.side / 2..<Self.side { frame.replaceSubrange((y * Self.side + x) * 4..<(y * Self.side + x) * 4 + 4, with: [255, 255, 255, 255]) }
+                for x in Self.side / 2..<Self.side {
+                    frame.replaceSubrange(
+                        (y * Self.side + x) * 4..<(y * Self.side + x) * 4 + 4, with: [255, 255, 255, 255])
+                }
             }
             return frame
         }
@@ -54,22 +61,29 @@ struct DitherTests {
         for (index, frame) in quantized.enumerated() {
             var changed = 0
             for y in 0..<Self.side {
-                for x in 0..<Self.side / 2 where frame[(y * Self.side + x) * 4..<(y * Self.side + x) * 4 + 4] != quantized[0][(y * Self.side + x) * 4..<(y * Self.side + x) * 4 + 4] {
+                for x in 0..<Self.side / 2
+                where frame[(y * Self.side + x) * 4..<(y * Self.side + x) * 4 + 4]
+                    != quantized[0][(y * Self.side + x) * 4..<(y * Self.side + x) * 4 + 4]
+                {
                     changed += 1
                 }
             }
             #expect(changed == 0, "frame \(index): \(changed) pixels of the still half changed colour")
         }
-        let colours = Set(quantized.flatMap { frame in stride(from: 0, to: frame.count, by: 4).map { Array(frame[$0..<$0 + 4]) } })
+        let colours = Set(
+            quantized.flatMap { frame in stride(from: 0, to: frame.count, by: 4).map { Array(frame[$0..<$0 + 4]) } })
         #expect(colours.count <= 16)
     }
 
-    @Test("dithered, a 16-colour gradient's 8 x 8 averages are at least twice as close to the input's as the nearest colours'")
+    @Test(
+        "dithered, a 16-colour gradient's 8 x 8 averages are at least twice as close to the input's as the nearest colours'"
+    )
     func tracksTheAverage() {
         let input = Self.gradient()
         let dithered = PaletteQuantizer(maxColors: 16, dither: true).quantize([input], width: Self.side)[0]
         let nearest = PaletteQuantizer(maxColors: 16).quantize([input], width: Self.side)[0]
-        let ditheredError = Self.blockError(input, dithered), nearestError = Self.blockError(input, nearest)
+        let ditheredError = Self.blockError(input, dithered)
+        let nearestError = Self.blockError(input, nearest)
         #expect(ditheredError * 2 <= nearestError, "block error dithered \(ditheredError), nearest \(nearestError)")
     }
 
@@ -82,7 +96,9 @@ struct DitherTests {
         }
         let out = PaletteQuantizer(maxColors: 16, dither: true).quantize([frame], width: Self.side)[0]
         for p in stride(from: 0, to: frame.count, by: 4) {
-            #expect((frame[p + 3] == 0) == (out[p + 3] == 0) && (frame[p + 3] == 255) == (out[p + 3] == 255), "pixel \(p / 4)")
+            #expect(
+                (frame[p + 3] == 0) == (out[p + 3] == 0) && (frame[p + 3] == 255) == (out[p + 3] == 255),
+                "pixel \(p / 4)")
             #expect(out[p] <= out[p + 3] && out[p + 1] <= out[p + 3] && out[p + 2] <= out[p + 3], "pixel \(p / 4)")
         }
     }

@@ -1,9 +1,10 @@
 import AnimationCodec
 import Foundation
-@testable import StickerFit
 import StickerPack
 import TestSupport
 import Testing
+
+@testable import StickerFit
 
 /// What `fit` makes by default and what it refuses: a clip is made at whatever frame rate its
 /// best file needs, down to the quality floor; loss under the warning line is reported; a
@@ -14,10 +15,13 @@ struct FitPolicyTests {
 
     /// A lit disc drifting right with grain of ±`grain`, `frames` frames of `milliseconds`
     /// each, written as an APNG at the small size (so the file is its own reference).
-    static func writeClip(frames: Int, milliseconds: Int, grain: Int, seed: UInt64, in folder: URL, name: String = "clip") throws -> ([[UInt8]], URL) {
+    static func writeClip(
+        frames: Int, milliseconds: Int, grain: Int, seed: UInt64, in folder: URL, name: String = "clip"
+    ) throws -> ([[UInt8]], URL) {
         let pixels = GrainyClip.frames(side: side, frames: frames, grain: grain, seed: seed)
-        let url = try FitFixtures.writeAPNG(pixels, milliseconds: Array(repeating: milliseconds, count: frames), width: side, height: side,
-                                            to: folder.appendingPathComponent(name + ".png"))
+        let url = try FitFixtures.writeAPNG(
+            pixels, milliseconds: Array(repeating: milliseconds, count: frames), width: side, height: side,
+            to: folder.appendingPathComponent(name + ".png"))
         return (pixels, url)
     }
 
@@ -29,14 +33,17 @@ struct FitPolicyTests {
 
     /// `412,118 bytes, 24.1 dB`: how a suggestion states a file's size and PSNR.
     static func figures(_ fitted: FittedSticker) -> String {
-        "\(String(groupingThousands: fitted.bytesAfter)) bytes, " + String(format: "%.1f dB", fitted.fidelity.psnr ?? .infinity)
+        "\(String(groupingThousands: fitted.bytesAfter)) bytes, "
+            + String(format: "%.1f dB", fitted.fidelity.psnr ?? .infinity)
     }
 
     /// 24 frames at 24 fps, grain ±12, at 90,000 bytes: at its own rate, even 16 colours with a
     /// wide tolerance is over (about 7 KB a frame), so only a lower rate fits.
     static let budget = 90_000
 
-    @Test("a clip that needs a low frame rate is made by default under 10 fps, the loop kept, with a warning naming the rate given up")
+    @Test(
+        "a clip that needs a low frame rate is made by default under 10 fps, the loop kept, with a warning naming the rate given up"
+    )
     func madeByDefault() throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -52,7 +59,8 @@ struct FitPolicyTests {
         // Pillow's frames at every input frame's start time: the loop keeps its length and the
         // PSNR is the reported one.
         let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png")))
-        var starts: [Double] = [], total = 0.0
+        var starts: [Double] = []
+        var total = 0.0
         for duration in shown.durationsMs { starts.append(total); total += duration }
         #expect(abs(total - Double(24 * (1000 / 24))) < 1e-6, "the loop keeps its length: \(total) ms")
         let instants: [[UInt8]] = (0..<frames.count).map { index in
@@ -69,8 +77,10 @@ struct FitPolicyTests {
         let expectedRate = String(format: "frame rate %.1f -> %.1f fps", 24 / 0.984, Double(shown.frames.count) / 0.984)
         #expect(loss.givenUp.contains { $0.hasPrefix(expectedRate) }, "\(loss.givenUp) lacks \(expectedRate)")
         let entry = FitReport.Entry(fitted)
-        #expect(entry.warning?.contains(expectedRate) == true && entry.warning?.contains(String(format: "%.1f dB", psnr)) == true,
-                "\(entry.warning ?? "no warning")")
+        #expect(
+            entry.warning?.contains(expectedRate) == true
+                && entry.warning?.contains(String(format: "%.1f dB", psnr)) == true,
+            "\(entry.warning ?? "no warning")")
     }
 
     @Test("--strict refuses it and names the option that makes it, with the figures of the file that option makes")
@@ -84,10 +94,14 @@ struct FitPolicyTests {
         #expect(failure.contains("under the quality floor of 30 dB and SSIM 0.9 (--strict)"), "\(failure)")
         let made = Self.fit(url, maxBytes: Self.budget)
         #expect(made.succeeded)
-        #expect(failure.contains("made without --strict: " + Self.figures(made)), "\(failure)\n-- the default run: \(Self.figures(made))")
+        #expect(
+            failure.contains("made without --strict: " + Self.figures(made)),
+            "\(failure)\n-- the default run: \(Self.figures(made))")
     }
 
-    @Test("--min-fps above what the clip needs refuses it, naming the --min-fps that makes it; run, that option makes the file named")
+    @Test(
+        "--min-fps above what the clip needs refuses it, naming the --min-fps that makes it; run, that option makes the file named"
+    )
     func minimumRateSuggestionHolds() throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -95,7 +109,8 @@ struct FitPolicyTests {
         let refused = Self.fit(url, maxBytes: Self.budget) { $0.minimumFramesPerSecond = 12 }
         let failure = try #require(refused.failure)
         #expect(refused.output == nil)
-        let match = try #require(failure.firstMatch(of: /made with --min-fps ([0-9.]+): ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
+        let match = try #require(
+            failure.firstMatch(of: /made with --min-fps ([0-9.]+): ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
         let rate = try #require(Double(String(match.1)))
         #expect(rate < 12)
         let made = Self.fit(url, maxBytes: Self.budget) { $0.minimumFramesPerSecond = rate }
@@ -104,14 +119,17 @@ struct FitPolicyTests {
         #expect(made.framesPerSecond >= rate - 1e-9)
     }
 
-    @Test("--min-psnr above the best file refuses it, naming the --min-psnr that makes it; run, that makes the file named")
+    @Test(
+        "--min-psnr above the best file refuses it, naming the --min-psnr that makes it; run, that makes the file named"
+    )
     func qualityFloorSuggestionHolds() throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (_, url) = try Self.writeClip(frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder)
         let refused = Self.fit(url, maxBytes: Self.budget) { $0.minimumPSNR = 40 }
         let failure = try #require(refused.failure)
-        let match = try #require(failure.firstMatch(of: /made with --min-psnr ([0-9.]+): ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
+        let match = try #require(
+            failure.firstMatch(of: /made with --min-psnr ([0-9.]+): ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
         let floor = try #require(Double(String(match.1)))
         #expect(floor < 40)
         let made = Self.fit(url, maxBytes: Self.budget) { $0.minimumPSNR = floor }
@@ -129,7 +147,9 @@ struct FitPolicyTests {
         #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
         guard case .file(_, let bytes) = fitted.output else { return }
         #expect(fitted.steps.first?.kind == .maxDuration && fitted.steps.first?.isLossy == true)
-        #expect(fitted.loss?.givenUp.first?.hasPrefix("the first 1.05 s of 3.00 s") == true, "\(fitted.loss?.givenUp ?? [])")
+        #expect(
+            fitted.loss?.givenUp.first?.hasPrefix("the first 1.05 s of 3.00 s") == true, "\(fitted.loss?.givenUp ?? [])"
+        )
         let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("short.png")))
         // Frames 0-10 start where they did; the eleventh is cut to end at 1.05 s.
         #expect(shown.durationsMs == Array(repeating: 100, count: 10) + [50], "\(shown.durationsMs)")
@@ -145,14 +165,20 @@ struct FitPolicyTests {
         let refused = Self.fit(url, maxBytes: 200_000) { $0.minimumPSNR = 24 }
         let failure = try #require(refused.failure)
         #expect(refused.output == nil)
-        let match = try #require(failure.firstMatch(of: /made with --max-duration ([0-9.]+) [^:]*: ([0-9,]+ bytes, [0-9.]+ dB)/), "\(failure)")
+        let match = try #require(
+            failure.firstMatch(of: /made with --max-duration ([0-9.]+) [^:]*: ([0-9,]+ bytes, [0-9.]+ dB)/),
+            "\(failure)")
         let seconds = try #require(Double(String(match.1)))
-        let made = Self.fit(url, maxBytes: 200_000) { $0.minimumPSNR = 24; $0.maxDuration = seconds }
+        let made = Self.fit(url, maxBytes: 200_000) {
+            $0.minimumPSNR = 24; $0.maxDuration = seconds
+        }
         #expect(made.succeeded, "\(made.failure ?? "")")
         #expect(Self.figures(made) == String(match.2))
     }
 
-    @Test("the gradient GIF (Pillow's dithered palette, 618x400, 20 frames) is made in exact colours within 5% under the budget")
+    @Test(
+        "the gradient GIF (Pillow's dithered palette, 618x400, 20 frames) is made in exact colours within 5% under the budget"
+    )
     func gradientUsesTheBudget() throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -176,13 +202,22 @@ struct FitPolicyTests {
         // less a channel (at most 1 off, as Pillow sees the two files), not a 256-colour palette.
         options.maxBytes = 400_000
         let milder = StickerFitter(options: options).fit(FitFixtures.sticker(gif), size: .regular)
-        guard case .file(_, let milderBytes) = milder.output else { Issue.record("not made: \(milder.failure ?? "")"); return }
-        #expect(milderBytes.count <= 400_000 && milderBytes[25] == 2, "\(milderBytes.count) bytes, colour type \(milderBytes[25])")
-        #expect(milder.steps.contains { $0.kind == .precision } && !milder.steps.contains { $0.kind == .palette }, "\(milder.steps)")
+        guard case .file(_, let milderBytes) = milder.output else {
+            Issue.record("not made: \(milder.failure ?? "")"); return
+        }
+        #expect(
+            milderBytes.count <= 400_000 && milderBytes[25] == 2,
+            "\(milderBytes.count) bytes, colour type \(milderBytes[25])")
+        #expect(
+            milder.steps.contains { $0.kind == .precision } && !milder.steps.contains { $0.kind == .palette },
+            "\(milder.steps)")
         let exactFrames = try Pillow.decode(output).frames
-        let milderFrames = try Pillow.decode(try FitFixtures.write(milderBytes, to: folder.appendingPathComponent("milder.png"))).frames
+        let milderFrames = try Pillow.decode(
+            try FitFixtures.write(milderBytes, to: folder.appendingPathComponent("milder.png"))
+        ).frames
         let difference = PixelDifference(Array(exactFrames.joined()), Array(milderFrames.joined()))
-        #expect(difference.maxError == 1 && difference.psnr > 50, "max error \(difference.maxError), \(difference.psnr) dB")
+        #expect(
+            difference.maxError == 1 && difference.psnr > 50, "max error \(difference.maxError), \(difference.psnr) dB")
         #expect(milder.fidelity.maxError == difference.maxError)
     }
 }

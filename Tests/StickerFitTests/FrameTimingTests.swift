@@ -1,8 +1,9 @@
 import AnimationCodec
 import Foundation
-@testable import StickerFit
 import StickerPack
 import Testing
+
+@testable import StickerFit
 
 /// The delays fit writes keep every frame's start time: a 60 fps clip stays at 60 fps (1/60 s
 /// a frame, not 17 ms, which would slow it by 2%), read back by Pillow; dropped frames get the
@@ -15,8 +16,12 @@ struct FrameTimingTests {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 12 distinct frames at 200 px, so fitting to small (300 px) scales and re-encodes them.
-        let frames = (0..<12).map { FitFixtures.solid(width: 200, height: 200, UInt8(20 * $0), 90, UInt8(250 - 20 * $0)) }
-        let animation = frames.map { PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: 1, denominator: 60)) }
+        let frames = (0..<12).map {
+            FitFixtures.solid(width: 200, height: 200, UInt8(20 * $0), 90, UInt8(250 - 20 * $0))
+        }
+        let animation = frames.map {
+            PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: 1, denominator: 60))
+        }
         let input = folder.appendingPathComponent("sixty.png")
         try Data(PNGEncoder.encodeAnimation(animation, width: 200, height: 200, plays: 0)).write(to: input)
 
@@ -38,9 +43,11 @@ struct FrameTimingTests {
         #expect(delays.elementsEqual([(1, 60), (1, 30), (1, 60), (1, 30)], by: ==))
     }
 
-    @Test("whole milliseconds stay milliseconds; other fractions are exact", arguments: [
-        (0.040, 40, 1000), (1.0 / 24, 1, 24), (1.0 / 30, 1, 30), (7.0 / 90, 7, 90), (2.0, 2000, 1000),
-    ])
+    @Test(
+        "whole milliseconds stay milliseconds; other fractions are exact",
+        arguments: [
+            (0.040, 40, 1000), (1.0 / 24, 1, 24), (1.0 / 30, 1, 30), (7.0 / 90, 7, 90), (2.0, 2000, 1000)
+        ])
     func exactFractions(seconds: Double, numerator: Int, denominator: Int) {
         let delay = FrameTimeline(frames: [[0, 0, 0, 0]], durations: [seconds]).delays[0]
         #expect(delay.numerator == numerator && delay.denominator == denominator)
@@ -51,7 +58,9 @@ struct FrameTimingTests {
         // π/100 s is within a nanosecond of no fraction with both terms under 65,536 (checked
         // on its convergents with Python's fractions); 100 frames of it.
         let duration = Double.pi / 100
-        let delays = FrameTimeline(frames: Array(repeating: [0, 0, 0, 0], count: 100), durations: Array(repeating: duration, count: 100)).delays
+        let delays = FrameTimeline(
+            frames: Array(repeating: [0, 0, 0, 0], count: 100), durations: Array(repeating: duration, count: 100)
+        ).delays
         #expect(delays.first?.numerator == 314 && delays.first?.denominator == 10_000)
         var stored = 0.0
         for (index, delay) in delays.enumerated() {
@@ -62,7 +71,9 @@ struct FrameTimingTests {
         }
         // Frames of 100.00005 s: too long for tenths of milliseconds or milliseconds in 16 bits,
         // so hundredths, with the rounding still carried.
-        let long = FrameTimeline(frames: Array(repeating: [0, 0, 0, 0], count: 3), durations: Array(repeating: 100.000_05, count: 3)).delays
+        let long = FrameTimeline(
+            frames: Array(repeating: [0, 0, 0, 0], count: 3), durations: Array(repeating: 100.000_05, count: 3)
+        ).delays
         var longStored = 0.0
         for (index, delay) in long.enumerated() {
             #expect(delay.denominator == 100 && delay.numerator <= 65_535, "\(delay)")

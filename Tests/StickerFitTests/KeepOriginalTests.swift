@@ -14,8 +14,9 @@ struct KeepOriginalTests {
     /// A 300 x 300 noisy photo as a Pillow JPEG (quality 80): far smaller than any exact PNG.
     static func photo(in folder: URL, side: Int = side, name: String = "photo.jpg") throws -> URL {
         let pixels = FitFixtures.noisyPhoto(width: side, height: side, amplitude: 20, seed: 7)
-        return try FitFixtures.writeWithPillow(pixels, width: side, height: side, format: "JPEG", quality: 80,
-                                               to: folder.appendingPathComponent(name))
+        return try FitFixtures.writeWithPillow(
+            pixels, width: side, height: side, format: "JPEG", quality: 80,
+            to: folder.appendingPathComponent(name))
     }
 
     @Test("a JPEG of the right size within the budget is kept byte for byte")
@@ -43,7 +44,8 @@ struct KeepOriginalTests {
         let input = try Self.photo(in: folder)
         let original = try FitFixtures.bytes(input)
 
-        let fitted = StickerFitter(options: FitFixtures.quickOptions(maxBytes: original.count - 1)).fit(FitFixtures.sticker(input), size: .small)
+        let fitted = StickerFitter(options: FitFixtures.quickOptions(maxBytes: original.count - 1)).fit(
+            FitFixtures.sticker(input), size: .small)
         #expect(fitted.steps.last?.kind != .keepOriginal)
         let written = try #require(fitted.files.first, "fitted within the budget")
         #expect(written.bytes != original && written.bytes.count < original.count)
@@ -68,8 +70,9 @@ struct KeepOriginalTests {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pixels = FitFixtures.noisyPhoto(width: Self.side, height: Self.side, amplitude: 20, seed: 7)
-        let input = try FitFixtures.writeWithPillow(pixels, width: Self.side, height: Self.side, format: "WEBP", quality: 80,
-                                                    to: folder.appendingPathComponent("photo.webp"))
+        let input = try FitFixtures.writeWithPillow(
+            pixels, width: Self.side, height: Self.side, format: "WEBP", quality: 80,
+            to: folder.appendingPathComponent("photo.webp"))
         let original = try FitFixtures.bytes(input)
 
         let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
@@ -79,7 +82,9 @@ struct KeepOriginalTests {
         #expect(name == "photo.png")
         #expect(bytes.count > original.count, "re-encoded though larger: WebP fails the format rule")
         let output = try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png"))
-        #expect(try Pillow.decode(output).frames == Pillow.decode(input).frames, "the exact step keeps every pixel Pillow decodes from the WebP")
+        #expect(
+            try Pillow.decode(output).frames == Pillow.decode(input).frames,
+            "the exact step keeps every pixel Pillow decodes from the WebP")
     }
 
     @Test("a PNG that passes is not kept when the re-encoding is smaller")
@@ -88,7 +93,8 @@ struct KeepOriginalTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Plain RGBA, Sub-filtered rows: a one-colour image fits a far smaller palette PNG.
         let pixels = FitFixtures.solid(width: Self.side, height: Self.side, 250, 200, 0)
-        let input = try FitFixtures.writePNG(pixels, width: Self.side, height: Self.side, to: folder.appendingPathComponent("sun.png"))
+        let input = try FitFixtures.writePNG(
+            pixels, width: Self.side, height: Self.side, to: folder.appendingPathComponent("sun.png"))
 
         let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
         #expect(fitted.steps.map(\.kind) == [.encode])

@@ -20,8 +20,9 @@ struct MergeRepeatsTests {
         nearlyB[(150 * side + 150) * 4 + 2] = 61
         let c = FitFixtures.solid(width: side, height: side, 30, 60, 220)
         // Shown for 50, 100 (10 < 11), 80, 30, 100 (5 < 11), 20, 11 ms.
-        let input = try FitFixtures.writeAPNG([a, a, b, nearlyB, c, c, c], milliseconds: [50, 10, 80, 30, 5, 20, 11],
-                                              width: side, height: side, to: folder.appendingPathComponent("blink.png"))
+        let input = try FitFixtures.writeAPNG(
+            [a, a, b, nearlyB, c, c, c], milliseconds: [50, 10, 80, 30, 5, 20, 11],
+            width: side, height: side, to: folder.appendingPathComponent("blink.png"))
 
         let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
         #expect(fitted.failure == nil)

@@ -1,9 +1,10 @@
 import AnimationCodec
 import Foundation
-@testable import StickerFit
 import StickerPack
 import TestSupport
 import Testing
+
+@testable import StickerFit
 
 /// The lossy search: the inter-frame tolerance keeps its bound, and a sticker over the budget
 /// is written close under it within the error the report gives (as Pillow decodes it).
@@ -17,21 +18,27 @@ struct QualitySearchTests {
         // A base frame with every kind of pixel: transparent, opaque, translucent.
         let base: [UInt8] = (0..<count).flatMap { i -> [UInt8] in
             let a: UInt8 = i % 3 == 0 ? 0 : (i % 3 == 1 ? 255 : UInt8(40 + i % 200))
-            return a == 0 ? [0, 0, 0, 0] : [UInt8(Int(a) * (i % 7) / 7), UInt8(Int(a) * (i % 5) / 5), UInt8(Int(a) / 2), a]
+            return a == 0
+                ? [0, 0, 0, 0] : [UInt8(Int(a) * (i % 7) / 7), UInt8(Int(a) * (i % 5) / 5), UInt8(Int(a) / 2), a]
         }
         // Later frames: the base with every channel moved by up to ±6 (kept premultiplied), and
         // some alphas flipped to 0 or 255.
-        let frames = [base] + (1..<6).map { _ -> [UInt8] in
-            var frame = base
-            for p in stride(from: 0, to: frame.count, by: 4) {
-                if random.next() % 50 == 0 { frame[p + 3] = random.next() % 2 == 0 ? 0 : 255 }
-                let a = Int(frame[p + 3])
-                if a != 0 && a != 255 { frame[p + 3] = UInt8(max(1, min(254, a + Int(random.next() % 13) - 6))) }
-                let alpha = Int(frame[p + 3])
-                for c in 0..<3 { frame[p + c] = alpha == 0 ? 0 : UInt8(max(0, min(alpha, Int(frame[p + c]) + Int(random.next() % 13) - 6))) }
+        let frames =
+            [base]
+            + (1..<6).map { _ -> [UInt8] in
+                var frame = base
+                for p in stride(from: 0, to: frame.count, by: 4) {
+                    if random.next() % 50 == 0 { frame[p + 3] = random.next() % 2 == 0 ? 0 : 255 }
+                    let a = Int(frame[p + 3])
+                    if a != 0 && a != 255 { frame[p + 3] = UInt8(max(1, min(254, a + Int(random.next() % 13) - 6))) }
+                    let alpha = Int(frame[p + 3])
+                    for c in 0..<3 {
+                        frame[p + c] =
+                            alpha == 0 ? 0 : UInt8(max(0, min(alpha, Int(frame[p + c]) + Int(random.next() % 13) - 6)))
+                    }
+                }
+                return frame
             }
-            return frame
-        }
         for tolerance in [1, 3, 6, 16] {
             let held = InterframeTolerance.apply(frames, tolerance: tolerance)
             #expect(held[0] == frames[0], "the first frame is kept")
@@ -49,25 +56,31 @@ struct QualitySearchTests {
         let still = GrainyClip.frames(side: 24, frames: 1, grain: 0, seed: 1)[0]
         var grainy = [still]
         for _ in 0..<4 {
-            grainy.append(still.enumerated().map { i, v in
-                i % 4 == 3 || still[i | 3] == 0 ? v : UInt8(clamping: Int(v) + Int(random.next() % 5) - 2)
-            })
+            grainy.append(
+                still.enumerated().map { i, v in
+                    i % 4 == 3 || still[i | 3] == 0 ? v : UInt8(clamping: Int(v) + Int(random.next() % 5) - 2)
+                })
         }
         #expect(InterframeTolerance.apply(grainy, tolerance: 4).allSatisfy { $0 == still })
     }
 
     /// Fits `frames` (each shown `milliseconds`) at the small size under `maxBytes`.
-    static func fit(_ frames: [[UInt8]], milliseconds: Int, maxBytes: Int, minimumFramesPerSecond: Double = 10,
-                    in folder: URL) throws -> (FittedSticker, URL) {
+    static func fit(
+        _ frames: [[UInt8]], milliseconds: Int, maxBytes: Int, minimumFramesPerSecond: Double = 10,
+        in folder: URL
+    ) throws -> (FittedSticker, URL) {
         let side = StickerSize.small.pixels
-        let input = try FitFixtures.writeAPNG(frames, milliseconds: Array(repeating: milliseconds, count: frames.count),
-                                              width: side, height: side, to: folder.appendingPathComponent("clip.png"))
+        let input = try FitFixtures.writeAPNG(
+            frames, milliseconds: Array(repeating: milliseconds, count: frames.count),
+            width: side, height: side, to: folder.appendingPathComponent("clip.png"))
         var options = FitFixtures.quickOptions(maxBytes: maxBytes)
         options.minimumFramesPerSecond = minimumFramesPerSecond
         return (StickerFitter(options: options).fit(FitFixtures.sticker(input), size: .small), input)
     }
 
-    @Test("a grainy clip over the budget lands within 5% under it, every frame within the reported error as Pillow decodes it")
+    @Test(
+        "a grainy clip over the budget lands within 5% under it, every frame within the reported error as Pillow decodes it"
+    )
     func landsNearBudget() throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,12 +89,19 @@ struct QualitySearchTests {
         let maxBytes = 250_000
         let (fitted, _) = try Self.fit(frames, milliseconds: 50, maxBytes: maxBytes, in: folder)
         #expect(fitted.failure == nil)
-        guard case .file(_, let bytes) = fitted.output else { Issue.record("not fitted: \(fitted.failure ?? "")"); return }
+        guard case .file(_, let bytes) = fitted.output else {
+            Issue.record("not fitted: \(fitted.failure ?? "")"); return
+        }
         // The exact file is over the budget: written and over, or estimated far over and not written.
-        #expect(fitted.steps.contains { step in
-            step.kind == .encode && ((step.bytesAfter.map { $0 > maxBytes } ?? false) || (step.bytesAfter == nil && step.detail.contains("far over")))
-        }, "the exact file is over the budget: \(fitted.steps)")
-        #expect(bytes.count <= maxBytes && bytes.count >= maxBytes * 95 / 100, "\(bytes.count) bytes for a budget of \(maxBytes)")
+        #expect(
+            fitted.steps.contains { step in
+                step.kind == .encode
+                    && ((step.bytesAfter.map { $0 > maxBytes } ?? false)
+                        || (step.bytesAfter == nil && step.detail.contains("far over")))
+            }, "the exact file is over the budget: \(fitted.steps)")
+        #expect(
+            bytes.count <= maxBytes && bytes.count >= maxBytes * 95 / 100,
+            "\(bytes.count) bytes for a budget of \(maxBytes)")
         #expect(fitted.isLossy && fitted.steps.last?.kind == .search)
 
         // Pillow's frames at every input frame's start time against the input (the sticker is
@@ -89,7 +109,8 @@ struct QualitySearchTests {
         let output = try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png"))
         let shown = try Pillow.decode(output)
         #expect(shown.width == side && shown.height == side)
-        var starts: [Double] = [], total = 0.0
+        var starts: [Double] = []
+        var total = 0.0
         for duration in shown.durationsMs { starts.append(total); total += duration }
         #expect(abs(total - 800) < 1e-6, "the loop keeps its length: \(total) ms")
         let seen: [[UInt8]] = (0..<frames.count).map { index in
@@ -97,7 +118,9 @@ struct QualitySearchTests {
             return shown.frames[starts.lastIndex { $0 <= time + 1e-6 }!]
         }
         let measured = PixelDifference(Array(frames.joined()), Array(seen.joined()))
-        #expect(fitted.fidelity.maxError == measured.maxError, "Pillow sees \(measured.maxError), the report \(fitted.fidelity.maxError)")
+        #expect(
+            fitted.fidelity.maxError == measured.maxError,
+            "Pillow sees \(measured.maxError), the report \(fitted.fidelity.maxError)")
         let reported = try #require(fitted.fidelity.psnr)
         #expect(abs(reported - measured.psnr) <= 0.1, "Pillow sees \(measured.psnr) dB, the report \(reported) dB")
         #expect(abs(fitted.framesPerSecond - Double(shown.frames.count) / 0.8) < 0.01)
@@ -105,7 +128,9 @@ struct QualitySearchTests {
         // numpy's SSIM of Pillow's frames against the input, instant by instant.
         let pillowSSIM = try NumpySSIM.mean(Array(zip(frames, seen)), width: side, height: side)
         let reportedSSIM = try #require(fitted.fidelity.ssim)
-        #expect(abs(reportedSSIM - pillowSSIM) <= 1e-3 && reportedSSIM < 1, "Pillow's frames: \(pillowSSIM), the report \(reportedSSIM)")
+        #expect(
+            abs(reportedSSIM - pillowSSIM) <= 1e-3 && reportedSSIM < 1,
+            "Pillow's frames: \(pillowSSIM), the report \(reportedSSIM)")
 
         // It validates with no error.
         let pack = try PackLoader.load(files: [output.path])
@@ -118,7 +143,9 @@ struct QualitySearchTests {
 @Suite("Frame steps between whole numbers")
 struct FractionalFrameStepTests {
     static func timeline(_ count: Int) -> FrameTimeline {
-        FrameTimeline(frames: (0..<count).map { [UInt8(truncatingIfNeeded: $0), 0, 0, 255] }, durations: Array(repeating: 0.1, count: count))
+        FrameTimeline(
+            frames: (0..<count).map { [UInt8(truncatingIfNeeded: $0), 0, 0, 255] },
+            durations: Array(repeating: 0.1, count: count))
     }
 
     @Test("two of every five: frames 0, 2, 5, 7 of 10, shown 0.2, 0.3, 0.2, 0.3 s; the loop keeps its second")
@@ -143,10 +170,14 @@ struct FractionalFrameStepTests {
     func threeOfFourAndFourOfFive() {
         let threeOfFour = Self.timeline(8).keepingEvery(4.0 / 3)
         #expect(threeOfFour.frames.map { $0[0] } == [0, 1, 2, 4, 5, 6])
-        #expect(zip(threeOfFour.durations, [0.1, 0.1, 0.2, 0.1, 0.1, 0.2]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(threeOfFour.durations)")
+        #expect(
+            zip(threeOfFour.durations, [0.1, 0.1, 0.2, 0.1, 0.1, 0.2]).allSatisfy { abs($0 - $1) < 1e-9 },
+            "\(threeOfFour.durations)")
         let fourOfFive = Self.timeline(6).keepingEvery(1.25)
         #expect(fourOfFive.frames.map { $0[0] } == [0, 1, 2, 3, 5])
-        #expect(zip(fourOfFive.durations, [0.1, 0.1, 0.1, 0.2, 0.1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(fourOfFive.durations)")
+        #expect(
+            zip(fourOfFive.durations, [0.1, 0.1, 0.1, 0.2, 0.1]).allSatisfy { abs($0 - $1) < 1e-9 },
+            "\(fourOfFive.durations)")
     }
 
     @Test("a step that would keep every frame of a short clip is not searched")
@@ -155,7 +186,9 @@ struct FractionalFrameStepTests {
         // every four keeps 0, 1, 2; the rest drop more, down to 3.5 (frames 0 and 3); 4 and
         // beyond keep frame 0 alone, a still.
         let merged = Self.timeline(4)
-        let search = QualitySearch(merged: merged, reference: merged, plays: 0, side: 1, options: StickerFit.FitOptions(), exactIsPalette: false)
+        let search = QualitySearch(
+            merged: merged, reference: merged, plays: 0, side: 1, options: StickerFit.FitOptions(),
+            exactIsPalette: false)
         #expect(search.frameSteps(minimumFramesPerSecond: 1) == [4.0 / 3, 1.5, 2, 2.5, 3, 3.5])
         #expect(search.frameSteps(minimumFramesPerSecond: 0) == [4.0 / 3, 1.5, 2, 2.5, 3, 3.5])
         #expect(search.frameSteps(minimumFramesPerSecond: 5) == [4.0 / 3, 1.5, 2])
@@ -169,6 +202,8 @@ struct FractionalFrameStepTests {
         #expect(LossyRecipe(frameStep: 1.25).summary == "all colours, 4 of every 5 frames")
         #expect(LossyRecipe(frameStep: 3).summary == "all colours, every 3rd frame")
         let rate = recipe.steps(framesPerSecond: 30, frames: 60).first { $0.kind == .frameRate }
-        #expect(rate?.detail.hasPrefix("30.0 -> 12.0 fps (2 of every 5 frames), 60 -> 24 frames") == true, "\(String(describing: rate?.detail))")
+        #expect(
+            rate?.detail.hasPrefix("30.0 -> 12.0 fps (2 of every 5 frames), 60 -> 24 frames") == true,
+            "\(String(describing: rate?.detail))")
     }
 }

@@ -26,20 +26,24 @@ struct ScalingTests {
         // Enlarged: 120 -> 408, 79 * 408 / 120 = 268.6 -> 269; 139 rows of padding, 69 above, 70 below.
         Case(width: 120, height: 79, size: .regular, scaledWidth: 408, scaledHeight: 269, x: 0, y: 69),
         // Portrait: 150 -> 618, 100 * 618 / 150 = 412; 103 columns of padding each side.
-        Case(width: 100, height: 150, size: .large, scaledWidth: 412, scaledHeight: 618, x: 103, y: 0),
+        Case(width: 100, height: 150, size: .large, scaledWidth: 412, scaledHeight: 618, x: 103, y: 0)
     ]
 
-    @Test("the longer side becomes the size's side by premultiplied Lanczos 3, centred on transparent", arguments: cases)
+    @Test(
+        "the longer side becomes the size's side by premultiplied Lanczos 3, centred on transparent", arguments: cases)
     func scaledAndPadded(_ test: Case) throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let artwork = FitFixtures.softArtwork(width: test.width, height: test.height)
-        let input = try FitFixtures.writePNG(artwork, width: test.width, height: test.height, to: folder.appendingPathComponent("art.png"))
+        let input = try FitFixtures.writePNG(
+            artwork, width: test.width, height: test.height, to: folder.appendingPathComponent("art.png"))
 
         let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: test.size)
         #expect(fitted.failure == nil)
         #expect(fitted.steps.map(\.kind) == [.scale, .pad, .encode])
-        #expect(fitted.steps.first?.detail.hasPrefix("\(test.width)x\(test.height) -> \(test.scaledWidth)x\(test.scaledHeight)") == true)
+        #expect(
+            fitted.steps.first?.detail.hasPrefix(
+                "\(test.width)x\(test.height) -> \(test.scaledWidth)x\(test.scaledHeight)") == true)
         guard case .file(let name, let bytes) = fitted.output else { Issue.record("no file written"); return }
         #expect(name == "art.png")
         let output = try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png"))
@@ -49,12 +53,17 @@ struct ScalingTests {
         #expect(shown.width == side && shown.height == side)
         #expect(shown.frames.count == 1)
         let pixels = try #require(shown.frames.first)
-        let expected = ReferenceLanczos.resize(artwork, width: test.width, height: test.height, to: test.scaledWidth, test.scaledHeight)
-        var worst = 0, padding = 0, paddingVisible = 0
+        let expected = ReferenceLanczos.resize(
+            artwork, width: test.width, height: test.height, to: test.scaledWidth, test.scaledHeight)
+        var worst = 0
+        var padding = 0
+        var paddingVisible = 0
         for y in 0..<side {
             for x in 0..<side {
                 let o = (y * side + x) * 4
-                let inside = (test.x..<test.x + test.scaledWidth).contains(x) && (test.y..<test.y + test.scaledHeight).contains(y)
+                let inside =
+                    (test.x..<test.x + test.scaledWidth).contains(x)
+                    && (test.y..<test.y + test.scaledHeight).contains(y)
                 if inside {
                     let e = ((y - test.y) * test.scaledWidth + (x - test.x)) * 4
                     for c in 0..<4 { worst = max(worst, abs(Int(pixels[o + c]) - Int(expected[e + c]))) }

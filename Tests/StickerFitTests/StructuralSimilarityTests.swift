@@ -1,7 +1,8 @@
 import Foundation
 import StickerPack
-import Testing
 import TestSupport
+import Testing
+
 @testable import StickerFit
 
 /// SSIM against the formula worked by hand and against a numpy computation of the same
@@ -22,7 +23,8 @@ struct StructuralSimilarityTests {
     @Test("random 37 x 29 images: what numpy computes from the definition")
     func againstNumpy() throws {
         var random = SplitMix(seed: 11)
-        let width = 37, height = 29
+        let width = 37
+        let height = 29
         let a = (0..<(width * height * 4)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         // b: a with noise, so the two are alike but not equal.
         let b = a.map { UInt8(clamping: Int($0) + Int(random.next() % 41) - 20) }

@@ -14,14 +14,17 @@ struct IconSetTests {
         ("29x29", "ipad", 2, (58, 58)), ("67x50", "ipad", 2, (134, 100)), ("74x55", "ipad", 2, (148, 110)),
         ("27x20", "universal", 2, (54, 40)), ("27x20", "universal", 3, (81, 60)),
         ("32x24", "universal", 2, (64, 48)), ("32x24", "universal", 3, (96, 72)),
-        ("1024x768", "ios-marketing", 1, (1024, 768)), ("1024x1024", "ios-marketing", 1, (1024, 1024)),
+        ("1024x768", "ios-marketing", 1, (1024, 768)), ("1024x1024", "ios-marketing", 1, (1024, 1024))
     ]
 
     /// A catalog with one good sticker and, unless `icons` is nil, an icon set of those slots
     /// (each an opaque PNG of its pixel size, `override` replacing a file's bytes by name).
-    static func catalog(icons: [(size: String, idiom: String, scale: Int, pixels: (Int, Int))]? = slots,
-                        override: [String: [UInt8]] = [:]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("icons-\(UUID().uuidString)/Test.xcstickers")
+    static func catalog(
+        icons: [(size: String, idiom: String, scale: Int, pixels: (Int, Int))]? = slots,
+        override: [String: [UInt8]] = [:]
+    ) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "icons-\(UUID().uuidString)/Test.xcstickers")
         let pack = root.appendingPathComponent("Sticker Pack.stickerpack")
         let sticker = pack.appendingPathComponent("Good.sticker")
         try FileManager.default.createDirectory(at: sticker, withIntermediateDirectories: true)
@@ -60,34 +63,41 @@ struct IconSetTests {
     @Test("a catalog without an icon set is an error")
     func noSet() throws {
         let findings = try Self.iconFindings(Self.catalog(icons: nil))
-        #expect(findings.count == 1 && findings[0].hasPrefix("error: the catalog has no iMessage app icon set"), "\(findings)")
+        #expect(
+            findings.count == 1 && findings[0].hasPrefix("error: the catalog has no iMessage app icon set"),
+            "\(findings)")
     }
 
     @Test("a missing size is an error naming it")
     func missingSize() throws {
-        let findings = try Self.iconFindings(Self.catalog(icons: Self.slots.filter { !($0.size == "60x45" && $0.scale == 3) }))
+        let findings = try Self.iconFindings(
+            Self.catalog(icons: Self.slots.filter { !($0.size == "60x45" && $0.scale == 3) }))
         #expect(findings == ["error: iMessage App Icon.stickersiconset: no icon for 60x45@3x (iphone)"])
     }
 
     @Test("a wrong pixel size, a file that is not a PNG and a transparent marketing icon are errors")
     func brokenFiles() throws {
-        let findings = try Self.iconFindings(Self.catalog(override: [
-            "60x45@2x-iphone.png": TestImages.png(width: 58, height: 58, opaque: true),
-            "29x29@3x-iphone.png": Array("GIF89a not really".utf8),
-            "1024x1024@1x-ios-marketing.png": TestImages.png(width: 1024, height: 1024, opaque: false),
-        ]))
+        let findings = try Self.iconFindings(
+            Self.catalog(override: [
+                "60x45@2x-iphone.png": TestImages.png(width: 58, height: 58, opaque: true),
+                "29x29@3x-iphone.png": Array("GIF89a not really".utf8),
+                "1024x1024@1x-ios-marketing.png": TestImages.png(width: 1024, height: 1024, opaque: false)
+            ]))
         let set = "iMessage App Icon.stickersiconset"
-        #expect(findings.sorted() == [
-            "error: \(set)/1024x1024@1x-ios-marketing.png (1024x1024@1x (ios-marketing)): has transparent pixels; the App Store's 1024x1024 icon must be opaque",
-            "error: \(set)/29x29@3x-iphone.png (29x29@3x (iphone)): not a PNG",
-            "error: \(set)/60x45@2x-iphone.png (60x45@2x (iphone)): 58x58 px, must be 120x90 px",
-        ], "\(findings)")
+        #expect(
+            findings.sorted() == [
+                "error: \(set)/1024x1024@1x-ios-marketing.png (1024x1024@1x (ios-marketing)): has transparent pixels; the App Store's 1024x1024 icon must be opaque",
+                "error: \(set)/29x29@3x-iphone.png (29x29@3x (iphone)): not a PNG",
+                "error: \(set)/60x45@2x-iphone.png (60x45@2x (iphone)): 58x58 px, must be 120x90 px"
+            ], "\(findings)")
     }
 
     @Test("the sample catalog's icon set is complete")
     func sample() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let report = PackValidator().validate(try PackLoader.load(path: root.appendingPathComponent("corpus/Sample.xcstickers").path))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let report = PackValidator().validate(
+            try PackLoader.load(path: root.appendingPathComponent("corpus/Sample.xcstickers").path))
         #expect(report.findings.filter { $0.rule == .iconSet }.isEmpty, "\(report.findings)")
     }
 }

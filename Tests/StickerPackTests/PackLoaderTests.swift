@@ -30,7 +30,8 @@ struct PackLoaderTests {
         let folder = TestFolder()
         defer { folder.remove() }
         let padding = String(repeating: "a", count: 6000)
-        let document = #"{"assets":[{"id":"pad","nm":"\#(padding)","layers":[]}],"ddd":0,"fr":30,"h":64,"ip":0,"layers":[],"nm":"s","op":30,"v":"5.5.2","w":64}"#
+        let document =
+            #"{"assets":[{"id":"pad","nm":"\#(padding)","layers":[]}],"ddd":0,"fr":30,"h":64,"ip":0,"layers":[],"nm":"s","op":30,"v":"5.5.2","w":64}"#
         folder.write(Array(document.utf8), "late.json")
         folder.write(Array(#"{"aaa":"\#(padding)","name":"pack","stickers":[1,2],"info":{}}"#.utf8), "other.json")
         let pack = try PackLoader.load(path: folder.url.path)
@@ -44,15 +45,22 @@ struct PackLoaderTests {
         defer { folder.remove() }
         let png = TestImages.png(width: 300, height: 300)
         folder.writeJSON(["info": ["author": "xcode", "version": 1]], "S.xcstickers/Contents.json")
-        folder.writeJSON(["info": ["author": "xcode", "version": 1], "properties": ["grid-size": "small"],
-                          "stickers": [["filename": "Zed.sticker"], ["filename": "Anim.stickersequence"]]],
-                         "S.xcstickers/Sticker Pack.stickerpack/Contents.json")
-        folder.writeJSON(["properties": ["filename": "zed.png", "accessibility-label": "The letter Z"]],
-                         "S.xcstickers/Sticker Pack.stickerpack/Zed.sticker/Contents.json")
+        folder.writeJSON(
+            [
+                "info": ["author": "xcode", "version": 1], "properties": ["grid-size": "small"],
+                "stickers": [["filename": "Zed.sticker"], ["filename": "Anim.stickersequence"]]
+            ],
+            "S.xcstickers/Sticker Pack.stickerpack/Contents.json")
+        folder.writeJSON(
+            ["properties": ["filename": "zed.png", "accessibility-label": "The letter Z"]],
+            "S.xcstickers/Sticker Pack.stickerpack/Zed.sticker/Contents.json")
         folder.write(png, "S.xcstickers/Sticker Pack.stickerpack/Zed.sticker/zed.png")
-        folder.writeJSON(["properties": ["duration": 2, "duration-type": "fixed", "repetitions": 2],
-                          "frames": [["filename": "1.png"], ["filename": "2.png"], ["filename": "3.png"], ["filename": "4.png"]]],
-                         "S.xcstickers/Sticker Pack.stickerpack/Anim.stickersequence/Contents.json")
+        folder.writeJSON(
+            [
+                "properties": ["duration": 2, "duration-type": "fixed", "repetitions": 2],
+                "frames": [["filename": "1.png"], ["filename": "2.png"], ["filename": "3.png"], ["filename": "4.png"]]
+            ],
+            "S.xcstickers/Sticker Pack.stickerpack/Anim.stickersequence/Contents.json")
         for i in 1...4 { folder.write(png, "S.xcstickers/Sticker Pack.stickerpack/Anim.stickersequence/\(i).png") }
         folder.write(png, "S.xcstickers/iMessage App Icon.stickersiconset/icon.png")
 
@@ -68,7 +76,10 @@ struct PackLoaderTests {
         #expect(sequence.plays == 3)  // repetitions are in addition to the first play
         #expect(pack.warnings.isEmpty)
         // A bare .stickerpack and the folder that holds the catalog load the same pack.
-        #expect(try PackLoader.load(path: folder.path("S.xcstickers/Sticker Pack.stickerpack")).stickers.map(\.name) == ["Zed", "Anim"])
+        #expect(
+            try PackLoader.load(path: folder.path("S.xcstickers/Sticker Pack.stickerpack")).stickers.map(\.name) == [
+                "Zed", "Anim"
+            ])
         #expect(try PackLoader.load(path: folder.url.path).stickers.map(\.name) == ["Zed", "Anim"])
     }
 
@@ -76,8 +87,12 @@ struct PackLoaderTests {
     func typos() throws {
         let folder = TestFolder()
         defer { folder.remove() }
-        folder.writeJSON(["properties": ["grid-space": "large"], "stickers": [["filename": "A.stickersequence"]]], "P.stickerpack/Contents.json")
-        folder.writeJSON(["properties": ["repetions": 1], "frames": [["filename": "f.png"]]], "P.stickerpack/A.stickersequence/Contents.json")
+        folder.writeJSON(
+            ["properties": ["grid-space": "large"], "stickers": [["filename": "A.stickersequence"]]],
+            "P.stickerpack/Contents.json")
+        folder.writeJSON(
+            ["properties": ["repetions": 1], "frames": [["filename": "f.png"]]],
+            "P.stickerpack/A.stickersequence/Contents.json")
         folder.write(TestImages.png(width: 618, height: 618), "P.stickerpack/A.stickersequence/f.png")
         let pack = try PackLoader.load(path: folder.path("P.stickerpack"))
         #expect(pack.declaredGridSize == .large)
@@ -90,14 +105,16 @@ struct PackLoaderTests {
         #expect(pack.warnings.contains { $0.message.contains("repetions") })
     }
 
-    @Test("Broken catalogs fail with the file and the reason", arguments: [
-        ("not json", "{", "invalidContents"),
-        ("bad grid size", #"{"properties":{"grid-size":"huge"},"stickers":[]}"#, "invalidContents"),
-        ("missing sticker", #"{"stickers":[{"filename":"Gone.sticker"}]}"#, "missingFile"),
-        ("escaping name", #"{"stickers":[{"filename":"../x.sticker"}]}"#, "invalidContents"),
-        ("stickers not an array", #"{"stickers":{"filename":"A.sticker"}}"#, "invalidContents"),
-        ("no stickers", #"{"stickers":[]}"#, "notAPack"),
-    ])
+    @Test(
+        "Broken catalogs fail with the file and the reason",
+        arguments: [
+            ("not json", "{", "invalidContents"),
+            ("bad grid size", #"{"properties":{"grid-size":"huge"},"stickers":[]}"#, "invalidContents"),
+            ("missing sticker", #"{"stickers":[{"filename":"Gone.sticker"}]}"#, "missingFile"),
+            ("escaping name", #"{"stickers":[{"filename":"../x.sticker"}]}"#, "invalidContents"),
+            ("stickers not an array", #"{"stickers":{"filename":"A.sticker"}}"#, "invalidContents"),
+            ("no stickers", #"{"stickers":[]}"#, "notAPack")
+        ])
     func brokenCatalogs(_ name: String, _ contents: String, _ expected: String) throws {
         let folder = TestFolder()
         defer { folder.remove() }
@@ -152,9 +169,12 @@ struct PackLoaderTests {
     func sequenceAnimation() throws {
         let folder = TestFolder()
         defer { folder.remove() }
-        let red = TestImages.solidPNG(300, [255, 0, 0, 255]), blue = TestImages.solidPNG(300, [0, 0, 255, 255])
+        let red = TestImages.solidPNG(300, [255, 0, 0, 255])
+        let blue = TestImages.solidPNG(300, [0, 0, 255, 255])
         let urls = [folder.write(red, "1.png"), folder.write(blue, "2.png"), folder.write(red, "3.png")]
-        let sticker = Sticker(name: "seq", source: .sequence(StickerSequence(frames: urls, duration: 10, durationType: .fps, repetitions: 1)))
+        let sticker = Sticker(
+            name: "seq",
+            source: .sequence(StickerSequence(frames: urls, duration: 10, durationType: .fps, repetitions: 1)))
         let animation = try StickerAnimation.load(sticker)
         #expect(animation.frameCount == 3 && animation.width == 300 && animation.plays == 2)
         #expect(animation.delays.allSatisfy { $0.milliseconds == 100 })

@@ -1,6 +1,7 @@
 import Foundation
-@testable import StickerPack
 import Testing
+
+@testable import StickerPack
 
 /// What replaced Foundation-only APIs (the product links only FoundationEssentials): printf
 /// formatting, whole writes to a descriptor, bounded reads, error reasons and the
@@ -10,7 +11,9 @@ struct SupportTests {
     @Test("printf formatting: fixed decimals, padded integers, hex bytes, several arguments")
     func cFormat() {
         #expect(String(cFormat: "%.2f", 3.14159) == "3.14")
-        #expect(String(cFormat: "%.1f -> %.1f fps, %ld -> %ld frames", 60.0, 30.0, 48, 24) == "60.0 -> 30.0 fps, 48 -> 24 frames")
+        #expect(
+            String(cFormat: "%.1f -> %.1f fps, %ld -> %ld frames", 60.0, 30.0, 48, 24)
+                == "60.0 -> 30.0 fps, 48 -> 24 frames")
         #expect(String(cFormat: "frame%03ld", 7) == "frame007")
         #expect(String(cFormat: "%02X", UInt8(10)) == "0A")
         #expect(String(cFormat: "%6.1fx", 12.25) == "  12.2x")  // ties go to even, as printf does
@@ -28,7 +31,9 @@ struct SupportTests {
         #expect(BoundedFile.head(file, count: 16) == (0..<16).map { UInt8($0) })
         #expect(BoundedFile.head(file, count: 100).count == 40)
         #expect(BoundedFile.size(file) == 40)
-        #expect(BoundedFile.size(folder.path) == nil && BoundedFile.head(folder.appendingPathComponent("none").path, count: 4).isEmpty)
+        #expect(
+            BoundedFile.size(folder.path) == nil
+                && BoundedFile.head(folder.appendingPathComponent("none").path, count: 4).isEmpty)
         #expect(FileDescriptorOutput.write([], to: 2))
     }
 
@@ -45,24 +50,34 @@ struct SupportTests {
     @Test("Untyped JSON: objects, arrays, strings, numbers, booleans and null, read and written as Xcode does")
     func json() throws {
         let value = try JSONValue.parse(Array(#"{"b": [1, 2.5, "x/y", true, null], "a": {"n": -3}}"#.utf8))
-        #expect(value == .object(["b": .array([.int(1), .double(2.5), .string("x/y"), .bool(true), .null]), "a": .object(["n": .int(-3)])]))
+        #expect(
+            value
+                == .object([
+                    "b": .array([.int(1), .double(2.5), .string("x/y"), .bool(true), .null]),
+                    "a": .object(["n": .int(-3)])
+                ]))
         let tree = try #require(value.untyped as? [String: Any])
         let array = try #require(tree["b"] as? [Any])
-        #expect(array[0] as? Double == 1 && array[1] as? Double == 2.5 && array[2] as? String == "x/y" && array[3] as? Bool == true)
+        #expect(
+            array[0] as? Double == 1 && array[1] as? Double == 2.5 && array[2] as? String == "x/y"
+                && array[3] as? Bool == true)
         #expect((tree["a"] as? [String: Any])?["n"] as? Double == -3)
-        let written = try JSONValue(untyped: ["version": 1, "author": "xcode", "list": [["filename": "a/b.png"]]] as [String: Any]).xcodeJSON()
-        #expect(String(decoding: written, as: UTF8.self) == """
-        {
-          "author" : "xcode",
-          "list" : [
-            {
-              "filename" : "a/b.png"
-            }
-          ],
-          "version" : 1
-        }
+        let written = try JSONValue(
+            untyped: ["version": 1, "author": "xcode", "list": [["filename": "a/b.png"]]] as [String: Any]
+        ).xcodeJSON()
+        #expect(
+            String(decoding: written, as: UTF8.self) == """
+                {
+                  "author" : "xcode",
+                  "list" : [
+                    {
+                      "filename" : "a/b.png"
+                    }
+                  ],
+                  "version" : 1
+                }
 
-        """)
+                """)
         #expect(throws: (any Error).self) { try JSONValue.parse(Array("{".utf8)) }
     }
 }

@@ -17,7 +17,8 @@ struct TestFolder {
     @discardableResult
     func write(_ bytes: [UInt8], _ relativePath: String) -> URL {
         let file = url.appendingPathComponent(relativePath)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try! Data(bytes).write(to: file)
         return file
     }
@@ -47,7 +48,8 @@ enum TestImages {
         PNGEncoder.encode(premultiplied: canvas(side, side, opaque: true, color: color), width: side, height: side)
     }
 
-    static func canvas(_ width: Int, _ height: Int, opaque: Bool = false, color: [UInt8] = [255, 0, 0, 255]) -> [UInt8] {
+    static func canvas(_ width: Int, _ height: Int, opaque: Bool = false, color: [UInt8] = [255, 0, 0, 255]) -> [UInt8]
+    {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for p in 0..<(width * height) { pixels.replaceSubrange(4 * p..<(4 * p + 4), with: color) }
         if !opaque { pixels.replaceSubrange(0..<4, with: [0, 0, 0, 0]) }
@@ -59,8 +61,9 @@ enum TestImages {
         var writer = APNGWriter(width: side, height: side, frameCount: delaysMs.count, plays: plays)
         for (i, delay) in delaysMs.enumerated() {
             let color: [UInt8] = i % 2 == 0 ? [255, 0, 0, 255] : [0, 0, 255, 255]
-            writer.append(premultiplied: canvas(side, side, color: color), x: 0, y: 0, width: side, height: side,
-                          delay: FrameDelay(numerator: delay, denominator: 1000))
+            writer.append(
+                premultiplied: canvas(side, side, color: color), x: 0, y: 0, width: side, height: side,
+                delay: FrameDelay(numerator: delay, denominator: 1000))
         }
         return writer.finish()
     }
@@ -81,9 +84,12 @@ enum TestImages {
     /// `apng` with the second fcTL's sequence number changed, which breaks the animation.
     static func brokenSequence(_ apng: [UInt8]) -> [UInt8] {
         var bytes = apng
-        var offset = 8, seen = 0
+        var offset = 8
+        var seen = 0
         while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             if type == "fcTL" {
                 seen += 1
@@ -104,7 +110,9 @@ enum TestImages {
         return be32(UInt32(data.count)) + body + be32(crc32(body))
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     /// CRC-32 (ISO 3309), bit by bit: independent of zlib and of the codec.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {

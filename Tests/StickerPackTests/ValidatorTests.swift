@@ -19,54 +19,98 @@ struct ValidatorTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "a good regular sticker", fileName: "ok.png", bytes: { TestImages.png(width: 408, height: 408) }, expected: []),
-        Case(name: "too large a side", fileName: "big.png", bytes: { TestImages.png(width: 620, height: 620) }, expected: ["error pixel-size"]),
-        Case(name: "too small a side", fileName: "small.png", bytes: { TestImages.png(width: 299, height: 299) }, expected: ["error pixel-size"]),
-        Case(name: "not square", fileName: "wide.png", bytes: { TestImages.png(width: 408, height: 300) }, expected: ["warning square"]),
-        Case(name: "not the grid size", fileName: "large.png", bytes: { TestImages.png(width: 618, height: 618) }, expected: ["warning grid-size"]),
-        Case(name: "no grid size declared: any allowed size", fileName: "large.png", bytes: { TestImages.png(width: 618, height: 618) },
-             gridSize: nil, expected: []),
-        Case(name: "opaque", fileName: "opaque.png", bytes: { TestImages.png(width: 408, height: 408, opaque: true) }, expected: ["warning transparency"]),
-        Case(name: "499,999 bytes", fileName: "fits.png", bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 499_999) }, expected: []),
-        Case(name: "500,000 bytes: over 500 KB, under 500 KiB", fileName: "kb.png",
-             bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 500_000) }, expected: ["warning file-size"]),
-        Case(name: "511,999 bytes", fileName: "kb2.png", bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 511_999) },
-             expected: ["warning file-size"]),
-        Case(name: "512,000 bytes: over 500 KiB", fileName: "kib.png",
-             bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 512_000) }, expected: ["error file-size"]),
-        Case(name: "WebP bytes", fileName: "sticker.webp", bytes: { Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8) + [UInt8](repeating: 0, count: 32) },
-             expected: ["error format"]),
-        Case(name: "PNG name, GIF-less garbage bytes", fileName: "fake.png", bytes: { Array("hello, world, not an image".utf8) },
-             expected: ["error format"]),
-        Case(name: "Apple CgBI PNG", fileName: "crushed.png", bytes: { TestImages.cgbi(TestImages.png(width: 408, height: 408)) },
-             expected: ["warning cgbi"]),
-        Case(name: "corrupt image data", fileName: "corrupt.png", bytes: {
-            var png = TestImages.png(width: 408, height: 408)
-            png.replaceSubrange(png.count - 12 - 20 ..< png.count - 12, with: [UInt8](repeating: 0xFF, count: 20))
-            return png
-        }, expected: ["error decodes"]),
-        Case(name: "APNG with one frame", fileName: "one.png", bytes: { TestImages.apng(side: 408, delaysMs: [100]) },
-             expected: ["warning lost-animation"]),
-        Case(name: "APNG with a broken sequence", fileName: "broken.png",
-             bytes: { TestImages.brokenSequence(TestImages.apng(side: 408, delaysMs: [100, 100])) }, expected: ["warning lost-animation"]),
-        Case(name: "named .apng but static", fileName: "flat.apng", bytes: { TestImages.png(width: 408, height: 408) },
-             expected: ["warning lost-animation"]),
+        Case(
+            name: "a good regular sticker", fileName: "ok.png", bytes: { TestImages.png(width: 408, height: 408) },
+            expected: []),
+        Case(
+            name: "too large a side", fileName: "big.png", bytes: { TestImages.png(width: 620, height: 620) },
+            expected: ["error pixel-size"]),
+        Case(
+            name: "too small a side", fileName: "small.png", bytes: { TestImages.png(width: 299, height: 299) },
+            expected: ["error pixel-size"]),
+        Case(
+            name: "not square", fileName: "wide.png", bytes: { TestImages.png(width: 408, height: 300) },
+            expected: ["warning square"]),
+        Case(
+            name: "not the grid size", fileName: "large.png", bytes: { TestImages.png(width: 618, height: 618) },
+            expected: ["warning grid-size"]),
+        Case(
+            name: "no grid size declared: any allowed size", fileName: "large.png",
+            bytes: { TestImages.png(width: 618, height: 618) },
+            gridSize: nil, expected: []),
+        Case(
+            name: "opaque", fileName: "opaque.png", bytes: { TestImages.png(width: 408, height: 408, opaque: true) },
+            expected: ["warning transparency"]),
+        Case(
+            name: "499,999 bytes", fileName: "fits.png",
+            bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 499_999) }, expected: []),
+        Case(
+            name: "500,000 bytes: over 500 KB, under 500 KiB", fileName: "kb.png",
+            bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 500_000) },
+            expected: ["warning file-size"]),
+        Case(
+            name: "511,999 bytes", fileName: "kb2.png",
+            bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 511_999) },
+            expected: ["warning file-size"]),
+        Case(
+            name: "512,000 bytes: over 500 KiB", fileName: "kib.png",
+            bytes: { TestImages.padded(TestImages.png(width: 408, height: 408), to: 512_000) },
+            expected: ["error file-size"]),
+        Case(
+            name: "WebP bytes", fileName: "sticker.webp",
+            bytes: { Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8) + [UInt8](repeating: 0, count: 32) },
+            expected: ["error format"]),
+        Case(
+            name: "PNG name, GIF-less garbage bytes", fileName: "fake.png",
+            bytes: { Array("hello, world, not an image".utf8) },
+            expected: ["error format"]),
+        Case(
+            name: "Apple CgBI PNG", fileName: "crushed.png",
+            bytes: { TestImages.cgbi(TestImages.png(width: 408, height: 408)) },
+            expected: ["warning cgbi"]),
+        Case(
+            name: "corrupt image data", fileName: "corrupt.png",
+            bytes: {
+                var png = TestImages.png(width: 408, height: 408)
+                png.replaceSubrange(png.count - 12 - 20..<png.count - 12, with: [UInt8](repeating: 0xFF, count: 20))
+                return png
+            }, expected: ["error decodes"]),
+        Case(
+            name: "APNG with one frame", fileName: "one.png", bytes: { TestImages.apng(side: 408, delaysMs: [100]) },
+            expected: ["warning lost-animation"]),
+        Case(
+            name: "APNG with a broken sequence", fileName: "broken.png",
+            bytes: { TestImages.brokenSequence(TestImages.apng(side: 408, delaysMs: [100, 100])) },
+            expected: ["warning lost-animation"]),
+        Case(
+            name: "named .apng but static", fileName: "flat.apng", bytes: { TestImages.png(width: 408, height: 408) },
+            expected: ["warning lost-animation"]),
         // Animations: red and blue full frames, each with a transparent corner pixel.
-        Case(name: "a 10 ms frame", fileName: "fast.png", bytes: { TestImages.apng(side: 408, delaysMs: [10, 1000]) },
-             expected: ["warning short-delay"]),
-        Case(name: "a 6 s loop", fileName: "slow.png", bytes: { TestImages.apng(side: 408, delaysMs: [3000, 3000]) },
-             expected: ["warning loop-duration"]),
-        Case(name: "61 frames", fileName: "many.png", bytes: { TestImages.apng(side: 300, delaysMs: Array(repeating: 40, count: 61)) },
-             gridSize: .small, expected: ["warning frame-count"]),
-        Case(name: "50 fps", fileName: "fps.png", bytes: { TestImages.apng(side: 408, delaysMs: [20, 20, 20]) },
-             expected: ["warning frame-rate"]),
-        Case(name: "costly to play", fileName: "cost.png", bytes: { TestImages.apng(side: 408, delaysMs: [100, 100]) },
-             thresholds: { var t = ValidationThresholds.default; t.maxDecodedBytes = 1 << 20; return t }(),
-             expected: ["warning playback-cost"]),
-        Case(name: "150-character description", fileName: "ok.png", bytes: { TestImages.png(width: 408, height: 408) },
-             label: String(repeating: "é", count: 150), expected: []),
-        Case(name: "151-character description", fileName: "ok.png", bytes: { TestImages.png(width: 408, height: 408) },
-             label: String(repeating: "a", count: 151), expected: ["error description-length"]),
+        Case(
+            name: "a 10 ms frame", fileName: "fast.png", bytes: { TestImages.apng(side: 408, delaysMs: [10, 1000]) },
+            expected: ["warning short-delay"]),
+        Case(
+            name: "a 6 s loop", fileName: "slow.png", bytes: { TestImages.apng(side: 408, delaysMs: [3000, 3000]) },
+            expected: ["warning loop-duration"]),
+        Case(
+            name: "61 frames", fileName: "many.png",
+            bytes: { TestImages.apng(side: 300, delaysMs: Array(repeating: 40, count: 61)) },
+            gridSize: .small, expected: ["warning frame-count"]),
+        Case(
+            name: "50 fps", fileName: "fps.png", bytes: { TestImages.apng(side: 408, delaysMs: [20, 20, 20]) },
+            expected: ["warning frame-rate"]),
+        Case(
+            name: "costly to play", fileName: "cost.png", bytes: { TestImages.apng(side: 408, delaysMs: [100, 100]) },
+            thresholds: {
+                var t = ValidationThresholds.default; t.maxDecodedBytes = 1 << 20; return t
+            }(),
+            expected: ["warning playback-cost"]),
+        Case(
+            name: "150-character description", fileName: "ok.png", bytes: { TestImages.png(width: 408, height: 408) },
+            label: String(repeating: "é", count: 150), expected: []),
+        Case(
+            name: "151-character description", fileName: "ok.png", bytes: { TestImages.png(width: 408, height: 408) },
+            label: String(repeating: "a", count: 151), expected: ["error description-length"])
     ]
 
     @Test("Each crafted file gives exactly its finding", arguments: cases)
@@ -89,8 +133,10 @@ struct ValidatorTests {
         defer { folder.remove() }
         let a = folder.write(TestImages.png(width: 408, height: 408), "a.png")
         let b = folder.write(TestImages.png(width: 618, height: 618), "b.png")
-        let pack = StickerPack(name: "p", origin: .folder, stickers: [Sticker(name: "a", source: .file(a)), Sticker(name: "b", source: .file(b))],
-                               warnings: [PackWarning(path: "Contents.json", message: "\"grid-space\" read as \"grid-size\"")])
+        let pack = StickerPack(
+            name: "p", origin: .folder,
+            stickers: [Sticker(name: "a", source: .file(a)), Sticker(name: "b", source: .file(b))],
+            warnings: [PackWarning(path: "Contents.json", message: "\"grid-space\" read as \"grid-size\"")])
         let report = PackValidator().validate(pack)
         let found = report.findings.map { "\($0.severity.rawValue) \($0.rule.rawValue) \($0.sticker ?? "-")" }
         #expect(found.sorted() == ["warning catalog -", "warning mixed-sizes -"])
@@ -104,7 +150,8 @@ struct ValidatorTests {
         defer { folder.remove() }
         let bytes = TestImages.apng(side: 408, delaysMs: [100, 250, 50], plays: 2)
         let url = folder.write(bytes, "a.png")
-        let report = PackValidator().validate(StickerPack(name: "p", origin: .files, stickers: [Sticker(name: "a", source: .file(url))]))
+        let report = PackValidator().validate(
+            StickerPack(name: "p", origin: .files, stickers: [Sticker(name: "a", source: .file(url))]))
         let s = try #require(report.stickers.first)
         #expect(s.format == "apng" && s.fileBytes == bytes.count)
         #expect(s.frameCount == 3 && s.loopMilliseconds == 400 && s.plays == 2)
@@ -113,12 +160,17 @@ struct ValidatorTests {
 
     @Test("The JSON report carries counts and the verdict")
     func json() throws {
-        let report = ValidationReport(pack: "p", gridSize: "regular", gridSizeDeclared: true, stickers: [], findings: [
-            ValidationFinding(.error, sticker: "s", rule: .pixelSize, message: "m", measured: "620x620 px", limit: "300-618 px"),
-            ValidationFinding(.warning, sticker: nil, rule: .mixedSizes, message: "m"),
-        ])
+        let report = ValidationReport(
+            pack: "p", gridSize: "regular", gridSizeDeclared: true, stickers: [],
+            findings: [
+                ValidationFinding(
+                    .error, sticker: "s", rule: .pixelSize, message: "m", measured: "620x620 px", limit: "300-618 px"),
+                ValidationFinding(.warning, sticker: nil, rule: .mixedSizes, message: "m")
+            ])
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as! [String: Any]
-        #expect(object["errorCount"] as? Int == 1 && object["warningCount"] as? Int == 1 && object["passed"] as? Bool == false)
+        #expect(
+            object["errorCount"] as? Int == 1 && object["warningCount"] as? Int == 1
+                && object["passed"] as? Bool == false)
         let findings = object["findings"] as! [[String: Any]]
         #expect(findings[0]["rule"] as? String == "pixel-size" && findings[0]["severity"] as? String == "error")
     }

@@ -1,6 +1,7 @@
 import AnimationCodec
-@testable import StickerPixels
 import Testing
+
+@testable import StickerPixels
 
 /// One OVER: every drawing path that blends a pixel at a time (the painter's masks, a picture
 /// clipped to a shape, the rotated peel) gives the bytes of `BlendKernels.overScalar`, the
@@ -16,7 +17,11 @@ struct OverTests {
     /// `source` (premultiplied rows) OVER `destination` by the reference kernel.
     static func reference(_ source: [UInt8], onto destination: [UInt8]) -> [UInt8] {
         var out = destination
-        source.withUnsafeBytes { s in out.withUnsafeMutableBytes { d in BlendKernels.overScalar(s.baseAddress!, onto: d.baseAddress!, count: source.count / 4) } }
+        source.withUnsafeBytes { s in
+            out.withUnsafeMutableBytes { d in
+                BlendKernels.overScalar(s.baseAddress!, onto: d.baseAddress!, count: source.count / 4)
+            }
+        }
         return out
     }
 
@@ -37,14 +42,19 @@ struct OverTests {
     @Test("Painter.draw clipped by a mask: each premultiplied pixel scaled by its coverage, OVER")
     func clippedPicture() {
         // A picture of every alpha, premultiplied, drawn from its column 0 at (0, 0).
-        let picture = (0..<256).flatMap { i -> [UInt8] in let a = UInt8(i); return [a, UInt8(Int(a) / 2), 0, a] }
+        let picture = (0..<256).flatMap { i -> [UInt8] in
+            let a = UInt8(i); return [a, UInt8(Int(a) / 2), 0, a]
+        }
         var canvas = RGBAImage(width: 256, height: 1, pixels: Self.destination)
         let mask = CoverageMask(x: 0, y: 0, width: 256, height: 1, coverage: (0..<256).map { UInt8(255 - $0) })
-        Painter.draw(RGBAImage(width: 256, height: 1, pixels: picture), area: PixelRect(x: 0, y: 0, width: 256, height: 1),
-                     atX: 0, y: 0, clippedBy: mask, on: &canvas)
+        Painter.draw(
+            RGBAImage(width: 256, height: 1, pixels: picture), area: PixelRect(x: 0, y: 0, width: 256, height: 1),
+            atX: 0, y: 0, clippedBy: mask, on: &canvas)
         let source = (0..<256).flatMap { i -> [UInt8] in
             let cover = Double(255 - i)
-            return picture[(i * 4)..<(i * 4 + 4)].map { UInt8((Double($0) * cover / 255).rounded(.toNearestOrAwayFromZero)) }
+            return picture[(i * 4)..<(i * 4 + 4)].map {
+                UInt8((Double($0) * cover / 255).rounded(.toNearestOrAwayFromZero))
+            }
         }
         #expect(canvas.pixels == Self.reference(source, onto: Self.destination))
     }
@@ -53,9 +63,12 @@ struct OverTests {
     func rotatedPeel() {
         // 16 x 16 pixels of varied alpha, centred at (8, 8) of a 16 x 16 canvas: every sample
         // falls on a pixel centre, so the source is the picture's own pixels.
-        let picture = (0..<256).flatMap { i -> [UInt8] in let a = UInt8((i * 37) % 256); return [UInt8(Int(a) * 2 / 3), a / 5, a, a] }
+        let picture = (0..<256).flatMap { i -> [UInt8] in
+            let a = UInt8((i * 37) % 256); return [UInt8(Int(a) * 2 / 3), a / 5, a, a]
+        }
         var canvas = RGBAImage(width: 16, height: 16, pixels: Self.destination)
-        RotatedDrawing.draw(RGBAImage(width: 16, height: 16, pixels: picture), centre: SIMD2(8, 8), degrees: 0, on: &canvas)
+        RotatedDrawing.draw(
+            RGBAImage(width: 16, height: 16, pixels: picture), centre: SIMD2(8, 8), degrees: 0, on: &canvas)
         #expect(canvas.pixels == Self.reference(picture, onto: Self.destination))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import StickerPixels
 import Testing
+
+@testable import StickerPixels
 
 /// The downscaler: premultiplied space keeps soft edges their colour, and the widened
 /// kernel averages away detail finer than the output (no aliasing).
@@ -10,7 +11,9 @@ struct ResamplerTests {
     static func halfRed(_ side: Int) -> RGBAImage {
         var image = RGBAImage(width: side, height: side)
         for y in 0..<side {
-            for x in 0..<(side / 2) { image.pixels.replaceSubrange(((y * side + x) * 4)..<((y * side + x) * 4 + 4), with: [255, 0, 0, 255]) }
+            for x in 0..<(side / 2) {
+                image.pixels.replaceSubrange(((y * side + x) * 4)..<((y * side + x) * 4 + 4), with: [255, 0, 0, 255])
+            }
         }
         return image
     }
@@ -18,7 +21,9 @@ struct ResamplerTests {
     /// The filters that blend past a pixel's own area (the box filter has tests of its own below).
     static let smoothFilters: [Resampler.Filter] = [.lanczos3, .bicubic, .triangle]
 
-    @Test("A soft edge keeps its colour: every partly transparent pixel is pure red", arguments: smoothFilters, [(408, 102), (408, 306), (618, 489), (5, 2)])
+    @Test(
+        "A soft edge keeps its colour: every partly transparent pixel is pure red", arguments: smoothFilters,
+        [(408, 102), (408, 306), (618, 489), (5, 2)])
     func softEdge(_ filter: Resampler.Filter, _ sizes: (Int, Int)) {
         let out = Resampler(filter: filter).resize(Self.halfRed(sizes.0), width: sizes.1, height: sizes.1)
         var partial = 0
@@ -34,13 +39,16 @@ struct ResamplerTests {
         #expect(partial > 0)  // the edge really is soft
     }
 
-    @Test("A one-pixel checkerboard averages to grey, with no moiré", arguments: smoothFilters, [(408, 102), (408, 306), (618, 163)])
+    @Test(
+        "A one-pixel checkerboard averages to grey, with no moiré", arguments: smoothFilters,
+        [(408, 102), (408, 306), (618, 163)])
     func checkerboard(_ filter: Resampler.Filter, _ sizes: (Int, Int)) {
         var image = RGBAImage(width: sizes.0, height: sizes.0)
         for y in 0..<sizes.0 {
             for x in 0..<sizes.0 {
                 let v: UInt8 = (x + y) % 2 == 0 ? 255 : 0
-                image.pixels.replaceSubrange(((y * sizes.0 + x) * 4)..<((y * sizes.0 + x) * 4 + 4), with: [v, v, v, 255])
+                image.pixels.replaceSubrange(
+                    ((y * sizes.0 + x) * 4)..<((y * sizes.0 + x) * 4 + 4), with: [v, v, v, 255])
             }
         }
         let out = Resampler(filter: filter).resize(image, width: sizes.1, height: sizes.1)
@@ -62,27 +70,36 @@ struct ResamplerTests {
         // 7 x 1 -> 2 x 1 (ratio 3.5): output 0 covers source [0, 3.5), output 1 covers [3.5, 7).
         let values: [UInt8] = [10, 40, 70, 200, 90, 30, 250]
         var image = RGBAImage(width: 7, height: 1)
-        for (x, v) in values.enumerated() { image.pixels.replaceSubrange((x * 4)..<(x * 4 + 4), with: [v, v / 2, 0, 255]) }
+        for (x, v) in values.enumerated() {
+            image.pixels.replaceSubrange((x * 4)..<(x * 4 + 4), with: [v, v / 2, 0, 255])
+        }
         let out = Resampler(filter: .box).resize(image, width: 2, height: 1)
         // By hand: (10 + 40 + 70 + 100) / 3.5 = 62.86; (100 + 90 + 30 + 250) / 3.5 = 134.29; green is
         // the mean of v / 2 rounded down: (5 + 20 + 35 + 50) / 3.5 = 31.43, (50 + 45 + 15 + 125) / 3.5 = 67.14.
         let expected: [(r: Double, g: Double)] = [(62.86, 31.43), (134.29, 67.14)]
         for x in 0..<2 {
             let p = out.pixel(x: x, y: 0)
-            #expect(abs(Double(p.r) - expected[x].r) <= 1 && abs(Double(p.g) - expected[x].g) <= 1 && p.a == 255, "\(x): \(p)")
+            #expect(
+                abs(Double(p.r) - expected[x].r) <= 1 && abs(Double(p.g) - expected[x].g) <= 1 && p.a == 255,
+                "\(x): \(p)")
         }
         // An 8 x 8 of four flat 4 x 4 quadrants -> 2 x 2: each output is exactly its quadrant,
         // translucent ones included (premultiplied means of equal pixels).
         let quadrants: [[UInt8]] = [[255, 0, 0, 255], [0, 100, 0, 100], [0, 0, 0, 0], [17, 34, 51, 68]]
         var blocks = RGBAImage(width: 8, height: 8)
-        for y in 0..<8 { for x in 0..<8 {
-            blocks.pixels.replaceSubrange(((y * 8 + x) * 4)..<((y * 8 + x) * 4 + 4), with: quadrants[(y / 4) * 2 + x / 4])
-        } }
+        for y in 0..<8 {
+            for x in 0..<8 {
+                blocks.pixels.replaceSubrange(
+                    ((y * 8 + x) * 4)..<((y * 8 + x) * 4 + 4), with: quadrants[(y / 4) * 2 + x / 4])
+            }
+        }
         let small = Resampler(filter: .box).resize(blocks, width: 2, height: 2)
-        for y in 0..<2 { for x in 0..<2 {
-            let p = small.pixel(x: x, y: y)
-            #expect([p.r, p.g, p.b, p.a] == quadrants[y * 2 + x], "\(x),\(y)")
-        } }
+        for y in 0..<2 {
+            for x in 0..<2 {
+                let p = small.pixel(x: x, y: y)
+                #expect([p.r, p.g, p.b, p.a] == quadrants[y * 2 + x], "\(x),\(y)")
+            }
+        }
     }
 
     @Test("Box: a sharp edge stays sharp where the output grid meets it, with nothing past it")
@@ -101,7 +118,9 @@ struct ResamplerTests {
     @Test("Bicubic is Keys' cubic with a = -0.5: its values at the taps worked out by hand")
     func bicubicKernel() {
         // w(x) = 1.5|x|^3 - 2.5|x|^2 + 1 below 1; -0.5|x|^3 + 2.5|x|^2 - 4|x| + 2 from 1 to 2.
-        let expected: [(Double, Double)] = [(0, 1), (0.5, 0.5625), (1, 0), (1.5, -0.0625), (2, 0), (2.5, 0), (-0.5, 0.5625), (0.25, 0.8671875)]
+        let expected: [(Double, Double)] = [
+            (0, 1), (0.5, 0.5625), (1, 0), (1.5, -0.0625), (2, 0), (2.5, 0), (-0.5, 0.5625), (0.25, 0.8671875)
+        ]
         for (x, w) in expected {
             #expect(abs(Resampler.Filter.bicubic.weight(x) - w) < 1e-12, "w(\(x))")
         }
@@ -115,7 +134,9 @@ struct ResamplerTests {
         var image = RGBAImage(width: side, height: side)
         for y in 0..<side {
             for x in 0..<side {
-                let dx = Double(x) - 30, dy = Double(y) - 30, r = (dx * dx + dy * dy).squareRoot()
+                let dx = Double(x) - 30
+                let dy = Double(y) - 30
+                let r = (dx * dx + dy * dy).squareRoot()
                 guard r < 24, r > 4 else { continue }
                 let a = UInt8(r > 20 ? 120 : 255)
                 let o = (y * side + x) * 4
@@ -151,7 +172,10 @@ struct ResamplerTests {
             #expect(Resampler.pixelPair(bytes, offset: 4, last: true) == [5, 0, 6, 0, 7, 0, 8, 0])
         }
         // 200 * 3 + 100 * -2 per channel, in one step.
-        #expect(Resampler.multiplyAddPairs([200, 100, 200, 100, 200, 100, 200, 100], [3, -2, 3, -2, 3, -2, 3, -2]) == [400, 400, 400, 400])
+        #expect(
+            Resampler.multiplyAddPairs([200, 100, 200, 100, 200, 100, 200, 100], [3, -2, 3, -2, 3, -2, 3, -2]) == [
+                400, 400, 400, 400
+            ])
     }
 
     @Test("A solid colour stays exactly that colour at any size")
@@ -159,7 +183,10 @@ struct ResamplerTests {
         let image = RGBAImage(width: 408, height: 408, pixels: Array([UInt8]([60, 30, 10, 128]).repeated(408 * 408)))
         for size in [306, 102, 37, 500] {
             let out = Resampler().resize(image, width: size, height: size)
-            #expect(Set(stride(from: 0, to: out.pixels.count, by: 4).map { Array(out.pixels[$0..<($0 + 4)]) }) == [[60, 30, 10, 128]])
+            #expect(
+                Set(stride(from: 0, to: out.pixels.count, by: 4).map { Array(out.pixels[$0..<($0 + 4)]) }) == [
+                    [60, 30, 10, 128]
+                ])
         }
     }
 }
@@ -199,7 +226,8 @@ enum ReferenceLanczos {
                     for (sx, wx) in columns[x] {
                         let p = image.pixel(x: sx, y: sy)
                         let w = wx * wy
-                        sum[0] += Double(p.r) * w; sum[1] += Double(p.g) * w; sum[2] += Double(p.b) * w; sum[3] += Double(p.a) * w
+                        sum[0] += Double(p.r) * w; sum[1] += Double(p.g) * w; sum[2] += Double(p.b) * w;
+                        sum[3] += Double(p.a) * w
                     }
                 }
                 let a = min(255, max(0, sum[3]))

@@ -8,8 +8,10 @@ struct ClockTests {
     @Test("Frames 100 / 200 / 300 ms, two plays, then rest on the last frame")
     func twoPlays() {
         let clock = StickerClock(durations: [0.1, 0.2, 0.3], plays: 2)
-        let expected: [(Double, Int)] = [(0, 0), (0.099, 0), (0.1, 1), (0.299, 1), (0.3, 2), (0.599, 2), (0.6, 0), (0.75, 1),
-                                         (1.19, 2), (1.2, 2), (5, 2), (1e9, 2), (-1, 0)]
+        let expected: [(Double, Int)] = [
+            (0, 0), (0.099, 0), (0.1, 1), (0.299, 1), (0.3, 2), (0.599, 2), (0.6, 0), (0.75, 1),
+            (1.19, 2), (1.2, 2), (5, 2), (1e9, 2), (-1, 0)
+        ]
         for (time, frame) in expected { #expect(clock.frameIndex(at: time) == frame, "t = \(time)") }
         #expect(clock.loopDuration == 0.6 && clock.endTime == 1.2)
         #expect(clock.changeTimes(until: 10) == [0, 0.1, 0.3, 0.6, 0.7, 0.9])
@@ -26,7 +28,10 @@ struct ClockTests {
 
     @Test("Timing policies: Apple and browsers show tiny delays for 100 ms")
     func policies() {
-        let delays = [FrameDelay(numerator: 0, denominator: 100), FrameDelay(numerator: 1, denominator: 100), FrameDelay(numerator: 2, denominator: 100)]
+        let delays = [
+            FrameDelay(numerator: 0, denominator: 100), FrameDelay(numerator: 1, denominator: 100),
+            FrameDelay(numerator: 2, denominator: 100)
+        ]
         #expect(StickerClock(delays: delays, plays: 0, policy: .apple).durations == [0.1, 0.1, 0.02])
         #expect(StickerClock(delays: delays, plays: 0, policy: .browser).durations == [0.1, 0.1, 0.02])
         #expect(StickerClock(delays: delays, plays: 0, policy: .raw).durations == [0, 0.01, 0.02])
@@ -42,7 +47,11 @@ struct ClockTests {
 
     @Test("Times parse as seconds or milliseconds")
     func parsing() {
-        #expect(DurationParsing.seconds("1.25s") == 1.25 && DurationParsing.seconds("1250ms") == 1.25 && DurationParsing.seconds("2") == 2)
-        #expect(DurationParsing.seconds("-1") == nil && DurationParsing.seconds("soon") == nil && DurationParsing.seconds("inf") == nil)
+        #expect(
+            DurationParsing.seconds("1.25s") == 1.25 && DurationParsing.seconds("1250ms") == 1.25
+                && DurationParsing.seconds("2") == 2)
+        #expect(
+            DurationParsing.seconds("-1") == nil && DurationParsing.seconds("soon") == nil
+                && DurationParsing.seconds("inf") == nil)
     }
 }

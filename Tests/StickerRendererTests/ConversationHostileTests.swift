@@ -12,28 +12,31 @@ import Testing
 @Suite("Conversation scripts: hostile input", .timeLimit(.minutes(5)))
 struct ConversationHostileTests {
     static let script = """
-    # dinner plans
-    pack: sample-pack
-    date: Today 9:41
-    them: Are we still on for tonight?
-    me: yes!! 🎉
-    me sms: running late
-    me: sticker 01-bouncing-blob
-    them: "sticker party"
-    peel 02-spinning-star on 2 at 0.85,0.10 scale 0.8 rotate -12
-    me: message image=card.png image-title="Dinner" caption="Table for two" trailing-caption="$42"
-    """
+        # dinner plans
+        pack: sample-pack
+        date: Today 9:41
+        them: Are we still on for tonight?
+        me: yes!! 🎉
+        me sms: running late
+        me: sticker 01-bouncing-blob
+        them: "sticker party"
+        peel 02-spinning-star on 2 at 0.85,0.10 scale 0.8 rotate -12
+        me: message image=card.png image-title="Dinner" caption="Table for two" trailing-caption="$42"
+        """
 
     /// Parses `text`: a conversation whose events each have a line, or an error on a line of it.
     static func check(_ text: String) {
-        let lineCount = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).count
+        let lineCount = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .count
         do {
             let parsed = try ConversationScript.parse(text)
             #expect(parsed.lines.count == parsed.conversation.events.count)
             #expect(parsed.lines.allSatisfy { (1...lineCount).contains($0) })
             for event in parsed.conversation.events {
                 if case .peel(let peel) = event {
-                    #expect(peel.message >= 1 && (0...1).contains(peel.x) && (0...1).contains(peel.y) && ConversationScript.peelScales.contains(peel.scale))
+                    #expect(
+                        peel.message >= 1 && (0...1).contains(peel.x) && (0...1).contains(peel.y)
+                            && ConversationScript.peelScales.contains(peel.scale))
                 }
             }
         } catch {
@@ -51,7 +54,9 @@ struct ConversationHostileTests {
         }
     }
 
-    @Test("5,000 corruptions (bytes changed, dropped, doubled; invalid UTF-8 repaired) parse or fail on one of their lines")
+    @Test(
+        "5,000 corruptions (bytes changed, dropped, doubled; invalid UTF-8 repaired) parse or fail on one of their lines"
+    )
     func corruptions() {
         var random = SplitMix(seed: 0x5C21)
         let bytes = Array(Self.script.utf8)
@@ -61,7 +66,11 @@ struct ConversationHostileTests {
             for _ in 0..<(1 + Int(random.next() % 4)) {
                 let index = Int(random.next() % UInt64(corrupted.count))
                 switch random.next() % 3 {
-                case 0: corrupted[index] = random.next() % 2 == 0 ? specials[Int(random.next() % UInt64(specials.count))] : UInt8(truncatingIfNeeded: random.next())
+                case 0:
+                    corrupted[index] =
+                        random.next() % 2 == 0
+                        ? specials[Int(random.next() % UInt64(specials.count))]
+                        : UInt8(truncatingIfNeeded: random.next())
                 case 1: corrupted.remove(at: index)
                 default: corrupted.insert(corrupted[index], at: index)
                 }
@@ -71,7 +80,9 @@ struct ConversationHostileTests {
         }
     }
 
-    @Test("100,000 messages parse in one pass; drawn whole they are refused by the pixel limit before any canvas, one screen draws")
+    @Test(
+        "100,000 messages parse in one pass; drawn whole they are refused by the pixel limit before any canvas, one screen draws"
+    )
     func longConversation() throws {
         let text = String(repeating: "them: hello there\nme: hi\n", count: 50_000)
         let parsed = try ConversationScript.parse(text)
@@ -80,7 +91,9 @@ struct ConversationHostileTests {
         options.scale = 1
         options.showAll = true
         let empty = StickerPack(name: "", origin: .files, stickers: [])
-        #expect(throws: TranscriptError.self) { try TranscriptRenderer(parsed.conversation, pack: empty, options: options) }
+        #expect(throws: TranscriptError.self) {
+            try TranscriptRenderer(parsed.conversation, pack: empty, options: options)
+        }
         do {
             _ = try TranscriptRenderer(parsed.conversation, pack: empty, options: options)
         } catch {
@@ -99,7 +112,8 @@ struct ConversationHostileTests {
         let conversation = Conversation(events: [.text(.me, words, service: .iMessage)])
         var options = TranscriptOptions()
         options.scale = 1
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
         let bubble = try #require(renderer.layout.items.first)
         #expect(bubble.frame.height > 50_000)
         #expect(bubble.frame.width <= 280.33 / 402 * 393 + 1e-9)

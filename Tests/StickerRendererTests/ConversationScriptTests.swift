@@ -9,19 +9,19 @@ struct ConversationScriptTests {
     @Test("the documented example reads event by event, with each event's line")
     func example() throws {
         let script = """
-        # dinner plans
-        pack: corpus/sample-pack
-        date: Today 9:41
+            # dinner plans
+            pack: corpus/sample-pack
+            date: Today 9:41
 
-        them: Are we still on for tonight?
-        me: yes!! 🎉
-        me sms: running late
-        me: sticker 01-bouncing-blob
-        them: sticker 03-beating-heart
-        me: "sticker party"
-        peel 02-spinning-star on 2 at 0.85,0.10 scale 0.8 rotate -12
-        me: message image=card.png image-title="Dinner" caption="Table for two" subcaption="8 pm" trailing-caption="$42"
-        """
+            them: Are we still on for tonight?
+            me: yes!! 🎉
+            me sms: running late
+            me: sticker 01-bouncing-blob
+            them: sticker 03-beating-heart
+            me: "sticker party"
+            peel 02-spinning-star on 2 at 0.85,0.10 scale 0.8 rotate -12
+            me: message image=card.png image-title="Dinner" caption="Table for two" subcaption="8 pm" trailing-caption="$42"
+            """
         let parsed = try ConversationScript.parse(script)
         #expect(parsed.conversation.pack == "corpus/sample-pack")
         let expected: [ConversationEvent] = [
@@ -33,8 +33,11 @@ struct ConversationScriptTests {
             .sticker(.them, name: "03-beating-heart"),
             .text(.me, "sticker party", service: .iMessage),
             .peel(Peel(sticker: "02-spinning-star", message: 2, x: 0.85, y: 0.10, scale: 0.8, rotation: -12)),
-            .template(.me, TemplateMessage(image: "card.png", imageTitle: "Dinner", caption: "Table for two", subcaption: "8 pm",
-                                           trailingCaption: "$42")),
+            .template(
+                .me,
+                TemplateMessage(
+                    image: "card.png", imageTitle: "Dinner", caption: "Table for two", subcaption: "8 pm",
+                    trailingCaption: "$42"))
         ]
         #expect(parsed.conversation.events == expected)
         #expect(parsed.lines == [3, 5, 6, 7, 8, 9, 10, 11, 12])
@@ -44,38 +47,43 @@ struct ConversationScriptTests {
     @Test("a peel's scale and rotation default to 1 and 0; CRLF line ends and tabs are accepted")
     func defaults() throws {
         let parsed = try ConversationScript.parse("them:\thi\r\npeel star on 1 at 0,1\r\n")
-        #expect(parsed.conversation.events == [.text(.them, "hi", service: .iMessage), .peel(Peel(sticker: "star", message: 1, x: 0, y: 1))])
+        #expect(
+            parsed.conversation.events == [
+                .text(.them, "hi", service: .iMessage), .peel(Peel(sticker: "star", message: 1, x: 0, y: 1))
+            ])
     }
 
-    @Test("every mistake names its line and says what is expected", arguments: [
-        ("me: hi\nyou: hello", 2, "expected `me:`, `them:`"),
-        ("me: hi\n\nhello there", 3, "expected `me:`, `them:`, `date:`, `pack:` or `peel ...`"),
-        ("me:", 1, "`me:` needs a text"),
-        ("them sms:   ", 1, "`them:` needs a text"),
-        ("me mms: hi", 1, "expected `me:`"),
-        ("pack: a\npack: b", 2, "already named"),
-        ("pack:", 1, "`pack:` needs a folder"),
-        ("date:", 1, "`date:` needs the header's text"),
-        ("me: sticker", 1, "needs the sticker's name"),
-        ("me: sticker two words", 1, "put it in double quotes"),
-        ("me: message", 1, "at least one field"),
-        ("me: message colour=red", 1, "unknown field `colour`"),
-        ("me: message caption=a caption=b", 1, "given twice"),
-        ("me: message caption=\"open", 1, "never closed"),
-        ("me: message caption=\"a\"b", 1, "a space after"),
-        ("me: message caption=", 1, "`caption` is empty"),
-        ("me: message caption", 1, "expected FIELD=VALUE"),
-        ("me: hi\npeel star on 1", 2, "a peel is written"),
-        ("me: hi\npeel star on 0 at 0.5,0.5", 2, "from 1"),
-        ("me: hi\npeel star on 2 at 0.5,0.5\nme: later", 2, "message 2 is not sent yet: 1 message(s)"),
-        ("date: Today\npeel star on 1 at 0.5,0.5", 2, "message 1 is not sent yet: 0 message(s)"),
-        ("me: hi\npeel star on 1 at 0.5", 2, "X,Y as fractions"),
-        ("me: hi\npeel star on 1 at 1.5,0.5", 2, "outside the message"),
-        ("me: hi\npeel star on 1 at 0.5,0.5 scale 9", 2, "`scale` takes a number from 0.25 to 4.0"),
-        ("me: hi\npeel star on 1 at 0.5,0.5 rotate nan", 2, "`rotate` takes degrees"),
-        ("me: hi\npeel star on 1 at 0.5,0.5 rotate", 2, "`rotate` needs a number"),
-        ("me: hi\npeel star on 1 at 0.5,0.5 spin 3", 2, "unknown `spin`"),
-    ])
+    @Test(
+        "every mistake names its line and says what is expected",
+        arguments: [
+            ("me: hi\nyou: hello", 2, "expected `me:`, `them:`"),
+            ("me: hi\n\nhello there", 3, "expected `me:`, `them:`, `date:`, `pack:` or `peel ...`"),
+            ("me:", 1, "`me:` needs a text"),
+            ("them sms:   ", 1, "`them:` needs a text"),
+            ("me mms: hi", 1, "expected `me:`"),
+            ("pack: a\npack: b", 2, "already named"),
+            ("pack:", 1, "`pack:` needs a folder"),
+            ("date:", 1, "`date:` needs the header's text"),
+            ("me: sticker", 1, "needs the sticker's name"),
+            ("me: sticker two words", 1, "put it in double quotes"),
+            ("me: message", 1, "at least one field"),
+            ("me: message colour=red", 1, "unknown field `colour`"),
+            ("me: message caption=a caption=b", 1, "given twice"),
+            ("me: message caption=\"open", 1, "never closed"),
+            ("me: message caption=\"a\"b", 1, "a space after"),
+            ("me: message caption=", 1, "`caption` is empty"),
+            ("me: message caption", 1, "expected FIELD=VALUE"),
+            ("me: hi\npeel star on 1", 2, "a peel is written"),
+            ("me: hi\npeel star on 0 at 0.5,0.5", 2, "from 1"),
+            ("me: hi\npeel star on 2 at 0.5,0.5\nme: later", 2, "message 2 is not sent yet: 1 message(s)"),
+            ("date: Today\npeel star on 1 at 0.5,0.5", 2, "message 1 is not sent yet: 0 message(s)"),
+            ("me: hi\npeel star on 1 at 0.5", 2, "X,Y as fractions"),
+            ("me: hi\npeel star on 1 at 1.5,0.5", 2, "outside the message"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 scale 9", 2, "`scale` takes a number from 0.25 to 4.0"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 rotate nan", 2, "`rotate` takes degrees"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 rotate", 2, "`rotate` needs a number"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 spin 3", 2, "unknown `spin`")
+        ])
     func mistakes(script: String, line: Int, words: String) {
         #expect(throws: ConversationScriptError.self) { try ConversationScript.parse(script) }
         do {
@@ -87,7 +95,9 @@ struct ConversationScriptTests {
         }
     }
 
-    @Test("a pack given alone gets a conversation with every sticker sent once, sides alternating, and one peel onto a bubble")
+    @Test(
+        "a pack given alone gets a conversation with every sticker sent once, sides alternating, and one peel onto a bubble"
+    )
     func defaultConversation() {
         let names = ["a", "b", "c"]
         let conversation = Conversation.default(stickers: names)

@@ -20,7 +20,9 @@ struct FontTests {
                     Issue.record("no FreeType advance for \(character)")
                     continue
                 }
-                #expect(abs(glyph.advance - freeType) <= 1.0 / 64, "\(character) at \(pixels) px: \(glyph.advance) vs FreeType \(freeType)")
+                #expect(
+                    abs(glyph.advance - freeType) <= 1.0 / 64,
+                    "\(character) at \(pixels) px: \(glyph.advance) vs FreeType \(freeType)")
                 #expect(freeType > 0)
             }
         }

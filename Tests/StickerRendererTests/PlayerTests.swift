@@ -19,8 +19,9 @@ struct PlayerTests {
     static func source() throws -> StickerPreviewSource {
         var writer = APNGWriter(width: 8, height: 8, frameCount: 2, plays: 0)
         for color: [UInt8] in [[255, 0, 0, 255], [0, 0, 255, 255]] {
-            writer.append(premultiplied: Array((0..<64).flatMap { _ in color }), x: 0, y: 0, width: 8, height: 8,
-                          delay: FrameDelay(numerator: 50, denominator: 1000))
+            writer.append(
+                premultiplied: Array((0..<64).flatMap { _ in color }), x: 0, y: 0, width: 8, height: 8,
+                delay: FrameDelay(numerator: 50, denominator: 1000))
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("player-\(UUID().uuidString).png")
         try Data(writer.finish()).write(to: url)
@@ -33,8 +34,9 @@ struct PlayerTests {
     func loops() throws {
         let terminal = RecordingTerminal()
         let clock = SteppedClock()
-        let player = TerminalPlayer(source: try Self.source(), terminal: terminal, colors: .truecolor,
-                                    limits: TerminalPlayer.Limits(loops: 3), clock: clock)
+        let player = TerminalPlayer(
+            source: try Self.source(), terminal: terminal, colors: .truecolor,
+            limits: TerminalPlayer.Limits(loops: 3), clock: clock)
         let (ending, statistics) = try player.play()
         #expect(ending == .finished)
         #expect(statistics.frames == 6, "red, blue three times: \(statistics.frames)")
@@ -49,15 +51,17 @@ struct PlayerTests {
     @Test("--speed 3 plays the same loops in a third of the time; --duration bounds playback")
     func speedAndDuration() throws {
         let fastClock = SteppedClock()
-        let fast = TerminalPlayer(source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
-                                  limits: TerminalPlayer.Limits(loops: 6, speed: 3), clock: fastClock)
+        let fast = TerminalPlayer(
+            source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
+            limits: TerminalPlayer.Limits(loops: 6, speed: 3), clock: fastClock)
         let (fastEnding, fastStats) = try fast.play()
         #expect(fastEnding == .finished && fastStats.frames == 12, "\(fastStats.frames) frames")
         #expect(abs(fastClock.now - 0.2) < 1e-9, "0.6 s of media at 3x: \(fastClock.now) s")
 
         let boundedClock = SteppedClock()
-        let bounded = TerminalPlayer(source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
-                                     limits: TerminalPlayer.Limits(duration: 0.25), clock: boundedClock)
+        let bounded = TerminalPlayer(
+            source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
+            limits: TerminalPlayer.Limits(duration: 0.25), clock: boundedClock)
         let (ending, stats) = try bounded.play()
         #expect(ending == .finished && abs(boundedClock.now - 0.25) < 1e-9, "\(boundedClock.now) s")
         #expect(stats.frames == 5, "frames at 0, 50, 100, 150 and 200 ms: \(stats.frames)")
@@ -67,8 +71,9 @@ struct PlayerTests {
     func wallClock() throws {
         // Only a lower bound: a slow or busy machine can take longer, never shorter.
         let start = DispatchTime.now().uptimeNanoseconds
-        let player = TerminalPlayer(source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
-                                    limits: TerminalPlayer.Limits(loops: 2))
+        let player = TerminalPlayer(
+            source: try Self.source(), terminal: RecordingTerminal(), colors: .truecolor,
+            limits: TerminalPlayer.Limits(loops: 2))
         let (ending, statistics) = try player.play()
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         #expect(ending == .finished && statistics.frames >= 1)

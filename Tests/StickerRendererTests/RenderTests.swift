@@ -3,8 +3,8 @@ import Foundation
 import StickerPack
 import StickerPixels
 import StickerRenderer
-import Testing
 import TestSupport
+import Testing
 
 /// Whole renders against pixels worked out by hand: solid stickers on solid backgrounds at
 /// cells computed from the layout model, animation timing on the shared clock, and the
@@ -26,8 +26,10 @@ struct RenderTests {
         func animation(_ name: String, side: Int, colors: [[UInt8]], delaysMs: [Int], plays: Int) -> URL {
             var writer = APNGWriter(width: side, height: side, frameCount: colors.count, plays: plays)
             for (color, delay) in zip(colors, delaysMs) {
-                writer.append(premultiplied: Array((0..<(side * side)).flatMap { _ in color }), x: 0, y: 0, width: side, height: side,
-                              delay: FrameDelay(numerator: delay, denominator: 1000))
+                writer.append(
+                    premultiplied: Array((0..<(side * side)).flatMap { _ in color }), x: 0, y: 0, width: side,
+                    height: side,
+                    delay: FrameDelay(numerator: delay, denominator: 1000))
             }
             return write(name, writer.finish())
         }
@@ -40,7 +42,8 @@ struct RenderTests {
     }
 
     static func pack(_ urls: [URL]) -> StickerPack {
-        StickerPack(name: "t", origin: .files, stickers: urls.map { Sticker(name: $0.lastPathComponent, source: .file($0)) })
+        StickerPack(
+            name: "t", origin: .files, stickers: urls.map { Sticker(name: $0.lastPathComponent, source: .file($0)) })
     }
 
     static func options(scale: Int = 1, background: String = "white") -> RenderOptions {
@@ -65,8 +68,12 @@ struct RenderTests {
         for y in 0..<height {
             for x in 0..<width {
                 let inside = (16..<118).contains(x) && (8..<110).contains(y)
-                let expected = inside ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
-                if pixel(x, y) != expected { Issue.record("(\(x),\(y)) is \(pixel(x, y)), expected \(expected)"); return }
+                let expected =
+                    inside
+                    ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
+                if pixel(x, y) != expected {
+                    Issue.record("(\(x),\(y)) is \(pixel(x, y)), expected \(expected)"); return
+                }
             }
         }
     }
@@ -90,8 +97,10 @@ struct RenderTests {
     @Test("A transparent background keeps alpha; the second sticker lands in the second column")
     func transparentBackground() throws {
         let files = Files()
-        let a = files.solid("a.png", side: 408, [0, 255, 0, 255]), b = files.solid("b.png", side: 408, [0, 0, 255, 255])
-        let image = try BrowserRenderer(pack: Self.pack([a, b]), options: Self.options(background: "transparent")).snapshot(at: 0)
+        let a = files.solid("a.png", side: 408, [0, 255, 0, 255])
+        let b = files.solid("b.png", side: 408, [0, 0, 255, 255])
+        let image = try BrowserRenderer(pack: Self.pack([a, b]), options: Self.options(background: "transparent"))
+            .snapshot(at: 0)
         #expect(image.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0))
         #expect(image.pixel(x: 16, y: 8) == PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255))
         // Second column at 16 + 102 + 27.5 = 145.5 pt -> 146 px (rounded half away from zero).
@@ -112,8 +121,10 @@ struct RenderTests {
     @Test("A PNG snapshot on a transparent background keeps alpha (RGBA), stickers in their columns")
     func pngSnapshotTransparent() throws {
         let files = Files()
-        let a = files.solid("a.png", side: 408, [0, 255, 0, 255]), b = files.solid("b.png", side: 408, [0, 0, 255, 255])
-        let png = try BrowserRenderer(pack: Self.pack([a, b]), options: Self.options(background: "transparent")).snapshotPNG(at: 0)
+        let a = files.solid("a.png", side: 408, [0, 255, 0, 255])
+        let b = files.solid("b.png", side: 408, [0, 0, 255, 255])
+        let png = try BrowserRenderer(pack: Self.pack([a, b]), options: Self.options(background: "transparent"))
+            .snapshotPNG(at: 0)
         #expect(png[25] == 6)
         let image = try AnimationDecoder(bytes: png).frame(at: 0)
         #expect(image.pixel(x: 0, y: 0) == PremultipliedRGBA(r: 0, g: 0, b: 0, a: 0))
@@ -124,25 +135,34 @@ struct RenderTests {
 
     /// A background kept whole (checker), alone or under a placeholder: outside the cells every
     /// pixel is the background's own, inside the first the sticker's, in the canvas and the PNG.
-    @Test("Snapshots on a checker background: the background's pixels around a red cell, with and without a placeholder", arguments: [false, true])
+    @Test(
+        "Snapshots on a checker background: the background's pixels around a red cell, with and without a placeholder",
+        arguments: [false, true])
     func checkerSnapshot(_ withPlaceholder: Bool) throws {
         let files = Files()
         let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
         let bad = files.write("bad.png", Array("not an image".utf8))
-        let renderer = BrowserRenderer(pack: Self.pack(withPlaceholder ? [red, bad] : [red]), options: Self.options(background: "checker"))
+        let renderer = BrowserRenderer(
+            pack: Self.pack(withPlaceholder ? [red, bad] : [red]), options: Self.options(background: "checker"))
         let background = try #require(Background(named: "checker")).canvas(width: 393, height: 213)
         let canvas = try renderer.snapshot(at: 0)
         let decoded = try AnimationDecoder(bytes: try renderer.snapshotPNG(at: 0)).frame(at: 0)
-        for (name, width, height, pixel) in [("canvas", canvas.width, canvas.height, canvas.pixel),
-                                             ("png", decoded.width, decoded.height, decoded.pixel)] {
+        for (name, width, height, pixel) in [
+            ("canvas", canvas.width, canvas.height, canvas.pixel),
+            ("png", decoded.width, decoded.height, decoded.pixel)
+        ] {
             #expect(width == 393 && height == 213, "\(name)")
             check: for y in 0..<213 {
                 for x in 0..<393 {
                     // Cells at x 16..<118 (the sticker) and 146..<248 (the placeholder), y 8..<110.
                     let row = (8..<110).contains(y)
                     if withPlaceholder && row && (146..<248).contains(x) { continue }
-                    let expected = row && (16..<118).contains(x) ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : background.pixel(x: x, y: y)
-                    if pixel(x, y) != expected { Issue.record("\(name) (\(x),\(y)) is \(pixel(x, y)), expected \(expected)"); break check }
+                    let expected =
+                        row && (16..<118).contains(x)
+                        ? PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) : background.pixel(x: x, y: y)
+                    if pixel(x, y) != expected {
+                        Issue.record("\(name) (\(x),\(y)) is \(pixel(x, y)), expected \(expected)"); break check
+                    }
                 }
             }
         }
@@ -152,12 +172,15 @@ struct RenderTests {
     /// placeholder, a translucent sticker and a later frame: both snapshots are drawn from the
     /// same rows, and the PNG (RGB or RGBA, row-encoded in parallel bands) holds exactly the
     /// canvas's pixels.
-    @Test("PNG snapshots hold the whole-canvas snapshot's pixels on every background", arguments: ["white", "#1C1C1E", "checker", "multicolor"])
+    @Test(
+        "PNG snapshots hold the whole-canvas snapshot's pixels on every background",
+        arguments: ["white", "#1C1C1E", "checker", "multicolor"])
     func pngSnapshotMatchesCanvas(_ background: String) throws {
         let files = Files()
         let bad = files.write("bad.png", Array("not an image".utf8))
         let blue = files.solid("blue.png", side: 300, [0, 0, 128, 128])
-        let anim = files.animation("anim.png", side: 408, colors: [[255, 0, 0, 255], [0, 90, 0, 90]], delaysMs: [100, 100], plays: 0)
+        let anim = files.animation(
+            "anim.png", side: 408, colors: [[255, 0, 0, 255], [0, 90, 0, 90]], delaysMs: [100, 100], plays: 0)
         var options = Self.options(scale: 2, background: background)
         options.style = .expanded
         let renderer = BrowserRenderer(pack: Self.pack([blue, bad, anim, blue]), options: options)
@@ -181,7 +204,9 @@ struct RenderTests {
     @Test("The shared clock: each sticker plays its own loop from 0 and rests after its last play")
     func sharedClock() throws {
         let files = Files()
-        let red: [UInt8] = [255, 0, 0, 255], blue: [UInt8] = [0, 0, 255, 255], green: [UInt8] = [0, 255, 0, 255]
+        let red: [UInt8] = [255, 0, 0, 255]
+        let blue: [UInt8] = [0, 0, 255, 255]
+        let green: [UInt8] = [0, 255, 0, 255]
         // A: red 100 ms, blue 100 ms, forever. B: green 300 ms, red 200 ms, played once.
         let a = files.animation("a.png", side: 408, colors: [red, blue], delaysMs: [100, 100], plays: 0)
         let b = files.animation("b.png", side: 408, colors: [green, red], delaysMs: [300, 200], plays: 1)
@@ -190,12 +215,13 @@ struct RenderTests {
             let image = try renderer.snapshot(at: t)
             return [image.pixel(x: 60, y: 50), image.pixel(x: 190, y: 50)]
         }
-        let r = PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255), bl = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
+        let r = PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)
+        let bl = PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
         let g = PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255)
         #expect(try colors(at: 0) == [r, g])
         #expect(try colors(at: 0.15) == [bl, g])
         #expect(try colors(at: 0.35) == [bl, r])  // A: 0.35 mod 0.2 = 0.15 -> blue
-        #expect(try colors(at: 0.5) == [bl, r])   // B's single play ends at 0.5: it rests on its last frame
+        #expect(try colors(at: 0.5) == [bl, r])  // B's single play ends at 0.5: it rests on its last frame
         #expect(try colors(at: 7.05) == [r, r])
         #expect(renderer.longestLoop == 0.5)
         #expect(renderer.changeTimes(duration: 0.5) == [0, 0.1, 0.2, 0.3, 0.4])
@@ -207,7 +233,8 @@ struct RenderTests {
     @Test("The animated APNG: a frame at every change, delays between them, only changed cells stored")
     func animatedAPNG() throws {
         let files = Files()
-        let red: [UInt8] = [255, 0, 0, 255], blue: [UInt8] = [0, 0, 255, 255]
+        let red: [UInt8] = [255, 0, 0, 255]
+        let blue: [UInt8] = [0, 0, 255, 255]
         let a = files.animation("a.png", side: 408, colors: [red, blue], delaysMs: [100, 150], plays: 0)
         let still = files.solid("s.png", side: 408, [0, 255, 0, 255])
         let renderer = BrowserRenderer(pack: Self.pack([a, still]), options: Self.options())
@@ -217,7 +244,8 @@ struct RenderTests {
         #expect(decoder.info.format == .apng && decoder.info.loopCount == 0)
         #expect(decoder.info.frames.map { Int($0.delay.milliseconds.rounded()) } == [100, 150, 100, 150])
         // Frames after the first cover only the animated sticker's cell: (16, 8) 102 x 102.
-        #expect(decoder.info.frames.dropFirst().allSatisfy { $0.rect == FrameRect(x: 16, y: 8, width: 102, height: 102) })
+        #expect(
+            decoder.info.frames.dropFirst().allSatisfy { $0.rect == FrameRect(x: 16, y: 8, width: 102, height: 102) })
         let frames = try decoder.decodeAllFrames()
         let expectedA = [red, blue, red, blue]
         for (i, frame) in frames.enumerated() {
@@ -236,19 +264,25 @@ struct RenderTests {
         let image = try renderer.snapshot(at: 0)
         // The placeholder fills the first cell, (16, 8) 102 x 102: grey (200) with a red
         // (255, 59, 48) border and diagonals 2 pixels thick (a 40th of the side, rounded down).
-        let red = PremultipliedRGBA(r: 255, g: 59, b: 48, a: 255), grey = PremultipliedRGBA(r: 200, g: 200, b: 200, a: 255)
+        let red = PremultipliedRGBA(r: 255, g: 59, b: 48, a: 255)
+        let grey = PremultipliedRGBA(r: 200, g: 200, b: 200, a: 255)
         let white = PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
         let cell: [(u: Int, v: Int, PremultipliedRGBA)] = [
-            (0, 50, red), (1, 50, red), (2, 50, grey), (50, 1, red), (50, 2, grey), (101, 50, red), (100, 50, red), (99, 50, grey),
+            (0, 50, red), (1, 50, red), (2, 50, grey), (50, 1, red), (50, 2, grey), (101, 50, red), (100, 50, red),
+            (99, 50, grey),
             (50, 101, red), (50, 99, grey), (50, 20, grey),
             (30, 30, red), (30, 31, red), (30, 32, grey), (31, 30, red), (32, 30, grey),  // the diagonal u = v
             (80, 21, red), (80, 22, red), (80, 23, grey), (80, 20, red), (80, 19, grey),  // the diagonal u + v = 101
-            (0, 0, red), (101, 101, red),
+            (0, 0, red), (101, 101, red)
         ]
         for (u, v, expected) in cell {
             #expect(image.pixel(x: 16 + u, y: 8 + v) == expected, "cell pixel (\(u), \(v))")
         }
-        #expect([image.pixel(x: 15, y: 50), image.pixel(x: 118, y: 50), image.pixel(x: 60, y: 7), image.pixel(x: 60, y: 110)] == [white, white, white, white])
+        #expect(
+            [
+                image.pixel(x: 15, y: 50), image.pixel(x: 118, y: 50), image.pixel(x: 60, y: 7),
+                image.pixel(x: 60, y: 110)
+            ] == [white, white, white, white])
         #expect(image.pixel(x: 190, y: 50) == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255))
     }
 
@@ -266,17 +300,24 @@ struct RenderTests {
         let covered = Background.image(photo, name: "p").canvas(width: 10, height: 10)
         #expect(covered.width == 10 && covered.height == 10 && covered.isOpaque)
         // Pillow's Lanczos resize of the same photo to 20 x 10, cropped to columns 5..<15, within a level.
-        let pillow = try TestProcess.capture(["python3", "-c", """
+        let pillow = try TestProcess.capture([
+            "python3", "-c",
+            """
             from PIL import Image
             photo = Image.new("RGB", (2, 1)); photo.putpixel((1, 0), (255, 255, 255))
             row = photo.resize((20, 10), Image.LANCZOS).crop((5, 0, 15, 10))
             print(" ".join(str(row.getpixel((x, y))[0]) for y in range(10) for x in range(10)))
-            """])
-        let expected = pillow.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            """
+        ])
+        let expected = pillow.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         #expect(expected.count == 100, "\(pillow.stderr)")
         for (index, value) in expected.enumerated() {
             let shown = covered.pixel(x: index % 10, y: index / 10)
-            #expect(abs(Int(shown.r) - value) <= 1 && shown.r == shown.g && shown.g == shown.b, "(\(index % 10), \(index / 10)): \(shown.r), Pillow \(value)")
+            #expect(
+                abs(Int(shown.r) - value) <= 1 && shown.r == shown.g && shown.g == shown.b,
+                "(\(index % 10), \(index / 10)): \(shown.r), Pillow \(value)")
         }
         // Multicolour: Apple's red, orange, yellow, green, blue and purple in diagonal bands, the
         // six spanning half the shorter side (50 of 100 pixels, 8 or 9 each) and repeating.
@@ -287,7 +328,10 @@ struct RenderTests {
         let firstRow = runs.enumerated().flatMap { band, length in Array(repeating: hues[band % 6], count: length) }
         #expect((0..<100).map { multi.pixel(x: $0, y: 0) } == firstRow)
         // Diagonal: every pixel has the colour of its neighbour up and to the right.
-        #expect((1..<100).allSatisfy { y in (0..<99).allSatisfy { x in multi.pixel(x: x, y: y) == multi.pixel(x: x + 1, y: y - 1) } })
+        #expect(
+            (1..<100).allSatisfy { y in
+                (0..<99).allSatisfy { x in multi.pixel(x: x, y: y) == multi.pixel(x: x + 1, y: y - 1) }
+            })
     }
 
     @Test("Atomic writes replace a file whole and leave no temporary file")
@@ -299,7 +343,8 @@ struct RenderTests {
         #expect(FileManager.default.contents(atPath: target) == Data([4, 5]))
         try AtomicFile.write([6, 7, 8, 9], to: target, durable: true)
         #expect(FileManager.default.contents(atPath: target) == Data([6, 7, 8, 9]))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: files.url.path).filter { $0.hasPrefix(".") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: files.url.path).filter { $0.hasPrefix(".") }.isEmpty)
         #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write([1], to: "/no/such/folder/out.png") }
     }
 }

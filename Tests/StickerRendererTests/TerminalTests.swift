@@ -29,7 +29,9 @@ struct TerminalTests {
             var shown: [UInt8] = [37, 180, 250, 255]
             let source = Array(pixels[start..<(start + 4)])
             source.withUnsafeBytes { (s: UnsafeRawBufferPointer) in
-                shown.withUnsafeMutableBytes { (d: UnsafeMutableRawBufferPointer) in BlendKernels.overScalar(s.baseAddress!, onto: d.baseAddress!, count: 1) }
+                shown.withUnsafeMutableBytes { (d: UnsafeMutableRawBufferPointer) in
+                    BlendKernels.overScalar(s.baseAddress!, onto: d.baseAddress!, count: 1)
+                }
             }
             let cell = grid[0, index / 2]
             let colour = index % 2 == 0 ? cell.top : cell.bottom
@@ -39,7 +41,8 @@ struct TerminalTests {
 
     @Test("Two pixels a cell: top in the foreground of an upper half block, bottom in the background")
     func halfBlocks() {
-        let red = (UInt8(255), UInt8(0), UInt8(0)), blue = (UInt8(0), UInt8(0), UInt8(255))
+        let red = (UInt8(255), UInt8(0), UInt8(0))
+        let blue = (UInt8(0), UInt8(0), UInt8(255))
         let grid = CellGrid(Self.image([[red, red, nil, nil], [blue, red, red, nil]]))
         let text = ANSIWriter(colors: .truecolor).text(grid)
         let e = Self.esc
@@ -57,7 +60,8 @@ struct TerminalTests {
 
     @Test("Two colours the other way round: a lower half block when the pens already set fit it")
     func lowerHalfWhenCheaper() {
-        let red = (UInt8(255), UInt8(0), UInt8(0)), blue = (UInt8(0), UInt8(0), UInt8(255))
+        let red = (UInt8(255), UInt8(0), UInt8(0))
+        let blue = (UInt8(0), UInt8(0), UInt8(255))
         // Cell 1: red over blue -> ▀ fg red bg blue. Cell 2: blue over red: as ▀ it needs both
         // colours again; as ▄ (bottom red in the foreground, top blue in the background) none.
         let text = ANSIWriter(colors: .truecolor).text(CellGrid(Self.image([[red, blue], [blue, red]])))
@@ -74,10 +78,13 @@ struct TerminalTests {
         #expect(grid[0, 0] == CellGrid.Cell(top: nil, bottom: nil))
         #expect(grid[1, 0] == CellGrid.Cell(top: CellGrid.RGB(251, 251, 252), bottom: nil))
         // Without a faint alpha, alpha 4 is drawn: 1 + 251 = 252, 2 + 251 = 253.
-        #expect(CellGrid(image, backdrop: CellGrid.RGB(255, 255, 255))[0, 0] == CellGrid.Cell(top: CellGrid.RGB(252, 252, 253), bottom: nil))
+        #expect(
+            CellGrid(image, backdrop: CellGrid.RGB(255, 255, 255))[0, 0]
+                == CellGrid.Cell(top: CellGrid.RGB(252, 252, 253), bottom: nil))
     }
 
-    @Test("An odd last pixel row pairs with transparency; translucent pixels show over the backdrop, alpha 0 not at all")
+    @Test(
+        "An odd last pixel row pairs with transparency; translucent pixels show over the backdrop, alpha 0 not at all")
     func oddRowsAndAlpha() {
         var image = RGBAImage(width: 2, height: 3)
         // Row 2 (the odd one): left pixel straight green at alpha 128 (premultiplied 0,128,0),
@@ -101,8 +108,8 @@ struct TerminalTests {
 
     @Test("The 256-colour palette: the cube for saturated colours, the grey ramp for greys")
     func palette() {
-        #expect(TerminalColors.paletteIndex(red: 255, green: 0, blue: 0) == 196)      // 16 + 36 * 5
-        #expect(TerminalColors.paletteIndex(red: 0, green: 0, blue: 255) == 21)       // 16 + 5
+        #expect(TerminalColors.paletteIndex(red: 255, green: 0, blue: 0) == 196)  // 16 + 36 * 5
+        #expect(TerminalColors.paletteIndex(red: 0, green: 0, blue: 255) == 21)  // 16 + 5
         #expect(TerminalColors.paletteIndex(red: 0, green: 0, blue: 0) == 16)
         #expect(TerminalColors.paletteIndex(red: 255, green: 255, blue: 255) == 231)
         #expect(TerminalColors.paletteIndex(red: 128, green: 128, blue: 128) == 244)  // grey 8 + 10 * 12 = 128
@@ -123,13 +130,16 @@ struct TerminalTests {
 
     @Test("Only changed cells are written, the cursor jumping to each run")
     func diff() {
-        let red = (UInt8(255), UInt8(0), UInt8(0)), blue = (UInt8(0), UInt8(0), UInt8(255))
+        let red = (UInt8(255), UInt8(0), UInt8(0))
+        let blue = (UInt8(0), UInt8(0), UInt8(255))
         let before = CellGrid(Self.image([[red, red, red], [red, red, red], [red, red, red], [red, red, red]]))
         let after = CellGrid(Self.image([[red, red, red], [red, red, red], [red, blue, blue], [red, blue, blue]]))
         let writer = ANSIWriter(colors: .truecolor)
         let e = Self.esc
         // Row 2 (1-based, at origin 5,3 -> screen row 4), columns 2-3 -> screen columns 6-7.
-        #expect(writer.update(from: before, to: after, originColumn: 5, originRow: 3).output == "\(e)4;6H\(e)48;2;0;0;255m  \(e)0m")
+        #expect(
+            writer.update(from: before, to: after, originColumn: 5, originRow: 3).output
+                == "\(e)4;6H\(e)48;2;0;0;255m  \(e)0m")
         #expect(writer.update(from: after, to: after).output == "")
         // No previous picture: every cell, one jump per row.
         let full = writer.update(from: nil, to: before)

@@ -7,7 +7,7 @@ import StickerTranscript
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The transcript against geometry worked out from the documented numbers (docs/TRANSCRIPT-MODEL.md):
@@ -34,13 +34,18 @@ struct TranscriptTests {
 
     static func rgb(_ hex: UInt32) -> [UInt8] { [UInt8(hex >> 16), UInt8(hex >> 8 & 0xFF), UInt8(hex & 0xFF), 255] }
 
-    @Test("a received bubble: its colour inside the rounded corner and the tail, the background outside both, in light and dark")
+    @Test(
+        "a received bubble: its colour inside the rounded corner and the tail, the background outside both, in light and dark"
+    )
     func receivedBubbleGeometry() throws {
-        for (appearance, bubble, background) in [(Appearance.light, Self.rgb(0xE9E9EB), Self.rgb(0xFFFFFF)),
-                                                 (.dark, Self.rgb(0x262629), Self.rgb(0x000000))] {
+        for (appearance, bubble, background) in [
+            (Appearance.light, Self.rgb(0xE9E9EB), Self.rgb(0xFFFFFF)),
+            (.dark, Self.rgb(0x262629), Self.rgb(0x000000))
+        ] {
             let conversation = Conversation(events: [.text(.them, "Hi", service: .iMessage)])
-            let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []),
-                                                  options: Self.options(appearance: appearance))
+            let renderer = try TranscriptRenderer(
+                conversation, pack: StickerPack(name: "", origin: .files, stickers: []),
+                options: Self.options(appearance: appearance))
             let image = try renderer.snapshot(at: 0)
             // One line: 40 pt tall, 48 pt wide at least, 16 pt from the left edge and the top.
             let frame = try #require(renderer.layout.items.first?.frame)
@@ -66,9 +71,11 @@ struct TranscriptTests {
     @Test("only the last bubble of a run has the tail; runs are 4.33 pt apart inside and 10.2 pt between")
     func runsAndGaps() throws {
         let conversation = Conversation(events: [
-            .text(.them, "one", service: .iMessage), .text(.them, "two", service: .iMessage), .text(.me, "three", service: .iMessage),
+            .text(.them, "one", service: .iMessage), .text(.them, "two", service: .iMessage),
+            .text(.me, "three", service: .iMessage)
         ])
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
         let bubbles = renderer.layout.items.filter { $0.message != nil }
         #expect(bubbles.count == 3)
         guard bubbles.count == 3 else { return }
@@ -96,13 +103,15 @@ struct TranscriptTests {
         let pack = RenderTests.pack([red])
         for sender in [Sender.me, .them] {
             let conversation = Conversation(events: [.sticker(sender, name: "red.png")])
-            let image = try TranscriptRenderer(conversation, pack: pack, options: Self.options(scale: 1)).snapshot(at: 0)
+            let image = try TranscriptRenderer(conversation, pack: pack, options: Self.options(scale: 1)).snapshot(
+                at: 0)
             let left = sender == .me ? 393 - 16 - 136 : 16
             let row = 16 + 68
             for x in 0..<image.width {
                 let p = image.pixel(x: x, y: row)
                 let inside = x >= left && x < left + 136
-                #expect((p == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)) == inside, "\(sender): column \(x) is \(p)")
+                #expect(
+                    (p == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)) == inside, "\(sender): column \(x) is \(p)")
             }
             // Rows 16 ..< 152 at its centre column.
             for y in 0..<300 {
@@ -118,9 +127,10 @@ struct TranscriptTests {
         let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
         let conversation = Conversation(events: [
             .text(.them, "A long enough message to peel a sticker onto", service: .iMessage),
-            .peel(Peel(sticker: "red.png", message: 1, x: 0.5, y: 0.5, scale: 0.5, rotation: 30)),
+            .peel(Peel(sticker: "red.png", message: 1, x: 0.5, y: 0.5, scale: 0.5, rotation: 30))
         ])
-        let renderer = try TranscriptRenderer(conversation, pack: RenderTests.pack([red]), options: Self.options(scale: 2, all: true))
+        let renderer = try TranscriptRenderer(
+            conversation, pack: RenderTests.pack([red]), options: Self.options(scale: 2, all: true))
         let image = try renderer.snapshot(at: 0)
         let frame = try #require(renderer.layout.items.first?.frame)
         // 136 pt at scale 0.5: a 68 pt square about the message's centre; its top-right corner
@@ -129,22 +139,27 @@ struct TranscriptTests {
         let centre = SIMD2(frame.x + frame.width / 2, frame.y + frame.height / 2)
         let corner = centre + SIMD2(34 * cos(angle) + 34 * sin(angle), 34 * sin(angle) - 34 * cos(angle))
         let direction = (centre - corner) / ((centre - corner) * (centre - corner)).sum().squareRoot()
-        let inside = corner + direction * 2, outside = corner - direction * 2
+        let inside = corner + direction * 2
+        let outside = corner - direction * 2
         #expect(Self.color(image, inside.x, inside.y, scale: 2) == [255, 0, 0, 255], "2 pt inside the corner")
         #expect(Self.color(image, outside.x, outside.y, scale: 2) != [255, 0, 0, 255], "2 pt beyond the corner")
         // The unturned corner's place (34, -34) from the centre is not red: it was turned away.
         #expect(Self.color(image, centre.x + 32, centre.y - 32, scale: 2) != [255, 0, 0, 255])
     }
 
-    @Test("a sent iMessage bubble's blue is the screen's gradient at its row, light #77C7F5 at the top to #3682F7 at the bottom")
+    @Test(
+        "a sent iMessage bubble's blue is the screen's gradient at its row, light #77C7F5 at the top to #3682F7 at the bottom"
+    )
     func sentGradient() throws {
         let conversation = Conversation(events: [.text(.me, "hello", service: .iMessage)])
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options(scale: 1))
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options(scale: 1))
         let image = try renderer.snapshot(at: 0)
         let frame = try #require(renderer.layout.items.first?.frame)
         let row = Int(frame.y + 3)
         let t = Double(row) / 852
-        let top: [Double] = [0x77, 0xC7, 0xF5], bottom: [Double] = [0x36, 0x82, 0xF7]
+        let top: [Double] = [0x77, 0xC7, 0xF5]
+        let bottom: [Double] = [0x36, 0x82, 0xF7]
         let expected: [UInt8] = (0..<3).map { channel in
             let value: Double = top[channel] + (bottom[channel] - top[channel]) * t
             return UInt8(value.rounded())
@@ -155,7 +170,8 @@ struct TranscriptTests {
 
     @Test("text wraps where the words' FreeType advances (with the body's tracking) pass the bubble's text width")
     func lineBreaks() throws {
-        let style = try TextStyle(fonts: TranscriptFonts(), size: 17, scale: 1, tracking: MessagesMetrics.bodyTracking, lineHeight: 20)
+        let style = try TextStyle(
+            fonts: TranscriptFonts(), size: 17, scale: 1, tracking: MessagesMetrics.bodyTracking, lineHeight: 20)
         // Word widths from FreeType's advance of each character's glyph, plus the tracking.
         func width(_ text: String) -> Double {
             text.reduce(0) { sum, character in
@@ -170,7 +186,11 @@ struct TranscriptTests {
         var expected: [[String]] = [[]]
         for word in words {
             let candidate = (expected[expected.count - 1] + [word]).joined(separator: " ")
-            if !expected[expected.count - 1].isEmpty && width(candidate) > maxWidth { expected.append([word]) } else { expected[expected.count - 1].append(word) }
+            if !expected[expected.count - 1].isEmpty && width(candidate) > maxWidth {
+                expected.append([word])
+            } else {
+                expected[expected.count - 1].append(word)
+            }
         }
         #expect(lines.count == expected.count, "\(lines.map(\.width)) vs \(expected)")
         for (line, words) in zip(lines, expected) {
@@ -180,12 +200,16 @@ struct TranscriptTests {
         #expect(lines.allSatisfy { $0.width <= maxWidth })
     }
 
-    @Test("a date header ends a run: the bubble before it keeps its tail, and the header sits 11.33 pt below it by its ink")
+    @Test(
+        "a date header ends a run: the bubble before it keeps its tail, and the header sits 11.33 pt below it by its ink"
+    )
     func dateEndsRun() throws {
         let conversation = Conversation(events: [
-            .text(.them, "before", service: .iMessage), .date("Yesterday 21:04"), .text(.them, "after", service: .iMessage),
+            .text(.them, "before", service: .iMessage), .date("Yesterday 21:04"),
+            .text(.them, "after", service: .iMessage)
         ])
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
         let bubbles = renderer.layout.items.filter { $0.message != nil }
         guard bubbles.count == 2, case .bubble(_, _, _, let tail) = bubbles[0].kind else {
             Issue.record("\(renderer.layout.items.map(\.kind))")
@@ -196,9 +220,11 @@ struct TranscriptTests {
         // with grey ink, and the last one.
         let image = try renderer.snapshot(at: 0)
         let background = PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
-        let from = Int(((bubbles[0].frame.maxY + MessagesMetrics.tailHang + 0.5) * 3).rounded(.up)), to = Int((bubbles[1].frame.y * 3).rounded(.down))
+        let from = Int(((bubbles[0].frame.maxY + MessagesMetrics.tailHang + 0.5) * 3).rounded(.up))
+        let to = Int((bubbles[1].frame.y * 3).rounded(.down))
         let inked = (from..<to).filter { y in (0..<image.width).contains { image.pixel(x: $0, y: y) != background } }
-        let first = try #require(inked.first), last = try #require(inked.last)
+        let first = try #require(inked.first)
+        let last = try #require(inked.last)
         #expect(abs(Double(first) / 3 - (bubbles[0].frame.maxY + 11.33)) <= 0.67, "ink top \(Double(first) / 3)")
         #expect(abs(bubbles[1].frame.y - (Double(last + 1) / 3 + 8.0)) <= 0.67, "ink bottom \(Double(last + 1) / 3)")
     }
@@ -206,20 +232,27 @@ struct TranscriptTests {
     @Test("Delivered's ink ends 20.3 pt in from the sent bubble's right edge and starts 8.08 pt below it")
     func deliveredInk() throws {
         let conversation = Conversation(events: [.text(.me, "on my way", service: .sms)])
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: Self.options())
         let bubble = try #require(renderer.layout.items.first)
         let image = try renderer.snapshot(at: 0)
         let background = PremultipliedRGBA(r: 255, g: 255, b: 255, a: 255)
         // Below the tail (which hangs 6.8), only the label has ink.
-        let rows = Int(((bubble.frame.maxY + MessagesMetrics.tailHang + 0.5) * 3).rounded(.up))..<Int(((bubble.frame.maxY + 30) * 3))
-        var right = 0, top = Int.max
+        let rows =
+            Int(
+                ((bubble.frame.maxY + MessagesMetrics.tailHang + 0.5) * 3).rounded(.up))..<Int(
+                ((bubble.frame.maxY + 30) * 3))
+        var right = 0
+        var top = Int.max
         for y in rows {
             for x in 0..<image.width where image.pixel(x: x, y: y) != background {
                 right = max(right, x + 1)
                 top = min(top, y)
             }
         }
-        #expect(abs(Double(right) / 3 - (bubble.frame.maxX - 20.3)) <= 0.67, "ink right \(Double(right) / 3) vs \(bubble.frame.maxX - 20.3)")
+        #expect(
+            abs(Double(right) / 3 - (bubble.frame.maxX - 20.3)) <= 0.67,
+            "ink right \(Double(right) / 3) vs \(bubble.frame.maxX - 20.3)")
         #expect(abs(Double(top) / 3 - (bubble.frame.maxY + 8.08)) <= 0.67, "ink top \(Double(top) / 3)")
     }
 
@@ -227,11 +260,14 @@ struct TranscriptTests {
     func smsGreen() throws {
         for appearance in Appearance.allCases {
             let conversation = Conversation(events: [.text(.me, "hi", service: .sms)])
-            let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []),
-                                                  options: Self.options(scale: 1, appearance: appearance))
+            let renderer = try TranscriptRenderer(
+                conversation, pack: StickerPack(name: "", origin: .files, stickers: []),
+                options: Self.options(scale: 1, appearance: appearance))
             let frame = try #require(renderer.layout.items.first?.frame)
-            let row = Int(frame.y + 3), t = Double(row) / 852
-            let top: [Double] = [0x53, 0xE6, 0x78], bottom: [Double] = [0x31, 0xC3, 0x55]
+            let row = Int(frame.y + 3)
+            let t = Double(row) / 852
+            let top: [Double] = [0x53, 0xE6, 0x78]
+            let bottom: [Double] = [0x31, 0xC3, 0x55]
             let expected: [UInt8] = (0..<3).map { channel in
                 let value: Double = top[channel] + (bottom[channel] - top[channel]) * t
                 return UInt8(value.rounded())
@@ -245,10 +281,12 @@ struct TranscriptTests {
     func unknownSticker() throws {
         let parsed = try ConversationScript.parse("them: hi\n\nme: sticker nope")
         #expect(throws: TranscriptError.self) {
-            try TranscriptRenderer(parsed.conversation, pack: StickerPack(name: "", origin: .files, stickers: []), lines: parsed.lines)
+            try TranscriptRenderer(
+                parsed.conversation, pack: StickerPack(name: "", origin: .files, stickers: []), lines: parsed.lines)
         }
         do {
-            _ = try TranscriptRenderer(parsed.conversation, pack: StickerPack(name: "", origin: .files, stickers: []), lines: parsed.lines)
+            _ = try TranscriptRenderer(
+                parsed.conversation, pack: StickerPack(name: "", origin: .files, stickers: []), lines: parsed.lines)
         } catch {
             #expect(error.description.hasPrefix("line 3: the pack has no sticker named nope"), "\(error)")
         }
@@ -259,8 +297,10 @@ struct TranscriptTests {
         var options = Self.options()
         options.fonts = TranscriptFonts(font: "/nonexistent/font.otf")
         do {
-            _ = try TranscriptRenderer(Conversation(events: [.text(.me, "hi", service: .sms)]), pack: StickerPack(name: "", origin: .files, stickers: []),
-                                       options: options)
+            _ = try TranscriptRenderer(
+                Conversation(events: [.text(.me, "hi", service: .sms)]),
+                pack: StickerPack(name: "", origin: .files, stickers: []),
+                options: options)
             Issue.record("no error")
         } catch {
             #expect(error.description.contains("/nonexistent/font.otf"), "\(error)")
@@ -271,13 +311,18 @@ struct TranscriptTests {
 /// Template messages: the app's icon from a catalog's icon set, captions after it.
 @Suite("Transcript: template messages", .timeLimit(.minutes(3)))
 struct TranscriptTemplateTests {
-    static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("corpus/Sample.xcstickers")
 
-    @Test("a catalog's 27 x 20 pt icon is drawn at the caption bar's left, its mean colour the icon file's; captions start after it")
+    @Test(
+        "a catalog's 27 x 20 pt icon is drawn at the caption bar's left, its mean colour the icon file's; captions start after it"
+    )
     func appIcon() throws {
         let pack = try PackLoader.load(path: Self.catalog.path)
-        let conversation = Conversation(events: [.template(.me, TemplateMessage(caption: "Table for two", trailingCaption: "$42"))])
+        let conversation = Conversation(events: [
+            .template(.me, TemplateMessage(caption: "Table for two", trailingCaption: "$42"))
+        ])
         var options = TranscriptOptions()
         options.scale = 3
         options.view = ViewSize(width: 393, height: 852)
@@ -293,13 +338,22 @@ struct TranscriptTemplateTests {
         let file = Self.catalog.appendingPathComponent("iMessage App Icon.stickersiconset/icon-27x20@3x-universal.png")
         let source = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: file))).frame(at: 0)
         func mean(_ pixels: [UInt8]) -> [Double] {
-            (0..<3).map { channel in stride(from: channel, to: pixels.count, by: 4).reduce(0.0) { $0 + Double(pixels[$1]) } / Double(pixels.count / 4) }
+            (0..<3).map { channel in
+                stride(from: channel, to: pixels.count, by: 4).reduce(0.0) { $0 + Double(pixels[$1]) }
+                    / Double(pixels.count / 4)
+            }
         }
-        let left = Int(((item.frame.x + icon.x) * 3).rounded()), top = Int(((item.frame.y + icon.y) * 3).rounded())
+        let left = Int(((item.frame.x + icon.x) * 3).rounded())
+        let top = Int(((item.frame.y + icon.y) * 3).rounded())
         var drawn: [UInt8] = []
-        for y in top..<top + 60 { for x in left..<left + 81 { let p = image.pixel(x: x, y: y); drawn += [p.r, p.g, p.b, p.a] } }
-        let expected = mean(source.pixels), got = mean(drawn)
-        for channel in 0..<3 { #expect(abs(expected[channel] - got[channel]) < 4, "channel \(channel): \(got) vs \(expected)") }
+        for y in top..<top + 60 {
+            for x in left..<left + 81 { let p = image.pixel(x: x, y: y); drawn += [p.r, p.g, p.b, p.a] }
+        }
+        let expected = mean(source.pixels)
+        let got = mean(drawn)
+        for channel in 0..<3 {
+            #expect(abs(expected[channel] - got[channel]) < 4, "channel \(channel): \(got) vs \(expected)")
+        }
     }
 
     @Test("a caption longer than three lines stops at the third, with an ellipsis after the last word that fits")
@@ -308,20 +362,25 @@ struct TranscriptTemplateTests {
         let conversation = Conversation(events: [.template(.them, TemplateMessage(caption: caption))])
         var options = TranscriptOptions()
         options.scale = 1
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
         guard case .template(_, _, let parts) = renderer.layout.items.first?.kind else {
             Issue.record("no template")
             return
         }
         let lines = try #require(parts.leading.first?.lines)
         #expect(lines.count == 3)
-        let style = try TextStyle(fonts: TranscriptFonts(), size: MessagesMetrics.captionFontSize, scale: 1, lineHeight: MessagesMetrics.captionLineHeight)
+        let style = try TextStyle(
+            fonts: TranscriptFonts(), size: MessagesMetrics.captionFontSize, scale: 1,
+            lineHeight: MessagesMetrics.captionLineHeight)
         let ellipsis = try #require(style.font.shape("…").first?.glyph)
         #expect(lines.last?.glyphs.last?.glyph.glyph == ellipsis)
         #expect(parts.icon == nil && parts.captionX == MessagesMetrics.captionPadding.x, "no icon without a catalog")
     }
 
-    @Test("a 30 x 16000 image is cropped to the box before it is scaled (no huge resize), and titles show only over an image")
+    @Test(
+        "a 30 x 16000 image is cropped to the box before it is scaled (no huge resize), and titles show only over an image"
+    )
     func tallImage() throws {
         let files = RenderTests.Files()
         var pixels: [UInt8] = []
@@ -329,14 +388,17 @@ struct TranscriptTemplateTests {
         let tall = files.write("tall.png", PNGEncoder.encode(premultiplied: pixels, width: 30, height: 16_000))
         let conversation = Conversation(events: [
             .template(.them, TemplateMessage(image: tall.path, imageTitle: "Title", caption: "caption")),
-            .template(.them, TemplateMessage(imageTitle: "No image", caption: "caption")),
+            .template(.them, TemplateMessage(imageTitle: "No image", caption: "caption"))
         ])
         var options = TranscriptOptions()
         options.scale = 1
         options.showAll = true
-        let renderer = try TranscriptRenderer(conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
         let items = renderer.layout.items.filter { $0.message != nil }
-        guard items.count == 2, case .template(_, _, let first) = items[0].kind, case .template(_, _, let second) = items[1].kind else {
+        guard items.count == 2, case .template(_, _, let first) = items[0].kind,
+            case .template(_, _, let second) = items[1].kind
+        else {
             Issue.record("two template messages expected")
             return
         }
@@ -348,6 +410,8 @@ struct TranscriptTemplateTests {
         let x = Int(items[0].frame.x + items[0].frame.width / 2)
         let upper = image.pixel(x: x, y: Int(items[0].frame.y + first.image.height * 0.25))
         let lower = image.pixel(x: x, y: Int(items[0].frame.y + first.image.height * 0.75))
-        #expect(upper == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255) && lower == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255), "\(upper) \(lower)")
+        #expect(
+            upper == PremultipliedRGBA(r: 255, g: 0, b: 0, a: 255)
+                && lower == PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255), "\(upper) \(lower)")
     }
 }

@@ -5,7 +5,8 @@ import TestSupport
 
 /// The packs of ReviewFixtures.py, drawn once per test run, and reviews of them written once.
 enum ReviewFixtures {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The folder holding good/ and bad/.
     static func packs() throws -> URL { try drawn.get() }
@@ -13,13 +14,16 @@ enum ReviewFixtures {
     /// A new empty temporary folder, removed at exit.
     static func temporaryFolder(_ name: String) -> URL {
         let url = RunFolders.removedAtExit(
-            FileManager.default.temporaryDirectory.appendingPathComponent("stickers-review-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "stickers-review-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
     /// Reviews `paths` (packs) into a new folder with `options`; the folder.
-    static func review(_ paths: [String], options: ReviewOptions = fastOptions, name: String) throws -> (folder: URL, summaries: [PackSummary]) {
+    static func review(_ paths: [String], options: ReviewOptions = fastOptions, name: String) throws -> (
+        folder: URL, summaries: [PackSummary]
+    ) {
         let folder = temporaryFolder(name)
         let packs = try paths.map { try PackLoader.load(path: $0) }
         let folders = ReviewWriter.packFolders(packs.map(\.name), in: folder)
@@ -46,7 +50,9 @@ enum ReviewFixtures {
         let folder = temporaryFolder("packs")
         let script = repoRoot.appendingPathComponent("Tests/StickerReviewTests/ReviewFixtures.py").path
         let status = try TestProcess.run(["python3", script, folder.path])
-        guard status == 0 else { throw HeadlessChromium.Failure(description: "ReviewFixtures.py exited with \(status)") }
+        guard status == 0 else {
+            throw HeadlessChromium.Failure(description: "ReviewFixtures.py exited with \(status)")
+        }
         return folder
     }
 }

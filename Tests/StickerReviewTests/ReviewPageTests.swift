@@ -1,7 +1,7 @@
 import Foundation
 import StickerReview
-import Testing
 import TestSupport
+import Testing
 
 /// The pages' content against what is known of the packs independently: Apple's rules applied
 /// by hand to ReviewFixtures.py's drawings, the files' own sizes, Pillow's reading of the images.
@@ -21,22 +21,29 @@ import TestSupport
     /// sizes (a warning): the verdict says so first, the table has those two rows, and the
     /// error's row links to tiny's card.
     @Test func verdictAndFindingsOfABadPack() throws {
-        let (folder, summaries) = try ReviewFixtures.review([try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "bad")
+        let (folder, summaries) = try ReviewFixtures.review(
+            [try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "bad")
         let html = try Self.page(folder)
         #expect(html.contains("<p class=\"verdict fail\" id=\"verdict\">Fails Apple's rules: 1 error, 1 warning.</p>"))
         let verdict = try #require(html.range(of: "id=\"verdict\""))
         #expect(html.range(of: "<h2")!.lowerBound > verdict.lowerBound, "the verdict comes before every section")
         let rows = html.components(separatedBy: "<tr><td data-label=\"Severity\"").dropFirst()
         #expect(rows.count == 2)
-        #expect(rows.contains { $0.contains("error") && $0.contains("<a href=\"#sticker-tiny\">tiny</a>") && $0.contains("pixel-size") })
+        #expect(
+            rows.contains {
+                $0.contains("error") && $0.contains("<a href=\"#sticker-tiny\">tiny</a>") && $0.contains("pixel-size")
+            })
         #expect(rows.contains { $0.contains("warning") && $0.contains("the pack") && $0.contains("mixed-sizes") })
         #expect(html.contains("<article class=\"card\" id=\"sticker-tiny\">"))
-        #expect(summaries.map(\.errors) == [1] && summaries.map(\.warnings) == [1] && summaries.map(\.worstSticker) == ["tiny"])
+        #expect(
+            summaries.map(\.errors) == [1] && summaries.map(\.warnings) == [1]
+                && summaries.map(\.worstSticker) == ["tiny"])
     }
 
     /// A sticker name full of markup characters is text on the page, never markup.
     @Test func markupInANameIsText() throws {
-        let (folder, _) = try ReviewFixtures.review([try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "markup")
+        let (folder, _) = try ReviewFixtures.review(
+            [try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "markup")
         let html = try Self.page(folder)
         #expect(html.contains("<h3>odd &lt;b&gt;&amp;&quot;name&#39;</h3>"))
         #expect(!html.contains("<b>&"))
@@ -49,38 +56,50 @@ import TestSupport
         let packs = try ReviewFixtures.packs()
         let (folder, _) = try ReviewFixtures.review([packs.appendingPathComponent("good").path], name: "facts")
         let html = try Self.page(folder)
-        let card = try #require(html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-a-circle\"") })
-        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: packs.appendingPathComponent("good/a-circle.png").path)[.size] as? Int)
+        let card = try #require(
+            html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-a-circle\"") })
+        let bytes = try #require(
+            try FileManager.default.attributesOfItem(atPath: packs.appendingPathComponent("good/a-circle.png").path)[
+                .size] as? Int)
         let grouped = bytes >= 1000 ? "\(bytes / 1000),\(String(format: "%03d", bytes % 1000))" : "\(bytes)"
-        for fact in ["<dt>Format</dt><dd>apng</dd>", "<dt>Bytes</dt><dd>\(grouped)</dd>", "<dt>Pixels</dt><dd>408 x 408</dd>",
-                     "<dt>Frames</dt><dd>2</dd>", "<dt>Loop</dt><dd>600 ms, forever</dd>", "<dt>Frame rate</dt><dd>3.3 fps</dd>",
-                     "<li>starts 0 ms, shows 300 ms</li><li>starts 300 ms, shows 300 ms</li>"] {
+        for fact in [
+            "<dt>Format</dt><dd>apng</dd>", "<dt>Bytes</dt><dd>\(grouped)</dd>", "<dt>Pixels</dt><dd>408 x 408</dd>",
+            "<dt>Frames</dt><dd>2</dd>", "<dt>Loop</dt><dd>600 ms, forever</dd>", "<dt>Frame rate</dt><dd>3.3 fps</dd>",
+            "<li>starts 0 ms, shows 300 ms</li><li>starts 300 ms, shows 300 ms</li>"
+        ] {
             #expect(card.contains(fact), "\(fact)")
         }
         // 408 x 408 x 4 bytes x 2 frames decoded.
-        #expect(card.contains(String(format: "<dt>Decoded</dt><dd>%.1f MiB</dd>", Double(408 * 408 * 4 * 2) / 1_048_576)))
+        #expect(
+            card.contains(String(format: "<dt>Decoded</dt><dd>%.1f MiB</dd>", Double(408 * 408 * 4 * 2) / 1_048_576)))
     }
 
     /// The preview plays as the sticker does, read by Pillow: 2 frames of 300 ms looping
     /// forever, red then blue at the centre, transparent at the corner, 240 px; a still is a PNG.
     @Test func previewPlaysAsTheSticker() throws {
-        let (folder, _) = try ReviewFixtures.review([try ReviewFixtures.packs().appendingPathComponent("good").path], name: "preview")
+        let (folder, _) = try ReviewFixtures.review(
+            [try ReviewFixtures.packs().appendingPathComponent("good").path], name: "preview")
         let script = """
-        import sys, json
-        from PIL import Image
-        out = []
-        for path in sys.argv[1:]:
-            im = Image.open(path)
-            frames = []
-            for i in range(getattr(im, "n_frames", 1)):
-                im.seek(i)
-                rgba = im.convert("RGBA")
-                frames.append([im.info.get("duration", 0), list(rgba.getpixel((120, 120))), rgba.getpixel((2, 2))[3]])
-            out.append([im.size[0], im.size[1], im.info.get("loop"), frames])
-        print(json.dumps(out))
-        """
+            import sys, json
+            from PIL import Image
+            out = []
+            for path in sys.argv[1:]:
+                im = Image.open(path)
+                frames = []
+                for i in range(getattr(im, "n_frames", 1)):
+                    im.seek(i)
+                    rgba = im.convert("RGBA")
+                    frames.append([im.info.get("duration", 0), list(rgba.getpixel((120, 120))), rgba.getpixel((2, 2))[3]])
+                out.append([im.size[0], im.size[1], im.info.get("loop"), frames])
+            print(json.dumps(out))
+            """
         let images = folder.appendingPathComponent("images")
-        let text = try Self.python(script, [images.appendingPathComponent("sticker-1-preview.png").path, images.appendingPathComponent("sticker-2-preview.png").path])
+        let text = try Self.python(
+            script,
+            [
+                images.appendingPathComponent("sticker-1-preview.png").path,
+                images.appendingPathComponent("sticker-2-preview.png").path
+            ])
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
         #expect(decoded[0][0] as? Int == 240 && decoded[0][1] as? Int == 240 && decoded[0][2] as? Int == 0)
         let frames = try #require(decoded[0][3] as? [[Any]])
@@ -107,8 +126,11 @@ import TestSupport
     /// Every page passes HTML Tidy with no warning: one pack, a catalog, an index of several.
     @Test func tidyFindsNothing() throws {
         let packs = try ReviewFixtures.packs()
-        let (folder, _) = try ReviewFixtures.review([packs.appendingPathComponent("good").path, packs.appendingPathComponent("bad").path,
-                                                     ReviewFixtures.sampleCatalog], name: "tidy")
+        let (folder, _) = try ReviewFixtures.review(
+            [
+                packs.appendingPathComponent("good").path, packs.appendingPathComponent("bad").path,
+                ReviewFixtures.sampleCatalog
+            ], name: "tidy")
         let pages = ["index.html", "good/index.html", "bad/index.html", "sample/index.html"]
         for page in pages {
             let path = folder.appendingPathComponent(page).path
@@ -123,7 +145,10 @@ import TestSupport
     @Test func tidyReportsAFault() throws {
         let folder = ReviewFixtures.temporaryFolder("tidy-fault")
         let page = folder.appendingPathComponent("fault.html")
-        try Data("<!DOCTYPE html><html lang=\"en\"><head><title>t</title></head><body><img src=\"a.png\"><p><div></p></body></html>".utf8).write(to: page)
+        try Data(
+            "<!DOCTYPE html><html lang=\"en\"><head><title>t</title></head><body><img src=\"a.png\"><p><div></p></body></html>"
+                .utf8
+        ).write(to: page)
         // tidy's exit status 1 is "warnings"; the missing alt text is one of them.
         let tidy = try TestProcess.capture(["/usr/bin/tidy", "-q", "-e", page.path])
         #expect(tidy.status == 1 && tidy.stderr.contains("<img> lacks \"alt\" attribute"), "\(tidy.stderr)")
@@ -143,8 +168,11 @@ import TestSupport
         let sources = html.components(separatedBy: "<img src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(sources.count == (try Self.page(linked)).components(separatedBy: "<img src=\"").count - 1)
         for source in sources {
-            let data = try #require(Data(base64Encoded: String(source.dropFirst("data:image/png;base64,".count))), "\(source.prefix(40))")
-            #expect(source.hasPrefix("data:image/png;base64,") && Array(data.prefix(8)) == [137, 80, 78, 71, 13, 10, 26, 10])
+            let data = try #require(
+                Data(base64Encoded: String(source.dropFirst("data:image/png;base64,".count))), "\(source.prefix(40))")
+            #expect(
+                source.hasPrefix("data:image/png;base64,") && Array(data.prefix(8)) == [137, 80, 78, 71, 13, 10, 26, 10]
+            )
         }
         #expect(html.contains("url(\"data:image/jpeg;base64,/9j/"))
     }
@@ -160,7 +188,8 @@ import TestSupport
         let (review, _) = try ReviewFixtures.review([folder.path], name: "broken")
         let html = try Self.page(review)
         #expect(html.contains("Fails Apple's rules"))
-        let card = try #require(html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-b-broken\"") })
+        let card = try #require(
+            html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-b-broken\"") })
         #expect(card.contains("<p class=\"error\">Cannot be drawn:"))
         #expect(html.contains("drawn as placeholders (unreadable): b-broken"))
     }

@@ -11,8 +11,10 @@ import Testing
 /// nothing is skipped: a missing suite fails its tests instead.
 public enum ConformanceSuites {
     /// Every suite the tests use, by folder name.
-    public static let all = ["apng-philip-taylor", "gif-peterdn", "gif-pillow", "image-gif-tests",
-                             "pngsuite", "stickers-blobfox", "wuffs-testdata"]
+    public static let all = [
+        "apng-philip-taylor", "gif-peterdn", "gif-pillow", "image-gif-tests",
+        "pngsuite", "stickers-blobfox", "wuffs-testdata"
+    ]
 
     /// The repository's root, found from this file's path.
     public static let repoRoot = URL(fileURLWithPath: #filePath)
@@ -35,7 +37,8 @@ public enum ConformanceSuites {
     /// Whether `suite`'s folder is there.
     public static func isPresent(_ suite: String) -> Bool {
         var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: root.appendingPathComponent(suite).path, isDirectory: &isFolder) && isFolder.boolValue
+        return FileManager.default.fileExists(atPath: root.appendingPathComponent(suite).path, isDirectory: &isFolder)
+            && isFolder.boolValue
     }
 
     /// The suites that are not there.
@@ -50,7 +53,8 @@ extension Trait where Self == ConditionTrait {
     /// ``needs(_:)-(String...)`` for a list.
     public static func needs(_ suites: [String]) -> Self {
         let missing = suites.filter { !ConformanceSuites.isPresent($0) }
-        return .enabled(if: ConformanceSuites.required || missing.isEmpty,
-                        "needs the conformance suite(s) \(missing.joined(separator: ", ")): scripts/get-conformance.sh gets them")
+        return .enabled(
+            if: ConformanceSuites.required || missing.isEmpty,
+            "needs the conformance suite(s) \(missing.joined(separator: ", ")): scripts/get-conformance.sh gets them")
     }
 }

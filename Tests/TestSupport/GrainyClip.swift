@@ -6,10 +6,12 @@ public enum GrainyClip {
         var random = SplitMix(seed: seed)
         return (0..<frames).map { index in
             var pixels = [UInt8](repeating: 0, count: side * side * 4)
-            let centreX = Double(side) * (0.4 + 0.2 * Double(index) / Double(frames)), centreY = Double(side) / 2
+            let centreX = Double(side) * (0.4 + 0.2 * Double(index) / Double(frames))
+            let centreY = Double(side) / 2
             for y in 0..<side {
                 for x in 0..<side {
-                    let dx = Double(x) + 0.5 - centreX, dy = Double(y) + 0.5 - centreY
+                    let dx = Double(x) + 0.5 - centreX
+                    let dy = Double(y) + 0.5 - centreY
                     guard (dx * dx + dy * dy).squareRoot() < Double(side) * 0.35 else { continue }
                     let light = 1 - (dx * dx + dy * dy) / Double(side * side) * 4
                     let noise = Int(random.next() % UInt64(2 * grain + 1)) - grain

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Debian's Chromium, headless, driven through its DevTools protocol over a pipe
@@ -34,8 +35,10 @@ public final class HeadlessChromium {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing: `make test` installs Debian's chromium")
         }
-        profile = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-chromium-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        var toBrowser: [Int32] = [0, 0], fromBrowser: [Int32] = [0, 0]
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stickers-chromium-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        var toBrowser: [Int32] = [0, 0]
+        var fromBrowser: [Int32] = [0, 0]
         guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure(description: "pipe() failed") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -45,12 +48,14 @@ public final class HeadlessChromium {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [Self.executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
-                         "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
-                         "--mute-audio", "--disable-extensions", "--disable-background-networking", "--allow-file-access-from-files",
-                         "about:blank"]
+        let arguments = [
+            Self.executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+            "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
+            "--mute-audio", "--disable-extensions", "--disable-background-networking", "--allow-file-access-from-files",
+            "about:blank"
+        ]
         var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         // Chromium's own temporary folders (org.chromium.Chromium.*), which it cannot remove
         // when it is killed, go inside the profile, which is removed with it.
         let scratch = profile.appendingPathComponent("tmp")
@@ -58,7 +63,7 @@ public final class HeadlessChromium {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = scratch.path
         var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
+        defer { for pointer in envp { free(pointer) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, Self.executable, &actions, nil, &argv, &envp)
         close(toBrowser[0])
@@ -92,7 +97,8 @@ public final class HeadlessChromium {
     /// Sends a command to the page (or, with `session: nil`, to the browser) and returns its
     /// result; events that arrive meanwhile are kept in ``events``.
     @discardableResult
-    public func send(_ method: String, _ params: [String: Any] = [:], session: String?? = .none) throws -> [String: Any] {
+    public func send(_ method: String, _ params: [String: Any] = [:], session: String?? = .none) throws -> [String: Any]
+    {
         let id = nextID
         nextID += 1
         var message: [String: Any] = ["id": id, "method": method, "params": params]
@@ -138,7 +144,8 @@ public final class HeadlessChromium {
     /// values; a thrown exception fails the test.
     @discardableResult
     public func evaluate(_ expression: String) throws -> Any? {
-        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+        let result = try send(
+            "Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
         if let exception = result["exceptionDetails"] { throw Failure(description: "script failed: \(exception)") }
         return (result["result"] as? [String: Any])?["value"]
     }
@@ -146,15 +153,23 @@ public final class HeadlessChromium {
     /// Lays the page out in a viewport `width` CSS pixels wide (a phone's at 390), in `scheme`
     /// (`light` or `dark`).
     public func setViewport(width: Int, height: Int = 900, scheme: String = "light") throws {
-        try send("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600])
+        try send(
+            "Emulation.setDeviceMetricsOverride",
+            ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600])
         try send("Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": scheme]]])
     }
 
     /// A PNG of the CSS-pixel rectangle (`x`, `y`, `width`, `height`) of the page.
     public func screenshot(x: Double, y: Double, width: Double, height: Double) throws -> Data {
-        let result = try send("Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true,
-                                                         "clip": ["x": x, "y": y, "width": width, "height": height, "scale": 1]])
-        guard let text = result["data"] as? String, let data = Data(base64Encoded: text) else { throw Failure(description: "no screenshot data") }
+        let result = try send(
+            "Page.captureScreenshot",
+            [
+                "format": "png", "captureBeyondViewport": true,
+                "clip": ["x": x, "y": y, "width": width, "height": height, "scale": 1]
+            ])
+        guard let text = result["data"] as? String, let data = Data(base64Encoded: text) else {
+            throw Failure(description: "no screenshot data")
+        }
         return data
     }
 
@@ -168,7 +183,8 @@ public final class HeadlessChromium {
                 return "console.error: \(event.params["args"] ?? "")"
             case "Log.entryAdded":
                 let entry = event.params["entry"] as? [String: Any] ?? [:]
-                return (entry["level"] as? String) == "error" ? "log: \(entry["text"] ?? "") \(entry["url"] ?? "")" : nil
+                return (entry["level"] as? String) == "error"
+                    ? "log: \(entry["text"] ?? "") \(entry["url"] ?? "")" : nil
             default:
                 return nil
             }
@@ -188,7 +204,9 @@ public final class HeadlessChromium {
                 return message
             }
             let remaining = end.timeIntervalSinceNow
-            guard remaining > 0 else { throw Failure(description: "no reply from the browser within \(Int(deadline)) s") }
+            guard remaining > 0 else {
+                throw Failure(description: "no reply from the browser within \(Int(deadline)) s")
+            }
             var poller = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(remaining, 1) * 1000))
             if ready < 0 && errno != EINTR { throw Failure(description: "poll failed") }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs helper programs (Python scripts, reference decoders, ffmpeg) from the tests, each in a
@@ -44,7 +45,9 @@ public enum TestProcess {
     /// starts it. When it is still running after `timeout`, its whole process group is killed
     /// (SIGKILL) and ``TimedOut`` is thrown, naming the command.
     @discardableResult
-    public static func run(_ arguments: [String], standardOutput: URL? = nil, timeout: Duration = defaultTimeout) throws -> Int32 {
+    public static func run(_ arguments: [String], standardOutput: URL? = nil, timeout: Duration = defaultTimeout) throws
+        -> Int32
+    {
         let pid = try spawn(["/usr/bin/env"] + arguments, standardOutput: standardOutput?.path ?? "/dev/null")
         return try wait(for: pid, arguments: arguments, timeout: timeout)
     }
@@ -63,16 +66,21 @@ public enum TestProcess {
     /// standard output and standard error. Both go to files, not pipes, so a child that fills
     /// one while the test reads the other cannot stall. `environment` replaces the test
     /// process's environment when given; `directory` is the child's working directory.
-    public static func capture(_ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
-                               timeout: Duration = defaultTimeout) throws -> Output {
+    public static func capture(
+        _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
+        timeout: Duration = defaultTimeout
+    ) throws -> Output {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("test-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (out, err) = (folder.appendingPathComponent("stdout"), folder.appendingPathComponent("stderr"))
-        let pid = try spawn(["/usr/bin/env"] + arguments, standardOutput: out.path, standardError: .file(err.path),
-                            environment: environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() }, directory: directory?.path)
+        let pid = try spawn(
+            ["/usr/bin/env"] + arguments, standardOutput: out.path, standardError: .file(err.path),
+            environment: environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() }, directory: directory?.path)
         let status = try wait(for: pid, arguments: arguments, timeout: timeout)
-        func text(_ url: URL) -> String { String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self) }
+        func text(_ url: URL) -> String {
+            String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self)
+        }
         return Output(status: status, stdout: text(out), stderr: text(err))
     }
 
@@ -112,8 +120,10 @@ public enum TestProcess {
     /// and everything it started; with `newSession` it leads a new session, so the first
     /// terminal it opens (its `standardOutput`, when that is a pty) becomes its controlling
     /// terminal, `/dev/tty`.
-    public static func spawn(_ argv: [String], standardOutput: String = "/dev/null", standardError: StandardError = .file("/dev/null"),
-                             environment: [String]? = nil, directory: String? = nil, newSession: Bool = false) throws -> pid_t {
+    public static func spawn(
+        _ argv: [String], standardOutput: String = "/dev/null", standardError: StandardError = .file("/dev/null"),
+        environment: [String]? = nil, directory: String? = nil, newSession: Bool = false
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -130,12 +140,15 @@ public enum TestProcess {
         // of the child, so it cannot keep their other ends from seeing the end of the stream.
         try addGlibcAction("posix_spawn_file_actions_addclosefrom_np", &actions, argument: 3)
         if let directory {
-            try directory.withCString { path in try addGlibcAction("posix_spawn_file_actions_addchdir_np", &actions, path: path) }
+            try directory.withCString { path in
+                try addGlibcAction("posix_spawn_file_actions_addchdir_np", &actions, path: path)
+            }
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
+        var empty = sigset_t()
+        var all = sigset_t()
         sigemptyset(&empty)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
@@ -154,20 +167,25 @@ public enum TestProcess {
     }
 
     /// `strings` as a null-terminated array of C strings, alive for the duration of `body`.
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R)
+        -> R
+    {
         let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Adds one of glibc's own file actions (`posix_spawn_file_actions_addclosefrom_np`, 2.34,
     /// taking a descriptor; `posix_spawn_file_actions_addchdir_np`, 2.29, taking a path), looked
     /// up at run time: Swift's Glibc module is built without `_GNU_SOURCE`, which declares them.
-    private static func addGlibcAction(_ name: String, _ actions: inout posix_spawn_file_actions_t,
-                                       argument: Int32 = 0, path: UnsafePointer<CChar>? = nil) throws {
+    private static func addGlibcAction(
+        _ name: String, _ actions: inout posix_spawn_file_actions_t,
+        argument: Int32 = 0, path: UnsafePointer<CChar>? = nil
+    ) throws {
         guard let symbol = dlsym(nil, name) else { throw CannotStart(arguments: [name], code: ENOSYS) }
         if let path {
-            typealias WithPath = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+            typealias WithPath =
+                @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
             _ = unsafeBitCast(symbol, to: WithPath.self)(&actions, path)
         } else {
             typealias WithDescriptor = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32

@@ -19,7 +19,9 @@ public enum BlendKernels {
     public static func over(_ source: SIMD4<UInt8>, onto destination: SIMD4<UInt8>) -> SIMD4<UInt8> {
         let inverse = 255 &- UInt32(source[3])
         var result = source
-        for c in 0..<4 { result[c] = UInt8(truncatingIfNeeded: UInt32(source[c]) &+ multiply255(UInt32(destination[c]), inverse)) }
+        for c in 0..<4 {
+            result[c] = UInt8(truncatingIfNeeded: UInt32(source[c]) &+ multiply255(UInt32(destination[c]), inverse))
+        }
         return result
     }
 
@@ -33,7 +35,9 @@ public enum BlendKernels {
     /// A premultiplied pixel under a mask's `coverage`: every channel ``scaled(_:by:)``.
     @inlinable
     public static func scaled(_ pixel: SIMD4<UInt8>, by coverage: UInt8) -> SIMD4<UInt8> {
-        SIMD4(scaled(pixel[0], by: coverage), scaled(pixel[1], by: coverage), scaled(pixel[2], by: coverage), scaled(pixel[3], by: coverage))
+        SIMD4(
+            scaled(pixel[0], by: coverage), scaled(pixel[1], by: coverage), scaled(pixel[2], by: coverage),
+            scaled(pixel[3], by: coverage))
     }
 
     /// The reference kernel: `count` pixels of `source` OVER `destination`, one channel at a time.
@@ -62,7 +66,8 @@ public enum BlendKernels {
     @inline(__always)
     static func overBlock(_ s: SIMD16<UInt8>, _ d: SIMD16<UInt8>) -> SIMD16<UInt8> {
         // Each pixel's alpha copied into its four lanes: (a >> 24) * 0x01010101.
-        let alphas = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24 &* 0x0101_0101, to: SIMD16<UInt8>.self)
+        let alphas = unsafeBitCast(
+            unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24 &* 0x0101_0101, to: SIMD16<UInt8>.self)
         let inverse = SIMD16<UInt16>(truncatingIfNeeded: 255 &- alphas)
         let t = SIMD16<UInt16>(truncatingIfNeeded: d) &* inverse &+ 128
         return s &+ SIMD16<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
@@ -73,7 +78,9 @@ public enum BlendKernels {
     /// ``overSIMD(_:onto:count:)``, without the intermediate row. Blocks of four transparent
     /// pixels are skipped, opaque ones copied.
     /// - Warning: `source` holds `count * 4` bytes, `destination` too; no overlap.
-    public static func premultiplyOver(straight source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int) {
+    public static func premultiplyOver(
+        straight source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int
+    ) {
         over(source, onto: destination, count: count, premultiplyingSource: true)
     }
 
@@ -81,8 +88,10 @@ public enum BlendKernels {
     /// ``premultiplyOver(straight:onto:count:)``. Opaque and transparent blocks look the same
     /// straight or premultiplied, so only mixed blocks (and the tail) premultiply first.
     @inline(__always)
-    private static func over(_ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int,
-                             premultiplyingSource: Bool) {
+    private static func over(
+        _ source: UnsafeRawPointer, onto destination: UnsafeMutableRawPointer, count: Int,
+        premultiplyingSource: Bool
+    ) {
         var p = 0
         // Safe: each step touches bytes o ..< o + 16 with p + 4 <= count.
         while p &+ 4 <= count {

@@ -25,7 +25,9 @@ struct Compositor {
         self.width = width
         self.height = height
         let count = width * height * 4
-        canvas = storage.count == count ? storage : [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        canvas =
+            storage.count == count
+            ? storage : [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         pendingDispose = (.background, FrameRect(x: 0, y: 0, width: width, height: height))
     }
 
@@ -95,9 +97,11 @@ struct Compositor {
     /// gives the source pixels, bit for bit. `body` must then write every pixel of the
     /// rectangle or fail: the PNG decoders throw on short data, and a GIF frame that stops
     /// short clears the rest of a direct target itself (``GIFImageDecoder/draw``).
-    mutating func drawRows<Result>(info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>,
-                                   mayReplaceClearedRect: Bool = true,
-                                   _ body: (RowTarget) -> Result) -> Result {
+    mutating func drawRows<Result>(
+        info: FrameInfo, rowBuffer: UnsafeMutablePointer<UInt32>,
+        mayReplaceClearedRect: Bool = true,
+        _ body: (RowTarget) -> Result
+    ) -> Result {
         let clip = info.rect.clipped(toWidth: width, height: height)
         var blend = info.blend
         if mayReplaceClearedRect, replacesClearedRect(info) {
@@ -109,8 +113,10 @@ struct Compositor {
         pendingDispose = (info.dispose, clip)
         let (width, height) = (self.width, self.height)
         return canvas.withUnsafeMutableBytes { bytes in
-            body(.canvas(bytes.baseAddress!.assumingMemoryBound(to: UInt32.self), width: width, height: height,
-                         rect: info.rect, blend: blend, rowBuffer: rowBuffer))
+            body(
+                .canvas(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt32.self), width: width, height: height,
+                    rect: info.rect, blend: blend, rowBuffer: rowBuffer))
         }
     }
 
@@ -124,7 +130,8 @@ struct Compositor {
         case .background:
             canvas.withUnsafeMutableBytes { target in
                 for row in 0..<rect.height {
-                    (target.baseAddress! + ((rect.y + row) * width + rect.x) * 4).initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes)
+                    (target.baseAddress! + ((rect.y + row) * width + rect.x) * 4).initializeMemory(
+                        as: UInt8.self, repeating: 0, count: rowBytes)
                 }
             }
         case .previous:

@@ -16,19 +16,25 @@ struct RowTarget {
 
     /// A full `rect.width * rect.height` layer.
     static func layer(_ pixels: UnsafeMutablePointer<UInt32>, rect: FrameRect) -> RowTarget {
-        RowTarget(base: pixels, stride: rect.width, rect: rect, clip: FrameRect(x: 0, y: 0, width: rect.width, height: rect.height),
-                  blend: .source, rowBuffer: nil, isLayer: true)
+        RowTarget(
+            base: pixels, stride: rect.width, rect: rect,
+            clip: FrameRect(x: 0, y: 0, width: rect.width, height: rect.height),
+            blend: .source, rowBuffer: nil, isLayer: true)
     }
 
     /// The canvas, for a frame with `rect` and `blend`; `rowBuffer` holds `rect.width` pixels.
-    static func canvas(_ canvas: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rect: FrameRect, blend: BlendOp,
-                       rowBuffer: UnsafeMutablePointer<UInt32>) -> RowTarget {
+    static func canvas(
+        _ canvas: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rect: FrameRect, blend: BlendOp,
+        rowBuffer: UnsafeMutablePointer<UInt32>
+    ) -> RowTarget {
         let clip = rect.clipped(toWidth: width, height: height)
         if blend == .source && clip == rect {
-            return RowTarget(base: canvas + rect.y * width + rect.x, stride: width, rect: rect, clip: clip,
-                             blend: .source, rowBuffer: nil, isLayer: false)
+            return RowTarget(
+                base: canvas + rect.y * width + rect.x, stride: width, rect: rect, clip: clip,
+                blend: .source, rowBuffer: nil, isLayer: false)
         }
-        return RowTarget(base: canvas, stride: width, rect: rect, clip: clip, blend: blend, rowBuffer: rowBuffer, isLayer: false)
+        return RowTarget(
+            base: canvas, stride: width, rect: rect, clip: clip, blend: blend, rowBuffer: rowBuffer, isLayer: false)
     }
 
     /// Whether rows can be written at any pixel step (interlaced PNG passes need that).
@@ -47,7 +53,8 @@ struct RowTarget {
         let canvasY = rect.y &+ y
         guard canvasY >= clip.y && canvasY < clip.y &+ clip.height && clip.width > 0 else { return }
         // Safe: the clip lies inside both the canvas and the frame rectangle.
-        let from = rowBuffer + (clip.x &- rect.x), to = base + (canvasY &* stride &+ clip.x)
+        let from = rowBuffer + (clip.x &- rect.x)
+        let to = base + (canvasY &* stride &+ clip.x)
         switch blend {
         case .source: to.update(from: from, count: clip.width)
         case .over: BlendKernels.overSIMD(from, onto: to, count: clip.width)
@@ -78,7 +85,8 @@ struct RowTarget {
     /// when ``blendsStraightRowsInPlace``).
     @inline(__always)
     func overStraight(row y: Int, _ straight: UnsafePointer<UInt8>) {
-        BlendKernels.premultiplyOver(straight: straight, onto: base + ((rect.y &+ y) &* stride &+ rect.x), count: rect.width)
+        BlendKernels.premultiplyOver(
+            straight: straight, onto: base + ((rect.y &+ y) &* stride &+ rect.x), count: rect.width)
     }
 
     /// Draws `count` GIF palette indexes of row `y` through `table` (256 premultiplied
@@ -87,8 +95,10 @@ struct RowTarget {
     /// `transparent` is the frame's transparent index, if any: eight of it in a row (the
     /// margins around a sticker's art) are passed over without a palette lookup.
     @inline(__always)
-    func drawIndexed(row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
-                     transparent: UInt8?) {
+    func drawIndexed(
+        row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
+        transparent: UInt8?
+    ) {
         let run = TransparentRun(transparent)
         if rowBuffer == nil {
             // A layer or a SOURCE frame inside the canvas: every entry is stored.
@@ -97,7 +107,8 @@ struct RowTarget {
         }
         let canvasY = rect.y &+ y
         guard canvasY >= clip.y && canvasY < clip.y &+ clip.height else { return }
-        let first = clip.x &- rect.x, last = min(count, clip.x &+ clip.width &- rect.x)
+        let first = clip.x &- rect.x
+        let last = min(count, clip.x &+ clip.width &- rect.x)
         guard first < last else { return }
         // Safe: columns first..<last map inside the clip, hence inside the canvas row.
         let out = base + (canvasY &* stride &+ rect.x)
@@ -118,7 +129,9 @@ struct RowTarget {
                 let at = x &+ half &* 4
                 let values = Self.gather(UInt32(truncatingIfNeeded: word &>> UInt64(half &* 32)), table)
                 let under = raw.loadUnaligned(fromByteOffset: at &* 4, as: SIMD4<UInt32>.self)
-                raw.storeBytes(of: under.replacing(with: values, where: values .!= 0), toByteOffset: at &* 4, as: SIMD4<UInt32>.self)
+                raw.storeBytes(
+                    of: under.replacing(with: values, where: values .!= 0), toByteOffset: at &* 4,
+                    as: SIMD4<UInt32>.self)
             }
             x &+= 8
         }
@@ -150,15 +163,18 @@ struct RowTarget {
     /// The palette entries of four indexes packed in `word` (lowest byte first).
     @inline(__always)
     private static func gather(_ word: UInt32, _ table: UnsafePointer<UInt32>) -> SIMD4<UInt32> {
-        SIMD4<UInt32>(table[Int(word & 0xFF)], table[Int(word &>> 8 & 0xFF)],
-                      table[Int(word &>> 16 & 0xFF)], table[Int(word &>> 24)])
+        SIMD4<UInt32>(
+            table[Int(word & 0xFF)], table[Int(word &>> 8 & 0xFF)],
+            table[Int(word &>> 16 & 0xFF)], table[Int(word &>> 24)])
     }
 
     /// `count` palette entries for `indexes`, stored eight pixels at a time; eight transparent
     /// indexes in a row are stored as zeros without looking them up.
     @inline(__always)
-    private static func lookUp(_ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
-                               into out: UnsafeMutablePointer<UInt32>, run: TransparentRun) {
+    private static func lookUp(
+        _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
+        into out: UnsafeMutablePointer<UInt32>, run: TransparentRun
+    ) {
         let raw = UnsafeMutableRawPointer(out)
         var x = 0
         while x &+ 8 <= count {
@@ -167,8 +183,11 @@ struct RowTarget {
                 raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
                 raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: x &* 4 &+ 16, as: SIMD4<UInt32>.self)
             } else {
-                raw.storeBytes(of: gather(UInt32(truncatingIfNeeded: word), table), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-                raw.storeBytes(of: gather(UInt32(truncatingIfNeeded: word &>> 32), table), toByteOffset: x &* 4 &+ 16, as: SIMD4<UInt32>.self)
+                raw.storeBytes(
+                    of: gather(UInt32(truncatingIfNeeded: word), table), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+                raw.storeBytes(
+                    of: gather(UInt32(truncatingIfNeeded: word &>> 32), table), toByteOffset: x &* 4 &+ 16,
+                    as: SIMD4<UInt32>.self)
             }
             x &+= 8
         }

@@ -6,7 +6,8 @@ import Synchronization
 public enum ParallelWork {
     /// `transform` of every element of `items`, at most `threads` at a time (each thread takes
     /// the next element when it is free), the results in the elements' order.
-    public static func map<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transform: @Sendable (T) -> R) -> [R] {
+    public static func map<T: Sendable, R: Sendable>(_ items: [T], threads: Int, _ transform: @Sendable (T) -> R) -> [R]
+    {
         guard threads > 1 && items.count > 1 else { return items.map(transform) }
         let results = Mutex<[R?]>(Array(repeating: nil, count: items.count))
         let next = Atomic<Int>(0)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A monotonic clock in nanoseconds: the decoder's phase timings and the bench's harness read it.

@@ -1,9 +1,9 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Decodes an APNG, GIF, PNG, JPEG, WebP, WebM or Lottie file into the frames a browser (or,
@@ -51,15 +51,16 @@ public struct AnimationDecoder: Sendable {
             info = AnimationInfo(
                 format: isAPNG ? .apng : .png, width: file.header.width, height: file.header.height,
                 frames: frames.enumerated().map { index, frame in
-                    FrameInfo(index: index, rect: frame.control.rect, delay: frame.control.delay,
-                              dispose: frame.control.dispose, blend: frame.control.blend)
+                    FrameInfo(
+                        index: index, rect: frame.control.rect, delay: frame.control.delay,
+                        dispose: frame.control.dispose, blend: frame.control.blend)
                 },
                 loopCount: file.animation?.numPlays, fileSize: bytes.count, warnings: file.warnings,
                 details: [
                     "bitDepth": String(file.header.bitDepth),
                     "colorType": file.header.colorType.name,
                     "interlaced": String(file.header.isInterlaced),
-                    "defaultImageIsFirstFrame": String(file.animation == nil || file.defaultImageIsFirstFrame),
+                    "defaultImageIsFirstFrame": String(file.animation == nil || file.defaultImageIsFirstFrame)
                 ],
                 colorChunks: file.colorChunks)
         case .gif:
@@ -73,7 +74,7 @@ public struct AnimationDecoder: Sendable {
                     "version": file.version,
                     "logicalScreen": "\(file.screenWidth)x\(file.screenHeight)",
                     "globalColorTable": String((file.globalPalette?.count ?? 0) / 3),
-                    "backgroundIndex": String(file.backgroundIndex),
+                    "backgroundIndex": String(file.backgroundIndex)
                 ],
                 colorChunks: nil)
         case .jpeg:
@@ -82,8 +83,11 @@ public struct AnimationDecoder: Sendable {
             let whole = FrameRect(x: 0, y: 0, width: image.width, height: image.height)
             info = AnimationInfo(
                 format: .jpeg, width: image.width, height: image.height,
-                frames: [FrameInfo(index: 0, rect: whole, delay: FrameDelay(numerator: 0, denominator: 0),
-                                   dispose: .none, blend: .source)],
+                frames: [
+                    FrameInfo(
+                        index: 0, rect: whole, delay: FrameDelay(numerator: 0, denominator: 0),
+                        dispose: .none, blend: .source)
+                ],
                 loopCount: nil, fileSize: bytes.count, warnings: [],
                 details: ["components": String(image.components), "progressive": String(image.isProgressive)],
                 colorChunks: nil)
@@ -108,7 +112,8 @@ public struct AnimationDecoder: Sendable {
                     "codec": file.codec == .vp9 ? "VP9" : "VP8",
                     "alpha": String(file.blocks.contains { $0.alpha != nil }),
                     "matrix": file.matrix?.rawValue ?? "from the bitstream (BT.601 if unstated)",
-                    "range": file.isFullRange.map { $0 ? "full" : "limited" } ?? "from the bitstream (limited if unstated)",
+                    "range": file.isFullRange.map { $0 ? "full" : "limited" }
+                        ?? "from the bitstream (limited if unstated)"
                 ],
                 colorChunks: nil)
         case .lottie:
@@ -124,7 +129,8 @@ public struct AnimationDecoder: Sendable {
     public func drawingVectors(at size: PixelSize) throws(CodecError) -> AnimationDecoder {
         guard case .lottie(let file) = source else { return self }
         let drawn = try file.drawn(at: size, limits: limits)
-        return AnimationDecoder(info: Self.info(of: drawn, fileSize: bytes.count), limits: limits, bytes: bytes, source: .lottie(drawn))
+        return AnimationDecoder(
+            info: Self.info(of: drawn, fileSize: bytes.count), limits: limits, bytes: bytes, source: .lottie(drawn))
     }
 
     private init(info: AnimationInfo, limits: DecodingLimits, bytes: [UInt8], source: FrameSource) {
@@ -147,7 +153,7 @@ public struct AnimationDecoder: Sendable {
                 "codec": "Lottie (rlottie)",
                 "gzip": String(file.wasGzipped),
                 "documentSize": "\(file.width)x\(file.height)",
-                "frameRate": String(file.frameRate),
+                "frameRate": String(file.frameRate)
             ],
             colorChunks: nil)
     }
@@ -187,8 +193,10 @@ public struct AnimationDecoder: Sendable {
     /// Streams every displayed frame to `body`, in order, decoding up to `threads` layers at
     /// once. Memory stays near the canvas, one saved rectangle and 2 x `threads` layers,
     /// whatever the frame count, as long as `body` does not keep the frames.
-    public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount,
-                             _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
+    public func forEachFrame(
+        threads: Int = AnimationDecoder.defaultThreadCount,
+        _ body: (Frame) throws(CodecError) -> Void
+    ) throws(CodecError) {
         var canvas: [UInt8] = []
         try forEachFrame(threads: threads, reusing: &canvas, body)
     }
@@ -203,8 +211,10 @@ public struct AnimationDecoder: Sendable {
     /// several threads, a GIF frame that replaces the whole canvas is drawn by a worker in
     /// memory of its own, which then becomes the canvas (the old canvas's memory serves a later
     /// frame): `canvas` then ends as memory of the right size, not always the memory handed in.
-    public func forEachFrame(threads: Int = AnimationDecoder.defaultThreadCount, reusing canvas: inout [UInt8],
-                             _ body: (Frame) throws(CodecError) -> Void) throws(CodecError) {
+    public func forEachFrame(
+        threads: Int = AnimationDecoder.defaultThreadCount, reusing canvas: inout [UInt8],
+        _ body: (Frame) throws(CodecError) -> Void
+    ) throws(CodecError) {
         if threads <= 1 || frameCount == 1 || !source.framesAreIndependent {
             var iterator = FrameIterator(decoder: self, reusing: canvas)
             canvas = []  // the iterator holds the only reference, so drawing never copies
@@ -225,7 +235,9 @@ public struct AnimationDecoder: Sendable {
             let frameInfo = info.frames[index]
             let result = withUnsafeMutablePointer(to: &phases) { recorder in
                 compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) { target in
-                    Result { () throws(CodecError) in try source.decode(index, bytes: bytes, scratch: scratch, target: target, phases: recorder) }
+                    Result { () throws(CodecError) in
+                        try source.decode(index, bytes: bytes, scratch: scratch, target: target, phases: recorder)
+                    }
                 }
             }
             _ = try result.get()
@@ -273,13 +285,14 @@ public struct FrameIterator {
         let frameInfo = decoder.info.frames[index]
         let (source, bytes, scratch) = (decoder.source, decoder.bytes, ScratchPool.shared.take())
         defer { ScratchPool.shared.give(scratch) }
-        let result = compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) { target in
+        let result = compositor.drawRows(info: frameInfo, rowBuffer: scratch.rowBuffer(frameInfo.rect.width)) {
+            target in
             Result { () throws(CodecError) in try source.decode(index, bytes: bytes, scratch: scratch, target: target) }
         }
         let warnings = try result.get()
         nextIndex += 1
-        return Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
-                     pixels: compositor.canvas, warnings: warnings)
+        return Frame(
+            info: frameInfo, width: decoder.info.width, height: decoder.info.height,
+            pixels: compositor.canvas, warnings: warnings)
     }
 }
-

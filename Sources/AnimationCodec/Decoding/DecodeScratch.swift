@@ -1,5 +1,5 @@
-import Synchronization
 import CDeflate
+import Synchronization
 
 /// Buffers and the libdeflate decompressor one decoding thread reuses from frame to frame,
 /// so a frame costs no allocation (and no fresh, page-faulting memory) once the largest

@@ -17,14 +17,17 @@ enum FrameSource: Sendable {
     }
 
     /// Decodes stored frame `index` onto `target`; returns warnings about its data.
-    func decode(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
-                phases: UnsafeMutablePointer<DecodePhases>? = nil) throws(CodecError) -> [CodecWarning] {
+    func decode(
+        _ index: Int, bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
+        phases: UnsafeMutablePointer<DecodePhases>? = nil
+    ) throws(CodecError) -> [CodecWarning] {
         switch self {
         case .png(_, let decoder, let frames):
             try decoder.decode(frames[index], in: bytes, scratch: scratch, target: target, phases: phases)
             return []
         case .gif(let file):
-            return GIFImageDecoder.decode(file.images[index], in: bytes, scratch: scratch, target: target, phases: phases)
+            return GIFImageDecoder.decode(
+                file.images[index], in: bytes, scratch: scratch, target: target, phases: phases)
         case .jpeg, .webp, .webm, .lottie:
             // Whole-image decoders: the layer is decoded, then its rows go through the target.
             let start = phases == nil ? 0 : Stopwatch.now()
@@ -32,8 +35,9 @@ enum FrameSource: Sendable {
             var storage: [UInt8] = []
             let layer = try decodeLayer(index, bytes: bytes, scratch: scratch, storage: &storage)
             layer.pixels.withUnsafeBytes { source in
-                target.copyRows(from: source.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                width: layer.rect.width, height: layer.rect.height)
+                target.copyRows(
+                    from: source.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                    width: layer.rect.width, height: layer.rect.height)
             }
             return layer.warnings
         }
@@ -41,7 +45,9 @@ enum FrameSource: Sendable {
 
     /// Decodes stored frame `index`'s own pixels into a layer (the parallel path), reusing
     /// `storage`'s memory.
-    func decodeLayer(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
+    func decodeLayer(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8]) throws(CodecError)
+        -> FrameLayer
+    {
         switch self {
         case .png(_, let decoder, let frames):
             return try decoder.decodeLayer(frames[index], in: bytes, scratch: scratch, storage: &storage)
@@ -77,10 +83,13 @@ enum FrameSource: Sendable {
     /// With `asCanvas`, a GIF frame known to replace the whole canvas is drawn whole here.
     /// With `takingOver`, the memory the decompressor writes (GIF indexes, inflated PNG rows)
     /// was last read on another core and is taken over first (``CacheHandoff``).
-    func prepare(_ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8],
-                 asCanvas: Bool = false, takingOver: Bool = false) throws(CodecError) -> Prepared {
+    func prepare(
+        _ index: Int, bytes: [UInt8], scratch: DecodeScratch, storage: inout [UInt8],
+        asCanvas: Bool = false, takingOver: Bool = false
+    ) throws(CodecError) -> Prepared {
         if case .png(_, let decoder, let frames) = self,
-           try decoder.inflateAndUnfilter(frames[index], in: bytes, scratch: scratch, takingOver: takingOver) {
+            try decoder.inflateAndUnfilter(frames[index], in: bytes, scratch: scratch, takingOver: takingOver)
+        {
             return .pngUnfiltered
         }
         guard case .gif(let file) = self else {
@@ -88,17 +97,23 @@ enum FrameSource: Sendable {
         }
         let image = file.images[index]
         if asCanvas {
-            return .canvas(GIFImageDecoder.decodeLayer(image, in: bytes, scratch: scratch, storage: &storage, takingOver: takingOver))
+            return .canvas(
+                GIFImageDecoder.decodeLayer(
+                    image, in: bytes, scratch: scratch, storage: &storage, takingOver: takingOver))
         }
         LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height)
         if takingOver { storage.withUnsafeMutableBytes { CacheHandoff.takeOver($0) } }
-        let decoded = storage.withUnsafeMutableBufferPointer { GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0) }
+        let decoded = storage.withUnsafeMutableBufferPointer {
+            GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0)
+        }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
     }
 
     /// The compositing thread's half: draws a prepared frame; returns its warnings.
-    func composite(_ prepared: Prepared, index: Int, storage: [UInt8], scratch: DecodeScratch, info: FrameInfo,
-                   onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>) -> [CodecWarning] {
+    func composite(
+        _ prepared: Prepared, index: Int, storage: [UInt8], scratch: DecodeScratch, info: FrameInfo,
+        onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>
+    ) -> [CodecWarning] {
         switch (prepared, self) {
         case (.layer(let layer), _), (.canvas(let layer), _):
             compositor.draw(layer, info: info, rowBuffer: rowBuffer)
@@ -106,7 +121,8 @@ enum FrameSource: Sendable {
         case (.gifIndexes(let written, let warnings), .gif(let file)):
             storage.withUnsafeBufferPointer { indexes in
                 compositor.drawRows(info: info, rowBuffer: rowBuffer) { target in
-                    GIFImageDecoder.draw(file.images[index], indexes: indexes.baseAddress!, written: written, onto: target)
+                    GIFImageDecoder.draw(
+                        file.images[index], indexes: indexes.baseAddress!, written: written, onto: target)
                 }
             }
             return warnings

@@ -57,7 +57,10 @@ struct ParallelFrames {
             while !stopped.load(ordering: .relaxed) {
                 let index = next.load(ordering: .acquiring)
                 guard index < frameCount, index < consumed.load(ordering: .acquiring) + window else { return nil }
-                if next.compareExchange(expected: index, desired: index + 1, ordering: .acquiringAndReleasing).exchanged { return index }
+                if next.compareExchange(expected: index, desired: index + 1, ordering: .acquiringAndReleasing).exchanged
+                {
+                    return index
+                }
             }
             return nil
         }
@@ -137,10 +140,13 @@ struct ParallelFrames {
             slot.writer = worker
             slot.result = Result { () throws(CodecError) in
                 guard asCanvas[index] else {
-                    return try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage, takingOver: worker != 0)
+                    return try source.prepare(
+                        index, bytes: bytes, scratch: slot.scratch, storage: &slot.storage, takingOver: worker != 0)
                 }
                 var memory = pools.take(worker)
-                return try source.prepare(index, bytes: bytes, scratch: slot.scratch, storage: &memory, asCanvas: true, takingOver: worker != 0)
+                return try source.prepare(
+                    index, bytes: bytes, scratch: slot.scratch, storage: &memory, asCanvas: true,
+                    takingOver: worker != 0)
             }
             slot.decoded.store(index, ordering: .releasing)
             slot.ready.signal()
@@ -179,20 +185,24 @@ struct ParallelFrames {
             let frameInfo = decoder.info.frames[index]
             // The prepared frame is consumed inside this call, so no reference to the slot's
             // storage survives it and the frame `window` later can reuse that memory.
-            let warnings = try Self.composite(slot, source: source, index: index, info: frameInfo, onto: &compositor,
-                                              rowBuffer: rowBuffer.rowBuffer(frameInfo.rect.width),
-                                              pools: pools, canvasWriter: &canvasWriter)
+            let warnings = try Self.composite(
+                slot, source: source, index: index, info: frameInfo, onto: &compositor,
+                rowBuffer: rowBuffer.rowBuffer(frameInfo.rect.width),
+                pools: pools, canvasWriter: &canvasWriter)
             schedule.consumed.store(index + 1, ordering: .releasing)
             schedule.room.signal()
-            let frame = Frame(info: frameInfo, width: decoder.info.width, height: decoder.info.height,
-                              pixels: compositor.canvas, warnings: warnings)
+            let frame = Frame(
+                info: frameInfo, width: decoder.info.width, height: decoder.info.height,
+                pixels: compositor.canvas, warnings: warnings)
             try body(frame)
         }
     }
 
-    private static func composite(_ slot: Slot, source: FrameSource, index: Int, info: FrameInfo,
-                                  onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>,
-                                  pools: CanvasPools, canvasWriter: inout Int) throws(CodecError) -> [CodecWarning] {
+    private static func composite(
+        _ slot: Slot, source: FrameSource, index: Int, info: FrameInfo,
+        onto compositor: inout Compositor, rowBuffer: UnsafeMutablePointer<UInt32>,
+        pools: CanvasPools, canvasWriter: inout Int
+    ) throws(CodecError) -> [CodecWarning] {
         guard let result = slot.result else { return [] }
         slot.result = nil
         let prepared = try result.get()
@@ -202,8 +212,9 @@ struct ParallelFrames {
             canvasWriter = slot.writer
             return layer.warnings
         }
-        return source.composite(prepared, index: index, storage: slot.storage, scratch: slot.scratch, info: info,
-                                onto: &compositor, rowBuffer: rowBuffer)
+        return source.composite(
+            prepared, index: index, storage: slot.storage, scratch: slot.scratch, info: info,
+            onto: &compositor, rowBuffer: rowBuffer)
     }
 
     /// Canvases up to this many bytes may be drawn whole by the workers: each of the window's
@@ -218,6 +229,8 @@ struct ParallelFrames {
         guard case .gif = decoder.source, info.width * info.height * 4 <= wholeCanvasBytes else {
             return [Bool](repeating: false, count: info.frameCount)
         }
-        return info.frames.indices.map { Compositor.replacesCanvas(info.frames, at: $0, width: info.width, height: info.height) }
+        return info.frames.indices.map {
+            Compositor.replacesCanvas(info.frames, at: $0, width: info.width, height: info.height)
+        }
     }
 }

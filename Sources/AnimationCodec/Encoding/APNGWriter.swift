@@ -23,21 +23,27 @@ public struct APNGWriter: Sendable {
         self.frameCount = frameCount
         out = PNGSignature.bytes
         PNGEncoder.appendChunk("IHDR", PNGEncoder.header(width: width, height: height), to: &out)
-        PNGEncoder.appendChunk("acTL", PNGEncoder.bigEndian(UInt32(frameCount)) + PNGEncoder.bigEndian(UInt32(max(0, plays))), to: &out)
+        PNGEncoder.appendChunk(
+            "acTL", PNGEncoder.bigEndian(UInt32(frameCount)) + PNGEncoder.bigEndian(UInt32(max(0, plays))), to: &out)
     }
 
     /// Appends a frame: `pixels` (premultiplied RGBA8, `width * height * 4` bytes) replace
     /// the canvas rectangle at (`x`, `y`) and the whole canvas shows for `delay`.
-    public mutating func append(premultiplied pixels: [UInt8], x: Int, y: Int, width: Int, height: Int, delay: FrameDelay) {
+    public mutating func append(
+        premultiplied pixels: [UInt8], x: Int, y: Int, width: Int, height: Int, delay: FrameDelay
+    ) {
         precondition(written < frameCount, "more frames than declared")
         precondition(width > 0 && height > 0 && pixels.count == width * height * 4)
-        precondition(x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "frame outside the canvas")
-        precondition(written > 0 || (x == 0 && y == 0 && width == self.width && height == self.height),
-                     "the first frame covers the canvas")
-        PNGEncoder.appendAPNGFrame(PNGEncoder.compressedRows(pixels, width: width, height: height),
-                                   rect: FrameRect(x: x, y: y, width: width, height: height),
-                                   delay: delay.apngFields,
-                                   dispose: .none, blend: .source, isFirst: written == 0, sequence: &sequence, to: &out)
+        precondition(
+            x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "frame outside the canvas")
+        precondition(
+            written > 0 || (x == 0 && y == 0 && width == self.width && height == self.height),
+            "the first frame covers the canvas")
+        PNGEncoder.appendAPNGFrame(
+            PNGEncoder.compressedRows(pixels, width: width, height: height),
+            rect: FrameRect(x: x, y: y, width: width, height: height),
+            delay: delay.apngFields,
+            dispose: .none, blend: .source, isFirst: written == 0, sequence: &sequence, to: &out)
         written += 1
     }
 
@@ -55,8 +61,10 @@ public struct APNGWriter: Sendable {
 extension PNGEncoder {
     /// Appends one APNG frame: its fcTL, then its data as IDAT (the first frame, which is also
     /// the default image) or as fdAT, numbering the chunks from `sequence` and advancing it.
-    static func appendAPNGFrame(_ data: [UInt8], rect: FrameRect, delay: (numerator: UInt16, denominator: UInt16),
-                                dispose: DisposeOp, blend: BlendOp, isFirst: Bool, sequence: inout UInt32, to out: inout [UInt8]) {
+    static func appendAPNGFrame(
+        _ data: [UInt8], rect: FrameRect, delay: (numerator: UInt16, denominator: UInt16),
+        dispose: DisposeOp, blend: BlendOp, isFirst: Bool, sequence: inout UInt32, to out: inout [UInt8]
+    ) {
         var control = bigEndian(sequence) + bigEndian(UInt32(rect.width)) + bigEndian(UInt32(rect.height))
         control += bigEndian(UInt32(rect.x)) + bigEndian(UInt32(rect.y))
         control += bigEndian16(delay.numerator) + bigEndian16(delay.denominator)

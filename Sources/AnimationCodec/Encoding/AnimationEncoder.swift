@@ -1,6 +1,7 @@
 import CDeflate
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Encodes premultiplied canvases as the smallest exact PNG (one frame) or APNG we find.
@@ -24,7 +25,9 @@ public enum AnimationEncoder {
         public var threads: Int
 
         /// Creates options; the defaults give the smallest files.
-        public init(compressionLevel: Int32 = 12, searchLevel: Int32 = 6, threads: Int = AnimationDecoder.defaultThreadCount) {
+        public init(
+            compressionLevel: Int32 = 12, searchLevel: Int32 = 6, threads: Int = AnimationDecoder.defaultThreadCount
+        ) {
             self.compressionLevel = compressionLevel
             self.searchLevel = searchLevel
             self.threads = threads
@@ -55,23 +58,29 @@ public enum AnimationEncoder {
 
     /// Encodes `frames` (premultiplied RGBA8 canvases, `width * height * 4` bytes each),
     /// shown for `delays` and played `plays` times (0 = forever). One frame makes a plain PNG.
-    public static func encode(frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
-                              options: Options = Options()) -> Encoded {
+    public static func encode(
+        frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
+        options: Options = Options()
+    ) -> Encoded {
         plan(frames: frames, delays: delays, width: width, height: height, plays: plays, options: options)
             .encode(level: options.compressionLevel, threads: options.threads)
     }
 
     /// Chooses everything but the final compression: the colour type, each frame's rectangle,
     /// ops and filters. The result can be written at any level, and at the search level at once.
-    public static func plan(frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
-                            options: Options = Options()) -> PlannedAnimation {
+    public static func plan(
+        frames: [[UInt8]], delays: [FrameDelay], width: Int, height: Int, plays: Int,
+        options: Options = Options()
+    ) -> PlannedAnimation {
         precondition(!frames.isEmpty && delays.count == frames.count)
         precondition(frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
         let model = PNGColorModel.smallest(for: frames)
         func planned(_ model: PNGColorModel) -> PlannedAnimation {
-            let plans = FramePlanner(frames: frames, width: width, height: height, model: model, options: options).plan()
-            return PlannedAnimation(width: width, height: height, plays: plays, delays: delays, colorModel: model,
-                                    plans: plans, searchLevel: options.searchLevel)
+            let plans = FramePlanner(frames: frames, width: width, height: height, model: model, options: options)
+                .plan()
+            return PlannedAnimation(
+                width: width, height: height, plays: plays, delays: delays, colorModel: model,
+                plans: plans, searchLevel: options.searchLevel)
         }
         guard let unpacked = model.unpacked else { return planned(model) }
         // A palette of at most 16 colours can pack its indexes. Packed rows are smaller and
@@ -80,7 +89,8 @@ public enum AnimationEncoder {
         // against 29,836 packed at level 12, where level 6 prefers packed): the strongest
         // levels take 8-bit indexes, the others whichever compresses smaller.
         if options.compressionLevel >= 10 { return planned(unpacked) }
-        let packed = planned(model), whole = planned(unpacked)
+        let packed = planned(model)
+        let whole = planned(unpacked)
         return whole.searchLevelBytes < packed.searchLevelBytes ? whole : packed
     }
 }
@@ -100,13 +110,18 @@ extension AnimationEncoder {
     /// the frame before (drawn OVER it where that is exact), rows filtered with one typical
     /// strategy and compressed at `level`, the sampled frames' bytes scaled to all of them.
     /// Consistent rather than close: calibrate it against a real encode of the same content.
-    public static func estimatedBytes(frames: [[UInt8]], width: Int, height: Int, sampleEvery: Int = 1, level: Int32 = 1,
-                                      threads: Int = AnimationDecoder.defaultThreadCount) -> Int {
-        precondition(!frames.isEmpty && frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
+    public static func estimatedBytes(
+        frames: [[UInt8]], width: Int, height: Int, sampleEvery: Int = 1, level: Int32 = 1,
+        threads: Int = AnimationDecoder.defaultThreadCount
+    ) -> Int {
+        precondition(
+            !frames.isEmpty && frames.allSatisfy { $0.count == width * height * 4 },
+            "frame size does not match the canvas")
         let smallest = PNGColorModel.smallest(for: frames)
         let model = smallest.unpacked ?? smallest
-        let planner = FramePlanner(frames: frames, width: width, height: height, model: model,
-                                   options: .init(compressionLevel: level, searchLevel: level, threads: threads))
+        let planner = FramePlanner(
+            frames: frames, width: width, height: height, model: model,
+            options: .init(compressionLevel: level, searchLevel: level, threads: threads))
         let step = max(1, sampleEvery)
         let sampled = Array(stride(from: 1, to: frames.count, by: step))
         let sizes = ParallelWork.map(sampled, threads: threads) { planner.deltaBytes(index: $0) }

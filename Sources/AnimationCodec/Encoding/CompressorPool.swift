@@ -29,7 +29,9 @@ final class CompressorPool: Sendable {
     }
 
     private func make(level: Int32) -> Compressor {
-        guard let pointer = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
+        guard let pointer = libdeflate_alloc_compressor(level) else {
+            fatalError("libdeflate could not allocate a compressor")
+        }
         return Compressor(pointer: pointer, level: level)
     }
 

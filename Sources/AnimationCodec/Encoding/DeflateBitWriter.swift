@@ -123,7 +123,9 @@ struct DeflateBitWriter {
     /// RFC 1951, 3.2.5: the length symbol, its extra bits and its base length.
     static func lengthCode(_ length: Int) -> (symbol: Int, extraBits: Int, base: Int) {
         if length == 258 { return (285, 0, 258) }
-        let bases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227]
+        let bases = [
+            3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227
+        ]
         let extras = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5]
         var index = bases.count - 1
         while bases[index] > length { index -= 1 }

@@ -33,8 +33,10 @@ enum FilteredScanlines {
     /// The scanlines of `rect` of `canvas` (`canvasWidth` pixels a row). With `base`, pixels
     /// equal to `base`'s are written fully transparent (an OVER frame leaves them as they are).
     /// - Precondition: with a palette model, every pixel (and 0 when `base` is given) is in it.
-    static func make(canvas: UnsafePointer<UInt32>, canvasWidth: Int, rect: FrameRect, model: PNGColorModel,
-                     unchangedFrom base: UnsafePointer<UInt32>? = nil, strategy: Strategy = .adaptive) -> [UInt8] {
+    static func make(
+        canvas: UnsafePointer<UInt32>, canvasWidth: Int, rect: FrameRect, model: PNGColorModel,
+        unchangedFrom base: UnsafePointer<UInt32>? = nil, strategy: Strategy = .adaptive
+    ) -> [UInt8] {
         let bpp = model.bytesPerPixel
         let rowBytes = model.rowBytes(width: rect.width)
         let bitDepth = Int(model.bitDepth)
@@ -50,14 +52,18 @@ enum FilteredScanlines {
                 let offset = (rect.y + y) * canvasWidth + rect.x
                 if bitDepth < 8 {
                     indexes.withUnsafeMutableBufferPointer { converted in
-                        convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
-                                table: table.baseAddress!, into: converted.baseAddress!)
-                        raw.withUnsafeMutableBufferPointer { pack(converted, bitDepth: bitDepth, into: $0.baseAddress!) }
+                        convert(
+                            canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
+                            table: table.baseAddress!, into: converted.baseAddress!)
+                        raw.withUnsafeMutableBufferPointer {
+                            pack(converted, bitDepth: bitDepth, into: $0.baseAddress!)
+                        }
                     }
                 } else {
                     raw.withUnsafeMutableBufferPointer { row in
-                        convert(canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
-                                table: table.baseAddress!, into: row.baseAddress!)
+                        convert(
+                            canvas + offset, base: base.map { $0 + offset }, count: rect.width, model: model,
+                            table: table.baseAddress!, into: row.baseAddress!)
                     }
                 }
                 if let filter = strategy.fixedFilter {
@@ -72,8 +78,10 @@ enum FilteredScanlines {
     }
 
     /// One row of pixels as scanline bytes.
-    private static func convert(_ pixels: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>?, count: Int, model: PNGColorModel,
-                                table: UnsafePointer<UInt8>, into row: UnsafeMutablePointer<UInt8>) {
+    private static func convert(
+        _ pixels: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>?, count: Int, model: PNGColorModel,
+        table: UnsafePointer<UInt8>, into row: UnsafeMutablePointer<UInt8>
+    ) {
         @inline(__always) func pixel(_ x: Int) -> UInt32 {
             let packed = pixels[x]
             if let base, base[x] == packed { return 0 }
@@ -82,7 +90,8 @@ enum FilteredScanlines {
         switch model {
         case .palette(let palette):
             // Runs of one colour are common: look up only when the colour changes.
-            var last: UInt32 = 0, lastIndex = palette.index(of: 0)
+            var last: UInt32 = 0
+            var lastIndex = palette.index(of: 0)
             for x in 0..<count {
                 let value = pixel(x)
                 if value != last {
@@ -124,7 +133,9 @@ enum FilteredScanlines {
 
     /// Packs one-byte palette indexes `8 / bitDepth` to a byte into `row`, leftmost pixel in the
     /// high bits, the last byte padded with zeros.
-    private static func pack(_ indexes: UnsafeMutableBufferPointer<UInt8>, bitDepth: Int, into row: UnsafeMutablePointer<UInt8>) {
+    private static func pack(
+        _ indexes: UnsafeMutableBufferPointer<UInt8>, bitDepth: Int, into row: UnsafeMutablePointer<UInt8>
+    ) {
         let perByte = 8 / bitDepth
         // Safe: `row` holds rowBytes = ceil(count / perByte) bytes.
         for byte in 0..<((indexes.count + perByte - 1) / perByte) {
@@ -139,14 +150,18 @@ enum FilteredScanlines {
     }
 
     /// Appends `raw` filtered with the filter of smallest absolute sum, after its filter byte.
-    private static func appendBestFiltered(_ raw: [UInt8], above: [UInt8], bpp: Int, trial: inout [UInt8], to out: inout [UInt8]) {
+    private static func appendBestFiltered(
+        _ raw: [UInt8], above: [UInt8], bpp: Int, trial: inout [UInt8], to out: inout [UInt8]
+    ) {
         var bestFilter: UInt8 = 0
         var bestCost = Int.max
         for filter in UInt8(0)...4 {
             let cost = raw.withUnsafeBufferPointer { r in
                 above.withUnsafeBufferPointer { u in
                     trial.withUnsafeMutableBufferPointer { t in
-                        apply(filter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp, into: t.baseAddress!)
+                        apply(
+                            filter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp,
+                            into: t.baseAddress!)
                     }
                 }
             }
@@ -172,7 +187,9 @@ enum FilteredScanlines {
             raw.withUnsafeBufferPointer { r in
                 above.withUnsafeBufferPointer { u in
                     // Safe: the row just appended is raw.count bytes from `start`.
-                    _ = apply(filter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp, into: o.baseAddress! + start)
+                    _ = apply(
+                        filter, raw: r.baseAddress!, above: u.baseAddress!, count: r.count, bpp: bpp,
+                        into: o.baseAddress! + start)
                 }
             }
         }
@@ -180,8 +197,10 @@ enum FilteredScanlines {
 
     /// Filters `count` bytes into `target` and returns the sum of their absolute signed values.
     /// One loop per filter, so no branch on the filter runs per byte.
-    private static func apply(_ filter: UInt8, raw: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bpp: Int,
-                              into target: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func apply(
+        _ filter: UInt8, raw: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bpp: Int,
+        into target: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         @inline(__always) func cost(_ value: UInt8) -> Int { Int(Int8(bitPattern: value).magnitude) }
         var total = 0
         let first = min(bpp, count)
@@ -217,7 +236,9 @@ enum FilteredScanlines {
     @inline(__always)
     static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
         let p = Int(a) + Int(b) - Int(c)
-        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
+        let pa = abs(p - Int(a))
+        let pb = abs(p - Int(b))
+        let pc = abs(p - Int(c))
         if pa <= pb && pa <= pc { return a }
         return pb <= pc ? b : c
     }

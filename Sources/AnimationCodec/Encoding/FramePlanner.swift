@@ -1,6 +1,7 @@
 import CDeflate
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Chooses each frame's rectangle, blend op and the previous frame's dispose op.
@@ -27,7 +28,9 @@ struct FramePlanner {
 
     func plan() -> [FramePlan] {
         let first = bestRows(frames[0], rect: whole, over: nil)
-        var plans = [FramePlan(rect: whole, dispose: .none, blend: .source, rows: first.rows, searchCompressed: first.compressed)]
+        var plans = [
+            FramePlan(rect: whole, dispose: .none, blend: .source, rows: first.rows, searchCompressed: first.compressed)
+        ]
         // The canvas frame i - 1 was drawn on (for i = 1, the empty canvas: PREVIOUS on the
         // first frame acts as BACKGROUND, which clears the whole canvas the frame covered).
         var drawnOn = [UInt8](repeating: 0, count: width * height * 4)
@@ -44,13 +47,15 @@ struct FramePlanner {
             }
             var candidates: [Candidate] = []
             for (baseIndex, base) in bases.enumerated() {
-                let rect = changedRect(from: base.pixels, to: frames[index]) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
+                let rect =
+                    changedRect(from: base.pixels, to: frames[index]) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
                 candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .source))
                 if overIsExact(base: base.pixels, target: frames[index], rect: rect) {
                     candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .over))
                 }
             }
-            let target = frames[index], basePixels = bases.map(\.pixels)
+            let target = frames[index]
+            let basePixels = bases.map(\.pixels)
             let sizes = ParallelWork.map(candidates, threads: options.threads) { [self] candidate -> Int in
                 let over = candidate.blend == .over ? basePixels[candidate.baseIndex] : nil
                 let data = rows(target, rect: candidate.rect, over: over, strategy: rankingStrategy)
@@ -60,7 +65,10 @@ struct FramePlanner {
             let over = chosen.blend == .over ? basePixels[chosen.baseIndex] : nil
             plans[index - 1].dispose = bases[chosen.baseIndex].dispose
             let best = bestRows(target, rect: chosen.rect, over: over)
-            plans.append(FramePlan(rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: best.rows, searchCompressed: best.compressed))
+            plans.append(
+                FramePlan(
+                    rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: best.rows,
+                    searchCompressed: best.compressed))
             drawnOn = bases[chosen.baseIndex].pixels
         }
         return plans
@@ -69,11 +77,18 @@ struct FramePlanner {
     /// Frame `index`'s compressed size at the search level, cropped to what changed since the
     /// frame before and drawn OVER it where that is exact (frame 0: whole, on the empty canvas).
     func deltaBytes(index: Int) -> Int {
-        guard index > 0 else { return PNGEncoder.zlib(rows(frames[0], rect: whole, over: nil, strategy: rankingStrategy), level: options.searchLevel).count }
-        let base = frames[index - 1], target = frames[index]
+        guard index > 0 else {
+            return PNGEncoder.zlib(
+                rows(frames[0], rect: whole, over: nil, strategy: rankingStrategy), level: options.searchLevel
+            ).count
+        }
+        let base = frames[index - 1]
+        let target = frames[index]
         guard let rect = changedRect(from: base, to: target) else { return 0 }
         let over = overIsExact(base: base, target: target, rect: rect) ? base : nil
-        return PNGEncoder.zlib(rows(target, rect: rect, over: over, strategy: rankingStrategy), level: options.searchLevel).count
+        return PNGEncoder.zlib(
+            rows(target, rect: rect, over: over, strategy: rankingStrategy), level: options.searchLevel
+        ).count
     }
 
     /// The strategy candidates are compared with: one cheap, typical choice per colour model.
@@ -84,23 +99,30 @@ struct FramePlanner {
 
     /// The rows of `rect` with the filter strategy that compresses smallest at the search level
     /// (whole-image strategies differ by a fifth or more on flat art).
-    private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> (rows: [UInt8], compressed: [UInt8]) {
-        let tried = ParallelWork.map(FilteredScanlines.Strategy.allCases, threads: options.threads) { [self] strategy -> ([UInt8], [UInt8]) in
+    private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> (
+        rows: [UInt8], compressed: [UInt8]
+    ) {
+        let tried = ParallelWork.map(FilteredScanlines.Strategy.allCases, threads: options.threads) {
+            [self] strategy -> ([UInt8], [UInt8]) in
             let data = rows(frame, rect: rect, over: base, strategy: strategy)
             return (data, PNGEncoder.zlib(data, level: options.searchLevel))
         }
         return tried.min { $0.1.count < $1.1.count }!
     }
 
-    private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?, strategy: FilteredScanlines.Strategy) -> [UInt8] {
+    private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?, strategy: FilteredScanlines.Strategy)
+        -> [UInt8]
+    {
         frame.withUnsafeBytes { raw in
             let canvas = raw.bindMemory(to: UInt32.self).baseAddress!
             guard let base else {
-                return FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model, strategy: strategy)
+                return FilteredScanlines.make(
+                    canvas: canvas, canvasWidth: width, rect: rect, model: model, strategy: strategy)
             }
             return base.withUnsafeBytes { under in
-                FilteredScanlines.make(canvas: canvas, canvasWidth: width, rect: rect, model: model,
-                                       unchangedFrom: under.bindMemory(to: UInt32.self).baseAddress!, strategy: strategy)
+                FilteredScanlines.make(
+                    canvas: canvas, canvasWidth: width, rect: rect, model: model,
+                    unchangedFrom: under.bindMemory(to: UInt32.self).baseAddress!, strategy: strategy)
             }
         }
     }
@@ -116,10 +138,15 @@ struct FramePlanner {
     private func changedRect(from base: [UInt8], to target: [UInt8]) -> FrameRect? {
         base.withUnsafeBytes { b in
             target.withUnsafeBytes { t in
-                let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)
+                let before = b.bindMemory(to: UInt32.self)
+                let after = t.bindMemory(to: UInt32.self)
                 let rowBytes = width * 4
-                var top = -1, bottom = -1, left = width, right = -1
-                for y in 0..<height where memcmp(b.baseAddress! + y * rowBytes, t.baseAddress! + y * rowBytes, rowBytes) != 0 {
+                var top = -1
+                var bottom = -1
+                var left = width
+                var right = -1
+                for y in 0..<height
+                where memcmp(b.baseAddress! + y * rowBytes, t.baseAddress! + y * rowBytes, rowBytes) != 0 {
                     if top < 0 { top = y }
                     bottom = y
                     let row = y * width
@@ -145,7 +172,8 @@ struct FramePlanner {
         if case .rgb = model { return false }
         return base.withUnsafeBytes { b in
             target.withUnsafeBytes { t in
-                let before = b.bindMemory(to: UInt32.self), after = t.bindMemory(to: UInt32.self)
+                let before = b.bindMemory(to: UInt32.self)
+                let after = t.bindMemory(to: UInt32.self)
                 for y in rect.y..<(rect.y + rect.height) {
                     for i in (y * width + rect.x)..<(y * width + rect.x + rect.width) where before[i] != after[i] {
                         if after[i] >> 24 != 0xFF && before[i] >> 24 != 0 { return false }

@@ -1,6 +1,7 @@
 import CJPEG
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes opaque images as baseline JPEG through libjpeg-turbo.
@@ -13,8 +14,9 @@ public enum JPEGEncoder {
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = pixels.withUnsafeBufferPointer { source in
-            sticker_jpeg_encode_rgbx(source.baseAddress, UInt32(width), UInt32(height), Int32(max(1, min(100, quality))),
-                                     &buffer, &length, &message, message.count)
+            sticker_jpeg_encode_rgbx(
+                source.baseAddress, UInt32(width), UInt32(height), Int32(max(1, min(100, quality))),
+                &buffer, &length, &message, message.count)
         }
         defer { free(buffer) }
         guard status == 0, let buffer else { return nil }

@@ -101,12 +101,13 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
                         note(pixels[i])
                         last = pixels[i]
                     }
-                } ?? {
-                    for pixel in pixels where pixel != last {
-                        note(pixel)
-                        last = pixel
-                    }
-                }()
+                }
+                    ?? {
+                        for pixel in pixels where pixel != last {
+                            note(pixel)
+                            last = pixel
+                        }
+                    }()
             }
             previous = frame
         }
@@ -173,7 +174,9 @@ public struct PNGPalette: Sendable, Hashable {
     var transparentIndex: UInt8? { indexes.index(of: 0) }
 
     /// Palettes are equal when their colours, in order, and their packing are.
-    public static func == (a: PNGPalette, b: PNGPalette) -> Bool { a.colors == b.colors && a.packsIndexes == b.packsIndexes }
+    public static func == (a: PNGPalette, b: PNGPalette) -> Bool {
+        a.colors == b.colors && a.packsIndexes == b.packsIndexes
+    }
 
     /// Hashes the colours and the packing, what equality compares.
     public func hash(into hasher: inout Hasher) {
@@ -185,8 +188,11 @@ public struct PNGPalette: Sendable, Hashable {
     var plte: [UInt8] {
         colors.flatMap { packed -> [UInt8] in
             let a = UInt8(packed >> 24)
-            return [UInt8(truncatingIfNeeded: packed), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed >> 16)]
-                .map { PNGEncoder.unpremultiply($0, alpha: a) }
+            return [
+                UInt8(truncatingIfNeeded: packed), UInt8(truncatingIfNeeded: packed >> 8),
+                UInt8(truncatingIfNeeded: packed >> 16)
+            ]
+            .map { PNGEncoder.unpremultiply($0, alpha: a) }
         }
     }
 

@@ -1,7 +1,8 @@
 import CDeflate
 import CZlib
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes premultiplied RGBA8 pixels as a standard PNG (colour type 6, 8 bits, straight
@@ -42,10 +43,13 @@ public enum PNGEncoder {
 
     /// Encodes one image.
     /// - Precondition: `pixels.count == width * height * 4`.
-    public static func encode(premultiplied pixels: [UInt8], width: Int, height: Int, options: Options = .standard) -> [UInt8] {
+    public static func encode(premultiplied pixels: [UInt8], width: Int, height: Int, options: Options = .standard)
+        -> [UInt8]
+    {
         precondition(pixels.count == width * height * 4, "pixel buffer does not match the size")
         let rgb = options.dropsOpaqueAlpha && isOpaque(pixels)
-        let data = options.compressionLevel <= 1
+        let data =
+            options.compressionLevel <= 1
             ? ScanlineDeflater.compress(pixels, width: width, height: height, rgb: rgb)
             : compressedRows(pixels, width: width, height: height, rgb: rgb, level: options.compressionLevel)
         return file(width: width, height: height, rgb: rgb, data: data)
@@ -61,11 +65,14 @@ public enum PNGEncoder {
     /// `repeatsRowAbove(y)`, when given, may answer `true` for a row `y > 0` known to equal row
     /// `y - 1` without drawing it (plain background between stickers): that row is not drawn.
     /// It must never answer `true` for a row that differs; `false` is always safe.
-    public static func encodeFast(width: Int, height: Int, opaque: Bool,
-                                  repeatsRowAbove: (@Sendable (_ y: Int) -> Bool)? = nil,
-                                  drawRow: @escaping @Sendable (_ y: Int, _ target: UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+    public static func encodeFast(
+        width: Int, height: Int, opaque: Bool,
+        repeatsRowAbove: (@Sendable (_ y: Int) -> Bool)? = nil,
+        drawRow: @escaping @Sendable (_ y: Int, _ target: UnsafeMutablePointer<UInt8>) -> Void
+    ) -> [UInt8] {
         precondition(width > 0 && height > 0, "an image needs pixels")
-        let data = ScanlineDeflater.compress(width: width, height: height, rgb: opaque, repeatsAbove: repeatsRowAbove) { y, scratch in
+        let data = ScanlineDeflater.compress(width: width, height: height, rgb: opaque, repeatsAbove: repeatsRowAbove) {
+            y, scratch in
             drawRow(y, scratch)
             return UnsafePointer(scratch)
         }
@@ -109,10 +116,13 @@ public enum PNGEncoder {
     /// Straightens alpha (dropping it for `rgb`), prefixes each row with its filter byte and
     /// deflates. A row equal to the one above is filtered Up (all zeros); every other row is
     /// filtered Sub. Level 1 takes `ScanlineDeflater`'s fast path; higher levels libdeflate.
-    static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6) -> [UInt8] {
+    static func compressedRows(_ pixels: [UInt8], width: Int, height: Int, rgb: Bool = false, level: Int32 = 6)
+        -> [UInt8]
+    {
         if level <= 1 { return ScanlineDeflater.compress(pixels, width: width, height: height, rgb: rgb) }
         let layout = Scanlines(width: width, rgb: rgb)
-        let stride = layout.rawRowBytes, rowBytes = width * 4
+        let stride = layout.rawRowBytes
+        let rowBytes = width * 4
         let raw = [UInt8](unsafeUninitializedCapacity: height * stride) { buffer, count in
             pixels.withUnsafeBufferPointer { source in
                 for y in 0..<height {
@@ -139,7 +149,9 @@ public enum PNGEncoder {
             let bound = libdeflate_zlib_compress_bound(compressor, data.count)
             // Uninitialised: only the pages the compressed stream reaches are ever touched.
             return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-                count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound) }
+                count = data.withUnsafeBytes {
+                    libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound)
+                }
             }
         }
     }

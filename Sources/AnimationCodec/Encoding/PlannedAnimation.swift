@@ -1,6 +1,7 @@
 import CDeflate
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An animation whose colour type, rectangles, ops and filters are chosen (see
@@ -17,7 +18,9 @@ public struct PlannedAnimation: Sendable {
 
     /// The file's size at the search level, known without compressing again (the strongest
     /// level is rarely more than a tenth smaller).
-    public var searchLevelBytes: Int { plans.reduce(0) { $0 + $1.searchCompressed.count + 38 } + 8 + 25 + 20 + 12 + colorModelBytes }
+    public var searchLevelBytes: Int {
+        plans.reduce(0) { $0 + $1.searchCompressed.count + 38 } + 8 + 25 + 20 + 12 + colorModelBytes
+    }
 
     private var colorModelBytes: Int { colorModel.paletteChunkBytes }
 
@@ -31,9 +34,14 @@ public struct PlannedAnimation: Sendable {
         }
         let animated = plans.count > 1
         var out = PNGSignature.bytes
-        PNGEncoder.appendChunk("IHDR", PNGEncoder.header(width: width, height: height, colorType: colorModel.colorType, bitDepth: colorModel.bitDepth), to: &out)
+        PNGEncoder.appendChunk(
+            "IHDR",
+            PNGEncoder.header(
+                width: width, height: height, colorType: colorModel.colorType, bitDepth: colorModel.bitDepth), to: &out)
         if animated {
-            PNGEncoder.appendChunk("acTL", PNGEncoder.bigEndian(UInt32(plans.count)) + PNGEncoder.bigEndian(UInt32(max(0, plays))), to: &out)
+            PNGEncoder.appendChunk(
+                "acTL", PNGEncoder.bigEndian(UInt32(plans.count)) + PNGEncoder.bigEndian(UInt32(max(0, plays))),
+                to: &out)
         }
         if case .palette(let palette) = colorModel {
             PNGEncoder.appendChunk("PLTE", palette.plte, to: &out)
@@ -47,12 +55,14 @@ public struct PlannedAnimation: Sendable {
                 PNGEncoder.appendChunk("IDAT", compressed[index], to: &out)
                 continue
             }
-            PNGEncoder.appendAPNGFrame(compressed[index], rect: plan.rect, delay: delays[index].apngFields, dispose: plan.dispose,
-                                       blend: plan.blend, isFirst: index == 0, sequence: &sequence, to: &out)
+            PNGEncoder.appendAPNGFrame(
+                compressed[index], rect: plan.rect, delay: delays[index].apngFields, dispose: plan.dispose,
+                blend: plan.blend, isFirst: index == 0, sequence: &sequence, to: &out)
         }
         PNGEncoder.appendChunk("IEND", [], to: &out)
         let choices = zip(plans, compressed).map { plan, data in
-            AnimationEncoder.FrameChoice(rect: plan.rect, dispose: plan.dispose, blend: plan.blend, compressedBytes: data.count)
+            AnimationEncoder.FrameChoice(
+                rect: plan.rect, dispose: plan.dispose, blend: plan.blend, compressedBytes: data.count)
         }
         return AnimationEncoder.Encoded(bytes: out, colorModel: colorModel, frames: choices)
     }

@@ -45,16 +45,19 @@ enum RunLengthDeflater {
 
     /// Splits `input` into literals and distance-1 matches of 3-258 bytes, as zlib's
     /// run-length strategy does: a match repeats the byte before it. Returns the token count.
-    private static func tokenize(_ input: UnsafeBufferPointer<UInt8>, into tokens: UnsafeMutablePointer<UInt16>) -> Int {
+    private static func tokenize(_ input: UnsafeBufferPointer<UInt8>, into tokens: UnsafeMutablePointer<UInt16>) -> Int
+    {
         let count = input.count
         guard count > 0, let bytes = input.baseAddress else { return 0 }
         tokens[0] = UInt16(bytes[0])
-        var written = 1, at = 1
+        var written = 1
+        var at = 1
         while at < count {
             let previous = bytes[at &- 1]
             // Length of the run of `previous` starting at `at`, eight bytes at a time.
             let limit = min(count &- at, maxMatch)
-            var run = 0, ended = false
+            var run = 0
+            var ended = false
             let pattern = UInt64(previous) &* 0x0101_0101_0101_0101
             while run &+ 8 <= limit {
                 let differing = UnsafeRawPointer(bytes + (at &+ run)).loadUnaligned(as: UInt64.self) ^ pattern
@@ -84,7 +87,8 @@ enum RunLengthDeflater {
     }
 
     /// ``DeflateBitWriter/lengthCode(_:)`` for every length 3-258.
-    private static let lengthSymbols: [(symbol: UInt16, extraBits: UInt8, base: UInt16)] = (0...maxMatch).map { length in
+    private static let lengthSymbols: [(symbol: UInt16, extraBits: UInt8, base: UInt16)] = (0...maxMatch).map {
+        length in
         guard length >= 3 else { return (0, 0, 0) }
         let code = DeflateBitWriter.lengthCode(length)
         return (UInt16(code.symbol), UInt8(code.extraBits), UInt16(code.base))
@@ -92,7 +96,9 @@ enum RunLengthDeflater {
 
     /// The dynamic block header: BFINAL 0, BTYPE 2, the code length counts, the code length
     /// code, and both alphabets' lengths run-length coded (RFC 1951, 3.2.7).
-    private static func writeHeader(_ literalLengths: [Int], _ distanceLengths: [Int], into writer: inout DeflateBitWriter) {
+    private static func writeHeader(
+        _ literalLengths: [Int], _ distanceLengths: [Int], into writer: inout DeflateBitWriter
+    ) {
         var literalCount = 286
         while literalCount > 257 && literalLengths[literalCount - 1] == 0 { literalCount -= 1 }
         let lengths = Array(literalLengths[..<literalCount]) + distanceLengths
@@ -171,7 +177,9 @@ enum HuffmanLengths {
         var merged: [Int] = []
         var mergedAt = 0
         func takeLightest() -> Int {
-            if mergedAt < merged.count && (leafAt >= leaves.count || nodeWeights[merged[mergedAt]] < nodeWeights[leaves[leafAt]]) {
+            if mergedAt < merged.count
+                && (leafAt >= leaves.count || nodeWeights[merged[mergedAt]] < nodeWeights[leaves[leafAt]])
+            {
                 mergedAt += 1
                 return merged[mergedAt - 1]
             }
@@ -179,7 +187,8 @@ enum HuffmanLengths {
             return leaves[leafAt - 1]
         }
         for _ in 0..<(used.count - 1) {
-            let a = takeLightest(), b = takeLightest()
+            let a = takeLightest()
+            let b = takeLightest()
             let node = nodeWeights.count
             nodeWeights.append(nodeWeights[a] + nodeWeights[b])
             parent[a] = node

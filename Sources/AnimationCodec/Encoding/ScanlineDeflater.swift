@@ -1,8 +1,9 @@
 import CDeflate
 import CZlib
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fast zlib stream for PNG scanlines of large, mostly flat images (browser snapshots).
@@ -46,13 +47,17 @@ enum ScanlineDeflater {
         pixels.withUnsafeBufferPointer { buffer in
             // Read only for rows that exist (an empty image asks for none).
             let base = UncheckedSendable(buffer.baseAddress)
-            return compress(width: width, height: height, rgb: rgb) { y, _ in UnsafePointer(base.value! + y &* width &* 4) }
+            return compress(width: width, height: height, rgb: rgb) { y, _ in
+                UnsafePointer(base.value! + y &* width &* 4)
+            }
         }
     }
 
     /// The zlib stream of the scanlines `read` gives, RGB when `rgb`; rows that `repeatsAbove`
     /// vouches for are not read.
-    static func compress(width: Int, height: Int, rgb: Bool, repeatsAbove: RepeatHint? = nil, read: RowReader) -> [UInt8] {
+    static func compress(width: Int, height: Int, rgb: Bool, repeatsAbove: RepeatHint? = nil, read: RowReader)
+        -> [UInt8]
+    {
         let layout = Scanlines(width: width, rgb: rgb)
         let bands = max(1, (height + rowsPerBand - 1) / rowsPerBand)
         var pieces = [[Piece]](repeating: [], count: bands)
@@ -96,18 +101,24 @@ enum ScanlineDeflater {
 
     /// One band: each row compared with the row above (the band's first row with the last of
     /// the band before), repeats counted, other rows Sub-filtered into chunks and deflated.
-    private static func compressBand(_ rows: Range<Int>, layout: Scanlines, repeatsAbove: RepeatHint?, read: RowReader) -> [Piece] {
+    private static func compressBand(_ rows: Range<Int>, layout: Scanlines, repeatsAbove: RepeatHint?, read: RowReader)
+        -> [Piece]
+    {
         let rowBytes = layout.width * 4
         let stride = layout.rawRowBytes
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * max(rowBytes, 1))
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: rowsPerChunk * stride)
         defer { scratch.deallocate(); chunk.deallocate() }
         var pieces: [Piece] = []
-        var repeats = 0, chunkRows = 0
+        var repeats = 0
+        var chunkRows = 0
         func flushChunk() {
             guard chunkRows > 0 else { return }
             let raw = UnsafeBufferPointer(start: chunk, count: chunkRows * stride)
-            pieces.append(.content(bytes: RunLengthDeflater.deflate(raw), adler: UInt(libdeflate_adler32(1, raw.baseAddress, raw.count)), rows: chunkRows))
+            pieces.append(
+                .content(
+                    bytes: RunLengthDeflater.deflate(raw),
+                    adler: UInt(libdeflate_adler32(1, raw.baseAddress, raw.count)), rows: chunkRows))
             chunkRows = 0
         }
         // Two scratch rows taken in turn by the rows actually read, so the last one read (the

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How premultiplied RGBA8 rows become PNG scanlines: straight alpha (or none, for RGB),
@@ -45,7 +45,9 @@ struct Scanlines: Sendable {
                 continue
             }
             let a = UInt8(truncatingIfNeeded: packed >> 24)
-            var r = UInt8(truncatingIfNeeded: packed), g = UInt8(truncatingIfNeeded: packed >> 8), b = UInt8(truncatingIfNeeded: packed >> 16)
+            var r = UInt8(truncatingIfNeeded: packed)
+            var g = UInt8(truncatingIfNeeded: packed >> 8)
+            var b = UInt8(truncatingIfNeeded: packed >> 16)
             if a == 0 {
                 r = 0; g = 0; b = 0
             } else if a != 255 {
@@ -89,7 +91,8 @@ struct Scanlines: Sendable {
             x &+= 4
         }
         while x < width {
-            let difference = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+            let difference =
+                row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self)
                 &- row.loadUnaligned(fromByteOffset: (x &- 1) &* 4, as: SIMD4<UInt8>.self)
             if x &+ 1 < width {
                 out.storeBytes(of: difference, toByteOffset: x &* 3, as: SIMD4<UInt8>.self)

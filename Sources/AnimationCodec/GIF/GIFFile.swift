@@ -62,9 +62,11 @@ extension GIFFile {
                 switch label {
                 case 0xF9 where first.count >= 4:
                     let packed = bytes[first.lowerBound]
-                    control = (Int(bytes.littleEndianUInt16(at: first.lowerBound + 1)),
-                               GIFDisposal(rawValue: (packed >> 2) & 7)!,
-                               packed & 1 != 0 ? bytes[first.lowerBound + 3] : nil)
+                    control = (
+                        Int(bytes.littleEndianUInt16(at: first.lowerBound + 1)),
+                        GIFDisposal(rawValue: (packed >> 2) & 7)!,
+                        packed & 1 != 0 ? bytes[first.lowerBound + 3] : nil
+                    )
                 case 0xFF where first.count == 11:
                     let identifier = String(decoding: bytes[first], as: UTF8.self)
                     if identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0" {
@@ -73,7 +75,9 @@ extension GIFFile {
                             if data.count >= 3, bytes[data.lowerBound] == 1, loopCount == nil {
                                 loopCount = Int(bytes.littleEndianUInt16(at: data.lowerBound + 1))
                             }
-                        } else { truncated = true; break blocks }
+                        } else {
+                            truncated = true; break blocks
+                        }
                     }
                 default:
                     break
@@ -82,12 +86,15 @@ extension GIFFile {
             case 0x2C:
                 guard let descriptor = cursor.take(9) else { truncated = true; break blocks }
                 let o = descriptor.lowerBound
-                let rect = FrameRect(x: Int(bytes.littleEndianUInt16(at: o)), y: Int(bytes.littleEndianUInt16(at: o + 2)),
-                                     width: Int(bytes.littleEndianUInt16(at: o + 4)), height: Int(bytes.littleEndianUInt16(at: o + 6)))
+                let rect = FrameRect(
+                    x: Int(bytes.littleEndianUInt16(at: o)), y: Int(bytes.littleEndianUInt16(at: o + 2)),
+                    width: Int(bytes.littleEndianUInt16(at: o + 4)), height: Int(bytes.littleEndianUInt16(at: o + 6)))
                 let imageFlags = bytes[o + 8]
                 var palette = globalPalette ?? []
                 if imageFlags & 0x80 != 0 {
-                    guard let table = cursor.take(3 << (Int(imageFlags & 7) + 1)) else { truncated = true; break blocks }
+                    guard let table = cursor.take(3 << (Int(imageFlags & 7) + 1)) else {
+                        truncated = true; break blocks
+                    }
                     palette = Array(bytes[table])
                 }
                 guard let codeSize = cursor.byte() else { truncated = true; break blocks }
@@ -95,17 +102,25 @@ extension GIFFile {
                 // A frame may reach past the screen, but its decode buffers are its own size.
                 if rect.width > 0 && rect.height > 0 { try limits.checkCanvas(width: rect.width, height: rect.height) }
                 let (ranges, complete) = cursor.collectSubBlocks()
-                let delay = control?.delay ?? 0, disposal = control?.disposal ?? .unspecified
-                let info = FrameInfo(index: images.count, rect: rect, delay: .centiseconds(delay),
-                                     dispose: disposal.disposeOp, blend: .over, gifDisposal: disposal,
-                                     isInterlaced: imageFlags & 0x40 != 0)
-                images.append(StoredImage(info: info, palette: palette, transparentIndex: control?.transparent,
-                                          minimumCodeSize: codeSize, dataRanges: ranges, dataIsTruncated: !complete))
+                let delay = control?.delay ?? 0
+                let disposal = control?.disposal ?? .unspecified
+                let info = FrameInfo(
+                    index: images.count, rect: rect, delay: .centiseconds(delay),
+                    dispose: disposal.disposeOp, blend: .over, gifDisposal: disposal,
+                    isInterlaced: imageFlags & 0x40 != 0)
+                images.append(
+                    StoredImage(
+                        info: info, palette: palette, transparentIndex: control?.transparent,
+                        minimumCodeSize: codeSize, dataRanges: ranges, dataIsTruncated: !complete))
                 try limits.checkAnimation(frames: images.count, width: canvasWidth, height: canvasHeight)
                 control = nil
                 if !complete { truncated = true; break blocks }
             default:
-                warnings.append(CodecWarning(.other, "unknown GIF block 0x\(String(introducer, radix: 16)) at byte \(cursor.offset - 1); stopped reading"))
+                warnings.append(
+                    CodecWarning(
+                        .other,
+                        "unknown GIF block 0x\(String(introducer, radix: 16)) at byte \(cursor.offset - 1); stopped reading"
+                    ))
                 break blocks
             }
         }
@@ -121,12 +136,16 @@ extension GIFFile {
     /// policy and the one peterdn's suite expects). Only a screen with a zero side takes the
     /// first frame's extent instead, since nothing could be shown otherwise.
     private mutating func sizeCanvas(toInclude rect: FrameRect, limits: DecodingLimits) throws(CodecError) {
-        var width = screenWidth, height = screenHeight
+        var width = screenWidth
+        var height = screenHeight
         if width == 0 || height == 0 {
             width = rect.x + rect.width
             height = rect.y + rect.height
-            warnings.append(CodecWarning(.canvasSizedFromFrame,
-                "logical screen is \(screenWidth)x\(screenHeight); canvas sized to the first frame, \(width)x\(height)"))
+            warnings.append(
+                CodecWarning(
+                    .canvasSizedFromFrame,
+                    "logical screen is \(screenWidth)x\(screenHeight); canvas sized to the first frame, \(width)x\(height)"
+                ))
         }
         guard width > 0, height > 0 else { throw .malformed(format: .gif, reason: "image is \(width)x\(height)") }
         try limits.checkCanvas(width: width, height: height)

@@ -29,7 +29,9 @@ struct LZWDecoder {
 
     /// Decodes `input` into `output.count` indexes.
     /// - Precondition: `minimumCodeSize` is in 1...11 (checked by the caller).
-    static func decode(_ input: UnsafeRawBufferPointer, minimumCodeSize: Int, into output: UnsafeMutableBufferPointer<UInt8>) -> Outcome {
+    static func decode(
+        _ input: UnsafeRawBufferPointer, minimumCodeSize: Int, into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Outcome {
         let capacity = output.count
         guard capacity > 0 else { return .complete }
         guard let out = output.baseAddress, let inBase = input.baseAddress else { return .insufficientData(written: 0) }
@@ -46,7 +48,8 @@ struct LZWDecoder {
         let literals = (storage + maxCodes * 12).bindMemory(to: UInt8.self, capacity: literalBytes)
         for value in 0..<literalBytes { literals[value] = UInt8(truncatingIfNeeded: value) }
 
-        let clearCode = 1 << minimumCodeSize, endCode = clearCode + 1
+        let clearCode = 1 << minimumCodeSize
+        let endCode = clearCode + 1
         for code in 0..<clearCode {
             // A literal past 255 (minimum code sizes 9-11) keeps its low byte.
             sources[code] = Int(bitPattern: literals + (code & 0xFF))
@@ -56,8 +59,11 @@ struct LZWDecoder {
         var codeMask: UInt64 = (1 << UInt64(codeSize)) - 1
         var nextCode = clearCode + 2
         // Where the previous code's string starts in the output, and its length (-1: none).
-        var previousStart = -1, previousLength = 0
-        var bits: UInt64 = 0, bitCount = 0, inOffset = 0
+        var previousStart = -1
+        var previousLength = 0
+        var bits: UInt64 = 0
+        var bitCount = 0
+        var inOffset = 0
         var written = 0
 
         while true {
@@ -87,7 +93,9 @@ struct LZWDecoder {
             if code < nextCode && (code < clearCode || code > endCode) {
                 // A literal or a dictionary string: one copy of a known string.
                 length = Int(lengths[code])
-                copy(from: UnsafePointer(bitPattern: sources[code])!, count: length, to: out + written, room: capacity &- written)
+                copy(
+                    from: UnsafePointer(bitPattern: sources[code])!, count: length, to: out + written,
+                    room: capacity &- written)
             } else if code == clearCode {
                 codeSize = minimumCodeSize + 1
                 codeMask = (1 << UInt64(codeSize)) - 1
@@ -131,8 +139,11 @@ struct LZWDecoder {
     /// blocks are safe wherever 16 bytes of room remain past the string: each block is loaded
     /// before it is stored, and a later block's source lies at least its own length behind.
     @inline(__always)
-    private static func copy(from source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>, room: Int) {
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+    private static func copy(
+        from source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>, room: Int
+    ) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(destination)
         if count &+ blockSize <= room {
             // Away from the end (nearly always): the first block, then more only for long
             // strings; the last block runs up to 15 bytes past the string, into output that
@@ -140,7 +151,9 @@ struct LZWDecoder {
             to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
             var offset = blockSize
             while offset < count {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
+                to.storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
+                    as: SIMD16<UInt8>.self)
                 offset &+= blockSize
             }
             return

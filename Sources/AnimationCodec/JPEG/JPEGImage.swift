@@ -11,7 +11,9 @@ struct JPEGImage: Sendable {
     init(header bytes: [UInt8], limits: DecodingLimits) throws(CodecError) {
         var header = sticker_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
-        let status = bytes.withUnsafeBufferPointer { sticker_jpeg_read_header($0.baseAddress, $0.count, &header, &message, message.count) }
+        let status = bytes.withUnsafeBufferPointer {
+            sticker_jpeg_read_header($0.baseAddress, $0.count, &header, &message, message.count)
+        }
         guard status == 0 else { throw .jpeg(message: Self.string(message)) }
         width = Int(header.width)
         height = Int(header.height)
@@ -27,7 +29,8 @@ struct JPEGImage: Sendable {
         var message = [CChar](repeating: 0, count: 256)
         let status = bytes.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
-                sticker_jpeg_decode_rgba(source.baseAddress, source.count, target.baseAddress, target.count, &message, message.count)
+                sticker_jpeg_decode_rgba(
+                    source.baseAddress, source.count, target.baseAddress, target.count, &message, message.count)
             }
         }
         guard status == 0 else { throw .jpeg(message: Self.string(message)) }

@@ -25,7 +25,9 @@ struct LottieFile: Sendable {
         do {
             document = try LottieJSON.read(json)
         } catch {
-            if error.endedEarly { throw .truncated(context: "Lottie JSON ends at byte \(error.offset): \(error.reason)") }
+            if error.endedEarly {
+                throw .truncated(context: "Lottie JSON ends at byte \(error.offset): \(error.reason)")
+            }
             throw .malformed(format: .lottie, reason: "JSON at byte \(error.offset): \(error.reason)")
         }
         func number(_ key: String) throws(CodecError) -> Double {
@@ -34,14 +36,25 @@ struct LottieFile: Sendable {
             }
             return value
         }
-        let (w, h, rate, inPoint, outPoint) = (try number("w"), try number("h"), try number("fr"), try number("ip"), try number("op"))
-        guard document.arrays.contains("layers") else { throw .malformed(format: .lottie, reason: "the document has no \"layers\" array") }
-        guard w >= 1, h >= 1, w < 1e9, h < 1e9 else { throw .malformed(format: .lottie, reason: "the canvas is \(w)x\(h)") }
+        let (w, h, rate, inPoint, outPoint) = (
+            try number("w"), try number("h"), try number("fr"), try number("ip"), try number("op")
+        )
+        guard document.arrays.contains("layers") else {
+            throw .malformed(format: .lottie, reason: "the document has no \"layers\" array")
+        }
+        guard w >= 1, h >= 1, w < 1e9, h < 1e9 else {
+            throw .malformed(format: .lottie, reason: "the canvas is \(w)x\(h)")
+        }
         guard (LottieFile.frameRates).contains(rate) else {
-            throw .malformed(format: .lottie, reason: "frame rate \(rate) is not between \(LottieFile.frameRates.lowerBound) and \(LottieFile.frameRates.upperBound)")
+            throw .malformed(
+                format: .lottie,
+                reason:
+                    "frame rate \(rate) is not between \(LottieFile.frameRates.lowerBound) and \(LottieFile.frameRates.upperBound)"
+            )
         }
         guard abs(inPoint) < 1e9, abs(outPoint) < 1e9, outPoint - inPoint >= 1 else {
-            throw .malformed(format: .lottie, reason: "out point \(outPoint) is not at least one frame after in point \(inPoint)")
+            throw .malformed(
+                format: .lottie, reason: "out point \(outPoint) is not at least one frame after in point \(inPoint)")
         }
         width = Int(w)
         height = Int(h)
@@ -57,12 +70,15 @@ struct LottieFile: Sendable {
             (sticker_lottie_total_frames(animation), sticker_lottie_frame_rate(animation))
         }
         guard parsedFrames >= 1, parsedFrames <= max(declaredFrames, 1) else {
-            throw .malformed(format: .lottie, reason: "rlottie reads \(parsedFrames) frames where the document declares \(declaredFrames)")
+            throw .malformed(
+                format: .lottie,
+                reason: "rlottie reads \(parsedFrames) frames where the document declares \(declaredFrames)")
         }
         frameCount = Int(parsedFrames)
         // rlottie keeps the rate as a float: the document's own number (29.97, not 29.9699993)
         // is kept when the two agree.
-        frameRate = abs(parsedRate - rate) <= rate * 1e-6 || !LottieFile.frameRates.contains(parsedRate) ? rate : parsedRate
+        frameRate =
+            abs(parsedRate - rate) <= rate * 1e-6 || !LottieFile.frameRates.contains(parsedRate) ? rate : parsedRate
     }
 
     /// This document drawn at `size`, checked against `limits`: the parsed document and its
@@ -77,7 +93,9 @@ struct LottieFile: Sendable {
 
     /// Throws unless `frames` frames drawn at `size` fit `limits`.
     private static func check(_ size: PixelSize, frames: Int, limits: DecodingLimits) throws(CodecError) {
-        guard size.width >= 1, size.height >= 1 else { throw .malformed(format: .lottie, reason: "asked to render at \(size)") }
+        guard size.width >= 1, size.height >= 1 else {
+            throw .malformed(format: .lottie, reason: "asked to render at \(size)")
+        }
         try limits.checkCanvas(width: size.width, height: size.height)
         try limits.checkAnimation(frames: frames, width: size.width, height: size.height)
     }
@@ -112,7 +130,9 @@ struct LottieFile: Sendable {
         for index in 0..<count {
             let argb = UInt32(littleEndian: pixels[index])
             let alpha = argb >> 24
-            let red = min((argb >> 16) & 0xFF, alpha), green = min((argb >> 8) & 0xFF, alpha), blue = min(argb & 0xFF, alpha)
+            let red = min((argb >> 16) & 0xFF, alpha)
+            let green = min((argb >> 8) & 0xFF, alpha)
+            let blue = min(argb & 0xFF, alpha)
             pixels[index] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
         }
     }
@@ -164,7 +184,8 @@ final class LottieRenderers: Sendable {
 
     private func parse() throws(CodecError) -> OpaquePointer {
         guard sticker_lottie_load() != 0 else {
-            throw .missingLibrary(format: .lottie, library: String(cString: sticker_lottie_library_name()), package: "librlottie0-1")
+            throw .missingLibrary(
+                format: .lottie, library: String(cString: sticker_lottie_library_name()), package: "librlottie0-1")
         }
         let animation = json.withUnsafeBufferPointer { text in
             text.withMemoryRebound(to: CChar.self) { sticker_lottie_from_data($0.baseAddress) }

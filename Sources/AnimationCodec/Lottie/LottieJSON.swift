@@ -92,13 +92,14 @@ struct LottieJSON {
         offset += 1
         skipSpace()
         if peek() == UInt8(ascii: "}") { offset += 1; return }
-        var isRepeater = false, copies = 0.0
+        var isRepeater = false
+        var copies = 0.0
         while true {
             skipSpace()
             guard peek() == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
             let keyStart = offset + 1
             let key = try readString(keeping: depth == 0)
-            let keyBytes = UnsafeBufferPointer(rebasing: text[keyStart ..< offset - 1])
+            let keyBytes = UnsafeBufferPointer(rebasing: text[keyStart..<offset - 1])
             skipSpace()
             guard peek() == UInt8(ascii: ":") else { throw error("':' expected after a key") }
             offset += 1
@@ -106,7 +107,7 @@ struct LottieJSON {
             if keyBytes.elementsEqual("ty".utf8), peek() == UInt8(ascii: "\"") {
                 let valueStart = offset + 1
                 _ = try readString(keeping: false)
-                isRepeater = UnsafeBufferPointer(rebasing: text[valueStart ..< offset - 1]).elementsEqual("rp".utf8)
+                isRepeater = UnsafeBufferPointer(rebasing: text[valueStart..<offset - 1]).elementsEqual("rp".utf8)
             } else if keyBytes.elementsEqual("c".utf8) {
                 let outer = (collectingCount, largestCount)
                 (collectingCount, largestCount) = (true, 0)
@@ -115,7 +116,9 @@ struct LottieJSON {
                 (collectingCount, largestCount) = (outer.0, max(outer.1, largestCount))
             } else if depth == 0 {
                 keys.append(key)
-                if let byte = peek(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                if let byte = peek(),
+                    byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                {
                     numbers[key] = try readNumber()
                 } else {
                     if peek() == UInt8(ascii: "[") { arrays.insert(key) }
@@ -168,7 +171,8 @@ struct LottieJSON {
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
-                return keeping ? String(decoding: UnsafeBufferPointer(rebasing: text[start ..< offset - 1]), as: UTF8.self) : ""
+                return keeping
+                    ? String(decoding: UnsafeBufferPointer(rebasing: text[start..<offset - 1]), as: UTF8.self) : ""
             case UInt8(ascii: "\\"):
                 offset += 1
                 guard let escaped = peek() else { break }
@@ -180,7 +184,7 @@ struct LottieJSON {
                         guard digit.isHexDigit else { throw error("invalid \\u escape") }
                     }
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     break
                 default: throw error("invalid escape in a string")
                 }
@@ -202,7 +206,8 @@ struct LottieJSON {
     /// no overlong forms, no surrogates, nothing past U+10FFFF), or `nil`.
     private func utf8SequenceLength(at position: Int) -> Int? {
         let lead = text[position]
-        let length: Int, second: ClosedRange<UInt8>
+        let length: Int
+        let second: ClosedRange<UInt8>
         switch lead {
         case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
         case 0xE0: (length, second) = (3, 0xA0...0xBF)
@@ -221,7 +226,9 @@ struct LottieJSON {
     private mutating func readNumber() throws(SyntaxError) -> Double {
         let start = offset
         if peek() == UInt8(ascii: "-") { offset += 1 }
-        guard let first = peek(), first.isDigit else { throw error(peek() == nil ? "a number is cut short" : "unexpected character") }
+        guard let first = peek(), first.isDigit else {
+            throw error(peek() == nil ? "a number is cut short" : "unexpected character")
+        }
         offset += 1
         if first != UInt8(ascii: "0") { skipDigits() }
         if peek() == UInt8(ascii: ".") {
@@ -237,7 +244,7 @@ struct LottieJSON {
         }
         // A number is cut short if the text ends right after it (a sniffed head).
         if offset == text.count { throw error("the document ends in a number") }
-        let value = Double(String(decoding: UnsafeBufferPointer(rebasing: text[start ..< offset]), as: UTF8.self)) ?? .nan
+        let value = Double(String(decoding: UnsafeBufferPointer(rebasing: text[start..<offset]), as: UTF8.self)) ?? .nan
         if collectingCount { largestCount = max(largestCount, value.isNaN ? .infinity : value) }
         return value
     }
@@ -269,9 +276,10 @@ struct LottieJSON {
     }
 }
 
-private extension UInt8 {
-    var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
-    var isHexDigit: Bool {
-        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+extension UInt8 {
+    fileprivate var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    fileprivate var isHexDigit: Bool {
+        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -21,11 +21,14 @@ public struct DecodingLimits: Sendable, Hashable {
     /// up to the format's maximum, 64 Mpx a canvas, 10,000 frames, 4 GiB of decoded frames,
     /// 64 MiB files.
     public static let `default` = DecodingLimits(
-        maxSide: formatMaxSide, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30, maxFileBytes: 64 << 20)
+        maxSide: formatMaxSide, maxPixels: 64 << 20, maxFrames: 10_000, maxTotalDecodedBytes: 4 << 30,
+        maxFileBytes: 64 << 20)
 
     /// Creates limits; see the properties for what each bounds.
-    public init(maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int,
-                maxFileBytes: Int = DecodingLimits.default.maxFileBytes) {
+    public init(
+        maxSide: Int, maxPixels: Int, maxFrames: Int, maxTotalDecodedBytes: Int,
+        maxFileBytes: Int = DecodingLimits.default.maxFileBytes
+    ) {
         self.maxSide = maxSide
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames

@@ -41,7 +41,8 @@ public struct FrameDelay: Sendable, Hashable, CustomStringConvertible {
     /// or whole seconds that fits 16 bits, with each rounding carried into the next delay, so
     /// start times never drift by more than half a unit. The one rule every writer stores by.
     public static func stored(durations: [Double]) -> [FrameDelay] {
-        var start = 0.0, storedStart = 0.0
+        var start = 0.0
+        var storedStart = 0.0
         return durations.map { duration in
             let seconds = duration.isFinite ? max(0, duration) : 0
             defer { start += seconds }

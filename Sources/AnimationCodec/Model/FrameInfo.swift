@@ -17,8 +17,10 @@ public struct FrameInfo: Sendable, Hashable {
     public var isInterlaced: Bool
 
     /// Creates frame metadata.
-    public init(index: Int, rect: FrameRect, delay: FrameDelay, dispose: DisposeOp, blend: BlendOp,
-                gifDisposal: GIFDisposal? = nil, isInterlaced: Bool = false) {
+    public init(
+        index: Int, rect: FrameRect, delay: FrameDelay, dispose: DisposeOp, blend: BlendOp,
+        gifDisposal: GIFDisposal? = nil, isInterlaced: Bool = false
+    ) {
         self.index = index
         self.rect = rect
         self.delay = delay

@@ -23,8 +23,10 @@ public struct FrameRect: Sendable, Hashable, CustomStringConvertible {
 
     /// The part of this rectangle inside a `width` x `height` canvas (possibly empty).
     public func clipped(toWidth canvasWidth: Int, height canvasHeight: Int) -> FrameRect {
-        let left = min(max(x, 0), canvasWidth), top = min(max(y, 0), canvasHeight)
-        let right = min(max(x + width, 0), canvasWidth), bottom = min(max(y + height, 0), canvasHeight)
+        let left = min(max(x, 0), canvasWidth)
+        let top = min(max(y, 0), canvasHeight)
+        let right = min(max(x + width, 0), canvasWidth)
+        let bottom = min(max(y + height, 0), canvasHeight)
         return FrameRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
@@ -35,8 +37,10 @@ public struct FrameRect: Sendable, Hashable, CustomStringConvertible {
     public func union(_ other: FrameRect) -> FrameRect {
         if isEmpty { return other }
         if other.isEmpty { return self }
-        let left = min(x, other.x), top = min(y, other.y)
-        let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
+        let left = min(x, other.x)
+        let top = min(y, other.y)
+        let right = max(x + width, other.x + other.width)
+        let bottom = max(y + height, other.y + other.height)
         return FrameRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 }

@@ -46,10 +46,14 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         }
         if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
         let riff = Array(bytes.prefix(12))
-        if riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WEBP".utf8) { return .webp }
+        if riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WEBP".utf8) {
+            return .webp
+        }
         let start = Array(bytes.prefix(sniffLength))
         if isWebM(start) { return .webm }
-        guard start.starts(with: Gunzip.signature) || start.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{") else { return nil }
+        guard
+            start.starts(with: Gunzip.signature) || start.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{")
+        else { return nil }
         let json = bytes.count > sniffLength ? Array(bytes.prefix(lottieSniffLength)) : start
         if json.starts(with: Gunzip.signature) {
             return LottieJSON.looksLikeLottie(Gunzip.head(json, count: lottieSniffLength)) ? .lottie : nil
@@ -62,7 +66,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// gzip member, whose top-level keys did not all fit in it.
     public static func mayBeLottie(_ head: [UInt8]) -> Bool {
         head.count >= sniffLength
-            && (head.starts(with: Gunzip.signature) || head.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{"))
+            && (head.starts(with: Gunzip.signature)
+                || head.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{"))
     }
 
     /// An EBML header whose DocType is `webm`.
@@ -70,7 +75,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         guard bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) else { return false }
         let reader = EBMLReader(bytes: bytes)
         guard let header = try? reader.element(at: 0, end: bytes.count), !header.hasUnknownSize,
-              let children = try? reader.children(of: header) else { return false }
+            let children = try? reader.children(of: header)
+        else { return false }
         return children.contains { $0.id == MatroskaID.docType && reader.string($0) == "webm" }
     }
 

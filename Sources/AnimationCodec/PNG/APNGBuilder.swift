@@ -112,6 +112,7 @@ struct APNGBuilder {
             if index == 0 && defaultImageIsFirstFrame { continue }
             return .broken(reason: "frame \(index) has no fdAT data")
         }
-        return .animated(numPlays: declared.numPlays, frames: frames, defaultImageIsFirstFrame: defaultImageIsFirstFrame)
+        return .animated(
+            numPlays: declared.numPlays, frames: frames, defaultImageIsFirstFrame: defaultImageIsFirstFrame)
     }
 }

@@ -21,11 +21,14 @@ struct APNGFrameControl: Sendable, Hashable {
     /// Parses and validates an fcTL against the canvas.
     /// - Returns: the control, or the reason the animation must be ignored.
     static func parse(_ chunk: Range<Int>, in bytes: [UInt8], canvasWidth: Int, canvasHeight: Int)
-        -> Result<APNGFrameControl, APNGBreak> {
+        -> Result<APNGFrameControl, APNGBreak>
+    {
         guard chunk.count == 26 else { return .failure(APNGBreak("fcTL is \(chunk.count) bytes, not 26")) }
         let o = chunk.lowerBound
-        let width = Int(bytes.bigEndianUInt32(at: o + 4)), height = Int(bytes.bigEndianUInt32(at: o + 8))
-        let x = Int(bytes.bigEndianUInt32(at: o + 12)), y = Int(bytes.bigEndianUInt32(at: o + 16))
+        let width = Int(bytes.bigEndianUInt32(at: o + 4))
+        let height = Int(bytes.bigEndianUInt32(at: o + 8))
+        let x = Int(bytes.bigEndianUInt32(at: o + 12))
+        let y = Int(bytes.bigEndianUInt32(at: o + 16))
         let rect = FrameRect(x: x, y: y, width: width, height: height)
         guard width > 0, height > 0, x + width <= canvasWidth, y + height <= canvasHeight else {
             return .failure(APNGBreak("fcTL rectangle \(rect) does not fit the \(canvasWidth)x\(canvasHeight) canvas"))
@@ -43,10 +46,13 @@ struct APNGFrameControl: Sendable, Hashable {
         case 1: blend = .over
         case let other: return .failure(APNGBreak("fcTL blend_op \(other) does not exist"))
         }
-        let delay = FrameDelay(numerator: Int(bytes.bigEndianUInt16(at: o + 20)),
-                               denominator: Int(bytes.bigEndianUInt16(at: o + 22)))
-        return .success(APNGFrameControl(sequenceNumber: bytes.bigEndianUInt32(at: o), rect: rect,
-                                         delay: delay, dispose: dispose, blend: blend))
+        let delay = FrameDelay(
+            numerator: Int(bytes.bigEndianUInt16(at: o + 20)),
+            denominator: Int(bytes.bigEndianUInt16(at: o + 22)))
+        return .success(
+            APNGFrameControl(
+                sequenceNumber: bytes.bigEndianUInt32(at: o), rect: rect,
+                delay: delay, dispose: dispose, blend: blend))
     }
 }
 

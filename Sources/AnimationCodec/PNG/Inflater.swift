@@ -11,31 +11,38 @@ enum Inflater {
     /// - Throws: ``CodecError/corruptCompressedData(reason:)`` when the stream is damaged or
     ///   too short to fill `output`.
     /// - Parameter decompressor: a libdeflate decompressor owned by the calling thread.
-    static func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                        decompressor: OpaquePointer?) throws(CodecError) {
+    static func inflate(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        decompressor: OpaquePointer?
+    ) throws(CodecError) {
         guard let decompressor else {
             throw .corruptCompressedData(reason: "libdeflate could not allocate a decompressor")
         }
         var produced = 0
-        let result = libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count,
-                                                output.baseAddress, output.count, &produced)
+        let result = libdeflate_zlib_decompress(
+            decompressor, input.baseAddress, input.count,
+            output.baseAddress, output.count, &produced)
         if result == LIBDEFLATE_SUCCESS, produced == output.count { return }
         try inflateStreaming(input, into: output)
     }
 
     /// zlib's streaming inflate: stops when `output` is full, whatever follows.
-    private static func inflateStreaming(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(CodecError) {
+    private static func inflateStreaming(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+        throws(CodecError)
+    {
         var stream = z_stream()
         guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw .corruptCompressedData(reason: "zlib could not start")
         }
         defer { inflateEnd(&stream) }
         // zlib's counters are 32-bit; feed and drain in pieces that fit.
-        var inputOffset = 0, outputOffset = 0
+        var inputOffset = 0
+        var outputOffset = 0
         while outputOffset < output.count {
             if stream.avail_in == 0 {
                 let piece = min(input.count - inputOffset, Int(UInt32.max))
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self).advanced(by: inputOffset))
+                stream.next_in = UnsafeMutablePointer(
+                    mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self).advanced(by: inputOffset))
                 stream.avail_in = UInt32(piece)
                 inputOffset += piece
             }
@@ -48,7 +55,8 @@ enum Inflater {
             switch status {
             case Z_OK:
                 if stream.avail_in == 0 && inputOffset >= input.count {
-                    throw .corruptCompressedData(reason: "image data ends after \(outputOffset) of \(output.count) bytes")
+                    throw .corruptCompressedData(
+                        reason: "image data ends after \(outputOffset) of \(output.count) bytes")
                 }
             case Z_STREAM_END:
                 throw .corruptCompressedData(reason: "image data ends after \(outputOffset) of \(output.count) bytes")

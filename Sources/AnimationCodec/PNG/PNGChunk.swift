@@ -59,7 +59,8 @@ struct PNGChunkReader {
             libdeflate_crc32(0, buffer.baseAddress! + offset + 4, length + 4)
         }
         offset = dataEnd + 4
-        return PNGChunk(type: type, data: dataStart..<dataEnd, checksumIsValid: declared == computed,
-                        declaredCRC: declared, computedCRC: computed)
+        return PNGChunk(
+            type: type, data: dataStart..<dataEnd, checksumIsValid: declared == computed,
+            declaredCRC: declared, computedCRC: computed)
     }
 }

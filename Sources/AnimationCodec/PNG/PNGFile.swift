@@ -26,8 +26,9 @@ struct PNGFile: Sendable {
     var displayedFrames: [StoredFrame] {
         if let animation { return animation.frames }
         let whole = FrameRect(x: 0, y: 0, width: header.width, height: header.height)
-        let control = APNGFrameControl(sequenceNumber: 0, rect: whole, delay: FrameDelay(numerator: 0, denominator: 0),
-                                       dispose: .none, blend: .source)
+        let control = APNGFrameControl(
+            sequenceNumber: 0, rect: whole, delay: FrameDelay(numerator: 0, denominator: 0),
+            dispose: .none, blend: .source)
         return [StoredFrame(control: control, dataRanges: imageData)]
     }
 }
@@ -57,7 +58,8 @@ extension PNGFile {
         while let chunk = try reader.next() {
             if !chunk.checksumIsValid {
                 if chunk.isCritical {
-                    throw .chunkChecksumMismatch(chunk: chunk.type, declared: chunk.declaredCRC, computed: chunk.computedCRC)
+                    throw .chunkChecksumMismatch(
+                        chunk: chunk.type, declared: chunk.declaredCRC, computed: chunk.computedCRC)
                 }
                 if chunk.type == "acTL" {
                     builder.readCorruptAnimationControl()
@@ -121,7 +123,8 @@ extension PNGFile {
         case .notAnimated:
             break
         case .broken(let reason):
-            warnings.append(CodecWarning(.animationIgnored, "APNG animation ignored, showing the default image: \(reason)"))
+            warnings.append(
+                CodecWarning(.animationIgnored, "APNG animation ignored, showing the default image: \(reason)"))
         case .animated(let numPlays, let frames, let defaultImageIsFirstFrame):
             var frames = frames
             if defaultImageIsFirstFrame { frames[0].dataRanges = imageData }

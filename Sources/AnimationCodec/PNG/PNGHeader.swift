@@ -67,7 +67,8 @@ struct PNGHeader: Sendable, Hashable {
             throw .malformed(format: .png, reason: "IHDR is \(chunk.count) bytes, not 13")
         }
         let o = chunk.lowerBound
-        let width = Int(bytes.bigEndianUInt32(at: o)), height = Int(bytes.bigEndianUInt32(at: o + 4))
+        let width = Int(bytes.bigEndianUInt32(at: o))
+        let height = Int(bytes.bigEndianUInt32(at: o + 4))
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .malformed(format: .png, reason: "image size \(width)x\(height) is invalid")
         }
@@ -76,11 +77,18 @@ struct PNGHeader: Sendable, Hashable {
         }
         let bitDepth = Int(bytes[o + 8])
         guard colorType.allowedBitDepths.contains(bitDepth) else {
-            throw .malformed(format: .png, reason: "bit depth \(bitDepth) is not allowed for colour type \(colorType.rawValue)")
+            throw .malformed(
+                format: .png, reason: "bit depth \(bitDepth) is not allowed for colour type \(colorType.rawValue)")
         }
-        guard bytes[o + 10] == 0 else { throw .malformed(format: .png, reason: "unknown compression method \(bytes[o + 10])") }
-        guard bytes[o + 11] == 0 else { throw .malformed(format: .png, reason: "unknown filter method \(bytes[o + 11])") }
-        guard bytes[o + 12] <= 1 else { throw .malformed(format: .png, reason: "unknown interlace method \(bytes[o + 12])") }
+        guard bytes[o + 10] == 0 else {
+            throw .malformed(format: .png, reason: "unknown compression method \(bytes[o + 10])")
+        }
+        guard bytes[o + 11] == 0 else {
+            throw .malformed(format: .png, reason: "unknown filter method \(bytes[o + 11])")
+        }
+        guard bytes[o + 12] <= 1 else {
+            throw .malformed(format: .png, reason: "unknown interlace method \(bytes[o + 12])")
+        }
         self.width = width
         self.height = height
         self.bitDepth = bitDepth

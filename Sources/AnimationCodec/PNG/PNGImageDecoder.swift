@@ -4,7 +4,7 @@
 struct PNGImageDecoder: Sendable {
     /// Adam7's seven passes: first column and row, column and row step.
     static let adam7: [(x: Int, y: Int, dx: Int, dy: Int)] = [
-        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)
     ]
 
     /// One pass of an image: its origin and step in the image, and its own size.
@@ -26,7 +26,8 @@ struct PNGImageDecoder: Sendable {
     func passes(width: Int, height: Int) -> [Pass] {
         guard header.isInterlaced else { return [Pass(x: 0, y: 0, dx: 1, dy: 1, width: width, height: height)] }
         return Self.adam7.compactMap { pass in
-            let w = (width - pass.x + pass.dx - 1) / pass.dx, h = (height - pass.y + pass.dy - 1) / pass.dy
+            let w = (width - pass.x + pass.dx - 1) / pass.dx
+            let h = (height - pass.y + pass.dy - 1) / pass.dy
             return w > 0 && h > 0 ? Pass(x: pass.x, y: pass.y, dx: pass.dx, dy: pass.dy, width: w, height: h) : nil
         }
     }
@@ -38,24 +39,29 @@ struct PNGImageDecoder: Sendable {
 
     /// Decodes `frame` and writes its rows to `target`. Interlaced images need scattered
     /// writes, so for a buffered target they go through a temporary layer first.
-    func decode(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
-                phases: UnsafeMutablePointer<DecodePhases>? = nil) throws(CodecError) {
-        let width = frame.control.rect.width, height = frame.control.rect.height
+    func decode(
+        _ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch, target: RowTarget,
+        phases: UnsafeMutablePointer<DecodePhases>? = nil
+    ) throws(CodecError) {
+        let width = frame.control.rect.width
+        let height = frame.control.rect.height
         let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
         let inflateStart = phases == nil ? 0 : Stopwatch.now()
         try inflate(frame.dataRanges, of: bytes, into: filtered, scratch: scratch)
         phases?.pointee.decompress += phases == nil ? 0 : Stopwatch.seconds(since: inflateStart)
 
         guard header.isInterlaced && !target.acceptsScatteredWrites else {
-            try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: target, phases: phases)
+            try unfilterAndConvert(
+                filtered, width: width, height: height, scratch: scratch, target: target, phases: phases)
             return
         }
         var layer = [UInt32](repeating: 0, count: width * height)
         let failure: CodecError? = layer.withUnsafeMutableBufferPointer { pixels in
             let rect = FrameRect(x: 0, y: 0, width: width, height: height)
             do throws(CodecError) {
-                try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch,
-                                       target: .layer(pixels.baseAddress!, rect: rect), phases: phases)
+                try unfilterAndConvert(
+                    filtered, width: width, height: height, scratch: scratch,
+                    target: .layer(pixels.baseAddress!, rect: rect), phases: phases)
             } catch { return error }
             target.copyRows(from: pixels.baseAddress!, width: width, height: height)
             return nil
@@ -69,36 +75,45 @@ struct PNGImageDecoder: Sendable {
     /// With `takingOver`, the buffer was last read on another core and is taken over first
     /// (``CacheHandoff``).
     /// - Returns: false for an interlaced image (use ``decodeLayer(_:in:scratch:storage:)``).
-    func inflateAndUnfilter(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
-                            takingOver: Bool = false) throws(CodecError) -> Bool {
+    func inflateAndUnfilter(
+        _ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
+        takingOver: Bool = false
+    ) throws(CodecError) -> Bool {
         guard !header.isInterlaced else { return false }
-        let width = frame.control.rect.width, height = frame.control.rect.height
+        let width = frame.control.rect.width
+        let height = frame.control.rect.height
         let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
         if takingOver { CacheHandoff.takeOver(filtered) }
         try inflate(frame.dataRanges, of: bytes, into: filtered, scratch: scratch)
-        try unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: nil, phases: nil, stages: .unfilterOnly)
+        try unfilterAndConvert(
+            filtered, width: width, height: height, scratch: scratch, target: nil, phases: nil, stages: .unfilterOnly)
         return true
     }
 
     /// The compositing thread's half: converts the rows ``inflateAndUnfilter(_:in:scratch:)``
     /// left in `scratch` onto `target`.
     func convertUnfiltered(_ frame: PNGFile.StoredFrame, scratch: DecodeScratch, target: RowTarget) {
-        let width = frame.control.rect.width, height = frame.control.rect.height
+        let width = frame.control.rect.width
+        let height = frame.control.rect.height
         let filtered = scratch.filteredBuffer(filteredSize(width: width, height: height))
         // Cannot throw: filter bytes were checked when the rows were unfiltered.
-        try? unfilterAndConvert(filtered, width: width, height: height, scratch: scratch, target: target, phases: nil,
-                                stages: .convertOnly)
+        try? unfilterAndConvert(
+            filtered, width: width, height: height, scratch: scratch, target: target, phases: nil,
+            stages: .convertOnly)
     }
 
     /// Decodes `frame` into `storage` (resized to the frame, capacity kept): the parallel path.
-    func decodeLayer(_ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
-                     storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
+    func decodeLayer(
+        _ frame: PNGFile.StoredFrame, in bytes: [UInt8], scratch: DecodeScratch,
+        storage: inout [UInt8]
+    ) throws(CodecError) -> FrameLayer {
         let rect = frame.control.rect
         LayerStorage.prepare(&storage, count: rect.width * rect.height * 4)
         let failure: CodecError? = storage.withUnsafeMutableBytes { out in
             do throws(CodecError) {
-                try decode(frame, in: bytes, scratch: scratch,
-                           target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect))
+                try decode(
+                    frame, in: bytes, scratch: scratch,
+                    target: .layer(out.baseAddress!.assumingMemoryBound(to: UInt32.self), rect: rect))
                 return nil
             } catch { return error }
         }
@@ -106,8 +121,10 @@ struct PNGImageDecoder: Sendable {
         return FrameLayer(rect: rect, pixels: storage)
     }
 
-    private func inflate(_ ranges: [Range<Int>], of bytes: [UInt8], into out: UnsafeMutableRawBufferPointer,
-                         scratch: DecodeScratch) throws(CodecError) {
+    private func inflate(
+        _ ranges: [Range<Int>], of bytes: [UInt8], into out: UnsafeMutableRawBufferPointer,
+        scratch: DecodeScratch
+    ) throws(CodecError) {
         guard ranges.count == 1, let range = ranges.first else {
             // Split over several chunks: joined in the scratch's reused buffer.
             try Inflater.inflate(scratch.gathered(ranges, of: bytes), into: out, decompressor: scratch.decompressor)
@@ -115,7 +132,8 @@ struct PNGImageDecoder: Sendable {
         }
         let failure: CodecError? = bytes.withUnsafeBytes { source in
             do throws(CodecError) {
-                try Inflater.inflate(UnsafeRawBufferPointer(rebasing: source[range]), into: out, decompressor: scratch.decompressor)
+                try Inflater.inflate(
+                    UnsafeRawBufferPointer(rebasing: source[range]), into: out, decompressor: scratch.decompressor)
                 return nil
             } catch { return error }
         }
@@ -128,9 +146,11 @@ struct PNGImageDecoder: Sendable {
         case both, unfilterOnly, convertOnly
     }
 
-    private func unfilterAndConvert(_ filtered: UnsafeMutableRawBufferPointer, width: Int, height: Int, scratch: DecodeScratch,
-                                    target: RowTarget?, phases: UnsafeMutablePointer<DecodePhases>?,
-                                    stages: Stages = .both) throws(CodecError) {
+    private func unfilterAndConvert(
+        _ filtered: UnsafeMutableRawBufferPointer, width: Int, height: Int, scratch: DecodeScratch,
+        target: RowTarget?, phases: UnsafeMutablePointer<DecodePhases>?,
+        stages: Stages = .both
+    ) throws(CodecError) {
         let distance = header.filterDistance
         let zeroRow = scratch.zeroRow(header.rowBytes(width: width))
         let data = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -143,7 +163,8 @@ struct PNGImageDecoder: Sendable {
                 let current = data + offset + 1
                 let unfilterStart = phases == nil ? 0 : Stopwatch.now()
                 if stages != .convertOnly {
-                    try PNGUnfilter.unfilter(data[offset], row: current, previous: previous, count: rowBytes, distance: distance)
+                    try PNGUnfilter.unfilter(
+                        data[offset], row: current, previous: previous, count: rowBytes, distance: distance)
                 }
                 let convertStart = phases == nil ? 0 : Stopwatch.now()
                 let y = pass.y + row * pass.dy
@@ -155,7 +176,8 @@ struct PNGImageDecoder: Sendable {
                     converter.convert(current, width: pass.width, into: target.destination(row: y), step: 1)
                     target.commit(row: y)
                 } else if let target {
-                    converter.convert(current, width: pass.width, into: target.destination(row: y) + pass.x, step: pass.dx)
+                    converter.convert(
+                        current, width: pass.width, into: target.destination(row: y) + pass.x, step: pass.dx)
                 }
                 if let phases {
                     let end = Stopwatch.now()

@@ -11,7 +11,7 @@ struct PNGRowConverter: Sendable {
 
     init(header: PNGHeader, palette: [UInt8], transparency: [UInt8]?) {
         self.header = header
-        var lookup = [UInt32](repeating: 0xFF00_0000, count: 256)   // opaque black past the palette
+        var lookup = [UInt32](repeating: 0xFF00_0000, count: 256)  // opaque black past the palette
         var colorKey: [UInt16]?
         switch header.colorType {
         case .indexed:
@@ -23,7 +23,8 @@ struct PNGRowConverter: Sendable {
         case .grayscale:
             if let t = transparency, t.count >= 2 { colorKey = [UInt16(t[0]) << 8 | UInt16(t[1])] }
             if header.bitDepth <= 8 {
-                let levels = 1 << header.bitDepth, scale = 255 / (levels - 1)
+                let levels = 1 << header.bitDepth
+                let scale = 255 / (levels - 1)
                 for sample in 0..<levels {
                     let alpha: UInt8 = colorKey?[0] == UInt16(sample) ? 0 : 255
                     let grey = UInt8(sample * scale)
@@ -43,7 +44,8 @@ struct PNGRowConverter: Sendable {
 
     /// Converts `width` pixels of the unfiltered row at `source` into packed premultiplied
     /// pixels at `destination`, every `step` pixels apart.
-    func convert(_ source: UnsafePointer<UInt8>, width: Int, into destination: UnsafeMutablePointer<UInt32>, step: Int) {
+    func convert(_ source: UnsafePointer<UInt8>, width: Int, into destination: UnsafeMutablePointer<UInt32>, step: Int)
+    {
         // Safe: `source` holds rowBytes(width) bytes and `destination` (width - 1) * step + 1
         // pixels; the caller (PNGImageDecoder) sizes both from the validated header.
         switch (header.colorType, header.bitDepth) {
@@ -59,7 +61,9 @@ struct PNGRowConverter: Sendable {
         case (.rgb, 8):
             let key = colorKey
             for x in 0..<width {
-                let r = source[3 &* x], g = source[3 &* x &+ 1], b = source[3 &* x &+ 2]
+                let r = source[3 &* x]
+                let g = source[3 &* x &+ 1]
+                let b = source[3 &* x &+ 2]
                 let isKey = key.map { $0[0] == UInt16(r) && $0[1] == UInt16(g) && $0[2] == UInt16(b) } ?? false
                 destination[x &* step] = isKey ? 0 : packOpaque(r, g, b)
             }
@@ -71,14 +75,19 @@ struct PNGRowConverter: Sendable {
                 let g = UInt16(source[o &+ 2]) << 8 | UInt16(source[o &+ 3])
                 let b = UInt16(source[o &+ 4]) << 8 | UInt16(source[o &+ 5])
                 let isKey = key.map { $0[0] == r && $0[1] == g && $0[2] == b } ?? false
-                destination[x &* step] = isKey ? 0 : packOpaque(Premultiplication.reduce16(r),
-                                                                Premultiplication.reduce16(g),
-                                                                Premultiplication.reduce16(b))
+                destination[x &* step] =
+                    isKey
+                    ? 0
+                    : packOpaque(
+                        Premultiplication.reduce16(r),
+                        Premultiplication.reduce16(g),
+                        Premultiplication.reduce16(b))
             }
         case (.grayscaleAlpha, 8):
             for x in 0..<width {
                 let grey = source[2 &* x]
-                destination[x &* step] = Premultiplication.packPremultiplied(r: grey, g: grey, b: grey, a: source[2 &* x &+ 1])
+                destination[x &* step] = Premultiplication.packPremultiplied(
+                    r: grey, g: grey, b: grey, a: source[2 &* x &+ 1])
             }
         case (.grayscaleAlpha, _):
             for x in 0..<width {
@@ -102,7 +111,8 @@ struct PNGRowConverter: Sendable {
                 @inline(__always) func channel(_ c: Int) -> UInt8 {
                     Premultiplication.reduce16(UInt16(source[o &+ 2 &* c]) << 8 | UInt16(source[o &+ 2 &* c &+ 1]))
                 }
-                destination[x &* step] = Premultiplication.packPremultiplied(r: channel(0), g: channel(1), b: channel(2), a: channel(3))
+                destination[x &* step] = Premultiplication.packPremultiplied(
+                    r: channel(0), g: channel(1), b: channel(2), a: channel(3))
             }
         }
     }
@@ -113,8 +123,10 @@ struct PNGRowConverter: Sendable {
     }
 
     /// Indexed and grey images of 8 bits or fewer: unpack each sample, look it up.
-    private func convertThroughLookup(_ source: UnsafePointer<UInt8>, width: Int,
-                                      into destination: UnsafeMutablePointer<UInt32>, step: Int) {
+    private func convertThroughLookup(
+        _ source: UnsafePointer<UInt8>, width: Int,
+        into destination: UnsafeMutablePointer<UInt32>, step: Int
+    ) {
         lookup.withUnsafeBufferPointer { table in
             let depth = header.bitDepth
             if depth == 8 {
@@ -122,7 +134,8 @@ struct PNGRowConverter: Sendable {
                 return
             }
             // Samples are packed most significant bits first.
-            let perByte = 8 / depth, mask = UInt8((1 << depth) - 1)
+            let perByte = 8 / depth
+            let mask = UInt8((1 << depth) - 1)
             for x in 0..<width {
                 let byte = source[x / perByte]
                 let shift = UInt8(8 - depth * (x % perByte + 1))

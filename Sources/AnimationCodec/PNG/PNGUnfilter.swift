@@ -6,13 +6,19 @@
 enum PNGUnfilter {
     /// The filter type bytes.
     enum Filter: UInt8 {
-        case none = 0, sub, up, average, paeth
+        case none = 0
+        case sub
+        case up
+        case average
+        case paeth
     }
 
     /// Unfilters one row in place, with the 4-lane kernels for 4-byte pixels.
     /// - Throws: ``CodecError/malformed(format:reason:)`` for a filter byte above 4.
-    static func unfilter(_ filterByte: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
-                         count: Int, distance: Int) throws(CodecError) {
+    static func unfilter(
+        _ filterByte: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
+        count: Int, distance: Int
+    ) throws(CodecError) {
         guard let filter = Filter(rawValue: filterByte) else {
             throw .malformed(format: .png, reason: "unknown row filter type \(filterByte)")
         }
@@ -31,8 +37,10 @@ enum PNGUnfilter {
 
     /// The byte-at-a-time reference for every filter and distance; the vector kernels are
     /// tested against it.
-    static func unfilterScalar(_ filter: Filter, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
-                               count: Int, distance: Int) {
+    static func unfilterScalar(
+        _ filter: Filter, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
+        count: Int, distance: Int
+    ) {
         // Safe: every index is in 0..<count, and i - distance is read only when i >= distance.
         switch filter {
         case .none:
@@ -63,8 +71,12 @@ enum PNGUnfilter {
     /// Paeth's predictor: whichever of left, up and upper-left is nearest to left + up - upper-left.
     @inline(__always)
     static func paethPredictor(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-        let ia = Int16(a), ib = Int16(b), ic = Int16(c)
-        let pa = (ib &- ic).magnitude, pb = (ia &- ic).magnitude, pc = (ia &+ ib &- 2 &* ic).magnitude
+        let ia = Int16(a)
+        let ib = Int16(b)
+        let ic = Int16(c)
+        let pa = (ib &- ic).magnitude
+        let pb = (ia &- ic).magnitude
+        let pc = (ia &+ ib &- 2 &* ic).magnitude
         if pa <= pb && pa <= pc { return a }
         return pb <= pc ? b : c
     }
@@ -72,9 +84,11 @@ enum PNGUnfilter {
     private static func up(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
         // Safe: both rows hold `count` bytes. Whole 16-byte blocks first, then the tail.
         var i = 0
-        let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
+        let raw = UnsafeMutableRawPointer(row)
+        let above = UnsafeRawPointer(previous)
         while i &+ 16 <= count {
-            let sum = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            let sum =
+                raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
                 &+ above.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
             raw.storeBytes(of: sum, toByteOffset: i, as: SIMD16<UInt8>.self)
             i &+= 16
@@ -100,13 +114,15 @@ enum PNGUnfilter {
         // floored one, which makes the next left pixel's complement ~a' = avg(~a, ~b) - x
         // (mod 256). Widening, adding 1 and halving is the form the compiler emits as one
         // rounded byte-average instruction (pavgb); the kernel carries ~a and stores ~(~a).
-        let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
+        let raw = UnsafeMutableRawPointer(row)
+        let above = UnsafeRawPointer(previous)
         var notLeft = SIMD4<UInt8>(repeating: 255)
         var i = 0
         while i &+ 4 <= count {
             let notUp = ~above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
             let x = raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
-            let roundedUp = (SIMD4<UInt16>(truncatingIfNeeded: notLeft) &+ SIMD4<UInt16>(truncatingIfNeeded: notUp) &+ 1) &>> 1
+            let roundedUp =
+                (SIMD4<UInt16>(truncatingIfNeeded: notLeft) &+ SIMD4<UInt16>(truncatingIfNeeded: notUp) &+ 1) &>> 1
             notLeft = SIMD4<UInt8>(truncatingIfNeeded: roundedUp) &- x
             raw.storeBytes(of: ~notLeft, toByteOffset: i, as: SIMD4<UInt8>.self)
             i &+= 4
@@ -130,24 +146,29 @@ enum PNGUnfilter {
         // with masks; the masks come from the sign bits of differences, which keeps the
         // compiler from merging the candidates back into one late add. Five dependent steps.
         // Values stay within -510...765, so 16-bit lanes never overflow.
-        let raw = UnsafeMutableRawPointer(row), above = UnsafeRawPointer(previous)
-        var a = SIMD4<Int16>(), c = SIMD4<Int16>()
+        let raw = UnsafeMutableRawPointer(row)
+        let above = UnsafeRawPointer(previous)
+        var a = SIMD4<Int16>()
+        var c = SIMD4<Int16>()
         var i = 0
         while i &+ 4 <= count {
             let b = SIMD4<Int16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
             let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            let far = c &+ c &+ (c &- b &- b)                        // 3c - 2b
-            let low = pointwiseMin(b, far), high = pointwiseMax(b, far)
+            let far = c &+ c &+ (c &- b &- b)  // 3c - 2b
+            let low = pointwiseMin(b, far)
+            let high = pointwiseMax(b, far)
             let bBelowC = SIMD4<Int16>.zero.replacing(with: -1, where: c .> b)
             // b > c: b wins when a >= ceil((3c - b) / 2), i.e. a > floor((3c - b - 1) / 2);
             // b < c: b wins when a <= floor((3c - b) / 2), so c wins when a is above that.
             let threshold = ((far &+ b) &+ ((bBelowC & 1) &- 1)) &>> 1
-            let withA = (x &+ a) & 0xFF, withB = (x &+ b) & 0xFF, withC = (x &+ c) & 0xFF
+            let withA = (x &+ a) & 0xFF
+            let withB = (x &+ b) & 0xFF
+            let withC = (x &+ c) & 0xFF
             // XORing with `bOrC` turns either of x + b, x + c into the other.
             let bOrC = withB ^ withC
-            let ifNotAbove = withC ^ (bBelowC & bOrC)               // x + c, or x + b where b < c
-            let aLoses = ((low &- a) & (a &- high)) &>> 15          // low < a < high: all ones
-            let isAbove = (threshold &- a) &>> 15                   // a > threshold: all ones
+            let ifNotAbove = withC ^ (bBelowC & bOrC)  // x + c, or x + b where b < c
+            let aLoses = ((low &- a) & (a &- high)) &>> 15  // low < a < high: all ones
+            let isAbove = (threshold &- a) &>> 15  // a > threshold: all ones
             let withBOrC = ifNotAbove ^ (isAbove & bOrC)
             a = withA ^ (aLoses & (withBOrC ^ withA))
             c = b

@@ -65,7 +65,8 @@ public enum Premultiplication {
     /// run is then followed eight pixels at a time. The regions may be the same but must not
     /// partly overlap.
     @inlinable
-    public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
+    public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int)
+    {
         var p = 0
         // Safe: every access is within p * 4 ..< count * 4.
         while p &+ 4 <= count {
@@ -97,8 +98,10 @@ public enum Premultiplication {
     /// Continues an opaque (copied) or transparent (zeroed) run from pixel `start`, eight pixels
     /// at a time while all eight alphas are 255 (or all 0); returns where the run stopped.
     @inlinable @inline(__always)
-    static func followRun(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, from start: Int, count: Int,
-                          opaque: Bool) -> Int {
+    static func followRun(
+        _ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, from start: Int, count: Int,
+        opaque: Bool
+    ) -> Int {
         let alphaMask = AlphaBlock.alphaMask
         // Transparent pixels become zeros, whatever their colour bytes.
         let keep: UInt64 = opaque ? ~0 : 0

@@ -21,18 +21,21 @@ struct EBMLReader {
     /// - Throws: `.truncated` when the file ends inside the element, `.malformed` when an ID
     ///   or size is invalid or the element overruns a parent that ends before the file does.
     func element(at offset: Int, end: Int) throws(CodecError) -> EBMLElement {
-        let (id, idLength) = try variableInteger(at: offset, end: end, maxLength: 4, what: "element ID", keepMarker: true)
-        let (size, sizeLength) = try variableInteger(at: offset + idLength, end: end, maxLength: 8,
-                                                     what: "size of element \(hexID(id))", keepMarker: false)
+        let (id, idLength) = try variableInteger(
+            at: offset, end: end, maxLength: 4, what: "element ID", keepMarker: true)
+        let (size, sizeLength) = try variableInteger(
+            at: offset + idLength, end: end, maxLength: 8,
+            what: "size of element \(hexID(id))", keepMarker: false)
         let dataStart = offset + idLength + sizeLength
         let allOnes: UInt64 = sizeLength == 8 ? (1 << 56) - 1 : (1 << (7 * UInt64(sizeLength))) - 1
         if size == allOnes {
-            return EBMLElement(id: UInt32(id), start: offset, data: dataStart ..< end, hasUnknownSize: true)
+            return EBMLElement(id: UInt32(id), start: offset, data: dataStart..<end, hasUnknownSize: true)
         }
         guard size <= UInt64(end - dataStart) else {
             throw overrun("element \(hexID(id)) declares \(size) bytes at offset \(dataStart)", parentEnd: end)
         }
-        return EBMLElement(id: UInt32(id), start: offset, data: dataStart ..< dataStart + Int(size), hasUnknownSize: false)
+        return EBMLElement(
+            id: UInt32(id), start: offset, data: dataStart..<dataStart + Int(size), hasUnknownSize: false)
     }
 
     /// The children of `parent`, in order. Reading stops at the first malformed child.
@@ -50,7 +53,9 @@ struct EBMLReader {
     /// An unsigned integer element (0 to 8 bytes, big-endian; an empty one is 0).
     func unsigned(_ element: EBMLElement) throws(CodecError) -> UInt64 {
         guard element.data.count <= 8 else {
-            throw .malformed(format: .webm, reason: "integer element \(hexID(UInt64(element.id))) is \(element.data.count) bytes long")
+            throw .malformed(
+                format: .webm,
+                reason: "integer element \(hexID(UInt64(element.id))) is \(element.data.count) bytes long")
         }
         return bytes[element.data].reduce(0) { $0 << 8 | UInt64($1) }
     }
@@ -62,7 +67,9 @@ struct EBMLReader {
         case 0: return 0
         case 4: return Double(Float(bitPattern: UInt32(bits)))
         case 8: return Double(bitPattern: bits)
-        default: throw .malformed(format: .webm, reason: "float element \(hexID(UInt64(element.id))) is \(element.data.count) bytes long")
+        default:
+            throw .malformed(
+                format: .webm, reason: "float element \(hexID(UInt64(element.id))) is \(element.data.count) bytes long")
         }
     }
 
@@ -74,18 +81,23 @@ struct EBMLReader {
 
     /// An EBML variable-length integer at `offset`: the count of leading zero bits of its first
     /// byte gives its length. IDs keep the marker bit; sizes and track numbers drop it.
-    func variableInteger(at offset: Int, end: Int, maxLength: Int, what: String,
-                         keepMarker: Bool) throws(CodecError) -> (value: UInt64, length: Int) {
+    func variableInteger(
+        at offset: Int, end: Int, maxLength: Int, what: String,
+        keepMarker: Bool
+    ) throws(CodecError) -> (value: UInt64, length: Int) {
         guard offset < end else { throw overrun("\(what) at offset \(offset)", parentEnd: end) }
         let first = bytes[offset]
-        guard first != 0 else { throw .malformed(format: .webm, reason: "\(what) at offset \(offset) is longer than 8 bytes") }
+        guard first != 0 else {
+            throw .malformed(format: .webm, reason: "\(what) at offset \(offset) is longer than 8 bytes")
+        }
         let length = first.leadingZeroBitCount + 1
         guard length <= maxLength else {
-            throw .malformed(format: .webm, reason: "\(what) at offset \(offset) is \(length) bytes long, more than \(maxLength)")
+            throw .malformed(
+                format: .webm, reason: "\(what) at offset \(offset) is \(length) bytes long, more than \(maxLength)")
         }
         guard length <= end - offset else { throw overrun("\(what) at offset \(offset)", parentEnd: end) }
         var value = UInt64(keepMarker ? first : first & (0xFF >> length))
-        for index in 1 ..< length { value = value << 8 | UInt64(bytes[offset + index]) }
+        for index in 1..<length { value = value << 8 | UInt64(bytes[offset + index]) }
         return (value, length)
     }
 

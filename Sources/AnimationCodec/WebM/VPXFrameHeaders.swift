@@ -8,7 +8,9 @@
 enum VPXFrameHeaders {
     /// Every explicit frame size in `payload`, in order (none for frames that reuse a size).
     /// - Throws: `.malformed` when a header is cut short or invalid.
-    static func declaredSizes(_ payload: ArraySlice<UInt8>, codec: WebMFile.Codec) throws(CodecError) -> [(width: Int, height: Int)] {
+    static func declaredSizes(_ payload: ArraySlice<UInt8>, codec: WebMFile.Codec) throws(CodecError) -> [(
+        width: Int, height: Int
+    )] {
         switch codec {
         case .vp8: return try vp8Size(payload).map { [$0] } ?? []
         case .vp9:
@@ -25,7 +27,9 @@ enum VPXFrameHeaders {
         guard let tag = bytes.first else { throw headerError("an empty VP8 frame") }
         guard tag & 1 == 0 else { return nil }  // an inter frame keeps the keyframe's size
         guard bytes.count == 10 else { throw headerError("a VP8 keyframe header cut short") }
-        guard bytes[3] == 0x9D, bytes[4] == 0x01, bytes[5] == 0x2A else { throw headerError("a VP8 keyframe without its start code") }
+        guard bytes[3] == 0x9D, bytes[4] == 0x01, bytes[5] == 0x2A else {
+            throw headerError("a VP8 keyframe without its start code")
+        }
         return (Int(bytes[6]) | Int(bytes[7] & 0x3F) << 8, Int(bytes[8]) | Int(bytes[9] & 0x3F) << 8)
     }
 
@@ -50,15 +54,19 @@ enum VPXFrameHeaders {
     /// The frames of a VP9 block: a superframe's, as its index at the end lists them, or the block.
     private static func vp9Frames(_ block: ArraySlice<UInt8>) throws(CodecError) -> [ArraySlice<UInt8>] {
         guard let indexLength = superframeIndexLength(block), let marker = block.last else { return [block] }
-        let count = Int(marker & 7) + 1, sizeBytes = Int((marker >> 3) & 3) + 1
+        let count = Int(marker & 7) + 1
+        let sizeBytes = Int((marker >> 3) & 3) + 1
         var frames: [ArraySlice<UInt8>] = []
-        var start = block.startIndex, field = block.endIndex - indexLength + 1
+        var start = block.startIndex
+        var field = block.endIndex - indexLength + 1
         for _ in 0..<count {
             var size = 0
             for byte in 0..<sizeBytes { size |= Int(block[field + byte]) << (8 * byte) }
             field += sizeBytes
-            guard size <= block.endIndex - indexLength - start else { throw headerError("a VP9 superframe index that overruns its block") }
-            frames.append(block[start ..< start + size])
+            guard size <= block.endIndex - indexLength - start else {
+                throw headerError("a VP9 superframe index that overruns its block")
+            }
+            frames.append(block[start..<start + size])
             start += size
         }
         return frames

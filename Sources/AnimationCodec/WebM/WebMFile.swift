@@ -44,10 +44,14 @@ struct WebMFile: Sendable {
     init(parsing bytes: [UInt8], limits: DecodingLimits) throws(CodecError) {
         var parser = WebMParser(reader: EBMLReader(bytes: bytes), limits: limits)
         try parser.parse()
-        guard let track = parser.videoTrack else { throw .malformed(format: .webm, reason: "no VP8 or VP9 video track") }
+        guard let track = parser.videoTrack else {
+            throw .malformed(format: .webm, reason: "no VP8 or VP9 video track")
+        }
         let blocks = parser.blocks
         guard !blocks.isEmpty else { throw .noImageData }
-        guard blocks[0].isKeyframe else { throw .malformed(format: .webm, reason: "the first video block is not a keyframe") }
+        guard blocks[0].isKeyframe else {
+            throw .malformed(format: .webm, reason: "the first video block is not a keyframe")
+        }
         try limits.checkAnimation(frames: blocks.count, width: track.width, height: track.height)
         codec = track.codec
         width = track.width
@@ -87,13 +91,13 @@ struct WebMFile: Sendable {
 
 /// The Matroska element IDs a WebM reader needs (Matroska's specification, RFC 9559).
 enum MatroskaID {
-    static let ebml: UInt32 = 0x1A45DFA3
+    static let ebml: UInt32 = 0x1A45_DFA3
     static let docType: UInt32 = 0x4282
-    static let segment: UInt32 = 0x18538067
-    static let info: UInt32 = 0x1549A966
+    static let segment: UInt32 = 0x1853_8067
+    static let info: UInt32 = 0x1549_A966
     static let timestampScale: UInt32 = 0x2AD7B1
     static let duration: UInt32 = 0x4489
-    static let tracks: UInt32 = 0x1654AE6B
+    static let tracks: UInt32 = 0x1654_AE6B
     static let trackEntry: UInt32 = 0xAE
     static let trackNumber: UInt32 = 0xD7
     static let trackType: UInt32 = 0x83
@@ -107,7 +111,7 @@ enum MatroskaID {
     static let colour: UInt32 = 0x55B0
     static let matrixCoefficients: UInt32 = 0x55B1
     static let range: UInt32 = 0x55B9
-    static let cluster: UInt32 = 0x1F43B675
+    static let cluster: UInt32 = 0x1F43_B675
     static let timestamp: UInt32 = 0xE7
     static let simpleBlock: UInt32 = 0xA3
     static let blockGroup: UInt32 = 0xA0
@@ -119,7 +123,9 @@ enum MatroskaID {
     static let blockAddID: UInt32 = 0xEE
     static let blockAdditional: UInt32 = 0xA5
     /// Elements that live directly in a Segment: one of them ends a Cluster of unknown size.
-    static let segmentChildren: Set<UInt32> = [0x114D9B74, info, tracks, cluster, 0x1C53BB6B, 0x1043A770, 0x1254C367, 0x1941A469]
+    static let segmentChildren: Set<UInt32> = [
+        0x114D_9B74, info, tracks, cluster, 0x1C53_BB6B, 0x1043_A770, 0x1254_C367, 0x1941_A469
+    ]
 }
 
 /// The walk over a WebM file's elements that ``WebMFile`` is made from.
@@ -157,7 +163,8 @@ private struct WebMParser {
         guard header.id == MatroskaID.ebml else { throw .malformed(format: .webm, reason: "no EBML header") }
         let docType = try reader.children(of: header).first { $0.id == MatroskaID.docType }.map(reader.string)
         guard docType == "webm" else {
-            throw .malformed(format: .webm, reason: "EBML DocType is \(docType.map { "\"\($0)\"" } ?? "missing"), not \"webm\"")
+            throw .malformed(
+                format: .webm, reason: "EBML DocType is \(docType.map { "\"\($0)\"" } ?? "missing"), not \"webm\"")
         }
         var offset = header.data.upperBound
         while offset < end {
@@ -179,7 +186,7 @@ private struct WebMParser {
             case MatroskaID.info: try parseInfo(element)
             case MatroskaID.tracks: try parseTracks(element)
             case MatroskaID.cluster:
-                if element.hasUnknownSize { element.data = element.data.lowerBound ..< unknownClusterEnd(element) }
+                if element.hasUnknownSize { element.data = element.data.lowerBound..<unknownClusterEnd(element) }
                 try parseCluster(element)
             default:
                 // A Segment's other children (SeekHead, Cues, Tags, ...) are of no use here;
@@ -193,7 +200,9 @@ private struct WebMParser {
     /// Where a Cluster of unknown size ends: at the next element that belongs to the Segment.
     private func unknownClusterEnd(_ cluster: EBMLElement) -> Int {
         var offset = cluster.data.lowerBound
-        while offset < cluster.data.upperBound, let child = try? reader.element(at: offset, end: cluster.data.upperBound) {
+        while offset < cluster.data.upperBound,
+            let child = try? reader.element(at: offset, end: cluster.data.upperBound)
+        {
             if MatroskaID.segmentChildren.contains(child.id) { return offset }
             if child.hasUnknownSize { break }
             offset = child.data.upperBound
@@ -215,7 +224,9 @@ private struct WebMParser {
             default: break
             }
         }
-        if let duration, duration.isFinite, duration > 0, duration * Double(timestampScale) < Double(Self.maxNanoseconds) {
+        if let duration, duration.isFinite, duration > 0,
+            duration * Double(timestampScale) < Double(Self.maxNanoseconds)
+        {
             segmentDuration = Int64(duration * Double(timestampScale))
         }
     }
@@ -231,8 +242,12 @@ private struct WebMParser {
 
     /// The entry as a video track, or `nil` when it is another kind of track.
     private func parseTrackEntry(_ entry: EBMLElement) throws(CodecError) -> VideoTrack? {
-        var number: UInt64?, type: UInt64?, codecID: String?, defaultDuration: UInt64?
-        var video: EBMLElement?, encoded = false
+        var number: UInt64?
+        var type: UInt64?
+        var codecID: String?
+        var defaultDuration: UInt64?
+        var video: EBMLElement?
+        var encoded = false
         for child in try reader.children(of: entry) {
             switch child.id {
             case MatroskaID.trackNumber: number = try reader.unsigned(child)
@@ -248,10 +263,15 @@ private struct WebMParser {
         guard let codec = WebMFile.Codec(rawValue: codecID) else {
             throw .malformed(format: .webm, reason: "video codec \(codecID) is not VP8 or VP9")
         }
-        guard let number, number > 0 else { throw .malformed(format: .webm, reason: "the video track has no TrackNumber") }
-        guard !encoded else { throw .malformed(format: .webm, reason: "the video track is compressed or encrypted (ContentEncodings)") }
+        guard let number, number > 0 else {
+            throw .malformed(format: .webm, reason: "the video track has no TrackNumber")
+        }
+        guard !encoded else {
+            throw .malformed(format: .webm, reason: "the video track is compressed or encrypted (ContentEncodings)")
+        }
         guard let video else { throw .malformed(format: .webm, reason: "the video track has no Video element") }
-        var width: UInt64 = 0, height: UInt64 = 0
+        var width: UInt64 = 0
+        var height: UInt64 = 0
         var track = VideoTrack(number: number, codec: codec, width: 0, height: 0)
         for child in try reader.children(of: video) {
             switch child.id {
@@ -261,7 +281,8 @@ private struct WebMParser {
             case MatroskaID.colour:
                 for field in try reader.children(of: child) {
                     switch field.id {
-                    case MatroskaID.matrixCoefficients: track.matrix = YUVMatrix(matroskaCoefficients: try reader.unsigned(field))
+                    case MatroskaID.matrixCoefficients:
+                        track.matrix = YUVMatrix(matroskaCoefficients: try reader.unsigned(field))
                     case MatroskaID.range:
                         let range = try reader.unsigned(field)
                         track.isFullRange = range == 2 ? true : range == 1 ? false : nil
@@ -276,7 +297,9 @@ private struct WebMParser {
         }
         track.width = Int(width)
         track.height = Int(height)
-        if let defaultDuration, defaultDuration > 0, defaultDuration < UInt64(Self.maxNanoseconds) { track.defaultDuration = Int64(defaultDuration) }
+        if let defaultDuration, defaultDuration > 0, defaultDuration < UInt64(Self.maxNanoseconds) {
+            track.defaultDuration = Int64(defaultDuration)
+        }
         return track
     }
 
@@ -286,7 +309,9 @@ private struct WebMParser {
             switch child.id {
             case MatroskaID.timestamp:
                 let ticks = try reader.unsigned(child)
-                guard ticks < 1 << 40 else { throw .malformed(format: .webm, reason: "Cluster timestamp \(ticks) is out of range") }
+                guard ticks < 1 << 40 else {
+                    throw .malformed(format: .webm, reason: "Cluster timestamp \(ticks) is out of range")
+                }
                 clusterTime = Int64(ticks)
             case MatroskaID.simpleBlock:
                 try addBlock(child, clusterTime: clusterTime, group: nil)
@@ -298,7 +323,10 @@ private struct WebMParser {
     }
 
     private mutating func addBlockGroup(_ group: EBMLElement, clusterTime: Int64) throws(CodecError) {
-        var block: EBMLElement?, duration: UInt64?, referencesOthers = false, alpha: Range<Int>?
+        var block: EBMLElement?
+        var duration: UInt64?
+        var referencesOthers = false
+        var alpha: Range<Int>?
         for child in try reader.children(of: group) {
             switch child.id {
             case MatroskaID.block: block = child
@@ -308,15 +336,19 @@ private struct WebMParser {
             default: break
             }
         }
-        guard let block else { throw .malformed(format: .webm, reason: "a BlockGroup at offset \(group.start) has no Block") }
-        try addBlock(block, clusterTime: clusterTime,
-                     group: (isKeyframe: !referencesOthers, duration: duration, alpha: alpha))
+        guard let block else {
+            throw .malformed(format: .webm, reason: "a BlockGroup at offset \(group.start) has no Block")
+        }
+        try addBlock(
+            block, clusterTime: clusterTime,
+            group: (isKeyframe: !referencesOthers, duration: duration, alpha: alpha))
     }
 
     /// The data of the BlockMore whose BlockAddID is 1 (the alpha stream), if any.
     private func alphaAddition(_ additions: EBMLElement) throws(CodecError) -> Range<Int>? {
         for more in try reader.children(of: additions) where more.id == MatroskaID.blockMore {
-            var id: UInt64 = 1, data: Range<Int>?
+            var id: UInt64 = 1
+            var data: Range<Int>?
             for child in try reader.children(of: more) {
                 if child.id == MatroskaID.blockAddID { id = try reader.unsigned(child) }
                 if child.id == MatroskaID.blockAdditional { data = child.data }
@@ -326,13 +358,18 @@ private struct WebMParser {
         return nil
     }
 
-    private mutating func addBlock(_ element: EBMLElement, clusterTime: Int64,
-                                   group: (isKeyframe: Bool, duration: UInt64?, alpha: Range<Int>?)?) throws(CodecError) {
+    private mutating func addBlock(
+        _ element: EBMLElement, clusterTime: Int64,
+        group: (isKeyframe: Bool, duration: UInt64?, alpha: Range<Int>?)?
+    ) throws(CodecError) {
         let data = element.data
-        let (track, length) = try reader.variableInteger(at: data.lowerBound, end: data.upperBound, maxLength: 8,
-                                                         what: "block track number", keepMarker: false)
+        let (track, length) = try reader.variableInteger(
+            at: data.lowerBound, end: data.upperBound, maxLength: 8,
+            what: "block track number", keepMarker: false)
         guard data.count >= length + 3 else {
-            throw .malformed(format: .webm, reason: "block at offset \(element.start) is \(data.count) bytes, too short for its header")
+            throw .malformed(
+                format: .webm,
+                reason: "block at offset \(element.start) is \(data.count) bytes, too short for its header")
         }
         if let videoTrack, track != videoTrack.number { return }
         blockCount += 1
@@ -341,16 +378,22 @@ private struct WebMParser {
         let header = data.lowerBound + length
         let relative = Int16(bitPattern: UInt16(reader.bytes[header]) << 8 | UInt16(reader.bytes[header + 1]))
         let flags = reader.bytes[header + 2]
-        guard flags & 0x06 == 0 else { throw .malformed(format: .webm, reason: "laced video block at offset \(element.start)") }
-        let payload = header + 3 ..< data.upperBound
-        guard !payload.isEmpty else { throw .malformed(format: .webm, reason: "empty video block at offset \(element.start)") }
-        guard let time = nanoseconds(clusterTime + Int64(relative)) else {
-            throw .malformed(format: .webm, reason: "block at offset \(element.start) is timed past \(Self.maxNanoseconds) ns")
+        guard flags & 0x06 == 0 else {
+            throw .malformed(format: .webm, reason: "laced video block at offset \(element.start)")
         }
-        blocks.append(WebMFile.Block(
-            time: time, payload: payload, alpha: group?.alpha,
-            isKeyframe: group?.isKeyframe ?? (flags & 0x80 != 0),
-            duration: group?.duration.flatMap { $0 < 1 << 40 ? nanoseconds(Int64($0)) : nil }))
+        let payload = header + 3..<data.upperBound
+        guard !payload.isEmpty else {
+            throw .malformed(format: .webm, reason: "empty video block at offset \(element.start)")
+        }
+        guard let time = nanoseconds(clusterTime + Int64(relative)) else {
+            throw .malformed(
+                format: .webm, reason: "block at offset \(element.start) is timed past \(Self.maxNanoseconds) ns")
+        }
+        blocks.append(
+            WebMFile.Block(
+                time: time, payload: payload, alpha: group?.alpha,
+                isKeyframe: group?.isKeyframe ?? (flags & 0x80 != 0),
+                duration: group?.duration.flatMap { $0 < 1 << 40 ? nanoseconds(Int64($0)) : nil }))
     }
 
     /// The latest time a WebM may give, in nanoseconds (about 36 years): every time and

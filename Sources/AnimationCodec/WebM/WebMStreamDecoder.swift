@@ -23,17 +23,25 @@ final class VPXContext {
     /// Decodes one block's bitstream, after checking every frame size it declares against the
     /// track's; returns the picture it shows, or `nil` when it shows none. The picture is
     /// libvpx's and stays valid until the next call.
-    func decode(_ payload: ArraySlice<UInt8>, expecting size: (width: Int, height: Int),
-                stream: String, block: Int) throws(CodecError) -> UnsafeMutablePointer<vpx_image_t>? {
+    func decode(
+        _ payload: ArraySlice<UInt8>, expecting size: (width: Int, height: Int),
+        stream: String, block: Int
+    ) throws(CodecError) -> UnsafeMutablePointer<vpx_image_t>? {
         for declared in try VPXFrameHeaders.declaredSizes(payload, codec: codec) where declared != size {
-            throw .malformed(format: .webm, reason: "block \(block)'s \(stream) frame is \(declared.width)x\(declared.height), the track is \(size.width)x\(size.height)")
+            throw .malformed(
+                format: .webm,
+                reason:
+                    "block \(block)'s \(stream) frame is \(declared.width)x\(declared.height), the track is \(size.width)x\(size.height)"
+            )
         }
         let data = codec == .vp9 ? VPXFrameHeaders.vp9BlockForDecoding(payload) : Array(payload)
         let status = data.withUnsafeBufferPointer { data in
             vpx_codec_decode(context, data.baseAddress, UInt32(data.count), nil, 0)
         }
         guard status == VPX_CODEC_OK else {
-            let detail = vpx_codec_error_detail(context).map { String(cString: $0) } ?? String(cString: vpx_codec_err_to_string(status))
+            let detail =
+                vpx_codec_error_detail(context).map { String(cString: $0) }
+                ?? String(cString: vpx_codec_err_to_string(status))
             throw .corruptCompressedData(reason: "block \(block)'s \(stream) frame: libvpx: \(detail)")
         }
         var iterator: vpx_codec_iter_t?
@@ -74,7 +82,9 @@ final class WebMStream {
     /// ``continues(to:)`` there.
     func decode(_ index: Int, bytes: [UInt8], storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
         let next = continues(to: index) ? position + 1 : file.keyframes[index]
-        var pictures: (color: UnsafeMutablePointer<vpx_image_t>?, alpha: UnsafeMutablePointer<vpx_image_t>?) = (nil, nil)
+        var pictures: (color: UnsafeMutablePointer<vpx_image_t>?, alpha: UnsafeMutablePointer<vpx_image_t>?) = (
+            nil, nil
+        )
         let size = (width: file.width, height: file.height)
         for block in next...index {
             position = -1  // until this block is through, the stream is in no known state
@@ -82,9 +92,10 @@ final class WebMStream {
             if let picture = try color.decode(bytes[stored.payload], expecting: size, stream: "colour", block: block) {
                 pictures.color = picture
             }
-            if let range = stored.alpha, (stored.isKeyframe || alphaIsCurrent) {
+            if let range = stored.alpha, stored.isKeyframe || alphaIsCurrent {
                 if alpha == nil { alpha = try VPXContext(codec: file.codec) }
-                pictures.alpha = try alpha?.decode(bytes[range], expecting: size, stream: "alpha", block: block) ?? pictures.alpha
+                pictures.alpha =
+                    try alpha?.decode(bytes[range], expecting: size, stream: "alpha", block: block) ?? pictures.alpha
                 alphaIsCurrent = true
             } else {
                 alphaIsCurrent = false
@@ -111,16 +122,23 @@ final class WebMStream {
         return made
     }
 
-    private func convert(_ picture: UnsafeMutablePointer<vpx_image_t>, alpha: UnsafeMutablePointer<vpx_image_t>?,
-                         into storage: inout [UInt8], block: Int) throws(CodecError) {
+    private func convert(
+        _ picture: UnsafeMutablePointer<vpx_image_t>, alpha: UnsafeMutablePointer<vpx_image_t>?,
+        into storage: inout [UInt8], block: Int
+    ) throws(CodecError) {
         let image = picture.pointee
         guard image.fmt.rawValue & UInt32(VPX_IMG_FMT_HIGHBITDEPTH) == 0, image.bit_depth == 8 else {
-            throw .malformed(format: .webm, reason: "block \(block) is \(image.bit_depth)-bit; only 8-bit video is supported")
+            throw .malformed(
+                format: .webm, reason: "block \(block) is \(image.bit_depth)-bit; only 8-bit video is supported")
         }
         for (name, decoded) in [("colour", image), ("alpha", alpha?.pointee)] {
             guard let decoded else { continue }
             guard Int(decoded.d_w) == file.width, Int(decoded.d_h) == file.height else {
-                throw .malformed(format: .webm, reason: "block \(block)'s \(name) picture is \(decoded.d_w)x\(decoded.d_h), the track is \(file.width)x\(file.height)")
+                throw .malformed(
+                    format: .webm,
+                    reason:
+                        "block \(block)'s \(name) picture is \(decoded.d_w)x\(decoded.d_h), the track is \(file.width)x\(file.height)"
+                )
             }
         }
         guard let y = image.planes.0, let cb = image.planes.1, let cr = image.planes.2 else {
@@ -158,7 +176,9 @@ final class WebMStreams: Sendable {
     func decode(_ index: Int, bytes: [UInt8], storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
         let reusable = idle.withLock { idle -> WebMStream? in
             let candidates = idle.indices.filter { idle[$0].stream.continues(to: index) }
-            guard let best = candidates.max(by: { idle[$0].stream.position < idle[$1].stream.position }) else { return nil }
+            guard let best = candidates.max(by: { idle[$0].stream.position < idle[$1].stream.position }) else {
+                return nil
+            }
             return idle.remove(at: best).stream
         }
         let stream: WebMStream

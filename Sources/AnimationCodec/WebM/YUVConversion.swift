@@ -54,7 +54,9 @@ struct YUVConverter: Sendable {
         let chroma = (0..<256).map { (Double($0) - 128) * chromaScale }
         redFromCr = chroma.map { fixed(2 * (1 - kr) * $0) }
         blueFromCb = chroma.map { fixed(2 * (1 - kb) * $0) }
-        greenFromCbCr = (chroma.map { fixed(-2 * kb * (1 - kb) / kg * $0) }, chroma.map { fixed(-2 * kr * (1 - kr) / kg * $0) })
+        greenFromCbCr = (
+            chroma.map { fixed(-2 * kb * (1 - kb) / kg * $0) }, chroma.map { fixed(-2 * kr * (1 - kr) / kg * $0) }
+        )
     }
 
     /// The planes of one decoded picture (libvpx's `vpx_image_t`, 8 bits a sample).
@@ -71,29 +73,36 @@ struct YUVConverter: Sendable {
     /// Converts a `width` x `height` picture into premultiplied RGBA8 rows of `width * 4` bytes.
     func convert(_ planes: Planes, width: Int, height: Int, into target: UnsafeMutablePointer<UInt8>) {
         luma.withUnsafeBufferPointer { luma in
-        redFromCr.withUnsafeBufferPointer { redFromCr in
-        blueFromCb.withUnsafeBufferPointer { blueFromCb in
-        greenFromCbCr.cb.withUnsafeBufferPointer { greenFromCb in
-        greenFromCbCr.cr.withUnsafeBufferPointer { greenFromCr in
-            // A tight kernel over libvpx's planes: every index stays inside the planes'
-            // `height` rows of `width` samples (chroma: rounded up by the shifts).
-            for row in 0..<height {
-                let yRow = planes.y + row * planes.yStride
-                let cbRow = planes.cb + (row >> planes.chromaShiftY) * planes.cbStride
-                let crRow = planes.cr + (row >> planes.chromaShiftY) * planes.crStride
-                let aRow = planes.alpha.map { $0 + row * planes.alphaStride }
-                let out = target + row * width * 4
-                for column in 0..<width {
-                    let y = luma[Int(yRow[column])]
-                    let cb = Int(cbRow[column >> planes.chromaShiftX]), cr = Int(crRow[column >> planes.chromaShiftX])
-                    let r = clamp((y &+ redFromCr[cr]) >> 16)
-                    let g = clamp((y &+ greenFromCb[cb] &+ greenFromCr[cr]) >> 16)
-                    let b = clamp((y &+ blueFromCb[cb]) >> 16)
-                    let pixel = Premultiplication.packPremultiplied(r: r, g: g, b: b, a: aRow?[column] ?? 255)
-                    UnsafeMutableRawPointer(out + column * 4).storeBytes(of: pixel.littleEndian, as: UInt32.self)
+            redFromCr.withUnsafeBufferPointer { redFromCr in
+                blueFromCb.withUnsafeBufferPointer { blueFromCb in
+                    greenFromCbCr.cb.withUnsafeBufferPointer { greenFromCb in
+                        greenFromCbCr.cr.withUnsafeBufferPointer { greenFromCr in
+                            // A tight kernel over libvpx's planes: every index stays inside the planes'
+                            // `height` rows of `width` samples (chroma: rounded up by the shifts).
+                            for row in 0..<height {
+                                let yRow = planes.y + row * planes.yStride
+                                let cbRow = planes.cb + (row >> planes.chromaShiftY) * planes.cbStride
+                                let crRow = planes.cr + (row >> planes.chromaShiftY) * planes.crStride
+                                let aRow = planes.alpha.map { $0 + row * planes.alphaStride }
+                                let out = target + row * width * 4
+                                for column in 0..<width {
+                                    let y = luma[Int(yRow[column])]
+                                    let cb = Int(cbRow[column >> planes.chromaShiftX])
+                                    let cr = Int(crRow[column >> planes.chromaShiftX])
+                                    let r = clamp((y &+ redFromCr[cr]) >> 16)
+                                    let g = clamp((y &+ greenFromCb[cb] &+ greenFromCr[cr]) >> 16)
+                                    let b = clamp((y &+ blueFromCb[cb]) >> 16)
+                                    let pixel = Premultiplication.packPremultiplied(
+                                        r: r, g: g, b: b, a: aRow?[column] ?? 255)
+                                    UnsafeMutableRawPointer(out + column * 4).storeBytes(
+                                        of: pixel.littleEndian, as: UInt32.self)
+                                }
+                            }
+                        }
+                    }
                 }
             }
-        }}}}}
+        }
     }
 
     @inline(__always)

@@ -47,18 +47,23 @@ struct WebPFile: Sendable {
             let base = buffer.baseAddress!
             repeat {
                 let start = UnsafePointer(iterator.fragment.bytes!) - base
-                let rect = FrameRect(x: Int(iterator.x_offset), y: Int(iterator.y_offset),
-                                     width: Int(iterator.width), height: Int(iterator.height))
+                let rect = FrameRect(
+                    x: Int(iterator.x_offset), y: Int(iterator.y_offset),
+                    width: Int(iterator.width), height: Int(iterator.height))
                 let info = FrameInfo(
                     index: frames.count, rect: rect,
-                    delay: animated ? FrameDelay(numerator: Int(iterator.duration), denominator: 1000) : FrameDelay(numerator: 0, denominator: 0),
+                    delay: animated
+                        ? FrameDelay(numerator: Int(iterator.duration), denominator: 1000)
+                        : FrameDelay(numerator: 0, denominator: 0),
                     dispose: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
                     // A still has nothing under it; an animation frame blends unless told not to.
                     blend: animated && iterator.blend_method == WEBP_MUX_BLEND ? .over : .source)
-                frames.append(StoredFrame(info: info, payload: start ..< start + iterator.fragment.size))
+                frames.append(StoredFrame(info: info, payload: start..<start + iterator.fragment.size))
             } while WebPDemuxNextFrame(&iterator) != 0
             let loops = animated ? Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT)) : nil
-            return .success(WebPFile(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: loops, isAnimated: animated))
+            return .success(
+                WebPFile(
+                    canvasWidth: width, canvasHeight: height, frames: frames, loopCount: loops, isAnimated: animated))
         }
         self = try parsed.get()
     }
@@ -75,7 +80,9 @@ struct WebPFile: Sendable {
     private static func whyNotDemuxable(_ bytes: [UInt8]) -> CodecError {
         guard bytes.count >= 12 else { return .truncated(context: "RIFF header") }
         let declared = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-        if declared + 8 > bytes.count { return .truncated(context: "RIFF declares \(declared + 8) bytes, file has \(bytes.count)") }
+        if declared + 8 > bytes.count {
+            return .truncated(context: "RIFF declares \(declared + 8) bytes, file has \(bytes.count)")
+        }
         return .malformed(format: .webp, reason: "libwebp's demuxer rejects the container")
     }
 
@@ -95,7 +102,9 @@ struct WebPFile: Sendable {
                 config.output.u.RGBA.size = target.count
                 // Safe: the payload range was taken from the demuxer's view of these same bytes.
                 let status = WebPDecode(source.baseAddress! + frame.payload.lowerBound, frame.payload.count, &config)
-                if status == VP8_STATUS_OK && (config.input.width != Int32(rect.width) || config.input.height != Int32(rect.height)) {
+                if status == VP8_STATUS_OK
+                    && (config.input.width != Int32(rect.width) || config.input.height != Int32(rect.height))
+                {
                     return VP8_STATUS_BITSTREAM_ERROR
                 }
                 return status
@@ -108,8 +117,11 @@ struct WebPFile: Sendable {
     private static func error(_ status: VP8StatusCode, frame: Int) -> CodecError {
         switch status {
         case VP8_STATUS_NOT_ENOUGH_DATA: return .truncated(context: "WebP frame \(frame)'s bitstream")
-        case VP8_STATUS_OUT_OF_MEMORY: return .corruptCompressedData(reason: "libwebp ran out of memory on frame \(frame)")
-        default: return .malformed(format: .webp, reason: "frame \(frame): libwebp status \(status.rawValue) (bitstream error)")
+        case VP8_STATUS_OUT_OF_MEMORY:
+            return .corruptCompressedData(reason: "libwebp ran out of memory on frame \(frame)")
+        default:
+            return .malformed(
+                format: .webp, reason: "frame \(frame): libwebp status \(status.rawValue) (bitstream error)")
         }
     }
 }

@@ -30,7 +30,9 @@ public struct StickerAnimation: Sendable {
     ///   - vectorSide: for a vector file (Lottie), the longer side to draw it at, its aspect
     ///     kept, so a caller that needs that many pixels gets them without resampling; `nil`
     ///     draws it at the document's own size. Pixel formats ignore it.
-    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default, vectorSide: Int? = nil) throws(PackError) -> StickerAnimation {
+    public static func load(_ sticker: Sticker, limits: DecodingLimits = .default, vectorSide: Int? = nil)
+        throws(PackError) -> StickerAnimation
+    {
         let animation = try loadFiles(sticker, limits: limits)
         guard let vectorSide else { return animation }
         return try animation.drawingVectors(atSide: vectorSide)
@@ -52,16 +54,18 @@ public struct StickerAnimation: Sendable {
         switch sticker.source {
         case .file:
             let info = decoders[0].info
-            return StickerAnimation(width: info.width, height: info.height, delays: info.frames.map(\.delay),
-                                    plays: info.plays, fileBytes: total, fileInfos: [info],
-                                    decoders: decoders, paths: sticker.files.map(\.path), isSequence: false)
+            return StickerAnimation(
+                width: info.width, height: info.height, delays: info.frames.map(\.delay),
+                plays: info.plays, fileBytes: total, fileInfos: [info],
+                decoders: decoders, paths: sticker.files.map(\.path), isSequence: false)
         case .sequence(let sequence):
             guard let first = decoders.first else { throw .emptySequence(path: sticker.name) }
             let delay = FrameDelay(seconds: sequence.frameSeconds)
-            return StickerAnimation(width: first.info.width, height: first.info.height,
-                                    delays: Array(repeating: delay, count: decoders.count),
-                                    plays: sequence.plays, fileBytes: total, fileInfos: decoders.map(\.info),
-                                    decoders: decoders, paths: sticker.files.map(\.path), isSequence: true)
+            return StickerAnimation(
+                width: first.info.width, height: first.info.height,
+                delays: Array(repeating: delay, count: decoders.count),
+                plays: sequence.plays, fileBytes: total, fileInfos: decoders.map(\.info),
+                decoders: decoders, paths: sticker.files.map(\.path), isSequence: true)
         }
     }
 
@@ -74,15 +78,18 @@ public struct StickerAnimation: Sendable {
     public func drawingVectors(atSide side: Int) throws(PackError) -> StickerAnimation {
         guard isVector else { return self }
         let scale = Double(side) / Double(max(width, height))
-        let size = PixelSize(width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+        let size = PixelSize(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
         let decoder: AnimationDecoder
         do {
             decoder = try decoders[0].drawingVectors(at: size)
         } catch {
             throw .codec(path: paths[0], error)
         }
-        return StickerAnimation(width: size.width, height: size.height, delays: delays, plays: plays, fileBytes: fileBytes,
-                                fileInfos: [decoder.info], decoders: [decoder], paths: paths, isSequence: false)
+        return StickerAnimation(
+            width: size.width, height: size.height, delays: delays, plays: plays, fileBytes: fileBytes,
+            fileInfos: [decoder.info], decoders: [decoder], paths: paths, isSequence: false)
     }
 
     /// The first file's path, for messages.
@@ -146,16 +153,19 @@ public struct StickerAnimation: Sendable {
     }
 
     private func centred(_ still: Frame, index: Int) -> Frame {
-        let info = FrameInfo(index: index, rect: FrameRect(x: 0, y: 0, width: width, height: height),
-                             delay: delays[index], dispose: .none, blend: .source)
+        let info = FrameInfo(
+            index: index, rect: FrameRect(x: 0, y: 0, width: width, height: height),
+            delay: delays[index], dispose: .none, blend: .source)
         if still.width == width && still.height == height {
             return Frame(info: info, width: width, height: height, pixels: still.pixels, warnings: still.warnings)
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let dx = (width - still.width) / 2, dy = (height - still.height) / 2
+        let dx = (width - still.width) / 2
+        let dy = (height - still.height) / 2
         for y in 0..<still.height where (0..<height).contains(y + dy) {
             for x in 0..<still.width where (0..<width).contains(x + dx) {
-                let from = (y * still.width + x) * 4, to = ((y + dy) * width + x + dx) * 4
+                let from = (y * still.width + x) * 4
+                let to = ((y + dy) * width + x + dx) * 4
                 for c in 0..<4 { pixels[to + c] = still.pixels[from + c] }
             }
         }

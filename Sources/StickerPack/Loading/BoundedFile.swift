@@ -1,7 +1,8 @@
 import AnimationCodec
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads whole files with a size bound, through POSIX calls: a hostile pack can hold a

@@ -17,7 +17,8 @@ struct ContentsJSON {
         do {
             bytes = try BoundedFile.read(path, maxBytes: ContentsJSON.maxBytes)
         } catch .fileTooLarge(_, let size, _) {
-            throw .invalidContents(path: path, reason: "\(size) bytes; a Contents.json is at most \(ContentsJSON.maxBytes)")
+            throw .invalidContents(
+                path: path, reason: "\(size) bytes; a Contents.json is at most \(ContentsJSON.maxBytes)")
         }
         let object: Any?
         do {
@@ -47,7 +48,9 @@ struct ContentsJSON {
         if let value = properties[key] { return value }
         for typo in misspellings {
             if let value = properties[typo] {
-                warnings.append(PackWarning(path: path, message: "\"\(typo)\" read as \"\(key)\" (a misspelling found in Apple's samples)"))
+                warnings.append(
+                    PackWarning(
+                        path: path, message: "\"\(typo)\" read as \"\(key)\" (a misspelling found in Apple's samples)"))
                 return value
             }
         }
@@ -55,31 +58,42 @@ struct ContentsJSON {
     }
 
     /// A string property.
-    func string(_ key: String, misspelledAs misspellings: [String] = [], warnings: inout [PackWarning]) throws(PackError) -> String? {
+    func string(_ key: String, misspelledAs misspellings: [String] = [], warnings: inout [PackWarning])
+        throws(PackError) -> String?
+    {
         guard let value = property(key, misspelledAs: misspellings, warnings: &warnings) else { return nil }
-        guard let string = value as? String else { throw .invalidContents(path: path, reason: "\"\(key)\" is not a string") }
+        guard let string = value as? String else {
+            throw .invalidContents(path: path, reason: "\"\(key)\" is not a string")
+        }
         return string
     }
 
     /// A number property; a numeric string is accepted too.
-    func number(_ key: String, misspelledAs misspellings: [String] = [], warnings: inout [PackWarning]) throws(PackError) -> Double? {
+    func number(_ key: String, misspelledAs misspellings: [String] = [], warnings: inout [PackWarning])
+        throws(PackError) -> Double?
+    {
         guard let value = property(key, misspelledAs: misspellings, warnings: &warnings) else { return nil }
         if let string = value as? String, let number = Double(string) { return number }
-        guard let number = value as? Double else { throw .invalidContents(path: path, reason: "\"\(key)\" is not a number") }
+        guard let number = value as? Double else {
+            throw .invalidContents(path: path, reason: "\"\(key)\" is not a number")
+        }
         return number
     }
 
     /// The `filename` of every object in the top-level array `key`; `nil` when the key is absent.
     func filenames(in key: String) throws(PackError) -> [String]? {
         guard let value = root[key] else { return nil }
-        guard let entries = value as? [Any] else { throw .invalidContents(path: path, reason: "\"\(key)\" is not an array") }
+        guard let entries = value as? [Any] else {
+            throw .invalidContents(path: path, reason: "\"\(key)\" is not an array")
+        }
         var names: [String] = []
         for (index, entry) in entries.enumerated() {
             guard let object = entry as? [String: Any], let name = object["filename"] as? String, !name.isEmpty else {
                 throw .invalidContents(path: path, reason: "\"\(key)\"[\(index)] has no \"filename\"")
             }
             guard !name.contains("/"), name != "..", name != "." else {
-                throw .invalidContents(path: path, reason: "\"\(key)\"[\(index)] filename \"\(name)\" leaves its folder")
+                throw .invalidContents(
+                    path: path, reason: "\"\(key)\"[\(index)] filename \"\(name)\" leaves its folder")
             }
             names.append(name)
         }

@@ -7,7 +7,9 @@ public enum PackLoader {
     /// File extensions of images a folder pack lists. Files with other extensions are ignored
     /// (and reported) unless their bytes are a supported image; files listed here whose bytes
     /// are not a supported format stay in the pack so the validator can report them.
-    public static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "webp", "webm", "tgs", "heic", "heif", "tif", "tiff", "bmp"]
+    public static let imageExtensions: Set<String> = [
+        "png", "apng", "gif", "jpg", "jpeg", "webp", "webm", "tgs", "heic", "heif", "tif", "tiff", "bmp"
+    ]
 
     /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
     /// image file (a pack of one).
@@ -20,7 +22,8 @@ public enum PackLoader {
         guard isDirectory else { return try load(files: [path]) }
         switch url.pathExtension.lowercased() {
         case "xcstickers": return try loadCatalog(url)
-        case "stickerpack": return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
+        case "stickerpack":
+            return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
         default:
             let catalogs = (try? listing(of: url).filter { $0.pathExtension.lowercased() == "xcstickers" }) ?? []
             if catalogs.count == 1 { return try loadCatalog(catalogs[0]) }
@@ -33,8 +36,12 @@ public enum PackLoader {
         var stickers: [Sticker] = []
         for path in paths {
             var isDirectory = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
-            guard !isDirectory else { throw .notAPack(path: path, reason: "a folder; name it alone to load it as a pack") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .notFound(path: path)
+            }
+            guard !isDirectory else {
+                throw .notAPack(path: path, reason: "a folder; name it alone to load it as a pack")
+            }
             let url = URL(fileURLWithPath: path)
             stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
         }
@@ -57,7 +64,9 @@ public enum PackLoader {
             }
             stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
         }
-        guard !stickers.isEmpty else { throw .notAPack(path: folder.path, reason: "no image files and no .xcstickers catalog") }
+        guard !stickers.isEmpty else {
+            throw .notAPack(path: folder.path, reason: "no image files and no .xcstickers catalog")
+        }
         return StickerPack(name: folder.lastPathComponent, origin: .folder, stickers: stickers, warnings: warnings)
     }
 
@@ -74,20 +83,26 @@ public enum PackLoader {
         }
         var warnings: [PackWarning] = []
         if packs.count > 1 {
-            warnings.append(PackWarning(path: catalog.path, message: "\(packs.count) sticker packs; using \(first.lastPathComponent)"))
+            warnings.append(
+                PackWarning(
+                    path: catalog.path, message: "\(packs.count) sticker packs; using \(first.lastPathComponent)"))
         }
-        var pack = try loadStickerPack(first, catalogName: catalog.deletingPathExtension().lastPathComponent, warnings: warnings)
+        var pack = try loadStickerPack(
+            first, catalogName: catalog.deletingPathExtension().lastPathComponent, warnings: warnings)
         pack.catalogFolder = catalog
         return pack
     }
 
-    private static func loadStickerPack(_ folder: URL, catalogName: String, warnings initial: [PackWarning]) throws(PackError) -> StickerPack {
+    private static func loadStickerPack(_ folder: URL, catalogName: String, warnings initial: [PackWarning])
+        throws(PackError) -> StickerPack
+    {
         var warnings = initial
         let contents = try ContentsJSON(folder: folder)
         var gridSize: StickerSize?
         if let value = try contents.string("grid-size", misspelledAs: ["grid-space"], warnings: &warnings) {
             guard let size = StickerSize(rawValue: value) else {
-                throw .invalidContents(path: contents.path, reason: "grid-size \"\(value)\" is not small, regular or large")
+                throw .invalidContents(
+                    path: contents.path, reason: "grid-size \"\(value)\" is not small, regular or large")
             }
             gridSize = size
         } else {
@@ -98,7 +113,9 @@ public enum PackLoader {
             names = listed
         } else {
             names = try listing(of: folder).map(\.lastPathComponent).filter { isStickerFolder($0) }
-            warnings.append(PackWarning(path: contents.path, message: "no \"stickers\" list; using the sticker folders in name order"))
+            warnings.append(
+                PackWarning(
+                    path: contents.path, message: "no \"stickers\" list; using the sticker folders in name order"))
         }
         var stickers: [Sticker] = []
         for name in names {
@@ -108,11 +125,15 @@ public enum PackLoader {
             case "sticker": stickers.append(try loadSticker(url, warnings: &warnings))
             case "stickersequence": stickers.append(try loadSequence(url, warnings: &warnings))
             default:
-                throw .invalidContents(path: contents.path, reason: "\"\(name)\" is neither a .sticker nor a .stickersequence")
+                throw .invalidContents(
+                    path: contents.path, reason: "\"\(name)\" is neither a .sticker nor a .stickersequence")
             }
         }
-        guard !stickers.isEmpty else { throw .notAPack(path: folder.path, reason: "the sticker pack lists no stickers") }
-        return StickerPack(name: catalogName, origin: .catalog, declaredGridSize: gridSize, stickers: stickers, warnings: warnings)
+        guard !stickers.isEmpty else {
+            throw .notAPack(path: folder.path, reason: "the sticker pack lists no stickers")
+        }
+        return StickerPack(
+            name: catalogName, origin: .catalog, declaredGridSize: gridSize, stickers: stickers, warnings: warnings)
     }
 
     private static func isStickerFolder(_ name: String) -> Bool {
@@ -125,17 +146,24 @@ public enum PackLoader {
         let label = try contents.string("accessibility-label", warnings: &warnings)
         let file: URL
         if let filename = try contents.string("filename", warnings: &warnings) {
-            guard !filename.contains("/") else { throw .invalidContents(path: contents.path, reason: "filename \"\(filename)\" leaves its folder") }
+            guard !filename.contains("/") else {
+                throw .invalidContents(path: contents.path, reason: "filename \"\(filename)\" leaves its folder")
+            }
             file = folder.appendingPathComponent(filename)
             guard FileManager.default.fileExists(atPath: file.path) else { throw .missingFile(path: file.path) }
         } else {
             let images = try listing(of: folder).filter { imageExtensions.contains($0.pathExtension.lowercased()) }
-            guard images.count == 1 else { throw .invalidContents(path: contents.path, reason: "no \"filename\" and \(images.count) images in the folder") }
-            warnings.append(PackWarning(path: contents.path, message: "no \"filename\"; using \(images[0].lastPathComponent)"))
+            guard images.count == 1 else {
+                throw .invalidContents(
+                    path: contents.path, reason: "no \"filename\" and \(images.count) images in the folder")
+            }
+            warnings.append(
+                PackWarning(path: contents.path, message: "no \"filename\"; using \(images[0].lastPathComponent)"))
             file = images[0]
         }
-        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .file(file),
-                       fitLoss: contents.fitLoss)
+        return Sticker(
+            name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .file(file),
+            fitLoss: contents.fitLoss)
     }
 
     private static func loadSequence(_ folder: URL, warnings: inout [PackWarning]) throws(PackError) -> Sticker {
@@ -144,7 +172,8 @@ public enum PackLoader {
         let duration = try contents.number("duration", warnings: &warnings) ?? 15
         let typeName = try contents.string("duration-type", warnings: &warnings) ?? "fps"
         guard let durationType = StickerSequence.DurationType(rawValue: typeName) else {
-            throw .invalidContents(path: contents.path, reason: "duration-type \"\(typeName)\" is neither fps nor fixed")
+            throw .invalidContents(
+                path: contents.path, reason: "duration-type \"\(typeName)\" is neither fps nor fixed")
         }
         guard duration.isFinite, duration > 0 else {
             throw .invalidContents(path: contents.path, reason: "duration \(duration) is not a positive number")
@@ -161,9 +190,12 @@ public enum PackLoader {
             guard FileManager.default.fileExists(atPath: url.path) else { throw .missingFile(path: url.path) }
             frames.append(url)
         }
-        let sequence = StickerSequence(frames: frames, duration: duration, durationType: durationType, repetitions: Int(repetitions))
-        return Sticker(name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label, source: .sequence(sequence),
-                       fitLoss: contents.fitLoss)
+        let sequence = StickerSequence(
+            frames: frames, duration: duration, durationType: durationType, repetitions: Int(repetitions))
+        return Sticker(
+            name: folder.deletingPathExtension().lastPathComponent, accessibilityLabel: label,
+            source: .sequence(sequence),
+            fitLoss: contents.fitLoss)
     }
 
     /// The visible entries of a folder, sorted by name (the browser order of a folder pack).

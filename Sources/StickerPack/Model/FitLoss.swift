@@ -31,13 +31,16 @@ public struct FitLoss: Sendable, Hashable, Codable {
 
     /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`.
     public var description: String {
-        let quality = [psnr.map { String(cFormat: "%.1f dB", $0) }, ssim.map { String(cFormat: "SSIM %.3f", $0) }].compactMap { $0 }
-        return (quality.isEmpty ? "exact" : quality.joined(separator: ", ")) + (givenUp.isEmpty ? "" : ": " + givenUp.joined(separator: "; "))
+        let quality = [psnr.map { String(cFormat: "%.1f dB", $0) }, ssim.map { String(cFormat: "SSIM %.3f", $0) }]
+            .compactMap { $0 }
+        return (quality.isEmpty ? "exact" : quality.joined(separator: ", "))
+            + (givenUp.isEmpty ? "" : ": " + givenUp.joined(separator: "; "))
     }
 
     /// The warning's text: `made with visible loss (under 30 dB or SSIM 0.90): 24.1 dB, ...`.
     public var warning: String {
-        String(cFormat: "made with visible loss (under %.0f dB or SSIM %.2f): ", Self.warningPSNR, Self.warningSSIM) + description
+        String(cFormat: "made with visible loss (under %.0f dB or SSIM %.2f): ", Self.warningPSNR, Self.warningSSIM)
+            + description
     }
 
     /// The key `fit` writes the record under in a sticker's `Contents.json` `info` object.

@@ -27,8 +27,10 @@ public struct StickerPack: Sendable, Hashable {
     public var catalogFolder: URL?
 
     /// Creates a pack.
-    public init(name: String, origin: Origin, declaredGridSize: StickerSize? = nil,
-                stickers: [Sticker], warnings: [PackWarning] = [], catalogFolder: URL? = nil) {
+    public init(
+        name: String, origin: Origin, declaredGridSize: StickerSize? = nil,
+        stickers: [Sticker], warnings: [PackWarning] = [], catalogFolder: URL? = nil
+    ) {
         self.name = name
         self.origin = origin
         self.declaredGridSize = declaredGridSize

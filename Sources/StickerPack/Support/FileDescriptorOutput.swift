@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Unbuffered writes to a file descriptor, whole (retrying short writes, interrupts and a

@@ -1,7 +1,8 @@
 extension String {
     /// `value` with its thousands grouped by commas, as reports print byte counts: `441,207`.
     public init(groupingThousands value: Int) {
-        var digits = String(value.magnitude), groups: [Substring] = []
+        var digits = String(value.magnitude)
+        var groups: [Substring] = []
         while digits.count > 3 {
             groups.insert(digits.suffix(3), at: 0)
             digits.removeLast(3)

@@ -32,17 +32,21 @@ public enum MessagesIconSet {
         Slot(width: 60, height: 45, idiom: "iphone", scale: 2), Slot(width: 60, height: 45, idiom: "iphone", scale: 3),
         Slot(width: 29, height: 29, idiom: "ipad", scale: 2), Slot(width: 67, height: 50, idiom: "ipad", scale: 2),
         Slot(width: 74, height: 55, idiom: "ipad", scale: 2),
-        Slot(width: 27, height: 20, idiom: "universal", scale: 2), Slot(width: 27, height: 20, idiom: "universal", scale: 3),
-        Slot(width: 32, height: 24, idiom: "universal", scale: 2), Slot(width: 32, height: 24, idiom: "universal", scale: 3),
+        Slot(width: 27, height: 20, idiom: "universal", scale: 2),
+        Slot(width: 27, height: 20, idiom: "universal", scale: 3),
+        Slot(width: 32, height: 24, idiom: "universal", scale: 2),
+        Slot(width: 32, height: 24, idiom: "universal", scale: 3),
         Slot(width: 1024, height: 768, idiom: "ios-marketing", scale: 1),
-        Slot(width: 1024, height: 1024, idiom: "ios-marketing", scale: 1),
+        Slot(width: 1024, height: 1024, idiom: "ios-marketing", scale: 1)
     ]
 
     /// The file of `slot` in the icon set of the catalog at `catalog`, when the set lists one
     /// that exists (for drawing the app's icon, as a transcript's template messages do).
     public static func file(for slot: Slot, inCatalog catalog: URL) -> URL? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
-        guard let name = entries.sorted().first(where: { $0.lowercased().hasSuffix(".stickersiconset") }) else { return nil }
+        guard let name = entries.sorted().first(where: { $0.lowercased().hasSuffix(".stickersiconset") }) else {
+            return nil
+        }
         let folder = catalog.appendingPathComponent(name)
         guard let contents = try? ContentsJSON(folder: folder) else { return nil }
         let images = contents.root["images"] as? [[String: Any]] ?? []
@@ -50,7 +54,9 @@ public enum MessagesIconSet {
             image["size"] as? String == slot.size && image["idiom"] as? String == slot.idiom
                 && (image["scale"] as? String ?? "1x") == "\(slot.scale)x"
         }
-        guard let filename = entry?["filename"] as? String, !filename.isEmpty, !filename.contains("/") else { return nil }
+        guard let filename = entry?["filename"] as? String, !filename.isEmpty, !filename.contains("/") else {
+            return nil
+        }
         let file = folder.appendingPathComponent(filename)
         return FileManager.default.fileExists(atPath: file.path) ? file : nil
     }
@@ -61,7 +67,9 @@ public enum MessagesIconSet {
     public static func problems(inCatalog catalog: URL, limits: DecodingLimits = .default) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
         guard let name = entries.sorted().first(where: { $0.lowercased().hasSuffix(".stickersiconset") }) else {
-            return ["the catalog has no iMessage app icon set (a .stickersiconset folder); App Store Connect refuses the app"]
+            return [
+                "the catalog has no iMessage app icon set (a .stickersiconset folder); App Store Connect refuses the app"
+            ]
         }
         let folder = catalog.appendingPathComponent(name)
         let contents: ContentsJSON

@@ -27,24 +27,28 @@ public struct PackValidator: Sendable {
             summaries.append(checker.summary)
             stickerFindings += checker.findings
         }
-        let sides = Set(summaries.compactMap { summary -> String? in
-            guard let w = summary.width, let h = summary.height else { return nil }
-            return "\(w)x\(h)"
-        })
+        let sides = Set(
+            summaries.compactMap { summary -> String? in
+                guard let w = summary.width, let h = summary.height else { return nil }
+                return "\(w)x\(h)"
+            })
         if sides.count > 1 {
-            findings.append(ValidationFinding(
-                .warning, sticker: nil, rule: .mixedSizes,
-                message: "stickers come in \(sides.count) sizes (\(sides.sorted().joined(separator: ", "))); a pack shows every sticker at one size",
-                measured: sides.sorted().joined(separator: ", ")))
+            findings.append(
+                ValidationFinding(
+                    .warning, sticker: nil, rule: .mixedSizes,
+                    message:
+                        "stickers come in \(sides.count) sizes (\(sides.sorted().joined(separator: ", "))); a pack shows every sticker at one size",
+                    measured: sides.sorted().joined(separator: ", ")))
         }
         if let catalog = pack.catalogFolder {
             for problem in MessagesIconSet.problems(inCatalog: catalog, limits: limits) {
                 findings.append(ValidationFinding(.error, sticker: nil, rule: .iconSet, message: problem))
             }
         }
-        return ValidationReport(pack: pack.name, gridSize: pack.gridSize.rawValue,
-                                gridSizeDeclared: pack.declaredGridSize != nil,
-                                stickers: summaries, findings: findings + stickerFindings)
+        return ValidationReport(
+            pack: pack.name, gridSize: pack.gridSize.rawValue,
+            gridSizeDeclared: pack.declaredGridSize != nil,
+            stickers: summaries, findings: findings + stickerFindings)
     }
 }
 
@@ -99,16 +103,21 @@ private struct StickerChecker {
         return false
     }
 
-    private mutating func add(_ severity: ValidationFinding.Severity, _ rule: StickerRule, _ message: String,
-                              measured: String? = nil, limit: String? = nil) {
-        findings.append(ValidationFinding(severity, sticker: sticker.name, rule: rule, message: message, measured: measured, limit: limit))
+    private mutating func add(
+        _ severity: ValidationFinding.Severity, _ rule: StickerRule, _ message: String,
+        measured: String? = nil, limit: String? = nil
+    ) {
+        findings.append(
+            ValidationFinding(
+                severity, sticker: sticker.name, rule: rule, message: message, measured: measured, limit: limit))
     }
 
     private mutating func checkDescription() {
         let text = sticker.localizedDescription
         let length = text.utf16.count
         if length > thresholds.maxDescriptionLength {
-            add(.error, .descriptionLength,
+            add(
+                .error, .descriptionLength,
                 "description is \(length) characters; Messages allows \(thresholds.maxDescriptionLength)",
                 measured: "\(length) characters", limit: "\(thresholds.maxDescriptionLength) characters")
         }
@@ -118,7 +127,8 @@ private struct StickerChecker {
     /// that is a warning, so the loss is never silent.
     private mutating func checkFitLoss() {
         guard let loss = sticker.fitLoss, loss.isVisible else { return }
-        add(.warning, .fitLoss, loss.warning, measured: loss.description,
+        add(
+            .warning, .fitLoss, loss.warning, measured: loss.description,
             limit: String(cFormat: "%.0f dB, SSIM %.2f", FitLoss.warningPSNR, FitLoss.warningSSIM))
     }
 
@@ -127,10 +137,14 @@ private struct StickerChecker {
         let bytes = fileSize(file)
         let name = file.lastPathComponent
         if bytes >= thresholds.fileBytesError {
-            add(.error, .fileSize, "\(name) is \(bytes) bytes; stickers must be under 500 KB (\(thresholds.fileBytesWarning) bytes; \(thresholds.fileBytesError) read as KiB)",
+            add(
+                .error, .fileSize,
+                "\(name) is \(bytes) bytes; stickers must be under 500 KB (\(thresholds.fileBytesWarning) bytes; \(thresholds.fileBytesError) read as KiB)",
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         } else if bytes >= thresholds.fileBytesWarning {
-            add(.warning, .fileSize, "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it",
+            add(
+                .warning, .fileSize,
+                "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it",
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
         let head = readHead(file)
@@ -139,12 +153,15 @@ private struct StickerChecker {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
             // Every format the codec reads that Messages does not take, fit converts.
             let fix = sniffed == nil ? "" : "; `stickers fit` converts it"
-            add(.error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
+            add(
+                .error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
                 measured: describeSignature(head, sniffed: sniffed), limit: "PNG, APNG, GIF, JPEG")
             return false
         }
         if format == .png, head.count >= 16, Array(head[12..<16]) == Array("CgBI".utf8) {
-            add(.warning, .cgbi, "\(name) is an Apple CgBI PNG (Xcode's iOS-optimised form): other tools cannot read it, and StickerKit cannot preview it; export the original PNG",
+            add(
+                .warning, .cgbi,
+                "\(name) is an Apple CgBI PNG (Xcode's iOS-optimised form): other tools cannot read it, and StickerKit cannot preview it; export the original PNG",
                 measured: "CgBI chunk")
             return false
         }
@@ -154,7 +171,9 @@ private struct StickerChecker {
     private mutating func report(_ error: PackError) {
         switch error {
         case .codec(let path, let codecError):
-            add(.error, .decodes, "\(URL(fileURLWithPath: path).lastPathComponent) does not decode: \(codecError)", measured: "\(codecError)")
+            add(
+                .error, .decodes, "\(URL(fileURLWithPath: path).lastPathComponent) does not decode: \(codecError)",
+                measured: "\(codecError)")
         case .fileTooLarge(_, let bytes, _):
             add(.error, .decodes, "\(bytes) bytes is too large to read", measured: "\(bytes) bytes")
         default:
@@ -166,19 +185,26 @@ private struct StickerChecker {
         let (w, h) = (animation.width, animation.height)
         let range = thresholds.minSide...thresholds.maxSide
         if !range.contains(w) || !range.contains(h) {
-            add(.error, .pixelSize, "\(w)x\(h) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
+            add(
+                .error, .pixelSize,
+                "\(w)x\(h) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
                 measured: "\(w)x\(h) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px")
         }
         if w != h {
-            add(.warning, .square, "\(w)x\(h) px is not square; the browser letterboxes it in a square cell", measured: "\(w)x\(h) px")
+            add(
+                .warning, .square, "\(w)x\(h) px is not square; the browser letterboxes it in a square cell",
+                measured: "\(w)x\(h) px")
         }
         if let declared = pack.declaredGridSize, w == h, range.contains(w), w != declared.pixels {
-            add(.warning, .gridSize, "\(w) px, but the pack's grid-size \(declared) wants \(declared.pixels) px",
+            add(
+                .warning, .gridSize, "\(w) px, but the pack's grid-size \(declared) wants \(declared.pixels) px",
                 measured: "\(w) px", limit: "\(declared.pixels) px")
         }
         if isSequence {
             for info in animation.fileInfos where info.width != w || info.height != h {
-                add(.warning, .square, "sequence frames differ in size (\(info.width)x\(info.height) against \(w)x\(h)); they are centred",
+                add(
+                    .warning, .square,
+                    "sequence frames differ in size (\(info.width)x\(info.height) against \(w)x\(h)); they are centred",
                     measured: "\(info.width)x\(info.height) px")
                 break
             }
@@ -189,12 +215,18 @@ private struct StickerChecker {
         for (info, file) in zip(animation.fileInfos, sticker.files) {
             let name = file.lastPathComponent
             if let warning = info.warnings.first(where: { $0.kind == .animationIgnored }) {
-                add(.warning, .lostAnimation, "\(name): the APNG animation is broken, so only the still default image shows (\(warning.message))",
+                add(
+                    .warning, .lostAnimation,
+                    "\(name): the APNG animation is broken, so only the still default image shows (\(warning.message))",
                     measured: "acTL ignored")
             } else if info.format == .apng && info.frameCount == 1 {
-                add(.warning, .lostAnimation, "\(name) is an APNG with a single frame: it does not animate", measured: "1 frame")
+                add(
+                    .warning, .lostAnimation, "\(name) is an APNG with a single frame: it does not animate",
+                    measured: "1 frame")
             } else if info.format == .png && ["apng"].contains(file.pathExtension.lowercased()) {
-                add(.warning, .lostAnimation, "\(name) is named .apng but has no acTL chunk: an optimiser may have flattened it",
+                add(
+                    .warning, .lostAnimation,
+                    "\(name) is named .apng but has no acTL chunk: an optimiser may have flattened it",
                     measured: "no acTL")
             }
         }
@@ -205,27 +237,36 @@ private struct StickerChecker {
         let delays = animation.delays.map(\.milliseconds)
         let short = delays.filter { $0 <= thresholds.shortDelayMilliseconds }
         if let shortest = short.min() {
-            add(.warning, .shortDelay, "\(short.count) of \(delays.count) frames show for \(format(shortest)) ms or less; players show those for 100 ms",
+            add(
+                .warning, .shortDelay,
+                "\(short.count) of \(delays.count) frames show for \(format(shortest)) ms or less; players show those for 100 ms",
                 measured: "\(format(shortest)) ms", limit: "> \(format(thresholds.shortDelayMilliseconds)) ms")
         }
         let loopSeconds = delays.reduce(0, +) / 1000
         if loopSeconds > thresholds.maxLoopSeconds {
-            add(.warning, .loopDuration, "one loop lasts \(format(loopSeconds)) s; keep it within \(format(thresholds.maxLoopSeconds)) s",
+            add(
+                .warning, .loopDuration,
+                "one loop lasts \(format(loopSeconds)) s; keep it within \(format(thresholds.maxLoopSeconds)) s",
                 measured: "\(format(loopSeconds)) s", limit: "\(format(thresholds.maxLoopSeconds)) s")
         }
         if animation.frameCount > thresholds.maxFrames {
-            add(.warning, .frameCount, "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames)",
+            add(
+                .warning, .frameCount, "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames)",
                 measured: "\(animation.frameCount) frames", limit: "\(thresholds.maxFrames) frames")
         }
         if loopSeconds > 0 {
             let fps = Double(animation.frameCount) / loopSeconds
             if fps > thresholds.maxFramesPerSecond {
-                add(.warning, .frameRate, "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain",
+                add(
+                    .warning, .frameRate,
+                    "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain",
                     measured: "\(format(fps)) fps", limit: "\(format(thresholds.maxFramesPerSecond)) fps")
             }
         }
         if animation.decodedBytes > thresholds.maxDecodedBytes {
-            add(.warning, .playbackCost, "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded",
+            add(
+                .warning, .playbackCost,
+                "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded",
                 measured: "\(animation.decodedBytes) bytes", limit: "\(thresholds.maxDecodedBytes) bytes")
         }
     }
@@ -241,7 +282,9 @@ private struct StickerChecker {
             return
         }
         if !sawTransparency {
-            add(.warning, .transparency, "no pixel is transparent: the sticker shows as an opaque box over bubbles and photos",
+            add(
+                .warning, .transparency,
+                "no pixel is transparent: the sticker shows as an opaque box over bubbles and photos",
                 measured: "all pixels opaque")
         }
     }

@@ -22,8 +22,10 @@ public struct ValidationFinding: Sendable, Hashable, Codable, CustomStringConver
     public var limit: String?
 
     /// Creates a finding.
-    public init(_ severity: Severity, sticker: String?, rule: StickerRule, message: String,
-                measured: String? = nil, limit: String? = nil) {
+    public init(
+        _ severity: Severity, sticker: String?, rule: StickerRule, message: String,
+        measured: String? = nil, limit: String? = nil
+    ) {
         self.severity = severity
         self.sticker = sticker
         self.rule = rule

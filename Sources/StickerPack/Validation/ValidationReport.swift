@@ -23,7 +23,10 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     }
 
     /// Creates a report.
-    public init(pack: String, gridSize: String, gridSizeDeclared: Bool, stickers: [StickerSummary], findings: [ValidationFinding]) {
+    public init(
+        pack: String, gridSize: String, gridSizeDeclared: Bool, stickers: [StickerSummary],
+        findings: [ValidationFinding]
+    ) {
         self.pack = pack
         self.gridSize = gridSize
         self.gridSizeDeclared = gridSizeDeclared

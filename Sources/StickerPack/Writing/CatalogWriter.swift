@@ -11,8 +11,9 @@ public enum CatalogWriter {
             /// One image: its file name (with extension) and bytes.
             case file(name: String, bytes: [UInt8])
             /// A sticker sequence: frame files in order, and its timing.
-            case sequence(frames: [(name: String, bytes: [UInt8])], duration: Double,
-                          durationType: StickerSequence.DurationType, repetitions: Int)
+            case sequence(
+                frames: [(name: String, bytes: [UInt8])], duration: Double,
+                durationType: StickerSequence.DurationType, repetitions: Int)
         }
 
         /// The folder name without extension (also the image's base name).
@@ -77,15 +78,23 @@ public enum CatalogWriter {
                 let sticker = pack.appendingPathComponent(entry.name + ".sticker")
                 try manager.createDirectory(at: sticker, withIntermediateDirectories: true)
                 try Data(bytes).write(to: sticker.appendingPathComponent(fileName))
-                try json(["info": entry.info, "properties": ["filename": fileName, "accessibility-label": entry.accessibilityLabel]], to: sticker)
+                try json(
+                    [
+                        "info": entry.info,
+                        "properties": ["filename": fileName, "accessibility-label": entry.accessibilityLabel]
+                    ], to: sticker)
                 listed.append(["filename": entry.name + ".sticker"])
             case .sequence(let frames, let duration, let durationType, let repetitions):
                 let sequence = pack.appendingPathComponent(entry.name + ".stickersequence")
                 try manager.createDirectory(at: sequence, withIntermediateDirectories: true)
                 for frame in frames { try Data(frame.bytes).write(to: sequence.appendingPathComponent(frame.name)) }
-                let properties: [String: Any] = ["accessibility-label": entry.accessibilityLabel, "duration": duration,
-                                                 "duration-type": durationType.rawValue, "repetitions": repetitions]
-                try json(["info": entry.info, "properties": properties, "frames": frames.map { ["filename": $0.name] }], to: sequence)
+                let properties: [String: Any] = [
+                    "accessibility-label": entry.accessibilityLabel, "duration": duration,
+                    "duration-type": durationType.rawValue, "repetitions": repetitions
+                ]
+                try json(
+                    ["info": entry.info, "properties": properties, "frames": frames.map { ["filename": $0.name] }],
+                    to: sequence)
                 listed.append(["filename": entry.name + ".stickersequence"])
             }
         }
@@ -94,7 +103,10 @@ public enum CatalogWriter {
         try manager.createDirectory(at: iconSet, withIntermediateDirectories: true)
         for icon in icons { try Data(icon.png).write(to: iconSet.appendingPathComponent(icon.fileName)) }
         let images: [[String: Any]] = icons.map { icon in
-            ["size": icon.slot.size, "idiom": icon.slot.idiom, "filename": icon.fileName, "scale": "\(icon.slot.scale)x"]
+            [
+                "size": icon.slot.size, "idiom": icon.slot.idiom, "filename": icon.fileName,
+                "scale": "\(icon.slot.scale)x"
+            ]
         }
         try json(["info": info, "images": images], to: iconSet)
     }
@@ -110,7 +122,8 @@ public enum CatalogWriter {
         var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
         base = String(base.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }
-        var name = base, counter = 2
+        var name = base
+        var counter = 2
         while taken.contains(name.lowercased()) {
             name = "\(base) \(counter)"
             counter += 1

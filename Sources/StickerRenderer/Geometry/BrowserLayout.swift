@@ -54,8 +54,10 @@ public struct BrowserLayout: Sendable, Hashable {
     /// - Parameters:
     ///   - compactHeight: the strip's height in compact style.
     ///   - showAll: in expanded style, grow the canvas downward until every sticker shows.
-    public init(view: ViewSize, style: BrowserStyle, size: StickerSize, scale: Int, stickerCount: Int,
-                compactHeight: CompactHeight = .default, showAll: Bool = false) {
+    public init(
+        view: ViewSize, style: BrowserStyle, size: StickerSize, scale: Int, stickerCount: Int,
+        compactHeight: CompactHeight = .default, showAll: Bool = false
+    ) {
         self.view = view
         self.style = style
         self.size = size
@@ -64,7 +66,9 @@ public struct BrowserLayout: Sendable, Hashable {
         let side = BrowserLayout.cellSide(for: size, viewWidth: view.width)
         cellSide = side
         let content = view.width - 2 * BrowserLayout.sideInset
-        let columns = max(1, Int(((content + BrowserLayout.interitemSpacing) / (side + BrowserLayout.interitemSpacing)).rounded(.down)))
+        let columns = max(
+            1,
+            Int(((content + BrowserLayout.interitemSpacing) / (side + BrowserLayout.interitemSpacing)).rounded(.down)))
         self.columns = columns
         gap = columns > 1 ? (content - Double(columns) * side) / Double(columns - 1) : 0
         let rows = (stickerCount + columns - 1) / columns
@@ -73,21 +77,28 @@ public struct BrowserLayout: Sendable, Hashable {
         case .compact:
             canvasHeight = compactHeight.points(inViewHeight: view.height)
         case .expanded:
-            let needed = rows == 0 ? 0 : 2 * BrowserLayout.verticalInset + Double(rows) * side + Double(rows - 1) * BrowserLayout.lineSpacing
+            let needed =
+                rows == 0
+                ? 0
+                : 2 * BrowserLayout.verticalInset + Double(rows) * side + Double(rows - 1) * BrowserLayout.lineSpacing
             canvasHeight = showAll ? max(view.height, needed) : view.height
         }
         var cells: [Cell] = []
         let sidePixels = Int((side * Double(scale)).rounded())
         let canvasPixelHeight = Int((canvasHeight * Double(scale)).rounded())
         for index in 0..<stickerCount {
-            let row = index / columns, column = index % columns
+            let row = index / columns
+            let column = index % columns
             let x = BrowserLayout.sideInset + Double(column) * (side + gap)
             let y = BrowserLayout.verticalInset + Double(row) * (side + BrowserLayout.lineSpacing)
             guard y < canvasHeight else { break }
-            let rect = PixelRect(x: Int((x * Double(scale)).rounded()), y: Int((y * Double(scale)).rounded()),
-                                 width: sidePixels, height: sidePixels)
-            cells.append(Cell(index: index, row: row, column: column, x: x, y: y, pixels: rect,
-                              isClipped: rect.y + rect.height > canvasPixelHeight))
+            let rect = PixelRect(
+                x: Int((x * Double(scale)).rounded()), y: Int((y * Double(scale)).rounded()),
+                width: sidePixels, height: sidePixels)
+            cells.append(
+                Cell(
+                    index: index, row: row, column: column, x: x, y: y, pixels: rect,
+                    isClipped: rect.y + rect.height > canvasPixelHeight))
         }
         self.cells = cells
     }
@@ -113,11 +124,13 @@ public struct BrowserLayout: Sendable, Hashable {
     /// natural size (pixels / 3 points), shrunk to fit the cell keeping its aspect ratio,
     /// centred.
     public func stickerRect(in cell: Cell, stickerWidth width: Int, height: Int) -> PixelRect {
-        let naturalWidth = Double(width) / 3, naturalHeight = Double(height) / 3
+        let naturalWidth = Double(width) / 3
+        let naturalHeight = Double(height) / 3
         let fit = min(1, cellSide / max(naturalWidth, naturalHeight))
         let w = max(1, Int((naturalWidth * fit * Double(scale)).rounded()))
         let h = max(1, Int((naturalHeight * fit * Double(scale)).rounded()))
-        return PixelRect(x: cell.pixels.x + (cell.pixels.width - w) / 2, y: cell.pixels.y + (cell.pixels.height - h) / 2,
-                         width: w, height: h)
+        return PixelRect(
+            x: cell.pixels.x + (cell.pixels.width - w) / 2, y: cell.pixels.y + (cell.pixels.height - h) / 2,
+            width: w, height: h)
     }
 }

@@ -15,7 +15,8 @@ public struct ViewSize: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 4096, h <= 4096 else { return nil }
+            w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 4096, h <= 4096
+        else { return nil }
         self.init(width: w, height: h)
     }
 

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import StickerPack
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes files all-or-nothing: bytes go to a hidden temporary file beside the target, which
@@ -37,7 +38,9 @@ public enum AtomicFile {
         }
         let temporary = URL(fileURLWithPath: temporaryPath(for: path))
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw WriteError(description: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw WriteError(description: "\(path): cannot be written (\(String(cString: strerror(errno))))")
+        }
         var failure: String?
         if !FileDescriptorOutput.write(bytes, to: fd) { failure = String(cString: strerror(errno)) }
         if failure == nil && durable && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }

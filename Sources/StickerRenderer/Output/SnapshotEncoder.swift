@@ -34,11 +34,14 @@ public enum SnapshotEncoder {
     /// Renders `renderer`'s browser over `duration` seconds into an APNG that loops forever,
     /// with a frame wherever any sticker changes; each frame after the first stores only the
     /// rectangle that changed. `progress` is told (frames done, frames in all).
-    public static func apng(_ renderer: BrowserRenderer, duration: Double,
-                            progress: ((Int, Int) -> Void)? = nil) throws -> [UInt8] {
+    public static func apng(
+        _ renderer: BrowserRenderer, duration: Double,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws -> [UInt8] {
         let count = renderer.changeTimes(duration: duration).count
-        var writer = APNGWriter(width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight,
-                                frameCount: count, plays: 0)
+        var writer = APNGWriter(
+            width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight,
+            frameCount: count, plays: 0)
         var done = 0
         try renderer.animate(duration: duration) { image, changed, start, length in
             appendFrame(image, changed: changed, start: start, end: start + length, to: &writer)
@@ -53,9 +56,12 @@ public enum SnapshotEncoder {
     /// rule (``FrameDelay/stored(durations:)``), carried from `start`: exact when a fraction
     /// fits, else rounded so that the frame ends within half a unit of `end`, and rounding never
     /// accumulates from frame to frame.
-    public static func appendFrame(_ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter) {
+    public static func appendFrame(
+        _ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter
+    ) {
         let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
-        writer.append(premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
-                      width: area.width, height: area.height, delay: FrameDelay.stored(durations: [start, end - start])[1])
+        writer.append(
+            premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
+            width: area.width, height: area.height, delay: FrameDelay.stored(durations: [start, end - start])[1])
     }
 }

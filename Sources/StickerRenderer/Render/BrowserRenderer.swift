@@ -34,9 +34,10 @@ public final class BrowserRenderer {
         // The stickers read to guess the size are kept for the layout below.
         let size = options.size ?? BrowserRenderer.packSize(pack, limits: options.limits, keeping: &animations)
         self.size = size
-        let layout = BrowserLayout(view: options.view, style: options.style, size: size, scale: options.scale,
-                                   stickerCount: pack.stickers.count, compactHeight: options.compactHeight,
-                                   showAll: options.showAll)
+        let layout = BrowserLayout(
+            view: options.view, style: options.style, size: size, scale: options.scale,
+            stickerCount: pack.stickers.count, compactHeight: options.compactHeight,
+            showAll: options.showAll)
         self.layout = layout
         let visible = layout.cells.map(\.index)
         animations.withUnsafeMutableBufferPointer { slots in
@@ -44,7 +45,9 @@ public final class BrowserRenderer {
             DispatchQueue.concurrentPerform(iterations: visible.count) { i in
                 guard slots.value[visible[i]] == nil else { return }
                 let sticker = pack.stickers[visible[i]]
-                slots.value[visible[i]] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: options.limits) }
+                slots.value[visible[i]] = Result { () throws(PackError) in
+                    try StickerAnimation.load(sticker, limits: options.limits)
+                }
             }
         }
         var players: [StickerPlayer] = []
@@ -59,14 +62,17 @@ public final class BrowserRenderer {
                 // pixels of that place instead of being resampled into it.
                 let rect = layout.stickerRect(in: cell, stickerWidth: animation.width, height: animation.height)
                 if animation.isVector, max(rect.width, rect.height) != max(animation.width, animation.height),
-                   let drawn = try? animation.drawingVectors(atSide: max(rect.width, rect.height)) {
+                    let drawn = try? animation.drawingVectors(atSide: max(rect.width, rect.height))
+                {
                     animation = drawn
                 }
                 let bytes = animation.frameCount * rect.width * rect.height * 4
                 let cacheAll = animation.isAnimated && plannedCache + bytes <= options.frameCacheBytes
                 if cacheAll { plannedCache += bytes }
-                players.append(StickerPlayer(index: cell.index, animation: animation, rect: rect, timing: options.timing,
-                                             resampler: resampler, cacheAll: cacheAll))
+                players.append(
+                    StickerPlayer(
+                        index: cell.index, animation: animation, rect: rect, timing: options.timing,
+                        resampler: resampler, cacheAll: cacheAll))
             case .failure(let error):
                 problems.append((pack.stickers[cell.index].name, error))
                 placeholders.append(cell.pixels)
@@ -139,8 +145,10 @@ public final class BrowserRenderer {
 
     /// Renders the browser at every change in `0..<duration` and hands each frame to `body`
     /// with its start time and display time. Only the cells that changed are redrawn.
-    public func animate(duration: Double, maxFrames: Int = 10_000,
-                        _ body: (_ image: RGBAImage, _ changed: PixelRect, _ start: Double, _ length: Double) throws -> Void) throws {
+    public func animate(
+        duration: Double, maxFrames: Int = 10_000,
+        _ body: (_ image: RGBAImage, _ changed: PixelRect, _ start: Double, _ length: Double) throws -> Void
+    ) throws {
         let times = changeTimes(duration: duration, maxFrames: maxFrames)
         let base = makeBase()
         var canvas = base
@@ -165,10 +173,13 @@ public final class BrowserRenderer {
     /// The snapshot whose sticker frames `frameIndex` names, as rows to draw: the one
     /// definition of a snapshot, which both the canvas and the PNG are drawn from.
     private func snapshotRows(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> SnapshotRows {
-        let images = try scaledImages(frames: frameIndex)
-        let stickers = players.indices.compactMap { i in images[i].map { ($0, x: players[i].rect.x, y: players[i].rect.y) } }
-        return SnapshotRows(width: layout.pixelWidth, height: layout.pixelHeight, background: options.background,
-                            baseImage: placeholders.isEmpty ? nil : makeBase(), stickers: stickers)
+        let images = try scaledFrames(frameIndex)
+        let stickers = players.indices.compactMap { i in
+            images[i].map { ($0, x: players[i].rect.x, y: players[i].rect.y) }
+        }
+        return SnapshotRows(
+            width: layout.pixelWidth, height: layout.pixelHeight, background: options.background,
+            baseImage: placeholders.isEmpty ? nil : makeBase(), stickers: stickers)
     }
 
     private func compose(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> RGBAImage {
@@ -184,12 +195,13 @@ public final class BrowserRenderer {
 
     private func composePNG(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [UInt8] {
         let rows = try snapshotRows(frameIndex)
-        return PNGEncoder.encodeFast(width: rows.width, height: rows.height, opaque: options.background.isOpaque,
-                                     repeatsRowAbove: { rows.repeatsRowAbove($0) }) { rows.draw(row: $0, into: $1) }
+        return PNGEncoder.encodeFast(
+            width: rows.width, height: rows.height, opaque: options.background.isOpaque,
+            repeatsRowAbove: { rows.repeatsRowAbove($0) }, drawRow: { rows.draw(row: $0, into: $1) })
     }
 
     /// Every player's scaled frame `frameIndex` names, decoded concurrently.
-    private func scaledImages(frames frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [RGBAImage?] {
+    private func scaledFrames(_ frameIndex: (StickerPlayer) -> Int) throws(PackError) -> [RGBAImage?] {
         let wanted = players.map(frameIndex)
         return try scaledImages { wanted[$0] }
     }
@@ -201,9 +213,11 @@ public final class BrowserRenderer {
             .sorted { self.players[$0.0].sourcePixels > self.players[$1.0].sourcePixels }
         var results = [Result<RGBAImage, PackError>?](repeating: nil, count: players.count)
         let players = self.players
-        let run: @Sendable (UncheckedSendable<UnsafeMutableBufferPointer<Result<RGBAImage, PackError>?>>, (Int, Int)) -> Void = { slots, job in
-            slots.value[job.0] = Result { () throws(PackError) in try players[job.0].image(forFrame: job.1) }
-        }
+        let run:
+            @Sendable (UncheckedSendable<UnsafeMutableBufferPointer<Result<RGBAImage, PackError>?>>, (Int, Int)) -> Void =
+                { slots, job in
+                    slots.value[job.0] = Result { () throws(PackError) in try players[job.0].image(forFrame: job.1) }
+                }
         results.withUnsafeMutableBufferPointer { buffer in
             let slots = UncheckedSendable(buffer)
             if options.threads <= 1 || jobs.count <= 1 {
@@ -227,13 +241,17 @@ public final class BrowserRenderer {
     }
 
     /// ``packSize(_:limits:)``, recording each sticker it reads in `loaded` (by index).
-    private static func packSize(_ pack: StickerPack, limits: DecodingLimits,
-                                 keeping loaded: inout [Result<StickerAnimation, PackError>?]) -> StickerSize {
+    private static func packSize(
+        _ pack: StickerPack, limits: DecodingLimits,
+        keeping loaded: inout [Result<StickerAnimation, PackError>?]
+    ) -> StickerSize {
         if let declared = pack.declaredGridSize { return declared }
         for (index, sticker) in pack.stickers.enumerated() {
             let result = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: limits) }
             loaded[index] = result
-            if case .success(let animation) = result { return nearestSize(toSide: max(animation.width, animation.height)) }
+            if case .success(let animation) = result {
+                return nearestSize(toSide: max(animation.width, animation.height))
+            }
         }
         return .regular
     }

@@ -7,9 +7,11 @@ import StickerPixels
 public enum ContactSheets {
     /// Each sticker (a row) on each background (a column), at `time` seconds, in cells of the
     /// pack's size at `scale`. Unreadable stickers show the placeholder.
-    public static func backgrounds(_ pack: StickerPack, backgrounds: [Background], size: StickerSize? = nil,
-                                   scale: Int = 3, time: Double = 0, timing: FrameTimingPolicy = .apple,
-                                   limits: DecodingLimits = .default) -> (image: RGBAImage, problems: [(sticker: String, error: PackError)]) {
+    public static func backgrounds(
+        _ pack: StickerPack, backgrounds: [Background], size: StickerSize? = nil,
+        scale: Int = 3, time: Double = 0, timing: FrameTimingPolicy = .apple,
+        limits: DecodingLimits = .default
+    ) -> (image: RGBAImage, problems: [(sticker: String, error: PackError)]) {
         let size = size ?? BrowserRenderer.packSize(pack, limits: limits)
         let cell = size.points * scale
         let pad = 8 * scale
@@ -31,7 +33,9 @@ public enum ContactSheets {
             } catch {
                 problems.append((sticker.name, error))
                 for column in backgrounds.indices {
-                    Placeholder.draw(in: &sheet, rect: PixelRect(x: column * tile + pad, y: row * tile + pad, width: cell, height: cell))
+                    Placeholder.draw(
+                        in: &sheet,
+                        rect: PixelRect(x: column * tile + pad, y: row * tile + pad, width: cell, height: cell))
                 }
                 continue
             }
@@ -54,14 +58,18 @@ public enum ContactSheets {
 
     /// Every frame of `animation` in a grid of `columns`, each over a checkerboard in a
     /// `cell`-pixel square with its start time written under it.
-    public static func filmstrip(_ animation: StickerAnimation, columns: Int = 8, cell: Int = 204,
-                                 timing: FrameTimingPolicy = .apple) throws(PackError) -> (image: RGBAImage, frames: [FilmstripFrame]) {
+    public static func filmstrip(
+        _ animation: StickerAnimation, columns: Int = 8, cell: Int = 204,
+        timing: FrameTimingPolicy = .apple
+    ) throws(PackError) -> (image: RGBAImage, frames: [FilmstripFrame]) {
         let columns = max(1, min(columns, animation.frameCount))
         let rows = (animation.frameCount + columns - 1) / columns
         let label = TinyFont.lineHeight(scale: 2) + 6
         let pad = 6
-        let tileWidth = cell + 2 * pad, tileHeight = cell + 2 * pad + label
-        var sheet = Background.color(red: 255, green: 255, blue: 255).canvas(width: tileWidth * columns, height: tileHeight * rows)
+        let tileWidth = cell + 2 * pad
+        let tileHeight = cell + 2 * pad + label
+        var sheet = Background.color(red: 255, green: 255, blue: 255).canvas(
+            width: tileWidth * columns, height: tileHeight * rows)
         let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
         let fitted = fit(width: animation.width, height: animation.height, into: cell)
         let checker = Background.checker(cell: 8).canvas(width: cell, height: cell)
@@ -69,10 +77,14 @@ public enum ContactSheets {
         var iterator = animation.makeFrameIterator()
         while let frame = try iterator.next() {
             let index = frames.count
-            let x = (index % columns) * tileWidth + pad, y = (index / columns) * tileHeight + pad
+            let x = (index % columns) * tileWidth + pad
+            let y = (index / columns) * tileHeight + pad
             sheet.draw(checker, atX: x, y: y)
-            sheet.draw(Resampler().resize(RGBAImage(frame), width: fitted.width, height: fitted.height), atX: x + fitted.x, y: y + fitted.y)
-            let start = clock.starts[index], duration = clock.durations[index]
+            sheet.draw(
+                Resampler().resize(RGBAImage(frame), width: fitted.width, height: fitted.height), atX: x + fitted.x,
+                y: y + fitted.y)
+            let start = clock.starts[index]
+            let duration = clock.durations[index]
             TinyFont.draw("#\(index) \(milliseconds(start))ms", in: &sheet, x: x, y: y + cell + 4, scale: 2)
             frames.append(FilmstripFrame(index: index, start: start, duration: duration))
         }
@@ -82,7 +94,8 @@ public enum ContactSheets {
     /// An aspect-fit rectangle for a `width` x `height` image centred in a `side` square.
     public static func fit(width: Int, height: Int, into side: Int) -> PixelRect {
         let factor = Double(side) / Double(max(width, height))
-        let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
+        let w = max(1, Int((Double(width) * factor).rounded()))
+        let h = max(1, Int((Double(height) * factor).rounded()))
         return PixelRect(x: (side - w) / 2, y: (side - h) / 2, width: w, height: h)
     }
 

@@ -8,12 +8,15 @@ enum Placeholder {
         let thickness = max(1, rect.width / 40)
         for y in area.y..<(area.y + area.height) {
             for x in area.x..<(area.x + area.width) {
-                let u = x - rect.x, v = y - rect.y
+                let u = x - rect.x
+                let v = y - rect.y
                 let onCross = abs(u - v) < thickness || abs(u + v - rect.width + 1) < thickness
-                let onBorder = u < thickness || v < thickness || u >= rect.width - thickness || v >= rect.height - thickness
+                let onBorder =
+                    u < thickness || v < thickness || u >= rect.width - thickness || v >= rect.height - thickness
                 let color: (UInt8, UInt8, UInt8) = onCross || onBorder ? (255, 59, 48) : (200, 200, 200)
                 let o = (y * canvas.width + x) * 4
-                canvas.pixels[o] = color.0; canvas.pixels[o + 1] = color.1; canvas.pixels[o + 2] = color.2; canvas.pixels[o + 3] = 255
+                canvas.pixels[o] = color.0; canvas.pixels[o + 1] = color.1; canvas.pixels[o + 2] = color.2;
+                canvas.pixels[o + 3] = 255
             }
         }
     }

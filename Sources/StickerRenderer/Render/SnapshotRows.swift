@@ -1,8 +1,9 @@
 import AnimationCodec
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPixels
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A snapshot drawn one row at a time: the background row, then each sticker's row OVER it.
 /// Both snapshots are drawn from it: the PNG path composes rows straight into the encoder (so a
@@ -28,7 +29,9 @@ struct SnapshotRows: Sendable {
     /// Rows of a `width` x `height` canvas: `background` (a flat colour or transparency needs
     /// one row; anything else, or `baseImage` when given, is kept whole) under `stickers`,
     /// drawn in order at their origins.
-    init(width: Int, height: Int, background: Background, baseImage: RGBAImage?, stickers: [(RGBAImage, x: Int, y: Int)]) {
+    init(
+        width: Int, height: Int, background: Background, baseImage: RGBAImage?, stickers: [(RGBAImage, x: Int, y: Int)]
+    ) {
         self.width = width
         self.height = height
         switch (background, baseImage) {
@@ -40,7 +43,8 @@ struct SnapshotRows: Sendable {
             base = baseImage ?? background.canvas(width: width, height: height)
         }
         placements = stickers.compactMap { image, x, y in
-            let area = PixelRect(x: x, y: y, width: image.width, height: image.height).clipped(toWidth: width, height: height)
+            let area = PixelRect(x: x, y: y, width: image.width, height: image.height).clipped(
+                toWidth: width, height: height)
             return area.isEmpty ? nil : Placement(image: image, area: area, x: x, y: y)
         }
     }

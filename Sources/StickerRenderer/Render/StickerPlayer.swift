@@ -19,8 +19,10 @@ package final class StickerPlayer: @unchecked Sendable {
     private var iterator: StickerFrameIterator
     private var lastDecoded: (index: Int, image: RGBAImage)?
 
-    package init(index: Int, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
-         resampler: Resampler, cacheAll: Bool) {
+    package init(
+        index: Int, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
+        resampler: Resampler, cacheAll: Bool
+    ) {
         self.index = index
         self.animation = animation
         self.rect = rect
@@ -55,7 +57,8 @@ package final class StickerPlayer: @unchecked Sendable {
             }
         }
         guard let last = lastDecoded, last.index == frameIndex else {
-            throw .codec(path: animation.sourcePath, .frameIndexOutOfRange(index: frameIndex, frameCount: animation.frameCount))
+            throw .codec(
+                path: animation.sourcePath, .frameIndexOutOfRange(index: frameIndex, frameCount: animation.frameCount))
         }
         return last.image
     }
@@ -72,7 +75,9 @@ extension Collection where Element == StickerPlayer {
     package func changeTimes(duration: Double, maxFrames: Int) -> [Double] {
         var times: Set<Double> = [0]
         for player in self {
-            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) { times.insert((t * 1000).rounded() / 1000) }
+            for t in player.clock.changeTimes(until: duration, maxCount: maxFrames) {
+                times.insert((t * 1000).rounded() / 1000)
+            }
         }
         return Array(times.sorted().filter { $0 < duration || $0 == 0 }.prefix(maxFrames))
     }

@@ -51,7 +51,9 @@ public struct ANSIWriter: Sendable {
     /// with its top-left cell at (`originColumn`, `originRow`), 1-based, and what the screen
     /// shows afterwards (pass it back as `displayed` next time). Only changed cells are
     /// written; the cursor steps or jumps over unchanged runs.
-    public func update(from displayed: CellGrid?, to grid: CellGrid, originColumn: Int = 1, originRow: Int = 1) -> (output: String, displayed: CellGrid) {
+    public func update(from displayed: CellGrid?, to grid: CellGrid, originColumn: Int = 1, originRow: Int = 1) -> (
+        output: String, displayed: CellGrid
+    ) {
         let comparable = displayed.map { $0.columns == grid.columns && $0.rows == grid.rows } ?? false
         var shown = comparable ? displayed! : grid
         var out = ""
@@ -102,7 +104,8 @@ public struct ANSIWriter: Sendable {
     private func close(_ a: Pen, _ b: Pen) -> Bool {
         switch (a, b) {
         case (.rgb(let x), .rgb(let y)):
-            return abs(Int(x.r) - Int(y.r)) <= tolerance && abs(Int(x.g) - Int(y.g)) <= tolerance && abs(Int(x.b) - Int(y.b)) <= tolerance
+            return abs(Int(x.r) - Int(y.r)) <= tolerance && abs(Int(x.g) - Int(y.g)) <= tolerance
+                && abs(Int(x.b) - Int(y.b)) <= tolerance
         default: return a == b
         }
     }
@@ -130,21 +133,25 @@ public struct ANSIWriter: Sendable {
             if let current, close(current, wanted) { return current }
             return wanted
         }
-        var top = pen(cell.top), bottom = pen(cell.bottom)
+        var top = pen(cell.top)
+        var bottom = pen(cell.bottom)
         var glyph: String
         var foreground: Pen? = nil  // nil: a space, whose foreground does not matter
         var background: Pen
         if close(top, bottom), top != .terminalDefault, let current = state.foreground, current != .terminalDefault,
-           close(current, top), let currentBackground = state.background, !close(currentBackground, top) {
+            close(current, top), let currentBackground = state.background, !close(currentBackground, top)
+        {
             // One colour, already the foreground: a full block needs no colour change.
             glyph = "\u{2588}"; foreground = current; background = currentBackground; top = current; bottom = current
         } else if close(top, bottom) {
             glyph = " "; background = reuse(top, state.background); top = background; bottom = background
         } else if bottom == .terminalDefault {
-            glyph = "\u{2580}"; foreground = reuse(top, state.foreground); background = .terminalDefault; top = foreground!
+            glyph = "\u{2580}"; foreground = reuse(top, state.foreground); background = .terminalDefault;
+            top = foreground!
         } else if top == .terminalDefault {
             // The lower half block keeps the transparent upper half in the terminal's colour.
-            glyph = "\u{2584}"; foreground = reuse(bottom, state.foreground); background = .terminalDefault; bottom = foreground!
+            glyph = "\u{2584}"; foreground = reuse(bottom, state.foreground); background = .terminalDefault;
+            bottom = foreground!
         } else {
             // Two colours: an upper half block (top in the foreground) or a lower one (bottom in
             // the foreground), whichever changes fewer colour bytes given the pens already set.

@@ -57,7 +57,8 @@ public struct CellGrid: Sendable, Hashable {
             let p = image.pixel(x: x, y: y)
             guard p.a > faintAlpha else { return nil }
             // Premultiplied OVER the opaque backdrop, by BlendKernels' rule.
-            let shown = BlendKernels.over(SIMD4(p.r, p.g, p.b, p.a), onto: SIMD4(backdrop.r, backdrop.g, backdrop.b, 255))
+            let shown = BlendKernels.over(
+                SIMD4(p.r, p.g, p.b, p.a), onto: SIMD4(backdrop.r, backdrop.g, backdrop.b, 255))
             return RGB(shown[0], shown[1], shown[2])
         }
         for row in 0..<rows {

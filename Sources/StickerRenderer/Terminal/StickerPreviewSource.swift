@@ -14,7 +14,9 @@ public final class StickerPreviewSource: PreviewSource {
 
     /// Plays `animation` with `timing`, over `background` (`nil`: the terminal's own), scaled
     /// to the terminal with `filter`.
-    public init(animation: StickerAnimation, timing: FrameTimingPolicy, background: Background?, filter: Resampler.Filter = .box) {
+    public init(
+        animation: StickerAnimation, timing: FrameTimingPolicy, background: Background?, filter: Resampler.Filter = .box
+    ) {
         self.animation = animation
         self.background = background
         resampler = Resampler(filter: filter)

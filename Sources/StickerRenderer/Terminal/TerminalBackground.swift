@@ -1,7 +1,8 @@
 import Dispatch
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal's background colour, asked with OSC 11 (`ESC ] 11 ; ? ST`), which xterm, VTE,
@@ -59,7 +60,9 @@ public enum TerminalBackground {
     public static func parse(_ bytes: [UInt8]) -> CellGrid.RGB? {
         guard let start = find(Array("\u{1B}]11;rgb:".utf8), in: bytes) else { return nil }
         var parts: [UInt8] = []
-        var digits = 0, value = 0, index = start + 9
+        var digits = 0
+        var value = 0
+        var index = start + 9
         while index < bytes.count {
             let byte = bytes[index]
             if let digit = hexValue(byte) {

@@ -30,7 +30,9 @@ public enum TerminalColors: String, Sendable, Hashable, CaseIterable {
         let greyStep = max(0, min(23, (average - 8 + 5) / 10))
         let grey = 8 + 10 * greyStep
         func distance(_ c: (Int, Int, Int)) -> Int {
-            let dr = c.0 - Int(red), dg = c.1 - Int(green), db = c.2 - Int(blue)
+            let dr = c.0 - Int(red)
+            let dg = c.1 - Int(green)
+            let db = c.2 - Int(blue)
             return dr * dr + dg * dg + db * db
         }
         return distance((grey, grey, grey)) < distance(cube) ? 232 + greyStep : 16 + 36 * r + 6 * g + b

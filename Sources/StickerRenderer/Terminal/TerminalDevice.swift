@@ -1,7 +1,8 @@
 import FoundationEssentials
 import StickerPack
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the player draws: a size in cells and a byte sink.
@@ -23,7 +24,9 @@ public final class StandardOutputTerminal: TerminalDevice {
     /// The window size from `TIOCGWINSZ`, if standard output is a terminal.
     public func size() -> (columns: Int, rows: Int)? {
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return nil
+        }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 

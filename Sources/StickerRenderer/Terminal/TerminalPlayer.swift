@@ -1,10 +1,11 @@
 import Dispatch
 import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPack
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Plays a ``PreviewSource`` in a terminal: alternate screen, hidden cursor, each frame a
 /// synchronized update of only the cells that changed, re-fitted when the window changes,
@@ -46,7 +47,8 @@ public final class TerminalPlayer {
         /// One line for a person.
         public var description: String {
             switch self {
-            case .terminalTooSmall(let columns, let rows): return "the terminal is too small (\(columns)x\(rows) cells; at least 2x1 needed)"
+            case .terminalTooSmall(let columns, let rows):
+                return "the terminal is too small (\(columns)x\(rows) cells; at least 2x1 needed)"
             case .sticker(let error): return error.description
             }
         }
@@ -72,9 +74,11 @@ public final class TerminalPlayer {
     /// A player for `source` on `terminal`; `size` overrides the window size (cells);
     /// translucent pixels show over `backdrop` (the terminal's background, when known); `clock`
     /// is the time it plays by (the wall clock, unless a test steps it).
-    public init(source: PreviewSource, terminal: TerminalDevice, colors: TerminalColors, limits: Limits,
-                size: (columns: Int, rows: Int)? = nil, backdrop: CellGrid.RGB = CellGrid.RGB(0, 0, 0),
-                clock: PlaybackClock = WallClock()) {
+    public init(
+        source: PreviewSource, terminal: TerminalDevice, colors: TerminalColors, limits: Limits,
+        size: (columns: Int, rows: Int)? = nil, backdrop: CellGrid.RGB = CellGrid.RGB(0, 0, 0),
+        clock: PlaybackClock = WallClock()
+    ) {
         self.clock = clock
         self.backdrop = backdrop
         self.source = source
@@ -90,7 +94,7 @@ public final class TerminalPlayer {
     public func play() throws(Failure) -> (Ending, Statistics) {
         var statistics = Statistics()
         let signals = events.install()
-        defer { signals.forEach { $0.cancel() } }
+        defer { for signal in signals { signal.cancel() } }
         terminal.write(ANSIWriter.Control.enter)
         defer { terminal.write(ANSIWriter.Control.leave) }
 
@@ -109,7 +113,8 @@ public final class TerminalPlayer {
                 guard size.columns >= 2, size.rows >= 1 else {
                     throw .terminalTooSmall(columns: size.columns, rows: size.rows)
                 }
-                let newFit = TerminalFit(width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
+                let newFit = TerminalFit(
+                    width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows)
                 if newFit != fit {
                     terminal.write(ANSIWriter.Control.clear)
                     previous = nil
@@ -125,12 +130,14 @@ public final class TerminalPlayer {
 
             let grid: CellGrid
             do {
-                grid = CellGrid(try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight), backdrop: backdrop,
-                                faintAlpha: UInt8(ANSIWriter.playbackTolerance))
+                grid = CellGrid(
+                    try source.image(at: media, width: fit!.pixelWidth, height: fit!.pixelHeight), backdrop: backdrop,
+                    faintAlpha: UInt8(ANSIWriter.playbackTolerance))
             } catch {
                 throw .sticker(error)
             }
-            let (update, displayed) = writer.update(from: previous, to: grid, originColumn: fit!.column, originRow: fit!.row)
+            let (update, displayed) = writer.update(
+                from: previous, to: grid, originColumn: fit!.column, originRow: fit!.row)
             if !update.isEmpty {
                 let frame = ANSIWriter.Control.beginFrame + update + ANSIWriter.Control.endFrame
                 terminal.write(frame)

@@ -16,8 +16,8 @@ public enum DurationParsing {
     }
 }
 
-private extension String {
-    func trimmingCharacters(in set: Character) -> String {
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
         String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
     }
 }

@@ -66,7 +66,8 @@ public struct StickerClock: Sendable, Hashable {
         if let end = endMicros, t >= end { return durationMicros.count - 1 }
         let within = t % loopMicros
         // The last frame starting at or before `within` (zero-length frames are skipped over).
-        var low = 0, high = startMicros.count - 1
+        var low = 0
+        var high = startMicros.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if startMicros[mid] <= within { low = mid } else { high = mid - 1 }

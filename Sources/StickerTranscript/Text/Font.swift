@@ -15,7 +15,8 @@ public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingLibrary(let package):
             return "text needs \(package): apt-get install \(package)"
         case .unreadableFont(let path, let package):
-            return "cannot read the font \(path)" + (package.map { ": apt-get install \($0), or give another with --font" } ?? "")
+            return "cannot read the font \(path)"
+                + (package.map { ": apt-get install \($0), or give another with --font" } ?? "")
         }
     }
 }
@@ -37,14 +38,20 @@ public final class Font {
     /// the file comes from, for the error.
     public init(path: String, pixels: Double, package: String? = nil) throws(TextError) {
         switch sticker_text_load() {
-        case Int32(STICKER_TEXT_NO_FREETYPE.rawValue): throw .missingLibrary(package: String(cString: sticker_text_freetype_name()))
-        case Int32(STICKER_TEXT_NO_HARFBUZZ.rawValue): throw .missingLibrary(package: String(cString: sticker_text_harfbuzz_name()))
+        case Int32(STICKER_TEXT_NO_FREETYPE.rawValue):
+            throw .missingLibrary(package: String(cString: sticker_text_freetype_name()))
+        case Int32(STICKER_TEXT_NO_HARFBUZZ.rawValue):
+            throw .missingLibrary(package: String(cString: sticker_text_harfbuzz_name()))
         default: break
         }
-        guard let handle = sticker_font_open(path, 0, Float(pixels)) else { throw .unreadableFont(path: path, package: package) }
+        guard let handle = sticker_font_open(path, 0, Float(pixels)) else {
+            throw .unreadableFont(path: path, package: package)
+        }
         self.handle = handle
         self.pixels = pixels
-        var ascender: Float = 0, descender: Float = 0, gap: Float = 0
+        var ascender: Float = 0
+        var descender: Float = 0
+        var gap: Float = 0
         sticker_font_extents(handle, &ascender, &descender, &gap)
         self.ascender = Double(ascender)
         self.descender = Double(-descender)
@@ -66,12 +73,15 @@ public final class Font {
         while true {
             var glyphs = [sticker_glyph](repeating: sticker_glyph(), count: capacity)
             let count = utf8.withUnsafeMutableBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { sticker_font_shape(handle, $0.baseAddress, Int32($0.count), &glyphs, Int32(capacity)) }
+                bytes.withMemoryRebound(to: CChar.self) {
+                    sticker_font_shape(handle, $0.baseAddress, Int32($0.count), &glyphs, Int32(capacity))
+                }
             }
             guard Int(count) > capacity else {
                 return glyphs.prefix(Int(count)).map {
-                    ShapedGlyph(glyph: $0.glyph, cluster: Int($0.cluster), advance: Double($0.x_advance),
-                                offset: SIMD2(Double($0.x_offset), Double($0.y_offset)))
+                    ShapedGlyph(
+                        glyph: $0.glyph, cluster: Int($0.cluster), advance: Double($0.x_advance),
+                        offset: SIMD2(Double($0.x_offset), Double($0.y_offset)))
                 }
             }
             capacity = Int(count)
@@ -92,15 +102,18 @@ public final class Font {
         let sink = Sink()
         sink.origin = origin
         withExtendedLifetime(sink) {
-            sticker_font_outline(handle, glyph, Unmanaged.passUnretained(sink).toOpaque()) { context, verb, x1, y1, x2, y2, x3, y3 in
+            sticker_font_outline(handle, glyph, Unmanaged.passUnretained(sink).toOpaque()) {
+                context, verb, x1, y1, x2, y2, x3, y3 in
                 let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
                 // Font units are y up; the canvas is y down.
                 func point(_ x: Float, _ y: Float) -> SIMD2<Double> { sink.origin + SIMD2(Double(x), -Double(y)) }
                 switch verb {
                 case Int32(STICKER_PATH_MOVE.rawValue): sink.path.move(to: point(x1, y1))
                 case Int32(STICKER_PATH_LINE.rawValue): sink.path.line(to: point(x1, y1))
-                case Int32(STICKER_PATH_QUADRATIC.rawValue): sink.path.quadratic(to: point(x2, y2), control: point(x1, y1))
-                case Int32(STICKER_PATH_CUBIC.rawValue): sink.path.cubic(to: point(x3, y3), control1: point(x1, y1), control2: point(x2, y2))
+                case Int32(STICKER_PATH_QUADRATIC.rawValue):
+                    sink.path.quadratic(to: point(x2, y2), control: point(x1, y1))
+                case Int32(STICKER_PATH_CUBIC.rawValue):
+                    sink.path.cubic(to: point(x3, y3), control1: point(x1, y1), control2: point(x2, y2))
                 default: break
                 }
             }
@@ -110,14 +123,22 @@ public final class Font {
 
     /// `glyph`'s colour bitmap (a PNG from the font's CBDT table) and its ink box in pixels
     /// (left, top above the baseline, width, height), or `nil` when it has none.
-    public func colorBitmap(of glyph: UInt32) -> (png: [UInt8], box: (left: Double, top: Double, width: Double, height: Double))? {
+    public func colorBitmap(of glyph: UInt32) -> (
+        png: [UInt8], box: (left: Double, top: Double, width: Double, height: Double)
+    )? {
         var length = 0
         var blob: UnsafeMutableRawPointer?
         guard let bytes = sticker_font_png(handle, glyph, &length, &blob) else { return nil }
         defer { sticker_blob_release(blob) }
-        var left: Float = 0, top: Float = 0, width: Float = 0, height: Float = 0
+        var left: Float = 0
+        var top: Float = 0
+        var width: Float = 0
+        var height: Float = 0
         guard sticker_font_glyph_extents(handle, glyph, &left, &top, &width, &height) != 0 else { return nil }
-        return (Array(UnsafeBufferPointer(start: bytes, count: length)), (Double(left), Double(top), Double(width), Double(-height)))
+        return (
+            Array(UnsafeBufferPointer(start: bytes, count: length)),
+            (Double(left), Double(top), Double(width), Double(-height))
+        )
     }
 }
 

@@ -18,8 +18,10 @@ public final class TextStyle {
     var emojiBitmaps: [UInt32: (image: RGBAImage, bearing: SIMD2<Double>)] = [:]
 
     /// Opens `fonts` at `size` points for drawing at `scale`.
-    public init(fonts: TranscriptFonts, weight: TranscriptFonts.Weight = .regular, size: Double, scale: Double,
-                tracking: Double = 0, lineHeight: Double) throws(TextError) {
+    public init(
+        fonts: TranscriptFonts, weight: TranscriptFonts.Weight = .regular, size: Double, scale: Double,
+        tracking: Double = 0, lineHeight: Double
+    ) throws(TextError) {
         font = try Font(path: fonts.path(weight), pixels: size * scale, package: fonts.package(weight))
         emoji = fonts.emoji.flatMap { try? Font(path: $0, pixels: size * scale) }
         self.scale = scale
@@ -94,16 +96,24 @@ public enum TextLayout {
 
     /// The box `line`'s ink covers, in points from its pen start and baseline (y down: `top`
     /// is negative above the baseline); all zero for a line without ink.
-    public static func inkBounds(of line: TextLine, style: TextStyle) -> (left: Double, right: Double, top: Double, bottom: Double) {
-        var left = Double.infinity, right = -Double.infinity, top = Double.infinity, bottom = -Double.infinity
+    public static func inkBounds(of line: TextLine, style: TextStyle) -> (
+        left: Double, right: Double, top: Double, bottom: Double
+    ) {
+        var left = Double.infinity
+        var right = -Double.infinity
+        var top = Double.infinity
+        var bottom = -Double.infinity
         for placed in line.glyphs {
             let origin = SIMD2(placed.x * style.scale + placed.glyph.offset.x, -placed.glyph.offset.y)
             if placed.isEmoji, let emoji = style.emoji, let bitmap = emoji.colorBitmap(of: placed.glyph.glyph) {
-                left = min(left, origin.x + bitmap.box.left); right = max(right, origin.x + bitmap.box.left + bitmap.box.width)
-                top = min(top, origin.y - bitmap.box.top); bottom = max(bottom, origin.y - bitmap.box.top + bitmap.box.height)
+                left = min(left, origin.x + bitmap.box.left);
+                right = max(right, origin.x + bitmap.box.left + bitmap.box.width)
+                top = min(top, origin.y - bitmap.box.top);
+                bottom = max(bottom, origin.y - bitmap.box.top + bitmap.box.height)
             } else if let outline = style.font.outline(of: placed.glyph.glyph, at: origin) {
                 for point in outline.contours.joined() {
-                    left = min(left, point.x); right = max(right, point.x); top = min(top, point.y); bottom = max(bottom, point.y)
+                    left = min(left, point.x); right = max(right, point.x); top = min(top, point.y);
+                    bottom = max(bottom, point.y)
                 }
             }
         }
@@ -111,7 +121,9 @@ public enum TextLayout {
         return (left / style.scale, right / style.scale, top / style.scale, bottom / style.scale)
     }
 
-    private static func append(_ set: (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double), to line: inout TextLine, pen: inout Double) {
+    private static func append(
+        _ set: (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double), to line: inout TextLine, pen: inout Double
+    ) {
         line.glyphs += set.glyphs.map { PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen) }
         line.width = pen + set.width - set.trailingSpace
         pen += set.width
@@ -120,7 +132,8 @@ public enum TextLayout {
     /// Words, each with the spaces after it.
     private static func words(of paragraph: Substring) -> [Substring] {
         var words: [Substring] = []
-        var start = paragraph.startIndex, index = paragraph.startIndex
+        var start = paragraph.startIndex
+        var index = paragraph.startIndex
         while index < paragraph.endIndex {
             if paragraph[index] == " " {
                 var end = index
@@ -137,9 +150,12 @@ public enum TextLayout {
     }
 
     /// One word shaped in runs of one font; its width and the width of its trailing spaces.
-    private static func setWord(_ word: Substring, style: TextStyle) -> (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double) {
+    private static func setWord(_ word: Substring, style: TextStyle) -> (
+        glyphs: [PlacedGlyph], width: Double, trailingSpace: Double
+    ) {
         var glyphs: [PlacedGlyph] = []
-        var pen = 0.0, trailingSpace = 0.0
+        var pen = 0.0
+        var trailingSpace = 0.0
         for (text, isEmoji) in runs(of: word, style: style) {
             let font = isEmoji ? style.emoji! : style.font
             let utf8 = Array(text.utf8)
@@ -158,10 +174,14 @@ public enum TextLayout {
     private static func runs(of word: Substring, style: TextStyle) -> [(String, Bool)] {
         var runs: [(String, Bool)] = []
         for character in word {
-            let scalars = character.unicodeScalars.filter { $0.value != 0x200D && !(0xFE00...0xFE0F).contains($0.value) }
+            let scalars = character.unicodeScalars.filter {
+                $0.value != 0x200D && !(0xFE00...0xFE0F).contains($0.value)
+            }
             let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
             let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
-            let isEmoji = !textHasIt && emojiHasIt || (emojiHasIt && character.unicodeScalars.first?.properties.isEmojiPresentation == true)
+            let isEmoji =
+                !textHasIt && emojiHasIt
+                || (emojiHasIt && character.unicodeScalars.first?.properties.isEmojiPresentation == true)
             if let last = runs.last, last.1 == isEmoji {
                 runs[runs.count - 1].0 += String(character)
             } else {
@@ -176,29 +196,39 @@ public enum TextLayout {
 public enum TextPainter {
     /// Draws `line` with its pen starting at (`x`, `baseline`) points, glyphs filled with
     /// `color` (opaque sRGB), emoji in their own colours.
-    public static func draw(_ line: TextLine, style: TextStyle, x: Double, baseline: Double, color: SIMD3<UInt8>, on canvas: inout RGBAImage) {
+    public static func draw(
+        _ line: TextLine, style: TextStyle, x: Double, baseline: Double, color: SIMD3<UInt8>, on canvas: inout RGBAImage
+    ) {
         // Glyphs further than two ems outside the canvas are not drawn.
         let reach = style.font.pixels * 2
         guard baseline * style.scale > -reach, baseline * style.scale < Double(canvas.height) + reach else { return }
         for placed in line.glyphs {
-            let origin = SIMD2((x + placed.x) * style.scale + placed.glyph.offset.x, baseline * style.scale - placed.glyph.offset.y)
+            let origin = SIMD2(
+                (x + placed.x) * style.scale + placed.glyph.offset.x, baseline * style.scale - placed.glyph.offset.y)
             guard origin.x > -reach, origin.x < Double(canvas.width) + reach else { continue }
             if placed.isEmoji, let emoji = style.emoji {
                 drawBitmap(of: placed.glyph.glyph, style: style, font: emoji, at: origin, on: &canvas)
             } else if let outline = style.font.outline(of: placed.glyph.glyph, at: origin) {
-                Painter.fill(PathRasterizer.coverage(of: outline, width: canvas.width, height: canvas.height), color: color, on: &canvas)
+                Painter.fill(
+                    PathRasterizer.coverage(of: outline, width: canvas.width, height: canvas.height), color: color,
+                    on: &canvas)
             }
         }
     }
 
     /// A colour glyph's PNG, scaled to its ink box (once a glyph and style) and drawn over the canvas.
-    private static func drawBitmap(of glyph: UInt32, style: TextStyle, font: Font, at origin: SIMD2<Double>, on canvas: inout RGBAImage) {
+    private static func drawBitmap(
+        of glyph: UInt32, style: TextStyle, font: Font, at origin: SIMD2<Double>, on canvas: inout RGBAImage
+    ) {
         if style.emojiBitmaps[glyph] == nil {
             guard let (png, box) = font.colorBitmap(of: glyph),
-                  let decoder = try? AnimationDecoder(bytes: png), let frame = try? decoder.frame(at: 0) else { return }
-            let width = max(1, min(4096, Int(box.width.rounded()))), height = max(1, min(4096, Int(box.height.rounded())))
-            let image = Resampler(filter: .lanczos3).resize(RGBAImage(width: frame.width, height: frame.height, pixels: frame.pixels),
-                                                             width: width, height: height)
+                let decoder = try? AnimationDecoder(bytes: png), let frame = try? decoder.frame(at: 0)
+            else { return }
+            let width = max(1, min(4096, Int(box.width.rounded())))
+            let height = max(1, min(4096, Int(box.height.rounded())))
+            let image = Resampler(filter: .lanczos3).resize(
+                RGBAImage(width: frame.width, height: frame.height, pixels: frame.pixels),
+                width: width, height: height)
             style.emojiBitmaps[glyph] = (image, SIMD2(box.left, box.top))
         }
         guard let (image, bearing) = style.emojiBitmaps[glyph] else { return }

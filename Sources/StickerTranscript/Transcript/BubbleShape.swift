@@ -6,7 +6,9 @@ import StickerRenderer
 public enum BubbleShape {
     /// The outline of a `width` × `height` point bubble whose top left is at `origin` points,
     /// scaled by `scale` to pixels; the tail on the right for `.me`, mirrored for `.them`.
-    public static func path(origin: SIMD2<Double>, width: Double, height: Double, tail: Sender?, scale: Double) -> VectorPath {
+    public static func path(origin: SIMD2<Double>, width: Double, height: Double, tail: Sender?, scale: Double)
+        -> VectorPath
+    {
         let r = min(MessagesMetrics.bubbleCornerRadius, height / 2, width / 2)
         // Drawn for a sent bubble in its own frame, then mirrored for a received one.
         var points = VectorPath()
@@ -36,7 +38,9 @@ public enum BubbleShape {
     }
 
     /// A rounded rectangle (`radius` points) at `origin`, scaled to pixels.
-    public static func roundedRect(origin: SIMD2<Double>, width: Double, height: Double, radius: Double, scale: Double) -> VectorPath {
+    public static func roundedRect(origin: SIMD2<Double>, width: Double, height: Double, radius: Double, scale: Double)
+        -> VectorPath
+    {
         let r = min(radius, height / 2, width / 2)
         var path = VectorPath()
         path.move(to: (origin + SIMD2(r, 0)) * scale)

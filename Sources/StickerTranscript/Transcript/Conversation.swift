@@ -1,4 +1,5 @@
 import StickerRenderer
+
 /// A conversation as Messages shows it: who sent what, in order. Written by hand as a small
 /// text file (``ConversationScript``) or made for a pack (``Conversation/default(stickers:)``).
 public struct Conversation: Sendable, Hashable {
@@ -81,8 +82,10 @@ public struct TemplateMessage: Sendable, Hashable {
     public var trailingSubcaption: String?
 
     /// Creates a template message.
-    public init(image: String? = nil, imageTitle: String? = nil, imageSubtitle: String? = nil, caption: String? = nil,
-                subcaption: String? = nil, trailingCaption: String? = nil, trailingSubcaption: String? = nil) {
+    public init(
+        image: String? = nil, imageTitle: String? = nil, imageSubtitle: String? = nil, caption: String? = nil,
+        subcaption: String? = nil, trailingCaption: String? = nil, trailingSubcaption: String? = nil
+    ) {
         self.image = image
         self.imageTitle = imageTitle
         self.imageSubtitle = imageSubtitle
@@ -124,7 +127,7 @@ extension Conversation {
         var events: [ConversationEvent] = [
             .date("Today 9:41"),
             .text(.them, "Did the new stickers come through?", service: .iMessage),
-            .text(.me, "They did! Sending a few now", service: .iMessage),
+            .text(.me, "They did! Sending a few now", service: .iMessage)
         ]
         for (index, name) in stickers.enumerated() {
             events.append(.sticker(index % 2 == 0 ? .me : .them, name: name))

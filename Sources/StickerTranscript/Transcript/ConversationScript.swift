@@ -1,4 +1,5 @@
 import StickerRenderer
+
 /// Reads a conversation written by hand, one event a line (docs/transcript.md has the whole
 /// syntax):
 ///
@@ -20,40 +21,55 @@ public enum ConversationScript {
     public static let peelScales: ClosedRange<Double> = 0.25...4
 
     /// The fields of a `message` line, as written, in the order they are documented.
-    public static let templateFields = ["image", "image-title", "image-subtitle", "caption", "subcaption",
-                                        "trailing-caption", "trailing-subcaption"]
+    public static let templateFields = [
+        "image", "image-title", "image-subtitle", "caption", "subcaption",
+        "trailing-caption", "trailing-subcaption"
+    ]
 
     /// Parses `text`; the result's ``ParsedConversation/lines`` gives each event's line number.
     public static func parse(_ text: String) throws(ConversationScriptError) -> ParsedConversation {
         var parsed = ParsedConversation(conversation: Conversation(), lines: [])
         var messages = 0
-        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        for (offset, rawLine) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        ).enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingSuffix("\r").trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
-            func fail(_ message: String) -> ConversationScriptError { ConversationScriptError(line: number, message: message) }
+            func fail(_ message: String) -> ConversationScriptError {
+                ConversationScriptError(line: number, message: message)
+            }
 
             let event: ConversationEvent
             if line.hasPrefix("peel ") || line == "peel" {
                 event = .peel(try parsePeel(line, messagesSoFar: messages, fail: fail))
             } else if let colon = line.firstIndex(of: ":") {
-                let key = line[..<colon].trimmed, value = line[line.index(after: colon)...].trimmed
+                let key = line[..<colon].trimmed
+                let value = line[line.index(after: colon)...].trimmed
                 switch key {
                 case "pack":
-                    guard parsed.conversation.pack == nil else { throw fail("the pack is already named; a conversation has one pack") }
+                    guard parsed.conversation.pack == nil else {
+                        throw fail("the pack is already named; a conversation has one pack")
+                    }
                     guard !value.isEmpty else { throw fail("`pack:` needs a folder or catalog path") }
                     parsed.conversation.pack = value
                     continue
                 case "date":
-                    guard !value.isEmpty else { throw fail("`date:` needs the header's text, for example `date: Today 9:41`") }
+                    guard !value.isEmpty else {
+                        throw fail("`date:` needs the header's text, for example `date: Today 9:41`")
+                    }
                     event = .date(value)
                 default:
                     let words = key.split(separator: " ")
                     guard let first = words.first, let sender = Sender(rawValue: String(first)), words.count <= 2,
-                          words.count == 1 || words[1] == "sms" else {
-                        throw fail("expected `me:`, `them:`, `me sms:`, `them sms:`, `date:`, `pack:` or `peel`, found `\(key):`")
+                        words.count == 1 || words[1] == "sms"
+                    else {
+                        throw fail(
+                            "expected `me:`, `them:`, `me sms:`, `them sms:`, `date:`, `pack:` or `peel`, found `\(key):`"
+                        )
                     }
-                    event = try parseMessage(value, sender: sender, service: words.count == 2 ? .sms : .iMessage, fail: fail)
+                    event = try parseMessage(
+                        value, sender: sender, service: words.count == 2 ? .sms : .iMessage, fail: fail)
                 }
             } else {
                 throw fail("expected `me:`, `them:`, `date:`, `pack:` or `peel ...`, found `\(line.prefix(40))`")
@@ -66,9 +82,13 @@ public enum ConversationScript {
     }
 
     /// The part after `me:` or `them:`: a sticker, a template message or a text.
-    private static func parseMessage(_ value: String, sender: Sender, service: MessageService,
-                                     fail: (String) -> ConversationScriptError) throws(ConversationScriptError) -> ConversationEvent {
-        guard !value.isEmpty else { throw fail("`\(sender.rawValue):` needs a text, `sticker NAME` or `message FIELD=VALUE ...`") }
+    private static func parseMessage(
+        _ value: String, sender: Sender, service: MessageService,
+        fail: (String) -> ConversationScriptError
+    ) throws(ConversationScriptError) -> ConversationEvent {
+        guard !value.isEmpty else {
+            throw fail("`\(sender.rawValue):` needs a text, `sticker NAME` or `message FIELD=VALUE ...`")
+        }
         if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
             // Quoted: the text as it is, even when it starts with `sticker` or `message`.
             return .text(sender, String(value.dropFirst().dropLast()), service: service)
@@ -77,8 +97,10 @@ public enum ConversationScript {
         switch words.first {
         case "sticker":
             guard words.count == 2 else {
-                throw fail(words.count == 1 ? "`sticker` needs the sticker's name, for example `sticker 01-bouncing-blob`"
-                                            : "`sticker` takes one name; to send this as text, put it in double quotes")
+                throw fail(
+                    words.count == 1
+                        ? "`sticker` needs the sticker's name, for example `sticker 01-bouncing-blob`"
+                        : "`sticker` takes one name; to send this as text, put it in double quotes")
             }
             return .sticker(sender, name: String(words[1]))
         case "message":
@@ -93,10 +115,13 @@ public enum ConversationScript {
                 case "subcaption": template.subcaption = text
                 case "trailing-caption": template.trailingCaption = text
                 case "trailing-subcaption": template.trailingSubcaption = text
-                default: throw fail("unknown field `\(name)`: a message takes \(templateFields.joined(separator: ", "))")
+                default:
+                    throw fail("unknown field `\(name)`: a message takes \(templateFields.joined(separator: ", "))")
                 }
             }
-            guard !fields.isEmpty else { throw fail("`message` needs at least one field, for example `message caption=\"Hello\"`") }
+            guard !fields.isEmpty else {
+                throw fail("`message` needs at least one field, for example `message caption=\"Hello\"`")
+            }
             return .template(sender, template)
         default:
             return .text(sender, value, service: service)
@@ -104,7 +129,9 @@ public enum ConversationScript {
     }
 
     /// `name=value name="a value" ...`, each name once.
-    private static func parseFields(_ text: Substring, fail: (String) -> ConversationScriptError) throws(ConversationScriptError) -> [(String, String)] {
+    private static func parseFields(_ text: Substring, fail: (String) -> ConversationScriptError)
+        throws(ConversationScriptError) -> [(String, String)]
+    {
         var fields: [(String, String)] = []
         var rest = text.trimmed[...]
         while !rest.isEmpty {
@@ -117,10 +144,14 @@ public enum ConversationScript {
             let value: Substring
             if rest.first == "\"" {
                 let body = rest.dropFirst()
-                guard let close = body.firstIndex(of: "\"") else { throw fail("the quote that opens `\(name)`'s value is never closed") }
+                guard let close = body.firstIndex(of: "\"") else {
+                    throw fail("the quote that opens `\(name)`'s value is never closed")
+                }
                 value = body[..<close]
                 rest = body[body.index(after: close)...]
-                guard rest.isEmpty || rest.first == " " else { throw fail("expected a space after `\(name)`'s closing quote") }
+                guard rest.isEmpty || rest.first == " " else {
+                    throw fail("expected a space after `\(name)`'s closing quote")
+                }
             } else {
                 let end = rest.firstIndex(of: " ") ?? rest.endIndex
                 value = rest[..<end]
@@ -134,12 +165,16 @@ public enum ConversationScript {
     }
 
     /// `peel NAME on N at X,Y [scale S] [rotate DEGREES]`.
-    private static func parsePeel(_ line: String, messagesSoFar: Int,
-                                  fail: (String) -> ConversationScriptError) throws(ConversationScriptError) -> Peel {
+    private static func parsePeel(
+        _ line: String, messagesSoFar: Int,
+        fail: (String) -> ConversationScriptError
+    ) throws(ConversationScriptError) -> Peel {
         let usage = "`peel NAME on MESSAGE at X,Y [scale S] [rotate DEGREES]`"
         let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard words.count >= 6, words[2] == "on", words[4] == "at" else { throw fail("a peel is written \(usage)") }
-        guard let message = Int(words[3]), message >= 1 else { throw fail("`on` takes a message number from 1, found `\(words[3])`") }
+        guard let message = Int(words[3]), message >= 1 else {
+            throw fail("`on` takes a message number from 1, found `\(words[3])`")
+        }
         guard message <= messagesSoFar else {
             throw fail("message \(message) is not sent yet: \(messagesSoFar) message(s) come before this line")
         }
@@ -147,16 +182,22 @@ public enum ConversationScript {
         guard position.count == 2, let x = Double(position[0]), let y = Double(position[1]) else {
             throw fail("`at` takes X,Y as fractions of the message's width and height, for example `at 0.85,0.10`")
         }
-        guard (0...1).contains(x), (0...1).contains(y) else { throw fail("`at` \(words[5]) is outside the message: X and Y go from 0 to 1") }
+        guard (0...1).contains(x), (0...1).contains(y) else {
+            throw fail("`at` \(words[5]) is outside the message: X and Y go from 0 to 1")
+        }
         var peel = Peel(sticker: words[1], message: message, x: x, y: y)
         var index = 6
         while index < words.count {
-            guard index + 1 < words.count else { throw fail("`\(words[index])` needs a number; a peel is written \(usage)") }
+            guard index + 1 < words.count else {
+                throw fail("`\(words[index])` needs a number; a peel is written \(usage)")
+            }
             let number = Double(words[index + 1])
             switch words[index] {
             case "scale":
                 guard let scale = number, peelScales.contains(scale) else {
-                    throw fail("`scale` takes a number from \(peelScales.lowerBound) to \(peelScales.upperBound), found `\(words[index + 1])`")
+                    throw fail(
+                        "`scale` takes a number from \(peelScales.lowerBound) to \(peelScales.upperBound), found `\(words[index + 1])`"
+                    )
                 }
                 peel.scale = scale
             case "rotate":

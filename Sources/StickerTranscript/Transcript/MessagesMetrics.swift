@@ -1,4 +1,5 @@
 import StickerRenderer
+
 /// Every number the transcript is drawn with, in points, in one place. docs/TRANSCRIPT-MODEL.md
 /// gives each one's source and whether it was measured or inferred; most are theswerd/imessage-ui's
 /// measurements of iOS 26 Messages on a 402 pt wide screen.
@@ -39,7 +40,7 @@ public enum MessagesMetrics {
         (SIMD2(-9.101, -3.553), SIMD2(-10.598, -1.750), SIMD2(-10.513, 0.463)),
         (SIMD2(-10.766, 2.710), SIMD2(-8.409, 4.088), SIMD2(-8.319, 6.130)),
         (SIMD2(-8.330, 6.550), SIMD2(-8.600, 6.750), SIMD2(-9.000, 6.698)),
-        (SIMD2(-14.001, 6.333), SIMD2(-17.413, 1.539), SIMD2(-22.000, 0)),
+        (SIMD2(-14.001, 6.333), SIMD2(-17.413, 1.539), SIMD2(-22.000, 0))
     ]
     /// How far the tail hangs below the body.
     public static let tailHang = 6.8
@@ -132,20 +133,26 @@ public struct MessagesPalette: Sendable, Hashable {
     /// The gradient's colour at `fraction` (0 top of the screen, 1 bottom).
     public static func mix(_ ramp: (top: SIMD3<UInt8>, bottom: SIMD3<UInt8>), at fraction: Double) -> SIMD3<UInt8> {
         let t = min(max(fraction, 0), 1)
-        let top = SIMD3<Double>(ramp.top), bottom = SIMD3<Double>(ramp.bottom)
+        let top = SIMD3<Double>(ramp.top)
+        let bottom = SIMD3<Double>(ramp.bottom)
         let mixed = top + (bottom - top) * t
         return SIMD3(UInt8(mixed.x.rounded()), UInt8(mixed.y.rounded()), UInt8(mixed.z.rounded()))
     }
 
     /// Equal when every colour is.
     public static func == (a: MessagesPalette, b: MessagesPalette) -> Bool {
-        a.background == b.background && a.received == b.received && a.receivedText == b.receivedText && a.sentText == b.sentText
-            && a.iMessage == b.iMessage && a.sms == b.sms && a.secondaryText == b.secondaryText && a.captionBar == b.captionBar
+        a.background == b.background && a.received == b.received && a.receivedText == b.receivedText
+            && a.sentText == b.sentText
+            && a.iMessage == b.iMessage && a.sms == b.sms && a.secondaryText == b.secondaryText
+            && a.captionBar == b.captionBar
     }
 
     /// Hashes every colour.
     public func hash(into hasher: inout Hasher) {
-        for colour in [background, received, receivedText, sentText, iMessage.top, iMessage.bottom, sms.top, sms.bottom, secondaryText, captionBar] {
+        for colour in [
+            background, received, receivedText, sentText, iMessage.top, iMessage.bottom, sms.top, sms.bottom,
+            secondaryText, captionBar
+        ] {
             hasher.combine(colour)
         }
     }

@@ -92,9 +92,11 @@ public struct TranscriptLayout {
     /// Lays out `conversation` for a screen `width` points wide; `stickerPixels` gives each
     /// sticker's pixel size, `imagePixels` each template image's.
     /// With `hasIcon`, template messages show the app's icon in their caption bar.
-    public init(_ conversation: Conversation, width: Double, styles: TranscriptStyles,
-                stickerPixels: [String: (width: Int, height: Int)], imagePixels: [String: (width: Int, height: Int)] = [:],
-                hasIcon: Bool = false) {
+    public init(
+        _ conversation: Conversation, width: Double, styles: TranscriptStyles,
+        stickerPixels: [String: (width: Int, height: Int)], imagePixels: [String: (width: Int, height: Int)] = [:],
+        hasIcon: Bool = false
+    ) {
         typealias M = MessagesMetrics
         self.width = width
         let maxBubble = M.bubbleMaximumWidthRatio * width
@@ -126,8 +128,12 @@ public struct TranscriptLayout {
                     baseline = y + M.dateHeaderInkGaps.above - ink.top
                     y = baseline + ink.bottom + M.dateHeaderInkGaps.below
                 }
-                items.append(Item(kind: .date(line), frame: PointRect(x: (width - line.width) / 2, y: baseline - styles.label.ascender,
-                                                                        width: line.width, height: styles.label.ascender + styles.label.descender)))
+                items.append(
+                    Item(
+                        kind: .date(line),
+                        frame: PointRect(
+                            x: (width - line.width) / 2, y: baseline - styles.label.ascender,
+                            width: line.width, height: styles.label.ascender + styles.label.descender)))
                 previous = nil
                 continue
             }
@@ -138,24 +144,32 @@ public struct TranscriptLayout {
             var item: Item
             switch event {
             case .text(_, let text, let service):
-                let lines = TextLayout.lines(text, style: styles.body, maxWidth: maxBubble - 2 * M.bubblePaddingHorizontal)
-                let bubbleWidth = min(maxBubble, max(M.bubbleMinimumWidth, TextLayout.width(of: lines) + 2 * M.bubblePaddingHorizontal))
+                let lines = TextLayout.lines(
+                    text, style: styles.body, maxWidth: maxBubble - 2 * M.bubblePaddingHorizontal)
+                let bubbleWidth = min(
+                    maxBubble, max(M.bubbleMinimumWidth, TextLayout.width(of: lines) + 2 * M.bubblePaddingHorizontal))
                 let height = Double(lines.count) * M.bodyLineHeight + 2 * M.bubblePaddingVertical
                 let x = from == .me ? width - M.edgeInset - bubbleWidth : M.edgeInset
-                item = Item(kind: .bubble(lines: lines, sender: from, service: service, tail: next != from),
-                            frame: PointRect(x: x, y: y, width: bubbleWidth, height: height), message: messageNumber)
+                item = Item(
+                    kind: .bubble(lines: lines, sender: from, service: service, tail: next != from),
+                    frame: PointRect(x: x, y: y, width: bubbleWidth, height: height), message: messageNumber)
             case .sticker(_, let name):
                 let size = Self.stickerPoints(stickerPixels[name] ?? (M.defaultStickerPixels, M.defaultStickerPixels))
                 let x = from == .me ? width - M.edgeInset - size.width : M.edgeInset
-                item = Item(kind: .sticker(name: name, sender: from), frame: PointRect(x: x, y: y, width: size.width, height: size.height),
-                            message: messageNumber)
+                item = Item(
+                    kind: .sticker(name: name, sender: from),
+                    frame: PointRect(x: x, y: y, width: size.width, height: size.height),
+                    message: messageNumber)
             case .template(_, let template):
-                let layout = Self.templateLayout(template, width: maxBubble, styles: styles,
-                                                 imagePixels: template.image.flatMap { imagePixels[$0] }, hasIcon: hasIcon)
+                let layout = Self.templateLayout(
+                    template, width: maxBubble, styles: styles,
+                    imagePixels: template.image.flatMap { imagePixels[$0] }, hasIcon: hasIcon)
                 let height = layout.bar.maxY
                 let x = from == .me ? width - M.edgeInset - maxBubble : M.edgeInset
-                item = Item(kind: .template(template, sender: from, layout: layout), frame: PointRect(x: x, y: y, width: maxBubble, height: height),
-                            message: messageNumber)
+                item = Item(
+                    kind: .template(template, sender: from, layout: layout),
+                    frame: PointRect(x: x, y: y, width: maxBubble, height: height),
+                    message: messageNumber)
             case .peel, .date:
                 continue
             }
@@ -168,8 +182,12 @@ public struct TranscriptLayout {
                 let ink = TextLayout.inkBounds(of: line, style: styles.labelBold)
                 let baseline = y + M.deliveredGap - ink.top
                 let x = item.frame.maxX - M.deliveredInset - ink.right
-                items.append(Item(kind: .delivered(line), frame: PointRect(x: x, y: baseline - styles.labelBold.ascender, width: line.width,
-                                                                           height: styles.labelBold.ascender + styles.labelBold.descender)))
+                items.append(
+                    Item(
+                        kind: .delivered(line),
+                        frame: PointRect(
+                            x: x, y: baseline - styles.labelBold.ascender, width: line.width,
+                            height: styles.labelBold.ascender + styles.labelBold.descender)))
                 y = baseline + styles.labelBold.descender
             }
             previous = from
@@ -181,22 +199,27 @@ public struct TranscriptLayout {
     /// A sticker's size in points: its pixels / 3, scaled to keep the longer side within 100-206.
     public static func stickerPoints(_ pixels: (width: Int, height: Int)) -> (width: Double, height: Double) {
         let longer = Double(max(pixels.width, pixels.height, 1)) / 3
-        let clamped = min(max(longer, MessagesMetrics.stickerPoints.lowerBound), MessagesMetrics.stickerPoints.upperBound)
+        let clamped = min(
+            max(longer, MessagesMetrics.stickerPoints.lowerBound), MessagesMetrics.stickerPoints.upperBound)
         let factor = clamped / longer
         return (Double(pixels.width) / 3 * factor, Double(pixels.height) / 3 * factor)
     }
 
     /// A template message `width` points wide: the image (its aspect clamped), the titles over
     /// it (only with an image), the caption bar under it with up to three lines a caption, after the app's icon.
-    static func templateLayout(_ template: TemplateMessage, width: Double, styles: TranscriptStyles,
-                               imagePixels: (width: Int, height: Int)?, hasIcon: Bool) -> TemplateLayout {
+    static func templateLayout(
+        _ template: TemplateMessage, width: Double, styles: TranscriptStyles,
+        imagePixels: (width: Int, height: Int)?, hasIcon: Bool
+    ) -> TemplateLayout {
         typealias M = MessagesMetrics
         var imageHeight = 0.0
         if template.image != nil {
             let pixels = imagePixels ?? (1, 1)
             let aspect = Double(pixels.height) / Double(max(1, pixels.width))
             // The image spans the balloon and the 6 pt cropped off each side.
-            imageHeight = (width + 2 * M.templateImageCrop) * min(max(aspect, M.templateImageAspect.lowerBound), M.templateImageAspect.upperBound)
+            imageHeight =
+                (width + 2 * M.templateImageCrop)
+                * min(max(aspect, M.templateImageAspect.lowerBound), M.templateImageAspect.upperBound)
         }
         let iconSpace = hasIcon ? M.templateIconSize.x + M.templateIconGap : 0
         let textWidth = width - 2 * M.captionPadding.x - iconSpace
@@ -208,8 +231,11 @@ public struct TranscriptLayout {
             // Truncated: the most words that fit the lines with an ellipsis after them (more
             // words never take fewer lines, so the count is bisected).
             let words = text.split(separator: " ")
-            func set(_ count: Int) -> [TextLine] { TextLayout.lines(words.prefix(count).joined(separator: " ") + "…", style: style, maxWidth: width) }
-            var low = 0, high = words.count - 1
+            func set(_ count: Int) -> [TextLine] {
+                TextLayout.lines(words.prefix(count).joined(separator: " ") + "…", style: style, maxWidth: width)
+            }
+            var low = 0
+            var high = words.count - 1
             while low < high {
                 let middle = (low + high + 1) / 2
                 if set(middle).count <= M.captionMaximumLines { low = middle } else { high = middle - 1 }
@@ -218,21 +244,33 @@ public struct TranscriptLayout {
             return fitted.count <= M.captionMaximumLines ? fitted : Array(all.prefix(M.captionMaximumLines))
         }
         let hasTrailing = template.trailingCaption != nil || template.trailingSubcaption != nil
-        let leadingShare = hasTrailing ? M.captionShares.leading : 1, trailingShare = M.captionShares.trailing
-        let leading = [(lines(template.caption, styles.caption, leadingShare), false), (lines(template.subcaption, styles.caption, leadingShare), true)]
-            .filter { !$0.0.isEmpty }
-        let trailing = [(lines(template.trailingCaption, styles.caption, trailingShare), false),
-                        (lines(template.trailingSubcaption, styles.caption, trailingShare), true)].filter { !$0.0.isEmpty }
+        let leadingShare = hasTrailing ? M.captionShares.leading : 1
+        let trailingShare = M.captionShares.trailing
+        let leading = [
+            (lines(template.caption, styles.caption, leadingShare), false),
+            (lines(template.subcaption, styles.caption, leadingShare), true)
+        ]
+        .filter { !$0.0.isEmpty }
+        let trailing = [
+            (lines(template.trailingCaption, styles.caption, trailingShare), false),
+            (lines(template.trailingSubcaption, styles.caption, trailingShare), true)
+        ].filter { !$0.0.isEmpty }
         let rows = max(leading.reduce(0) { $0 + $1.0.count }, trailing.reduce(0) { $0 + $1.0.count })
         var barHeight = rows == 0 ? 0 : Double(rows) * M.captionLineHeight + 2 * M.captionPadding.y
         if hasIcon { barHeight = max(barHeight, M.templateIconSize.y + 2 * M.captionPadding.y) }
-        return TemplateLayout(image: PointRect(x: 0, y: 0, width: width, height: imageHeight),
-                              titleLines: imageHeight > 0 ? lines(template.imageTitle, styles.imageTitle, 1) : [],
-                              subtitleLines: imageHeight > 0 ? lines(template.imageSubtitle, styles.caption, 1) : [],
-                              bar: PointRect(x: 0, y: imageHeight, width: width, height: max(barHeight, imageHeight == 0 ? 2 * M.captionPadding.y + M.captionLineHeight : 0)),
-                              leading: leading.map { (lines: $0.0, secondary: $0.1) }, trailing: trailing.map { (lines: $0.0, secondary: $0.1) },
-                              icon: hasIcon ? PointRect(x: M.captionPadding.x, y: imageHeight + M.captionPadding.y,
-                                                        width: M.templateIconSize.x, height: M.templateIconSize.y) : nil,
-                              captionX: M.captionPadding.x + iconSpace)
+        return TemplateLayout(
+            image: PointRect(x: 0, y: 0, width: width, height: imageHeight),
+            titleLines: imageHeight > 0 ? lines(template.imageTitle, styles.imageTitle, 1) : [],
+            subtitleLines: imageHeight > 0 ? lines(template.imageSubtitle, styles.caption, 1) : [],
+            bar: PointRect(
+                x: 0, y: imageHeight, width: width,
+                height: max(barHeight, imageHeight == 0 ? 2 * M.captionPadding.y + M.captionLineHeight : 0)),
+            leading: leading.map { (lines: $0.0, secondary: $0.1) },
+            trailing: trailing.map { (lines: $0.0, secondary: $0.1) },
+            icon: hasIcon
+                ? PointRect(
+                    x: M.captionPadding.x, y: imageHeight + M.captionPadding.y,
+                    width: M.templateIconSize.x, height: M.templateIconSize.y) : nil,
+            captionX: M.captionPadding.x + iconSpace)
     }
 }

@@ -1,11 +1,12 @@
 import AnimationCodec
 import FoundationEssentials
 import StickerPack
-#if canImport(Glibc)
-import Glibc
-#endif
 import StickerPixels
 import StickerRenderer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How a transcript is drawn.
 public struct TranscriptOptions: Sendable {
@@ -45,7 +46,8 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unknownSticker(let name, let line, let known):
             return (line.map { "line \($0): " } ?? "") + "the pack has no sticker named \(name)"
-                + (known.isEmpty ? "" : " (it has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? ", ..." : ""))")
+                + (known.isEmpty
+                    ? "" : " (it has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? ", ..." : ""))")
         case .unreadable(let name, let error): return "\(name): \(error)"
         case .text(let error): return error.description
         case .tooLarge(let width, let height, let limit):
@@ -77,35 +79,45 @@ public final class TranscriptRenderer {
     /// Reads every sticker the conversation uses from `pack` and every template image from
     /// `folder` (where the script is), lays the conversation out and draws what never changes.
     /// `lines` gives each event's script line, for errors.
-    public init(_ conversation: Conversation, pack: StickerPack, folder: String = ".", lines: [Int] = [],
-                options: TranscriptOptions = TranscriptOptions()) throws(TranscriptError) {
+    public init(
+        _ conversation: Conversation, pack: StickerPack, folder: String = ".", lines: [Int] = [],
+        options: TranscriptOptions = TranscriptOptions()
+    ) throws(TranscriptError) {
         self.options = options
         let scale = Double(options.scale)
         do { styles = try TranscriptStyles(fonts: options.fonts, scale: scale) } catch { throw .text(error) }
         let animations = try Self.loadStickers(conversation, pack: pack, lines: lines, limits: options.limits)
         let images = try Self.loadTemplateImages(conversation, folder: folder, limits: options.limits)
         let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
-        layout = TranscriptLayout(conversation, width: options.view.width, styles: styles,
-                                  stickerPixels: animations.mapValues { ($0.width, $0.height) },
-                                  imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
+        layout = TranscriptLayout(
+            conversation, width: options.view.width, styles: styles,
+            stickerPixels: animations.mapValues { ($0.width, $0.height) },
+            imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
         let screenHeight = options.showAll ? layout.contentHeight : options.view.height
         scrolled = max(0, layout.contentHeight - screenHeight)
-        (pixelWidth, pixelHeight) = try Self.pixelSize(width: options.view.width, height: screenHeight, scale: scale, limits: options.limits)
+        (pixelWidth, pixelHeight) = try Self.pixelSize(
+            width: options.view.width, height: screenHeight, scale: scale, limits: options.limits)
 
         let players = PlayerBank(animations: animations, timing: options.timing)
-        var canvas = Background.color(red: options.appearance.palette.background.x, green: options.appearance.palette.background.y,
-                                      blue: options.appearance.palette.background.z).canvas(width: pixelWidth, height: pixelHeight)
-        stickers = Self.drawStill(layout, styles: styles, options: options, scrolled: scrolled, screenHeight: screenHeight,
-                                  images: images, icon: icon, players: players, on: &canvas)
+        var canvas = Background.color(
+            red: options.appearance.palette.background.x, green: options.appearance.palette.background.y,
+            blue: options.appearance.palette.background.z
+        ).canvas(width: pixelWidth, height: pixelHeight)
+        stickers = Self.drawStill(
+            layout, styles: styles, options: options, scrolled: scrolled, screenHeight: screenHeight,
+            images: images, icon: icon, players: players, on: &canvas)
         base = canvas
-        peels = Self.placePeels(conversation, layout: layout, scrolled: scrolled, scale: scale, screen: (pixelWidth, pixelHeight),
-                                animations: animations, players: players)
+        peels = Self.placePeels(
+            conversation, layout: layout, scrolled: scrolled, scale: scale, screen: (pixelWidth, pixelHeight),
+            animations: animations, players: players)
     }
 
     /// Every sticker the conversation sends or peels, read once each from `pack`; a name the
     /// pack lacks is an error naming its script line.
-    private static func loadStickers(_ conversation: Conversation, pack: StickerPack, lines: [Int],
-                                     limits: DecodingLimits) throws(TranscriptError) -> [String: StickerAnimation] {
+    private static func loadStickers(
+        _ conversation: Conversation, pack: StickerPack, lines: [Int],
+        limits: DecodingLimits
+    ) throws(TranscriptError) -> [String: StickerAnimation] {
         var animations: [String: StickerAnimation] = [:]
         let byName = Dictionary(pack.stickers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, event) in conversation.events.enumerated() {
@@ -117,7 +129,8 @@ public final class TranscriptRenderer {
             }
             guard animations[name] == nil else { continue }
             guard let sticker = byName[name] else {
-                throw .unknownSticker(name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
+                throw .unknownSticker(
+                    name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
             }
             do { animations[name] = try StickerAnimation.load(sticker, limits: limits) } catch {
                 throw .unreadable(name: name, error: error.description)
@@ -127,11 +140,15 @@ public final class TranscriptRenderer {
     }
 
     /// Every template message's image, read once each, relative to `folder` (the script's).
-    private static func loadTemplateImages(_ conversation: Conversation, folder: String,
-                                           limits: DecodingLimits) throws(TranscriptError) -> [String: RGBAImage] {
+    private static func loadTemplateImages(
+        _ conversation: Conversation, folder: String,
+        limits: DecodingLimits
+    ) throws(TranscriptError) -> [String: RGBAImage] {
         var images: [String: RGBAImage] = [:]
         for event in conversation.events {
-            guard case .template(_, let template) = event, let path = template.image, images[path] == nil else { continue }
+            guard case .template(_, let template) = event, let path = template.image, images[path] == nil else {
+                continue
+            }
             let full = path.hasPrefix("/") ? path : folder + "/" + path
             do {
                 let bytes = try BoundedFile.read(full, maxBytes: limits.maxFileBytes)
@@ -145,23 +162,30 @@ public final class TranscriptRenderer {
 
     /// The app's icon for template messages: the catalog's 27 x 20 pt Messages icon at 3x, when
     /// the conversation has a template message and the pack is a catalog that has one.
-    private static func messagesIcon(_ conversation: Conversation, pack: StickerPack, limits: DecodingLimits) -> RGBAImage? {
+    private static func messagesIcon(_ conversation: Conversation, pack: StickerPack, limits: DecodingLimits)
+        -> RGBAImage?
+    {
         let usesTemplates = conversation.events.contains { if case .template = $0 { true } else { false } }
         guard usesTemplates, let catalog = pack.catalogFolder,
-              let slot = MessagesIconSet.required.first(where: { $0.size == "27x20" && $0.scale == 3 }),
-              let file = MessagesIconSet.file(for: slot, inCatalog: catalog),
-              let bytes = try? BoundedFile.read(file.path, maxBytes: limits.maxFileBytes),
-              let frame = try? AnimationDecoder(bytes: bytes, limits: limits).frame(at: 0) else { return nil }
+            let slot = MessagesIconSet.required.first(where: { $0.size == "27x20" && $0.scale == 3 }),
+            let file = MessagesIconSet.file(for: slot, inCatalog: catalog),
+            let bytes = try? BoundedFile.read(file.path, maxBytes: limits.maxFileBytes),
+            let frame = try? AnimationDecoder(bytes: bytes, limits: limits).frame(at: 0)
+        else { return nil }
         return RGBAImage(frame)
     }
 
     /// The image's size in pixels for `width` x `height` points, checked against the limits
     /// before anything is allocated: a huge view or a very long conversation drawn whole is refused.
-    private static func pixelSize(width points: Double, height pointHeight: Double, scale: Double,
-                                  limits: DecodingLimits) throws(TranscriptError) -> (Int, Int) {
-        let width = (points * scale).rounded(), height = (pointHeight * scale).rounded()
+    private static func pixelSize(
+        width points: Double, height pointHeight: Double, scale: Double,
+        limits: DecodingLimits
+    ) throws(TranscriptError) -> (Int, Int) {
+        let width = (points * scale).rounded()
+        let height = (pointHeight * scale).rounded()
         guard width >= 1, height >= 1, width * height <= Double(limits.maxPixels),
-              width <= Double(limits.maxSide), height <= Double(limits.maxSide) else {
+            width <= Double(limits.maxSide), height <= Double(limits.maxSide)
+        else {
             func whole(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, -1e15), 1e15)) : Int.max }
             throw .tooLarge(width: whole(width), height: whole(height), limit: limits.maxPixels)
         }
@@ -190,8 +214,9 @@ public final class TranscriptRenderer {
             let bytes = animation.frameCount * width * height * 4
             let cacheAll = cached + bytes <= TranscriptRenderer.frameCacheBytes
             if cacheAll { cached += bytes }
-            let made = StickerPlayer(index: players.count, animation: animation, rect: PixelRect(x: 0, y: 0, width: width, height: height),
-                                     timing: timing, resampler: resampler, cacheAll: cacheAll)
+            let made = StickerPlayer(
+                index: players.count, animation: animation, rect: PixelRect(x: 0, y: 0, width: width, height: height),
+                timing: timing, resampler: resampler, cacheAll: cacheAll)
             players[key] = made
             return made
         }
@@ -199,50 +224,72 @@ public final class TranscriptRenderer {
 
     /// Draws what never changes (labels, bubbles, template messages) on the visible screen and
     /// returns the stickers sent alone, each with its player and place.
-    private static func drawStill(_ layout: TranscriptLayout, styles: TranscriptStyles, options: TranscriptOptions, scrolled: Double,
-                                  screenHeight: Double, images: [String: RGBAImage], icon: RGBAImage?, players: PlayerBank,
-                                  on canvas: inout RGBAImage) -> [(player: StickerPlayer, origin: SIMD2<Int>)] {
-        let scale = Double(options.scale), palette = options.appearance.palette
+    private static func drawStill(
+        _ layout: TranscriptLayout, styles: TranscriptStyles, options: TranscriptOptions, scrolled: Double,
+        screenHeight: Double, images: [String: RGBAImage], icon: RGBAImage?, players: PlayerBank,
+        on canvas: inout RGBAImage
+    ) -> [(player: StickerPlayer, origin: SIMD2<Int>)] {
+        let scale = Double(options.scale)
+        let palette = options.appearance.palette
         var stickers: [(player: StickerPlayer, origin: SIMD2<Int>)] = []
         for item in layout.items {
-            let frame = PointRect(x: item.frame.x, y: item.frame.y - scrolled, width: item.frame.width, height: item.frame.height)
+            let frame = PointRect(
+                x: item.frame.x, y: item.frame.y - scrolled, width: item.frame.width, height: item.frame.height)
             guard frame.maxY + MessagesMetrics.tailHang >= 0, frame.y <= screenHeight else { continue }
             switch item.kind {
             case .date(let line):
-                TextPainter.draw(line, style: styles.label, x: frame.x, baseline: frame.y + styles.label.ascender,
-                                 color: palette.secondaryText, on: &canvas)
+                TextPainter.draw(
+                    line, style: styles.label, x: frame.x, baseline: frame.y + styles.label.ascender,
+                    color: palette.secondaryText, on: &canvas)
             case .delivered(let line):
-                TextPainter.draw(line, style: styles.labelBold, x: frame.x, baseline: frame.y + styles.labelBold.ascender,
-                                 color: palette.secondaryText, on: &canvas)
+                TextPainter.draw(
+                    line, style: styles.labelBold, x: frame.x, baseline: frame.y + styles.labelBold.ascender,
+                    color: palette.secondaryText, on: &canvas)
             case .bubble(let lines, let sender, let service, let tail):
-                Self.drawBubble(frame: frame, lines: lines, sender: sender, service: service, tail: tail, styles: styles,
-                                palette: palette, scale: scale, on: &canvas)
+                Self.drawBubble(
+                    frame: frame, lines: lines, sender: sender, service: service, tail: tail, styles: styles,
+                    palette: palette, scale: scale, on: &canvas)
             case .sticker(let name, _):
-                let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
-                                     width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
-                stickers.append((players.player(name, width: max(1, rect.width), height: max(1, rect.height)), SIMD2(rect.x, rect.y)))
+                let rect = PixelRect(
+                    x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
+                    width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
+                stickers.append(
+                    (
+                        players.player(name, width: max(1, rect.width), height: max(1, rect.height)),
+                        SIMD2(rect.x, rect.y)
+                    ))
             case .template(let template, _, let parts):
-                Self.drawTemplate(parts: parts, image: template.image.flatMap { images[$0] }, icon: icon, frame: frame, styles: styles,
-                                  palette: palette, scale: scale, on: &canvas)
+                Self.drawTemplate(
+                    parts: parts, image: template.image.flatMap { images[$0] }, icon: icon, frame: frame,
+                    styles: styles,
+                    palette: palette, scale: scale, on: &canvas)
             }
         }
         return stickers
     }
 
     /// The peels that reach the screen, over everything, at their place on their message.
-    private static func placePeels(_ conversation: Conversation, layout: TranscriptLayout, scrolled: Double, scale: Double,
-                                   screen: (width: Int, height: Int), animations: [String: StickerAnimation],
-                                   players: PlayerBank) -> [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] {
+    private static func placePeels(
+        _ conversation: Conversation, layout: TranscriptLayout, scrolled: Double, scale: Double,
+        screen: (width: Int, height: Int), animations: [String: StickerAnimation],
+        players: PlayerBank
+    ) -> [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] {
         var peels: [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] = []
-        let messageFrames = Dictionary(layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
+        let messageFrames = Dictionary(
+            layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
         for event in conversation.events {
-            guard case .peel(let peel) = event, let target = messageFrames[peel.message], let animation = animations[peel.sticker] else { continue }
+            guard case .peel(let peel) = event, let target = messageFrames[peel.message],
+                let animation = animations[peel.sticker]
+            else { continue }
             let size = TranscriptLayout.stickerPoints((animation.width, animation.height))
-            let width = max(1, Int((size.width * peel.scale * scale).rounded())), height = max(1, Int((size.height * peel.scale * scale).rounded()))
+            let width = max(1, Int((size.width * peel.scale * scale).rounded()))
+            let height = max(1, Int((size.height * peel.scale * scale).rounded()))
             let centre = SIMD2(target.x + peel.x * target.width, target.y - scrolled + peel.y * target.height) * scale
             // A peel whose turned square (within its diagonal) misses the screen is not drawn.
             let reach = (Double(width * width + height * height)).squareRoot() / 2
-            guard centre.x + reach >= 0, centre.x - reach <= Double(screen.width), centre.y + reach >= 0, centre.y - reach <= Double(screen.height) else { continue }
+            guard centre.x + reach >= 0, centre.x - reach <= Double(screen.width), centre.y + reach >= 0,
+                centre.y - reach <= Double(screen.height)
+            else { continue }
             peels.append((players.player(peel.sticker, width: width, height: height), centre, peel.rotation))
         }
         return peels
@@ -255,7 +302,9 @@ public final class TranscriptRenderer {
             canvas.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), atX: origin.x, y: origin.y)
         }
         for (player, centre, degrees) in peels {
-            RotatedDrawing.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees, on: &canvas)
+            RotatedDrawing.draw(
+                try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees,
+                on: &canvas)
         }
         return canvas
     }
@@ -267,11 +316,15 @@ public final class TranscriptRenderer {
         let image = try snapshot(at: time)
         let rowBytes = image.width * 4
         let repeats: [Bool] = image.pixels.withUnsafeBytes { raw in
-            (0..<image.height).map { y in y > 0 && memcmp(raw.baseAddress! + y * rowBytes, raw.baseAddress! + (y - 1) * rowBytes, rowBytes) == 0 }
+            (0..<image.height).map { y in
+                y > 0 && memcmp(raw.baseAddress! + y * rowBytes, raw.baseAddress! + (y - 1) * rowBytes, rowBytes) == 0
+            }
         }
-        return PNGEncoder.encodeFast(width: image.width, height: image.height, opaque: true, repeatsRowAbove: { repeats[$0] }) { y, target in
-            image.pixels.withUnsafeBytes { raw in _ = memcpy(target, raw.baseAddress! + y * rowBytes, rowBytes) }
-        }
+        return PNGEncoder.encodeFast(
+            width: image.width, height: image.height, opaque: true, repeatsRowAbove: { repeats[$0] },
+            drawRow: { y, target in
+                image.pixels.withUnsafeBytes { raw in _ = memcpy(target, raw.baseAddress! + y * rowBytes, rowBytes) }
+            })
     }
 
     /// The longest single loop among the stickers shown, in seconds (0 when none animates).
@@ -291,7 +344,9 @@ public final class TranscriptRenderer {
         for (index, time) in times.enumerated() {
             let image = try snapshot(at: time)
             let end = index + 1 < times.count ? times[index + 1] : max(duration, time + 0.001)
-            let changed = previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+            let changed =
+                previous.map { image.changedRect(from: $0) }
+                ?? PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
             SnapshotEncoder.appendFrame(image, changed: changed, start: time, end: end, to: &writer)
             previous = image
             progress?(index + 1, times.count)
@@ -307,17 +362,23 @@ public final class TranscriptRenderer {
     /// The most bytes of scaled sticker frames kept in memory (as the browser's default).
     static let frameCacheBytes = 256 << 20
 
-
-    private static func drawBubble(frame: PointRect, lines: [TextLine], sender: Sender, service: MessageService, tail: Bool,
-                                   styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
+    private static func drawBubble(
+        frame: PointRect, lines: [TextLine], sender: Sender, service: MessageService, tail: Bool,
+        styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage
+    ) {
         typealias M = MessagesMetrics
-        let path = BubbleShape.path(origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height, tail: tail ? sender : nil, scale: scale)
+        let path = BubbleShape.path(
+            origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height, tail: tail ? sender : nil,
+            scale: scale)
         let mask = PathRasterizer.coverage(of: path, width: canvas.width, height: canvas.height)
         let height = Double(canvas.height)
         switch (sender, service) {
         case (.them, _): Painter.fill(mask, color: palette.received, on: &canvas)
-        case (.me, .iMessage): Painter.fill(mask, on: &canvas) { _, row in MessagesPalette.mix(palette.iMessage, at: Double(row) / height) }
-        case (.me, .sms): Painter.fill(mask, on: &canvas) { _, row in MessagesPalette.mix(palette.sms, at: Double(row) / height) }
+        case (.me, .iMessage):
+            Painter.fill(mask, on: &canvas) { _, row in MessagesPalette.mix(palette.iMessage, at: Double(row) / height)
+            }
+        case (.me, .sms):
+            Painter.fill(mask, on: &canvas) { _, row in MessagesPalette.mix(palette.sms, at: Double(row) / height) }
         }
         let color = sender == .me ? palette.sentText : palette.receivedText
         for (index, line) in lines.enumerated() {
@@ -327,22 +388,29 @@ public final class TranscriptRenderer {
             // One line is centred (it only differs from the padding in a bubble of the minimum
             // width); wrapped lines start at the padding.
             let x = lines.count == 1 ? frame.x + (frame.width - line.width) / 2 : frame.x + M.bubblePaddingHorizontal
-            TextPainter.draw(line, style: styles.body, x: x,
-                             baseline: top + baseline(styles.body, lineHeight: M.bodyLineHeight), color: color, on: &canvas)
+            TextPainter.draw(
+                line, style: styles.body, x: x,
+                baseline: top + baseline(styles.body, lineHeight: M.bodyLineHeight), color: color, on: &canvas)
         }
     }
 
-    private static func drawTemplate(parts: TranscriptLayout.TemplateLayout, image: RGBAImage?, icon: RGBAImage?, frame: PointRect, styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage) {
+    private static func drawTemplate(
+        parts: TranscriptLayout.TemplateLayout, image: RGBAImage?, icon: RGBAImage?, frame: PointRect,
+        styles: TranscriptStyles, palette: MessagesPalette, scale: Double, on canvas: inout RGBAImage
+    ) {
         typealias M = MessagesMetrics
-        let clip = PathRasterizer.coverage(of: BubbleShape.roundedRect(origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height,
-                                                                       radius: M.bubbleCornerRadius, scale: scale),
-                                           width: canvas.width, height: canvas.height)
+        let clip = PathRasterizer.coverage(
+            of: BubbleShape.roundedRect(
+                origin: SIMD2(frame.x, frame.y), width: frame.width, height: frame.height,
+                radius: M.bubbleCornerRadius, scale: scale),
+            width: canvas.width, height: canvas.height)
         // The caption bar's colour under everything, then the image over its part.
         Painter.fill(clip, color: palette.captionBar, on: &canvas)
         if let image, parts.image.height > 0 {
             // The source cropped to the box's aspect (the box spans the 6 pt cropped off each
             // side), then only that crop scaled to the box, then the sides cropped.
-            let boxWidth = (parts.image.width + 2 * M.templateImageCrop) * scale, boxHeight = parts.image.height * scale
+            let boxWidth = (parts.image.width + 2 * M.templateImageCrop) * scale
+            let boxHeight = parts.image.height * scale
             let aspect = boxHeight / boxWidth
             var crop = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
             if Double(image.height) / Double(image.width) > aspect {
@@ -352,27 +420,37 @@ public final class TranscriptRenderer {
                 crop.width = max(1, min(image.width, Int((Double(image.height) / aspect).rounded())))
                 crop.x = (image.width - crop.width) / 2
             }
-            let scaled = Resampler(filter: .lanczos3).resize(image.cropped(to: crop), width: max(1, Int(boxWidth.rounded())),
-                                                             height: max(1, Int(boxHeight.rounded())))
-            let width = Int((parts.image.width * scale).rounded()), height = Int(boxHeight.rounded())
-            let cropX = (scaled.width - width) / 2, cropY = (scaled.height - height) / 2
-            let left = Int((frame.x * scale).rounded()), top = Int((frame.y * scale).rounded())
-            Painter.draw(scaled, area: PixelRect(x: cropX, y: cropY, width: width, height: height), atX: left, y: top, clippedBy: clip, on: &canvas)
+            let scaled = Resampler(filter: .lanczos3).resize(
+                image.cropped(to: crop), width: max(1, Int(boxWidth.rounded())),
+                height: max(1, Int(boxHeight.rounded())))
+            let width = Int((parts.image.width * scale).rounded())
+            let height = Int(boxHeight.rounded())
+            let cropX = (scaled.width - width) / 2
+            let cropY = (scaled.height - height) / 2
+            let left = Int((frame.x * scale).rounded())
+            let top = Int((frame.y * scale).rounded())
+            Painter.draw(
+                scaled, area: PixelRect(x: cropX, y: cropY, width: width, height: height), atX: left, y: top,
+                clippedBy: clip, on: &canvas)
         }
         // Titles over the image's bottom left, white.
         let titleLines = parts.titleLines + parts.subtitleLines
         var y = frame.y + parts.image.height - M.captionPadding.y - Double(titleLines.count) * M.imageTitleLineHeight
         for (index, line) in titleLines.enumerated() {
             let style = index < parts.titleLines.count ? styles.imageTitle : styles.caption
-            TextPainter.draw(line, style: style, x: frame.x + M.captionPadding.x, baseline: y + baseline(style, lineHeight: M.imageTitleLineHeight),
-                             color: SIMD3(255, 255, 255), on: &canvas)
+            TextPainter.draw(
+                line, style: style, x: frame.x + M.captionPadding.x,
+                baseline: y + baseline(style, lineHeight: M.imageTitleLineHeight),
+                color: SIMD3(255, 255, 255), on: &canvas)
             y += M.imageTitleLineHeight
         }
         // The app's icon at the caption bar's left.
         if let icon, let place = parts.icon {
-            let width = max(1, Int((place.width * scale).rounded())), height = max(1, Int((place.height * scale).rounded()))
-            canvas.draw(Resampler(filter: .lanczos3).resize(icon, width: width, height: height),
-                        atX: Int(((frame.x + place.x) * scale).rounded()), y: Int(((frame.y + place.y) * scale).rounded()))
+            let width = max(1, Int((place.width * scale).rounded()))
+            let height = max(1, Int((place.height * scale).rounded()))
+            canvas.draw(
+                Resampler(filter: .lanczos3).resize(icon, width: width, height: height),
+                atX: Int(((frame.x + place.x) * scale).rounded()), y: Int(((frame.y + place.y) * scale).rounded()))
         }
         // The caption bar: captions on the left, trailing ones on the right.
         let primary = palette.receivedText
@@ -381,8 +459,10 @@ public final class TranscriptRenderer {
             for (lines, secondary) in column {
                 for line in lines {
                     let x = trailing ? frame.maxX - M.captionPadding.x - line.width : frame.x + parts.captionX
-                    TextPainter.draw(line, style: styles.caption, x: x, baseline: top + baseline(styles.caption, lineHeight: M.captionLineHeight),
-                                     color: secondary ? palette.secondaryText : primary, on: &canvas)
+                    TextPainter.draw(
+                        line, style: styles.caption, x: x,
+                        baseline: top + baseline(styles.caption, lineHeight: M.captionLineHeight),
+                        color: secondary ? palette.secondaryText : primary, on: &canvas)
                     top += M.captionLineHeight
                 }
             }

@@ -17,10 +17,14 @@ public final class TranscriptStyles {
     /// Opens `fonts` at every size the transcript uses, for drawing at `scale`.
     public init(fonts: TranscriptFonts, scale: Double) throws(TextError) {
         typealias M = MessagesMetrics
-        body = try TextStyle(fonts: fonts, size: M.bodyFontSize, scale: scale, tracking: M.bodyTracking, lineHeight: M.bodyLineHeight)
+        body = try TextStyle(
+            fonts: fonts, size: M.bodyFontSize, scale: scale, tracking: M.bodyTracking, lineHeight: M.bodyLineHeight)
         label = try TextStyle(fonts: fonts, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
-        labelBold = try TextStyle(fonts: fonts, weight: .semibold, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
+        labelBold = try TextStyle(
+            fonts: fonts, weight: .semibold, size: M.labelFontSize, scale: scale, lineHeight: M.labelLineHeight)
         caption = try TextStyle(fonts: fonts, size: M.captionFontSize, scale: scale, lineHeight: M.captionLineHeight)
-        imageTitle = try TextStyle(fonts: fonts, weight: .semibold, size: M.imageTitleFontSize, scale: scale, lineHeight: M.imageTitleLineHeight)
+        imageTitle = try TextStyle(
+            fonts: fonts, weight: .semibold, size: M.imageTitleFontSize, scale: scale,
+            lineHeight: M.imageTitleLineHeight)
     }
 }

@@ -4,7 +4,10 @@ import Testing
 /// A ``CodecError`` without its message: the case a test expects, and for a chunk checksum
 /// mismatch the chunk it names.
 enum CodecErrorCase: Hashable {
-    case unknownFormat, truncated, malformed(ImageFormat), chunkChecksumMismatch(chunk: String), appleCgBI
+    case unknownFormat, truncated
+    case malformed(ImageFormat)
+    case chunkChecksumMismatch(chunk: String)
+    case appleCgBI
     case corruptCompressedData, limitExceeded, noImageData, frameIndexOutOfRange, jpeg, missingLibrary
 
     init(_ error: CodecError) {
@@ -61,7 +64,9 @@ struct DecodeOutcome: Equatable, CustomStringConvertible {
         var iterator = decoder.makeFrameIterator()
         do {
             while let frame = try iterator.next() {
-                #expect(frame.width == info.width && frame.height == info.height && frame.pixels.count == info.width * info.height * 4)
+                #expect(
+                    frame.width == info.width && frame.height == info.height
+                        && frame.pixels.count == info.width * info.height * 4)
                 check(outcome.framesDecoded, frame)
                 outcome.framesDecoded += 1
             }

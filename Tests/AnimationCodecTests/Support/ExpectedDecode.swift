@@ -31,13 +31,18 @@ struct ExpectedDecode {
     static func pngPrefix(cut: Int, layout: PNGChunkLayout, wholeFileFrames: Int) -> ExpectedDecode {
         let chunks = layout.chunks
         if cut < 8 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
-        if cut == 8 || !chunks.contains(where: { $0.end == cut }) { return ExpectedDecode(outcome: .failed(.truncated)) }
+        if cut == 8 || !chunks.contains(where: { $0.end == cut }) {
+            return ExpectedDecode(outcome: .failed(.truncated))
+        }
         let present = chunks.filter { $0.end <= cut }
         if present.contains(where: { $0.type == "IEND" }) {
-            return ExpectedDecode(outcome: DecodeOutcome(frameCount: wholeFileFrames, framesDecoded: wholeFileFrames),
-                                  pixels: (0..<wholeFileFrames).map { .wholeFileFrame($0) })
+            return ExpectedDecode(
+                outcome: DecodeOutcome(frameCount: wholeFileFrames, framesDecoded: wholeFileFrames),
+                pixels: (0..<wholeFileFrames).map { .wholeFileFrame($0) })
         }
-        guard present.contains(where: { $0.type == "IDAT" }) else { return ExpectedDecode(outcome: .failed(.malformed(.png))) }
+        guard present.contains(where: { $0.type == "IDAT" }) else {
+            return ExpectedDecode(outcome: .failed(.malformed(.png)))
+        }
 
         // Each frame's data chunks in the whole file: an fcTL before IDAT makes IDAT frame 0's.
         var frames: [(control: PNGChunkLayout.Chunk, data: [PNGChunkLayout.Chunk])] = []
@@ -45,7 +50,7 @@ struct ExpectedDecode {
             switch chunk.type {
             case "fcTL": frames.append((chunk, []))
             case "IDAT" where frames.count == 1,
-                 "fdAT" where !frames.isEmpty:
+                "fdAT" where !frames.isEmpty:
                 frames[frames.count - 1].data.append(chunk)
             default: break
             }
@@ -53,7 +58,9 @@ struct ExpectedDecode {
         let idat = chunks.filter { $0.type == "IDAT" }
         let isPresent = { (chunk: PNGChunkLayout.Chunk) in chunk.end <= cut }
         let isAPNG = chunks.contains { $0.type == "acTL" }
-        var shown: [(pixels: Pixels, complete: Bool)] = [(isAPNG ? .defaultImage : .wholeFileFrame(0), idat.allSatisfy(isPresent))]
+        var shown: [(pixels: Pixels, complete: Bool)] = [
+            (isAPNG ? .defaultImage : .wholeFileFrame(0), idat.allSatisfy(isPresent))
+        ]
         var warnings: Set<CodecWarning.Kind> = [.truncated]
         if let acTL = present.first(where: { $0.type == "acTL" }) {
             let declared = layout.number(in: acTL, at: 0)
@@ -66,8 +73,9 @@ struct ExpectedDecode {
         }
         // Frames decode in order until the first whose zlib stream the cut shortens.
         let decodable = shown.prefix { $0.complete }.count
-        let outcome = DecodeOutcome(frameCount: shown.count, warnings: warnings, framesDecoded: decodable,
-                                    frameError: decodable < shown.count ? .corruptCompressedData : nil)
+        let outcome = DecodeOutcome(
+            frameCount: shown.count, warnings: warnings, framesDecoded: decodable,
+            frameError: decodable < shown.count ? .corruptCompressedData : nil)
         return ExpectedDecode(outcome: outcome, pixels: shown.prefix(decodable).map(\.pixels))
     }
 
@@ -81,10 +89,13 @@ struct ExpectedDecode {
     ///   decoded so far (the last possibly partial), with a warning".
     static func gifPrefix(cut: Int, layout: GIFBlockLayout) -> ExpectedDecode {
         if cut < 6 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
-        guard let first = layout.images.first, cut > first.codeSizeOffset else { return ExpectedDecode(outcome: .failed(.truncated)) }
+        guard let first = layout.images.first, cut > first.codeSizeOffset else {
+            return ExpectedDecode(outcome: .failed(.truncated))
+        }
         let begun = layout.images.filter { $0.codeSizeOffset < cut }
         let hasTrailer = layout.trailer.map { cut > $0 } ?? false
-        let outcome = DecodeOutcome(frameCount: begun.count, warnings: hasTrailer ? [] : [.truncated], framesDecoded: begun.count)
+        let outcome = DecodeOutcome(
+            frameCount: begun.count, warnings: hasTrailer ? [] : [.truncated], framesDecoded: begun.count)
         let pixels = begun.enumerated().map { index, image -> Pixels in
             image.dataEnd.map { $0 <= cut } == true ? .wholeFileFrame(index) : .unknown
         }

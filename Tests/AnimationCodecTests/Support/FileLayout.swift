@@ -23,8 +23,10 @@ struct PNGChunkLayout {
         while offset + 12 <= bytes.count {
             let length = Self.bigEndian32(bytes, at: offset)
             guard offset + 12 + length <= bytes.count else { break }
-            chunks.append(Chunk(type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self), start: offset,
-                                data: (offset + 8)..<(offset + 8 + length)))
+            chunks.append(
+                Chunk(
+                    type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self), start: offset,
+                    data: (offset + 8)..<(offset + 8 + length)))
             offset += 12 + length
         }
     }
@@ -36,7 +38,9 @@ struct PNGChunkLayout {
     func number(in chunk: Chunk, at offset: Int) -> Int { Self.bigEndian32(bytes, at: chunk.data.lowerBound + offset) }
 
     /// IHDR's width and height (the first 8 bytes of the first chunk's data).
-    static func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int) { (bigEndian32(bytes, at: 16), bigEndian32(bytes, at: 20)) }
+    static func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int) {
+        (bigEndian32(bytes, at: 16), bigEndian32(bytes, at: 20))
+    }
 
     static func bigEndian32(_ bytes: [UInt8], at o: Int) -> Int {
         Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3])
@@ -95,7 +99,8 @@ struct GIFBlockLayout {
                 guard subBlocks().complete else { return }
             case 0x2C:
                 guard offset + 10 <= bytes.count else { return }
-                let rect = FrameRect(x: le16(offset + 1), y: le16(offset + 3), width: le16(offset + 5), height: le16(offset + 7))
+                let rect = FrameRect(
+                    x: le16(offset + 1), y: le16(offset + 3), width: le16(offset + 5), height: le16(offset + 7))
                 let flags = bytes[offset + 9]
                 offset += 10
                 if flags & 0x80 != 0 { offset += 3 << (Int(flags & 7) + 1) }

@@ -11,8 +11,10 @@ struct GIFBuilder {
     /// The file: header, screen, table, one image of `indexes` (row-major, width x height)
     /// coded with `minimumCodeSize`, trailer.
     func file(indexes: [UInt8], minimumCodeSize: Int) -> [UInt8] {
-        screen() + imageBlock(interlaced: false, minimumCodeSize: minimumCodeSize,
-                              coded: TestLZWEncoder(minimumCodeSize: min(minimumCodeSize, 11)).encode(indexes)) + [0x3B]
+        screen()
+            + imageBlock(
+                interlaced: false, minimumCodeSize: minimumCodeSize,
+                coded: TestLZWEncoder(minimumCodeSize: min(minimumCodeSize, 11)).encode(indexes)) + [0x3B]
     }
 
     private static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
@@ -38,7 +40,7 @@ struct GIFBuilder {
         while offset < data.count {
             let count = min(255, data.count - offset)
             bytes.append(UInt8(count))
-            bytes += data[offset ..< offset + count]
+            bytes += data[offset..<offset + count]
             offset += count
         }
         return bytes + [0]
@@ -63,14 +65,18 @@ struct GIFBuilder {
     func animation(_ images: [Image]) -> [UInt8] {
         var bytes = screen()
         for image in images {
-            bytes += [0x21, 0xF9, 4, image.disposal << 2 | (image.transparentIndex == nil ? 0 : 1), 1, 0,
-                      image.transparentIndex ?? 0, 0]
+            bytes += [
+                0x21, 0xF9, 4, image.disposal << 2 | (image.transparentIndex == nil ? 0 : 1), 1, 0,
+                image.transparentIndex ?? 0, 0
+            ]
             // Stored order: interlaced images store rows pass by pass.
             var stored = image.indexes
             if image.interlaced {
                 stored = []
                 for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
-                    for y in stride(from: start, to: height, by: step) { stored += image.indexes[(y * width)..<((y + 1) * width)] }
+                    for y in stride(from: start, to: height, by: step) {
+                        stored += image.indexes[(y * width)..<((y + 1) * width)]
+                    }
                 }
             }
             stored = Array(stored.prefix(image.keptPixels ?? stored.count))

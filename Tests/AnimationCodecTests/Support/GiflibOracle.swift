@@ -69,17 +69,23 @@ enum GiflibOracle {
             let complete = ok || file.Error == D_GIF_ERR_WRONG_RECORD ? started : max(0, started - 1)
             let images = (0..<complete).map { image(file.SavedImages[$0], global: file.SColorMap) }
             // A zero-sized or oversized image fails the slurp without an error code.
-            let error = ok ? nil : GifErrorString(file.Error).map { String(cString: $0) } ?? "DGifSlurp failed without an error code"
+            let error =
+                ok
+                ? nil
+                : GifErrorString(file.Error).map { String(cString: $0) } ?? "DGifSlurp failed without an error code"
             return Slurp(screenWidth: Int(file.SWidth), screenHeight: Int(file.SHeight), images: images, error: error)
         }
     }
 
     private static func image(_ saved: SavedImage, global: UnsafeMutablePointer<ColorMapObject>?) -> Image {
         let desc = saved.ImageDesc
-        let width = Int(desc.Width), height = Int(desc.Height)
+        let width = Int(desc.Width)
+        let height = Int(desc.Height)
         let indexes = Array(UnsafeBufferPointer(start: saved.RasterBits, count: width * height))
         let palette = (desc.ColorMap ?? global).map { map in
-            UnsafeBufferPointer(start: map.pointee.Colors, count: Int(map.pointee.ColorCount)).flatMap { [$0.Red, $0.Green, $0.Blue] }
+            UnsafeBufferPointer(start: map.pointee.Colors, count: Int(map.pointee.ColorCount)).flatMap {
+                [$0.Red, $0.Green, $0.Blue]
+            }
         }
         // The last Graphic Control Extension before the image applies (docs/formats.md: of several
         // GCEs the last wins; giflib's own DGifSavedExtensionToGCB takes the first), read from
@@ -88,10 +94,12 @@ enum GiflibOracle {
         for block in UnsafeBufferPointer(start: saved.ExtensionBlocks, count: Int(saved.ExtensionBlockCount))
         where block.Function == GRAPHICS_EXT_FUNC_CODE && block.ByteCount >= 4 {
             let packed = Int(block.Bytes[0])
-            control = GraphicControl(disposal: (packed >> 2) & 7, transparentIndex: packed & 1 != 0 ? Int(block.Bytes[3]) : nil)
+            control = GraphicControl(
+                disposal: (packed >> 2) & 7, transparentIndex: packed & 1 != 0 ? Int(block.Bytes[3]) : nil)
         }
-        return Image(left: Int(desc.Left), top: Int(desc.Top), width: width, height: height,
-                     indexes: indexes, palette: palette, control: control)
+        return Image(
+            left: Int(desc.Left), top: Int(desc.Top), width: width, height: height,
+            indexes: indexes, palette: palette, control: control)
     }
 }
 

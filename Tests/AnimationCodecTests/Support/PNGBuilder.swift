@@ -4,7 +4,9 @@
 struct TestPNG {
     var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static func be32(_ v: Int) -> [UInt8] { [UInt8((v >> 24) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: Int) -> [UInt8] {
+        [UInt8((v >> 24) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
     static func be16(_ v: Int) -> [UInt8] { [UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
 
     mutating func chunk(_ type: String, _ data: [UInt8], crc: UInt32? = nil, declaredLength: Int? = nil) {
@@ -29,7 +31,8 @@ struct TestPNG {
             out += raw[offset..<(offset + size)]
             offset += size
         } while offset < raw.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
         return out + be32(Int(b << 16 | a))
     }
@@ -44,8 +47,12 @@ struct TestPNG {
         return raw
     }
 
-    static func frameControl(sequence: Int, width: Int, height: Int, x: Int = 0, y: Int = 0,
-                             delay: (Int, Int) = (1, 10), dispose: UInt8 = 0, blend: UInt8 = 0) -> [UInt8] {
-        be32(sequence) + be32(width) + be32(height) + be32(x) + be32(y) + be16(delay.0) + be16(delay.1) + [dispose, blend]
+    static func frameControl(
+        sequence: Int, width: Int, height: Int, x: Int = 0, y: Int = 0,
+        delay: (Int, Int) = (1, 10), dispose: UInt8 = 0, blend: UInt8 = 0
+    ) -> [UInt8] {
+        be32(sequence) + be32(width) + be32(height) + be32(x) + be32(y) + be16(delay.0) + be16(delay.1) + [
+            dispose, blend
+        ]
     }
 }

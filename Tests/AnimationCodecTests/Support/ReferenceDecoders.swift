@@ -23,11 +23,14 @@ enum ExternalReference: String, CaseIterable, Sendable {
     }
 
     func decode(_ url: URL) throws -> Output {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("stickerkit-ref-\(rawValue)-\(UUID().uuidString)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stickerkit-ref-\(rawValue)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let status = try Self.run(["python3", Self.script.path, rawValue, url.path, out.path])
         guard status == 0 else { throw CocoaError(.fileReadUnknown) }
-        let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("meta.json"))) as! [String: Any]
+        let meta =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("meta.json")))
+            as! [String: Any]
         let count = meta["frames"] as! Int
         let frames = try (0..<count).map { index -> [UInt8] in
             let name = "frame-" + String(format: "%04d", index) + ".rgba"
@@ -49,13 +52,18 @@ enum LibPNGAPNGReference {
     }
 
     static func render(_ bytes: [UInt8]) -> [[UInt8]]? {
-        func be32(_ o: Int) -> Int { Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
+        func be32(_ o: Int) -> Int {
+            Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3])
+        }
         var offset = 8
-        var ihdr: [UInt8] = [], extra: [(String, [UInt8])] = []
+        var ihdr: [UInt8] = []
+        var extra: [(String, [UInt8])] = []
         var frames: [(Control, [UInt8])] = []
-        var idat: [UInt8] = [], sawFrameBeforeIDAT = false
+        var idat: [UInt8] = []
+        var sawFrameBeforeIDAT = false
         while offset + 8 <= bytes.count {
-            let length = be32(offset), type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let length = be32(offset)
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let data = Array(bytes[(offset + 8)..<(offset + 8 + length)])
             switch type {
             case "IHDR": ihdr = data
@@ -63,7 +71,8 @@ enum LibPNGAPNGReference {
             case "fcTL":
                 let d = data
                 func v(_ o: Int) -> Int { Int(d[o]) << 24 | Int(d[o + 1]) << 16 | Int(d[o + 2]) << 8 | Int(d[o + 3]) }
-                frames.append((Control(width: v(4), height: v(8), x: v(12), y: v(16), dispose: d[24], blend: d[25]), []))
+                frames.append(
+                    (Control(width: v(4), height: v(8), x: v(12), y: v(16), dispose: d[24], blend: d[25]), []))
                 if idat.isEmpty && frames.count == 1 { sawFrameBeforeIDAT = true }
             case "IDAT":
                 idat += data
@@ -82,7 +91,9 @@ enum LibPNGAPNGReference {
         for (control, data) in frames {
             if let p = previous {
                 if p.dispose == 1 {
-                    for y in p.y..<(p.y + p.height) { for x in p.x..<(p.x + p.width) { for c in 0..<4 { canvas[(y * canvasWidth + x) * 4 + c] = 0 } } }
+                    for y in p.y..<(p.y + p.height) {
+                        for x in p.x..<(p.x + p.width) { for c in 0..<4 { canvas[(y * canvasWidth + x) * 4 + c] = 0 } }
+                    }
                 } else if p.dispose == 2 {
                     canvas = saved
                 }
@@ -97,7 +108,8 @@ enum LibPNGAPNGReference {
             let layer = Reference.premultiplied(straight: image.rgba)
             for y in 0..<control.height {
                 for x in 0..<control.width {
-                    let s = (y * control.width + x) * 4, d = ((control.y + y) * canvasWidth + control.x + x) * 4
+                    let s = (y * control.width + x) * 4
+                    let d = ((control.y + y) * canvasWidth + control.x + x) * 4
                     let alpha = Double(layer[s + 3])
                     for c in 0..<4 {
                         if control.blend == 0 {

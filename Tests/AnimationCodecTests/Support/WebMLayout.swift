@@ -59,7 +59,9 @@ struct WebMLayout {
     static let blockAdditional: UInt32 = 0xA5
     /// Elements holding elements: EBML header, Segment, Info, Tracks, TrackEntry, Video,
     /// Colour, Cluster, BlockGroup, BlockAdditions, BlockMore.
-    static let masters: Set<UInt32> = [0x1A45_DFA3, segment, 0x1549_A966, 0x1654_AE6B, 0xAE, 0xE0, 0x55B0, cluster, blockGroup, 0x75A1, 0xA6]
+    static let masters: Set<UInt32> = [
+        0x1A45_DFA3, segment, 0x1549_A966, 0x1654_AE6B, 0xAE, 0xE0, 0x55B0, cluster, blockGroup, 0x75A1, 0xA6
+    ]
     /// A Segment's children whose data the decoder skips: SeekHead, Void, Cues, Tags,
     /// Chapters, Attachments.
     static let skippedChildren: Set<UInt32> = [0x114D_9B74, 0xEC, 0x1C53_BB6B, 0x1254_C367, 0x1043_A770, 0x1941_A469]
@@ -79,18 +81,20 @@ struct WebMLayout {
         let length = bytes[offset].leadingZeroBitCount + 1
         guard offset + length <= bytes.count else { return nil }
         var value = UInt64(keepMarker ? bytes[offset] : bytes[offset] & (0xFF >> length))
-        for index in 1 ..< length { value = value << 8 | UInt64(bytes[offset + index]) }
+        for index in 1..<length { value = value << 8 | UInt64(bytes[offset + index]) }
         return (value, length)
     }
 
     private mutating func walk(from start: Int, to end: Int) {
         var offset = start
         while offset < end, let (id, idLength) = variableInteger(at: offset, keepMarker: true),
-              let (size, sizeLength) = variableInteger(at: offset + idLength, keepMarker: false) {
+            let (size, sizeLength) = variableInteger(at: offset + idLength, keepMarker: false)
+        {
             let dataStart = offset + idLength + sizeLength
             let unknown = size == (1 << (7 * UInt64(sizeLength))) - 1
-            let element = Element(id: UInt32(id), start: offset, dataStart: dataStart,
-                                  end: unknown ? end : min(end, dataStart + Int(clamping: size)))
+            let element = Element(
+                id: UInt32(id), start: offset, dataStart: dataStart,
+                end: unknown ? end : min(end, dataStart + Int(clamping: size)))
             elements.append(element)
             switch element.id {
             case Self.block, Self.simpleBlock:
@@ -108,14 +112,15 @@ struct WebMLayout {
     /// What the byte at `offset` is part of.
     func region(of offset: Int) -> Region {
         for element in elements where Self.skippedChildren.contains(element.id) {
-            if (element.dataStart ..< element.end).contains(offset) { return .skipped }
+            if (element.dataStart..<element.end).contains(offset) { return .skipped }
         }
         for (index, (block, additions)) in blocks.enumerated() {
-            if additions.contains(where: { ($0.dataStart ..< $0.end).contains(offset) }) { return .framePayload(index) }
-            guard (block.dataStart ..< block.end).contains(offset),
-                  let (_, trackLength) = variableInteger(at: block.dataStart, keepMarker: false) else { continue }
+            if additions.contains(where: { ($0.dataStart..<$0.end).contains(offset) }) { return .framePayload(index) }
+            guard (block.dataStart..<block.end).contains(offset),
+                let (_, trackLength) = variableInteger(at: block.dataStart, keepMarker: false)
+            else { continue }
             let time = block.dataStart + trackLength
-            if (time ..< time + 2).contains(offset) { return .blockTime }
+            if (time..<time + 2).contains(offset) { return .blockTime }
             // The flags byte follows the time; the frame, unlaced, the flags.
             return offset > time + 2 ? .framePayload(index) : .structure
         }
@@ -128,7 +133,7 @@ struct WebMLayout {
         let at = element.start + idLength
         let length = element.dataStart - at
         try #require(size < (1 << (7 * length)) - 1, "\(size) does not fit \(length) bytes")
-        for index in 0 ..< length { bytes[at + index] = UInt8(truncatingIfNeeded: size >> (8 * (length - 1 - index))) }
+        for index in 0..<length { bytes[at + index] = UInt8(truncatingIfNeeded: size >> (8 * (length - 1 - index))) }
         bytes[at] |= UInt8(0x80 >> (length - 1))
     }
 }

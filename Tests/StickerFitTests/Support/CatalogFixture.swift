@@ -32,7 +32,8 @@ struct CatalogFixture {
         var mirrored = art
         for y in 0..<beatHeight {
             for x in 0..<beatWidth {
-                let from = (y * beatWidth + (beatWidth - 1 - x)) * 4, to = (y * beatWidth + x) * 4
+                let from = (y * beatWidth + (beatWidth - 1 - x)) * 4
+                let to = (y * beatWidth + x) * 4
                 mirrored[to..<to + 4] = art[from..<from + 4]
             }
         }
@@ -46,8 +47,10 @@ struct CatalogFixture {
         try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
         let info = #""info" : {"author" : "xcode", "version" : 1}"#
         try json(#"{\#(info)}"#, in: catalog)
-        try json(#"{\#(info), "properties" : {"grid-size" : "small"}, "stickers" : [{"filename" : "Wide.sticker"}, "#
-                 + #"{"filename" : "Blink.sticker"}, {"filename" : "Beat.stickersequence"}, {"filename" : "Photo.sticker"}]}"#, in: pack)
+        try json(
+            #"{\#(info), "properties" : {"grid-size" : "small"}, "stickers" : [{"filename" : "Wide.sticker"}, "#
+                + #"{"filename" : "Blink.sticker"}, {"filename" : "Beat.stickersequence"}, {"filename" : "Photo.sticker"}]}"#,
+            in: pack)
         var inputs: [String: [URL]] = [:]
 
         func sticker(_ name: String, file: String, label: String?) throws -> URL {
@@ -58,24 +61,31 @@ struct CatalogFixture {
             inputs[name] = [folder.appendingPathComponent(file)]
             return folder.appendingPathComponent(file)
         }
-        try FitFixtures.writePNG(FitFixtures.softArtwork(width: 120, height: 79), width: 120, height: 79,
-                                 to: sticker("Wide", file: "wide.png", label: labels["Wide"]))
+        try FitFixtures.writePNG(
+            FitFixtures.softArtwork(width: 120, height: 79), width: 120, height: 79,
+            to: sticker("Wide", file: "wide.png", label: labels["Wide"]))
         let side = StickerSize.small.pixels
-        let on = FitFixtures.solid(width: side, height: side, 240, 220, 30), off = FitFixtures.solid(width: side, height: side, 20, 20, 60)
-        try FitFixtures.writeAPNG([on, on, off, off, off, on, off], milliseconds: [100, 100, 50, 50, 50, 200, 40], width: side, height: side,
-                                  to: sticker("Blink", file: "blink.png", label: nil))
-        try FitFixtures.writeWithPillow(FitFixtures.noisyPhoto(width: side, height: side, amplitude: 20, seed: 3), width: side, height: side,
-                                        format: "JPEG", quality: 80, to: sticker("Photo", file: "photo.jpg", label: nil))
+        let on = FitFixtures.solid(width: side, height: side, 240, 220, 30)
+        let off = FitFixtures.solid(width: side, height: side, 20, 20, 60)
+        try FitFixtures.writeAPNG(
+            [on, on, off, off, off, on, off], milliseconds: [100, 100, 50, 50, 50, 200, 40], width: side, height: side,
+            to: sticker("Blink", file: "blink.png", label: nil))
+        try FitFixtures.writeWithPillow(
+            FitFixtures.noisyPhoto(width: side, height: side, amplitude: 20, seed: 3), width: side, height: side,
+            format: "JPEG", quality: 80, to: sticker("Photo", file: "photo.jpg", label: nil))
 
         let sequence = pack.appendingPathComponent("Beat.stickersequence")
         try FileManager.default.createDirectory(at: sequence, withIntermediateDirectories: true)
         let frameNames = ["beat-a.png", "beat-b.png", "beat-c.png"]
         for (name, still) in zip(frameNames, beatStills()) {
-            try FitFixtures.writePNG(still, width: beatWidth, height: beatHeight, to: sequence.appendingPathComponent(name))
+            try FitFixtures.writePNG(
+                still, width: beatWidth, height: beatHeight, to: sequence.appendingPathComponent(name))
         }
-        try json(#"{\#(info), "properties" : {"accessibility-label" : "\#(labels["Beat"]!)", "duration" : \#(beatDuration), "#
-                 + #""duration-type" : "fixed", "repetitions" : \#(beatRepetitions)}, "#
-                 + #""frames" : [\#(frameNames.map { #"{"filename" : "\#($0)"}"# }.joined(separator: ", "))]}"#, in: sequence)
+        try json(
+            #"{\#(info), "properties" : {"accessibility-label" : "\#(labels["Beat"]!)", "duration" : \#(beatDuration), "#
+                + #""duration-type" : "fixed", "repetitions" : \#(beatRepetitions)}, "#
+                + #""frames" : [\#(frameNames.map { #"{"filename" : "\#($0)"}"# }.joined(separator: ", "))]}"#,
+            in: sequence)
         inputs["Beat"] = frameNames.map { sequence.appendingPathComponent($0) }
         return CatalogFixture(catalog: catalog, inputs: inputs)
     }
@@ -86,6 +96,8 @@ struct CatalogFixture {
 
     /// A `Contents.json` parsed, for comparing with an expected tree.
     static func contents(_ folder: URL) throws -> NSDictionary {
-        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("Contents.json"))) as? NSDictionary)
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("Contents.json")))
+                as? NSDictionary)
     }
 }

@@ -40,8 +40,11 @@ enum FitFixtures {
     /// Writes whole-canvas frames as an APNG, each shown for `milliseconds[i]` (stored as
     /// that many thousandths of a second), looping forever.
     @discardableResult
-    static func writeAPNG(_ frames: [[UInt8]], milliseconds: [Int], width: Int, height: Int, to url: URL) throws -> URL {
-        let animation = zip(frames, milliseconds).map { PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: $1, denominator: 1000)) }
+    static func writeAPNG(_ frames: [[UInt8]], milliseconds: [Int], width: Int, height: Int, to url: URL) throws -> URL
+    {
+        let animation = zip(frames, milliseconds).map {
+            PNGEncoder.AnimationFrame(pixels: $0, delay: FrameDelay(numerator: $1, denominator: 1000))
+        }
         try Data(PNGEncoder.encodeAnimation(animation, width: width, height: height, plays: 0)).write(to: url)
         return url
     }
@@ -49,14 +52,18 @@ enum FitFixtures {
     /// Writes opaque pixels (premultiplied RGBA, alpha 255) with Pillow as `format` (`JPEG`
     /// or `WEBP`, lossy) at `quality`.
     @discardableResult
-    static func writeWithPillow(_ opaque: [UInt8], width: Int, height: Int, format: String, quality: Int, to url: URL) throws -> URL {
+    static func writeWithPillow(_ opaque: [UInt8], width: Int, height: Int, format: String, quality: Int, to url: URL)
+        throws -> URL
+    {
         let raw = url.appendingPathExtension("rgb")
         defer { try? FileManager.default.removeItem(at: raw) }
         var rgb = [UInt8](); rgb.reserveCapacity(width * height * 3)
         for p in stride(from: 0, to: opaque.count, by: 4) { rgb += opaque[p..<p + 3] }
         try Data(rgb).write(to: raw)
-        let status = try TestProcess.run(["python3", scripts.appendingPathComponent("pillow_fixtures.py").path, "encode", format,
-                                          "\(quality)", "\(width)", "\(height)", raw.path, url.path])
+        let status = try TestProcess.run([
+            "python3", scripts.appendingPathComponent("pillow_fixtures.py").path, "encode", format,
+            "\(quality)", "\(width)", "\(height)", raw.path, url.path
+        ])
         try #require(status == 0, "Pillow could not write \(url.lastPathComponent)")
         return url
     }
@@ -69,9 +76,14 @@ enum FitFixtures {
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
-                let base = [x * 255 / max(1, width - 1), y * 255 / max(1, height - 1), (x + y) * 255 / max(1, width + height - 2)]
+                let base = [
+                    x * 255 / max(1, width - 1), y * 255 / max(1, height - 1),
+                    (x + y) * 255 / max(1, width + height - 2)
+                ]
                 for c in 0..<3 {
-                    let noise = (0..<4).reduce(0) { total, _ in total + Int(random.next() % UInt64(amplitude + 1)) } - 2 * amplitude
+                    let noise =
+                        (0..<4).reduce(0) { total, _ in total + Int(random.next() % UInt64(amplitude + 1)) } - 2
+                        * amplitude
                     pixels[(y * width + x) * 4 + c] = UInt8(clamping: base[c] + noise)
                 }
             }
@@ -97,10 +109,12 @@ enum FitFixtures {
         for y in 0..<height {
             for x in 0..<width {
                 let border = x < 2 || y < 2 || x >= width - 2 || y >= height - 2
-                let dx = (Double(x) + 0.5) / Double(width) - 0.5, dy = (Double(y) + 0.5) / Double(height) - 0.5
+                let dx = (Double(x) + 0.5) / Double(width) - 0.5
+                let dy = (Double(y) + 0.5) / Double(height) - 0.5
                 let distance = (dx * dx + dy * dy).squareRoot() * 2
                 let level = border ? 5 : max(0, min(5, Int((1.1 - distance) * 6)))
-                let straight = border ? [200, 40, 90] : [5 * ((x * 7 + y * 3) % 52), x % 2 == 0 ? 250 : 0, 5 * ((x * y) % 52)]
+                let straight =
+                    border ? [200, 40, 90] : [5 * ((x * 7 + y * 3) % 52), x % 2 == 0 ? 250 : 0, 5 * ((x * y) % 52)]
                 let o = (y * width + x) * 4
                 for c in 0..<3 { pixels[o + c] = UInt8(straight[c] * level / 5) }
                 pixels[o + 3] = UInt8(51 * level)

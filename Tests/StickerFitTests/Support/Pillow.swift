@@ -28,14 +28,18 @@ enum Pillow {
         let out = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let script = FitFixtures.scripts.appendingPathComponent("reference_frames.py")
-        try #require(try TestProcess.run(["python3", script.path, "pillow", url.path, out.path]) == 0, "Pillow cannot read \(url.lastPathComponent)")
+        try #require(
+            try TestProcess.run(["python3", script.path, "pillow", url.path, out.path]) == 0,
+            "Pillow cannot read \(url.lastPathComponent)")
         struct Meta: Decodable { var width: Int, height: Int, frames: Int, durationsMs: [Double] }
         let meta = try JSONDecoder().decode(Meta.self, from: Data(contentsOf: out.appendingPathComponent("meta.json")))
         let frames = try (0..<meta.frames).map { index -> [UInt8] in
             var pixels = try FitFixtures.bytes(out.appendingPathComponent(String(format: "frame-%04d.rgba", index)))
             for p in stride(from: 0, to: pixels.count, by: 4) {
                 let alpha = Double(pixels[p + 3])
-                for c in 0..<3 { pixels[p + c] = UInt8((Double(pixels[p + c]) * alpha / 255).rounded(.toNearestOrAwayFromZero)) }
+                for c in 0..<3 {
+                    pixels[p + c] = UInt8((Double(pixels[p + c]) * alpha / 255).rounded(.toNearestOrAwayFromZero))
+                }
             }
             return pixels
         }

@@ -33,7 +33,8 @@ enum ReferenceLanczos {
 
     /// `pixels` (`width` x `height` premultiplied RGBA8) resized to `newWidth` x `newHeight`.
     static func resize(_ pixels: [UInt8], width: Int, height: Int, to newWidth: Int, _ newHeight: Int) -> [UInt8] {
-        let horizontal = taps(source: width, destination: newWidth), vertical = taps(source: height, destination: newHeight)
+        let horizontal = taps(source: width, destination: newWidth)
+        let vertical = taps(source: height, destination: newHeight)
         var rows = [Double](repeating: 0, count: height * newWidth * 4)
         for y in 0..<height {
             for (x, tap) in horizontal.enumerated() {
