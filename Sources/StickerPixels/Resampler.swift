@@ -80,150 +80,15 @@ public struct Resampler: Sendable, Hashable {
         let vertical =
             image.height == image.width && height == width
             ? horizontal : ContributionCache.shared.table(source: image.height, destination: height, filter: filter)
-        // Streaming separable filter: each source row is filtered horizontally once (16-bit
-        // fixed-point taps, two per pmaddwd), into a small ring of float rows (they keep the
-        // precision and the negative lobes); each output row then
-        // sums the ring rows it needs, four pixels at a time in registers. The working set
-        // stays in cache. Transparent pixels are zeros in premultiplied space and contribute
-        // nothing, so each ring row remembers the output columns its non-transparent pixels
-        // reach, only those are computed, and the rest of its slot is kept zero.
-        let sourceWidth = image.width
-        let ringRows = vertical.maxCount
-        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
-        // The output columns each slot's row reaches; the slot is zero everywhere else.
-        var ringColumns = [Range<Int>](repeating: 0..<0, count: ringRows)
-        var sourcePairs = [SIMD8<Int16>](repeating: .zero, count: sourceWidth)
-        // One output row's taps: ring slot offsets and weights.
-        var tapOffsets = [Int](repeating: 0, count: ringRows)
-        var tapWeights = [Float](repeating: 0, count: ringRows)
-        var nextSourceRow = 0
         let result = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
             image.pixels.withUnsafeBytes { source in
-                ring.withUnsafeMutableBufferPointer { ring in
-                    sourcePairs.withUnsafeMutableBufferPointer { pairs in
-                        tapOffsets.withUnsafeMutableBufferPointer { tapOffsets in
-                            tapWeights.withUnsafeMutableBufferPointer { tapWeights in
-                                horizontal.withPairPointers { hSpans, hWeights in
-                                    vertical.withPointers { vSpans, vWeights in
-                                        // Safe: spans lie inside the source (see Contributions); ring
-                                        // slot r % ringRows holds filtered source row r, and a
-                                        // vertical span never covers more than ringRows rows.
-                                        for y in 0..<height {
-                                            let span = vSpans[y]
-                                            while nextSourceRow < span.start &+ span.count {
-                                                let r = nextSourceRow % ringRows
-                                                let base = nextSourceRow &* sourceWidth &* 4
-                                                let opaque = Resampler.visibleRange(
-                                                    source, offset: base, count: sourceWidth)
-                                                let columns = horizontal.outputs(reading: opaque)
-                                                let slot = ring.baseAddress! + r &* width
-                                                // Zero what the slot's previous row left outside these columns.
-                                                let old = ringColumns[r]
-                                                if columns.isEmpty {
-                                                    for x in old { slot[x] = .zero }
-                                                } else {
-                                                    for x in old
-                                                        .lowerBound..<max(
-                                                            old.lowerBound, min(old.upperBound, columns.lowerBound))
-                                                    { slot[x] = .zero }
-                                                    for x in min(
-                                                        old.upperBound, max(old.lowerBound, columns.upperBound))..<old
-                                                        .upperBound
-                                                    { slot[x] = .zero }
-                                                }
-                                                ringColumns[r] = columns
-                                                if !columns.isEmpty {
-                                                    for x in opaque {
-                                                        pairs[x] = Resampler.pixelPair(
-                                                            source, offset: base &+ x &* 4, last: x &+ 1 == sourceWidth)
-                                                    }
-                                                    for x in columns {
-                                                        let h = hSpans[x]
-                                                        // Only the visible part of the span: the rest is zeros.
-                                                        let from = max(h.start, opaque.lowerBound)
-                                                        let to = min(h.start &+ h.count, opaque.upperBound)
-                                                        // Two taps per step (one pmaddwd: pixel pair k, k+1
-                                                        // times weight pair), two accumulators so the adds
-                                                        // do not wait on each other. A pair's second pixel
-                                                        // past `to` is transparent (zero) or has weight 0.
-                                                        var even = SIMD4<Int32>.zero
-                                                        var odd = SIMD4<Int32>.zero
-                                                        let w = hWeights.baseAddress! + (h.offset &- h.start)
-                                                        var k = from
-                                                        while k &+ 2 < to {
-                                                            even &+= Resampler.multiplyAddPairs(pairs[k], w[k])
-                                                            odd &+= Resampler.multiplyAddPairs(pairs[k &+ 2], w[k &+ 2])
-                                                            k &+= 4
-                                                        }
-                                                        if k < to {
-                                                            even &+= Resampler.multiplyAddPairs(pairs[k], w[k])
-                                                        }
-                                                        slot[x] =
-                                                            SIMD4<Float>(even &+ odd) * Contributions.inverseWeightScale
-                                                    }
-                                                }
-                                                nextSourceRow &+= 1
-                                            }
-                                            // The rows with anything visible, and the columns any of them reaches.
-                                            var columns = 0..<0
-                                            var taps = 0
-                                            for k in 0..<span.count {
-                                                let r = (span.start &+ k) % ringRows
-                                                let c = ringColumns[r]
-                                                if c.isEmpty { continue }
-                                                columns =
-                                                    columns.isEmpty
-                                                    ? c
-                                                    : min(
-                                                        columns.lowerBound, c.lowerBound)..<max(
-                                                            columns.upperBound, c.upperBound)
-                                                tapOffsets[taps] = r &* width
-                                                tapWeights[taps] = vWeights[span.offset &+ k]
-                                                taps &+= 1
-                                            }
-                                            let outBase = y &* width &* 4
-                                            memset(out.baseAddress! + outBase, 0, width &* 4)
-                                            if columns.isEmpty { continue }
-                                            // Within `columns` every tap row's slot holds its value or zero.
-                                            let slots = UnsafePointer(ring.baseAddress!)
-                                            let row = UnsafeMutableRawPointer(out.baseAddress! + outBase)
-                                            var x = columns.lowerBound
-                                            while x &+ 4 <= columns.upperBound {
-                                                var a0 = SIMD4<Float>.zero
-                                                var a1 = SIMD4<Float>.zero
-                                                var a2 = SIMD4<Float>.zero
-                                                var a3 = SIMD4<Float>.zero
-                                                for t in 0..<taps {
-                                                    let p = slots + (tapOffsets[t] &+ x)
-                                                    let w = tapWeights[t]
-                                                    a0 += p[0] * w; a1 += p[1] * w; a2 += p[2] * w; a3 += p[3] * w
-                                                }
-                                                row.storeBytes(
-                                                    of: Resampler.clampedBytes(a0), toByteOffset: x &* 4,
-                                                    as: SIMD4<UInt8>.self)
-                                                row.storeBytes(
-                                                    of: Resampler.clampedBytes(a1), toByteOffset: (x &+ 1) &* 4,
-                                                    as: SIMD4<UInt8>.self)
-                                                row.storeBytes(
-                                                    of: Resampler.clampedBytes(a2), toByteOffset: (x &+ 2) &* 4,
-                                                    as: SIMD4<UInt8>.self)
-                                                row.storeBytes(
-                                                    of: Resampler.clampedBytes(a3), toByteOffset: (x &+ 3) &* 4,
-                                                    as: SIMD4<UInt8>.self)
-                                                x &+= 4
-                                            }
-                                            while x < columns.upperBound {
-                                                var a = SIMD4<Float>.zero
-                                                for t in 0..<taps { a += slots[tapOffsets[t] &+ x] * tapWeights[t] }
-                                                row.storeBytes(
-                                                    of: Resampler.clampedBytes(a), toByteOffset: x &* 4,
-                                                    as: SIMD4<UInt8>.self)
-                                                x &+= 1
-                                            }
-                                        }
-                                    }
-                                }
-                            }
+                horizontal.withPairPointers { hSpans, hWeights in
+                    vertical.withPointers { vSpans, vWeights in
+                        var pass = StreamingResize(
+                            source: source, sourceWidth: image.width, width: width, ringRows: vertical.maxCount,
+                            horizontal: horizontal, spans: hSpans, weightPairs: hWeights)
+                        for y in 0..<height {
+                            pass.writeRow(y, span: vSpans[y], weights: vWeights, into: out.baseAddress!)
                         }
                     }
                 }
@@ -288,7 +153,7 @@ extension Resampler {
 
 /// Contribution tables already made, by source size, destination size and filter: a browser
 /// scales every frame of every sticker to one of a few sizes, and a table costs a sine per tap.
-private final class ContributionCache: Sendable {
+final class ContributionCache: Sendable {
     static let shared = ContributionCache()
     /// More distinct tables than this and the cache starts again (they are small and quick).
     private static let capacity = 32
@@ -314,7 +179,7 @@ private final class ContributionCache: Sendable {
 
 /// For each destination pixel along one axis: the source pixels it reads and their
 /// normalised weights.
-private struct Contributions {
+struct Contributions {
     struct Span {
         var start: Int
         var count: Int
