@@ -2,6 +2,8 @@
 # `make test` runs the test suite. Both install what is missing (Debian packages need root).
 
 SWIFT ?= swift
+# Every target drives SwiftPM, which uses every core itself: one target at a time.
+.NOTPARALLEL:
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
                 libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa chromium tidy man-db
@@ -166,8 +168,10 @@ FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MAN_OUT := .build-man
 STICKERS ?= .build/release/stickers
 
-# `make install STICKERS=path` installs that build instead of making the release build.
-install: $(if $(filter command line,$(origin STICKERS)),,release-build) man
+# `make install STICKERS=path` (or STICKERS in the environment) installs that build instead of
+# making the release build; `make release-build man` then `sudo make install STICKERS=...`
+# installs as root without building as root.
+install: $(if $(filter command line environment,$(origin STICKERS)),,release-build) man
 	install -d $(BIN_DIR) $(MAN_DIR) $(BASH_DIR) $(ZSH_DIR) $(FISH_DIR)
 	install -m 755 $(STICKERS) $(BIN_DIR)/stickers
 	install -m 644 $(MAN_OUT)/*.1 $(MAN_DIR)/
@@ -185,6 +189,7 @@ man-tool:
 	$(SWIFT) build -c release --product generate-manual --scratch-path .build-tools
 
 man: man-tool
+	@[ -x $(STICKERS) ] || { echo "no $(STICKERS): make release-build first, or name a build with STICKERS=" >&2; exit 1; }
 	rm -rf $(MAN_OUT) && mkdir -p $(MAN_OUT)
 	.build-tools/release/generate-manual $(STICKERS) --multi-page --output-directory $(MAN_OUT)
 

@@ -4,12 +4,12 @@ import PackageDescription
 /// StickerKit: decode animated stickers (APNG, GIF, PNG, JPEG, WebP, WebM, Lottie) into premultiplied RGBA frames,
 /// check packs against Apple's rules, and render them as the Messages sticker browser does.
 ///
-/// Layers, each importing only those below it:
-/// `AnimationCodec` (bytes to frames) <- `StickerPixels` (images, resampling, backgrounds,
-/// paths and masks) and `StickerPack` (packs, rules) <- `StickerRenderer` (layout, time, the
-/// browser, the conversation and the terminal) and `StickerFit` (packs made to pass), siblings
-/// <- `StickerReview` (one page per pack) <- `StickerBench` (timing, baselines) <- `StickerCLI`
-/// (command types) <- `stickers` (executable).
+/// Layers, each importing only those below it (docs/architecture.md has the table):
+/// `AnimationCodec` (bytes to frames) <- `StickerPixels` (images, resampling, backgrounds, paths
+/// and masks) and `StickerPack` (packs, rules) <- `StickerRenderer` (layout, time, the browser,
+/// sheets and the terminal) and `StickerFit` (packs made to pass), siblings <- `StickerTranscript`
+/// (the conversation, on the renderer's players) <- `StickerReview` (one page per pack) and
+/// `StickerBench` (timing, baselines) <- `StickerCLI` (command types) <- `stickers` (executable).
 let package = Package(
     name: "StickerKit",
     products: [
@@ -26,7 +26,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `swift package generate-documentation` (make docs): the DocC plugin, nothing linked.
+        // `swift package generate-documentation` (make api-docs): the DocC plugin, nothing linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [

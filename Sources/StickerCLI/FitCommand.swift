@@ -187,7 +187,7 @@ public struct FitCommand: ParsableCommand {
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
             warn("--label \(name)=...: no sticker is named \(name)")
         }
-        let bar = ProgressBar("fitting", style: progress.progress)
+        let bar = progress.bar("fitting")
         let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in
             bar.update(done, of: total)
         }

@@ -51,7 +51,7 @@ public struct FramesCommand: ParsableCommand {
         let info = decoder.info
         info.warnings.forEach(report)
         let staging = try OutputFolder(final: out)
-        let bar = ProgressBar("frames", style: progress.progress)
+        let bar = progress.bar("frames")
         defer { bar.finish() }
         do {
             var iterator = decoder.makeFrameIterator()

@@ -23,8 +23,15 @@ public struct ProgressOptions: ParsableArguments {
     @Option(help: "Progress on stderr: auto (a bar on a terminal), lines (one line a step) or none.")
     public var progress: ProgressStyle = .auto
 
+    /// How long the work runs before `auto` draws its bar (tests draw it at once).
+    @Option(name: .customLong("progress-after"), help: .hidden)
+    public var progressAfter: Double = 1
+
     /// Creates the options (argument parsing fills them in).
     public init() {}
+
+    /// The bar or lines these options ask for, labelled `label`.
+    func bar(_ label: String) -> ProgressBar { ProgressBar(label, style: progress, after: progressAfter) }
 }
 
 /// Progress on stderr: a one-line bar (drawn only when stderr is a terminal and only once the
@@ -34,10 +41,13 @@ final class ProgressBar: @unchecked Sendable {
     private let label: String
     private let start = Date()
     private let style: ProgressStyle
+    /// Seconds of work before `auto` draws the bar.
+    private let after: Double
     private var drawn = false
 
-    init(_ label: String, style: ProgressStyle = .auto) {
+    init(_ label: String, style: ProgressStyle = .auto, after: Double = 1) {
         self.label = label
+        self.after = after
         self.style = style == .auto && isatty(STDERR_FILENO) != 1 ? .none : style
     }
 
@@ -49,7 +59,7 @@ final class ProgressBar: @unchecked Sendable {
         case .lines:
             FileDescriptorOutput.standardError("\(label) \(done)/\(total)\n")
         case .auto:
-            guard total > 0, Date().timeIntervalSince(start) >= 1 else { return }
+            guard total > 0, Date().timeIntervalSince(start) >= after else { return }
             let width = 30
             let filled = min(width, done * width / total)
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)

@@ -76,7 +76,7 @@ public struct RenderCommand: ParsableCommand {
         switch kind {
         case .apng:
             let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
-            let bar = ProgressBar("rendering", style: progress.progress)
+            let bar = progress.bar("rendering")
             defer { bar.finish() }
             bytes = try SnapshotEncoder.apng(renderer, duration: seconds) { bar.update($0, of: $1) }
             summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"

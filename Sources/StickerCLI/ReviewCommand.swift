@@ -96,7 +96,7 @@ public struct ReviewCommand: ParsableCommand {
         do {
             let folders = ReviewWriter.packFolders(packs.map(\.name), in: folder.staging)
             let targets = zip(packs, zip(inputs, folders)).map { ReviewTarget(pack: $0, path: $1.0, folder: $1.1) }
-            let bar = ProgressBar("reviewing", style: progress.progress)
+            let bar = progress.bar("reviewing")
             let reviews = try PackReviewer(options: options).review(targets) { done, total in
                 bar.update(done, of: total)
             }

@@ -101,7 +101,7 @@ public struct TranscriptCommand: ParsableCommand {
         do {
             if isAnimated {
                 let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
-                let bar = ProgressBar("rendering", style: progress.progress)
+                let bar = progress.bar("rendering")
                 defer { bar.finish() }
                 bytes = try renderer.apng(duration: seconds) { bar.update($0, of: $1) }
                 summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"

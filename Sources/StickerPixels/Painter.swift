@@ -12,6 +12,7 @@ public enum Painter {
     public static func fill(_ mask: CoverageMask, on canvas: inout RGBAImage, color: (Int, Int) -> SIMD3<UInt8>) {
         guard mask.width > 0 else { return }
         let width = canvas.width
+        let height = canvas.height
         canvas.pixels.withUnsafeMutableBufferPointer { pixels in
             for row in 0..<mask.height {
                 for column in 0..<mask.width {
@@ -19,6 +20,8 @@ public enum Painter {
                     guard cover > 0 else { continue }
                     let cx = mask.x + column
                     let cy = mask.y + row
+                    // A mask reaching past the canvas (or made for another) draws only what is on it.
+                    guard cx >= 0, cx < width, cy >= 0, cy < height else { continue }
                     let fill = color(cx, cy)
                     let source = BlendKernels.scaled(SIMD4(fill.x, fill.y, fill.z, 255), by: cover)
                     blend(source, into: pixels, at: (cy * width + cx) * 4)

@@ -83,7 +83,6 @@ struct ThorVGOracleTests {
             try #require(straight.count == frame.pixels.count)
             let psnr = Self.psnr(Self.premultiplied(straight), frame.pixels)
             #expect(psnr >= testCase.floor, "frame \(index): \(psnr) dB")
-            worst = min(worst, psnr)
             index += 1
         }
         #expect(index == decoder.frameCount && index > 0)

@@ -6,7 +6,7 @@ Usage: thorvg_frames.py FILE OUTDIR [WIDTH HEIGHT]
 FILE is Lottie JSON or a gzipped document (.tgs). Writes OUTDIR/frame-NNNN.rgba (straight
 RGBA8, top row first) and OUTDIR/meta.json ({"width", "height", "frames", "frameRate",
 "engine": "thorvg", "version"}). Frame i is the picture at document frame ip + i, for the
-Int(op) - Int(ip) frames rlottie counts. A size other than the document's scales the picture
+frames ThorVG counts (op - ip, whole frames). A size other than the document's scales the picture
 uniformly and centres it, as rlottie does. Used by StickerKit's differential tests as an oracle
 for its Lottie decoder, which draws with rlottie: ThorVG (PyPI thorvg-python) is a separate
 renderer, and nothing here shares code with the decoder under test.
@@ -38,7 +38,6 @@ def main():
     document = json.loads(data)
     doc_width, doc_height = document["w"], document["h"]
     width, height = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (doc_width, doc_height)
-    count = int(document["op"]) - int(document["ip"])
 
     engine = tvg.Engine(threads=0)
     canvas = tvg.SwCanvas(engine)
@@ -52,6 +51,8 @@ def main():
     picture.set_size(doc_width * scale, doc_height * scale)
     picture.translate((width - doc_width * scale) / 2, (height - doc_height * scale) / 2)
     canvas.add(picture)
+    # ThorVG's own count of the frames (op - ip as it reads the document), whole frames only.
+    count = int(animation.get_total_frame()[1] + 1e-6)
 
     os.makedirs(out, exist_ok=True)
     words = np.ctypeslib.as_array(canvas.buffer_arr).reshape(height, width)

@@ -12,12 +12,24 @@ struct InstallTests {
         try TestProcess.capture(["make", "-C", CLITests.repoRoot.path] + arguments)
     }
 
+    /// swift-argument-parser's generate-manual, which `make test` builds before the suite
+    /// (`make man-tool`): the test never builds it, so nothing here waits on a compiler.
+    static let generateManual = CLITests.repoRoot.appendingPathComponent(".build-tools/release/generate-manual")
+
     @Test("install puts the program, man pages and completions under PREFIX in DESTDIR; uninstall removes them")
     func installAndUninstall() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.generateManual.path),
+            "make man-tool builds generate-manual (make test does)")
         let destination = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: destination) }
-        let common = ["DESTDIR=\(destination.path)", "PREFIX=/usr/local", "STICKERS=\(try PreviewTests.executable())"]
-        let installed = try Self.make(["install"] + common)
+        // The pages are written in the test's own folder (MAN_OUT), and -o man-tool takes the
+        // built tool as it is.
+        let common = [
+            "DESTDIR=\(destination.path)", "PREFIX=/usr/local", "STICKERS=\(try PreviewTests.executable())",
+            "MAN_OUT=\(destination.appendingPathComponent("pages").path)"
+        ]
+        let installed = try Self.make(["-o", "man-tool", "install"] + common)
         try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
         let prefix = destination.appendingPathComponent("usr/local")
         func path(_ relative: String) -> String { prefix.appendingPathComponent(relative).path }
@@ -55,6 +67,7 @@ struct InstallTests {
 
         let removed = try Self.make(["uninstall"] + common)
         #expect(removed.status == 0, "\(removed.stderr)")
+        try FileManager.default.removeItem(at: destination.appendingPathComponent("pages"))
         let left =
             FileManager.default.enumerator(atPath: destination.path)?.compactMap { $0 as? String }.filter {
                 var isDirectory: ObjCBool = false

@@ -14,10 +14,8 @@ struct PreviewTests {
         let socket = "stickers-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let tmux = "/usr/bin/tmux"
 
-        /// Runs tmux with posix_spawn and waitpid, its output in a file: the server that
-        /// `new-session` forks inherits the client's descriptors, so a pipe would never close.
-        /// Runs tmux to completion, its output in a file: the server that `new-session` forks
-        /// inherits the client's descriptors, so a pipe would never close.
+        /// Runs tmux to completion, under TestProcess's time limit, its output in a file: the
+        /// server that `new-session` forks inherits the client's descriptors, so a pipe would never close.
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -27,8 +25,7 @@ struct PreviewTests {
             let pid = try PreviewTests.spawn(
                 [tmux, "-L", socket] + arguments, stdout: output,
                 environment: ["LANG=C.UTF-8", "TERM=xterm-256color", "PATH=/usr/bin:/bin", "HOME=/tmp"])
-            var exit: Int32 = 0
-            while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
+            _ = try TestProcess.wait(for: pid, arguments: ["tmux"] + arguments)
             return String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
         }
 
@@ -57,7 +54,7 @@ struct PreviewTests {
             environment: environment, newSession: newSession)
     }
 
-    /// Starts `argv` like ``spawn(_:stdout:stderr:environment:)`` with its standard error on a
+    /// Starts `argv` like ``spawn(_:stdout:stderr:stderrDescriptor:environment:newSession:)`` with its standard error on a
     /// pipe of one page (4 KiB), and returns the pid and the pipe's read end. A child that
     /// prints more than a page to it blocks until the test reads, so a test that stops reading
     /// knows the child cannot have finished: an event, not a race against the clock.
@@ -259,11 +256,19 @@ struct PreviewTests {
     }
 
     /// Everything written to a pseudo-terminal's slave, read from its `master` until every
-    /// writer has closed it (the read then fails with EIO).
-    static func readToEnd(_ master: Int32) -> [UInt8] {
+    /// writer has closed it (the read then fails with EIO), or until `seconds` pass with nothing
+    /// more to read: a child that hangs ends the test's wait instead of blocking it for good.
+    static func readToEnd(_ master: Int32, seconds: Double = 120) -> [UInt8] {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, Int32(min(left.components.seconds * 1000 + 1, 60_000)))
+            if polled < 0 && errno == EINTR { continue }
+            guard polled > 0 else { continue }
             let count = read(master, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }

@@ -245,12 +245,13 @@ struct TelegramCommandTests {
         // The clip's file against ffmpeg's frames scaled by Pillow (Lanczos, premultiplied):
         // frame for frame, close, and as close as the report says.
         let clip = try #require(stickers.first { $0["name"] as? String == "clip" })
-        let reported = try #require(clip["psnr"] as? Double ?? ((clip["lossy"] as? Bool) == false ? 99 : nil))
+        // A 96 px photographic clip made 408 px does not fit exactly: the report has a PSNR.
+        let reported = try #require(clip["psnr"] as? Double, "\(clip)")
         let psnrs = try Self.psnrAgainstFFmpeg(
             try FitCommandTests.stickerFile(catalog, "clip"), frames: try Self.ffmpegFrames("clip.webm"))
         #expect(psnrs.count == 12 && psnrs.allSatisfy { $0 >= 35 }, "\(psnrs)")
         let mean = psnrs.reduce(0, +) / Double(max(psnrs.count, 1))
-        #expect(abs(mean - min(reported, 60)) <= 3, "reported \(reported) dB, against ffmpeg's frames \(mean) dB")
+        #expect(abs(mean - reported) <= 3, "reported \(reported) dB, against ffmpeg's frames \(mean) dB")
     }
 
     /// The PSNR of each frame of the APNG `file` against the premultiplied 96 x 96 `frames`,

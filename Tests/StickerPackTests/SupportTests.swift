@@ -37,6 +37,24 @@ struct SupportTests {
         #expect(FileDescriptorOutput.write([], to: 2))
     }
 
+    @Test("A FIFO with no writer, or a device, is refused at once, never waited on: head, read and a folder's listing")
+    func fifoIsNotWaitedOn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("support-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("waits.png").path
+        try #require(mkfifo(fifo, 0o644) == 0)
+        // Opening a FIFO for reading blocks until a writer comes: none ever does here, so a
+        // wait would hang this test (its suite's time limit would name it).
+        #expect(BoundedFile.head(fifo, count: 16).isEmpty)
+        #expect(BoundedFile.sniffedFormat(fifo) == nil)
+        #expect(throws: PackError.unreadable(path: fifo)) { try BoundedFile.read(fifo, maxBytes: 1000) }
+        #expect(throws: PackError.unreadable(path: "/dev/zero")) { try BoundedFile.read("/dev/zero", maxBytes: 1000) }
+        #expect(throws: PackError.missingFile(path: folder.appendingPathComponent("none").path)) {
+            try BoundedFile.read(folder.appendingPathComponent("none").path, maxBytes: 1000)
+        }
+    }
+
     @Test("Error reasons: the system's text for a POSIX error beneath a file error")
     func reasons() {
         do {

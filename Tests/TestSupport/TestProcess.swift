@@ -36,6 +36,18 @@ public enum TestProcess {
         }
     }
 
+    /// A child that could not be waited for (not ours, or already reaped elsewhere).
+    public struct CannotWait: Error, CustomStringConvertible {
+        /// The command line.
+        public var arguments: [String]
+        /// waitpid's error number.
+        public var code: Int32
+
+        public var description: String {
+            "`\(arguments.joined(separator: " "))` could not be waited for: \(String(cString: strerror(code)))"
+        }
+    }
+
     /// Runs `arguments` through `/usr/bin/env` (so the first is looked up on `PATH`), with
     /// standard input empty, standard output into the file `standardOutput` (created or
     /// emptied; discarded when nil) and standard error discarded, and returns its exit status
@@ -94,8 +106,10 @@ public enum TestProcess {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
         let killed = watchdog.stop()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &status, 0) } while reaped < 0 && errno == EINTR
         if killed { throw TimedOut(arguments: arguments, timeout: timeout) }
+        guard reaped == pid else { throw CannotWait(arguments: arguments, code: errno) }
         let terminatingSignal = status & 0x7F
         return terminatingSignal == 0 ? (status >> 8) & 0xFF : terminatingSignal
     }

@@ -35,31 +35,45 @@ public struct FrameDelay: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The delays to store for frames lasting `durations` seconds, so every frame starts when
-    /// it should: whole milliseconds when they are; else the exact fraction when one fits
-    /// APNG's 16-bit fields (1/60 s at 60 fps, not 17 ms, which would slow the loop; 7/90 s,
-    /// not 78 ms); else the finest of tenths of milliseconds, milliseconds, hundredths, tenths
-    /// or whole seconds that fits 16 bits, with each rounding carried into the next delay, so
-    /// start times never drift by more than half a unit. The one rule every writer stores by.
+    /// it should: each delay ``exact(seconds:)`` when it can be (whole milliseconds; else the
+    /// fraction that fits APNG's 16-bit fields: 1/60 s at 60 fps, not 17 ms, which would slow
+    /// the loop; 7/90 s, not 78 ms); else the finest of tenths of milliseconds, milliseconds,
+    /// hundredths, tenths or whole seconds that fits 16 bits, with each rounding carried into
+    /// the next such delay, so start times never drift by more than half a unit. A duration
+    /// longer than 65,535 s is stored as 65,535 s and its excess not carried; a negative or
+    /// non-finite one as 0. The one rule every writer stores by.
     public static func stored(durations: [Double]) -> [FrameDelay] {
         var start = 0.0
         var storedStart = 0.0
         return durations.map { duration in
             let seconds = duration.isFinite ? max(0, duration) : 0
-            defer { start += seconds }
-            let milliseconds = seconds * 1000
             let delay: FrameDelay
-            if abs(milliseconds - milliseconds.rounded()) < 1e-6, milliseconds.rounded() <= 65_535 {
-                delay = FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000)
-            } else if let fraction = fraction(nearestTo: seconds) {
-                delay = fraction
+            if let exact = exact(seconds: seconds) {
+                delay = exact
+                storedStart += delay.seconds
+            } else if start + seconds - storedStart > 65_535 {
+                delay = FrameDelay(numerator: 65_535, denominator: 1)
+                storedStart = start + seconds
             } else {
-                let remaining = min(65_535, max(0, start + seconds - storedStart))
+                let remaining = max(0, start + seconds - storedStart)
                 let unit = [10_000, 1000, 100, 10].first { (remaining * Double($0)).rounded() <= 65_535 } ?? 1
                 delay = FrameDelay(numerator: Int((remaining * Double(unit)).rounded()), denominator: unit)
+                storedStart += delay.seconds
             }
-            storedStart += delay.seconds
+            start += seconds
             return delay
         }
+    }
+
+    /// `seconds` exactly as APNG's 16-bit fields can hold it: whole milliseconds (up to 65,535),
+    /// else the fraction ``fraction(nearestTo:)`` finds; `nil` when neither is exact.
+    public static func exact(seconds: Double) -> FrameDelay? {
+        guard seconds.isFinite, seconds >= 0 else { return nil }
+        let milliseconds = seconds * 1000
+        if abs(milliseconds - milliseconds.rounded()) < 1e-6, milliseconds.rounded() <= 65_535 {
+            return FrameDelay(numerator: Int(milliseconds.rounded()), denominator: 1000)
+        }
+        return fraction(nearestTo: seconds)
     }
 
     /// The delay as APNG's two 16-bit fields: as stored when both fit (a zero denominator

@@ -10,11 +10,11 @@ import FoundationEssentials
 public enum BoundedFile {
     /// The bytes of `path`, or an error when it is missing, unreadable or over `maxBytes`.
     public static func read(_ path: String, maxBytes: Int) throws(PackError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw errno == ENOENT ? .missingFile(path: path) : .unreadable(path: path) }
+        let fd = openRegularFile(path)
+        guard fd >= 0 else { throw fd == -ENOENT ? .missingFile(path: path) : .unreadable(path: path) }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path) }
+        guard fstat(fd, &status) == 0 else { throw .unreadable(path: path) }
         let declared = Int(status.st_size)
         guard declared <= maxBytes else { throw .fileTooLarge(path: path, bytes: declared, limit: maxBytes) }
         // Read up to one byte past the bound, in case the file grew since fstat.
@@ -28,15 +28,30 @@ public enum BoundedFile {
     /// Up to the first `count` bytes of `path` (fewer for a short file, none when it cannot be
     /// read): enough to sniff a format.
     public static func head(_ path: String, count: Int) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = openRegularFile(path)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
-        // A regular file's own size bounds the buffer: a large `count` costs nothing on a small file.
+        // The file's own size bounds the buffer: a large `count` costs nothing on a small file.
         var status = stat()
-        let size = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : count
+        let size = fstat(fd, &status) == 0 ? Int(status.st_size) : 0
         var bytes = [UInt8](repeating: 0, count: max(0, min(count, size)))
         let filled = fill(&bytes, from: fd) ?? 0
         return Array(bytes.prefix(filled))
+    }
+
+    /// `path` opened for reading when it is a regular file, else minus the reason (`-ENOENT`
+    /// when it is missing). Opened without blocking, so a FIFO with no writer or a device is
+    /// refused instead of waited on; the descriptor is blocking again once it is known to be a file.
+    private static func openRegularFile(_ path: String) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return -errno }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return -EINVAL
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
     }
 
     /// The format `path` holds, sniffed from its first `ImageFormat.sniffLength` bytes

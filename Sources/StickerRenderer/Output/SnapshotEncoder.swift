@@ -52,16 +52,24 @@ public enum SnapshotEncoder {
     }
 
     /// Appends the rectangle `changed` of `image`, shown from `start` to `end` seconds, to an
-    /// animation (a 1-pixel frame when nothing changed). The delay is stored by the codec's one
-    /// rule (``FrameDelay/stored(durations:)``), carried from `start`: exact when a fraction
-    /// fits, else rounded so that the frame ends within half a unit of `end`, and rounding never
-    /// accumulates from frame to frame.
+    /// animation (a 1-pixel frame when nothing changed), with ``delay(from:to:)``.
     public static func appendFrame(
         _ image: RGBAImage, changed: PixelRect, start: Double, end: Double, to writer: inout APNGWriter
     ) {
         let area = changed.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : changed
         writer.append(
             premultiplied: image.cropped(to: area).pixels, x: area.x, y: area.y,
-            width: area.width, height: area.height, delay: FrameDelay.stored(durations: [start, end - start])[1])
+            width: area.width, height: area.height, delay: delay(from: start, to: end))
+    }
+
+    /// The delay stored for a frame shown from `start` to `end` seconds: exact when it can be
+    /// (``FrameDelay/exact(seconds:)``), else whole milliseconds between the rounded start and
+    /// end, so the rounding never accumulates from frame to frame (as Doubles first, so a time
+    /// past Int's range is clamped, not trapped on).
+    static func delay(from start: Double, to end: Double) -> FrameDelay {
+        if let exact = FrameDelay.exact(seconds: end - start) { return exact }
+        let startMs = min((start * 1000).rounded(), 1e15)
+        let endMs = min((end * 1000).rounded(), 1e15)
+        return FrameDelay(seconds: max(0, endMs - startMs) / 1000)
     }
 }
