@@ -40,19 +40,7 @@ struct PremultiplicationTests {
     @Test("the row premultiply (block fast paths) equals the per-pixel one", arguments: [1, 3, 4, 7, 64, 1001])
     func rowMatchesPixels(count: Int) {
         var generator = SplitMix(seed: UInt64(count))
-        // Runs of opaque, transparent (with colour bytes set) and mixed pixels.
-        let straight: [UInt8] = (0..<count).flatMap { p -> [UInt8] in
-            let alpha: UInt8 =
-                switch (p / 4) % 3 {
-                case 0: 255;
-                case 1: 0;
-                default: UInt8(truncatingIfNeeded: generator.next())
-                }
-            return [
-                UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                UInt8(truncatingIfNeeded: generator.next()), alpha
-            ]
-        }
+        let straight = straightRuns(count, &generator)
         var row = [UInt8](repeating: 0xAA, count: count * 4)
         straight.withUnsafeBytes { s in
             row.withUnsafeMutableBytes {
@@ -205,18 +193,7 @@ struct BlendKernelTests {
         arguments: [1, 5, 8, 63, 1000])
     func fusedPremultiplyOver(count: Int) {
         var generator = SplitMix(seed: UInt64(count) &* 7)
-        let straight: [UInt8] = (0..<count).flatMap { p -> [UInt8] in
-            let alpha: UInt8 =
-                switch (p / 4) % 3 {
-                case 0: 255;
-                case 1: 0;
-                default: UInt8(truncatingIfNeeded: generator.next())
-                }
-            return [
-                UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                UInt8(truncatingIfNeeded: generator.next()), alpha
-            ]
-        }
+        let straight = straightRuns(count, &generator)
         let canvas = generator.bytes(count * 4)
         var fused = canvas
         var reference = canvas
@@ -253,5 +230,22 @@ struct BlendKernelTests {
             simd.withUnsafeMutableBytes { BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: count) }
         }
         #expect(scalar == simd)
+    }
+}
+
+/// `count` straight pixels in runs of four opaque, four transparent (colour bytes set) and four
+/// of random alpha, every colour byte random: the block fast paths and the mixed path alike.
+private func straightRuns(_ count: Int, _ generator: inout SplitMix) -> [UInt8] {
+    (0..<count).flatMap { p -> [UInt8] in
+        let alpha: UInt8
+        switch (p / 4) % 3 {
+        case 0: alpha = 255
+        case 1: alpha = 0
+        default: alpha = UInt8(truncatingIfNeeded: generator.next())
+        }
+        return [
+            UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+            UInt8(truncatingIfNeeded: generator.next()), alpha
+        ]
     }
 }
