@@ -81,21 +81,11 @@ struct ThorVGOracleTests {
             let straight = [UInt8](
                 try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
             try #require(straight.count == frame.pixels.count)
-            let psnr = Self.psnr(Self.premultiplied(straight), frame.pixels)
+            let psnr = Self.psnr(Reference.premultiplied(straight: straight), frame.pixels)
             #expect(psnr >= testCase.floor, "frame \(index): \(psnr) dB")
             index += 1
         }
         #expect(index == decoder.frameCount && index > 0)
-    }
-
-    /// Straight RGBA8 premultiplied by the usual rule, `round(c * a / 255)`.
-    static func premultiplied(_ straight: [UInt8]) -> [UInt8] {
-        var out = straight
-        for p in stride(from: 0, to: out.count, by: 4) {
-            let a = Double(out[p + 3])
-            for c in 0..<3 { out[p + c] = UInt8((Double(out[p + c]) * a / 255).rounded(.toNearestOrAwayFromZero)) }
-        }
-        return out
     }
 
     /// PSNR over every channel, alpha included (infinite for equal buffers).

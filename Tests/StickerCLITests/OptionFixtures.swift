@@ -369,3 +369,12 @@ enum ANSIPicture {
         }
     }
 }
+
+/// A refused command line: the arguments, the exit code docs/cli.md gives (1: the input; 64: a
+/// usage error), and the error line it must print.
+struct Refusal: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var status: Int32
+    var message: String
+    var testDescription: String { arguments.dropFirst().joined(separator: " ") }
+}

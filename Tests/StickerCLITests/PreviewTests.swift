@@ -347,15 +347,6 @@ struct PreviewTests {
         )
     }
 
-    /// A refused preview: the arguments, the exit code docs/cli.md gives (1: the input; 64: a usage
-    /// error), and the error line.
-    struct Refusal: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var status: Int32
-        var message: String
-        var testDescription: String { arguments.dropFirst().joined(separator: " ") }
-    }
-
     @Test(
         "Errors: the documented exit code, nothing on stdout, and the error first on stderr, alone for a bad input",
         arguments: [

@@ -69,44 +69,36 @@ struct RenderCommandTests {
         #expect(animation.info.frames.allSatisfy { $0.delay.milliseconds == 125 })
     }
 
-    /// A bad render command line, the exit status it must end with and the one line naming the problem.
-    struct BadRender: Sendable, CustomTestStringConvertible {
-        let arguments: [String]
-        let status: Int32
-        let message: String
-        var testDescription: String { arguments.dropFirst().joined(separator: " ") }
-    }
-
     @Test(
         "render: a bad option is a usage error (exit 64: one line naming the problem, then the usage); a bad pack or background is one line naming it (exit 1); nothing is written",
         arguments: [
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "-o", "OUT.gif"], status: 64,
                 message: "Error: The output must end in .png, .ppm or .apng."),
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "--at", "1s", "--frame", "2", "-o", "OUT.png"], status: 64,
                 message: "Error: Give --at or --frame, not both."),
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "--scale", "4", "-o", "OUT.png"], status: 64,
                 message: "Error: --scale must be 1, 2 or 3."),
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "--at", "soon", "-o", "OUT.png"], status: 64,
                 message: "Error: --at soon is not a time (1.25s, 1250ms)."),
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "--view", "0x10", "-o", "OUT.png"], status: 64,
                 message: "Error: --view must be WxH in points, for example 390x844."),
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "--at", "1s", "-o", "OUT.apng"], status: 64,
                 message: "Error: An animated .apng output takes --duration, not --at or --frame."),
-            BadRender(
+            Refusal(
                 arguments: ["render", "corpus/sample-pack", "--background", "no-such-colour", "-o", "OUT.png"],
                 status: 1,
                 message: "Error: --background no-such-colour: not a colour name, #RRGGBB or an image file"),
-            BadRender(
+            Refusal(
                 arguments: ["render", "/no/such/pack", "-o", "OUT.png"], status: 1,
                 message: "Error: /no/such/pack: no such file or folder")
         ])
-    func renderErrors(_ bad: BadRender) throws {
+    func renderErrors(_ bad: Refusal) throws {
         let folder = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

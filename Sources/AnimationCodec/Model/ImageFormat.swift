@@ -51,9 +51,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         }
         let start = Array(bytes.prefix(sniffLength))
         if isWebM(start) { return .webm }
-        guard
-            start.starts(with: Gunzip.signature) || start.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{")
-        else { return nil }
+        guard opensLottieCandidate(start) else { return nil }
         let json = bytes.count > sniffLength ? Array(bytes.prefix(lottieSniffLength)) : start
         if json.starts(with: Gunzip.signature) {
             return LottieJSON.looksLikeLottie(Gunzip.head(json, count: lottieSniffLength)) ? .lottie : nil
@@ -65,9 +63,12 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// recognise, may still be Lottie recognised from more of the file: a JSON object, or a
     /// gzip member, whose top-level keys did not all fit in it.
     public static func mayBeLottie(_ head: [UInt8]) -> Bool {
-        head.count >= sniffLength
-            && (head.starts(with: Gunzip.signature)
-                || head.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{"))
+        head.count >= sniffLength && opensLottieCandidate(head)
+    }
+
+    /// Whether `head` opens a gzip member or a JSON object: what a Lottie document starts as.
+    private static func opensLottieCandidate(_ head: [UInt8]) -> Bool {
+        head.starts(with: Gunzip.signature) || head.first(where: { !LottieJSON.isSpace($0) }) == UInt8(ascii: "{")
     }
 
     /// An EBML header whose DocType is `webm`.
