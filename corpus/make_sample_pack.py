@@ -169,7 +169,8 @@ def write_icon_set(root):
             name = f"icon-{w}x{h}@{scale}x-{idiom}.png"
             icon.convert("RGB").save(os.path.join(folder, name), optimize=True)
             entry = {"size": f"{w}x{h}", "idiom": idiom, "filename": name, "scale": f"{scale}x"}
-            if idiom == "universal":
+            # Xcode's own set: the Messages sizes and the Messages App Store icon are for iOS.
+            if idiom == "universal" or (w, h) == (1024, 768):
                 entry["platform"] = "ios"
             images.append(entry)
     write_json(os.path.join(folder, "Contents.json"), {"images": images, "info": {"author": "xcode", "version": 1}})

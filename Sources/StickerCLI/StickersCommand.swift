@@ -11,7 +11,7 @@ public struct StickersCommand: ParsableCommand {
         subcommands: [
             InfoCommand.self, FramesCommand.self, ValidateCommand.self, RenderCommand.self, SheetCommand.self,
             FilmstripCommand.self, PreviewCommand.self, TranscriptCommand.self, ReviewCommand.self, FitCommand.self,
-            BenchCommand.self
+            XcodeCommand.self, BenchCommand.self
         ])
 
     /// Creates the command (argument parsing fills it in).

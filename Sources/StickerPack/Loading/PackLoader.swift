@@ -24,11 +24,50 @@ public enum PackLoader {
         case "xcstickers": return try loadCatalog(url)
         case "stickerpack":
             return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
+        case "xcodeproj": return try loadProject(url)
         default:
-            let catalogs = (try? listing(of: url).filter { $0.pathExtension.lowercased() == "xcstickers" }) ?? []
+            let entries = (try? listing(of: url)) ?? []
+            let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }
+            if projects.count == 1 { return try loadProject(projects[0]) }
+            let catalogs = entries.filter { $0.pathExtension.lowercased() == "xcstickers" }
             if catalogs.count == 1 { return try loadCatalog(catalogs[0]) }
             return try loadFolder(url)
         }
+    }
+
+    // MARK: - Xcode projects
+
+    /// The catalog of a sticker pack app project: the `.xcstickers` folder beside the
+    /// `.xcodeproj` or one folder down (where Xcode's template puts it), the first by name
+    /// when there are several.
+    private static func loadProject(_ bundle: URL) throws(PackError) -> StickerPack {
+        let folder = bundle.deletingLastPathComponent()
+        var catalogs: [URL] = []
+        for entry in try listing(of: folder) where !entry.lastPathComponent.hasPrefix(".") {
+            if entry.pathExtension.lowercased() == "xcstickers" {
+                catalogs.append(entry)
+            } else if entry.pathExtension.lowercased() != "xcodeproj", isFolder(entry) {
+                catalogs += ((try? listing(of: entry)) ?? []).filter { $0.pathExtension.lowercased() == "xcstickers" }
+            }
+        }
+        guard let catalog = catalogs.first else {
+            throw .notAPack(path: folder.path, reason: "the Xcode project holds no .xcstickers catalog")
+        }
+        var pack = try loadCatalog(catalog)
+        if catalogs.count > 1 {
+            pack.warnings.append(
+                PackWarning(
+                    path: folder.path,
+                    message: "\(catalogs.count) sticker catalogs; using \(catalog.path.dropPrefix(folder.path + "/"))"))
+        }
+        pack.name = bundle.deletingPathExtension().lastPathComponent
+        pack.projectBundle = bundle
+        return pack
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// A pack of the given image files, in the given order.

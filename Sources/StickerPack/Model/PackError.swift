@@ -18,6 +18,8 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case codec(path: String, CodecError)
     /// A sticker sequence has no frames.
     case emptySequence(path: String)
+    /// An Xcode project's `project.pbxproj` is missing or cannot be read as one.
+    case invalidProject(path: String, reason: String)
 
     /// One line naming the file and the problem.
     public var description: String {
@@ -31,6 +33,7 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): \(bytes) bytes, more than the \(limit) bytes StickerKit reads for a sticker"
         case .codec(let path, let error): return "\(path): \(error)"
         case .emptySequence(let path): return "\(path): sticker sequence has no frames"
+        case .invalidProject(let path, let reason): return "\(path): not an Xcode project (\(reason))"
         }
     }
 }

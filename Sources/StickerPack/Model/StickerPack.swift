@@ -25,6 +25,9 @@ public struct StickerPack: Sendable, Hashable {
     /// The `.xcstickers` folder the pack was read from (its icon set is validated too); `nil`
     /// for a folder of images, loose files or a bare `.stickerpack`.
     public var catalogFolder: URL?
+    /// The `.xcodeproj` of the sticker pack app the catalog was found in (its App Store rules
+    /// are validated too); `nil` for anything else.
+    public var projectBundle: URL?
 
     /// Creates a pack.
     public init(

@@ -22,8 +22,24 @@ public enum MessagesIconSet {
         public var size: String { "\(width)x\(height)" }
         /// `60x45@3x (iphone)`.
         public var description: String { "\(size)@\(scale)x (\(idiom))" }
-        /// Whether this is the App Store's marketing icon, which may not be transparent.
-        public var isOpaqueMarketingIcon: Bool { idiom == "ios-marketing" && width == 1024 && height == 1024 }
+        /// The `platform` the entry must name: `ios` for the Messages sizes (`universal`) and
+        /// the Messages App Store icon (1024x768), as Xcode writes them; `nil` for the others.
+        /// A set without it loses its Messages icons at upload (ITMS-90649, ITMS-90642).
+        public var platform: String? {
+            idiom == "universal" || (idiom == "ios-marketing" && height == 768) ? "ios" : nil
+        }
+        /// Whether this is one of the App Store's marketing icons, which may not be transparent.
+        public var isOpaqueMarketingIcon: Bool { idiom == "ios-marketing" }
+
+        /// Whether a Contents.json entry is for this slot's size and scale (whatever its idiom).
+        func hasSizeAndScale(of entry: [String: Any]) -> Bool {
+            entry["size"] as? String == size && (entry["scale"] as? String ?? "1x") == "\(scale)x"
+        }
+
+        /// Whether a Contents.json entry is this slot's.
+        func matches(_ entry: [String: Any]) -> Bool {
+            hasSizeAndScale(of: entry) && entry["idiom"] as? String == idiom
+        }
     }
 
     /// The slots of Apple's asset catalog reference for Messages extension icons.
@@ -50,10 +66,7 @@ public enum MessagesIconSet {
         let folder = catalog.appendingPathComponent(name)
         guard let contents = try? ContentsJSON(folder: folder) else { return nil }
         let images = contents.root["images"] as? [[String: Any]] ?? []
-        let entry = images.first { image in
-            image["size"] as? String == slot.size && image["idiom"] as? String == slot.idiom
-                && (image["scale"] as? String ?? "1x") == "\(slot.scale)x"
-        }
+        let entry = images.first(where: slot.matches)
         guard let filename = entry?["filename"] as? String, !filename.isEmpty, !filename.contains("/") else {
             return nil
         }
@@ -81,17 +94,36 @@ public enum MessagesIconSet {
         let images = contents.root["images"] as? [[String: Any]] ?? []
         var problems: [String] = []
         for slot in required {
-            let entry = images.first { image in
-                image["size"] as? String == slot.size && image["idiom"] as? String == slot.idiom
-                    && (image["scale"] as? String ?? "1x") == "\(slot.scale)x"
+            guard let entry = images.first(where: slot.matches) else {
+                problems.append(missing(slot, in: name, images: images))
+                continue
             }
-            guard let filename = entry?["filename"] as? String, !filename.isEmpty, !filename.contains("/") else {
+            if let platform = slot.platform, entry["platform"] as? String != platform {
+                let written = (entry["platform"] as? String).map { "\"platform\": \"\($0)\"" } ?? "no \"platform\""
+                problems.append(
+                    "\(name): the \(slot) entry has \(written); it must say \"platform\": \"\(platform)\" or App Store Connect drops the Messages icons (ITMS-90649)"
+                )
+            }
+            guard let filename = entry["filename"] as? String, !filename.isEmpty, !filename.contains("/") else {
                 problems.append("\(name): no icon for \(slot)")
                 continue
             }
             problems += check(folder.appendingPathComponent(filename), for: slot, in: name, limits: limits)
         }
         return problems
+    }
+
+    /// Why no entry matches `slot`: none of its size and scale, or one under another idiom.
+    private static func missing(_ slot: Slot, in setName: String, images: [[String: Any]]) -> String {
+        let sameSize = images.filter { entry in
+            slot.hasSizeAndScale(of: entry) && !required.contains { $0.matches(entry) }
+        }
+        if let entry = sameSize.first {
+            let idiom = entry["idiom"] as? String ?? "none"
+            return
+                "\(setName): the \(slot.size)@\(slot.scale)x icon is filed under idiom \"\(idiom)\"; it must be \"\(slot.idiom)\" (ITMS-90649)"
+        }
+        return "\(setName): no icon for \(slot)"
     }
 
     /// The problems of one icon file.
@@ -117,7 +149,7 @@ public enum MessagesIconSet {
         if slot.isOpaqueMarketingIcon {
             guard let frame = try? decoder.frame(at: 0) else { return ["\(label): does not decode"] }
             if stride(from: 3, to: frame.pixels.count, by: 4).contains(where: { frame.pixels[$0] != 255 }) {
-                return ["\(label): has transparent pixels; the App Store's 1024x1024 icon must be opaque"]
+                return ["\(label): has transparent pixels; the App Store's \(slot.size) icon must be opaque"]
             }
         }
         return []

@@ -45,6 +45,13 @@ public struct PackValidator: Sendable {
                 findings.append(ValidationFinding(.error, sticker: nil, rule: .iconSet, message: problem))
             }
         }
+        if let bundle = pack.projectBundle {
+            do {
+                findings += XcodeProjectValidator.findings(for: try XcodeProject(bundle: bundle))
+            } catch {
+                findings.append(ValidationFinding(.error, sticker: nil, rule: .project, message: error.description))
+            }
+        }
         return ValidationReport(
             pack: pack.name, gridSize: pack.gridSize.rawValue,
             gridSizeDeclared: pack.declaredGridSize != nil,

@@ -42,4 +42,17 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// The catalog's iMessage app icon set has every size Apple lists, each a PNG of the
     /// right pixel size, and an opaque 1024x1024 marketing icon. Error.
     case iconSet = "icon-set"
+    /// An Xcode project has the targets, phases, files and Info.plist keys a sticker pack app
+    /// needs: the Messages app, the sticker pack extension embedded in it, the catalog in the
+    /// extension's resources. Error.
+    case project
+    /// The app's and the extension's bundle identifiers use only letters, digits, `-` and `.`,
+    /// and the extension's extends the app's. Error.
+    case bundleIdentifier = "bundle-identifier"
+    /// The version (`CFBundleShortVersionString`) and build (`CFBundleVersion`) are one to three
+    /// integers separated by periods, the same in the app and its extension. Error.
+    case version
+    /// The name under the app's icon is given and at most 30 characters (the App Store's limit
+    /// on an app's name); a warning past 12, where Messages' app drawer cuts it short.
+    case displayName = "display-name"
 }

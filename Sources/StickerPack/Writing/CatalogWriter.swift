@@ -103,10 +103,12 @@ public enum CatalogWriter {
         try manager.createDirectory(at: iconSet, withIntermediateDirectories: true)
         for icon in icons { try Data(icon.png).write(to: iconSet.appendingPathComponent(icon.fileName)) }
         let images: [[String: Any]] = icons.map { icon in
-            [
+            var entry: [String: Any] = [
                 "size": icon.slot.size, "idiom": icon.slot.idiom, "filename": icon.fileName,
                 "scale": "\(icon.slot.scale)x"
             ]
+            if let platform = icon.slot.platform { entry["platform"] = platform }
+            return entry
         }
         try json(["info": info, "images": images], to: iconSet)
     }

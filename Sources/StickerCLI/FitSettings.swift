@@ -1,0 +1,232 @@
+import AnimationCodec
+import ArgumentParser
+import FoundationEssentials
+import StickerBench
+import StickerFit
+import StickerPack
+import StickerPixels
+
+/// The options of how stickers are fitted, shared by `fit` and `xcode`, and the job they
+/// describe: every sticker of the inputs fitted, and the catalog's icons drawn.
+struct FitSettings: ParsableArguments {
+    @Option(
+        help:
+            "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size, else regular."
+    )
+    var size: StickerSize?
+
+    @Option(
+        name: .customLong("max-bytes"),
+        help: ArgumentHelp(
+            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted).", valueName: "n"))
+    var maxBytes = 500_000
+
+    @Flag(
+        name: .customLong("allow-smaller-size"),
+        help: "Let a sticker that cannot fit otherwise be made for a smaller size class.")
+    var allowSmallerSize = false
+
+    @Flag(help: "Exact steps only: never reduce colours, frames or size.")
+    var lossless = false
+
+    @Option(
+        name: .customLong("label"),
+        help: ArgumentHelp(
+            "A sticker's VoiceOver label, as NAME=TEXT (repeatable); default: the catalog's label, else the name.",
+            valueName: "name=text"))
+    var labels: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the first sticker.",
+            valueName: "image"))
+    var icon: String?
+
+    @Option(
+        name: .customLong("icon-background"),
+        help: ArgumentHelp("The icons' opaque background: a preset name or #RRGGBB.", valueName: "color"))
+    var iconBackground = "white"
+
+    @Option(
+        help: ArgumentHelp(
+            "libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.",
+            valueName: "n"))
+    var level: Int32 = 12
+
+    @Option(
+        name: .customLong("min-fps"),
+        help: ArgumentHelp(
+            "The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up); default: as low as the best quality needs, down to two frames.",
+            valueName: "fps"))
+    var minimumFramesPerSecond: Double?
+
+    @Option(
+        name: .customLong("min-psnr"),
+        help: ArgumentHelp(
+            "The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made (default 20 dB).",
+            valueName: "dB"))
+    var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
+
+    @Option(
+        name: .customLong("min-ssim"),
+        help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (default: none).", valueName: "ssim"))
+    var minimumSSIM: Double = 0
+
+    @Flag(help: "A sticker made with visible loss (under 30 dB or SSIM 0.90) is an error, not a warning: for CI.")
+    var strict = false
+
+    @Option(
+        name: .customLong("max-duration"),
+        help: ArgumentHelp(
+            "Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
+    var maxDuration: Double?
+
+    @Flag(
+        help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM."
+    )
+    var dither = false
+
+    @Option(help: "Worker threads (default: every core).")
+    var threads: Int?
+
+    @OptionGroup var progress: ProgressOptions
+
+    /// The codec's limits.
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
+    /// Checks the options before any work.
+    func validate() throws {
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
+        guard let background = Background(named: iconBackground), background.isOpaque else {
+            throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
+        }
+        for label in labels where !label.contains("=") {
+            throw ValidationError("--label takes NAME=TEXT, not \(label)")
+        }
+        guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        if let minimumFramesPerSecond, !(minimumFramesPerSecond > 0 && minimumFramesPerSecond.isFinite) {
+            throw ValidationError("--min-fps must be a positive number of frames per second.")
+        }
+        guard (0...100).contains(minimumPSNR) else { throw ValidationError("--min-psnr must be 0-100 dB.") }
+        guard (0...1).contains(minimumSSIM) else { throw ValidationError("--min-ssim must be 0-1.") }
+        if let maxDuration, !(maxDuration > 0 && maxDuration <= 3600) {
+            throw ValidationError("--max-duration must be a positive number of seconds, at most 3600.")
+        }
+    }
+
+    /// The fitter's options from the command line.
+    var options: FitOptions {
+        // fit keeps every frame in memory, in a few copies (decoded, scaled, reduced): the
+        // decoded frames of one sticker are capped at 1 GiB unless --max-decoded says less.
+        var codecLimits = limits.limits
+        codecLimits.maxTotalDecodedBytes = min(codecLimits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
+        var options = FitOptions(
+            maxBytes: maxBytes, allowSmallerSize: allowSmallerSize, allowLossy: !lossless,
+            minimumFramesPerSecond: minimumFramesPerSecond ?? 0, limits: codecLimits)
+        options.minimumPSNR = minimumPSNR
+        options.minimumSSIM = minimumSSIM
+        options.strict = strict
+        options.maxDuration = maxDuration
+        options.size = size
+        options.compressionLevel = level
+        options.dither = dither
+        if let threads { options.threads = threads }
+        return options
+    }
+
+    /// What fitting the inputs made.
+    struct FittedCatalog {
+        /// The options it ran with.
+        var options: FitOptions
+        /// The sticker size of the catalog.
+        var size: StickerSize
+        /// Every sticker's outcome, made or not.
+        var fitted: [FittedSticker]
+        /// The catalog entries of the stickers made.
+        var entries: [CatalogWriter.Entry]
+        /// The icon artwork given with --icon, if any.
+        var artwork: RGBAImage?
+    }
+
+    /// Fits every sticker of `inputs` (with a progress bar).
+    func fit(_ inputs: [String]) throws -> FittedCatalog {
+        let pack = try Self.loadInputs(inputs)
+        let options = self.options
+        let fitter = PackFitter(options: options)
+        let size = fitter.size(for: pack)
+        let artwork = try icon.map(Self.firstFrame)
+        let labelMap = Dictionary(
+            labels.map { label -> (String, String) in
+                let parts = label.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { $1 })
+        for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
+            warn("--label \(name)=...: no sticker is named \(name)")
+        }
+        let bar = progress.bar("fitting")
+        let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in
+            bar.update(done, of: total)
+        }
+        bar.finish()
+        return FittedCatalog(
+            options: options, size: size, fitted: fitted, entries: PackFitter.catalogEntries(fitted), artwork: artwork)
+    }
+
+    /// Writes the catalog of `catalog`'s made stickers, with its icon set, into `folder`.
+    func writeCatalog(_ catalog: FittedCatalog, to folder: URL) throws {
+        let background = Background(named: iconBackground)!
+        let source: IconSetMaker.Source =
+            try catalog.artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: catalog.fitted))
+        let icons = IconSetMaker.icons(from: source, background: background, threads: catalog.options.threads)
+        try CatalogWriter.write(stickers: catalog.entries, gridSize: catalog.size, icons: icons, to: folder)
+    }
+
+    /// Every sticker of every input: folders and catalogs each as a pack, loose files together.
+    static func loadInputs(_ paths: [String]) throws -> StickerPack {
+        var stickers: [Sticker] = []
+        var gridSize: StickerSize?
+        var files: [String] = []
+        var warnings: [PackWarning] = []
+        for path in paths {
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CLIError("\(path): no such file or folder")
+            }
+            if isDirectory {
+                let pack = try PackInput.load([path])
+                stickers += pack.stickers
+                warnings += pack.warnings
+                gridSize = gridSize ?? pack.declaredGridSize
+            } else {
+                files.append(path)
+            }
+        }
+        if !files.isEmpty { stickers += try PackInput.load(files).stickers }
+        guard !stickers.isEmpty else { throw CLIError("no stickers found in \(paths.joined(separator: ", "))") }
+        for warning in warnings { warn(warning.description) }
+        return StickerPack(name: "inputs", origin: .files, declaredGridSize: gridSize, stickers: stickers)
+    }
+
+    /// The first frame of an image file.
+    static func firstFrame(_ path: String) throws -> RGBAImage {
+        do {
+            let bytes = try BoundedFile.read(path, maxBytes: DecodingLimits.default.maxFileBytes)
+            return RGBAImage(try AnimationDecoder(bytes: bytes).frame(at: 0))
+        } catch {
+            throw CLIError("\(path): \(error)")
+        }
+    }
+
+    /// The first frame of the first fitted sticker.
+    static func firstFrame(of fitted: [FittedSticker]) throws -> RGBAImage {
+        guard let first = fitted.first(where: \.succeeded)?.files.first else {
+            throw CLIError("no sticker to draw the icons from")
+        }
+        do {
+            return RGBAImage(try AnimationDecoder(bytes: first.bytes).frame(at: 0))
+        } catch {
+            throw CLIError("the icon's sticker does not decode: \(error)")
+        }
+    }
+}

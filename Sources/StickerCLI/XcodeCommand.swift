@@ -1,0 +1,159 @@
+import ArgumentParser
+import FoundationEssentials
+import StickerBench
+import StickerFit
+import StickerPack
+
+/// `stickers xcode`: a Sticker Pack App project, ready for Xcode and App Store Connect, from
+/// anything `fit` takes.
+public struct XcodeCommand: ParsableCommand {
+    /// Command name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "xcode",
+        abstract:
+            "Write a Sticker Pack App Xcode project (app, sticker pack extension, catalog, scheme) from any images.",
+        discussion: """
+            The inputs are fitted as `stickers fit` fits them (every fit option applies) unless --no-fit, which takes one .xcstickers catalog (or a project) as it is. The project is laid out as Xcode's Sticker Pack App template lays it out: DIR/NAME.xcodeproj (with a shared scheme NAME, so `xcodebuild -scheme NAME archive` works on a Mac), DIR/NAME/Info.plist for the app and DIR/NAME StickerPackExtension/ with its Info.plist and Stickers.xcstickers. Identifiers are derived from the names, so writing the same pack twice gives the same bytes. The project's folders are replaced as a whole (other files in DIR are left alone), written all-or-nothing, then validated with the App Store's rules as `stickers validate DIR` does.
+            """)
+
+    @Argument(
+        help: ArgumentHelp(
+            "Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
+    var inputs: [String]
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The folder to write the project into (created if missing).", valueName: "dir"))
+    var output: String
+
+    @Option(help: ArgumentHelp("The project's and the app's name.", valueName: "name"))
+    var name: String
+
+    @Option(
+        name: .customLong("bundle-id"),
+        help: ArgumentHelp(
+            "The app's bundle identifier (letters, digits, '-' and '.'); the extension's adds .StickerPackExtension.",
+            valueName: "id"))
+    var bundleIdentifier: String
+
+    @Option(help: ArgumentHelp("The development team identifier (default: none; choose it in Xcode).", valueName: "id"))
+    var team: String?
+
+    @Option(help: ArgumentHelp("The version, CFBundleShortVersionString.", valueName: "x.y.z"))
+    var version = "1.0"
+
+    @Option(help: ArgumentHelp("The build number, CFBundleVersion.", valueName: "n"))
+    var build = "1"
+
+    @Option(
+        name: .customLong("deployment-target"),
+        help: ArgumentHelp(
+            "The lowest iOS the app runs on (15.0: the lowest Xcode 16 and 26 build for).", valueName: "ios"))
+    var deploymentTarget = StickerAppSpec.defaultDeploymentTarget
+
+    @Option(
+        name: .customLong("display-name"),
+        help: ArgumentHelp("The name under the icon in Messages (default: --name).", valueName: "name"))
+    var displayName: String?
+
+    @Option(help: ArgumentHelp("NSHumanReadableCopyright (default: none).", valueName: "text"))
+    var copyright: String?
+
+    @Flag(
+        name: .customLong("no-fit"),
+        help: "Copy one .xcstickers catalog (or a project's) into the project as it is, without fitting.")
+    var noFit = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    /// How every sticker is fitted.
+    @OptionGroup var settings: FitSettings
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+
+    /// The project's identity from the options.
+    var spec: StickerAppSpec {
+        StickerAppSpec(
+            name: name, bundleIdentifier: bundleIdentifier, team: team, version: version, build: build,
+            deploymentTarget: deploymentTarget, displayName: displayName, copyright: copyright)
+    }
+
+    /// Checks the options before any work.
+    public func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Name at least one image, folder or catalog.") }
+        if let problem = spec.problems.first {
+            throw ValidationError(problem.prefix(1).uppercased() + problem.dropFirst() + ".")
+        }
+        if noFit, inputs.count != 1 {
+            throw ValidationError("--no-fit takes one .xcstickers catalog (or a project holding one).")
+        }
+    }
+
+    /// Runs the command.
+    public func run() throws {
+        let start = Date()
+        let spec = self.spec
+        let folder = try OutputFolder(final: output)
+        var fitted: FitSettings.FittedCatalog?
+        do {
+            if noFit {
+                try copyCatalog(into: folder.staging.appendingPathComponent(spec.catalogPath))
+            } else {
+                let catalog = try settings.fit(inputs)
+                fitted = catalog
+                guard !catalog.entries.isEmpty else {
+                    folder.discard()
+                    try report(catalog, validation: nil, start: start)
+                    if !json { print("nothing written: no sticker could be fitted") }
+                    throw ExitCode.failure
+                }
+                try settings.writeCatalog(catalog, to: folder.staging.appendingPathComponent(spec.catalogPath))
+            }
+            try XcodeProjectWriter.write(spec, to: folder.staging)
+            try folder.commit()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as CLIError {
+            folder.discard()
+            throw error
+        } catch {
+            folder.discard()
+            throw CLIError("\(output): cannot be written (\(errorReason(error)))")
+        }
+        let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([output]))
+        if let fitted {
+            try report(fitted, validation: validation, start: start)
+        } else if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(validation), as: UTF8.self))
+        } else {
+            print(ValidateCommand.text(validation))
+        }
+        if !json { print("wrote \(output)/\(spec.projectBundleName)") }
+        let failures = fitted.map { $0.fitted.filter { !$0.succeeded }.count } ?? 0
+        if failures > 0 || !validation.passed { throw ExitCode.failure }
+    }
+
+    /// The fit report with the project's validation.
+    private func report(_ catalog: FitSettings.FittedCatalog, validation: ValidationReport?, start: Date) throws {
+        var report = FitReport(
+            catalog: spec.projectBundleName, size: catalog.size, maxBytes: settings.maxBytes, stickers: catalog.fitted,
+            validation: validation, seconds: Date().timeIntervalSince(start), options: catalog.options)
+        report.peakResidentBytes = PeakMemory.bytes()
+        try FitCommand.printReport(report, json: json)
+    }
+
+    /// Copies the one catalog the input is (or holds) to `destination`.
+    private func copyCatalog(into destination: URL) throws {
+        let pack = try PackInput.load(inputs)
+        guard let catalog = pack.catalogFolder else {
+            throw CLIError("\(inputs[0]): --no-fit takes an .xcstickers catalog, or a project holding one")
+        }
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: catalog, to: destination)
+    }
+}

@@ -1,0 +1,79 @@
+/// What a sticker pack app project is made from: its name, identifiers and versions. The
+/// layout follows Xcode's Sticker Pack App template (see ``XcodeProjectWriter``).
+public struct StickerAppSpec: Sendable, Hashable {
+    /// The project's and the app target's name (`My Stickers`).
+    public var name: String
+    /// The app's bundle identifier; the extension's is this plus `.StickerPackExtension`.
+    public var bundleIdentifier: String
+    /// The development team (`DEVELOPMENT_TEAM`), or `nil` to choose it in Xcode.
+    public var team: String?
+    /// `CFBundleShortVersionString` (`MARKETING_VERSION`).
+    public var version: String
+    /// `CFBundleVersion` (`CURRENT_PROJECT_VERSION`).
+    public var build: String
+    /// `IPHONEOS_DEPLOYMENT_TARGET`.
+    public var deploymentTarget: String
+    /// The name under the icon in Messages and on the home screen.
+    public var displayName: String
+    /// `NSHumanReadableCopyright`, when given.
+    public var copyright: String?
+
+    /// The lowest iOS that Xcode 16 and Xcode 26 build for (Apple's "Xcode system
+    /// requirements": iOS 15 to 18 and 15 to 26).
+    public static let defaultDeploymentTarget = "15.0"
+
+    /// Creates a spec; the display name defaults to the name.
+    public init(
+        name: String, bundleIdentifier: String, team: String? = nil, version: String = "1.0", build: String = "1",
+        deploymentTarget: String = StickerAppSpec.defaultDeploymentTarget, displayName: String? = nil,
+        copyright: String? = nil
+    ) {
+        self.name = name
+        self.bundleIdentifier = bundleIdentifier
+        self.team = team
+        self.version = version
+        self.build = build
+        self.deploymentTarget = deploymentTarget
+        self.displayName = displayName ?? name
+        self.copyright = copyright
+    }
+
+    /// The extension target's name, as Xcode's template names it.
+    public var extensionName: String { "\(name) StickerPackExtension" }
+    /// The extension's bundle identifier.
+    public var extensionBundleIdentifier: String { bundleIdentifier + ".StickerPackExtension" }
+    /// The catalog's path inside the project folder.
+    public var catalogPath: String { "\(extensionName)/Stickers.xcstickers" }
+    /// The `.xcodeproj` bundle's name.
+    public var projectBundleName: String { "\(name).xcodeproj" }
+
+    /// What is wrong with the spec before anything is written: a name that cannot be a
+    /// folder, identifiers, versions or a display name App Store Connect refuses. Empty when
+    /// it is good.
+    public var problems: [String] {
+        var problems: [String] = []
+        if name.isEmpty || name.hasPrefix(".") || name.contains("/") || name.contains(where: \.isNewline)
+            || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" })
+        {
+            problems.append(
+                "the name \"\(name)\" cannot name a project (no '/', quotes, control characters or leading '.')")
+        }
+        if let problem = AppStoreRules.bundleIdentifierProblem(bundleIdentifier) {
+            problems.append("the bundle identifier \(problem)")
+        }
+        if let team, team.isEmpty || !team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
+            problems.append(
+                "the team \"\(team)\" is not a team identifier (capital letters and digits, such as A1B2C3D4E5)")
+        }
+        if let problem = AppStoreRules.versionProblem(version) { problems.append("the version \(problem)") }
+        if let problem = AppStoreRules.versionProblem(build) { problems.append("the build \(problem)") }
+        let target = deploymentTarget.split(separator: ".", omittingEmptySubsequences: false)
+        if !(1...3).contains(target.count) || target.contains(where: { Int($0) == nil }) {
+            problems.append("the deployment target \"\(deploymentTarget)\" is not an iOS version such as 15.0")
+        }
+        if let problem = AppStoreRules.displayNameProblem(displayName) {
+            problems.append("the display name \(problem)")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,204 @@
+import FoundationEssentials
+
+/// An Xcode project as read from its `project.pbxproj`: the object graph, and the parts a
+/// sticker pack app is made of (targets, their build phases and settings, file references).
+public struct XcodeProject: Sendable {
+    /// The folder that holds the `.xcodeproj` (the project's source root).
+    public var folder: URL
+    /// The `.xcodeproj` bundle.
+    public var bundle: URL
+    /// Every object by its identifier.
+    public var objects: [String: [String: OpenStepPlist]]
+    /// The `PBXProject` object's identifier.
+    public var rootID: String
+
+    /// A `project.pbxproj` is a few hundred kilobytes at most for a large app; past this it is
+    /// not one.
+    public static let maxBytes = 16 << 20
+
+    /// Reads the `.xcodeproj` at `bundle`. Throws when its `project.pbxproj` is missing,
+    /// too large, not an OpenStep property list or has no root object.
+    public init(bundle: URL) throws(PackError) {
+        self.bundle = bundle
+        folder = bundle.deletingLastPathComponent()
+        let file = bundle.appendingPathComponent("project.pbxproj")
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(file.path, maxBytes: Self.maxBytes)
+        } catch .fileTooLarge(_, let size, let limit) {
+            throw .invalidProject(path: file.path, reason: "\(size) bytes; a project file is at most \(limit)")
+        } catch {
+            throw .invalidProject(path: file.path, reason: "missing or unreadable")
+        }
+        let root: OpenStepPlist
+        do {
+            root = try OpenStepPlist.parse(bytes)
+        } catch {
+            throw .invalidProject(path: file.path, reason: "not a property list: \(error)")
+        }
+        guard let objectTable = root["objects"]?.dictionary else {
+            throw .invalidProject(path: file.path, reason: "no \"objects\" dictionary")
+        }
+        var objects: [String: [String: OpenStepPlist]] = [:]
+        for (id, value) in objectTable {
+            guard let object = value.dictionary else {
+                throw .invalidProject(path: file.path, reason: "object \(id) is not a dictionary")
+            }
+            objects[id] = object
+        }
+        guard let rootID = root["rootObject"]?.string, objects[rootID]?["isa"]?.string == "PBXProject" else {
+            throw .invalidProject(path: file.path, reason: "\"rootObject\" names no PBXProject")
+        }
+        self.objects = objects
+        self.rootID = rootID
+    }
+
+    /// The `project.pbxproj` file.
+    public var file: URL { bundle.appendingPathComponent("project.pbxproj") }
+
+    /// The object `id`'s `key` as a string.
+    public func string(_ id: String, _ key: String) -> String? { objects[id]?[key]?.string }
+
+    /// The object `id`'s `key` as a list of strings (identifiers).
+    public func list(_ id: String, _ key: String) -> [String] {
+        objects[id]?[key]?.array?.compactMap(\.string) ?? []
+    }
+
+    /// The project's targets, in its order.
+    public var targets: [Target] {
+        list(rootID, "targets").compactMap { id in
+            guard string(id, "isa") == "PBXNativeTarget" else { return nil }
+            return Target(project: self, id: id)
+        }
+    }
+
+    /// One native target: its name, product type, phases and build settings.
+    public struct Target: Sendable {
+        /// The object's identifier.
+        public var id: String
+        /// The target's name.
+        public var name: String
+        /// `com.apple.product-type.…`.
+        public var productType: String
+        /// The product's file reference.
+        public var productReference: String?
+        /// The build phases' identifiers, in order.
+        public var phases: [String]
+        /// The targets this one depends on.
+        public var dependencies: [String]
+        /// The Release configuration's settings over the project's Release settings.
+        public var settings: [String: String]
+
+        init(project: XcodeProject, id: String) {
+            self.id = id
+            name = project.string(id, "name") ?? id
+            productType = project.string(id, "productType") ?? ""
+            productReference = project.string(id, "productReference")
+            phases = project.list(id, "buildPhases")
+            dependencies = project.list(id, "dependencies").compactMap { project.string($0, "target") }
+            var settings = project.releaseSettings(of: project.rootID)
+            settings.merge(project.releaseSettings(of: id)) { $1 }
+            settings["TARGET_NAME"] = name
+            settings["PRODUCT_NAME"] = settings["PRODUCT_NAME"] ?? "$(TARGET_NAME)"
+            self.settings = settings
+        }
+
+        /// `$(NAME)`, `${NAME}` and `$(NAME:rfc1034identifier)` replaced by the settings, ten
+        /// rounds deep; a name no setting has is left as it is written.
+        public func expand(_ text: String) -> String {
+            var result = text
+            for _ in 0..<10 {
+                let next = BuildSettingExpansion.expand(result, settings)
+                if next == result { break }
+                result = next
+            }
+            return result
+        }
+    }
+
+    /// The Release (else the first) build configuration's settings of a target or the project,
+    /// array values joined with spaces.
+    func releaseSettings(of id: String) -> [String: String] {
+        guard let listID = string(id, "buildConfigurationList") else { return [:] }
+        let configurations = list(listID, "buildConfigurations")
+        let chosen = configurations.first { string($0, "name") == "Release" } ?? configurations.first
+        guard let chosen, let settings = objects[chosen]?["buildSettings"]?.dictionary else { return [:] }
+        return settings.compactMapValues { value in
+            value.string ?? value.array.map { $0.compactMap(\.string).joined(separator: " ") }
+        }
+    }
+
+    /// Where a file reference (or group) points, following its groups up to the main group;
+    /// `nil` for a built product or a reference outside the groups.
+    public func location(of id: String) -> URL? {
+        var parents: [String: String] = [:]
+        for (groupID, object) in objects
+        where object["isa"]?.string == "PBXGroup" || object["isa"]?.string == "PBXVariantGroup" {
+            for child in object["children"]?.array?.compactMap(\.string) ?? [] { parents[child] = groupID }
+        }
+        var components: [String] = []
+        var current: String? = id
+        var steps = 0
+        while let node = current, steps < 64 {
+            steps += 1
+            let path = string(node, "path")
+            switch string(node, "sourceTree") ?? "<group>" {
+            case "<group>":
+                if let path { components.insert(path, at: 0) }
+                current = parents[node]
+                if current == nil { return components.reduce(folder) { $0.appendingPathComponent($1) } }
+            case "SOURCE_ROOT":
+                return components.reduce(folder.appendingPathComponent(path ?? "")) { $0.appendingPathComponent($1) }
+            case "<absolute>":
+                return components.reduce(URL(fileURLWithPath: path ?? "/")) { $0.appendingPathComponent($1) }
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+}
+
+/// The expansion of `$(NAME)` references in build settings and Info.plist values.
+enum BuildSettingExpansion {
+    /// One pass over `text`.
+    static func expand(_ text: String, _ settings: [String: String]) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            let afterDollar = rest.index(after: dollar)
+            guard afterDollar < rest.endIndex, rest[afterDollar] == "(" || rest[afterDollar] == "{" else {
+                out.append("$")
+                rest = rest[afterDollar...]
+                continue
+            }
+            let closing: Character = rest[afterDollar] == "(" ? ")" : "}"
+            guard let end = rest[afterDollar...].firstIndex(of: closing) else {
+                out += rest
+                return out
+            }
+            let inner = rest[rest.index(after: afterDollar)..<end]
+            let parts = inner.split(separator: ":", maxSplits: 1)
+            if let name = parts.first, let value = settings[String(name)] {
+                out += parts.count > 1 ? modified(value, String(parts[1])) : value
+            } else {
+                out += rest[dollar...end]
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return out + rest
+    }
+
+    /// The value through Xcode's `rfc1034identifier` or `c99extidentifier` modifier.
+    static func modified(_ value: String, _ modifier: String) -> String {
+        switch modifier {
+        case "rfc1034identifier":
+            return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+        case "c99extidentifier":
+            return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        default:
+            return value
+        }
+    }
+}
