@@ -30,6 +30,9 @@ demo: deps release-build
 	@.build/release/stickers fit $(DEMO_OUT)/wrong -o $(DEMO_OUT)/Fixed.xcstickers
 	@.build/release/stickers validate $(DEMO_OUT)/Fixed.xcstickers
 	@.build/release/stickers render $(DEMO_OUT)/Fixed.xcstickers --style expanded -o $(DEMO_OUT)/fixed-expanded.png
+	@echo "== stickers xcode: the sample pack as a Sticker Pack App project, validated with the App Store's rules"
+	@.build/release/stickers xcode $(SAMPLE_PACK) -o $(DEMO_OUT)/StickerApp --name "Sample Stickers" --bundle-id com.example.samplestickers --progress none | tail -n 3
+	@.build/release/stickers validate $(DEMO_OUT)/StickerApp | tail -n 1
 	@echo "== Telegram's formats: a Lottie .tgs and a VP9 .webm with alpha, read and fitted"
 	@python3 corpus/make_telegram_stickers.py $(DEMO_OUT)/telegram
 	@.build/release/stickers info $(DEMO_OUT)/telegram/spinner.tgs | sed -n '2,10p'
@@ -78,13 +81,17 @@ python-deps:
 	@python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pillow numpy
 
 # The peers the suite runs as programs, each in a virtualenv of its own under .build-peers/
-# (git-ignored): sticker-convert for `bench --fit-peer`, the version its figures were taken with,
-# and ThorVG (thorvg-python), the second Lottie engine the decoder's frames are checked against.
+# (git-ignored): sticker-convert for `bench --fit-peer`, the version its figures were taken with;
+# ThorVG (thorvg-python), the second Lottie engine the decoder's frames are checked against; and
+# pbxproj with openstep-parser, the readers `stickers xcode`'s projects are checked with.
 THORVG_VENV := .build-peers/thorvg
+XCODE_VENV := .build-peers/xcode
 peer-deps:
 	@STICKER_CONVERT_SPEC="$${STICKER_CONVERT_SPEC:-sticker-convert==2.21.0.2}" scripts/setup-sticker-convert.sh >/dev/null
 	@$(THORVG_VENV)/bin/python -c "import thorvg_python, numpy" 2>/dev/null || { python3 -m venv $(THORVG_VENV) && \
 	  $(THORVG_VENV)/bin/pip install -q --disable-pip-version-check thorvg-python==1.1.3 numpy; }
+	@$(XCODE_VENV)/bin/python -c "import pbxproj, openstep_parser" 2>/dev/null || { python3 -m venv $(XCODE_VENV) && \
+	  $(XCODE_VENV)/bin/pip install -q --disable-pip-version-check pbxproj==4.3.3 openstep-parser==2.0.3; }
 
 build:
 	$(SWIFT) build

@@ -7,6 +7,9 @@
 //                  load, validate, render a snapshot, encode it, and render a short APNG.
 //   FUZZ_TRANSCRIPT: the bytes are a conversation script: parse it, then lay it out and draw
 //                  it (text through FreeType and HarfBuzz) with the sample pack's first sticker.
+//   FUZZ_XCODE:    the bytes are the project.pbxproj of a sticker pack app project (its
+//                  Info.plists and catalog good), then load the folder as a pack + validate.
+//                  LLVMFuzzerInitialize writes a good project.pbxproj into $STICKERKIT_FUZZ_SEEDS.
 import AnimationCodec
 import Foundation
 import StickerPack
@@ -32,6 +35,34 @@ private func write(_ bytes: [UInt8], _ path: String) {
     try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
 }
+
+#if FUZZ_XCODE
+    private let appSpec = StickerAppSpec(name: "Fuzz", bundleIdentifier: "com.example.fuzz", team: "ABCDE12345")
+
+    /// The project around the fuzzed project file: its Info.plists and a catalog of one sticker.
+    private let projectFolder: URL = {
+        let folder = root.appendingPathComponent("X")
+        try? XcodeProjectWriter.write(appSpec, to: folder)
+        let sticker = CatalogWriter.Entry(
+            name: "Good", accessibilityLabel: "Good", content: .file(name: "good.png", bytes: goodPNG))
+        try? CatalogWriter.write(
+            stickers: [sticker], gridSize: .small, icons: [], to: folder.appendingPathComponent(appSpec.catalogPath))
+        return folder
+    }()
+
+    @_cdecl("LLVMFuzzerInitialize")
+    public func fuzzInitialize(
+        _ argc: UnsafeMutablePointer<CInt>?,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+    ) -> CInt {
+        if let seeds = ProcessInfo.processInfo.environment["STICKERKIT_FUZZ_SEEDS"],
+            let file = XcodeProjectWriter.files(for: appSpec).first(where: { $0.path.hasSuffix("project.pbxproj") })
+        {
+            FileManager.default.createFile(atPath: seeds + "/project.pbxproj", contents: Data(file.bytes))
+        }
+        return 0
+    }
+#endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -84,6 +115,11 @@ public func fuzzPack(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             let image = try? renderer.snapshot(at: 0.1)
         {
             precondition(image.width == renderer.pixelWidth && image.height == renderer.pixelHeight)
+        }
+    #elseif FUZZ_XCODE
+        write(bytes, "X/\(appSpec.projectBundleName)/project.pbxproj")
+        if let loaded = try? PackLoader.load(path: projectFolder.path) {
+            _ = PackValidator(limits: limits).validate(loaded)
         }
     #endif
     return 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's fuzz stage: every libFuzzer target of scripts/fuzz.sh for a bounded time, two at a time
 # (one per core), then a self-test proving that a finding fails this script.
-#   scripts/fuzz-ci.sh [TARGET...]          (all of png apng gif jpeg webp webm lottie contents pack transcript by default)
+#   scripts/fuzz-ci.sh [TARGET...]          (all of png apng gif jpeg webp webm lottie contents pack transcript xcode by default)
 #   scripts/fuzz-ci.sh --self-test          (only the self-test)
 #   STICKERKIT_FUZZ_SECONDS=N                (per target; 60 by default)
 # Fails (exit 1) when a target finds anything (crash, sanitizer report, leak, timeout, out of
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${STICKERKIT_FUZZ_SECONDS:-60}"
 out=.build-fuzz
 mkdir -p "$out"
-all=(png apng gif jpeg webp webm lottie contents pack transcript)
+all=(png apng gif jpeg webp webm lottie contents pack transcript xcode)
 self_test_only=false
 if [ "${1:-}" = --self-test ]; then self_test_only=true; shift; fi
 targets=("$@")
@@ -51,8 +51,8 @@ run_target() {
 }
 
 # The targets split over two lanes, one per core, of about the same work: png, apng, gif, jpeg
-# and webm; and webp, contents, pack and transcript (which share modules, so they build in one
-# lane) and lottie.
+# and webm; and webp, contents, pack, transcript and xcode (which share modules, so they build in
+# one lane) and lottie.
 lane() {
   local failed=0
   for t in "$@"; do run_target "$t" || failed=1; done

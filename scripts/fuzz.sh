@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target over the decoder, under AddressSanitizer.
-#   scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack|transcript SECONDS
+#   scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack|transcript|xcode SECONDS
 #   scripts/fuzz.sh --build TARGET      (only builds it)
 # png/apng/gif/jpeg/webp/webm/lottie fuzz the decoder; contents fuzzes the .xcstickers Contents.json
 # reader and the validator; pack fuzzes a whole pack: load, validate, render a snapshot and an
-# animated APNG; transcript fuzzes a conversation script: parse, lay out and draw it (text through
+# animated APNG; xcode fuzzes a sticker pack app's project.pbxproj: load the project folder as a
+# pack and validate it with the App Store rules; transcript fuzzes a conversation script: parse, lay out and draw it (text through
 # FreeType and HarfBuzz, which CText loads with dlopen). Every target links libvpx and the CJPEG and CLottie shims, as the decoder does
 # (CLottie loads rlottie with dlopen when a Lottie file is first read).
 # Seeds come from corpus/, Tests/FuzzRegressions and the conformance suites where present (found as
@@ -19,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s nullglob
-usage="usage: scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack|transcript SECONDS, or scripts/fuzz.sh --build TARGET"
+usage="usage: scripts/fuzz.sh png|apng|gif|jpeg|webp|webm|lottie|contents|pack|transcript|xcode SECONDS, or scripts/fuzz.sh --build TARGET"
 build_only=false
 if [ "${1:-}" = --build ]; then build_only=true; shift; fi
 target="${1:?$usage}"
@@ -41,6 +42,7 @@ case "$target" in
   contents) define=FUZZ_CONTENTS; binary="$out/fuzz-contents"; obj="$out/obj-pack-modules" ;;
   pack) define=FUZZ_PACK; binary="$out/fuzz-pack"; obj="$out/obj-pack-modules" ;;
   transcript) define=FUZZ_TRANSCRIPT; binary="$out/fuzz-transcript"; obj="$out/obj-pack-modules" ;;
+  xcode) define=FUZZ_XCODE; binary="$out/fuzz-xcode"; obj="$out/obj-pack-modules" ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 # The seeds are gathered afresh on every run.
@@ -50,7 +52,7 @@ mkdir -p "$out/corpus-$target" "$out/crashes-$target" "$out/seeds-$target" "$obj
 # Whether $1 exists and is newer than every source it is made from.
 fresh() {
   local sources=(Sources/AnimationCodec Sources/CJPEG Sources/CLottie Sources/CVPX Fuzz scripts/fuzz.sh)
-  case "$target" in contents|pack|transcript) sources+=(Sources/StickerPixels Sources/StickerPack Sources/StickerRenderer Sources/StickerTranscript Sources/CText) ;; esac
+  case "$target" in contents|pack|transcript|xcode) sources+=(Sources/StickerPixels Sources/StickerPack Sources/StickerRenderer Sources/StickerTranscript Sources/CText) ;; esac
   [ -e "$1" ] && [ -z "$(find "${sources[@]}" -newer "$1" -type f | head -1)" ]
 }
 
@@ -64,7 +66,7 @@ build() {
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CLottie/include Sources/CLottie/sticker_lottie.c -o "$obj/sticker_lottie.o"
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CText/include Sources/CText/sticker_text.c -o "$obj/sticker_text.o"
   case "$target" in
-    contents|pack|transcript)
+    contents|pack|transcript|xcode)
       # The pack layers import the modules below them: build each as one (StickerTranscript.o,
       # the last, tells whether they are fresh).
       if ! fresh "$obj/StickerTranscript.o"; then
@@ -130,6 +132,8 @@ JSON
   contents) seeds=() ;;
   pack) seeds=(corpus/sample-pack/* $conf/gif-peterdn/*.gif $conf/apng-philip-taylor/*.png) ;;
   transcript) seeds=(corpus/conversation.txt $regressions/*.txt) ;;
+  # Seeds: the fuzzer writes a good project.pbxproj itself (LLVMFuzzerInitialize, below).
+  xcode) seeds=($regressions/*.pbxproj) ;;
 esac
 if [ "$target" = contents ]; then
   # Seeds: the sample catalog's Contents.json files, each behind a selector byte (0 pack, 1 sticker, 2 sequence).
@@ -148,5 +152,5 @@ fi
 target_flags=()
 case "$target" in webm|lottie) target_flags=(-malloc_limit_mb=16) ;; esac
 # shellcheck disable=SC2086 # the extra flags are words
-"$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=200000 "${target_flags[@]}" \
+STICKERKIT_FUZZ_SEEDS="$out/seeds-$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=200000 "${target_flags[@]}" \
   -artifact_prefix="$out/crashes-$target/" ${STICKERKIT_FUZZ_FLAGS:-} "$out/corpus-$target" "$out/seeds-$target"

@@ -55,9 +55,11 @@ def escape(text):
 
 
 def documented(command):
-    """The arguments a command's help shows, less --help and --version (described once)."""
+    """The arguments a command's help shows, less the --help and --version flags (described once;
+    `xcode` has a --version option of its own, the app's version, which is documented)."""
     return [a for a in command.get("arguments", [])
-            if a.get("shouldDisplay", True) and a.get("preferredName", {}).get("name") not in COMMON_FLAGS]
+            if a.get("shouldDisplay", True)
+            and not (a.get("kind") == "flag" and a.get("preferredName", {}).get("name") in COMMON_FLAGS)]
 
 
 def usage(command):

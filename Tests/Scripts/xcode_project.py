@@ -10,7 +10,7 @@ prints what they find as JSON, for the tests to compare with what was asked for.
   target's Release build settings over the project's.
 - pbxproj (PyPI, mod-pbxproj) loads the project and writes it back; openstep-parser reads both,
   and "round_trip_equal" says whether the objects are the same.
-- plistlib (Python's own) reads both Info.plists.
+- plistlib (Python's own) reads both Info.plists; ElementTree reads the shared scheme.
 """
 import json
 import os
@@ -18,6 +18,7 @@ import plistlib
 import re
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 
 from openstep_parser import OpenStepDecoder
 from pbxproj import XcodeProject
@@ -128,7 +129,19 @@ def main():
         with open(os.path.join(folder, info_file), "rb") as f:
             plists[target["name"]] = plistlib.load(f)
 
+    schemes = sorted(os.listdir(os.path.join(folder, bundle, "xcshareddata", "xcschemes")))
+    scheme_file = os.path.join(bundle, "xcshareddata", "xcschemes", schemes[0])
+    scheme_root = ElementTree.parse(os.path.join(folder, scheme_file)).getroot()
+    scheme = {
+        "file": scheme_file,
+        "build_blueprints": [r.get("BlueprintIdentifier")
+                             for r in scheme_root.findall("./BuildAction/BuildActionEntries/BuildActionEntry/BuildableReference")],
+        "containers": sorted({r.get("ReferencedContainer") for r in scheme_root.iter("BuildableReference")}),
+        "remote_bundle": scheme_root.find("./LaunchAction/RemoteRunnable").get("BundleIdentifier"),
+    }
+
     print(json.dumps({
+        "scheme": scheme,
         "object_count": len(objects), "dangling": dangling, "orphans": orphans, "files": list(files.values()),
         "targets": targets, "round_trip_equal": round_trip_equal, "pbxproj_targets": pbxproj_targets,
         "plists": plists, "object_version": tree["objectVersion"],

@@ -45,7 +45,7 @@ struct DocsTests {
     func readmeTour() throws {
         let commands = Set(try Self.readmeCommandLines().map { $0.split(separator: " ")[1] })
         let subcommands = StickersCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        #expect(subcommands.count == 11)
+        #expect(subcommands.count == 12)
         #expect(commands == Set(subcommands.map { Substring($0) }))
     }
 
@@ -73,6 +73,10 @@ struct DocsTests {
             let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
             #expect(bytes.count > 4 && (name.hasSuffix("json") || Array(bytes.prefix(4)) == png), "\(name)")
         }
+        let project = try String(
+            contentsOf: folder.appendingPathComponent("StickerApp/My Stickers.xcodeproj/project.pbxproj"),
+            encoding: .utf8)
+        #expect(project.hasPrefix("// !$*UTF8*$!") && project.contains("messages-sticker-pack"))
         let review = try String(contentsOf: folder.appendingPathComponent("review/index.html"), encoding: .utf8)
         #expect(review.hasPrefix("<!DOCTYPE html>") && review.contains("Passes Apple's rules"))
     }
@@ -97,7 +101,7 @@ struct DocsTests {
         let commands = try #require(root["subcommands"] as? [[String: Any]]).filter {
             $0["commandName"] as? String != "help"
         }
-        #expect(commands.count == 11)
+        #expect(commands.count == 12)
         let reference = try String(contentsOf: Self.repoRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         for command in commands {
             let name = try #require(command["commandName"] as? String)
@@ -107,9 +111,10 @@ struct DocsTests {
             let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
             for argument in command["arguments"] as? [[String: Any]] ?? []
             where argument["shouldDisplay"] as? Bool != false {
-                // --help and --version belong to every command and are described once at the top.
+                // The --help and --version flags belong to every command and are described once at
+                // the top (xcode's --version option, the app's version, is documented with it).
                 let preferred = (argument["preferredName"] as? [String: String])?["name"]
-                if preferred == "help" || preferred == "version" { continue }
+                if argument["kind"] as? String == "flag" && (preferred == "help" || preferred == "version") { continue }
                 for spelling in argument["names"] as? [[String: String]] ?? [] {
                     let option = (spelling["kind"] == "short" ? "-" : "--") + spelling["name"]!
                     #expect(section.contains("`\(option)`"), "stickers \(name) \(option) is not in docs/cli.md")

@@ -139,6 +139,9 @@ struct CatalogTests {
                     && $0["scale"] as? String == icon.scale
             }
             let name = try #require(entry?["filename"] as? String, "\(icon.size)@\(icon.scale) \(icon.idiom)")
+            // Xcode's own set: the Messages sizes and the Messages App Store icon say platform ios.
+            let platform: String? = icon.idiom == "universal" || icon.size == "1024x768" ? "ios" : nil
+            #expect(entry?["platform"] as? String == platform, "\(icon.size)@\(icon.scale) \(icon.idiom)'s platform")
             files.append(written.iconSet.appendingPathComponent(name))
         }
         let facts = try Pillow.facts(files)

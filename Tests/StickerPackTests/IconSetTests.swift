@@ -4,25 +4,27 @@ import Testing
 
 /// The catalog's iMessage app icon set, checked by `validate`: every size Apple's asset
 /// catalog reference lists for Messages icons, each a PNG of points x scale pixels, and an
-/// opaque 1024x1024 marketing icon. The sets are built here; the sizes are Apple's table.
+/// opaque pair of marketing icons, each entry under the idiom and platform Xcode's own set
+/// gives it. The sets are built here; the sizes are Apple's table, the platforms Xcode's.
 @Suite("Icon set validation")
 struct IconSetTests {
-    /// Apple's list, written out by hand: (points, idiom, scale, pixels).
-    static let slots: [(size: String, idiom: String, scale: Int, pixels: (Int, Int))] = [
-        ("29x29", "iphone", 2, (58, 58)), ("29x29", "iphone", 3, (87, 87)),
-        ("60x45", "iphone", 2, (120, 90)), ("60x45", "iphone", 3, (180, 135)),
-        ("29x29", "ipad", 2, (58, 58)), ("67x50", "ipad", 2, (134, 100)), ("74x55", "ipad", 2, (148, 110)),
-        ("27x20", "universal", 2, (54, 40)), ("27x20", "universal", 3, (81, 60)),
-        ("32x24", "universal", 2, (64, 48)), ("32x24", "universal", 3, (96, 72)),
-        ("1024x768", "ios-marketing", 1, (1024, 768)), ("1024x1024", "ios-marketing", 1, (1024, 1024))
+    typealias Slot = (size: String, idiom: String, scale: Int, pixels: (Int, Int), platform: String?)
+
+    /// Apple's list, written out by hand: (points, idiom, scale, pixels, platform as Xcode's
+    /// template set writes it).
+    static let slots: [Slot] = [
+        ("29x29", "iphone", 2, (58, 58), nil), ("29x29", "iphone", 3, (87, 87), nil),
+        ("60x45", "iphone", 2, (120, 90), nil), ("60x45", "iphone", 3, (180, 135), nil),
+        ("29x29", "ipad", 2, (58, 58), nil), ("67x50", "ipad", 2, (134, 100), nil),
+        ("74x55", "ipad", 2, (148, 110), nil),
+        ("27x20", "universal", 2, (54, 40), "ios"), ("27x20", "universal", 3, (81, 60), "ios"),
+        ("32x24", "universal", 2, (64, 48), "ios"), ("32x24", "universal", 3, (96, 72), "ios"),
+        ("1024x768", "ios-marketing", 1, (1024, 768), "ios"), ("1024x1024", "ios-marketing", 1, (1024, 1024), nil)
     ]
 
     /// A catalog with one good sticker and, unless `icons` is nil, an icon set of those slots
     /// (each an opaque PNG of its pixel size, `override` replacing a file's bytes by name).
-    static func catalog(
-        icons: [(size: String, idiom: String, scale: Int, pixels: (Int, Int))]? = slots,
-        override: [String: [UInt8]] = [:]
-    ) throws -> URL {
+    static func catalog(icons: [Slot]? = slots, override: [String: [UInt8]] = [:]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "icons-\(UUID().uuidString)/Test.xcstickers")
         let pack = root.appendingPathComponent("Sticker Pack.stickerpack")
@@ -43,7 +45,9 @@ struct IconSetTests {
             let name = "\(slot.size)@\(slot.scale)x-\(slot.idiom).png"
             let bytes = override[name] ?? TestImages.png(width: slot.pixels.0, height: slot.pixels.1, opaque: true)
             try Data(bytes).write(to: set.appendingPathComponent(name))
-            images.append(["size": slot.size, "idiom": slot.idiom, "scale": "\(slot.scale)x", "filename": name])
+            var entry = ["size": slot.size, "idiom": slot.idiom, "scale": "\(slot.scale)x", "filename": name]
+            if let platform = slot.platform { entry["platform"] = platform }
+            images.append(entry)
         }
         try json(["images": images], set)
         return root
@@ -81,14 +85,46 @@ struct IconSetTests {
             Self.catalog(override: [
                 "60x45@2x-iphone.png": TestImages.png(width: 58, height: 58, opaque: true),
                 "29x29@3x-iphone.png": Array("GIF89a not really".utf8),
-                "1024x1024@1x-ios-marketing.png": TestImages.png(width: 1024, height: 1024, opaque: false)
+                "1024x1024@1x-ios-marketing.png": TestImages.png(width: 1024, height: 1024, opaque: false),
+                "1024x768@1x-ios-marketing.png": TestImages.png(width: 1024, height: 768, opaque: false)
             ]))
         let set = "iMessage App Icon.stickersiconset"
         #expect(
             findings.sorted() == [
                 "error: \(set)/1024x1024@1x-ios-marketing.png (1024x1024@1x (ios-marketing)): has transparent pixels; the App Store's 1024x1024 icon must be opaque",
+                "error: \(set)/1024x768@1x-ios-marketing.png (1024x768@1x (ios-marketing)): has transparent pixels; the App Store's 1024x768 icon must be opaque",
                 "error: \(set)/29x29@3x-iphone.png (29x29@3x (iphone)): not a PNG",
                 "error: \(set)/60x45@2x-iphone.png (60x45@2x (iphone)): 58x58 px, must be 120x90 px"
+            ], "\(findings)")
+    }
+
+    @Test("an icon under the wrong idiom is an error naming the idiom it must have (ITMS-90649)")
+    func wrongIdiom() throws {
+        let icons = Self.slots.map { slot in
+            slot.size == "60x45" && slot.scale == 2 ? (slot.size, "ipad", slot.scale, slot.pixels, slot.platform) : slot
+        }
+        let findings = try Self.iconFindings(Self.catalog(icons: icons))
+        #expect(
+            findings == [
+                "error: iMessage App Icon.stickersiconset: the 60x45@2x icon is filed under idiom \"ipad\"; it must be \"iphone\" (ITMS-90649)"
+            ], "\(findings)")
+    }
+
+    @Test("a Messages icon without platform ios, or with another, is an error")
+    func missingPlatform() throws {
+        let icons = Self.slots.map { slot -> Slot in
+            switch (slot.size, slot.scale) {
+            case ("27x20", 3): return (slot.size, slot.idiom, slot.scale, slot.pixels, nil)
+            case ("1024x768", _): return (slot.size, slot.idiom, slot.scale, slot.pixels, "watchos")
+            default: return slot
+            }
+        }
+        let findings = try Self.iconFindings(Self.catalog(icons: icons))
+        let set = "iMessage App Icon.stickersiconset"
+        #expect(
+            findings.sorted() == [
+                "error: \(set): the 1024x768@1x (ios-marketing) entry has \"platform\": \"watchos\"; it must say \"platform\": \"ios\" or App Store Connect drops the Messages icons (ITMS-90649)",
+                "error: \(set): the 27x20@3x (universal) entry has no \"platform\"; it must say \"platform\": \"ios\" or App Store Connect drops the Messages icons (ITMS-90649)"
             ], "\(findings)")
     }
 

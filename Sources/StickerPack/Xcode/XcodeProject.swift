@@ -104,12 +104,13 @@ public struct XcodeProject: Sendable {
         }
 
         /// `$(NAME)`, `${NAME}` and `$(NAME:rfc1034identifier)` replaced by the settings, ten
-        /// rounds deep; a name no setting has is left as it is written.
+        /// rounds deep and up to 64 KiB (a setting that names itself stops there); a name no
+        /// setting has is left as it is written.
         public func expand(_ text: String) -> String {
             var result = text
             for _ in 0..<10 {
                 let next = BuildSettingExpansion.expand(result, settings)
-                if next == result { break }
+                if next == result || next.utf8.count > BuildSettingExpansion.maxBytes { break }
                 result = next
             }
             return result
@@ -161,11 +162,16 @@ public struct XcodeProject: Sendable {
 
 /// The expansion of `$(NAME)` references in build settings and Info.plist values.
 enum BuildSettingExpansion {
+    /// The longest expansion made; past it the text is cut (a hostile project could name one
+    /// long setting millions of times).
+    static let maxBytes = 1 << 16
+
     /// One pass over `text`.
     static func expand(_ text: String, _ settings: [String: String]) -> String {
         var out = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
+            if out.utf8.count > maxBytes { return out }
             out += rest[..<dollar]
             let afterDollar = rest.index(after: dollar)
             guard afterDollar < rest.endIndex, rest[afterDollar] == "(" || rest[afterDollar] == "{" else {

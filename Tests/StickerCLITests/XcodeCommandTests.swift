@@ -1,0 +1,265 @@
+import Foundation
+import StickerPack
+import TestSupport
+import Testing
+
+/// `stickers xcode`: the project it writes read by parsers that share no code with ours (PyPI's
+/// openstep-parser and pbxproj, Python's plistlib and ElementTree, in Tests/Scripts/
+/// xcode_project.py), the same bytes from the same inputs, the options checked before anything
+/// is written, and the project folder taken as a pack by every command that takes one.
+@Suite(
+    "stickers xcode", .timeLimit(.minutes(5)),
+    .enabled(
+        if: XcodeOracle.python != nil,
+        "pbxproj and openstep-parser are not installed: make peer-deps puts them in .build-peers/xcode"))
+struct XcodeCommandTests {
+    static let name = "My Stickers"
+    static let bundle = "My Stickers.xcodeproj"
+    static let options = [
+        "--name", name, "--bundle-id", "com.example.mystickers", "--team", "A1B2C3D4E5", "--version", "2.1.0",
+        "--build", "7", "--deployment-target", "16.0", "--display-name", "Sea Stickers", "--copyright",
+        "© 2026 Example & Co", "--size", "small", "--progress", "none"
+    ]
+    /// Two small stickers of the sample pack: a still and an animation.
+    static var inputs: [String] {
+        ["05-still-blob.png", "02-spinning-star.gif"].map { CLITests.samplePack.appendingPathComponent($0).path }
+    }
+
+    /// A project written from `inputs` with `options` into a new folder.
+    static func write(_ inputs: [String] = inputs, options: [String] = options) throws -> URL {
+        let folder = CLITests.temporaryDirectory()
+        let result = try CLITests.runExecutable(["xcode"] + inputs + ["-o", folder.path] + options)
+        try #require(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        return folder
+    }
+
+    /// Every file under `folder` by its relative path, with its bytes.
+    static func tree(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+        while let path = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let url = folder.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    @Test("the project's object graph, targets, phases, settings, plists and scheme, as independent parsers read them")
+    func oracle() throws {
+        let folder = try Self.write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let facts = try XcodeOracle.read(folder, bundle: Self.bundle)
+        #expect(facts["dangling"] as? [String] == [], "every identifier names an object")
+        #expect(facts["orphans"] as? [String] == [], "every object is reachable from the root")
+        #expect(facts["round_trip_equal"] as? Bool == true, "pbxproj writes the same objects back")
+        #expect(facts["pbxproj_targets"] as? [String] == [Self.name, "\(Self.name) StickerPackExtension"])
+        for file in facts["files"] as? [[String: Any]] ?? [] where file["location"] is String {
+            #expect(file["exists"] as? Bool == true, "\(file)")
+        }
+        let targets = try #require(facts["targets"] as? [[String: Any]])
+        try #require(targets.count == 2)
+        let (app, appex) = (targets[0], targets[1])
+        #expect(app["name"] as? String == Self.name)
+        #expect(app["productType"] as? String == "com.apple.product-type.application.messages")
+        #expect(appex["name"] as? String == "\(Self.name) StickerPackExtension")
+        #expect(appex["productType"] as? String == "com.apple.product-type.app-extension.messages-sticker-pack")
+        #expect(app["dependencies"] as? [String] == [appex["id"] as? String].compactMap { $0 })
+
+        // The app embeds the extension's product in Plug-ins; the extension's resources hold the catalog.
+        let appPhases = try #require(app["phases"] as? [[String: Any]])
+        let embed = appPhases.first { $0["isa"] as? String == "PBXCopyFilesBuildPhase" }
+        #expect(embed?["dstSubfolderSpec"] as? String == "13")
+        #expect(embed?["files"] as? [String] == [appex["productReference"] as? String].compactMap { $0 })
+        #expect(appex["product_path"] as? String == "\(Self.name) StickerPackExtension.appex")
+        let extensionPhases = try #require(appex["phases"] as? [[String: Any]])
+        #expect(
+            extensionPhases.map { $0["isa"] as? String } == ["PBXResourcesBuildPhase"]
+                && extensionPhases[0]["file_paths"] as? [String] == ["Stickers.xcstickers"])
+
+        // Build settings as asked.
+        let appSettings = try #require(app["settings"] as? [String: Any])
+        let extensionSettings = try #require(appex["settings"] as? [String: Any])
+        #expect(appSettings["PRODUCT_BUNDLE_IDENTIFIER"] as? String == "com.example.mystickers")
+        #expect(
+            extensionSettings["PRODUCT_BUNDLE_IDENTIFIER"] as? String == "com.example.mystickers.StickerPackExtension")
+        for settings in [appSettings, extensionSettings] {
+            #expect(settings["DEVELOPMENT_TEAM"] as? String == "A1B2C3D4E5")
+            #expect(settings["MARKETING_VERSION"] as? String == "2.1.0")
+            #expect(settings["CURRENT_PROJECT_VERSION"] as? String == "7")
+            #expect(settings["IPHONEOS_DEPLOYMENT_TARGET"] as? String == "16.0")
+            #expect(settings["ASSETCATALOG_COMPILER_APPICON_NAME"] as? String == "iMessage App Icon")
+            #expect(settings["SDKROOT"] as? String == "iphoneos")
+        }
+        #expect(extensionSettings["SKIP_INSTALL"] as? String == "YES")
+        let catalog = folder.appendingPathComponent("\(Self.name) StickerPackExtension/Stickers.xcstickers")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: catalog.appendingPathComponent("iMessage App Icon.stickersiconset/Contents.json").path))
+        let pack = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")))
+        #expect((pack as? [String: Any])?["properties"] as? [String: String] == ["grid-size": "small"])
+
+        // Both Info.plists through plistlib.
+        let plists = try #require(facts["plists"] as? [String: [String: Any]])
+        let extensionPlist = try #require(plists["\(Self.name) StickerPackExtension"])
+        #expect(
+            extensionPlist["NSExtension"] as? [String: String] == [
+                "NSExtensionPointIdentifier": "com.apple.message-payload-provider",
+                "NSExtensionPrincipalClass": "StickerBrowserViewController"
+            ])
+        for plist in [try #require(plists[Self.name]), extensionPlist] {
+            #expect(plist["CFBundleDisplayName"] as? String == "Sea Stickers")
+            #expect(plist["NSHumanReadableCopyright"] as? String == "© 2026 Example & Co")
+            #expect(plist["CFBundleIdentifier"] as? String == "$(PRODUCT_BUNDLE_IDENTIFIER)")
+            #expect(plist["CFBundleShortVersionString"] as? String == "$(MARKETING_VERSION)")
+            #expect(plist["CFBundleVersion"] as? String == "$(CURRENT_PROJECT_VERSION)")
+        }
+
+        // The shared scheme builds both targets by their identifiers, and runs in Messages.
+        let scheme = try #require(facts["scheme"] as? [String: Any])
+        #expect(scheme["file"] as? String == "\(Self.bundle)/xcshareddata/xcschemes/\(Self.name).xcscheme")
+        #expect(
+            scheme["build_blueprints"] as? [String]
+                == [appex["id"] as? String, app["id"] as? String].compactMap { $0 })
+        #expect(scheme["containers"] as? [String] == ["container:\(Self.bundle)"])
+        #expect(scheme["remote_bundle"] as? String == "com.apple.MobileSMS")
+    }
+
+    @Test("the same inputs give the same bytes; rewriting replaces the project and leaves other files")
+    func deterministic() throws {
+        let first = try Self.write()
+        let second = try Self.write()
+        defer {
+            try? FileManager.default.removeItem(at: first)
+            try? FileManager.default.removeItem(at: second)
+        }
+        let tree = try Self.tree(first)
+        #expect(tree.keys.contains("\(Self.bundle)/project.pbxproj") && tree.count > 20)
+        #expect(tree == (try Self.tree(second)))
+
+        try Data("notes".utf8).write(to: first.appendingPathComponent("NOTES.md"))
+        try Data("stale".utf8).write(to: first.appendingPathComponent("\(Self.name)/Stale.txt"))
+        let again = try CLITests.runExecutable(["xcode"] + Self.inputs + ["-o", first.path] + Self.options)
+        #expect(again.status == 0, "\(again.stderr)")
+        var expected = tree
+        expected["NOTES.md"] = Data("notes".utf8)
+        #expect(try Self.tree(first) == expected, "the project's folders replaced whole, NOTES.md kept")
+    }
+
+    @Test("--no-fit copies the catalog as it is")
+    func noFit() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let folder = try Self.write(
+            [sample.path], options: ["--no-fit", "--name", "Sample", "--bundle-id", "org.example.sample"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(
+            try Self.tree(folder.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers"))
+                == Self.tree(sample))
+    }
+
+    @Test(
+        "options App Store Connect would refuse are errors before anything is written",
+        arguments: [
+            (["--bundle-id", "com.example.my_stickers"], "has '_'; only letters, digits, '-' and '.' are allowed"),
+            (["--version", "1.0-beta"], "is not one to three integers separated by periods"),
+            (["--build", "1.2.3.4"], "is not one to three integers separated by periods"),
+            (["--display-name", String(repeating: "x", count: 31)], "has 31 characters; an app's name is at most 30"),
+            (["--name", "a/b"], "cannot name a project"),
+            (["--team", "team one"], "is not a team identifier")
+        ])
+    func refusedOptions(change: [String], message: String) throws {
+        var options = ["--name", "Good", "--bundle-id", "com.example.good", "--progress", "none"]
+        for pair in stride(from: 0, to: change.count, by: 2) {
+            if let index = options.firstIndex(of: change[pair]) {
+                options[index + 1] = change[pair + 1]
+            } else {
+                options += [change[pair], change[pair + 1]]
+            }
+        }
+        let folder = CLITests.temporaryDirectory()
+        let result = try CLITests.runExecutable(["xcode"] + Self.inputs + ["-o", folder.path] + options)
+        #expect(result.status == 64, "a usage error")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "nothing written")
+    }
+
+    @Test("when no sticker can be made, nothing is written, no staging is left, and the exit status is 1")
+    func nothingMade() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("broken.png")
+        try Data("not a PNG at all".utf8).write(to: broken)
+        let result = try CLITests.runExecutable([
+            "xcode", broken.path, "-o", folder.appendingPathComponent("App").path, "--name", "App", "--bundle-id",
+            "com.example.app", "--progress", "none"
+        ])
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("nothing written: no sticker could be fitted"), "\(result.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["broken.png"])
+    }
+
+    @Test("validate, render, sheet, preview, transcript and review take the project folder as its catalog's pack")
+    func projectAsPack() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let folder = try Self.write(
+            [sample.path], options: ["--no-fit", "--name", "Sample", "--bundle-id", "org.example.sample"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let validate = try CLITests.runExecutable(["validate", folder.path])
+        #expect(validate.status == 0 && validate.stdout.hasPrefix("pack Sample: 2 stickers"), "\(validate.stdout)")
+        for command in ["render", "sheet", "transcript"] {
+            for (source, name) in [(folder.path, "project"), (sample.path, "catalog")] {
+                let result = try CLITests.runExecutable([
+                    command, source, "-o", out.appendingPathComponent("\(command)-\(name).png").path
+                ])
+                #expect(result.status == 0, "\(command) \(name): \(result.stderr)")
+            }
+            #expect(
+                try Data(contentsOf: out.appendingPathComponent("\(command)-project.png"))
+                    == Data(contentsOf: out.appendingPathComponent("\(command)-catalog.png")), "\(command)")
+        }
+        let previews = try [folder.path, sample.path].map { source in
+            try CLITests.runExecutable(["preview", source, "--width", "40", "--height", "10", "--colors", "truecolor"])
+        }
+        #expect(previews[0].status == 0 && !previews[0].stdout.isEmpty && previews[0].stdout == previews[1].stdout)
+
+        // A broken rule shows in validate (exit 1) and on the review page.
+        let pbxproj = folder.appendingPathComponent("Sample.xcodeproj/project.pbxproj")
+        let text = try String(contentsOf: pbxproj, encoding: .utf8)
+        try text.replacingOccurrences(of: "org.example.sample.StickerPackExtension", with: "org.other.ext").write(
+            to: pbxproj, atomically: true, encoding: .utf8)
+        let broken = try CLITests.runExecutable(["validate", folder.path])
+        #expect(broken.status == 1)
+        #expect(
+            broken.stdout.contains(
+                "error [bundle-identifier] Sample StickerPackExtension/Info.plist: the extension's CFBundleIdentifier \"org.other.ext\" does not extend the app's \"org.example.sample\""
+            ), "\(broken.stdout)")
+        let review = try CLITests.runExecutable([
+            "review", folder.path, "-o", out.appendingPathComponent("review").path, "--progress", "none"
+        ])
+        #expect(review.status == 1, "\(review.stdout)\n\(review.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("review/index.html"), encoding: .utf8)
+        #expect(page.contains("does not extend the app&#39;s") || page.contains("does not extend the app's"))
+    }
+}
+
+/// The Python with PyPI's pbxproj and openstep-parser that `make peer-deps` installs.
+enum XcodeOracle {
+    static let python: String? = {
+        let path = CLITests.repoRoot.appendingPathComponent(".build-peers/xcode/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// What Tests/Scripts/xcode_project.py reads in the project.
+    static func read(_ folder: URL, bundle: String) throws -> [String: Any] {
+        let script = CLITests.repoRoot.appendingPathComponent("Tests/Scripts/xcode_project.py").path
+        let output = try TestProcess.capture([try #require(python), script, folder.path, bundle])
+        try #require(output.status == 0, "xcode_project.py: \(output.stderr)")
+        return try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+}
