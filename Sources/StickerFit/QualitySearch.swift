@@ -1,5 +1,6 @@
 import AnimationCodec
 import StickerPack
+import StickerPixels
 
 /// The lossy search: the highest quality whose file fits the budget, not the first candidate
 /// that passes.

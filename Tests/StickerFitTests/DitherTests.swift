@@ -1,3 +1,4 @@
+import StickerPixels
 import Testing
 
 @testable import StickerFit

@@ -8,13 +8,20 @@
 /// to the nearest colour of their cell; with ``dither``, after an ordered (Bayer) offset that
 /// depends only on the pixel's place, so a pixel that does not change keeps its colour from
 /// frame to frame: no crawling noise, and the encoder still crops what did not change.
-struct PaletteQuantizer {
+package struct PaletteQuantizer {
     /// The most colours the palette may have.
-    var maxColors = 256
+    package var maxColors = 256
     /// k-means refinement passes.
-    var refinementPasses = 3
+    package var refinementPasses = 3
     /// Whether colours are dithered (ordered, 8 x 8 Bayer) before they are mapped.
-    var dither = false
+    package var dither = false
+
+    /// A quantizer to `maxColors` colours, dithered or not.
+    package init(maxColors: Int = 256, refinementPasses: Int = 3, dither: Bool = false) {
+        self.maxColors = maxColors
+        self.refinementPasses = refinementPasses
+        self.dither = dither
+    }
 
     /// A histogram cell: 5 bits of each colour channel and an alpha class (0 opaque, else
     /// 1 + alpha / 8 for translucent pixels).
@@ -43,13 +50,13 @@ struct PaletteQuantizer {
 
     /// The colours a palette is chosen from: each occupied histogram cell with the weighted sums
     /// of its pixels. Made once for a set of frames, it serves every palette size.
-    struct Histogram: Sendable {
+    package struct Histogram: Sendable {
         fileprivate let cells: [(key: Int, stats: CellStats)]
     }
 
     /// The histogram of `frames`: pixels unchanged since the last frame were counted there, so
     /// only what changes adds weight, as it does to the file; frame 0 counts whole.
-    static func histogram(of frames: [[UInt8]]) -> Histogram {
+    package static func histogram(of frames: [[UInt8]]) -> Histogram {
         var stats = [CellStats](repeating: CellStats(), count: Self.cellCount)
         for (index, frame) in frames.enumerated() {
             frames[max(0, index - 1)].withUnsafeBytes { before in
@@ -67,14 +74,14 @@ struct PaletteQuantizer {
 
     /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour;
     /// `histogram` must be that of `frames` (made here when not given).
-    func quantize(_ frames: [[UInt8]], width: Int, histogram: Histogram? = nil) -> [[UInt8]] {
+    package func quantize(_ frames: [[UInt8]], width: Int, histogram: Histogram? = nil) -> [[UInt8]] {
         remap(frames, width: width, palette: palette(histogram ?? Self.histogram(of: frames)))
     }
 
     /// The colours chosen for `histogram`'s frames. Mapping is pixel by pixel, so any subset of
     /// those frames can be mapped with it (``remap(_:width:palette:)``): the same pixels as
     /// mapping them all.
-    func palette(_ histogram: Histogram) -> [SIMD4<Double>] {
+    package func palette(_ histogram: Histogram) -> [SIMD4<Double>] {
         refine(medianCut(histogram.cells), cells: histogram.cells)
     }
 
@@ -225,7 +232,7 @@ struct PaletteQuantizer {
     /// Every pixel to the palette colour nearest its cell's centre (transparent stays exact);
     /// with ``dither``, the colour offset first by the Bayer threshold at its place, scaled by
     /// its alpha (premultiplied) and kept within it.
-    func remap(_ frames: [[UInt8]], width: Int, palette: [SIMD4<Double>]) -> [[UInt8]] {
+    package func remap(_ frames: [[UInt8]], width: Int, palette: [SIMD4<Double>]) -> [[UInt8]] {
         let packed: [UInt32] = palette.map { entry in
             let a = UInt32(max(1, min(255, entry[3].rounded())))
             let opaque = entry[3] >= 254.5
