@@ -60,6 +60,49 @@ struct OutputFolder {
         InterruptCleanup.unregister(staging.path)
     }
 
+    /// Moves each staged entry into the destination in place of the one of its name, leaving
+    /// the destination's other entries alone: the old entries are renamed aside first, and put
+    /// back if any move fails, so the destination holds either all the old entries or all the
+    /// new ones.
+    func commitEntries() throws {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: final.path) else {
+            try manager.moveItem(at: staging, to: final)
+            InterruptCleanup.unregister(staging.path)
+            return
+        }
+        let aside = final.deletingLastPathComponent().appendingPathComponent(
+            ".\(final.lastPathComponent).replaced-\(getpid())")
+        InterruptCleanup.register(aside.path)
+        defer { InterruptCleanup.unregister(aside.path) }
+        try manager.createDirectory(at: aside, withIntermediateDirectories: true)
+        let names = try manager.contentsOfDirectory(atPath: staging.path)
+        var movedAside: [String] = []
+        var movedIn: [String] = []
+        do {
+            for name in names where manager.fileExists(atPath: final.appendingPathComponent(name).path) {
+                try manager.moveItem(at: final.appendingPathComponent(name), to: aside.appendingPathComponent(name))
+                movedAside.append(name)
+            }
+            for name in names {
+                try manager.moveItem(at: staging.appendingPathComponent(name), to: final.appendingPathComponent(name))
+                movedIn.append(name)
+            }
+        } catch {
+            for name in movedIn {
+                try? manager.moveItem(at: final.appendingPathComponent(name), to: staging.appendingPathComponent(name))
+            }
+            for name in movedAside {
+                try? manager.moveItem(at: aside.appendingPathComponent(name), to: final.appendingPathComponent(name))
+            }
+            try? manager.removeItem(at: aside)
+            throw error
+        }
+        try? manager.removeItem(at: aside)
+        try? manager.removeItem(at: staging)
+        InterruptCleanup.unregister(staging.path)
+    }
+
     /// Puts the staged folder in place of the destination as a whole: a rename when it is new,
     /// else the old folder is renamed aside, the new one renamed in and the old one removed,
     /// so at every moment the destination is either the old folder or the new one, complete.

@@ -39,7 +39,11 @@ public struct XcodeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The development team identifier (default: none; choose it in Xcode).", valueName: "id"))
     var team: String?
 
-    @Option(help: ArgumentHelp("The version, CFBundleShortVersionString.", valueName: "x.y.z"))
+    /// `--app-version`, not `--version`: `--version` is the tool's own everywhere, and the
+    /// argument parser answers it whenever a command line fails to parse.
+    @Option(
+        name: .customLong("app-version"),
+        help: ArgumentHelp("The app's version, CFBundleShortVersionString.", valueName: "x.y.z"))
     var version = "1.0"
 
     @Option(help: ArgumentHelp("The build number, CFBundleVersion.", valueName: "n"))
@@ -112,7 +116,7 @@ public struct XcodeCommand: ParsableCommand {
                 try settings.writeCatalog(catalog, to: folder.staging.appendingPathComponent(spec.catalogPath))
             }
             try XcodeProjectWriter.write(spec, to: folder.staging)
-            try folder.commit()
+            try folder.commitEntries()
         } catch let error as ExitCode {
             throw error
         } catch let error as CLIError {
@@ -122,7 +126,8 @@ public struct XcodeCommand: ParsableCommand {
             folder.discard()
             throw CLIError("\(output): cannot be written (\(errorReason(error)))")
         }
-        let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([output]))
+        let bundle = URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName).path
+        let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([bundle]))
         if let fitted {
             try report(fitted, validation: validation, start: start)
         } else if json {

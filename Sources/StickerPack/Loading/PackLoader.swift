@@ -24,11 +24,11 @@ public enum PackLoader {
         case "xcstickers": return try loadCatalog(url)
         case "stickerpack":
             return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
-        case "xcodeproj": return try loadProject(url)
+        case "xcodeproj": return try loadProject(url, required: true)!
         default:
             let entries = (try? listing(of: url)) ?? []
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }
-            if projects.count == 1 { return try loadProject(projects[0]) }
+            if projects.count == 1, let pack = try loadProject(projects[0], required: false) { return pack }
             let catalogs = entries.filter { $0.pathExtension.lowercased() == "xcstickers" }
             if catalogs.count == 1 { return try loadCatalog(catalogs[0]) }
             return try loadFolder(url)
@@ -37,21 +37,28 @@ public enum PackLoader {
 
     // MARK: - Xcode projects
 
-    /// The catalog of a sticker pack app project: the `.xcstickers` folder beside the
-    /// `.xcodeproj` or one folder down (where Xcode's template puts it), the first by name
-    /// when there are several.
-    private static func loadProject(_ bundle: URL) throws(PackError) -> StickerPack {
+    /// The catalog of a sticker pack app project: the `.xcstickers` the project file puts in
+    /// its sticker pack extension's resources, else (a project file that cannot be read) the
+    /// one beside the `.xcodeproj` or one folder down, where Xcode's template puts it, the
+    /// first by name. With no catalog, nil unless `required` (then an error).
+    private static func loadProject(_ bundle: URL, required: Bool) throws(PackError) -> StickerPack? {
         let folder = bundle.deletingLastPathComponent()
-        var catalogs: [URL] = []
-        for entry in try listing(of: folder) where !entry.lastPathComponent.hasPrefix(".") {
-            if entry.pathExtension.lowercased() == "xcstickers" {
-                catalogs.append(entry)
-            } else if entry.pathExtension.lowercased() != "xcodeproj", isFolder(entry) {
-                catalogs += ((try? listing(of: entry)) ?? []).filter { $0.pathExtension.lowercased() == "xcstickers" }
+        var catalogs = (try? XcodeProject(bundle: bundle)).map(\.stickerCatalogs) ?? []
+        catalogs = catalogs.filter(isFolder)
+        if catalogs.isEmpty {
+            for entry in try listing(of: folder) where !entry.lastPathComponent.hasPrefix(".") {
+                if entry.pathExtension.lowercased() == "xcstickers" {
+                    catalogs.append(entry)
+                } else if entry.pathExtension.lowercased() != "xcodeproj", isFolder(entry) {
+                    catalogs += ((try? listing(of: entry)) ?? []).filter {
+                        $0.pathExtension.lowercased() == "xcstickers"
+                    }
+                }
             }
         }
         guard let catalog = catalogs.first else {
-            throw .notAPack(path: folder.path, reason: "the Xcode project holds no .xcstickers catalog")
+            guard required else { return nil }
+            throw .notAPack(path: bundle.path, reason: "the Xcode project holds no .xcstickers catalog")
         }
         var pack = try loadCatalog(catalog)
         if catalogs.count > 1 {

@@ -39,8 +39,9 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case fitLoss = "fit-loss"
     /// The catalog needed a workaround (a misspelt key, a missing list). Warning.
     case catalog
-    /// The catalog's iMessage app icon set has every size Apple lists, each a PNG of the
-    /// right pixel size, and an opaque 1024x1024 marketing icon. Error.
+    /// The catalog's iMessage app icon set has every size Apple lists, each entry under the idiom
+    /// and platform App Store Connect expects, each a PNG of the right pixel size, and opaque
+    /// marketing icons (1024x1024 and 1024x768). Error.
     case iconSet = "icon-set"
     /// An Xcode project has the targets, phases, files and Info.plist keys a sticker pack app
     /// needs: the Messages app, the sticker pack extension embedded in it, the catalog in the
@@ -52,7 +53,7 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// The version (`CFBundleShortVersionString`) and build (`CFBundleVersion`) are one to three
     /// integers separated by periods, the same in the app and its extension. Error.
     case version
-    /// The name under the app's icon is given and at most 30 characters (the App Store's limit
-    /// on an app's name); a warning past 12, where Messages' app drawer cuts it short.
+    /// The name under the app's icon is given (error); a warning past 12 characters, where
+    /// Messages' app drawer cuts it short.
     case displayName = "display-name"
 }

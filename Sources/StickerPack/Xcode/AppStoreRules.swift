@@ -38,19 +38,12 @@ public enum AppStoreRules {
             ? nil : "\"\(version)\" is not one to three integers separated by periods (such as 1.0 or 2.1.3)"
     }
 
-    /// The longest name App Store Connect takes for an app.
-    public static let maxNameLength = 30
     /// The longest name Messages' app drawer shows whole under an icon.
     public static let shownNameLength = 12
 
-    /// A display name: given, and at most ``maxNameLength`` characters. (Longer than
-    /// ``shownNameLength`` is only cut short, see ``displayNameIsCut(_:)``.)
+    /// A display name: given (its length is only a warning, see ``displayNameIsCut(_:)``).
     public static func displayNameProblem(_ name: String) -> String? {
-        if name.allSatisfy(\.isWhitespace) { return "is empty" }
-        if name.count > maxNameLength {
-            return "\"\(name)\" has \(name.count) characters; an app's name is at most \(maxNameLength)"
-        }
-        return nil
+        name.allSatisfy(\.isWhitespace) ? "is empty" : nil
     }
 
     /// Whether the name is longer than Messages shows under the app's icon.

@@ -36,8 +36,13 @@ struct InfoPlist {
             let bytes: [UInt8]
             do {
                 bytes = try BoundedFile.read(url.path, maxBytes: Self.maxBytes)
+            } catch .fileTooLarge(_, let size, let limit) {
+                throw Failure(file: file, reason: "\(size) bytes; an Info.plist is at most \(limit)")
             } catch {
                 throw Failure(file: file, reason: "the Info.plist INFOPLIST_FILE names is missing or unreadable")
+            }
+            guard Self.isShallowXML(bytes) else {
+                throw Failure(file: file, reason: "not an XML property list (or nested deeper than \(Self.maxDepth))")
             }
             let root: [String: PlistNode]
             do {
@@ -58,7 +63,40 @@ struct InfoPlist {
                 file: project.file.path.dropPrefix(project.folder.path + "/"),
                 reason: "target \(target.name) has no Info.plist (neither INFOPLIST_FILE nor GENERATE_INFOPLIST_FILE)")
         }
-        for key in strings.keys { strings[key] = target.expand(strings[key]!) }
+        for key in Self.keysRead { strings[key] = strings[key].map(target.expand) }
+    }
+
+    /// The keys the checks read (the others are left as written).
+    static let keysRead = [
+        "CFBundleIdentifier", "CFBundleShortVersionString", "CFBundleVersion", "CFBundleDisplayName", "CFBundleName"
+    ]
+
+    /// The deepest nesting of `<array>` and `<dict>` read; Info.plists nest three or four.
+    static let maxDepth = 32
+
+    /// Whether `bytes` are an XML property list nested at most ``maxDepth`` deep (Foundation's
+    /// reader recurses, and a binary list can refer to itself, so only XML is read).
+    static func isShallowXML(_ bytes: [UInt8]) -> Bool {
+        let text = bytes.drop {
+            $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+        }
+        guard
+            text.starts(with: Array("<?xml".utf8)) || text.starts(with: Array("<plist".utf8))
+                || text.starts(with: Array("<!DOCTYPE".utf8))
+        else { return false }
+        var depth = 0
+        var index = text.startIndex
+        while let open = text[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let rest = text[(open + 1)...]
+            if rest.starts(with: Array("array>".utf8)) || rest.starts(with: Array("dict>".utf8)) {
+                depth += 1
+                if depth > maxDepth { return false }
+            } else if rest.starts(with: Array("/array>".utf8)) || rest.starts(with: Array("/dict>".utf8)) {
+                depth -= 1
+            }
+            index = open + 1
+        }
+        return true
     }
 }
 

@@ -53,23 +53,29 @@ public struct StickerAppSpec: Sendable, Hashable {
     public var problems: [String] {
         var problems: [String] = []
         if name.isEmpty || name.hasPrefix(".") || name.contains("/") || name.contains(where: \.isNewline)
-            || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" })
+            || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" || $0 == "$" })
         {
             problems.append(
-                "the name \"\(name)\" cannot name a project (no '/', quotes, control characters or leading '.')")
+                "the name \"\(name)\" cannot name a project (no '/', '$', quotes, control characters or leading '.')")
         }
         if let problem = AppStoreRules.bundleIdentifierProblem(bundleIdentifier) {
             problems.append("the bundle identifier \(problem)")
         }
-        if let team, team.isEmpty || !team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
+        if let team, team.count != 10 || !team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
             problems.append(
-                "the team \"\(team)\" is not a team identifier (capital letters and digits, such as A1B2C3D4E5)")
+                "the team \"\(team)\" is not a team identifier (ten capital letters and digits, such as A1B2C3D4E5)")
         }
         if let problem = AppStoreRules.versionProblem(version) { problems.append("the version \(problem)") }
         if let problem = AppStoreRules.versionProblem(build) { problems.append("the build \(problem)") }
         let target = deploymentTarget.split(separator: ".", omittingEmptySubsequences: false)
-        if !(1...3).contains(target.count) || target.contains(where: { Int($0) == nil }) {
+        if !(1...3).contains(target.count)
+            || target.contains(where: { Int($0) == nil || $0.hasPrefix("-") || $0.hasPrefix("+") })
+        {
             problems.append("the deployment target \"\(deploymentTarget)\" is not an iOS version such as 15.0")
+        } else if let major = Int(target[0]), major < XcodeProjectValidator.lowestDeploymentTarget {
+            problems.append(
+                "the deployment target \(deploymentTarget) is before iOS \(XcodeProjectValidator.lowestDeploymentTarget), which has no Messages apps"
+            )
         }
         if let problem = AppStoreRules.displayNameProblem(displayName) {
             problems.append("the display name \(problem)")

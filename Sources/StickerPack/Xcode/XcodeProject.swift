@@ -11,6 +11,8 @@ public struct XcodeProject: Sendable {
     public var objects: [String: [String: OpenStepPlist]]
     /// The `PBXProject` object's identifier.
     public var rootID: String
+    /// Each group child's group.
+    private var parents: [String: String] = [:]
 
     /// A `project.pbxproj` is a few hundred kilobytes at most for a large app; past this it is
     /// not one.
@@ -51,6 +53,10 @@ public struct XcodeProject: Sendable {
         }
         self.objects = objects
         self.rootID = rootID
+        for (groupID, object) in objects
+        where object["isa"]?.string == "PBXGroup" || object["isa"]?.string == "PBXVariantGroup" {
+            for child in object["children"]?.array?.compactMap(\.string) ?? [] { parents[child] = groupID }
+        }
     }
 
     /// The `project.pbxproj` file.
@@ -66,11 +72,16 @@ public struct XcodeProject: Sendable {
 
     /// The project's targets, in its order.
     public var targets: [Target] {
-        list(rootID, "targets").compactMap { id in
+        var seen: Set<String> = []
+        let ids = list(rootID, "targets").filter { seen.insert($0).inserted }.prefix(Self.maxTargets)
+        return ids.compactMap { id in
             guard string(id, "isa") == "PBXNativeTarget" else { return nil }
             return Target(project: self, id: id)
         }
     }
+
+    /// The most targets read; an app with hundreds is not a sticker pack app.
+    public static let maxTargets = 64
 
     /// One native target: its name, product type, phases and build settings.
     public struct Target: Sendable {
@@ -96,7 +107,12 @@ public struct XcodeProject: Sendable {
             productReference = project.string(id, "productReference")
             phases = project.list(id, "buildPhases")
             dependencies = project.list(id, "dependencies").compactMap { project.string($0, "target") }
-            var settings = project.releaseSettings(of: project.rootID)
+            var settings = [
+                "SRCROOT": project.folder.path, "PROJECT_DIR": project.folder.path,
+                "SOURCE_ROOT": project.folder.path,
+                "PROJECT_NAME": project.bundle.deletingPathExtension().lastPathComponent
+            ]
+            settings.merge(project.releaseSettings(of: project.rootID)) { $1 }
             settings.merge(project.releaseSettings(of: id)) { $1 }
             settings["TARGET_NAME"] = name
             settings["PRODUCT_NAME"] = settings["PRODUCT_NAME"] ?? "$(TARGET_NAME)"
@@ -118,25 +134,54 @@ public struct XcodeProject: Sendable {
     }
 
     /// The Release (else the first) build configuration's settings of a target or the project,
-    /// array values joined with spaces.
+    /// over those of its `.xcconfig` file (`baseConfigurationReference`), array values joined
+    /// with spaces.
     func releaseSettings(of id: String) -> [String: String] {
         guard let listID = string(id, "buildConfigurationList") else { return [:] }
         let configurations = list(listID, "buildConfigurations")
         let chosen = configurations.first { string($0, "name") == "Release" } ?? configurations.first
-        guard let chosen, let settings = objects[chosen]?["buildSettings"]?.dictionary else { return [:] }
-        return settings.compactMapValues { value in
-            value.string ?? value.array.map { $0.compactMap(\.string).joined(separator: " ") }
+        guard let chosen else { return [:] }
+        var settings = string(chosen, "baseConfigurationReference").flatMap(location(of:)).map(Self.configFile) ?? [:]
+        let own = objects[chosen]?["buildSettings"]?.dictionary ?? [:]
+        settings.merge(
+            own.compactMapValues { value in
+                value.string ?? value.array.map { $0.compactMap(\.string).joined(separator: " ") }
+            }
+        ) { $1 }
+        return settings
+    }
+
+    /// The `KEY = VALUE` lines of an `.xcconfig` file (comments, includes and conditional
+    /// settings skipped); empty when it cannot be read.
+    static func configFile(_ url: URL) -> [String: String] {
+        guard let bytes = try? BoundedFile.read(url.path, maxBytes: 1 << 20) else { return [:] }
+        var settings: [String: String] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let text = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let parts = text.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let key = parts[0].trimmingSpaces
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
+            settings[key] = parts[1].trimmingSpaces
+        }
+        return settings
+    }
+
+    /// The `.xcstickers` catalogs in the Copy Bundle Resources phases of the sticker pack
+    /// extension targets, where they are on disk.
+    public var stickerCatalogs: [URL] {
+        targets.filter { $0.productType == XcodeProjectValidator.extensionProductType }.flatMap { target in
+            target.phases.filter { string($0, "isa") == "PBXResourcesBuildPhase" }
+                .flatMap { list($0, "files") }
+                .compactMap { string($0, "fileRef") }
+                .filter { (string($0, "path") ?? "").lowercased().hasSuffix(".xcstickers") }
+                .compactMap(location(of:))
         }
     }
 
     /// Where a file reference (or group) points, following its groups up to the main group;
     /// `nil` for a built product or a reference outside the groups.
     public func location(of id: String) -> URL? {
-        var parents: [String: String] = [:]
-        for (groupID, object) in objects
-        where object["isa"]?.string == "PBXGroup" || object["isa"]?.string == "PBXVariantGroup" {
-            for child in object["children"]?.array?.compactMap(\.string) ?? [] { parents[child] = groupID }
-        }
         var components: [String] = []
         var current: String? = id
         var steps = 0
@@ -187,7 +232,8 @@ enum BuildSettingExpansion {
             let inner = rest[rest.index(after: afterDollar)..<end]
             let parts = inner.split(separator: ":", maxSplits: 1)
             if let name = parts.first, let value = settings[String(name)] {
-                out += parts.count > 1 ? modified(value, String(parts[1])) : value
+                let expanded = parts.count > 1 ? modified(value, String(parts[1])) : value
+                out += expanded.utf8.count > maxBytes ? String(expanded.prefix(maxBytes)) : expanded
             } else {
                 out += rest[dollar...end]
             }
@@ -206,5 +252,12 @@ enum BuildSettingExpansion {
         default:
             return value
         }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

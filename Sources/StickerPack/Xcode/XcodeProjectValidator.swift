@@ -25,6 +25,9 @@ public enum XcodeProjectValidator {
         return check.findings
     }
 
+    /// The most findings one project gets (a broken file could otherwise give millions).
+    public static let maxFindings = 200
+
     /// The identifier-valued keys of pbxproj objects (single values and lists).
     static let referenceKeys: Set<String> = [
         "fileRef", "target", "targetProxy", "buildConfigurationList", "mainGroup", "productRefGroup",
@@ -44,6 +47,7 @@ private struct ProjectCheck {
     var projectFileName: String { project.bundle.lastPathComponent + "/project.pbxproj" }
 
     mutating func error(_ rule: StickerRule, _ file: String, _ message: String) {
+        guard findings.count < XcodeProjectValidator.maxFindings else { return }
         findings.append(ValidationFinding(.error, sticker: nil, rule: rule, message: "\(file): \(message)"))
     }
 
@@ -53,6 +57,15 @@ private struct ProjectCheck {
 
     mutating func run() {
         checkReferences()
+        if findings.count >= XcodeProjectValidator.maxFindings {
+            findings.append(
+                ValidationFinding(
+                    .error, sticker: nil, rule: .project,
+                    message:
+                        "\(projectFileName): more than \(XcodeProjectValidator.maxFindings) broken references; the rest are not listed"
+                ))
+            return
+        }
         let targets = project.targets
         let app = targets.first { $0.productType == XcodeProjectValidator.appProductType }
         let stickers = targets.first { $0.productType == XcodeProjectValidator.extensionProductType }
@@ -83,8 +96,13 @@ private struct ProjectCheck {
             for key in XcodeProjectValidator.referenceKeys.sorted() {
                 guard let value = object[key] else { continue }
                 let named = value.string.map { [$0] } ?? value.array?.compactMap(\.string) ?? []
-                for target in named where project.objects[target] == nil {
-                    error(.project, projectFileName, "object \(id)'s \(key) names \(target), which does not exist")
+                let missing = named.filter { project.objects[$0] == nil }
+                if missing.count == 1 {
+                    error(.project, projectFileName, "object \(id)'s \(key) names \(missing[0]), which does not exist")
+                } else if let first = missing.first {
+                    error(
+                        .project, projectFileName,
+                        "object \(id)'s \(key) names \(missing.count) objects that do not exist, \(first) the first")
                 }
             }
             if object["isa"]?.string == "PBXFileReference", let url = project.location(of: id),
