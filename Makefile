@@ -38,6 +38,8 @@ demo: deps release-build
 	@.build/release/stickers info $(DEMO_OUT)/telegram/spinner.tgs | sed -n '2,10p'
 	@.build/release/stickers info $(DEMO_OUT)/telegram/bubble.webm | sed -n '2,11p'
 	@.build/release/stickers preview $(DEMO_OUT)/telegram/spinner.tgs --frame 30 --width 40 --height 20
+	@echo "== stickers preview --detect: the graphics this terminal shows (kitty, iterm2, sixel; blocks when it is not a terminal)"
+	@.build/release/stickers preview --detect $(SAMPLE_PACK)
 	@.build/release/stickers fit $(DEMO_OUT)/telegram -o $(DEMO_OUT)/Telegram.xcstickers
 	@.build/release/stickers validate $(DEMO_OUT)/Telegram.xcstickers
 	@echo "== stickers transcript: the sample pack in a conversation, light and dark"

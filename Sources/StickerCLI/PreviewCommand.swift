@@ -12,7 +12,7 @@ public struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Play a sticker (FILE) or the sticker browser (PACK, or several files) in the terminal.",
         discussion: """
-            Upper half blocks, two pixels per cell, fitted to the window (re-fitted when it changes). Each frame is one synchronized update of only the cells that changed, on the alternate screen; the end of playback, Ctrl-C and SIGTERM restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text. A still image is printed in place.
+            --graphics auto asks the terminal (kitty's graphics query, the window's size in pixels and the device attributes, in one round trip) and draws with kitty's graphics protocol, iTerm2's inline images (TERM_PROGRAM iTerm.app or WezTerm) or sixels, else with half blocks; inside tmux, kitty's and iTerm2's escapes go through tmux's passthrough. With a protocol the sticker shows at its own pixel size when it fits the window (scaled down when it does not, never up), cells of 10 x 20 pixels assumed where the terminal tells no pixel size; kitty and iTerm2 are sent the loop once and play it themselves, sixel frames are drawn by our clock. Half blocks: two pixels per cell, fitted to the window (re-fitted when it changes), each frame one synchronized update of only the cells that changed. On the alternate screen; the end of playback, Ctrl-C and SIGTERM delete the image and restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text, or with --graphics kitty or iterm2 the whole animation, with --graphics sixel that frame as a sixel image. A still image is printed in place.
             """)
 
     @Argument(
@@ -24,6 +24,14 @@ public struct PreviewCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Colour mode: truecolor or 256 (default: from COLORTERM / TERM).", valueName: "mode"))
     var colors: TerminalColors?
+
+    @Option(
+        help: ArgumentHelp(
+            "How to draw: auto (ask the terminal), kitty, iterm2, sixel or blocks (half blocks).", valueName: "mode"))
+    var graphics: GraphicsMode = .auto
+
+    @Flag(help: "Print the graphics mode auto picks for this terminal, and the cell size, then exit.")
+    var detect = false
 
     @Option(help: "Width in cells (default: the window's).")
     var width: Int?
@@ -80,11 +88,29 @@ public struct PreviewCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
-        let colors = self.colors ?? TerminalColors.detect(environment: ProcessInfo.processInfo.environment)
-        let source = try makeSource()
+        let environment = ProcessInfo.processInfo.environment
+        let colors = self.colors ?? TerminalColors.detect(environment: environment)
         let terminal = StandardOutputTerminal()
         let interactive = play || StandardOutputTerminal.isTerminal
+        // Only a terminal is asked; into a pipe, auto is half blocks.
+        let capabilities =
+            (graphics == .auto || detect) && StandardOutputTerminal.isTerminal
+            ? TerminalGraphics.ask(environment: environment) : nil
+        let mode =
+            graphics != .auto
+            ? graphics : (capabilities?.choice(environment: environment) ?? .blocks)
+        if detect {
+            print(detection(mode: mode, capabilities: capabilities, terminal: terminal))
+            return
+        }
+        let source = try makeSource()
         let size = try cellBox(interactive: interactive, terminal: terminal)
+        if mode != .blocks {
+            try drawGraphics(
+                source, mode: mode, interactive: interactive, size: size, terminal: terminal,
+                capabilities: capabilities, environment: environment)
+            return
+        }
         // Translucent pixels are drawn over the terminal's own background when it tells us
         // (OSC 11), else over black; with --background every pixel is already opaque.
         let backdrop =
@@ -116,6 +142,97 @@ public struct PreviewCommand: ParsableCommand {
         case .interrupted: throw ExitCode(130)
         case .terminated: throw ExitCode(143)
         }
+    }
+
+    /// `kitty (cell 9x18 px, from the terminal)`: what `--detect` prints.
+    private func detection(
+        mode: GraphicsMode, capabilities: TerminalCapabilities?, terminal: StandardOutputTerminal
+    ) -> String {
+        guard StandardOutputTerminal.isTerminal else { return "\(mode.rawValue) (standard output is not a terminal)" }
+        let window = terminal.size() ?? (80, 24)
+        let cell = TerminalGraphics.cellSize(
+            columns: window.columns, rows: window.rows, windowPixels: capabilities?.windowPixels)
+        var said: [String] = []
+        if capabilities?.kitty == true { said.append("kitty graphics") }
+        if capabilities?.sixel == true { said.append("sixel") }
+        let answer =
+            capabilities?.answered == true
+            ? (said.isEmpty ? "no graphics" : said.joined(separator: " and ")) : "no answer"
+        return "\(mode.rawValue) (the terminal says: \(answer); cell \(cell.width)x\(cell.height) px)"
+    }
+
+    /// Draws with a graphics protocol: played in a terminal, or written once into a pipe (or
+    /// for a still, or an explicit instant).
+    private func drawGraphics(
+        _ source: PreviewSource, mode: GraphicsMode, interactive: Bool, size: (columns: Int, rows: Int),
+        terminal: StandardOutputTerminal, capabilities: TerminalCapabilities?, environment: [String: String]
+    ) throws {
+        let tmux = StandardOutputTerminal.isTerminal && !(environment["TMUX"] ?? "").isEmpty
+        let backdrop =
+            browser.background == nil && StandardOutputTerminal.isTerminal
+            ? TerminalBackground.ask() ?? CellGrid.RGB(0, 0, 0) : CellGrid.RGB(0, 0, 0)
+        let cell =
+            StandardOutputTerminal.isTerminal
+            ? TerminalGraphics.cellSize(
+                columns: size.columns, rows: size.rows, windowPixels: capabilities?.windowPixels)
+            : TerminalGraphics.assumedCell
+        let animated = source.loopDuration > 0 && source.endTime != 0
+        if interactive && animated && frame == nil && at == nil {
+            var limits = TerminalPlayer.Limits(loops: loops, speed: speed)
+            limits.duration = duration.flatMap(DurationParsing.seconds)
+            let clock: any PlaybackClock = steppedClock ? SteppedClock() : WallClock()
+            let player = GraphicsPlayer(
+                source: source, terminal: terminal, mode: mode, limits: limits,
+                size: width != nil || height != nil ? size : nil, cell: cell, backdrop: backdrop, clock: clock,
+                tmux: tmux)
+            let ending: TerminalPlayer.Ending
+            do { (ending, _) = try player.play() } catch { throw CLIError(error.description) }
+            switch ending {
+            case .finished: return
+            case .interrupted: throw ExitCode(130)
+            case .terminated: throw ExitCode(143)
+            }
+        }
+        // One picture (a still, an instant, a sixel into a pipe) or, for kitty and iTerm2 into a
+        // pipe, the whole animation. Into a pipe the box is the picture's own size unless
+        // --width or --height asks for cells.
+        let boxed = StandardOutputTerminal.isTerminal || width != nil || height != nil
+        let placement =
+            boxed
+            ? GraphicsPlacement(
+                width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows, cell: cell
+            )
+            : GraphicsPlacement(
+                width: source.pixelWidth, height: source.pixelHeight, columns: source.pixelWidth,
+                rows: source.pixelHeight, cell: (1, 1))
+        let (pixelWidth, pixelHeight) = (placement.pixelWidth, placement.pixelHeight)
+        let wholeLoop = (mode == .kitty || mode == .iterm2) && frame == nil && at == nil
+        var text: String
+        do {
+            if wholeLoop {
+                let frames = try LoopFrames.sample(source, width: pixelWidth, height: pixelHeight)
+                if mode == .kitty {
+                    text = KittyGraphics.animation(frames, id: 1, loops: loops ?? 0, speed: speed)
+                } else {
+                    let file = ITerm2Image.file(
+                        frames, loops: loops ?? 0, speed: speed, backdrop: (backdrop.r, backdrop.g, backdrop.b))
+                    text = ITerm2Image.show(file, name: "sticker", width: pixelWidth, height: pixelHeight)
+                }
+            } else {
+                let image = try source.image(at: try instant(source), width: pixelWidth, height: pixelHeight)
+                switch mode {
+                case .kitty: text = KittyGraphics.still(image, id: 1)
+                case .iterm2:
+                    let png = PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height)
+                    text = ITerm2Image.show(png, name: "sticker", width: pixelWidth, height: pixelHeight)
+                default: text = SixelEncoder.encode(IndexedImage(image, over: (backdrop.r, backdrop.g, backdrop.b)))
+                }
+            }
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if tmux && mode != .sixel { text = TerminalGraphics.tmuxPassthrough(text) }
+        terminal.write(StandardOutputTerminal.isTerminal ? text + "\n" : text)
     }
 
     /// A sticker for one file; the browser for a pack or several files.
@@ -171,3 +288,4 @@ public struct PreviewCommand: ParsableCommand {
 }
 
 extension TerminalColors: EnumArgument {}
+extension GraphicsMode: EnumArgument {}

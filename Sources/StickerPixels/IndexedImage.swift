@@ -1,0 +1,71 @@
+/// A picture of at most 256 colours, one palette index a pixel, for the formats that take a
+/// palette (GIF, sixel): every visible pixel made opaque over a backdrop colour (what a
+/// terminal shows behind a translucent pixel), fully transparent ones kept apart.
+package struct IndexedImage: Sendable, Hashable {
+    /// Pixels across.
+    package var width: Int
+    /// Pixels down.
+    package var height: Int
+    /// One palette index a pixel, top row first.
+    package var indexes: [UInt8]
+    /// The opaque colours, three bytes (RGB) an entry.
+    package var palette: [UInt8]
+    /// The index of the fully transparent pixels, when there are any (the last entry).
+    package var transparentIndex: UInt8?
+
+    /// `image` (premultiplied) over `backdrop`, reduced to at most 256 entries by the
+    /// quantizer (255 colours and the transparent entry when some pixel is fully transparent).
+    package init(_ image: RGBAImage, over backdrop: (red: UInt8, green: UInt8, blue: UInt8)) {
+        width = image.width
+        height = image.height
+        var flat = image.pixels
+        var hasTransparency = false
+        flat.withUnsafeMutableBytes { raw in
+            let pixels = raw.bindMemory(to: UInt32.self)
+            let back = (UInt32(backdrop.red), UInt32(backdrop.green), UInt32(backdrop.blue))
+            for i in pixels.indices {
+                let value = pixels[i]
+                let alpha = value >> 24
+                if alpha == 0 {
+                    pixels[i] = 0
+                    hasTransparency = true
+                } else if alpha < 255 {
+                    // Premultiplied OVER: colour + backdrop x (1 - alpha), rounded.
+                    let rest = 255 - alpha
+                    let r = (value & 0xFF) + (back.0 * rest + 127) / 255
+                    let g = (value >> 8 & 0xFF) + (back.1 * rest + 127) / 255
+                    let b = (value >> 16 & 0xFF) + (back.2 * rest + 127) / 255
+                    pixels[i] = 0xFF00_0000 | min(b, 255) << 16 | min(g, 255) << 8 | min(r, 255)
+                }
+            }
+        }
+        let reduced = PaletteQuantizer(maxColors: hasTransparency ? 255 : 256)
+            .quantize([flat], width: image.width)[0]
+        var indexes = [UInt8](repeating: 0, count: width * height)
+        var palette: [UInt8] = []
+        var slots: [UInt32: UInt8] = [:]
+        reduced.withUnsafeBytes { raw in
+            let pixels = raw.bindMemory(to: UInt32.self)
+            for i in pixels.indices where pixels[i] >> 24 != 0 {
+                let value = pixels[i]
+                if let slot = slots[value] {
+                    indexes[i] = slot
+                } else {
+                    let slot = UInt8(slots.count)
+                    slots[value] = slot
+                    palette += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
+                    indexes[i] = slot
+                }
+            }
+        }
+        if hasTransparency {
+            let slot = UInt8(slots.count)
+            palette += [backdrop.red, backdrop.green, backdrop.blue]
+            for i in indexes.indices where flat[4 * i + 3] == 0 { indexes[i] = slot }
+            transparentIndex = slot
+        }
+        if palette.isEmpty { palette = [0, 0, 0] }
+        self.indexes = indexes
+        self.palette = palette
+    }
+}

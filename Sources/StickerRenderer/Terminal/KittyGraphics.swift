@@ -1,0 +1,161 @@
+import AnimationCodec
+import FoundationEssentials
+import StickerPixels
+
+/// kitty's graphics protocol (kitty, WezTerm, Ghostty, Konsole): images sent once as PNG and,
+/// for an animation, every later frame as the rectangle that changed over the frame before,
+/// with its gap, so the terminal plays the loop itself and nothing more is sent.
+package enum KittyGraphics {
+    /// One frame of an animation: the picture and how long it shows, in seconds.
+    package struct Frame {
+        /// The whole picture (premultiplied).
+        package var image: RGBAImage
+        /// Seconds until the next frame.
+        package var duration: Double
+
+        /// Creates a frame.
+        package init(image: RGBAImage, duration: Double) {
+            self.image = image
+            self.duration = duration
+        }
+    }
+
+    /// The support query: a 1x1 RGB image in a query action (`a=q`), answered with
+    /// `ESC _G i=31;OK ESC \` by a terminal that speaks the protocol, stored by none.
+    package static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+
+    /// One command: the control keys, and the payload in base64 chunks of at most 4096 bytes
+    /// (the first escape holds every key, the others only `m`).
+    static func command(_ control: String, payload: [UInt8] = []) -> String {
+        guard !payload.isEmpty else { return "\u{1B}_G\(control)\u{1B}\\" }
+        let encoded = Array(Data(payload).base64EncodedString().utf8)
+        var out = ""
+        var start = 0
+        while start < encoded.count {
+            let end = min(start + 4096, encoded.count)
+            let more = end < encoded.count ? 1 : 0
+            let keys = start == 0 ? "\(control),m=\(more)" : "m=\(more)"
+            out += "\u{1B}_G\(keys);" + String(decoding: encoded[start..<end], as: UTF8.self) + "\u{1B}\\"
+            start = end
+        }
+        return out
+    }
+
+    /// A still shown at the cursor: one PNG, stored as image `id`.
+    package static func still(_ image: RGBAImage, id: UInt32, moveCursor: Bool = true) -> String {
+        let png = PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height)
+        return command("a=T,f=100,i=\(id),q=2\(moveCursor ? "" : ",C=1")", payload: png)
+    }
+
+    /// An animation shown at the cursor and played by the terminal `loops` times (0: forever):
+    /// the first frame as the image, each later one as the rectangle that changed (replacing
+    /// those pixels of the frame before; a frame equal to the one before adds its time to it),
+    /// every gap in whole milliseconds with the rounding carried, so the loop keeps its length.
+    package static func animation(
+        _ frames: [Frame], id: UInt32, loops: Int, speed: Double = 1, moveCursor: Bool = true
+    ) -> String {
+        guard let first = frames.first else { return "" }
+        guard frames.count > 1 else { return still(first.image, id: id, moveCursor: moveCursor) }
+        // Frames that change nothing merge into the one before.
+        var shown: [(image: RGBAImage, duration: Double, changed: PixelRect?)] = [(first.image, first.duration, nil)]
+        for frame in frames.dropFirst() {
+            if let rect = changedRect(from: shown[shown.count - 1].image, to: frame.image) {
+                shown.append((frame.image, frame.duration, rect))
+            } else {
+                shown[shown.count - 1].duration += frame.duration
+            }
+        }
+        guard shown.count > 1 else { return still(first.image, id: id, moveCursor: moveCursor) }
+        var gaps: [Int] = []
+        var elapsed = 0.0
+        var sent = 0
+        for frame in shown {
+            elapsed += frame.duration / speed
+            let gap = max(1, Int((elapsed * 1000).rounded()) - sent)
+            gaps.append(gap)
+            sent += gap
+        }
+        var out = still(first.image, id: id, moveCursor: moveCursor)
+        for (number, frame) in shown.enumerated().dropFirst() {
+            let rect = frame.changed!
+            let part = frame.image.cropped(to: rect)
+            let png = PNGEncoder.encode(premultiplied: part.pixels, width: part.width, height: part.height)
+            // Frame `number + 1` (1-based): the previous frame as its base, this rectangle
+            // replacing its pixels (X=1, so a pixel that turns transparent does).
+            out += command(
+                "a=f,i=\(id),f=100,c=\(number),x=\(rect.x),y=\(rect.y),X=1,z=\(gaps[number]),q=2", payload: png)
+        }
+        out += command("a=a,i=\(id),r=1,z=\(gaps[0]),q=2")
+        // v=1 loops forever, v=n plays n - 1 loops after the first.
+        out += command("a=a,i=\(id),s=3,v=\(loops <= 0 ? 1 : loops + 1),q=2")
+        return out
+    }
+
+    /// Deletes image `id` and its data.
+    package static func delete(id: UInt32) -> String { command("a=d,d=I,i=\(id),q=2") }
+
+    /// The smallest rectangle holding every pixel that differs between two pictures of one
+    /// size; nil when they are equal.
+    static func changedRect(from old: RGBAImage, to new: RGBAImage) -> PixelRect? {
+        let width = new.width
+        var (minX, minY, maxX, maxY) = (width, new.height, -1, -1)
+        old.pixels.withUnsafeBytes { oldRaw in
+            new.pixels.withUnsafeBytes { newRaw in
+                let a = oldRaw.bindMemory(to: UInt32.self)
+                let b = newRaw.bindMemory(to: UInt32.self)
+                for y in 0..<new.height {
+                    let row = y * width
+                    var x = 0
+                    while x < width && a[row + x] == b[row + x] { x += 1 }
+                    guard x < width else { continue }
+                    var last = width - 1
+                    while a[row + last] == b[row + last] { last -= 1 }
+                    minX = min(minX, x)
+                    maxX = max(maxX, last)
+                    minY = min(minY, y)
+                    maxY = y
+                }
+            }
+        }
+        guard maxY >= 0 else { return nil }
+        return PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+}
+
+/// iTerm2's inline images (OSC 1337 `File=`; iTerm2, WezTerm, Konsole, VS Code's terminal):
+/// one file the terminal decodes and plays itself, a GIF for an animation.
+package enum ITerm2Image {
+    /// The escape that shows `file` (`name` for the terminal's records) at the cursor,
+    /// `width` x `height` pixels.
+    package static func show(_ file: [UInt8], name: String, width: Int, height: Int) -> String {
+        let encodedName = Data(name.utf8).base64EncodedString()
+        return "\u{1B}]1337;File=name=\(encodedName);size=\(file.count);width=\(width)px;height=\(height)px;"
+            + "preserveAspectRatio=0;inline=1:" + Data(file).base64EncodedString() + "\u{07}"
+    }
+
+    /// The GIF of `frames` (each flattened over `backdrop`, 256 colours a frame), played
+    /// `loops` times (0: forever), each delay in hundredths of a second with the rounding
+    /// carried; a still is a PNG.
+    package static func file(
+        _ frames: [KittyGraphics.Frame], loops: Int, speed: Double = 1,
+        backdrop: (red: UInt8, green: UInt8, blue: UInt8)
+    ) -> [UInt8] {
+        guard let first = frames.first else { return [] }
+        guard frames.count > 1 else {
+            return PNGEncoder.encode(
+                premultiplied: first.image.pixels, width: first.image.width, height: first.image.height)
+        }
+        var elapsed = 0.0
+        var sent = 0
+        let encoded = frames.map { frame -> GIFEncoder.Frame in
+            let indexed = IndexedImage(frame.image, over: backdrop)
+            elapsed += frame.duration / speed
+            let delay = max(1, Int((elapsed * 100).rounded()) - sent)
+            sent += delay
+            return GIFEncoder.Frame(
+                indexes: indexed.indexes, palette: indexed.palette, transparentIndex: indexed.transparentIndex,
+                delayCentiseconds: delay)
+        }
+        return GIFEncoder.encode(frames: encoded, width: first.image.width, height: first.image.height, plays: loops)
+    }
+}

@@ -1,0 +1,310 @@
+import AnimationCodec
+import Foundation
+import StickerCLI
+import StickerRenderer
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `stickers preview --graphics kitty|iterm2|sixel`: what it writes, decoded by code that
+/// shares nothing with ours (Tests/Scripts/terminal_graphics.py: base64 and Pillow for kitty's
+/// PNGs and iTerm2's GIF, a sixel parser written from DEC's definition) and compared with the
+/// frames Pillow decodes from the sticker itself; detection against scripted replies in a
+/// pseudo-terminal.
+@Suite("preview: terminal graphics", .timeLimit(.minutes(5)))
+struct TerminalGraphicsTests {
+    static let script = CLITests.repoRoot.appendingPathComponent("Tests/Scripts/terminal_graphics.py").path
+
+    /// What the script decodes from `escapes` against `reference`.
+    static func decode(_ protocolName: String, _ escapes: URL, reference: String) throws -> [String: Any] {
+        let output = try TestProcess.capture(["python3", script, protocolName, escapes.path, reference])
+        try #require(output.status == 0, "terminal_graphics.py: \(output.stderr)")
+        return try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    /// `stickers preview ARGS` into a file (not a terminal).
+    static func preview(_ arguments: [String], into file: URL) throws {
+        let result = try CLITests.runExecutable(["preview"] + arguments)
+        try #require(result.status == 0, "\(result.stderr)")
+        try Data(result.stdout.utf8).write(to: file)
+    }
+
+    /// A 1x1 still of straight red at alpha 128, and the folder it is in.
+    static func onePixel() throws -> URL {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("one.png")
+        try Data(PNGEncoder.encode(premultiplied: [128, 0, 0, 128], width: 1, height: 1)).write(to: file)
+        return file
+    }
+
+    static func comparisons(_ facts: [String: Any]) -> [[String: Any]] {
+        facts["comparisons"] as? [[String: Any]] ?? []
+    }
+
+    @Test(
+        "kitty and iTerm2 carry every frame exactly (a GIF of few colours), sixel within a level, for a still, an animation, 1x1 and 618x618",
+        arguments: ["kitty", "iterm2", "sixel"])
+    func payloads(protocolName: String) throws {
+        let one = try Self.onePixel()
+        defer { try? FileManager.default.removeItem(at: one.deletingLastPathComponent()) }
+        let stickers = [
+            (CLITests.samplePack.appendingPathComponent("05-still-blob.png").path, 408),
+            (CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path, 408),
+            (CLITests.samplePack.appendingPathComponent("03-beating-heart.png").path, 618),
+            (one.path, 1)
+        ]
+        for (sticker, side) in stickers {
+            let escapes = one.deletingLastPathComponent().appendingPathComponent("out.\(protocolName)")
+            try Self.preview([sticker, "--graphics", protocolName], into: escapes)
+            let facts = try Self.decode(protocolName, escapes, reference: sticker)
+            let name = URL(fileURLWithPath: sticker).lastPathComponent
+            #expect(facts["size"] as? [Int] == [side, side], "\(name): at its own size")
+            let reference = facts["referenceFrames"] as? Int ?? 0
+            let references = facts["referenceDurations"] as? [Int] ?? []
+            if protocolName != "sixel" {
+                let durations = facts["durations"] as? [Int] ?? []
+                // Every frame, and the loop's length: kitty's gaps to the millisecond, GIF's to
+                // the hundredth (each rounded with the rest carried).
+                // kitty merges a frame equal to the one before into it (its time added).
+                let frames = facts["frames"] as? Int ?? 0
+                #expect(
+                    protocolName == "kitty" ? (1...reference).contains(frames) : frames == reference,
+                    "\(name): \(facts)")
+                if reference > 1 {
+                    let tolerance = protocolName == "kitty" ? 1 : 10
+                    #expect(abs(durations.reduce(0, +) - references.reduce(0, +)) <= tolerance, "\(name): \(durations)")
+                }
+            }
+            for comparison in Self.comparisons(facts) {
+                #expect(comparison["sameSize"] as? Bool == true, "\(name)")
+                #expect(comparison["visibilityMismatches"] as? Int == 0, "\(name): transparent pixels stay transparent")
+                let maxDiff = comparison["maxDiff"] as? Int ?? 255
+                let psnr = comparison["psnr"] as? Double ?? 0
+                switch (protocolName, name) {
+                case ("kitty", _), ("iterm2", "02-spinning-star.gif"), ("iterm2", "05-still-blob.png"),
+                    ("iterm2", "one.png"):
+                    // PNG, or a GIF of the star's few colours: exact.
+                    #expect(maxDiff == 0, "\(protocolName) \(name): \(comparison)")
+                case ("sixel", "02-spinning-star.gif"), ("sixel", "one.png"):
+                    // Colours in whole percent: within one level.
+                    #expect(maxDiff <= 1, "\(protocolName) \(name): \(comparison)")
+                default:
+                    // 256 colours a frame for shaded art.
+                    #expect(psnr >= 30, "\(protocolName) \(name): \(comparison)")
+                }
+            }
+        }
+    }
+
+    @Test("a pack's browser as a sixel equals the same picture as a kitty PNG, within a palette's error")
+    func pack() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let common = [CLITests.samplePack.path, "--frame", "0", "--width", "60", "--height", "20"]
+        let kitty = folder.appendingPathComponent("pack.kitty")
+        let sixel = folder.appendingPathComponent("pack.sixel")
+        try Self.preview(common + ["--graphics", "kitty"], into: kitty)
+        try Self.preview(common + ["--graphics", "sixel"], into: sixel)
+        let facts = try Self.decode("sixel", sixel, reference: "kitty-still:" + kitty.path)
+        // 60 x 20 cells of the assumed 10 x 20 pixels: at most 600 x 400, never enlarged.
+        let size = facts["size"] as? [Int] ?? []
+        #expect(size.count == 2 && size[0] <= 600 && size[1] <= 400 && size[0] * size[1] > 10_000, "\(size)")
+        for comparison in Self.comparisons(facts) {
+            #expect(comparison["sameSize"] as? Bool == true)
+            #expect(comparison["visibilityMismatches"] as? Int == 0)
+            #expect(comparison["psnr"] as? Double ?? 0 >= 30, "\(comparison)")
+        }
+    }
+
+    @Test("--loops N: kitty is asked for N plays (v = N + 1), the GIF repeats N - 1 times")
+    func loops() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        for (protocolName, loops, expected) in [
+            ("kitty", "3", 4), ("kitty", nil, 1), ("iterm2", "3", 2), ("iterm2", nil, 0)
+        ] {
+            let escapes = folder.appendingPathComponent("loops.\(protocolName)")
+            try Self.preview([star, "--graphics", protocolName] + (loops.map { ["--loops", $0] } ?? []), into: escapes)
+            let facts = try Self.decode(protocolName, escapes, reference: star)
+            #expect(facts["loops"] as? Int == expected, "\(protocolName) --loops \(loops ?? "none")")
+        }
+    }
+
+    @Test("bytes for a whole loop against what chafa sends a frame: the terminal plays what was sent once")
+    func bytesPerLoop() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        let escapes = folder.appendingPathComponent("star.kitty")
+        try Self.preview([star, "--graphics", "kitty"], into: escapes)
+        // 16 frames of 408 x 408: raw RGBA is 666,624 bytes a frame (chafa's way, in base64 a third more).
+        let size = try Data(contentsOf: escapes).count
+        #expect(size < 666_624, "the whole loop in less than one raw frame: \(size) bytes")
+    }
+}
+
+/// `--graphics auto` asks the terminal, in one round trip that ends at the device attributes'
+/// reply: scripted replies in a pseudo-terminal, some split across writes.
+@Suite("preview: asking the terminal", .timeLimit(.minutes(3)))
+struct GraphicsDetectionTests {
+    @Test(
+        "replies parsed wherever they sit: kitty's OK, sixel in the attributes, the window's pixels",
+        arguments: [
+            ("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[4;600;800t\u{1B}[?62;22c", true, false, 800, 600, "kitty"),
+            ("\u{1B}[?63;1;2;4;6;9;15;22c", false, true, nil, nil, "sixel"),
+            ("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[?62;4c", false, true, nil, nil, "sixel"),
+            ("\u{1B}[?1;2c", false, false, nil, nil, "blocks"),
+            ("", false, false, nil, nil, "blocks")
+        ] as [(String, Bool, Bool, Int?, Int?, String)])
+    func parse(reply: String, kitty: Bool, sixel: Bool, width: Int?, height: Int?, choice: String) {
+        let capabilities = TerminalCapabilities.parse(Array(reply.utf8))
+        #expect(capabilities.kitty == kitty && capabilities.sixel == sixel)
+        #expect(capabilities.windowPixels?.width == width && capabilities.windowPixels?.height == height)
+        #expect(capabilities.answered == !reply.isEmpty)
+        #expect(capabilities.choice(environment: [:]).rawValue == choice)
+        // iTerm2 and WezTerm are known by name where kitty's query is not answered.
+        let named = capabilities.choice(environment: ["TERM_PROGRAM": "iTerm.app"]).rawValue
+        #expect(named == (kitty ? "kitty" : "iterm2"))
+    }
+
+    /// Runs `stickers preview --detect` on a new pseudo-terminal of `pixels` (TIOCSWINSZ),
+    /// answering its question with `replies` (each written once the one before is read);
+    /// returns what it printed.
+    static func detect(replies: [String], pixels: (Int, Int) = (0, 0), environment: [String] = []) throws -> String {
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: UInt16(pixels.0), ws_ypixel: UInt16(pixels.1))
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let pid = try PreviewTests.spawn(
+            [try PreviewTests.executable(), "preview", "--detect", CLITests.samplePack.path], stdout: slave,
+            stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"] + environment, newSession: true)
+        // Wait for the whole question (it ends with the device attributes request), then answer.
+        var heard: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: heard, as: UTF8.self).contains("\u{1B}[c") {
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 60_000) > 0 else { break }
+            let count = read(master, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            heard += buffer[0..<count]
+        }
+        #expect(String(decoding: heard, as: UTF8.self).contains(KittyGraphics.query), "the kitty query was asked")
+        for reply in replies {
+            _ = Array(reply.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        }
+        let output = PreviewTests.readToEnd(master)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status == 0)
+        return String(decoding: heard + output, as: UTF8.self)
+    }
+
+    @Test("a kitty that answers, its reply split across writes; the cell size from the window's pixels")
+    func kittyAnswers() throws {
+        let output = try Self.detect(
+            replies: ["\u{1B}_Gi=31;O", "K\u{1B}\\\u{1B}[4;480;800t\u{1B}[?6", "2;22c"], pixels: (800, 480))
+        #expect(
+            output.contains("kitty (the terminal says: kitty graphics; cell 10x20 px)"), "\(output.debugDescription)")
+    }
+
+    @Test("a sixel terminal (xterm -ti vt340's attributes) with no pixel size: the assumed cell")
+    func sixelAnswers() throws {
+        let output = try Self.detect(replies: ["\u{1B}[?63;1;2;4;6;9;15;16;22;28c"])
+        #expect(output.contains("sixel (the terminal says: sixel; cell 10x20 px)"), "\(output.debugDescription)")
+    }
+
+    @Test("a terminal with neither: half blocks, after one round trip; iTerm2 by TERM_PROGRAM")
+    func neither() throws {
+        let plain = try Self.detect(replies: ["\u{1B}[?1;2c"], pixels: (720, 480))
+        #expect(plain.contains("blocks (the terminal says: no graphics; cell 9x20 px)"), "\(plain.debugDescription)")
+        let iterm = try Self.detect(replies: ["\u{1B}[?62;22c"], environment: ["TERM_PROGRAM=iTerm.app"])
+        #expect(iterm.contains("iterm2 (the terminal says: no graphics;"), "\(iterm.debugDescription)")
+    }
+
+    @Test("into a pipe: --detect says blocks, and the block preview is what auto draws")
+    func pipe() throws {
+        let result = try CLITests.runExecutable(["preview", "--detect", CLITests.samplePack.path])
+        #expect(result.status == 0 && result.stdout == "blocks (standard output is not a terminal)\n")
+    }
+}
+
+/// Playing with a graphics protocol: kitty is sent the loop once and the image deleted at the
+/// end; sixel frames come one per change; Ctrl-C deletes the image and exits 130.
+@Suite("preview: playing with terminal graphics", .timeLimit(.minutes(3)))
+struct GraphicsPlaybackTests {
+    static let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+
+    @Test("kitty: entered, the loop uploaded once and started, then deleted and left, in that order")
+    func kittyOnce() throws {
+        let result = try CLITests.runExecutable([
+            "preview", Self.star, "--graphics", "kitty", "--play", "--stepped-clock", "--loops", "2", "--width", "80",
+            "--height", "24"
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = result.stdout
+        let marks = [
+            "\u{1B}[?1049h", "\u{1B}_Ga=T,f=100,i=", "\u{1B}_Ga=f,", "\u{1B}_Ga=a,i=\(0x5_71C4),s=3,v=3",
+            "\u{1B}_Ga=d,d=I,",
+            "\u{1B}[?1049l"
+        ]
+        var position = text.startIndex
+        for mark in marks {
+            guard let found = text[position...].firstRange(of: mark) else {
+                Issue.record("\(mark.debugDescription) missing or out of order")
+                return
+            }
+            position = found.upperBound
+        }
+        #expect(text.components(separatedBy: "a=T,").count == 2, "uploaded once")
+        #expect(text.components(separatedBy: "a=f,").count == 16, "15 frames after the first")
+    }
+
+    @Test("sixel: one image a frame, each at the picture's cell, for two loops")
+    func sixelFrames() throws {
+        let result = try CLITests.runExecutable([
+            "preview", Self.star, "--graphics", "sixel", "--play", "--stepped-clock", "--loops", "2", "--width", "80",
+            "--height", "24"
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        // 408 px in 80 x 24 cells of 10 x 20: fits; centred at column (80 - 41) / 2 + 1, row (24 - 21) / 2 + 1.
+        let images = result.stdout.components(separatedBy: "\u{1B}[2;20H\u{1B}P0;1;0q").count - 1
+        #expect(images == 32, "16 frames, two loops")
+    }
+
+    @Test("Ctrl-C during kitty playback deletes the image and exits 130")
+    func interrupted() throws {
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 1000, ws_ypixel: 600)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let pid = try PreviewTests.spawn(
+            [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], stdout: slave, stderr: slave,
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"], newSession: true)
+        // Wait for the animation's start, then interrupt.
+        var heard: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !String(decoding: heard, as: UTF8.self).contains(",s=3,") {
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 60_000) > 0 else { break }
+            let count = read(master, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            heard += buffer[0..<count]
+        }
+        kill(pid, SIGINT)
+        let rest = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect((status >> 8) & 0xFF == 130, "exit status \(status)")
+        #expect(rest.contains("\u{1B}_Ga=d,d=I,i=\(0x5_71C4),q=2\u{1B}\\") && rest.hasSuffix("\u{1B}[?1049l"))
+    }
+}
