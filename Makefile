@@ -6,7 +6,8 @@ SWIFT ?= swift
 .NOTPARALLEL:
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
                 libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
-                ffmpeg gifsicle imagemagick apngasm tmux chafa chromium tidy man-db
+                ffmpeg gifsicle imagemagick apngasm tmux chafa timg chromium tidy man-db \
+                xvfb xterm kitty x11-apps
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo

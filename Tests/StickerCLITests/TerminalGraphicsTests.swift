@@ -264,8 +264,9 @@ struct GraphicsPlaybackTests {
             }
             position = found.upperBound
         }
-        #expect(text.components(separatedBy: "a=T,").count == 2, "uploaded once")
-        #expect(text.components(separatedBy: "a=f,").count == 16, "15 frames after the first")
+        // Each command's first chunk names the image; the chunks after it only carry the action.
+        #expect(text.components(separatedBy: "a=T,f=100,i=").count == 2, "uploaded once")
+        #expect(text.components(separatedBy: "a=f,i=").count == 16, "15 frames after the first")
     }
 
     @Test("sixel: one image a frame, each at the picture's cell, for two loops")
@@ -275,9 +276,15 @@ struct GraphicsPlaybackTests {
             "--height", "24"
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        // 408 px in 80 x 24 cells of 10 x 20: fits; centred at column (80 - 41) / 2 + 1, row (24 - 21) / 2 + 1.
-        let images = result.stdout.components(separatedBy: "\u{1B}[2;20H\u{1B}P0;1;0q").count - 1
+        // 408 px in 80 x 23 cells of 10 x 20 (the last row kept free): fits, centred at column
+        // (80 - 41) / 2 + 1 and row (23 - 21) / 2 + 1; later frames from the first cell row
+        // that changed.
+        let text = result.stdout
+        #expect(text.contains("\u{1B}[2;20H\u{1B}P0;1;0q"), "the first frame at the picture's top-left cell")
+        let images = text.components(separatedBy: "\u{1B}P0;1;0q").count - 1
         #expect(images == 32, "16 frames, two loops")
+        let placed = text.matches(of: /\x1B\[(\d+);20H\x1BP0;1;0q/).compactMap { Int($0.1) }
+        #expect(placed.count == 32 && placed.allSatisfy { (2...22).contains($0) }, "\(placed)")
     }
 
     @Test("Ctrl-C during kitty playback deletes the image and exits 130")

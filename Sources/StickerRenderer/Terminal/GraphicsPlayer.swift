@@ -109,6 +109,7 @@ public final class GraphicsPlayer {
         var placement: GraphicsPlacement?
         var uploaded = false
         var lastFrameTime: Double?
+        var lastSixel: RGBAImage?
         while true {
             if events.take(.interrupt) { return (.interrupted, statistics) }
             if events.take(.terminate) { return (.terminated, statistics) }
@@ -117,15 +118,18 @@ public final class GraphicsPlayer {
                 guard size.columns >= 2, size.rows >= 1 else {
                     throw .terminalTooSmall(columns: size.columns, rows: size.rows)
                 }
+                // A sixel image moves the cursor below itself: its last row stays free, so
+                // drawing never scrolls the screen.
                 let fitted = GraphicsPlacement(
-                    width: source.pixelWidth, height: source.pixelHeight, columns: size.columns, rows: size.rows,
-                    cell: cell)
+                    width: source.pixelWidth, height: source.pixelHeight, columns: size.columns,
+                    rows: mode == .sixel ? max(1, size.rows - 1) : size.rows, cell: cell)
                 if fitted != placement {
                     if uploaded && mode == .kitty { send(KittyGraphics.delete(id: Self.imageID), &statistics) }
                     terminal.write(ANSIWriter.Control.clear)
                     placement = fitted
                     uploaded = false
                     lastFrameTime = nil
+                    lastSixel = nil
                 }
             }
             let now = clock.elapsed()
@@ -176,9 +180,15 @@ public final class GraphicsPlayer {
                     } catch {
                         throw .sticker(error)
                     }
-                    let sixel = SixelEncoder.encode(IndexedImage(image, over: backdrop.tuple))
-                    send(ANSIWriter.Control.beginFrame + cursor + sixel + ANSIWriter.Control.endFrame, &statistics)
-                    statistics.frames += 1
+                    if let update = SixelUpdate(from: lastSixel, to: image, cellHeight: cell.height, backdrop: backdrop)
+                    {
+                        let row = place.row + update.firstRow
+                        send(
+                            ANSIWriter.Control.beginFrame + "\u{1B}[\(row);\(place.column)H" + update.sixel
+                                + ANSIWriter.Control.endFrame, &statistics)
+                        statistics.frames += 1
+                    }
+                    lastSixel = image
                     lastFrameTime = shownAt
                 }
                 var wakeMedia = source.nextChange(after: media)
@@ -207,6 +217,39 @@ public final class GraphicsPlayer {
     private func send(_ text: String, _ statistics: inout TerminalPlayer.Statistics) {
         terminal.write(text)
         statistics.bytes += text.utf8.count
+    }
+}
+
+/// One sixel frame over the one before: only the cell rows from the first that changed to the
+/// last changed pixel row, and pixels that were shown but are transparent now painted in the
+/// terminal's background (unpainted sixel pixels keep what was drawn before).
+struct SixelUpdate {
+    /// The first cell row drawn, from the picture's top.
+    var firstRow: Int
+    /// The escape sequence.
+    var sixel: String
+
+    /// Nil when nothing changed.
+    init?(from previous: RGBAImage?, to image: RGBAImage, cellHeight: Int, backdrop: CellGrid.RGB) {
+        guard let previous, previous.width == image.width, previous.height == image.height else {
+            firstRow = 0
+            sixel = SixelEncoder.encode(IndexedImage(image, over: backdrop.tuple))
+            return
+        }
+        guard let changed = KittyGraphics.changedRect(from: previous, to: image) else { return nil }
+        firstRow = changed.y / cellHeight
+        let top = firstRow * cellHeight
+        var part = image.cropped(
+            to: PixelRect(x: 0, y: top, width: image.width, height: changed.y + changed.height - top))
+        let fill = 0xFF00_0000 | UInt32(backdrop.b) << 16 | UInt32(backdrop.g) << 8 | UInt32(backdrop.r)
+        previous.pixels.withUnsafeBytes { oldRaw in
+            part.pixels.withUnsafeMutableBytes { newRaw in
+                let old = oldRaw.bindMemory(to: UInt32.self)
+                let new = newRaw.bindMemory(to: UInt32.self)
+                for i in new.indices where new[i] >> 24 == 0 && old[top * image.width + i] >> 24 != 0 { new[i] = fill }
+            }
+        }
+        sixel = SixelEncoder.encode(IndexedImage(part, over: backdrop.tuple))
     }
 }
 

@@ -24,17 +24,20 @@ package enum KittyGraphics {
     /// `ESC _G i=31;OK ESC \` by a terminal that speaks the protocol, stored by none.
     package static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
 
-    /// One command: the control keys, and the payload in base64 chunks of at most 4096 bytes
-    /// (the first escape holds every key, the others only `m`).
+    /// One command: the control keys, and the payload in base64 chunks of at most 4096 bytes.
+    /// The first escape holds every key; the others `m`, and, as kitty's own `icat` sends them,
+    /// the action and `q` (kitty 0.26 reads a chunk without its action as a new image).
     static func command(_ control: String, payload: [UInt8] = []) -> String {
         guard !payload.isEmpty else { return "\u{1B}_G\(control)\u{1B}\\" }
         let encoded = Array(Data(payload).base64EncodedString().utf8)
+        let carried = control.split(separator: ",").filter { $0.hasPrefix("a=") || $0.hasPrefix("q=") }
+            .joined(separator: ",")
         var out = ""
         var start = 0
         while start < encoded.count {
             let end = min(start + 4096, encoded.count)
             let more = end < encoded.count ? 1 : 0
-            let keys = start == 0 ? "\(control),m=\(more)" : "m=\(more)"
+            let keys = start == 0 ? "\(control),m=\(more)" : "\(carried),m=\(more)"
             out += "\u{1B}_G\(keys);" + String(decoding: encoded[start..<end], as: UTF8.self) + "\u{1B}\\"
             start = end
         }

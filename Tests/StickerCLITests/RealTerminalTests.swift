@@ -1,0 +1,226 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The preview in real terminals, headless under Xvfb: xterm as a VT340 (sixel) and kitty
+/// (kitty's graphics protocol, on Mesa's software OpenGL). Each plays a sticker; screenshots of
+/// the window (xwd) are matched against the sticker's frames as Pillow decodes them, drawn over
+/// the terminal's background (Tests/Scripts/screen_match.py). An animation must show two
+/// different frames, each matching: the test waits for the change by taking screenshots until
+/// it sees it, never for a fixed time.
+@Suite(
+    "preview in real terminals (Xvfb: xterm -ti vt340, kitty)", .serialized, .timeLimit(.minutes(5)),
+    .enabled(if: RealTerminal.available, "needs Xvfb, xterm, kitty, xwd and ImageMagick: make test installs them"))
+struct RealTerminalTests {
+    static let still = CLITests.samplePack.appendingPathComponent("05-still-blob.png").path
+    static let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+
+    @Test("xterm -ti vt340 shows a still as a sixel image, within a level of Pillow's pixels over white")
+    func xtermStill() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.xterm(["preview", Self.still, "--graphics", "sixel"], title: "sixel-still")
+        defer { terminal.stop() }
+        let match = try terminal.waitForMatch(Self.still, background: "255,255,255") { $0.mean < 1 && $0.p99 <= 8 }
+        #expect(match?.frame == 0, "\(String(describing: match))")
+    }
+
+    @Test("xterm -ti vt340: auto picks sixel and plays the animation, two different frames each as Pillow draws it")
+    func xtermAnimation() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.xterm(["preview", Self.star], title: "sixel-star")
+        defer { terminal.stop() }
+        let frames = try terminal.waitForFrames(Self.star, background: "255,255,255", count: 2) {
+            $0.mean < 1 && $0.p99 <= 8
+        }
+        #expect(frames.count >= 2, "frames seen: \(frames)")
+    }
+
+    @Test("kitty: auto picks kitty's protocol and shows the still exactly")
+    func kittyStill() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.kitty(["preview", Self.still], title: "kitty-still")
+        defer { terminal.stop() }
+        let match = try terminal.waitForMatch(Self.still, background: "0,0,0") { $0.mean < 0.5 && $0.p99 <= 2 }
+        #expect(match?.frame == 0, "\(String(describing: match))")
+    }
+
+    @Test("kitty plays the uploaded loop itself: two different frames, each exact")
+    func kittyAnimation() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.kitty(["preview", Self.star], title: "kitty-star")
+        defer { terminal.stop() }
+        let frames = try terminal.waitForFrames(Self.star, background: "0,0,0", count: 2) {
+            $0.mean < 0.5 && $0.p99 <= 2
+        }
+        #expect(frames.count >= 2, "frames seen: \(frames)")
+    }
+}
+
+/// Xvfb, a terminal in it, and screenshots of its window.
+enum RealTerminal {
+    static let tools = ["Xvfb", "xterm", "kitty", "xwd", "convert"]
+    static let available = tools.allSatisfy { tool in
+        ["/usr/bin", "/bin", "/usr/local/bin"].contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
+    /// A helper that could not start.
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// What screen_match.py found.
+    struct Match: CustomStringConvertible {
+        var frame: Int
+        var mean: Double
+        var p99: Double
+        var description: String { "frame \(frame), mean \(mean), p99 \(p99)" }
+    }
+
+    /// A headless X server on a display number it picks itself (`-displayfd`).
+    final class Display {
+        let number: String
+        let pid: pid_t
+        let folder: URL
+
+        init() throws {
+            folder = CLITests.temporaryDirectory()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let announced = folder.appendingPathComponent("display")
+            // A new session opens its output as it is: the file must exist.
+            FileManager.default.createFile(atPath: announced.path, contents: nil)
+            pid = try TestProcess.spawn(
+                ["/usr/bin/env", "Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                standardOutput: announced.path, newSession: true)
+            // Xvfb writes its display number once it accepts clients.
+            var number = ""
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                number = (try? String(contentsOf: announced, encoding: .utf8))?.filter(\.isNumber) ?? ""
+                if !number.isEmpty { break }
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { break }
+                usleep(20_000)
+            }
+            self.number = number
+            guard !number.isEmpty else {
+                kill(-pid, SIGKILL)
+                throw Failure(description: "Xvfb did not start")
+            }
+        }
+
+        var environment: [String] {
+            [
+                "PATH=/usr/bin:/bin", "DISPLAY=:\(number)", "HOME=\(folder.path)", "LIBGL_ALWAYS_SOFTWARE=1",
+                "XDG_RUNTIME_DIR=\(folder.path)"
+            ]
+        }
+
+        /// `stickers ARGUMENTS` in xterm as a VT340, then the cursor hidden and the window
+        /// kept open.
+        func xterm(_ arguments: [String], title: String) throws -> Terminal {
+            try Terminal(
+                display: self, title: title,
+                argv: [
+                    "/usr/bin/env", "xterm", "-T", title, "-ti", "vt340", "-geometry", "100x40+0+0", "-e", "sh", "-c",
+                    try Terminal.command(arguments)
+                ])
+        }
+
+        /// `stickers ARGUMENTS` in kitty, 1000 x 700 pixels, the cursor the background's colour.
+        func kitty(_ arguments: [String], title: String) throws -> Terminal {
+            try Terminal(
+                display: self, title: title,
+                argv: [
+                    "/usr/bin/env", "kitty", "--title", title, "-o", "initial_window_width=1000", "-o",
+                    "initial_window_height=700", "-o", "remember_window_size=no", "-o", "cursor=#000000", "-o",
+                    "cursor_blink_interval=0", "sh", "-c", try Terminal.command(arguments)
+                ])
+        }
+
+        func stop() {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// A terminal window running one command.
+    final class Terminal {
+        let display: Display
+        let title: String
+        let pid: pid_t
+
+        init(display: Display, title: String, argv: [String]) throws {
+            self.display = display
+            self.title = title
+            let log = display.folder.appendingPathComponent("\(title).log").path
+            FileManager.default.createFile(atPath: log, contents: nil)
+            pid = try TestProcess.spawn(
+                argv, standardOutput: log,
+                environment: display.environment, newSession: true)
+        }
+
+        /// The shell command: the preview, then the cursor hidden and the window held open.
+        static func command(_ arguments: [String]) throws -> String {
+            let quoted = ([try PreviewTests.executable()] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            return "\(quoted); printf '\\033[?25l'; exec sleep 600"
+        }
+
+        /// A screenshot of the window, matched against `sticker`'s frames; nil while the
+        /// window does not exist yet.
+        func match(_ sticker: String, background: String) throws -> Match? {
+            let shot = display.folder.appendingPathComponent("\(title).png").path
+            let captured = try TestProcess.run([
+                "sh", "-c", "xwd -display :\(display.number) -name '\(title)' -silent | convert xwd:- '\(shot)'"
+            ])
+            guard captured == 0 else { return nil }
+            let script = CLITests.repoRoot.appendingPathComponent("Tests/Scripts/screen_match.py").path
+            let output = try TestProcess.capture(["python3", script, shot, sticker, background])
+            guard output.status == 0,
+                let facts = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+                facts["found"] as? Bool == true
+            else { return nil }
+            return Match(
+                frame: facts["frame"] as? Int ?? -1, mean: facts["mean"] as? Double ?? 255,
+                p99: facts["p99"] as? Double ?? 255)
+        }
+
+        /// Screenshots until one matches by `good` (or 90 seconds pass); the last match.
+        func waitForMatch(_ sticker: String, background: String, good: (Match) -> Bool) throws -> Match? {
+            let deadline = ContinuousClock.now + .seconds(90)
+            var last: Match?
+            while ContinuousClock.now < deadline {
+                last = try match(sticker, background: background)
+                if let last, good(last) { return last }
+            }
+            return last
+        }
+
+        /// Screenshots until `count` different frames have matched by `good` (or 90 seconds).
+        func waitForFrames(_ sticker: String, background: String, count: Int, good: (Match) -> Bool) throws
+            -> Set<Int>
+        {
+            let deadline = ContinuousClock.now + .seconds(90)
+            var frames: Set<Int> = []
+            while ContinuousClock.now < deadline && frames.count < count {
+                if let found = try match(sticker, background: background), good(found) { frames.insert(found.frame) }
+            }
+            return frames
+        }
+
+        func stop() {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+}
