@@ -34,6 +34,21 @@ package enum PreviewBench {
         package var ours: Player
         /// chafa (nil when it is not installed).
         package var chafa: Player?
+        /// The same playback with each terminal graphics protocol.
+        package var graphics: [Graphics] = []
+    }
+
+    /// One graphics protocol: ours (the loop sent once, or sixel frames by our clock) against
+    /// chafa's (`-f kitty|iterm|sixels`, every frame sent).
+    package struct Graphics: Sendable, Encodable {
+        /// `kitty`, `iterm2` or `sixel`.
+        package var name: String
+        /// Ours, `--graphics NAME --play`.
+        package var ours: Player
+        /// chafa with the matching `-f`.
+        package var chafa: Player?
+        /// The whole process to one picture (`--frame 0`), wall milliseconds, median.
+        package var firstImageMilliseconds: Double
     }
 
     /// Runs both players `repeats` times on `file`.
@@ -67,9 +82,32 @@ package enum PreviewBench {
             return Player(
                 command: command, cpuPerSecond: cpu, bytesPerFrame: Double(bytes) / Double(frames), bytes: bytes)
         }
-        return Result(
+        var result = Result(
             file: file, columns: columns, rows: rows, seconds: seconds, frames: frames,
             ours: summary(ours, ourRuns), chafa: hasChafa ? summary(chafa, chafaRuns) : nil)
+        let box = ["--width", "\(columns)", "--height", "\(rows)"]
+        for (name, chafaFormat) in [("kitty", "kitty"), ("iterm2", "iterm"), ("sixel", "sixels")] {
+            let ourGraphics = [me, "preview", file, "--graphics", name, "--play", "--duration", "\(seconds)"] + box
+            let first = [me, "preview", file, "--graphics", name, "--frame", "0"] + box
+            let theirGraphics = [
+                chafaPath, "-f", chafaFormat, "--animate", "on", "--duration", "\(seconds)", "--size",
+                "\(columns)x\(rows)", file
+            ]
+            var ourRuns: [ChildProcess.Result] = []
+            var theirRuns: [ChildProcess.Result] = []
+            var firstRuns: [ChildProcess.Result] = []
+            for _ in 0..<repeats {
+                ourRuns.append(try ChildProcess.run(ourGraphics))
+                firstRuns.append(try ChildProcess.run(first))
+                if hasChafa { theirRuns.append(try ChildProcess.run(theirGraphics)) }
+            }
+            result.graphics.append(
+                Graphics(
+                    name: name, ours: summary(ourGraphics, ourRuns),
+                    chafa: hasChafa ? summary(theirGraphics, theirRuns) : nil,
+                    firstImageMilliseconds: (median(firstRuns.map(\.wallSeconds)) ?? 0) * 1000))
+        }
+        return result
     }
 
     /// The comparison as a short table.
@@ -88,6 +126,16 @@ package enum PreviewBench {
             )
         } else {
             lines.append("  chafa    not installed (apt-get install chafa)")
+        }
+        for graphics in r.graphics {
+            func bytes(_ p: Player) -> String { String(groupingThousands: p.bytes) }
+            var line =
+                "  \(graphics.name): stickers \(bytes(graphics.ours)) bytes, CPU \(String(cFormat: "%.1f", graphics.ours.cpuPerSecond * 1000)) ms/s, first image \(String(cFormat: "%.0f", graphics.firstImageMilliseconds)) ms"
+            if let chafa = graphics.chafa {
+                line +=
+                    "; chafa \(bytes(chafa)) bytes, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond * 1000)) ms/s; chafa / stickers: bytes \(String(cFormat: "%.1f", Double(chafa.bytes) / Double(max(graphics.ours.bytes, 1))))x, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(graphics.ours.cpuPerSecond, 1e-9)))x"
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n")
     }

@@ -105,7 +105,7 @@ public struct BenchCommand: ParsableCommand {
                     "Time stickers review on the pack as a process (target: under 2 s), and on a folder of 50 one-sticker packs made from it on one core and on two (target: 1.7x or more)."
             case .preview:
                 return
-                    "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame."
+                    "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame, in half blocks and with each graphics protocol."
             }
         }
     }

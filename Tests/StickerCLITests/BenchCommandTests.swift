@@ -127,6 +127,16 @@ struct BenchCommandTests {
         let chafa = try #require(document["chafa"] as? [String: Any], "chafa ran: make deps installs it")
         #expect((chafa["bytes"] as? Int ?? 0) > 0 && (chafa["cpuPerSecond"] as? Double ?? -1) >= 0)
         #expect((chafa["command"] as? [String])?.contains("vhalf") == true, "the same half-block cells as ours")
+        // Each graphics protocol beside chafa's: kitty and iTerm2 send the loop once, chafa every
+        // frame (bytes do not depend on the machine's speed).
+        let graphics = try #require(document["graphics"] as? [[String: Any]])
+        #expect(graphics.compactMap { $0["name"] as? String } == ["kitty", "iterm2", "sixel"])
+        for entry in graphics {
+            let ours = (entry["ours"] as? [String: Any])?["bytes"] as? Int ?? 0
+            let theirs = (entry["chafa"] as? [String: Any])?["bytes"] as? Int ?? 0
+            #expect(ours > 0 && theirs > 0 && (entry["firstImageMilliseconds"] as? Double ?? 0) > 0, "\(entry)")
+            if entry["name"] as? String != "sixel" { #expect(ours < theirs, "\(entry)") }
+        }
     }
 
     @Test(
