@@ -72,6 +72,65 @@ enum ChildProcess {
         return Result(bytes: total, output: kept, cpuSeconds: cpu, wallSeconds: wall, status: code)
     }
 
+    /// Runs `argv` on a new pseudo-terminal of `columns` x `rows` cells of `cell` pixels (its
+    /// window size reports both, as a graphics terminal's does), as the leader of a new session
+    /// whose controlling terminal it is; counts what it writes to the terminal.
+    static func runInTerminal(_ argv: [String], columns: Int, rows: Int, cell: (width: Int, height: Int)) throws
+        -> Result
+    {
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw POSIXError(.ENODEV) }
+        defer { close(master) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        // TIOCSPTLCK and TIOCGPTN: posix_openpt's helpers need _XOPEN_SOURCE in Swift.
+        guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+            throw POSIXError(.ENODEV)
+        }
+        var size = winsize(
+            ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(columns * cell.width),
+            ws_ypixel: UInt16(rows * cell.height))
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let slave = "/dev/pts/\(number)"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, slave, O_RDWR, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        let setSID: Int16 = 0x80  // POSIX_SPAWN_SETSID (glibc), not imported by Swift
+        posix_spawnattr_setflags(&attributes, setSID)
+        let env = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let status = withCStrings(argv) { args in
+            withCStrings(env) { posix_spawnp(&pid, argv[0], &actions, &attributes, args, $0) }
+        }
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .ENOENT) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        // Until the child and everything it started close the terminal (the read fails, EIO).
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            if n > 0 {
+                total += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        var exit: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
+        return Result(bytes: total, cpuSeconds: cpu, wallSeconds: wall, status: code)
+    }
+
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R)
         -> R
     {

@@ -47,6 +47,8 @@ package enum PreviewBench {
         package var ours: Player
         /// chafa with the matching `-f`.
         package var chafa: Player?
+        /// timg with the matching `-p`, on a pseudo-terminal that reports its pixel size.
+        package var timg: Player?
         /// The whole process to one picture (`--frame 0`), wall milliseconds, median.
         package var firstImageMilliseconds: Double
     }
@@ -86,7 +88,11 @@ package enum PreviewBench {
             file: file, columns: columns, rows: rows, seconds: seconds, frames: frames,
             ours: summary(ours, ourRuns), chafa: hasChafa ? summary(chafa, chafaRuns) : nil)
         let box = ["--width", "\(columns)", "--height", "\(rows)"]
-        for (name, chafaFormat) in [("kitty", "kitty"), ("iterm2", "iterm"), ("sixel", "sixels")] {
+        let timgPath = "/usr/bin/timg"
+        let hasTimg = FileManager.default.isExecutableFile(atPath: timgPath)
+        for (name, chafaFormat, timgFormat) in [
+            ("kitty", "kitty", "k"), ("iterm2", "iterm", "i"), ("sixel", "sixels", "s")
+        ] {
             let ourGraphics = [me, "preview", file, "--graphics", name, "--play", "--duration", "\(seconds)"] + box
             let first = [me, "preview", file, "--graphics", name, "--frame", "0"] + box
             let theirGraphics = [
@@ -96,15 +102,23 @@ package enum PreviewBench {
             var ourRuns: [ChildProcess.Result] = []
             var theirRuns: [ChildProcess.Result] = []
             var firstRuns: [ChildProcess.Result] = []
+            // timg animates only where the terminal tells its pixel size: a pseudo-terminal that
+            // does (cells of the 10 x 20 pixels ours assumes into a pipe).
+            let timg = [timgPath, "-p\(timgFormat)", "-g\(columns)x\(rows)", "-t\(seconds)", file]
+            var timgRuns: [ChildProcess.Result] = []
             for _ in 0..<repeats {
                 ourRuns.append(try ChildProcess.run(ourGraphics))
                 firstRuns.append(try ChildProcess.run(first))
                 if hasChafa { theirRuns.append(try ChildProcess.run(theirGraphics)) }
+                if hasTimg {
+                    timgRuns.append(try ChildProcess.runInTerminal(timg, columns: columns, rows: rows, cell: (10, 20)))
+                }
             }
             result.graphics.append(
                 Graphics(
                     name: name, ours: summary(ourGraphics, ourRuns),
                     chafa: hasChafa ? summary(theirGraphics, theirRuns) : nil,
+                    timg: hasTimg ? summary(timg, timgRuns) : nil,
                     firstImageMilliseconds: (median(firstRuns.map(\.wallSeconds)) ?? 0) * 1000))
         }
         return result
@@ -134,6 +148,10 @@ package enum PreviewBench {
             if let chafa = graphics.chafa {
                 line +=
                     "; chafa \(bytes(chafa)) bytes, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond * 1000)) ms/s; chafa / stickers: bytes \(String(cFormat: "%.1f", Double(chafa.bytes) / Double(max(graphics.ours.bytes, 1))))x, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(graphics.ours.cpuPerSecond, 1e-9)))x"
+            }
+            if let timg = graphics.timg {
+                line +=
+                    "; timg \(bytes(timg)) bytes, CPU \(String(cFormat: "%.1f", timg.cpuPerSecond * 1000)) ms/s"
             }
             lines.append(line)
         }

@@ -30,7 +30,7 @@ public struct PreviewCommand: ParsableCommand {
             "How to draw: auto (ask the terminal), kitty, iterm2, sixel or blocks (half blocks).", valueName: "mode"))
     var graphics: GraphicsMode = .auto
 
-    @Flag(help: "Print the graphics mode auto picks for this terminal, and the cell size, then exit.")
+    @Flag(help: "Ask the controlling terminal, print the graphics mode auto picks and the cell size, then exit.")
     var detect = false
 
     @Option(help: "Width in cells (default: the window's).")
@@ -92,15 +92,18 @@ public struct PreviewCommand: ParsableCommand {
         let colors = self.colors ?? TerminalColors.detect(environment: environment)
         let terminal = StandardOutputTerminal()
         let interactive = play || StandardOutputTerminal.isTerminal
-        // Only a terminal is asked; into a pipe, auto is half blocks.
+        // Only a terminal is asked; into a pipe, auto is half blocks. --detect asks the
+        // controlling terminal wherever the output goes, and waits longer.
         let capabilities =
-            (graphics == .auto || detect) && StandardOutputTerminal.isTerminal
-            ? TerminalGraphics.ask(environment: environment) : nil
+            detect
+            ? TerminalGraphics.ask(environment: environment, timeout: 5)
+            : graphics == .auto && StandardOutputTerminal.isTerminal
+                ? TerminalGraphics.ask(environment: environment) : nil
         let mode =
             graphics != .auto
             ? graphics : (capabilities?.choice(environment: environment) ?? .blocks)
         if detect {
-            print(detection(mode: mode, capabilities: capabilities, terminal: terminal))
+            print(detection(mode: mode, capabilities: capabilities))
             return
         }
         let source = try makeSource()
@@ -145,18 +148,19 @@ public struct PreviewCommand: ParsableCommand {
     }
 
     /// `kitty (cell 9x18 px, from the terminal)`: what `--detect` prints.
-    private func detection(
-        mode: GraphicsMode, capabilities: TerminalCapabilities?, terminal: StandardOutputTerminal
-    ) -> String {
-        guard StandardOutputTerminal.isTerminal else { return "\(mode.rawValue) (standard output is not a terminal)" }
-        let window = terminal.size() ?? (80, 24)
-        let cell = TerminalGraphics.cellSize(
-            columns: window.columns, rows: window.rows, windowPixels: capabilities?.windowPixels)
+    private func detection(mode: GraphicsMode, capabilities: TerminalCapabilities?) -> String {
+        guard let capabilities else { return "\(mode.rawValue) (no terminal to ask)" }
+        let window = TerminalGraphics.controllingWindow() ?? (80, 24, 0, 0)
+        let cell =
+            window.width > 0 && window.height > 0
+            ? (width: window.width / window.columns, height: window.height / window.rows)
+            : capabilities.windowPixels.map { (width: $0.width / window.columns, height: $0.height / window.rows) }
+                ?? TerminalGraphics.assumedCell
         var said: [String] = []
-        if capabilities?.kitty == true { said.append("kitty graphics") }
-        if capabilities?.sixel == true { said.append("sixel") }
+        if capabilities.kitty { said.append("kitty graphics") }
+        if capabilities.sixel { said.append("sixel") }
         let answer =
-            capabilities?.answered == true
+            capabilities.answered
             ? (said.isEmpty ? "no graphics" : said.joined(separator: " and ")) : "no answer"
         return "\(mode.rawValue) (the terminal says: \(answer); cell \(cell.width)x\(cell.height) px)"
     }

@@ -39,8 +39,12 @@ package struct IndexedImage: Sendable, Hashable {
                 }
             }
         }
-        let reduced = PaletteQuantizer(maxColors: hasTransparency ? 255 : 256)
-            .quantize([flat], width: image.width)[0]
+        // A picture of few colours (most stickers) keeps them exactly; others go through the
+        // quantizer.
+        let limit = hasTransparency ? 255 : 256
+        let reduced =
+            Self.hasAtMost(limit, coloursIn: flat)
+            ? flat : PaletteQuantizer(maxColors: limit).quantize([flat], width: image.width)[0]
         var indexes = [UInt8](repeating: 0, count: width * height)
         var palette: [UInt8] = []
         var slots: [UInt32: UInt8] = [:]
@@ -67,5 +71,19 @@ package struct IndexedImage: Sendable, Hashable {
         if palette.isEmpty { palette = [0, 0, 0] }
         self.indexes = indexes
         self.palette = palette
+    }
+
+    /// Whether the visible pixels of `pixels` (RGBA8) take at most `limit` colours.
+    static func hasAtMost(_ limit: Int, coloursIn pixels: [UInt8]) -> Bool {
+        var seen = Set<UInt32>(minimumCapacity: limit + 1)
+        return pixels.withUnsafeBytes { raw in
+            var last: UInt32 = 0
+            for value in raw.bindMemory(to: UInt32.self) where value >> 24 != 0 && value != last {
+                last = value
+                seen.insert(value)
+                if seen.count > limit { return false }
+            }
+            return true
+        }
     }
 }

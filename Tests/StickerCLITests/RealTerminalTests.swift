@@ -29,11 +29,11 @@ struct RealTerminalTests {
         #expect(match?.frame == 0, "\(String(describing: match))")
     }
 
-    @Test("xterm -ti vt340: auto picks sixel and plays the animation, two different frames each as Pillow draws it")
+    @Test("xterm -ti vt340 plays the animation as sixels: two different frames, each as Pillow draws it")
     func xtermAnimation() throws {
         let display = try RealTerminal.Display()
         defer { display.stop() }
-        let terminal = try display.xterm(["preview", Self.star], title: "sixel-star")
+        let terminal = try display.xterm(["preview", Self.star, "--graphics", "sixel"], title: "sixel-star")
         defer { terminal.stop() }
         let frames = try terminal.waitForFrames(Self.star, background: "255,255,255", count: 2) {
             $0.mean < 1 && $0.p99 <= 8
@@ -41,11 +41,31 @@ struct RealTerminalTests {
         #expect(frames.count >= 2, "frames seen: \(frames)")
     }
 
-    @Test("kitty: auto picks kitty's protocol and shows the still exactly")
+    @Test("auto asks each terminal: xterm -ti vt340 answers sixel, kitty its graphics query")
+    func detection() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let answers = display.folder.appendingPathComponent("answers")
+        try FileManager.default.createDirectory(at: answers, withIntermediateDirectories: true)
+        let xterm = try display.xterm(
+            ["preview", "--detect", CLITests.samplePack.path], title: "detect-xterm",
+            output: answers.appendingPathComponent("xterm.txt").path)
+        defer { xterm.stop() }
+        let kitty = try display.kitty(
+            ["preview", "--detect", CLITests.samplePack.path], title: "detect-kitty",
+            output: answers.appendingPathComponent("kitty.txt").path)
+        defer { kitty.stop() }
+        let said = try RealTerminal.waitForFiles(
+            [answers.appendingPathComponent("xterm.txt"), answers.appendingPathComponent("kitty.txt")])
+        #expect(said[0].hasPrefix("sixel (the terminal says: sixel;"), "\(said[0])")
+        #expect(said[1].hasPrefix("kitty (the terminal says: kitty graphics;"), "\(said[1])")
+    }
+
+    @Test("kitty shows the still exactly")
     func kittyStill() throws {
         let display = try RealTerminal.Display()
         defer { display.stop() }
-        let terminal = try display.kitty(["preview", Self.still], title: "kitty-still")
+        let terminal = try display.kitty(["preview", Self.still, "--graphics", "kitty"], title: "kitty-still")
         defer { terminal.stop() }
         let match = try terminal.waitForMatch(Self.still, background: "0,0,0") { $0.mean < 0.5 && $0.p99 <= 2 }
         #expect(match?.frame == 0, "\(String(describing: match))")
@@ -55,7 +75,7 @@ struct RealTerminalTests {
     func kittyAnimation() throws {
         let display = try RealTerminal.Display()
         defer { display.stop() }
-        let terminal = try display.kitty(["preview", Self.star], title: "kitty-star")
+        let terminal = try display.kitty(["preview", Self.star, "--graphics", "kitty"], title: "kitty-star")
         defer { terminal.stop() }
         let frames = try terminal.waitForFrames(Self.star, background: "0,0,0", count: 2) {
             $0.mean < 0.5 && $0.p99 <= 2
@@ -71,6 +91,15 @@ enum RealTerminal {
         ["/usr/bin", "/bin", "/usr/local/bin"].contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
         }
+    }
+
+    /// The contents of `files` once each exists (or after 90 seconds, what there is).
+    static func waitForFiles(_ files: [URL]) throws -> [String] {
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline && !files.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
+            usleep(20_000)
+        }
+        return files.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
     }
 
     /// A helper that could not start.
@@ -125,23 +154,23 @@ enum RealTerminal {
 
         /// `stickers ARGUMENTS` in xterm as a VT340, then the cursor hidden and the window
         /// kept open.
-        func xterm(_ arguments: [String], title: String) throws -> Terminal {
+        func xterm(_ arguments: [String], title: String, output: String? = nil) throws -> Terminal {
             try Terminal(
                 display: self, title: title,
                 argv: [
                     "/usr/bin/env", "xterm", "-T", title, "-ti", "vt340", "-geometry", "100x40+0+0", "-e", "sh", "-c",
-                    try Terminal.command(arguments)
+                    try Terminal.command(arguments, output: output)
                 ])
         }
 
         /// `stickers ARGUMENTS` in kitty, 1000 x 700 pixels, the cursor the background's colour.
-        func kitty(_ arguments: [String], title: String) throws -> Terminal {
+        func kitty(_ arguments: [String], title: String, output: String? = nil) throws -> Terminal {
             try Terminal(
                 display: self, title: title,
                 argv: [
                     "/usr/bin/env", "kitty", "--title", title, "-o", "initial_window_width=1000", "-o",
                     "initial_window_height=700", "-o", "remember_window_size=no", "-o", "cursor=#000000", "-o",
-                    "cursor_blink_interval=0", "sh", "-c", try Terminal.command(arguments)
+                    "cursor_blink_interval=0", "sh", "-c", try Terminal.command(arguments, output: output)
                 ])
         }
 
@@ -169,10 +198,12 @@ enum RealTerminal {
                 environment: display.environment, newSession: true)
         }
 
-        /// The shell command: the preview, then the cursor hidden and the window held open.
-        static func command(_ arguments: [String]) throws -> String {
+        /// The shell command: the preview (its output to `output` when given, written whole by
+        /// a rename), then the cursor hidden and the window held open.
+        static func command(_ arguments: [String], output: String? = nil) throws -> String {
             let quoted = ([try PreviewTests.executable()] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            return "\(quoted); printf '\\033[?25l'; exec sleep 600"
+            let run = output.map { "\(quoted) > '\($0).partial' && mv '\($0).partial' '\($0)'" } ?? quoted
+            return "\(run); printf '\\033[?25l'; exec sleep 600"
         }
 
         /// A screenshot of the window, matched against `sticker`'s frames; nil while the

@@ -230,10 +230,33 @@ struct GraphicsDetectionTests {
         #expect(iterm.contains("iterm2 (the terminal says: no graphics;"), "\(iterm.debugDescription)")
     }
 
-    @Test("into a pipe: --detect says blocks, and the block preview is what auto draws")
-    func pipe() throws {
-        let result = try CLITests.runExecutable(["preview", "--detect", CLITests.samplePack.path])
-        #expect(result.status == 0 && result.stdout == "blocks (standard output is not a terminal)\n")
+    @Test("inside tmux (no passthrough to a graphics terminal): one round trip, tmux's own attributes, half blocks")
+    func insideTmux() throws {
+        let tmux = PreviewTests.Tmux()
+        defer { tmux.stop() }
+        try tmux.run(["new-session", "-d", "-s", "s", "-x", "100", "-y", "20", "bash --norc --noprofile"])
+        try tmux.run([
+            "send-keys", "-t", "s",
+            "clear; \(try PreviewTests.executable()) preview --detect \(CLITests.samplePack.path); echo END=$?", "Enter"
+        ])
+        #expect(try PreviewTests.waitFor { try tmux.screen().contains { $0.contains("END=") } })
+        let screen = try tmux.screen().joined(separator: "\n")
+        #expect(screen.contains("blocks (the terminal says: no graphics;") && screen.contains("END=0"), "\(screen)")
+    }
+
+    @Test("with no controlling terminal: --detect says blocks, what auto draws into a pipe")
+    func noTerminal() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.txt")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        // A session of its own with a file for output: no terminal at all.
+        let pid = try PreviewTests.spawn(
+            [try PreviewTests.executable(), "preview", "--detect", CLITests.samplePack.path], stdout: output.path,
+            newSession: true)
+        #expect(try TestProcess.wait(for: pid, arguments: ["preview", "--detect"]) == 0)
+        #expect(try String(contentsOf: output, encoding: .utf8) == "blocks (no terminal to ask)\n")
     }
 }
 

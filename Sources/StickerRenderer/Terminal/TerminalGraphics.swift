@@ -106,7 +106,9 @@ public enum TerminalGraphics {
     public static let assumedCell = (width: 10, height: 20)
 
     /// Asks the controlling terminal (see ``TerminalCapabilities``); nil when there is none.
-    public static func ask(environment: [String: String], timeout: Double = 1) -> TerminalCapabilities? {
+    /// The wait ends at the device attributes' reply, which nearly every terminal sends; the
+    /// timeout only bounds a terminal that sends none (or a machine too busy to answer sooner).
+    public static func ask(environment: [String: String], timeout: Double = 2) -> TerminalCapabilities? {
         let tmux = environment["TMUX"].map { !$0.isEmpty } ?? false
         guard let reply = TerminalQuery.roundTrip(TerminalCapabilities.question(tmux: tmux), timeout: timeout) else {
             return nil
@@ -131,6 +133,17 @@ public enum TerminalGraphics {
             return (max(1, windowPixels.width / columns), max(1, windowPixels.height / rows))
         }
         return assumedCell
+    }
+
+    /// The controlling terminal's window (`/dev/tty`'s `TIOCGWINSZ`): cells, and pixels when it
+    /// reports them (0 otherwise); nil without one.
+    public static func controllingWindow() -> (columns: Int, rows: Int, width: Int, height: Int)? {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var window = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
+        return (Int(window.ws_col), Int(window.ws_row), Int(window.ws_xpixel), Int(window.ws_ypixel))
     }
 
     /// `sequence` wrapped for tmux's passthrough (`ESC P tmux; ... ESC \`, every ESC inside
