@@ -129,6 +129,21 @@ def preview_table(document):
     if chafa:
         lines.append(f"| chafa `{' '.join(chafa['command'][1:4])} ...` | {number(chafa['bytes'])} | "
                      f"{number(chafa['bytesPerFrame'])} | {number(chafa['cpuPerSecond'], 3)} |")
+    graphics = document.get("graphics") or []
+    if graphics:
+        lines += ["", f"With each graphics protocol, the same {number(document['seconds'])} s and cells (ours `--graphics P "
+                      "--play`: kitty and iTerm2 are sent the loop once and play it; chafa `-f P --animate on` and timg "
+                      "`-pP` send every frame; timg on a pseudo-terminal reporting 10 x 20 pixel cells, where it animates):", "",
+                  "| protocol | stickers bytes | CPU s / s | first image, ms | chafa bytes | CPU s / s | timg bytes | CPU s / s | "
+                  "chafa / stickers bytes |", "|---|---|---|---|---|---|---|---|---|"]
+        for entry in graphics:
+            ours, chafa, timg = entry["ours"], entry.get("chafa"), entry.get("timg")
+            ratio = f"{chafa['bytes'] / max(ours['bytes'], 1):.1f}x" if chafa else ""
+            lines.append(
+                f"| {entry['name']} | {number(ours['bytes'])} | {number(ours['cpuPerSecond'], 3)} | "
+                f"{number(entry['firstImageMilliseconds'])} | "
+                f"{number(chafa['bytes']) if chafa else ''} | {number(chafa['cpuPerSecond'], 3) if chafa else ''} | "
+                f"{number(timg['bytes']) if timg else ''} | {number(timg['cpuPerSecond'], 3) if timg else ''} | {ratio} |")
     return lines
 
 

@@ -239,7 +239,8 @@ struct GraphicsDetectionTests {
             "send-keys", "-t", "s",
             "clear; \(try PreviewTests.executable()) preview --detect \(CLITests.samplePack.path); echo END=$?", "Enter"
         ])
-        #expect(try PreviewTests.waitFor { try tmux.screen().contains { $0.contains("END=") } })
+        // The typed line holds "END=$?" itself: wait for the status printed after it.
+        #expect(try PreviewTests.waitFor { try tmux.screen().contains { $0.contains(/END=\d/) } })
         let screen = try tmux.screen().joined(separator: "\n")
         #expect(screen.contains("blocks (the terminal says: no graphics;") && screen.contains("END=0"), "\(screen)")
     }

@@ -110,6 +110,7 @@ public final class GraphicsPlayer {
         var uploaded = false
         var lastFrameTime: Double?
         var lastSixel: RGBAImage?
+        var sixelCache = SixelCache()
         while true {
             if events.take(.interrupt) { return (.interrupted, statistics) }
             if events.take(.terminate) { return (.terminated, statistics) }
@@ -130,6 +131,7 @@ public final class GraphicsPlayer {
                     uploaded = false
                     lastFrameTime = nil
                     lastSixel = nil
+                    sixelCache = SixelCache()
                 }
             }
             let now = clock.elapsed()
@@ -180,7 +182,8 @@ public final class GraphicsPlayer {
                     } catch {
                         throw .sticker(error)
                     }
-                    if let update = SixelUpdate(from: lastSixel, to: image, cellHeight: cell.height, backdrop: backdrop)
+                    if let update = sixelCache.update(
+                        from: lastSixel, to: image, cellHeight: cell.height, backdrop: backdrop)
                     {
                         let row = place.row + update.firstRow
                         send(
@@ -250,6 +253,34 @@ struct SixelUpdate {
             }
         }
         sixel = SixelEncoder.encode(IndexedImage(part, over: backdrop.tuple))
+    }
+}
+
+/// The sixel updates already made, by the pictures before and after: a loop played again
+/// costs a lookup (the pictures' hashes, then a comparison), not an encoding.
+struct SixelCache {
+    private var entries: [Int: [(previous: [UInt8]?, image: [UInt8], update: SixelUpdate?)]] = [:]
+    private var storedBytes = 0
+    /// The most pixel bytes kept for comparison (a browser's pictures need not repeat).
+    static let capacity = 64 << 20
+
+    mutating func update(from previous: RGBAImage?, to image: RGBAImage, cellHeight: Int, backdrop: CellGrid.RGB)
+        -> SixelUpdate?
+    {
+        var hasher = Hasher()
+        hasher.combine(previous?.pixels)
+        hasher.combine(image.pixels)
+        let key = hasher.finalize()
+        if let hit = entries[key]?.first(where: { $0.previous == previous?.pixels && $0.image == image.pixels }) {
+            return hit.update
+        }
+        let update = SixelUpdate(from: previous, to: image, cellHeight: cellHeight, backdrop: backdrop)
+        let bytes = (previous?.pixels.count ?? 0) + image.pixels.count
+        if storedBytes + bytes <= Self.capacity {
+            entries[key, default: []].append((previous?.pixels, image.pixels, update))
+            storedBytes += bytes
+        }
+        return update
     }
 }
 
