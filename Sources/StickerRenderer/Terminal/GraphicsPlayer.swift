@@ -110,6 +110,7 @@ public final class GraphicsPlayer {
         var uploaded = false
         var lastFrameTime: Double?
         var lastSixel: RGBAImage?
+        var lastFrameIndex: Int?
         var sixelCache = SixelCache()
         while true {
             if events.take(.interrupt) { return (.interrupted, statistics) }
@@ -131,6 +132,7 @@ public final class GraphicsPlayer {
                     uploaded = false
                     lastFrameTime = nil
                     lastSixel = nil
+                    lastFrameIndex = nil
                     sixelCache = SixelCache()
                 }
             }
@@ -182,8 +184,12 @@ public final class GraphicsPlayer {
                     } catch {
                         throw .sticker(error)
                     }
+                    // A sticker's pictures are its frames: the pair of frame numbers names an update.
+                    let frameIndex = (source as? StickerPreviewSource)?.frameIndex(at: media)
+                    let frames = frameIndex.map { [lastFrameIndex ?? -1, $0] }
+                    lastFrameIndex = frameIndex
                     if let update = sixelCache.update(
-                        from: lastSixel, to: image, cellHeight: cell.height, backdrop: backdrop)
+                        from: lastSixel, to: image, frames: frames, cellHeight: cell.height, backdrop: backdrop)
                     {
                         let row = place.row + update.firstRow
                         send(
@@ -256,17 +262,25 @@ struct SixelUpdate {
     }
 }
 
-/// The sixel updates already made, by the pictures before and after: a loop played again
-/// costs a lookup (the pictures' hashes, then a comparison), not an encoding.
+/// The sixel updates already made, by the frames (a sticker's frame numbers) or the pictures
+/// (a browser's: their hashes, then a comparison) before and after: a loop played again costs
+/// a lookup, not an encoding.
 struct SixelCache {
+    private var byFrames: [[Int]: SixelUpdate?] = [:]
     private var entries: [Int: [(previous: [UInt8]?, image: [UInt8], update: SixelUpdate?)]] = [:]
     private var storedBytes = 0
     /// The most pixel bytes kept for comparison (a browser's pictures need not repeat).
     static let capacity = 64 << 20
 
-    mutating func update(from previous: RGBAImage?, to image: RGBAImage, cellHeight: Int, backdrop: CellGrid.RGB)
-        -> SixelUpdate?
-    {
+    mutating func update(
+        from previous: RGBAImage?, to image: RGBAImage, frames: [Int]?, cellHeight: Int, backdrop: CellGrid.RGB
+    ) -> SixelUpdate? {
+        if let frames {
+            if let hit = byFrames[frames] { return hit }
+            let update = SixelUpdate(from: previous, to: image, cellHeight: cellHeight, backdrop: backdrop)
+            byFrames[frames] = update
+            return update
+        }
         var hasher = Hasher()
         hasher.combine(previous?.pixels)
         hasher.combine(image.pixels)

@@ -10,7 +10,9 @@ import FoundationEssentials
 ///
 /// A device-attributes request (`ESC [ c`), which nearly every terminal answers, follows the
 /// question: its reply marks the end, so a terminal that ignores OSC 11 costs one round trip,
-/// not the whole timeout. A terminal that answers nothing costs the timeout.
+/// not the whole timeout. A terminal that answers nothing costs the timeout (2 s: a terminal
+/// on a busy machine may take more than a moment to answer, and a late answer is read as
+/// typing).
 public enum TerminalBackground {
     /// The question: OSC 11, then primary device attributes.
     static let query = "\u{1B}]11;?\u{1B}\\\u{1B}[c"
@@ -18,7 +20,7 @@ public enum TerminalBackground {
     /// Asks the controlling terminal (`/dev/tty`); nil when there is none, it does not answer
     /// within `timeout` seconds, or the answer cannot be read. Echo and line editing are off
     /// while waiting, and the terminal's settings are restored before returning.
-    public static func ask(timeout: Double = 0.25) -> CellGrid.RGB? {
+    public static func ask(timeout: Double = 2) -> CellGrid.RGB? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
