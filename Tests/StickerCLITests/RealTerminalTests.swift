@@ -33,7 +33,9 @@ struct RealTerminalTests {
     func xtermAnimation() throws {
         let display = try RealTerminal.Display()
         defer { display.stop() }
-        let terminal = try display.xterm(["preview", Self.star, "--graphics", "sixel"], title: "sixel-star")
+        // A tenth of the speed: a frame shows for 0.6 s, so a screenshot rarely spans a change.
+        let terminal = try display.xterm(
+            ["preview", Self.star, "--graphics", "sixel", "--speed", "0.1"], title: "sixel-star")
         defer { terminal.stop() }
         let frames = try terminal.waitForFrames(Self.star, background: "255,255,255", count: 2) {
             $0.mean < 1 && $0.p99 <= 8
@@ -75,7 +77,10 @@ struct RealTerminalTests {
     func kittyAnimation() throws {
         let display = try RealTerminal.Display()
         defer { display.stop() }
-        let terminal = try display.kitty(["preview", Self.star, "--graphics", "kitty"], title: "kitty-star")
+        // A tenth of the speed (the gaps sent are ten times as long): a frame shows for 0.6 s, so a
+        // screenshot of the software-rendered window rarely spans a change.
+        let terminal = try display.kitty(
+            ["preview", Self.star, "--graphics", "kitty", "--speed", "0.1"], title: "kitty-star")
         defer { terminal.stop() }
         let frames = try terminal.waitForFrames(Self.star, background: "0,0,0", count: 2) {
             $0.mean < 0.5 && $0.p99 <= 2
@@ -86,7 +91,7 @@ struct RealTerminalTests {
 
 /// Xvfb, a terminal in it, and screenshots of its window.
 enum RealTerminal {
-    static let tools = ["Xvfb", "xterm", "kitty", "xwd", "convert"]
+    static let tools = ["Xvfb", "xterm", "kitty", "xwd", "xwininfo", "convert"]
     static let available = tools.allSatisfy { tool in
         ["/usr/bin", "/bin", "/usr/local/bin"].contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
@@ -186,16 +191,38 @@ enum RealTerminal {
     final class Terminal {
         let display: Display
         let title: String
-        let pid: pid_t
+        private(set) var pid: pid_t = 0
 
+        /// Starts the terminal and waits for its window. A terminal that exits before its window
+        /// shows (kitty, when its OpenGL context cannot be made yet on a server just started)
+        /// is started again, up to three times.
         init(display: Display, title: String, argv: [String]) throws {
             self.display = display
             self.title = title
             let log = display.folder.appendingPathComponent("\(title).log").path
-            FileManager.default.createFile(atPath: log, contents: nil)
-            pid = try TestProcess.spawn(
-                argv, standardOutput: log,
-                environment: display.environment, newSession: true)
+            let errors = display.folder.appendingPathComponent("\(title).err").path
+            for _ in 0..<3 {
+                for file in [log, errors] { FileManager.default.createFile(atPath: file, contents: nil) }
+                pid = try TestProcess.spawn(
+                    argv, standardOutput: log, standardError: .file(errors), environment: display.environment,
+                    newSession: true)
+                let deadline = ContinuousClock.now + .seconds(60)
+                var exited = false
+                while ContinuousClock.now < deadline {
+                    if try windowExists() { return }
+                    var status: Int32 = 0
+                    if waitpid(pid, &status, WNOHANG) == pid {
+                        exited = true
+                        break
+                    }
+                }
+                if !exited { return }
+            }
+        }
+
+        /// Whether the window is on the display.
+        func windowExists() throws -> Bool {
+            try TestProcess.run(["xwininfo", "-display", ":\(display.number)", "-name", title]) == 0
         }
 
         /// The shell command: the preview (its output to `output` when given, written whole by

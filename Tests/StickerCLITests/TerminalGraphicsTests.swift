@@ -311,6 +311,55 @@ struct GraphicsPlaybackTests {
         #expect(placed.count == 32 && placed.allSatisfy { (2...22).contains($0) }, "\(placed)")
     }
 
+    @Test("a window resize during kitty playback deletes the image and sends the loop again, fitted to the new window")
+    func resize() throws {
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 1000, ws_ypixel: 600)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let pid = try PreviewTests.spawn(
+            [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], stdout: slave, stderr: slave,
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"], newSession: true)
+        var heard: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        /// Reads until `count` animations have been started.
+        func readUntil(started count: Int) {
+            while String(decoding: heard, as: UTF8.self).components(separatedBy: ",s=3,").count - 1 < count {
+                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 60_000) > 0 else { return }
+                let read = Glibc.read(master, &buffer, buffer.count)
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { return }
+                heard += buffer[0..<read]
+            }
+        }
+        readUntil(started: 1)
+        // 40 x 12 cells of 10 x 20 pixels: the kernel sends SIGWINCH to the player.
+        size = winsize(ws_row: 12, ws_col: 40, ws_xpixel: 400, ws_ypixel: 240)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        readUntil(started: 2)
+        kill(pid, SIGINT)
+        heard += PreviewTests.readToEnd(master)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = String(decoding: heard, as: UTF8.self)
+        let uploads = text.components(separatedBy: "a=T,f=100,i=")
+        #expect(uploads.count == 3, "sent twice")
+        #expect(uploads.count == 3 && uploads[1].contains("a=d,d=I,"), "deleted before it is sent again")
+        // The second upload's PNG is 240 x 240 (its IHDR, base64 from the PNG's 12th byte on).
+        if uploads.count == 3, let payload = uploads[2].split(separator: ";", maxSplits: 1).last {
+            let head = Data(base64Encoded: String(payload.prefix(32))) ?? Data()
+            let bytes = [UInt8](head)
+            if bytes.count >= 24 {
+                let width = Int(bytes[16]) << 24 | Int(bytes[17]) << 16 | Int(bytes[18]) << 8 | Int(bytes[19])
+                let height = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
+                #expect(width == 240 && height == 240, "\(width)x\(height)")
+            } else {
+                Issue.record("no PNG header in the second upload")
+            }
+        }
+    }
+
     @Test("Ctrl-C during kitty playback deletes the image and exits 130")
     func interrupted() throws {
         let (master, slave) = try PreviewTests.pseudoTerminal()
