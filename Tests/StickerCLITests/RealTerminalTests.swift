@@ -129,7 +129,7 @@ enum RealTerminal {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let announced = folder.appendingPathComponent("display")
             // A new session opens its output as it is: the file must exist.
-            FileManager.default.createFile(atPath: announced.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: announced.path, contents: nil)
             pid = try TestProcess.spawn(
                 ["/usr/bin/env", "Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
                 standardOutput: announced.path, newSession: true)
@@ -220,7 +220,7 @@ enum RealTerminal {
             let log = display.folder.appendingPathComponent("\(title).log").path
             let errors = display.folder.appendingPathComponent("\(title).err").path
             for _ in 0..<3 {
-                for file in [log, errors] { FileManager.default.createFile(atPath: file, contents: nil) }
+                for file in [log, errors] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
                 pid = try TestProcess.spawn(
                     argv, standardOutput: log, standardError: .file(errors), environment: display.environment,
                     newSession: true)

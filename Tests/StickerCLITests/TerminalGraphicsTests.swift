@@ -251,7 +251,7 @@ struct GraphicsDetectionTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         // A session of its own with a file for output: no terminal at all.
         let pid = try PreviewTests.spawn(
             [try PreviewTests.executable(), "preview", "--detect", CLITests.samplePack.path], stdout: output.path,

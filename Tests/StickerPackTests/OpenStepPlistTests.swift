@@ -123,7 +123,7 @@ struct OpenStepPlistTests {
         let bundle = folder.appendingPathComponent("Big.xcodeproj")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let file = bundle.appendingPathComponent("project.pbxproj")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(XcodeProject.maxBytes + 1))
         try handle.close()
