@@ -61,15 +61,7 @@ enum ChildProcess {
             break
         }
         close(fds[0])
-        var exit: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpu =
-            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
-        return Result(bytes: total, output: kept, cpuSeconds: cpu, wallSeconds: wall, status: code)
+        return reap(pid, started: start, bytes: total, output: kept)
     }
 
     /// Runs `argv` on a new pseudo-terminal of `columns` x `rows` cells of `cell` pixels (its
@@ -120,6 +112,12 @@ enum ChildProcess {
             if n < 0 && errno == EINTR { continue }
             break
         }
+        return reap(pid, started: start, bytes: total)
+    }
+
+    /// Waits for `pid` and gives its CPU time (`wait4`), the wall time since `start` and its
+    /// exit status (or 128 + signal).
+    private static func reap(_ pid: pid_t, started start: UInt64, bytes: Int, output: [UInt8] = []) -> Result {
         var exit: Int32 = 0
         var usage = rusage()
         while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
@@ -128,7 +126,7 @@ enum ChildProcess {
             Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
-        return Result(bytes: total, cpuSeconds: cpu, wallSeconds: wall, status: code)
+        return Result(bytes: bytes, output: output, cpuSeconds: cpu, wallSeconds: wall, status: code)
     }
 
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R)

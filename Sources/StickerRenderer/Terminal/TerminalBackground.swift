@@ -21,40 +21,7 @@ public enum TerminalBackground {
     /// within `timeout` seconds, or the answer cannot be read. Echo and line editing are off
     /// while waiting, and the terminal's settings are restored before returning.
     public static func ask(timeout: Double = 2) -> CellGrid.RGB? {
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { return nil }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { return nil }
-        defer { _ = tcsetattr(fd, TCSANOW, &saved) }
-
-        let question = Array(query.utf8)
-        guard question.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == question.count else { return nil }
-        var reply: [UInt8] = []
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while !holdsAttributesReply(reply), reply.count < 4096 {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { break }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(max(1, (deadline - now) / 1_000_000)))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { break }
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            reply += buffer[0..<count]
-        }
-        return parse(reply)
-    }
-
-    /// Whether `bytes` hold a device-attributes reply (`ESC [ ? ... c`), the last answer.
-    static func holdsAttributesReply(_ bytes: [UInt8]) -> Bool {
-        guard let start = find([0x1B, 0x5B, 0x3F], in: bytes) else { return false }
-        return bytes[start...].contains(UInt8(ascii: "c"))
+        TerminalQuery.roundTrip(query, timeout: timeout).flatMap(parse)
     }
 
     /// The colour in an OSC 11 reply (`ESC ] 11 ; rgb:R/G/B` ended by BEL or ST; each part
