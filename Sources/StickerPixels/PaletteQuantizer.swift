@@ -23,15 +23,49 @@ package struct PaletteQuantizer {
         self.dither = dither
     }
 
-    /// A histogram cell: 5 bits of each colour channel and an alpha class (0 opaque, else
-    /// 1 + alpha / 8 for translucent pixels).
-    private static func cell(_ packed: UInt32) -> Int {
+    /// The alpha class of a pixel: 0 opaque, else 1 + alpha / 8.
+    private static func alphaClass(_ packed: UInt32) -> Int {
         let a = packed >> 24
-        let alphaClass = a == 255 ? 0 : 1 + Int(a >> 3)
-        return alphaClass << 15 | Int(packed >> 19 & 0x1F) << 10 | Int(packed >> 11 & 0x1F) << 5
-            | Int(packed >> 3 & 0x1F)
+        return a == 255 ? 0 : 1 + Int(a >> 3)
     }
-    private static let cellCount = 33 << 15
+    /// The 15 colour bits of a pixel's cell.
+    private static func colourCell(_ packed: UInt32) -> Int {
+        Int(packed >> 19 & 0x1F) << 10 | Int(packed >> 11 & 0x1F) << 5 | Int(packed >> 3 & 0x1F)
+    }
+    private static let alphaClasses = 33
+    private static let cellsPerClass = 1 << 15
+
+    /// Tables of `cellsPerClass` entries for only the alpha classes that occur (most pictures
+    /// have one or two of the 33), so a small picture does not clear a table of a million cells.
+    private struct ClassTables<Entry> {
+        private(set) var entries: [Entry] = []
+        private var slots = [Int](repeating: -1, count: PaletteQuantizer.alphaClasses)
+        private let empty: Entry
+
+        init(empty: Entry) { self.empty = empty }
+
+        /// The index of `alphaClass`'s cell `colourCell` in ``entries``, the class's table made
+        /// on first use.
+        mutating func index(alphaClass: Int, colourCell: Int) -> Int {
+            var slot = slots[alphaClass]
+            if slot < 0 {
+                slot = entries.count / PaletteQuantizer.cellsPerClass
+                slots[alphaClass] = slot
+                entries += repeatElement(empty, count: PaletteQuantizer.cellsPerClass)
+            }
+            return slot << 15 | colourCell
+        }
+
+        /// Each class that occurs, in ascending order, with where its table starts.
+        var classes: [(alphaClass: Int, start: Int)] {
+            slots.indices.compactMap { slots[$0] >= 0 ? ($0, slots[$0] << 15) : nil }
+        }
+
+        subscript(index: Int) -> Entry {
+            get { entries[index] }
+            set { entries[index] = newValue }
+        }
+    }
 
     /// Weighted sums of the pixels in one cell.
     fileprivate struct CellStats: Sendable {
@@ -48,28 +82,45 @@ package struct PaletteQuantizer {
         }
     }
 
+    /// One occupied histogram cell: its key (the alpha class above 15 bits of colour, 5 of each
+    /// channel), how many pixels it holds and their mean colour.
+    fileprivate struct Cell: Sendable {
+        var key: Int
+        var count: Int
+        var mean: SIMD4<Double>
+        var isOpaque: Bool { key >> 15 == 0 }
+    }
+
     /// The colours a palette is chosen from: each occupied histogram cell with the weighted sums
     /// of its pixels. Made once for a set of frames, it serves every palette size.
     package struct Histogram: Sendable {
-        fileprivate let cells: [(key: Int, stats: CellStats)]
+        fileprivate let cells: [Cell]
     }
 
     /// The histogram of `frames`: pixels unchanged since the last frame were counted there, so
     /// only what changes adds weight, as it does to the file; frame 0 counts whole.
     package static func histogram(of frames: [[UInt8]]) -> Histogram {
-        var stats = [CellStats](repeating: CellStats(), count: Self.cellCount)
+        var stats = ClassTables(empty: CellStats())
         for (index, frame) in frames.enumerated() {
             frames[max(0, index - 1)].withUnsafeBytes { before in
                 frame.withUnsafeBytes { raw in
                     let old = before.bindMemory(to: UInt32.self)
                     let pixels = raw.bindMemory(to: UInt32.self)
                     for i in pixels.indices where pixels[i] >> 24 != 0 && (index == 0 || pixels[i] != old[i]) {
-                        stats[Self.cell(pixels[i])].add(pixels[i])
+                        let value = pixels[i]
+                        stats[stats.index(alphaClass: alphaClass(value), colourCell: colourCell(value))].add(value)
                     }
                 }
             }
         }
-        return Histogram(cells: stats.indices.compactMap { stats[$0].count > 0 ? (key: $0, stats: stats[$0]) : nil })
+        var cells: [Cell] = []
+        for (alphaClass, start) in stats.classes {
+            for colour in 0..<cellsPerClass where stats[start | colour].count > 0 {
+                let cellStats = stats[start | colour]
+                cells.append(Cell(key: alphaClass << 15 | colour, count: cellStats.count, mean: cellStats.mean))
+            }
+        }
+        return Histogram(cells: cells)
     }
 
     /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour;
@@ -89,65 +140,67 @@ package struct PaletteQuantizer {
     /// there are `maxColors - 1` (one entry is kept for transparent). Opaque and translucent
     /// cells are cut separately: translucent pixels (soft edges) are few but each is visible,
     /// so they get at least a thirty-second of the palette when there are any.
-    private func medianCut(_ cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
-        let opaque = cells.filter { $0.key >> 15 == 0 }
-        let translucent = cells.filter { $0.key >> 15 != 0 }
+    private func medianCut(_ cells: [Cell]) -> [SIMD4<Double>] {
+        let opaque = cells.filter(\.isOpaque)
+        let translucent = cells.filter { !$0.isOpaque }
         let available = maxColors - 1
         guard !translucent.isEmpty && !opaque.isEmpty else {
             return cut(opaque.isEmpty ? translucent : opaque, into: available)
         }
-        let translucentPixels = translucent.reduce(0) { $0 + $1.stats.count }
-        let allPixels = cells.reduce(0) { $0 + $1.stats.count }
+        let translucentPixels = translucent.reduce(0) { $0 + $1.count }
+        let allPixels = cells.reduce(0) { $0 + $1.count }
         let share = Int((Double(available) * 4 * Double(translucentPixels) / Double(allPixels)).rounded())
         let translucentColors = min(min(translucent.count, available / 2), max(available / 32, share))
         return cut(opaque, into: available - translucentColors) + cut(translucent, into: translucentColors)
     }
 
     /// Median cut of `cells` into at most `count` boxes; each box's weighted mean.
-    private func cut(_ cells: [(key: Int, stats: CellStats)], into count: Int) -> [SIMD4<Double>] {
+    private func cut(_ cells: [Cell], into count: Int) -> [SIMD4<Double>] {
         guard !cells.isEmpty, count > 0 else { return [] }
         var boxes = [cells]
+        // Each box's widest channel and spread, worked out once per box.
+        var spreads = [Self.spread(cells)]
         while boxes.count < count {
             var bestIndex = -1
             var bestScore = 0.0
-            var bestAxis = 0
-            for (index, box) in boxes.enumerated() where box.count > 1 {
-                let (axis, score) = Self.spread(box)
-                if score > bestScore { (bestIndex, bestScore, bestAxis) = (index, score, axis) }
+            for index in boxes.indices where boxes[index].count > 1 && spreads[index].score > bestScore {
+                (bestIndex, bestScore) = (index, spreads[index].score)
             }
             guard bestIndex >= 0 else { break }
-            let box = boxes[bestIndex].sorted { $0.stats.mean[bestAxis] < $1.stats.mean[bestAxis] }
-            let total = box.reduce(0) { $0 + $1.stats.count }
+            let axis = spreads[bestIndex].axis
+            let box = boxes[bestIndex].sorted { $0.mean[axis] < $1.mean[axis] }
+            let total = box.reduce(0) { $0 + $1.count }
             var running = 0
             var split = 1
             for (index, cell) in box.enumerated() {
-                running += cell.stats.count
+                running += cell.count
                 if running * 2 >= total { split = max(1, min(box.count - 1, index + 1)); break }
             }
             boxes[bestIndex] = Array(box[..<split])
+            spreads[bestIndex] = Self.spread(boxes[bestIndex])
             boxes.append(Array(box[split...]))
+            spreads.append(Self.spread(boxes[boxes.count - 1]))
         }
         return boxes.map { box in
             var sum = SIMD4<Double>(repeating: 0)
             var count = 0.0
             for cell in box {
-                sum += cell.stats.mean * Double(cell.stats.count)
-                count += Double(cell.stats.count)
+                sum += cell.mean * Double(cell.count)
+                count += Double(cell.count)
             }
             return sum / max(count, 1)
         }
     }
 
     /// The channel along which a box is widest, and its weighted spread (range x pixels).
-    private static func spread(_ box: [(key: Int, stats: CellStats)]) -> (Int, Double) {
+    private static func spread(_ box: [Cell]) -> (axis: Int, score: Double) {
         var low = SIMD4<Double>(repeating: .infinity)
         var high = SIMD4<Double>(repeating: -.infinity)
         var weight = 0.0
         for cell in box {
-            let mean = cell.stats.mean
-            low = pointwiseMin(low, mean)
-            high = pointwiseMax(high, mean)
-            weight += Double(cell.stats.count)
+            low = pointwiseMin(low, cell.mean)
+            high = pointwiseMax(high, cell.mean)
+            weight += Double(cell.count)
         }
         let range = high - low
         var axis = 0
@@ -156,38 +209,47 @@ package struct PaletteQuantizer {
     }
 
     /// Moves each colour to the weighted mean of the cells nearest to it.
-    private func refine(_ initial: [SIMD4<Double>], cells: [(key: Int, stats: CellStats)]) -> [SIMD4<Double>] {
+    private func refine(_ initial: [SIMD4<Double>], cells: [Cell]) -> [SIMD4<Double>] {
         var palette = initial
         for _ in 0..<refinementPasses {
+            let search = NearestSearch(palette)
             var sums = [SIMD4<Double>](repeating: .zero, count: palette.count)
             var counts = [Double](repeating: 0, count: palette.count)
             for cell in cells {
-                let nearest = Self.nearest(cell.stats.mean, in: palette, opaque: cell.key >> 15 == 0)
-                sums[nearest] += cell.stats.mean * Double(cell.stats.count)
-                counts[nearest] += Double(cell.stats.count)
+                let nearest = search.nearest(cell.mean, opaque: cell.isOpaque)
+                sums[nearest] += cell.mean * Double(cell.count)
+                counts[nearest] += Double(cell.count)
             }
             for index in palette.indices where counts[index] > 0 { palette[index] = sums[index] / counts[index] }
         }
         return palette
     }
 
-    /// The palette entry nearest to `color` (squared distance in premultiplied space); an opaque
-    /// colour only considers opaque entries, a translucent one only translucent entries.
-    private static func nearest(_ color: SIMD4<Double>, in palette: [SIMD4<Double>], opaque: Bool) -> Int {
-        var best = 0
-        var bestDistance = Double.infinity
-        for (index, entry) in palette.enumerated() where (entry[3] >= 254.5) == opaque {
-            let d = entry - color
-            let distance = (d * d).sum()
-            if distance < bestDistance { (best, bestDistance) = (index, distance) }
+    /// Finds the palette entry nearest to a colour (squared distance in premultiplied space);
+    /// an opaque colour only considers opaque entries, a translucent one only translucent
+    /// entries (any entry when the palette has none of its kind). Ties go to the first entry.
+    private struct NearestSearch {
+        private let opaque: [(index: Int, colour: SIMD4<Double>)]
+        private let translucent: [(index: Int, colour: SIMD4<Double>)]
+        private let all: [(index: Int, colour: SIMD4<Double>)]
+
+        init(_ palette: [SIMD4<Double>]) {
+            all = palette.enumerated().map { ($0.offset, $0.element) }
+            opaque = all.filter { $0.colour[3] >= 254.5 }
+            translucent = all.filter { $0.colour[3] < 254.5 }
         }
-        if bestDistance == .infinity {
-            for (index, entry) in palette.enumerated() {
-                let d = entry - color
-                if (d * d).sum() < bestDistance { (best, bestDistance) = (index, (d * d).sum()) }
+
+        func nearest(_ colour: SIMD4<Double>, opaque isOpaque: Bool) -> Int {
+            let kind = isOpaque ? opaque : translucent
+            var best = 0
+            var bestDistance = Double.infinity
+            for entry in kind.isEmpty ? all : kind {
+                let d = entry.colour - colour
+                let distance = (d * d).sum()
+                if distance < bestDistance { (best, bestDistance) = (entry.index, distance) }
             }
+            return best
         }
-        return best
     }
 
     /// The 8 x 8 Bayer matrix: each of 0-63 once, neighbours far apart in order.
@@ -254,8 +316,10 @@ package struct PaletteQuantizer {
             }
             return result
         }
-        var lookup = [UInt32](repeating: 0, count: Self.cellCount)
-        var known = [Bool](repeating: false, count: Self.cellCount)
+        // Each cell's colour once it has been worked out (0: not yet; a palette colour is
+        // never 0, its alpha being at least 1).
+        var lookup = ClassTables<UInt32>(empty: 0)
+        let search = NearestSearch(palette)
         return frames.map { frame in
             var out = frame
             out.withUnsafeMutableBytes { raw in
@@ -263,16 +327,18 @@ package struct PaletteQuantizer {
                 for i in pixels.indices {
                     let value = pixels[i]
                     if value >> 24 == 0 { pixels[i] = 0; continue }
-                    let key = Self.cell(amplitude > 0 ? dithered(value, i) : value)
-                    if !known[key] {
+                    let shown = amplitude > 0 ? dithered(value, i) : value
+                    let alphaClass = Self.alphaClass(shown)
+                    let colourCell = Self.colourCell(shown)
+                    let slot = lookup.index(alphaClass: alphaClass, colourCell: colourCell)
+                    if lookup[slot] == 0 {
                         let centre = SIMD4<Double>(
-                            Double((key & 0x1F) << 3 | 4), Double((key >> 5 & 0x1F) << 3 | 4),
-                            Double((key >> 10 & 0x1F) << 3 | 4),
-                            key >> 15 == 0 ? 255 : Double(((key >> 15) - 1) << 3 | 4))
-                        lookup[key] = packed[Self.nearest(centre, in: palette, opaque: key >> 15 == 0)]
-                        known[key] = true
+                            Double((colourCell & 0x1F) << 3 | 4), Double((colourCell >> 5 & 0x1F) << 3 | 4),
+                            Double((colourCell >> 10 & 0x1F) << 3 | 4),
+                            alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
+                        lookup[slot] = packed[search.nearest(centre, opaque: alphaClass == 0)]
                     }
-                    pixels[i] = lookup[key]
+                    pixels[i] = lookup[slot]
                 }
             }
             return out
