@@ -7,7 +7,7 @@ SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
                 libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa timg chromium tidy man-db \
-                xvfb xterm kitty x11-apps x11-utils
+                xvfb xterm kitty konsole x11-apps x11-utils
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo

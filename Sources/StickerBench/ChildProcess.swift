@@ -19,13 +19,41 @@ enum ChildProcess {
         var wallSeconds: Double
         /// Exit status (or 128 + signal).
         var status: Int32
+        /// Whether the output held the marker asked for (true when none was asked for).
+        var sawMarker = true
+    }
+
+    /// Looks for one byte string in output read in pieces, a match split across them included.
+    struct MarkerScan {
+        private let marker: [UInt8]
+        private var tail: [UInt8] = []
+        /// Whether the marker has been seen.
+        private(set) var seen: Bool
+
+        /// A scan for `marker` (nil: nothing to look for, counted as seen).
+        init(_ marker: [UInt8]?) {
+            self.marker = marker ?? []
+            seen = marker == nil
+        }
+
+        /// Reads the next piece of output.
+        mutating func scan(_ piece: ArraySlice<UInt8>) {
+            guard !seen else { return }
+            let window = tail + piece
+            seen =
+                window.count >= marker.count
+                && (0...(window.count - marker.count)).contains {
+                    window[$0..<($0 + marker.count)].elementsEqual(marker)
+                }
+            tail = Array(window.suffix(max(0, marker.count - 1)))
+        }
     }
 
     /// Runs `argv`; with `keepOutput` its standard output is kept in ``Result/output``, else
     /// only counted. Standard error goes to the file at `errorPath` (replaced), else /dev/null.
     static func run(
         _ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        keepOutput: Bool = false, errorPath: String? = nil
+        keepOutput: Bool = false, errorPath: String? = nil, marker: [UInt8]? = nil
     ) throws -> Result {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
@@ -50,26 +78,30 @@ enum ChildProcess {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
         var kept: [UInt8] = []
+        var scan = MarkerScan(marker)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
             if n > 0 {
                 total += n
                 if keepOutput { kept += buffer[0..<n] }
+                scan.scan(buffer[0..<n])
                 continue
             }
             if n < 0 && errno == EINTR { continue }
             break
         }
         close(fds[0])
-        return reap(pid, started: start, bytes: total, output: kept)
+        var result = reap(pid, started: start, bytes: total, output: kept)
+        result.sawMarker = scan.seen
+        return result
     }
 
     /// Runs `argv` on a new pseudo-terminal of `columns` x `rows` cells of `cell` pixels (its
     /// window size reports both, as a graphics terminal's does), as the leader of a new session
     /// whose controlling terminal it is; counts what it writes to the terminal.
-    static func runInTerminal(_ argv: [String], columns: Int, rows: Int, cell: (width: Int, height: Int)) throws
-        -> Result
-    {
+    static func runInTerminal(
+        _ argv: [String], columns: Int, rows: Int, cell: (width: Int, height: Int), marker: [UInt8]? = nil
+    ) throws -> Result {
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw POSIXError(.ENODEV) }
         defer { close(master) }
@@ -102,17 +134,21 @@ enum ChildProcess {
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .ENOENT) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
+        var scan = MarkerScan(marker)
         // Until the child and everything it started close the terminal (the read fails, EIO).
         while true {
             let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
             if n > 0 {
                 total += n
+                scan.scan(buffer[0..<n])
                 continue
             }
             if n < 0 && errno == EINTR { continue }
             break
         }
-        return reap(pid, started: start, bytes: total)
+        var result = reap(pid, started: start, bytes: total)
+        result.sawMarker = scan.seen
+        return result
     }
 
     /// Waits for `pid` and gives its CPU time (`wait4`), the wall time since `start` and its

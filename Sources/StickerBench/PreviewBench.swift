@@ -17,6 +17,9 @@ package enum PreviewBench {
         package var bytesPerFrame: Double
         /// Bytes written in all.
         package var bytes: Int
+        /// Whether every run wrote the protocol's escapes (a peer built without a protocol
+        /// falls back to text, and its figures are not that protocol's).
+        package var drewProtocol = true
     }
 
     /// What the comparison measured.
@@ -82,7 +85,8 @@ package enum PreviewBench {
             let cpu = median(runs.map { $0.cpuSeconds / seconds }) ?? 0
             let bytes = median(runs.map(\.bytes)) ?? 0
             return Player(
-                command: command, cpuPerSecond: cpu, bytesPerFrame: Double(bytes) / Double(frames), bytes: bytes)
+                command: command, cpuPerSecond: cpu, bytesPerFrame: Double(bytes) / Double(frames), bytes: bytes,
+                drewProtocol: runs.allSatisfy(\.sawMarker))
         }
         var result = Result(
             file: file, columns: columns, rows: rows, seconds: seconds, frames: frames,
@@ -90,9 +94,11 @@ package enum PreviewBench {
         let box = ["--width", "\(columns)", "--height", "\(rows)"]
         let timgPath = "/usr/bin/timg"
         let hasTimg = FileManager.default.isExecutableFile(atPath: timgPath)
-        for (name, chafaFormat, timgFormat) in [
-            ("kitty", "kitty", "k"), ("iterm2", "iterm", "i"), ("sixel", "sixels", "s")
+        for (name, chafaFormat, timgFormat, introducer) in [
+            ("kitty", "kitty", "k", "\u{1B}_G"), ("iterm2", "iterm", "i", "\u{1B}]1337;File="),
+            ("sixel", "sixels", "s", "\u{1B}P")
         ] {
+            let marker = Array(introducer.utf8)
             let ourGraphics = [me, "preview", file, "--graphics", name, "--play", "--duration", "\(seconds)"] + box
             let first = [me, "preview", file, "--graphics", name, "--frame", "0"] + box
             let theirGraphics = [
@@ -107,11 +113,13 @@ package enum PreviewBench {
             let timg = [timgPath, "-p\(timgFormat)", "-g\(columns)x\(rows)", "-t\(seconds)", file]
             var timgRuns: [ChildProcess.Result] = []
             for _ in 0..<repeats {
-                ourRuns.append(try ChildProcess.run(ourGraphics))
+                ourRuns.append(try ChildProcess.run(ourGraphics, marker: marker))
                 firstRuns.append(try ChildProcess.run(first))
-                if hasChafa { theirRuns.append(try ChildProcess.run(theirGraphics)) }
+                if hasChafa { theirRuns.append(try ChildProcess.run(theirGraphics, marker: marker)) }
                 if hasTimg {
-                    timgRuns.append(try ChildProcess.runInTerminal(timg, columns: columns, rows: rows, cell: (10, 20)))
+                    timgRuns.append(
+                        try ChildProcess.runInTerminal(
+                            timg, columns: columns, rows: rows, cell: (10, 20), marker: marker))
                 }
             }
             result.graphics.append(
@@ -142,12 +150,18 @@ package enum PreviewBench {
             lines.append("  chafa    not installed (apt-get install chafa)")
         }
         for graphics in r.graphics {
-            func bytes(_ p: Player) -> String { String(groupingThousands: p.bytes) }
+            func bytes(_ p: Player) -> String {
+                String(groupingThousands: p.bytes)
+                    + (p.drewProtocol ? "" : " (no \(graphics.name) escapes: text instead)")
+            }
             var line =
                 "  \(graphics.name): stickers \(bytes(graphics.ours)) bytes, CPU \(String(cFormat: "%.1f", graphics.ours.cpuPerSecond * 1000)) ms/s, first image \(String(cFormat: "%.0f", graphics.firstImageMilliseconds)) ms"
             if let chafa = graphics.chafa {
-                line +=
-                    "; chafa \(bytes(chafa)) bytes, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond * 1000)) ms/s; chafa / stickers: bytes \(String(cFormat: "%.1f", Double(chafa.bytes) / Double(max(graphics.ours.bytes, 1))))x, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(graphics.ours.cpuPerSecond, 1e-9)))x"
+                line += "; chafa \(bytes(chafa)) bytes, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond * 1000)) ms/s"
+                if chafa.drewProtocol {
+                    line +=
+                        "; chafa / stickers: bytes \(String(cFormat: "%.1f", Double(chafa.bytes) / Double(max(graphics.ours.bytes, 1))))x, CPU \(String(cFormat: "%.1f", chafa.cpuPerSecond / max(graphics.ours.cpuPerSecond, 1e-9)))x"
+                }
             }
             if let timg = graphics.timg {
                 line +=

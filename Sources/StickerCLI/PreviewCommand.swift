@@ -12,7 +12,7 @@ public struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Play a sticker (FILE) or the sticker browser (PACK, or several files) in the terminal.",
         discussion: """
-            --graphics auto asks the terminal (kitty's graphics query, the window's size in pixels and the device attributes, in one round trip) and draws with kitty's graphics protocol, iTerm2's inline images (TERM_PROGRAM iTerm.app or WezTerm) or sixels, else with half blocks; inside tmux, kitty's and iTerm2's escapes go through tmux's passthrough. With a protocol the sticker shows at its own pixel size when it fits the window (scaled down when it does not, never up), cells of 10 x 20 pixels assumed where the terminal tells no pixel size; kitty and iTerm2 are sent the loop once and play it themselves, sixel frames are drawn by our clock. Half blocks: two pixels per cell, fitted to the window (re-fitted when it changes), each frame one synchronized update of only the cells that changed. On the alternate screen; the end of playback, Ctrl-C and SIGTERM delete the image and restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text, or with --graphics kitty or iterm2 the whole animation, with --graphics sixel that frame as a sixel image. A still image is printed in place.
+            --graphics auto asks the terminal (kitty's graphics query and whether it plays kitty animations, the window's size in pixels and the device attributes, in one round trip) and draws with kitty's graphics protocol, iTerm2's inline images (TERM_PROGRAM iTerm.app or WezTerm) or sixels, else with half blocks; inside tmux, kitty's and iTerm2's escapes go through tmux's passthrough. With a protocol the sticker shows at its own pixel size when it fits the window (scaled down when it does not, never up), cells of 10 x 20 pixels assumed where the terminal tells no pixel size; kitty and iTerm2 are sent the loop once and play it themselves (a kitty-protocol terminal that plays no animations, as Konsole, is sent each frame once and shown them in turn by our clock; --graphics kitty asks that too), sixel frames are drawn by our clock. Half blocks: two pixels per cell, fitted to the window (re-fitted when it changes), each frame one synchronized update of only the cells that changed. On the alternate screen; the end of playback, Ctrl-C and SIGTERM delete the image and restore the terminal. When standard output is not a terminal, one frame (--frame N, --at T, or the first) is written as ANSI text, or with --graphics kitty or iterm2 the whole animation, with --graphics sixel that frame as a sixel image. A still image is printed in place.
             """)
 
     @Argument(
@@ -92,12 +92,13 @@ public struct PreviewCommand: ParsableCommand {
         let colors = self.colors ?? TerminalColors.detect(environment: environment)
         let terminal = StandardOutputTerminal()
         let interactive = play || StandardOutputTerminal.isTerminal
-        // Only a terminal is asked; into a pipe, auto is half blocks. --detect asks the
-        // controlling terminal wherever the output goes, and waits longer.
+        // Only a terminal is asked (for --graphics kitty too: whether it plays animations);
+        // into a pipe, auto is half blocks. --detect asks the controlling terminal wherever the
+        // output goes, and waits longer.
         let capabilities =
             detect
             ? TerminalGraphics.ask(environment: environment, timeout: 5)
-            : graphics == .auto && StandardOutputTerminal.isTerminal
+            : (graphics == .auto || graphics == .kitty) && StandardOutputTerminal.isTerminal
                 ? TerminalGraphics.ask(environment: environment) : nil
         let mode =
             graphics != .auto
@@ -147,6 +148,13 @@ public struct PreviewCommand: ParsableCommand {
         }
     }
 
+    /// Whether a kitty-protocol terminal plays animations: as it answered, and yes where it was
+    /// not asked or did not answer kitty's query (`--graphics kitty` is then taken at its word).
+    private func plays(_ capabilities: TerminalCapabilities?) -> Bool {
+        guard let capabilities, capabilities.kitty else { return true }
+        return capabilities.kittyAnimation
+    }
+
     /// `kitty (cell 9x18 px, from the terminal)`: what `--detect` prints.
     private func detection(mode: GraphicsMode, capabilities: TerminalCapabilities?) -> String {
         guard let capabilities else { return "\(mode.rawValue) (no terminal to ask)" }
@@ -157,7 +165,9 @@ public struct PreviewCommand: ParsableCommand {
             : capabilities.windowPixels.map { (width: $0.width / window.columns, height: $0.height / window.rows) }
                 ?? TerminalGraphics.assumedCell
         var said: [String] = []
-        if capabilities.kitty { said.append("kitty graphics") }
+        if capabilities.kitty {
+            said.append("kitty graphics \(capabilities.kittyAnimation ? "with" : "without") animation")
+        }
         if capabilities.sixel { said.append("sixel") }
         let answer =
             capabilities.answered
@@ -188,7 +198,7 @@ public struct PreviewCommand: ParsableCommand {
             let player = GraphicsPlayer(
                 source: source, terminal: terminal, mode: mode, limits: limits,
                 size: width != nil || height != nil ? size : nil, cell: cell, backdrop: backdrop, clock: clock,
-                tmux: tmux)
+                tmux: tmux, kittyAnimation: plays(capabilities))
             let ending: TerminalPlayer.Ending
             do { (ending, _) = try player.play() } catch { throw CLIError(error.description) }
             switch ending {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Finds a sticker's frame in a screenshot of a terminal window.
 
-    screen_match.py SCREENSHOT STICKER R,G,B
+    screen_match.py SCREENSHOT STICKER R,G,B [--below-bar]
 
 Each frame of STICKER (as Pillow composites it) is drawn over the terminal's background colour
 R,G,B; the screenshot's pixels that differ from that background are aligned with the frame's
@@ -9,7 +9,8 @@ R,G,B; the screenshot's pixels that differ from that background are aligned with
 offset, the mean and 99th-percentile channel difference over the frame's area, and the share
 of the frame's visible pixels that match within 24 levels. The outer two pixels of the shot
 (a window's border) are ignored. {"found": false} when the window
-shows nothing but its background.
+shows nothing but its background. With --below-bar, the rows down to the first that is all
+background (a window's tool bar, as Konsole's) are ignored too.
 """
 import json
 import sys
@@ -26,6 +27,9 @@ def main():
     # The window's own border (xterm draws one pixel of it) is not the picture.
     shown[:2, :] = shown[-2:, :] = False
     shown[:, :2] = shown[:, -2:] = False
+    if "--below-bar" in sys.argv[4:]:
+        clear = np.flatnonzero(~shown.any(axis=1)[2:]) + 2
+        shown[: clear[0] if clear.size else shown.shape[0], :] = False
     if not shown.any():
         print(json.dumps({"found": False}))
         return

@@ -5,7 +5,7 @@ image file, or the picture of a kitty still.
 
     terminal_graphics.py PROTOCOL ESCAPES REFERENCE [--backdrop R,G,B]
 
-PROTOCOL is kitty, iterm2 or sixel; ESCAPES the bytes the preview wrote; REFERENCE an image
+PROTOCOL is kitty, kitty-placed, iterm2 or sixel; ESCAPES the bytes the preview wrote; REFERENCE an image
 file (PNG, APNG, GIF) or, with kitty-still:PATH, the kitty escapes of a still to decode first.
 Prints JSON: the frames decoded (size, duration in ms), the loop count asked for, and for each
 reference frame (at its start time) the largest channel difference over the pixels the
@@ -15,6 +15,10 @@ unpainted where the reference is visible, or painted where it is transparent).
 - kitty: the APC escapes (`ESC _G ... ESC \\`), chunks joined, base64 and PNG read by Pillow;
   `a=f` frames composed onto frame `c` at `x,y` (replacing with X=1), gaps from `z` and the
   root frame's from `a=a,r=1`; loops from `v`.
+- kitty-placed: pictures stored (`a=t`) under their own numbers, then shown in turn (`a=p`)
+  by a player that keeps time itself: the pictures in the order they were placed, each placed
+  number stored before and each shown one removed (`a=d,d=i`) after the next is placed; the
+  pictures still stored at the end (not deleted with `d=I`) are counted.
 - iterm2: the OSC 1337 `File=` payload, base64, read by Pillow (each GIF frame as shown).
 - sixel: the DCS parsed here from DEC's definition (raster attributes, `#n;2;r;g;b`
   colours in percent, six-row bands, `!n` repeats, `$` and `-`); pixels never painted stay
@@ -83,6 +87,50 @@ def kitty(data):
             if "v" in keys:
                 loops = int(keys["v"])
     return list(zip(frames, gaps)), loops
+
+
+def kitty_commands(data):
+    """Each whole command: its keys and its payload, chunks joined."""
+    commands, pending, payload = [], None, b""
+    for match in re.finditer(rb"\x1b_G([^;\x1b]*)(?:;([^\x1b]*))?\x1b\\", data):
+        keys = {k.decode(): v.decode() for k, v in (item.split(b"=", 1) for item in match.group(1).split(b",") if b"=" in item)}
+        if pending is None:
+            pending, payload = keys, b""
+        payload += match.group(2) or b""
+        if keys.get("m", "0") == "1":
+            continue
+        commands.append((pending, payload))
+        pending = None
+    return commands
+
+
+def kitty_placed(data):
+    """The pictures shown in turn, premultiplied, in the order they were placed."""
+    stored, shown, problems = {}, [], []
+    current, pending_removal = None, None
+    for keys, payload in kitty_commands(data):
+        action, image = keys.get("a", "t"), keys.get("i")
+        if action == "t":
+            if image in stored:
+                problems.append(f"image {image} stored twice")
+            stored[image] = premultiplied(np.asarray(Image.open(io.BytesIO(base64.b64decode(payload))).convert("RGBA")).astype(np.int64))
+        elif action == "p":
+            if image not in stored:
+                problems.append(f"image {image} placed before it was stored")
+                continue
+            shown.append(stored[image])
+            previous, current = current, image
+            if previous is not None and previous != image:
+                pending_removal = previous
+            else:
+                pending_removal = None
+        elif action == "d" and keys.get("d") == "i":
+            if image != pending_removal:
+                problems.append(f"placement of {image} removed out of turn")
+            pending_removal = None
+        elif action == "d" and keys.get("d") == "I":
+            stored.pop(image, None)
+    return [(picture, 0) for picture in shown], {"stillStored": len(stored), "problems": problems}
 
 
 def iterm2(data):
@@ -155,7 +203,7 @@ def main():
     if "--backdrop" in sys.argv:
         backdrop = tuple(int(v) for v in sys.argv[sys.argv.index("--backdrop") + 1].split(","))
     data = open(escapes, "rb").read()
-    decoded, loops = {"kitty": kitty, "iterm2": iterm2, "sixel": sixel}[protocol](data)
+    decoded, loops = {"kitty": kitty, "kitty-placed": kitty_placed, "iterm2": iterm2, "sixel": sixel}[protocol](data)
     if reference.startswith("kitty-still:"):
         references = [(kitty(open(reference[len("kitty-still:"):], "rb").read())[0][0][0], 0)]
     else:
@@ -165,10 +213,17 @@ def main():
     for _, duration in decoded:
         starts.append(t)
         t += duration
+    reference_count = len(references)
+    if protocol == "kitty-placed":
+        # Placed in turn: the n-th picture shown is reference frame n, loop after loop.
+        references = [references[i % len(references)] for i in range(len(decoded))]
     comparisons, t = [], 0
-    for ref, duration in references:
+    for number, (ref, duration) in enumerate(references):
         # The decoded frame shown at this reference frame's start time.
-        index = max(i for i, s in enumerate(starts) if s <= t) if protocol != "sixel" else 0
+        if protocol == "kitty-placed":
+            index = number
+        else:
+            index = max(i for i, s in enumerate(starts) if s <= t) if protocol != "sixel" else 0
         got = decoded[index][0]
         entry = {"decodedIndex": index, "sameSize": got.shape == ref.shape}
         if got.shape == ref.shape:
@@ -186,7 +241,7 @@ def main():
     print(json.dumps({
         "frames": len(decoded), "size": [int(decoded[0][0].shape[1]), int(decoded[0][0].shape[0])],
         "durations": [int(d) for _, d in decoded], "loops": loops, "comparisons": comparisons,
-        "referenceFrames": len(references), "referenceDurations": [int(d) for _, d in references],
+        "referenceFrames": reference_count, "referenceDurations": [int(d) for _, d in references[:reference_count]],
     }))
 
 

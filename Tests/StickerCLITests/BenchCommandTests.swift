@@ -1,5 +1,6 @@
 import Foundation
 import StickerCLI
+import TestSupport
 import Testing
 
 /// `stickers bench`: runs each decoder exactly --repeat times and reports our speed as a
@@ -136,6 +137,18 @@ struct BenchCommandTests {
             let theirs = (entry["chafa"] as? [String: Any])?["bytes"] as? Int ?? 0
             #expect(ours > 0 && theirs > 0 && (entry["firstImageMilliseconds"] as? Double ?? 0) > 0, "\(entry)")
             if entry["name"] as? String != "sixel" { #expect(ours < theirs, "\(entry)") }
+            // Each player's output is checked for the protocol's escapes: ours and chafa's have them.
+            #expect((entry["ours"] as? [String: Any])?["drewProtocol"] as? Bool == true, "\(entry)")
+            #expect((entry["chafa"] as? [String: Any])?["drewProtocol"] as? Bool == true, "\(entry)")
+        }
+        // A timg built without sixel (Debian 12's 1.4.5 lists no sixel among its features) draws
+        // text for -ps: its row says so instead of passing text off as sixels.
+        let timgVersion = try TestProcess.capture(["timg", "--version"])
+        if timgVersion.status == 0, !timgVersion.stdout.lowercased().contains("sixel"),
+            let sixel = graphics.first(where: { $0["name"] as? String == "sixel" }),
+            let timg = sixel["timg"] as? [String: Any]
+        {
+            #expect(timg["drewProtocol"] as? Bool == false, "\(timg)")
         }
     }
 

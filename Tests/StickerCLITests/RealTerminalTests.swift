@@ -59,8 +59,10 @@ struct RealTerminalTests {
         defer { kitty.stop() }
         let said = try RealTerminal.waitForFiles(
             [answers.appendingPathComponent("xterm.txt"), answers.appendingPathComponent("kitty.txt")])
-        #expect(said[0].hasPrefix("sixel (the terminal says: sixel;"), "\(said[0])")
-        #expect(said[1].hasPrefix("kitty (the terminal says: kitty graphics;"), "\(said[1])")
+        #expect(said[0].hasPrefix("sixel (the terminal says: sixel;"), "\(said[0]) \(xterm.diagnostics())")
+        #expect(
+            said[1].hasPrefix("kitty (the terminal says: kitty graphics with animation;"),
+            "\(said[1]) \(kitty.diagnostics())")
     }
 
     @Test("kitty shows the still exactly")
@@ -89,10 +91,74 @@ struct RealTerminalTests {
     }
 }
 
+/// The preview in Konsole (Debian's 22.12) under Xvfb: it shows kitty's stills but plays no
+/// kitty animation (it does not answer a frame added to an image), and shows iTerm2's inline
+/// images (a GIF's first frame only). auto must find that out and play the frames itself.
+@Suite(
+    "preview in Konsole (Xvfb): kitty stills without animation, iTerm2's images", .serialized,
+    .timeLimit(.minutes(5)),
+    .enabled(if: RealTerminal.available && RealTerminal.konsoleAvailable, "needs Konsole: make test installs it"))
+struct KonsoleTests {
+    @Test("--detect in Konsole: kitty graphics without animation, and sixel")
+    func detection() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let answer = display.folder.appendingPathComponent("konsole.txt")
+        let konsole = try display.konsole(
+            ["preview", "--detect", CLITests.samplePack.path], title: "detect-konsole", output: answer.path)
+        defer { konsole.stop() }
+        let said = try RealTerminal.waitForFiles([answer])
+        #expect(
+            said[0].hasPrefix("kitty (the terminal says: kitty graphics without animation and sixel;"), "\(said[0])")
+    }
+
+    @Test("Konsole shows a kitty still exactly")
+    func kittyStill() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.konsole(
+            ["preview", RealTerminalTests.still, "--graphics", "kitty"], title: "konsole-kitty-still")
+        defer { terminal.stop() }
+        let match = try terminal.waitForMatch(RealTerminalTests.still, background: "0,0,0") {
+            $0.mean < 0.5 && $0.p99 <= 2
+        }
+        #expect(match?.frame == 0, "\(String(describing: match))")
+    }
+
+    @Test("auto in Konsole plays the animation by placing stored frames in turn: two different frames, each exact")
+    func kittyFrames() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.konsole(
+            ["preview", RealTerminalTests.star, "--speed", "0.1"], title: "konsole-kitty-star")
+        defer { terminal.stop() }
+        let frames = try terminal.waitForFrames(RealTerminalTests.star, background: "0,0,0", count: 2) {
+            $0.mean < 0.5 && $0.p99 <= 2
+        }
+        #expect(frames.count >= 2, "frames seen: \(frames)")
+    }
+
+    @Test("Konsole shows an iTerm2 inline image: the still exactly")
+    func iTerm2Still() throws {
+        let display = try RealTerminal.Display()
+        defer { display.stop() }
+        let terminal = try display.konsole(
+            ["preview", RealTerminalTests.still, "--graphics", "iterm2"], title: "konsole-iterm2-still")
+        defer { terminal.stop() }
+        let match = try terminal.waitForMatch(RealTerminalTests.still, background: "0,0,0") {
+            $0.mean < 0.5 && $0.p99 <= 2
+        }
+        #expect(match?.frame == 0, "\(String(describing: match))")
+    }
+}
+
 /// Xvfb, a terminal in it, and screenshots of its window.
 enum RealTerminal {
     static let tools = ["Xvfb", "xterm", "kitty", "xwd", "xwininfo", "convert"]
-    static let available = tools.allSatisfy { tool in
+    static let available = tools.allSatisfy(installed)
+    static let konsoleAvailable = installed("konsole")
+
+    static func installed(_ tool: String) -> Bool {
         ["/usr/bin", "/bin", "/usr/local/bin"].contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
         }
@@ -179,6 +245,46 @@ enum RealTerminal {
                 ])
         }
 
+        /// `stickers ARGUMENTS` in Konsole: a profile of its own written first (white on black,
+        /// no scroll bar, no blinking cursor), the menu and tab bars hidden. Its tool bar stays;
+        /// screenshots are matched below it. Konsole takes no window title: its window is the
+        /// display's Konsole window (one at a time).
+        func konsole(_ arguments: [String], title: String, output: String? = nil) throws -> Terminal {
+            let profiles = folder.appendingPathComponent(".local/share/konsole")
+            let settings = folder.appendingPathComponent(".config")
+            for directory in [profiles, settings] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            try """
+            [Appearance]
+            ColorScheme=WhiteOnBlack
+
+            [General]
+            Name=Test
+            Parent=FALLBACK/
+            TerminalColumns=100
+            TerminalRows=35
+
+            [Scrolling]
+            ScrollBarPosition=2
+
+            [Terminal Features]
+            BlinkingCursorEnabled=false
+
+            """.write(to: profiles.appendingPathComponent("Test.profile"), atomically: true, encoding: .utf8)
+            try """
+            [Desktop Entry]
+            DefaultProfile=Test.profile
+
+            """.write(to: settings.appendingPathComponent("konsolerc"), atomically: true, encoding: .utf8)
+            return try Terminal(
+                display: self, title: title,
+                argv: [
+                    "/usr/bin/env", "konsole", "--nofork", "--hide-menubar", "--hide-tabbar", "-e", "sh", "-c",
+                    try Terminal.command(arguments, output: output)
+                ], window: .konsole)
+        }
+
         /// Ends the server: SIGTERM, so it removes its lock and socket, then SIGKILL if it has
         /// not gone within ten seconds.
         func stop() {
@@ -192,10 +298,18 @@ enum RealTerminal {
         }
     }
 
+    /// How a terminal's window is found: by its title, or as the display's Konsole window
+    /// (whose screenshots are matched below its tool bar).
+    enum Window {
+        case titled
+        case konsole
+    }
+
     /// A terminal window running one command.
     final class Terminal {
         let display: Display
         let title: String
+        let window: Window
         private(set) var pid: pid_t = 0
 
         /// Starts the terminal and waits for its window. A terminal that exits before its window
@@ -203,11 +317,21 @@ enum RealTerminal {
         /// is started again, up to three times.
         private let argv: [String]
 
-        init(display: Display, title: String, argv: [String]) throws {
+        init(display: Display, title: String, argv: [String], window: Window = .titled) throws {
             self.display = display
             self.title = title
             self.argv = argv
+            self.window = window
             try launch()
+        }
+
+        /// What the terminal wrote to its standard error, and whether its window exists: for a
+        /// failure's message.
+        func diagnostics() -> String {
+            let errors = display.folder.appendingPathComponent("\(title).err")
+            let written = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            let shown = (try? windowExists()) ?? false
+            return "[window \(shown ? "shown" : "missing"); stderr: \(written.suffix(2000))]"
         }
 
         /// Stops the terminal and starts it again.
@@ -240,7 +364,22 @@ enum RealTerminal {
 
         /// Whether the window is on the display.
         func windowExists() throws -> Bool {
-            try TestProcess.run(["xwininfo", "-display", ":\(display.number)", "-name", title]) == 0
+            try windowArguments() != nil
+        }
+
+        /// The window as xwd and xwininfo name it (`-name TITLE` or `-id ID`); nil while it
+        /// does not exist.
+        func windowArguments() throws -> [String]? {
+            switch window {
+            case .titled:
+                let found = try TestProcess.run(["xwininfo", "-display", ":\(display.number)", "-name", title]) == 0
+                return found ? ["-name", title] : nil
+            case .konsole:
+                let tree = try TestProcess.capture(["xwininfo", "-display", ":\(display.number)", "-root", "-tree"])
+                let line = tree.stdout.split(separator: "\n").first { $0.contains("(\"konsole\" \"konsole\")") }
+                guard let id = line?.split(separator: " ").first(where: { $0.hasPrefix("0x") }) else { return nil }
+                return ["-id", String(id)]
+            }
         }
 
         /// The shell command: the preview (its output to `output` when given, written whole by
@@ -255,12 +394,16 @@ enum RealTerminal {
         /// window does not exist yet.
         func match(_ sticker: String, background: String) throws -> Match? {
             let shot = display.folder.appendingPathComponent("\(title).png").path
+            guard let windowArguments = try windowArguments() else { return nil }
             let captured = try TestProcess.run([
-                "sh", "-c", "xwd -display :\(display.number) -name '\(title)' -silent | convert xwd:- '\(shot)'"
+                "sh", "-c",
+                "xwd -display :\(display.number) \(windowArguments.map { "'\($0)'" }.joined(separator: " ")) -silent"
+                    + " | convert xwd:- '\(shot)'"
             ])
             guard captured == 0 else { return nil }
             let script = CLITests.repoRoot.appendingPathComponent("Tests/Scripts/screen_match.py").path
-            let output = try TestProcess.capture(["python3", script, shot, sticker, background])
+            let output = try TestProcess.capture(
+                ["python3", script, shot, sticker, background] + (window == .konsole ? ["--below-bar"] : []))
             guard output.status == 0,
                 let facts = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
                 facts["found"] as? Bool == true

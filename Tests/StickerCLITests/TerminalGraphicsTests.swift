@@ -175,6 +175,40 @@ struct GraphicsDetectionTests {
         #expect(named == (kitty ? "kitty" : "iterm2"))
     }
 
+    @Test(
+        "the animation probe: kitty's answer to a frame says it plays animations; silence or an error says it does not",
+        arguments: [
+            // kitty 0.26.5 under Xvfb, as it answered this question.
+            ("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32,r=2;OK\u{1B}\\\u{1B}[4;400;639t\u{1B}[?62;c", true, true, false),
+            // Konsole 22.12 under Xvfb: kitty's stills and sixel, the frame not answered.
+            ("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[4;504;880t\u{1B}[?62;1;4c", true, false, true),
+            // A terminal that refuses the frame.
+            ("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;EINVAL: unsupported action\u{1B}\\\u{1B}[?62;c", true, false, false),
+            // Another image's answer is not the probe's.
+            ("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=320;OK\u{1B}\\\u{1B}[?62;c", true, false, false),
+            // A frame answer without kitty's query answered: no kitty graphics at all.
+            ("\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;c", false, false, false)
+        ] as [(String, Bool, Bool, Bool)])
+    func animationProbe(reply: String, kitty: Bool, animation: Bool, sixel: Bool) {
+        let capabilities = TerminalCapabilities.parse(Array(reply.utf8))
+        #expect(capabilities.kitty == kitty && capabilities.kittyAnimation == animation && capabilities.sixel == sixel)
+    }
+
+    @Test(
+        "the question holds kitty's query and the animation probe (both inside tmux's passthrough in tmux), then CSI 14 t and CSI c"
+    )
+    func question() {
+        let plain = TerminalCapabilities.question(tmux: false)
+        #expect(
+            plain.hasPrefix(KittyGraphics.query + KittyGraphics.animationProbe) && plain.hasSuffix("\u{1B}[14t\u{1B}[c")
+        )
+        // The probe stores, adds a frame to and deletes one image, number 32, answering only for the frame.
+        #expect(KittyGraphics.animationProbe.components(separatedBy: "i=32,").count == 4)
+        #expect(KittyGraphics.animationProbe.components(separatedBy: "q=2").count == 3)
+        let wrapped = TerminalCapabilities.question(tmux: true)
+        #expect(wrapped.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,") && wrapped.contains("\u{1B}\u{1B}_Ga=f,i=32,"))
+    }
+
     /// Runs `stickers preview --detect` on a new pseudo-terminal of `pixels` (TIOCSWINSZ),
     /// answering its question with `replies` (each written once the one before is read);
     /// returns what it printed.
@@ -211,9 +245,15 @@ struct GraphicsDetectionTests {
     @Test("a kitty that answers, its reply split across writes; the cell size from the window's pixels")
     func kittyAnswers() throws {
         let output = try Self.detect(
-            replies: ["\u{1B}_Gi=31;O", "K\u{1B}\\\u{1B}[4;480;800t\u{1B}[?6", "2;22c"], pixels: (800, 480))
+            replies: ["\u{1B}_Gi=31;O", "K\u{1B}\\\u{1B}_Gi=32,r=2;O", "K\u{1B}\\\u{1B}[4;480;800t\u{1B}[?6", "2;22c"],
+            pixels: (800, 480))
         #expect(
-            output.contains("kitty (the terminal says: kitty graphics; cell 10x20 px)"), "\(output.debugDescription)")
+            output.contains("kitty (the terminal says: kitty graphics with animation; cell 10x20 px)"),
+            "\(output.debugDescription)")
+        let stills = try Self.detect(replies: ["\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;1;4c"], pixels: (800, 480))
+        #expect(
+            stills.contains("kitty (the terminal says: kitty graphics without animation and sixel; cell 10x20 px)"),
+            "\(stills.debugDescription)")
     }
 
     @Test("a sixel terminal (xterm -ti vt340's attributes) with no pixel size: the assumed cell")
@@ -309,6 +349,99 @@ struct GraphicsPlaybackTests {
         #expect(images == 32, "16 frames, two loops")
         let placed = text.matches(of: /\x1B\[(\d+);20H\x1BP0;1;0q/).compactMap { Int($0.1) }
         #expect(placed.count == 32 && placed.allSatisfy { (2...22).contains($0) }, "\(placed)")
+    }
+
+    /// `stickers preview ARGUMENTS` on a pseudo-terminal that answers as Konsole 22.12 does
+    /// (kitty's query OK, the animation probe unanswered, sixel, a black background): its exit
+    /// status and what it played, without the capabilities question (whose probe adds a frame
+    /// to image 32).
+    static func playAnsweringAsKonsole(_ arguments: [String]) throws -> (status: Int32, played: String) {
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 1000, ws_ypixel: 600)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let pid = try PreviewTests.spawn(
+            [try PreviewTests.executable(), "preview"] + arguments, stdout: slave, stderr: slave,
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], newSession: true)
+        // Each question ends with CSI c: first the capabilities, then the background.
+        let replies = [
+            "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[4;600;1000t\u{1B}[?62;1;4c",
+            "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\\u{1B}[?62;1;4c"
+        ]
+        var heard: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        for (number, reply) in replies.enumerated() {
+            while String(decoding: heard, as: UTF8.self).components(separatedBy: "\u{1B}[c").count - 1 <= number {
+                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 60_000) > 0 else { break }
+                let count = read(master, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                heard += buffer[0..<count]
+            }
+            _ = Array(reply.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        }
+        heard += PreviewTests.readToEnd(master)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = String(decoding: heard, as: UTF8.self)
+        let question = TerminalCapabilities.question(tmux: false)
+        #expect(text.contains(question), "the capabilities were asked")
+        return (status, text.replacing(question, with: ""))
+    }
+
+    /// What terminal_graphics.py decodes from `played` as pictures placed in turn.
+    static func placed(_ played: String, reference: String) throws -> [String: Any] {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let escapes = folder.appendingPathComponent("placed.kitty")
+        try Data(played.utf8).write(to: escapes)
+        return try TerminalGraphicsTests.decode("kitty-placed", escapes, reference: reference)
+    }
+
+    @Test(
+        "a kitty-protocol terminal that plays no animation (Konsole's answers): each frame stored once, placed in turn for two loops, every one deleted at the end"
+    )
+    func kittyWithoutAnimation() throws {
+        let (status, text) = try Self.playAnsweringAsKonsole([Self.star, "--loops", "2", "--stepped-clock"])
+        #expect(status == 0, "exit status \(status)")
+        #expect(!text.contains("a=f,"), "no animation frames sent")
+        #expect(text.components(separatedBy: "\u{1B}_Ga=t,f=100,i=").count - 1 == 16, "each of 16 frames stored once")
+        let facts = try Self.placed(text, reference: Self.star)
+        let placed = TerminalGraphicsTests.comparisons(facts)
+        #expect(facts["frames"] as? Int == 32, "two loops of 16 placed: \(facts["frames"] ?? "")")
+        #expect(placed.allSatisfy { $0["sameSize"] as? Bool == true && $0["maxDiff"] as? Int == 0 }, "\(placed)")
+        let loops = facts["loops"] as? [String: Any]
+        #expect(loops?["problems"] as? [String] == [], "\(loops ?? [:])")
+        #expect(loops?["stillStored"] as? Int == 0, "every stored picture deleted at the end")
+    }
+
+    @Test(
+        "a pack's browser in a terminal that plays no kitty animation: pictures placed in turn, the first as the browser's still, each stored once, all deleted"
+    )
+    func browserWithoutAnimation() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The browser's first picture, as a kitty still in the same 100 x 30 cells of 10 x 20.
+        let still = folder.appendingPathComponent("still.kitty")
+        try TerminalGraphicsTests.preview(
+            [CLITests.samplePack.path, "--graphics", "kitty", "--frame", "0", "--width", "100", "--height", "30"],
+            into: still)
+        let (status, text) = try Self.playAnsweringAsKonsole([
+            CLITests.samplePack.path, "--duration", "3", "--stepped-clock"
+        ])
+        #expect(status == 0, "exit status \(status)")
+        let facts = try Self.placed(text, reference: "kitty-still:\(still.path)")
+        let placed = TerminalGraphicsTests.comparisons(facts)
+        #expect((facts["frames"] as? Int ?? 0) > 2, "the browser changes in 3 s: \(facts["frames"] ?? "")")
+        #expect(
+            placed.first?["sameSize"] as? Bool == true && placed.first?["maxDiff"] as? Int == 0,
+            "\(placed.first ?? [:])")
+        let loops = facts["loops"] as? [String: Any]
+        #expect(loops?["problems"] as? [String] == [], "\(loops ?? [:])")
+        #expect(loops?["stillStored"] as? Int == 0, "every stored picture deleted at the end")
     }
 
     @Test("a window resize during kitty playback deletes the image and sends the loop again, fitted to the new window")

@@ -59,8 +59,9 @@ package enum LoopFrames {
 
 /// Plays a ``PreviewSource`` with a terminal graphics protocol: kitty and iTerm2 are sent the
 /// whole loop once and play it themselves (the player only waits for the end, a signal or a
-/// resize); sixel frames are drawn by our clock, as the half blocks are. The alternate screen
-/// is used, and the end, Ctrl-C and SIGTERM delete the image and restore the terminal.
+/// resize); sixel frames, and kitty pictures where the terminal plays no animations, are drawn
+/// by our clock, as the half blocks are. The alternate screen is used, and the end, Ctrl-C and
+/// SIGTERM delete the images and restore the terminal.
 public final class GraphicsPlayer {
     private let source: PreviewSource
     private let terminal: TerminalDevice
@@ -71,16 +72,19 @@ public final class GraphicsPlayer {
     private let backdrop: CellGrid.RGB
     private let clock: PlaybackClock
     private let tmux: Bool
+    private let kittyAnimation: Bool
     private let events = PlayerEvents()
     /// The image number kitty stores the animation under.
     static let imageID: UInt32 = 0x5_71C4
 
     /// A player drawing with `mode` (kitty, iterm2 or sixel) in cells of `cell` pixels;
-    /// `tmux` wraps kitty's and iTerm2's escapes for tmux's passthrough.
+    /// `tmux` wraps kitty's and iTerm2's escapes for tmux's passthrough; without
+    /// `kittyAnimation` (a terminal that shows kitty's stills but plays no animation), kitty
+    /// pictures are stored once each and shown in turn.
     public init(
         source: PreviewSource, terminal: TerminalDevice, mode: GraphicsMode, limits: TerminalPlayer.Limits,
         size: (columns: Int, rows: Int)? = nil, cell: (width: Int, height: Int), backdrop: CellGrid.RGB,
-        clock: PlaybackClock = WallClock(), tmux: Bool = false
+        clock: PlaybackClock = WallClock(), tmux: Bool = false, kittyAnimation: Bool = true
     ) {
         self.source = source
         self.terminal = terminal
@@ -91,6 +95,7 @@ public final class GraphicsPlayer {
         self.backdrop = backdrop
         self.clock = clock
         self.tmux = tmux
+        self.kittyAnimation = kittyAnimation
     }
 
     /// Plays until the source ends, a limit is reached or a signal arrives, then restores the
@@ -100,8 +105,12 @@ public final class GraphicsPlayer {
         let signals = events.install()
         defer { for signal in signals { signal.cancel() } }
         terminal.write(ANSIWriter.Control.enter)
+        let playsItself = mode == .iterm2 || (mode == .kitty && kittyAnimation)
+        var pictures = KittyPictures(firstID: Self.imageID + 1)
         defer {
-            if mode == .kitty { send(KittyGraphics.delete(id: Self.imageID), &statistics) }
+            if mode == .kitty {
+                send(wrap(KittyGraphics.delete(id: Self.imageID) + pictures.deleteAll()), &statistics)
+            }
             terminal.write(ANSIWriter.Control.leave)
         }
         let ends = [limits.loops.map { source.loopDuration * Double($0) }, source.endTime].compactMap { $0 }
@@ -126,7 +135,8 @@ public final class GraphicsPlayer {
                     width: source.pixelWidth, height: source.pixelHeight, columns: size.columns,
                     rows: mode == .sixel ? max(1, size.rows - 1) : size.rows, cell: cell)
                 if fitted != placement {
-                    if uploaded && mode == .kitty { send(KittyGraphics.delete(id: Self.imageID), &statistics) }
+                    if uploaded && mode == .kitty { send(wrap(KittyGraphics.delete(id: Self.imageID)), &statistics) }
+                    if mode == .kitty { send(wrap(pictures.deleteAll()), &statistics) }
                     terminal.write(ANSIWriter.Control.clear)
                     placement = fitted
                     uploaded = false
@@ -142,8 +152,7 @@ public final class GraphicsPlayer {
             if let playEnd, media >= playEnd - 1e-6 { return (.finished, statistics) }
             let place = placement!
             let cursor = "\u{1B}[\(place.row);\(place.column)H"
-            switch mode {
-            case .kitty, .iterm2:
+            if playsItself {
                 if !uploaded {
                     let frames: [KittyGraphics.Frame]
                     do {
@@ -175,7 +184,7 @@ public final class GraphicsPlayer {
                 var wake = playEnd.map { $0 / limits.speed }
                 if let duration = limits.duration { wake = min(wake ?? duration, duration) }
                 clock.wait(until: wake ?? .infinity, wake: events.semaphore)
-            default:
+            } else {
                 let shownAt = frameStart(media)
                 if lastFrameTime != shownAt {
                     let image: RGBAImage
@@ -188,7 +197,13 @@ public final class GraphicsPlayer {
                     let frameIndex = (source as? StickerPreviewSource)?.frameIndex(at: media)
                     let frames = frameIndex.map { [lastFrameIndex ?? -1, $0] }
                     lastFrameIndex = frameIndex
-                    if let update = sixelCache.update(
+                    if mode == .kitty {
+                        let shown = pictures.show(image, frame: frameIndex)
+                        if !shown.isEmpty {
+                            send(cursor + wrap(shown), &statistics)
+                            statistics.frames += 1
+                        }
+                    } else if let update = sixelCache.update(
                         from: lastSixel, to: image, frames: frames, cellHeight: cell.height, backdrop: backdrop)
                     {
                         let row = place.row + update.firstRow
@@ -220,7 +235,7 @@ public final class GraphicsPlayer {
     }
 
     private func wrap(_ sequence: String) -> String {
-        tmux ? TerminalGraphics.tmuxPassthrough(sequence) : sequence
+        tmux && !sequence.isEmpty ? TerminalGraphics.tmuxPassthrough(sequence) : sequence
     }
 
     private func send(_ text: String, _ statistics: inout TerminalPlayer.Statistics) {
@@ -259,6 +274,76 @@ struct SixelUpdate {
             }
         }
         sixel = SixelEncoder.encode(IndexedImage(part, over: backdrop.tuple))
+    }
+}
+
+/// The pictures stored in a kitty-protocol terminal that plays no animations: each distinct
+/// picture once, under an image number of its own (a sticker's by its frame number, a
+/// browser's by its pixels), then shown by placing it and removing the picture shown before,
+/// so a loop played again costs a few dozen bytes a frame. Past ``capacity`` bytes of pixels
+/// kept for comparison, a browser's new pictures go out whole each time under one spare number.
+struct KittyPictures {
+    private let firstID: UInt32
+    private var byFrame: [Int: UInt32] = [:]
+    private var byPixels: [Int: [(pixels: [UInt8], id: UInt32)]] = [:]
+    private var storedBytes = 0
+    private var stored: [UInt32] = []
+    private var shownID: UInt32?
+    /// The most pixel bytes kept to recognise a browser's pictures.
+    static let capacity = 64 << 20
+
+    /// Numbers from `firstID` up.
+    init(firstID: UInt32) { self.firstID = firstID }
+
+    /// The escapes that show `image` (frame `frame` of a sticker, nil for a browser's
+    /// picture) at the cursor: stored first when it is new, then placed, then the picture shown
+    /// before removed. Empty when it is already the one shown.
+    mutating func show(_ image: RGBAImage, frame: Int?) -> String {
+        var upload = ""
+        let id: UInt32
+        if let frame, let known = byFrame[frame] {
+            id = known
+        } else if frame == nil, let known = known(image) {
+            id = known
+        } else if frame == nil && storedBytes + image.pixels.count > Self.capacity {
+            // The spare number: replaced by each picture sent whole.
+            id = firstID
+            upload = KittyGraphics.upload(image, id: id)
+            if !stored.contains(id) { stored.append(id) }
+            // Storing it again took its placement away.
+            if shownID == id { shownID = nil }
+        } else {
+            id = firstID + 1 + UInt32(stored.count)
+            upload = KittyGraphics.upload(image, id: id)
+            stored.append(id)
+            if let frame {
+                byFrame[frame] = id
+            } else {
+                byPixels[Self.key(image), default: []].append((image.pixels, id))
+                storedBytes += image.pixels.count
+            }
+        }
+        guard id != shownID else { return upload }
+        let removal = shownID.map(KittyGraphics.unplace) ?? ""
+        shownID = id
+        return upload + KittyGraphics.place(id: id) + removal
+    }
+
+    /// The escapes that delete every stored picture; empty when there is none.
+    mutating func deleteAll() -> String {
+        defer { self = KittyPictures(firstID: firstID) }
+        return stored.map(KittyGraphics.delete).joined()
+    }
+
+    private func known(_ image: RGBAImage) -> UInt32? {
+        byPixels[Self.key(image)]?.first { $0.pixels == image.pixels }?.id
+    }
+
+    private static func key(_ image: RGBAImage) -> Int {
+        var hasher = Hasher()
+        hasher.combine(image.width)
+        hasher.combine(image.pixels)
+        return hasher.finalize()
     }
 }
 

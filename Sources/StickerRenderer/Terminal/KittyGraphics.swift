@@ -24,6 +24,17 @@ package enum KittyGraphics {
     /// `ESC _G i=31;OK ESC \` by a terminal that speaks the protocol, stored by none.
     package static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
 
+    /// The image number of ``animationProbe``.
+    package static let animationProbeID = 32
+
+    /// Whether the terminal takes animation frames: a 1x1 image stored quietly, a frame added
+    /// to it (answered `ESC _G i=32,r=2;OK ESC \` by kitty; with an error, or not at all, by a
+    /// terminal that shows only stills), then the image deleted quietly.
+    package static let animationProbe =
+        "\u{1B}_Ga=t,i=\(animationProbeID),s=1,v=1,f=24,q=2;AAAA\u{1B}\\"
+        + "\u{1B}_Ga=f,i=\(animationProbeID),s=1,v=1,f=24;AAAA\u{1B}\\"
+        + "\u{1B}_Ga=d,d=I,i=\(animationProbeID),q=2\u{1B}\\"
+
     /// One command: the control keys, and the payload in base64 chunks of at most 4096 bytes.
     /// The first escape holds every key; the others `m`, and, as kitty's own `icat` sends them,
     /// the action and `q` (kitty 0.26 reads a chunk without its action as a new image).
@@ -96,6 +107,19 @@ package enum KittyGraphics {
 
     /// Deletes image `id` and its data.
     package static func delete(id: UInt32) -> String { command("a=d,d=I,i=\(id),q=2") }
+
+    /// Stores `image` as image `id` (a PNG) without showing it.
+    package static func upload(_ image: RGBAImage, id: UInt32) -> String {
+        let png = PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height)
+        return command("a=t,f=100,i=\(id),q=2", payload: png)
+    }
+
+    /// Shows stored image `id` at the cursor as its placement 1, the cursor left where it is.
+    package static func place(id: UInt32) -> String { command("a=p,i=\(id),p=1,C=1,q=2") }
+
+    /// Removes image `id`'s placement 1 from the screen, keeping its data for a later
+    /// ``place(id:)``.
+    package static func unplace(id: UInt32) -> String { command("a=d,d=i,i=\(id),p=1,q=2") }
 
     /// The smallest rectangle holding every pixel that differs between two pictures of one
     /// size; nil when they are equal.

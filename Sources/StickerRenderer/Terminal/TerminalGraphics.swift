@@ -9,7 +9,8 @@ import FoundationEssentials
 public enum GraphicsMode: String, Sendable, Hashable, CaseIterable {
     /// What the terminal says it supports (blocks when it is not a terminal).
     case auto
-    /// kitty's graphics protocol: frames sent once, played by the terminal.
+    /// kitty's graphics protocol: frames sent once, played by the terminal (where it plays no
+    /// animations, each picture stored once and shown in turn by our clock).
     case kitty
     /// iTerm2's inline images: one GIF (or PNG) the terminal plays.
     case iterm2
@@ -19,12 +20,16 @@ public enum GraphicsMode: String, Sendable, Hashable, CaseIterable {
     case blocks
 }
 
-/// What a terminal says about itself in one round trip: the kitty graphics query, the window's
-/// size in pixels (`CSI 14 t`) and the primary device attributes (`CSI c`), whose reply,
-/// which nearly every terminal sends, ends the wait.
+/// What a terminal says about itself in one round trip: the kitty graphics query and whether
+/// it takes animation frames, the window's size in pixels (`CSI 14 t`) and the primary device
+/// attributes (`CSI c`), whose reply, which nearly every terminal sends, ends the wait.
 public struct TerminalCapabilities: Sendable, Hashable {
     /// The kitty query was answered `OK`.
     public var kitty = false
+    /// A frame added to a kitty image was answered `OK` (kitty, WezTerm): the terminal plays
+    /// animations itself. Terminals with only kitty's stills (Konsole, Ghostty) answer an
+    /// error or nothing.
+    public var kittyAnimation = false
     /// The device attributes list 4 (sixel graphics).
     public var sixel = false
     /// The window's size in pixels, when the terminal told it.
@@ -33,21 +38,26 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var answered = false
 
     /// Creates capabilities (none by default).
-    public init(kitty: Bool = false, sixel: Bool = false, windowPixels: (width: Int, height: Int)? = nil) {
+    public init(
+        kitty: Bool = false, kittyAnimation: Bool = false, sixel: Bool = false,
+        windowPixels: (width: Int, height: Int)? = nil
+    ) {
         self.kitty = kitty
+        self.kittyAnimation = kittyAnimation
         self.sixel = sixel
         self.windowPixels = windowPixels
     }
 
     /// Equal when every field is.
     public static func == (a: Self, b: Self) -> Bool {
-        a.kitty == b.kitty && a.sixel == b.sixel && a.answered == b.answered
+        a.kitty == b.kitty && a.kittyAnimation == b.kittyAnimation && a.sixel == b.sixel && a.answered == b.answered
             && a.windowPixels?.width == b.windowPixels?.width && a.windowPixels?.height == b.windowPixels?.height
     }
 
     /// Hashes every field.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kitty)
+        hasher.combine(kittyAnimation)
         hasher.combine(sixel)
         hasher.combine(answered)
         hasher.combine(windowPixels?.width)
@@ -57,8 +67,8 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// The question, every part wrapped for tmux's passthrough when `tmux` (tmux answers the
     /// device attributes itself, and forwards the rest only with `allow-passthrough on`).
     public static func question(tmux: Bool) -> String {
-        let kitty = tmux ? TerminalGraphics.tmuxPassthrough(KittyGraphics.query) : KittyGraphics.query
-        return kitty + "\u{1B}[14t" + "\u{1B}[c"
+        let kitty = KittyGraphics.query + KittyGraphics.animationProbe
+        return (tmux ? TerminalGraphics.tmuxPassthrough(kitty) : kitty) + "\u{1B}[14t" + "\u{1B}[c"
     }
 
     /// What `reply` says, wherever each answer sits among the others.
@@ -68,6 +78,13 @@ public struct TerminalCapabilities: Sendable, Hashable {
         let text = String(decoding: reply, as: UTF8.self)
         if let kitty = text.firstRange(of: "\u{1B}_Gi=31;") {
             capabilities.kitty = text[kitty.upperBound...].hasPrefix("OK")
+        }
+        // ESC _G i=32[,r=2] ; OK: the probe's frame was taken.
+        if let frame = text.firstRange(of: "\u{1B}_Gi=\(KittyGraphics.animationProbeID)") {
+            let keys = text[frame.upperBound...].prefix { $0 != "\u{1B}" }
+            capabilities.kittyAnimation =
+                capabilities.kitty && (keys.first == "," || keys.first == ";")
+                && keys.drop { $0 != ";" }.hasPrefix(";OK")
         }
         // CSI 4 ; height ; width t
         if let start = text.firstRange(of: "\u{1B}[4;") {
