@@ -239,7 +239,9 @@ public struct PreviewCommand: ParsableCommand {
                 case .iterm2:
                     let png = PNGEncoder.encode(premultiplied: image.pixels, width: image.width, height: image.height)
                     text = ITerm2Image.show(png, name: "sticker", width: pixelWidth, height: pixelHeight)
-                default: text = SixelEncoder.encode(IndexedImage(image, over: (backdrop.r, backdrop.g, backdrop.b)))
+                default:
+                    text = SixelEncoder.encode(
+                        IndexedImage(image, over: (backdrop.r, backdrop.g, backdrop.b), palette: SixelEncoder.palette))
                 }
             }
         } catch {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A picture of at most 256 colours, one palette index a pixel, for the formats that take a
 /// palette (GIF, sixel): every visible pixel made opaque over a backdrop colour (what a
 /// terminal shows behind a translucent pixel), fully transparent ones kept apart.
@@ -13,9 +17,24 @@ package struct IndexedImage: Sendable, Hashable {
     /// The index of the fully transparent pixels, when there are any (the last entry).
     package var transparentIndex: UInt8?
 
-    /// `image` (premultiplied) over `backdrop`, reduced to at most 256 entries by the
-    /// quantizer (255 colours and the transparent entry when some pixel is fully transparent).
-    package init(_ image: RGBAImage, over backdrop: (red: UInt8, green: UInt8, blue: UInt8)) {
+    /// How many colours a picture of more than 256 is given.
+    package enum Palette: Sendable, Hashable {
+        /// As many as the format takes: 256 (255 and the transparent entry).
+        case most
+        /// The fewest of 32, 64, 128 and 256 whose picture is at least `psnr` dB from the
+        /// original over its visible pixels (256 when none is): fewer colours, fewer bytes where
+        /// a format's size grows with them (a sixel band is sent once per colour in it).
+        case fewest(psnr: Double)
+    }
+
+    /// `image` (premultiplied) over `backdrop`, reduced by the quantizer (cells of 6 bits a
+    /// channel: the picture is opaque now, so one table, and gradients keep their steps) to at
+    /// most 256 entries, 255 colours and the transparent entry when some pixel is fully
+    /// transparent; how many as `palette` says. A picture of at most that many colours keeps
+    /// them exactly.
+    package init(
+        _ image: RGBAImage, over backdrop: (red: UInt8, green: UInt8, blue: UInt8), palette choice: Palette = .most
+    ) {
         width = image.width
         height = image.height
         var flat = image.pixels
@@ -39,12 +58,9 @@ package struct IndexedImage: Sendable, Hashable {
                 }
             }
         }
-        // A picture of few colours (most stickers) keeps them exactly; others go through the
-        // quantizer.
         let limit = hasTransparency ? 255 : 256
         let reduced =
-            Self.hasAtMost(limit, coloursIn: flat)
-            ? flat : PaletteQuantizer(maxColors: limit).quantize([flat], width: image.width)[0]
+            Self.hasAtMost(limit, coloursIn: flat) ? flat : Self.reduce(flat, width: width, limit: limit, choice)
         var indexes = [UInt8](repeating: 0, count: width * height)
         var palette: [UInt8] = []
         var slots: [UInt32: UInt8] = [:]
@@ -71,6 +87,41 @@ package struct IndexedImage: Sendable, Hashable {
         if palette.isEmpty { palette = [0, 0, 0] }
         self.indexes = indexes
         self.palette = palette
+    }
+
+    /// `flat` (opaque or fully transparent pixels) through the quantizer: `limit` colours, or
+    /// the fewest candidates that reach the PSNR asked for.
+    private static func reduce(_ flat: [UInt8], width: Int, limit: Int, _ choice: Palette) -> [UInt8] {
+        let histogram = PaletteQuantizer.histogram(of: [flat], cellBits: 6)
+        var counts = [limit]
+        if case .fewest = choice { counts = [32, 64, 128].filter { $0 < limit } + [limit] }
+        var reduced = flat
+        for count in counts {
+            let quantizer = PaletteQuantizer(maxColors: count, cellBits: 6)
+            reduced = quantizer.remap([flat], width: width, palette: quantizer.palette(histogram))[0]
+            if case .fewest(let target) = choice, psnr(reduced, flat) >= target { break }
+        }
+        return reduced
+    }
+
+    /// The PSNR of `reduced` against `original` (RGBA8 of one size) over the visible pixels'
+    /// colour channels, in dB; infinity when they are equal.
+    static func psnr(_ reduced: [UInt8], _ original: [UInt8]) -> Double {
+        var squares = 0
+        var samples = 0
+        reduced.withUnsafeBytes { a in
+            original.withUnsafeBytes { b in
+                for i in stride(from: 0, to: min(a.count, b.count), by: 4) where b[i + 3] != 0 {
+                    for channel in 0..<3 {
+                        let d = Int(a[i + channel]) - Int(b[i + channel])
+                        squares += d * d
+                    }
+                    samples += 3
+                }
+            }
+        }
+        guard squares > 0, samples > 0 else { return .infinity }
+        return 10 * log10(255 * 255 * Double(samples) / Double(squares))
     }
 
     /// Whether the visible pixels of `pixels` (RGBA8) take at most `limit` colours.

@@ -2,7 +2,7 @@
 /// APNG palette), choosing the colours in premultiplied space: a translucent pixel's error
 /// is weighed by how much it shows.
 ///
-/// Median cut over a histogram of 5-bit cells (alpha kept apart: fully transparent pixels get
+/// Median cut over a histogram of cells of ``cellBits`` bits a channel (alpha kept apart: fully transparent pixels get
 /// their own exact entry and opaque pixels only ever map to opaque entries, so a sticker's
 /// edges never turn see-through), then a few weighted k-means passes over the cells. Pixels map
 /// to the nearest colour of their cell; with ``dither``, after an ordered (Bayer) offset that
@@ -15,12 +15,19 @@ package struct PaletteQuantizer {
     package var refinementPasses = 3
     /// Whether colours are dithered (ordered, 8 x 8 Bayer) before they are mapped.
     package var dither = false
+    /// Bits of each colour channel a histogram cell keeps, 5 or 6: 6 tells apart the colours
+    /// of a smooth gradient that 5 would merge (up to 4 levels off, not 8), for tables of 262,144
+    /// cells an alpha class instead of 32,768 (10 MB instead of 1.3 MB for the histogram), so
+    /// it suits pictures with few alpha classes (opaque ones, as a terminal shows them).
+    package var cellBits = 5
 
-    /// A quantizer to `maxColors` colours, dithered or not.
-    package init(maxColors: Int = 256, refinementPasses: Int = 3, dither: Bool = false) {
+    /// A quantizer to `maxColors` colours, dithered or not, binning colours by `cellBits` bits.
+    package init(maxColors: Int = 256, refinementPasses: Int = 3, dither: Bool = false, cellBits: Int = 5) {
+        precondition((5...6).contains(cellBits), "cells of 5 or 6 bits a channel")
         self.maxColors = maxColors
         self.refinementPasses = refinementPasses
         self.dither = dither
+        self.cellBits = cellBits
     }
 
     /// The alpha class of a pixel: 0 opaque, else 1 + alpha / 8.
@@ -28,12 +35,22 @@ package struct PaletteQuantizer {
         let a = packed >> 24
         return a == 255 ? 0 : 1 + Int(a >> 3)
     }
-    /// The 15 colour bits of a pixel's cell.
-    private static func colourCell(_ packed: UInt32) -> Int {
-        Int(packed >> 19 & 0x1F) << 10 | Int(packed >> 11 & 0x1F) << 5 | Int(packed >> 3 & 0x1F)
+    /// The colour bits of a pixel's cell: the top `bits` of blue, green and red, in that order.
+    private static func colourCell(_ packed: UInt32, bits: Int) -> Int {
+        let shift = UInt32(8 - bits)
+        let mask = UInt32(1 << bits - 1)
+        return Int(packed >> (16 + shift) & mask) << (2 * bits) | Int(packed >> (8 + shift) & mask) << bits
+            | Int(packed >> shift & mask)
+    }
+
+    /// The centre of colour cell `cell` of `bits` a channel, as red, green, blue.
+    private static func centre(ofCell cell: Int, bits: Int) -> (Double, Double, Double) {
+        let mask = 1 << bits - 1
+        let half = 1 << (7 - bits)
+        func channel(_ value: Int) -> Double { Double(value << (8 - bits) | half) }
+        return (channel(cell & mask), channel(cell >> bits & mask), channel(cell >> (2 * bits) & mask))
     }
     private static let alphaClasses = 33
-    private static let cellsPerClass = 1 << 15
 
     /// Tables of `cellsPerClass` entries for only the alpha classes that occur (most pictures
     /// have one or two of the 33), so a small picture does not clear a table of a million cells.
@@ -41,24 +58,28 @@ package struct PaletteQuantizer {
         private(set) var entries: [Entry] = []
         private var slots = [Int](repeating: -1, count: PaletteQuantizer.alphaClasses)
         private let empty: Entry
+        private let cellsPerClass: Int
 
-        init(empty: Entry) { self.empty = empty }
+        init(empty: Entry, cellBits: Int) {
+            self.empty = empty
+            cellsPerClass = 1 << (3 * cellBits)
+        }
 
         /// The index of `alphaClass`'s cell `colourCell` in ``entries``, the class's table made
         /// on first use.
         mutating func index(alphaClass: Int, colourCell: Int) -> Int {
             var slot = slots[alphaClass]
             if slot < 0 {
-                slot = entries.count / PaletteQuantizer.cellsPerClass
+                slot = entries.count / cellsPerClass
                 slots[alphaClass] = slot
-                entries += repeatElement(empty, count: PaletteQuantizer.cellsPerClass)
+                entries += repeatElement(empty, count: cellsPerClass)
             }
-            return slot << 15 | colourCell
+            return slot * cellsPerClass + colourCell
         }
 
         /// Each class that occurs, in ascending order, with where its table starts.
         var classes: [(alphaClass: Int, start: Int)] {
-            slots.indices.compactMap { slots[$0] >= 0 ? ($0, slots[$0] << 15) : nil }
+            slots.indices.compactMap { slots[$0] >= 0 ? ($0, slots[$0] * cellsPerClass) : nil }
         }
 
         subscript(index: Int) -> Entry {
@@ -82,13 +103,12 @@ package struct PaletteQuantizer {
         }
     }
 
-    /// One occupied histogram cell: its key (the alpha class above 15 bits of colour, 5 of each
-    /// channel), how many pixels it holds and their mean colour.
+    /// One occupied histogram cell: whether its pixels are opaque, how many it holds and their
+    /// mean colour.
     fileprivate struct Cell: Sendable {
-        var key: Int
+        var isOpaque: Bool
         var count: Int
         var mean: SIMD4<Double>
-        var isOpaque: Bool { key >> 15 == 0 }
     }
 
     /// The colours a palette is chosen from: each occupied histogram cell with the weighted sums
@@ -97,10 +117,14 @@ package struct PaletteQuantizer {
         fileprivate let cells: [Cell]
     }
 
-    /// The histogram of `frames`: pixels unchanged since the last frame were counted there, so
-    /// only what changes adds weight, as it does to the file; frame 0 counts whole.
-    package static func histogram(of frames: [[UInt8]]) -> Histogram {
-        var stats = ClassTables(empty: CellStats())
+    /// The histogram of `frames` in cells of `cellBits` bits a channel: pixels unchanged since
+    /// the last frame were counted there, so only what changes adds weight, as it does to the
+    /// file; frame 0 counts whole.
+    package static func histogram(of frames: [[UInt8]], cellBits: Int = 5) -> Histogram {
+        // Each occupied cell's sums, in the order first met; the tables map a cell to its place.
+        var places = ClassTables<Int32>(empty: -1, cellBits: cellBits)
+        var keys: [Int] = []
+        var stats: [CellStats] = []
         for (index, frame) in frames.enumerated() {
             frames[max(0, index - 1)].withUnsafeBytes { before in
                 frame.withUnsafeBytes { raw in
@@ -108,17 +132,24 @@ package struct PaletteQuantizer {
                     let pixels = raw.bindMemory(to: UInt32.self)
                     for i in pixels.indices where pixels[i] >> 24 != 0 && (index == 0 || pixels[i] != old[i]) {
                         let value = pixels[i]
-                        stats[stats.index(alphaClass: alphaClass(value), colourCell: colourCell(value))].add(value)
+                        let alphaClass = alphaClass(value)
+                        let colourCell = colourCell(value, bits: cellBits)
+                        let slot = places.index(alphaClass: alphaClass, colourCell: colourCell)
+                        var place = Int(places[slot])
+                        if place < 0 {
+                            place = stats.count
+                            places[slot] = Int32(place)
+                            stats.append(CellStats())
+                            keys.append(alphaClass << (3 * cellBits) | colourCell)
+                        }
+                        stats[place].add(value)
                     }
                 }
             }
         }
-        var cells: [Cell] = []
-        for (alphaClass, start) in stats.classes {
-            for colour in 0..<cellsPerClass where stats[start | colour].count > 0 {
-                let cellStats = stats[start | colour]
-                cells.append(Cell(key: alphaClass << 15 | colour, count: cellStats.count, mean: cellStats.mean))
-            }
+        // In the order of their keys (alpha class, then colour), as a palette's cut expects.
+        let cells = keys.indices.sorted { keys[$0] < keys[$1] }.map { place in
+            Cell(isOpaque: keys[place] >> (3 * cellBits) == 0, count: stats[place].count, mean: stats[place].mean)
         }
         return Histogram(cells: cells)
     }
@@ -126,7 +157,7 @@ package struct PaletteQuantizer {
     /// `frames` (rows of `width` pixels) with every pixel replaced by its palette colour;
     /// `histogram` must be that of `frames` (made here when not given).
     package func quantize(_ frames: [[UInt8]], width: Int, histogram: Histogram? = nil) -> [[UInt8]] {
-        remap(frames, width: width, palette: palette(histogram ?? Self.histogram(of: frames)))
+        remap(frames, width: width, palette: palette(histogram ?? Self.histogram(of: frames, cellBits: cellBits)))
     }
 
     /// The colours chosen for `histogram`'s frames. Mapping is pixel by pixel, so any subset of
@@ -318,7 +349,7 @@ package struct PaletteQuantizer {
         }
         // Each cell's colour once it has been worked out (0: not yet; a palette colour is
         // never 0, its alpha being at least 1).
-        var lookup = ClassTables<UInt32>(empty: 0)
+        var lookup = ClassTables<UInt32>(empty: 0, cellBits: cellBits)
         let search = NearestSearch(palette)
         return frames.map { frame in
             var out = frame
@@ -329,13 +360,12 @@ package struct PaletteQuantizer {
                     if value >> 24 == 0 { pixels[i] = 0; continue }
                     let shown = amplitude > 0 ? dithered(value, i) : value
                     let alphaClass = Self.alphaClass(shown)
-                    let colourCell = Self.colourCell(shown)
+                    let colourCell = Self.colourCell(shown, bits: cellBits)
                     let slot = lookup.index(alphaClass: alphaClass, colourCell: colourCell)
                     if lookup[slot] == 0 {
+                        let (red, green, blue) = Self.centre(ofCell: colourCell, bits: cellBits)
                         let centre = SIMD4<Double>(
-                            Double((colourCell & 0x1F) << 3 | 4), Double((colourCell >> 5 & 0x1F) << 3 | 4),
-                            Double((colourCell >> 10 & 0x1F) << 3 | 4),
-                            alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
+                            red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
                         lookup[slot] = packed[search.nearest(centre, opaque: alphaClass == 0)]
                     }
                     pixels[i] = lookup[slot]

@@ -137,6 +137,66 @@ struct TerminalGraphicsTests {
         }
     }
 
+    /// chafa's sixel of `sticker`'s first frame at its own size: chafa on a pseudo-terminal of
+    /// 6 x 6 pixel cells (408 and 618 are multiples of 6), `--size` the sticker's side in cells.
+    static func chafaSixel(_ sticker: String, side: Int) throws -> [UInt8] {
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        let cells = side / 6
+        var size = winsize(
+            ws_row: UInt16(cells + 4), ws_col: UInt16(cells + 4), ws_xpixel: UInt16(6 * (cells + 4)),
+            ws_ypixel: UInt16(6 * (cells + 4)))
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let pid = try PreviewTests.spawn(
+            ["/usr/bin/chafa", "-f", "sixels", "--animate", "off", "--size", "\(cells)x\(cells)", sticker],
+            stdout: slave,
+            stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], newSession: true)
+        let output = PreviewTests.readToEnd(master)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status == 0, "chafa exit status \(status)")
+        guard
+            let start = output.indices.first(where: {
+                output[$0] == 0x1B && output.indices.contains($0 + 1) && output[$0 + 1] == 0x50
+            })
+        else { return [] }
+        return Array(output[start...])
+    }
+
+    @Test(
+        "sixel against chafa's, frame 0 at the sticker's own size: equal or better PSNR everywhere, and no more bytes wherever chafa shows every visible pixel",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chafa"), "needs chafa: make test installs it"))
+    func sixelAgainstChafa() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, side) in [
+            ("01-bouncing-blob.png", 408), ("02-spinning-star.gif", 408), ("03-beating-heart.png", 618),
+            ("04-party-popper.gif", 618), ("05-still-blob.png", 408), ("06-blob-card.jpg", 408)
+        ] {
+            let sticker = CLITests.samplePack.appendingPathComponent(name).path
+            let ours = folder.appendingPathComponent("ours.sixel")
+            let theirs = folder.appendingPathComponent("chafa.sixel")
+            try Self.preview([sticker, "--graphics", "sixel"], into: ours)
+            try Data(try Self.chafaSixel(sticker, side: side)).write(to: theirs)
+            let oursFacts = try Self.comparisons(Self.decode("sixel", ours, reference: sticker)).first ?? [:]
+            let theirFacts = try Self.comparisons(Self.decode("sixel", theirs, reference: sticker)).first ?? [:]
+            #expect(oursFacts["sameSize"] as? Bool == true && theirFacts["sameSize"] as? Bool == true, "\(name)")
+            #expect(oursFacts["visibilityMismatches"] as? Int == 0, "\(name): \(oursFacts)")
+            let oursPSNR = oursFacts["psnr"] as? Double ?? 0
+            let theirPSNR = theirFacts["psnr"] as? Double ?? 99
+            #expect(oursPSNR >= theirPSNR, "\(name): ours \(oursPSNR) dB, chafa's \(theirPSNR) dB")
+            // chafa leaves translucent pixels unpainted (the heart's halo, the blobs' soft
+            // edges): a picture with less in it is no measure of bytes.
+            if theirFacts["visibilityMismatches"] as? Int == 0 {
+                let oursBytes = try Data(contentsOf: ours).count
+                let theirBytes = try Data(contentsOf: theirs).count
+                #expect(oursBytes <= theirBytes, "\(name): ours \(oursBytes) bytes, chafa's \(theirBytes)")
+            }
+        }
+    }
+
     @Test("bytes for a whole loop against what chafa sends a frame: the terminal plays what was sent once")
     func bytesPerLoop() throws {
         let folder = CLITests.temporaryDirectory()

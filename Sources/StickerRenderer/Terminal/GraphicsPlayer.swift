@@ -257,7 +257,7 @@ struct SixelUpdate {
     init?(from previous: RGBAImage?, to image: RGBAImage, cellHeight: Int, backdrop: CellGrid.RGB) {
         guard let previous, previous.width == image.width, previous.height == image.height else {
             firstRow = 0
-            sixel = SixelEncoder.encode(IndexedImage(image, over: backdrop.tuple))
+            sixel = SixelEncoder.encode(IndexedImage(image, over: backdrop.tuple, palette: SixelEncoder.palette))
             return
         }
         guard let changed = KittyGraphics.changedRect(from: previous, to: image) else { return nil }
@@ -273,7 +273,7 @@ struct SixelUpdate {
                 for i in new.indices where new[i] >> 24 == 0 && old[top * image.width + i] >> 24 != 0 { new[i] = fill }
             }
         }
-        sixel = SixelEncoder.encode(IndexedImage(part, over: backdrop.tuple))
+        sixel = SixelEncoder.encode(IndexedImage(part, over: backdrop.tuple, palette: SixelEncoder.palette))
     }
 }
 

@@ -5,6 +5,11 @@ import StickerPixels
 /// transparent pixels show through), raster attributes for square pixels and the size, the
 /// palette as RGB percentages, then six-row bands, one colour at a time, runs as `!count`.
 package enum SixelEncoder {
+    /// The palette a picture of many colours is given: the fewest colours (32, 64, 128, 256)
+    /// within 45 dB of it, where a step between neighbouring colours is below what the eye
+    /// tells apart, since every colour in a band costs a pass over it.
+    package static let palette = IndexedImage.Palette.fewest(psnr: 45)
+
     /// The whole image as one escape sequence.
     package static func encode(_ image: IndexedImage) -> String {
         var out: [UInt8] = Array("\u{1B}P0;1;0q\"1;1;\(image.width);\(image.height)".utf8)
