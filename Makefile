@@ -7,12 +7,12 @@ SWIFT ?= swift
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
                 libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa timg chromium tidy man-db \
-                xvfb xterm kitty konsole x11-apps x11-utils
+                xvfb xterm kitty konsole x11-apps x11-utils valgrind
 SAMPLE_PACK := corpus/sample-pack
 SAMPLE_CATALOG := corpus/Sample.xcstickers
 DEMO_OUT := .build-demo
 
-.PHONY: demo test deps system-deps python-deps peer-deps install uninstall man man-tool api-docs lint format build release-build corpus docs performance bench-corpus bench clean
+.PHONY: demo test instruction-guard instruction-counts deps system-deps python-deps peer-deps install uninstall man man-tool api-docs lint format build release-build corpus docs performance bench-corpus bench clean
 
 demo: deps release-build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
@@ -56,6 +56,7 @@ demo: deps release-build
 # folder: the sweeps over every prefix of the corpus and the conformance suites run several
 # times faster than in a debug build, and the release build used by demo and bench is untouched.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
+TEST_BINARY := .build-test/release/stickers
 
 # The third-party conformance suites are not in the repository: tests that need a missing one
 # are skipped, and the last line says which and how to get them (scripts/get-conformance.sh).
@@ -65,6 +66,17 @@ test: deps peer-deps man-tool
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$$(nproc) $(SWIFT) test --skip-build $(TEST_FLAGS) --parallel --num-workers 2
 	@scripts/conformance-status.sh
+	@python3 scripts/instruction-guard.py --stickers $(TEST_BINARY)
+
+# The slowdown guard alone: instructions per decode under cachegrind against
+# Benchmarks/Thresholds/instructions.json (`make instruction-counts` records them anew).
+instruction-guard:
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	python3 scripts/instruction-guard.py --stickers $(TEST_BINARY)
+
+instruction-counts:
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	python3 scripts/instruction-guard.py --stickers $(TEST_BINARY) --update
 
 deps: system-deps python-deps
 

@@ -158,6 +158,17 @@ package struct BenchRunner: Sendable {
             peakBytes: peak, baselineAgrees: agrees, parallelIdentical: parallelIdentical, repeats: repeats)
     }
 
+    /// Decodes `path` with ours alone, on one thread, `repeats` times into one canvas, untimed;
+    /// the frames decoded in all. Two runs that differ only in `repeats` differ only by the
+    /// decodes: what the instruction-count guard counts.
+    package static func decodeOnly(path: String, repeats: Int) throws -> Int {
+        let decoder = try AnimationDecoder(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        var canvas: [UInt8] = []
+        var frames = 0
+        for _ in 0..<repeats { try decoder.forEachFrame(threads: 1, reusing: &canvas) { _ in frames += 1 } }
+        return frames
+    }
+
     /// `repeats` decodes at the median of `perDecode` (seconds per decode of each turn); nil
     /// when the decoder did not run.
     private static func allRepeats(_ perDecode: [Double], _ repeats: Int) -> Double? {

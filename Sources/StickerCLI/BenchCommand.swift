@@ -59,6 +59,17 @@ public struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds of playback per --preview run.")
     public var seconds = 4.0
 
+    /// Another `stickers` binary to take turns with (decoding only).
+    @Option(
+        help: ArgumentHelp(
+            "Time this build against another stickers binary (an older commit's or a release's): both decode each file on one thread as their own bench --json measures it, taking turns file by file for --rounds rounds, and the table gives each side's MP/s and the ratio with its spread.",
+            valueName: "binary"))
+    public var against: String?
+
+    /// Rounds of --against.
+    @Option(help: "Rounds for --against (each binary runs each file once a round).")
+    public var rounds = 7
+
     /// Emit JSON.
     @Flag(help: "Print JSON instead of a table.")
     public var json = false
@@ -80,10 +91,16 @@ public struct BenchCommand: ParsableCommand {
         case review
         /// The terminal preview against chafa.
         case preview
+        /// Ours alone on one thread, no timing: the work the instruction-count guard counts.
+        case oursOnly
 
         /// `--fit-peer` for ``fitPeer``; each other case's own name.
         public static func name(for value: Mode) -> NameSpecification {
-            value == .fitPeer ? .customLong("fit-peer") : .long
+            switch value {
+            case .fitPeer: return .customLong("fit-peer")
+            case .oursOnly: return .customLong("ours-only")
+            default: return .long
+            }
         }
 
         /// Each flag's help.
@@ -106,6 +123,9 @@ public struct BenchCommand: ParsableCommand {
             case .preview:
                 return
                     "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame, in half blocks and with each graphics protocol."
+            case .oursOnly:
+                return
+                    "Decode the files with ours alone, on one thread, --repeat times each, untimed, and print each file's frames: the work scripts/instruction-guard.py counts under cachegrind."
             }
         }
     }
@@ -117,6 +137,8 @@ public struct BenchCommand: ParsableCommand {
         guard mode == .fitPeer || (stickerConvert == nil && keep == nil) else {
             throw ValidationError("--sticker-convert and --keep go with --fit-peer.")
         }
+        guard against == nil || mode == .decode else { throw ValidationError("--against goes with --decode.") }
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
     }
 
     /// The sticker-convert program --fit-peer would run (`--sticker-convert` aside), or nil
@@ -175,7 +197,21 @@ public struct BenchCommand: ParsableCommand {
                 return (result, RenderBench.text(result))
             }
         case .decode:
-            try measureDecoding()
+            if let against {
+                try compare(against: against)
+            } else {
+                try measureDecoding()
+            }
+        case .oursOnly:
+            for file in try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths) {
+                do {
+                    print(
+                        "\(URL(fileURLWithPath: file).lastPathComponent) \(try BenchRunner.decodeOnly(path: file, repeats: repeats))"
+                    )
+                } catch let error as CodecError {
+                    throw CLIError(path: file, error)
+                }
+            }
         }
     }
 
@@ -197,6 +233,25 @@ public struct BenchCommand: ParsableCommand {
             json
                 ? try BenchReport.json(results, threads: threads, limits: limits)
                 : BenchReport.text(results, threads: threads, limits: limits))
+    }
+
+    /// This build against `other`, file by file in turns (see ``ABBench``).
+    private func compare(against other: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: other) else {
+            throw CLIError("\(other): not an executable file")
+        }
+        guard let this = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            throw CLIError("cannot find this executable (/proc/self/exe) to run it as a child")
+        }
+        let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
+        guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
+        let result: ABBench.Result
+        do {
+            result = try ABBench.run(files: files, this: this, other: other, rounds: rounds, repeats: repeats)
+        } catch let failure as ABBench.Failure {
+            throw CLIError(failure.description)
+        }
+        try emit(result, text: ABBench.text(result))
     }
 
     /// Runs a benchmark over a pack (the first path, else the sample pack) that may also run

@@ -325,4 +325,84 @@ struct FitPeerBenchTests {
                 && result.stderr.contains("scripts/setup-sticker-convert.sh"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    @Test(
+        "--ours-only decodes each file with ours alone, --repeat times: the frames it printed are the files' frames times the repeats"
+    )
+    func oursOnly() throws {
+        let result = try CLITests.runExecutable(["bench", "--ours-only", CLITests.samplePack.path, "--repeat", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Frames as Pillow counts them: 12, 16, 10 and 8 in the animations, 1 in each still.
+        #expect(
+            result.stdout.split(separator: "\n") == [
+                "01-bouncing-blob.png 36", "02-spinning-star.gif 48", "03-beating-heart.png 30",
+                "04-party-popper.gif 24",
+                "05-still-blob.png 3", "06-blob-card.jpg 3"
+            ], "\(result.stdout)")
+    }
+
+    @Test(
+        "--against takes turns with another binary: each file's MP/s a round on both sides and their ratios; against itself the ratios sit around 1"
+    )
+    func against() throws {
+        let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        let me = try PreviewTests.executable()
+        let result = try CLITests.runExecutable([
+            "bench", star, "--against", me, "--rounds", "3", "--repeat", "2", "--json"
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["rounds"] as? Int == 3 && document["against"] as? String == me)
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.count == 1 && files.first?["name"] as? String == "02-spinning-star.gif")
+        let this = files.first?["this"] as? [Double] ?? []
+        let other = files.first?["other"] as? [Double] ?? []
+        let ratios = files.first?["ratios"] as? [Double] ?? []
+        #expect(this.count == 3 && other.count == 3 && this.allSatisfy { $0 > 0 } && other.allSatisfy { $0 > 0 })
+        #expect(ratios.count == 3 && zip(ratios, zip(this, other)).allSatisfy { abs($0 - $1.0 / $1.1) < 1e-9 })
+        // The same binary: no ratio can be far from 1 unless the machine is very busy, so this only
+        // checks they are finite and positive.
+        #expect(ratios.allSatisfy { $0.isFinite && $0 > 0 })
+        let refused = try CLITests.runExecutable(["bench", "--render", "--against", me])
+        #expect(refused.status == 64 && refused.stderr.contains("--against"))
+        let missing = try CLITests.runExecutable(["bench", star, "--against", "/no/such/stickers"])
+        #expect(missing.status == 1 && missing.stderr.contains("/no/such/stickers"))
+    }
+
+    @Test(
+        "the instruction guard counts a file's decodes under cachegrind, writes them with --update, fails when they rise over what is recorded and not when they fall",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind"),
+            "needs valgrind: make test installs it"))
+    func instructionGuard() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = CLITests.repoRoot.appendingPathComponent("scripts/instruction-guard.py").path
+        let thresholds = folder.appendingPathComponent("instructions.json")
+        let base = [
+            "python3", script, "--stickers", try PreviewTests.executable(), "--thresholds", thresholds.path, "--only",
+            "05-still-blob.png"
+        ]
+        let update = try TestProcess.capture(base + ["--update"])
+        try #require(update.status == 0, "\(update.stdout) \(update.stderr)")
+        let recorded = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: thresholds)) as? [String: Any])
+        let counts = try #require(recorded["instructionsPerDecode"] as? [String: Int])
+        let count = try #require(counts["05-still-blob.png"])
+        // A 408 x 408 PNG: at least a few instructions a pixel, and well under a thousand.
+        #expect(count > 408 * 408 && count < 1000 * 408 * 408, "\(count)")
+        #expect(try TestProcess.capture(base).status == 0, "the same counts pass")
+        func record(_ scaled: Double) throws {
+            var changed = recorded
+            changed["instructionsPerDecode"] = ["05-still-blob.png": Int(Double(count) * scaled)]
+            try JSONSerialization.data(withJSONObject: changed).write(to: thresholds)
+        }
+        try record(0.9)
+        let rose = try TestProcess.capture(base)
+        #expect(rose.status != 0 && rose.stderr.contains("05-still-blob.png"), "\(rose.stdout) \(rose.stderr)")
+        try record(1.1)
+        let fell = try TestProcess.capture(base)
+        #expect(fell.status == 0 && fell.stdout.contains("fell"), "\(fell.stdout) \(fell.stderr)")
+    }
 }
