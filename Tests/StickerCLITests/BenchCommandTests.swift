@@ -405,4 +405,15 @@ struct FitPeerBenchTests {
         let fell = try TestProcess.capture(base)
         #expect(fell.status == 0 && fell.stdout.contains("fell"), "\(fell.stdout) \(fell.stderr)")
     }
+
+    @Test("scripts/wuffs-bench.sh never downloads: without a wuffs 0.4 checkout it fails and says how to clone one")
+    func wuffsScriptNeedsACheckout() throws {
+        let script = CLITests.repoRoot.appendingPathComponent("scripts/wuffs-bench.sh").path
+        let result = try TestProcess.capture(["bash", script, "/no/such/wuffs"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(
+            result.stderr.contains("release/c/wuffs-v0.4.c")
+                && result.stderr.contains("git clone --depth 1 --branch v0.4.0-alpha.9 https://github.com/google/wuffs"),
+            "\(result.stderr)")
+    }
 }
