@@ -76,7 +76,6 @@ struct ThorVGOracleTests {
         #expect(meta["width"] as? Int == decoder.info.width && meta["height"] as? Int == decoder.info.height)
         var iterator = decoder.makeFrameIterator()
         var index = 0
-        var worst = Double.infinity
         while let frame = try iterator.next(), index < (meta["frames"] as? Int ?? 0) {
             let straight = [UInt8](
                 try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))

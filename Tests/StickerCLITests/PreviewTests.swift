@@ -4,6 +4,10 @@ import StickerCLI
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `stickers preview` as a user sees it: inside a real terminal (tmux), read back with
 /// `capture-pane`: the picture fits the window, re-fits after a resize, and Ctrl-C restores
 /// the screen and the cursor. Plus the not-a-terminal path and errors.
@@ -253,6 +257,20 @@ struct PreviewTests {
             throw CLIError("the pseudo-terminal could not be set up")
         }
         return (master, "/dev/pts/\(number)")
+    }
+
+    /// Reads from `master` onto `heard` until `done` holds for all read so far, the writer
+    /// closes, or 60 seconds pass with nothing to read.
+    static func collect(_ master: Int32, onto heard: inout [UInt8], until done: (String) -> Bool) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !done(String(decoding: heard, as: UTF8.self)) {
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 60_000) > 0 else { return }
+            let count = Glibc.read(master, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            heard += buffer[0..<count]
+        }
     }
 
     /// Everything written to a pseudo-terminal's slave, read from its `master` until every

@@ -282,15 +282,7 @@ struct GraphicsDetectionTests {
             stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"] + environment, newSession: true)
         // Wait for the whole question (it ends with the device attributes request), then answer.
         var heard: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: heard, as: UTF8.self).contains("\u{1B}[c") {
-            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 60_000) > 0 else { break }
-            let count = read(master, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            heard += buffer[0..<count]
-        }
+        PreviewTests.collect(master, onto: &heard) { $0.contains("\u{1B}[c") }
         #expect(String(decoding: heard, as: UTF8.self).contains(KittyGraphics.query), "the kitty query was asked")
         for reply in replies {
             _ = Array(reply.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -429,16 +421,8 @@ struct GraphicsPlaybackTests {
             "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\\u{1B}[?62;1;4c"
         ]
         var heard: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         for (number, reply) in replies.enumerated() {
-            while String(decoding: heard, as: UTF8.self).components(separatedBy: "\u{1B}[c").count - 1 <= number {
-                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 60_000) > 0 else { break }
-                let count = read(master, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                heard += buffer[0..<count]
-            }
+            PreviewTests.collect(master, onto: &heard) { $0.components(separatedBy: "\u{1B}[c").count - 1 > number }
             _ = Array(reply.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
         }
         heard += PreviewTests.readToEnd(master)
@@ -514,17 +498,9 @@ struct GraphicsPlaybackTests {
             [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], stdout: slave, stderr: slave,
             environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"], newSession: true)
         var heard: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         /// Reads until `count` animations have been started.
         func readUntil(started count: Int) {
-            while String(decoding: heard, as: UTF8.self).components(separatedBy: ",s=3,").count - 1 < count {
-                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 60_000) > 0 else { return }
-                let read = Glibc.read(master, &buffer, buffer.count)
-                if read < 0 && errno == EINTR { continue }
-                guard read > 0 else { return }
-                heard += buffer[0..<read]
-            }
+            PreviewTests.collect(master, onto: &heard) { $0.components(separatedBy: ",s=3,").count - 1 >= count }
         }
         readUntil(started: 1)
         // 40 x 12 cells of 10 x 20 pixels: the kernel sends SIGWINCH to the player.
@@ -564,15 +540,7 @@ struct GraphicsPlaybackTests {
             environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"], newSession: true)
         // Wait for the animation's start, then interrupt.
         var heard: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !String(decoding: heard, as: UTF8.self).contains(",s=3,") {
-            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 60_000) > 0 else { break }
-            let count = read(master, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            heard += buffer[0..<count]
-        }
+        PreviewTests.collect(master, onto: &heard) { $0.contains(",s=3,") }
         kill(pid, SIGINT)
         let rest = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
         var status: Int32 = 0
