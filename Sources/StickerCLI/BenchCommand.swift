@@ -203,7 +203,7 @@ public struct BenchCommand: ParsableCommand {
                 try measureDecoding()
             }
         case .oursOnly:
-            for file in try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths) {
+            for file in try imageFiles() {
                 do {
                     print(
                         "\(URL(fileURLWithPath: file).lastPathComponent) \(try BenchRunner.decodeOnly(path: file, repeats: repeats))"
@@ -217,8 +217,7 @@ public struct BenchCommand: ParsableCommand {
 
     /// The decoders against the libpng and giflib baselines, on every file of the paths.
     private func measureDecoding() throws {
-        let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
-        guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
+        let files = try imageFiles()
         let runner = BenchRunner(threads: threads, repeats: repeats)
         var results: [BenchResult] = []
         for file in files {
@@ -240,11 +239,10 @@ public struct BenchCommand: ParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: other) else {
             throw CLIError("\(other): not an executable file")
         }
-        guard let this = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+        guard let this = Self.thisExecutable else {
             throw CLIError("cannot find this executable (/proc/self/exe) to run it as a child")
         }
-        let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
-        guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
+        let files = try imageFiles()
         let result: ABBench.Result
         do {
             result = try ABBench.run(files: files, this: this, other: other, rounds: rounds, repeats: repeats)
@@ -259,7 +257,7 @@ public struct BenchCommand: ParsableCommand {
     private func emitPackBench<Result: Encodable>(
         _ measure: (_ pack: String, _ executable: String?) throws -> (Result, String)
     ) throws {
-        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let executable = Self.thisExecutable
         let measured: (Result, String)
         do {
             measured = try measure(paths.first ?? "corpus/sample-pack", executable)
@@ -278,6 +276,19 @@ public struct BenchCommand: ParsableCommand {
         } else {
             print(text)
         }
+    }
+
+    /// This executable's path, for running it again as a child; nil when /proc cannot tell.
+    static var thisExecutable: String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
+    /// The image files the decoding modes measure: the paths' (see ``expand(_:)``), else the
+    /// sample pack's; an error when there are none.
+    private func imageFiles() throws -> [String] {
+        let files = try Self.expand(paths.isEmpty ? ["corpus/sample-pack"] : paths)
+        guard !files.isEmpty else { throw CLIError("no image files to benchmark") }
+        return files
     }
 
     /// Files as given, and the image files inside folders (recursively, sorted).

@@ -2,9 +2,9 @@
 /// APNG palette), choosing the colours in premultiplied space: a translucent pixel's error
 /// is weighed by how much it shows.
 ///
-/// Median cut over a histogram of cells of ``cellBits`` bits a channel (alpha kept apart: fully transparent pixels get
-/// their own exact entry and opaque pixels only ever map to opaque entries, so a sticker's
-/// edges never turn see-through), then a few weighted k-means passes over the cells. Pixels map
+/// Median cut over a histogram of cells of ``cellBits`` bits a channel (alpha kept apart: fully
+/// transparent pixels get their own exact entry and opaque pixels only ever map to opaque
+/// entries, so a sticker's edges never turn see-through), then a few weighted k-means passes over the cells. Pixels map
 /// to the nearest colour of their cell; with ``dither``, after an ordered (Bayer) offset that
 /// depends only on the pixel's place, so a pixel that does not change keeps its colour from
 /// frame to frame: no crawling noise, and the encoder still crops what did not change.
@@ -16,9 +16,10 @@ package struct PaletteQuantizer {
     /// Whether colours are dithered (ordered, 8 x 8 Bayer) before they are mapped.
     package var dither = false
     /// Bits of each colour channel a histogram cell keeps, 5 or 6: 6 tells apart the colours
-    /// of a smooth gradient that 5 would merge (up to 4 levels off, not 8), for tables of 262,144
-    /// cells an alpha class instead of 32,768 (10 MB instead of 1.3 MB for the histogram), so
-    /// it suits pictures with few alpha classes (opaque ones, as a terminal shows them).
+    /// of a smooth gradient that 5 would merge (up to 4 levels off, not 8), for tables of
+    /// 262,144 cells an alpha class instead of 32,768 (1 MB each for the histogram's places and
+    /// the mapping's lookup instead of 128 KB), so it suits pictures with few alpha classes
+    /// (opaque ones, as a terminal shows them).
     package var cellBits = 5
 
     /// A quantizer to `maxColors` colours, dithered or not, binning colours by `cellBits` bits.
@@ -55,7 +56,7 @@ package struct PaletteQuantizer {
     /// Tables of `cellsPerClass` entries for only the alpha classes that occur (most pictures
     /// have one or two of the 33), so a small picture does not clear a table of a million cells.
     private struct ClassTables<Entry> {
-        private(set) var entries: [Entry] = []
+        private var entries: [Entry] = []
         private var slots = [Int](repeating: -1, count: PaletteQuantizer.alphaClasses)
         private let empty: Entry
         private let cellsPerClass: Int
@@ -65,7 +66,7 @@ package struct PaletteQuantizer {
             cellsPerClass = 1 << (3 * cellBits)
         }
 
-        /// The index of `alphaClass`'s cell `colourCell` in ``entries``, the class's table made
+        /// The index of `alphaClass`'s cell `colourCell` in the entries, the class's table made
         /// on first use.
         mutating func index(alphaClass: Int, colourCell: Int) -> Int {
             var slot = slots[alphaClass]
@@ -75,11 +76,6 @@ package struct PaletteQuantizer {
                 entries += repeatElement(empty, count: cellsPerClass)
             }
             return slot * cellsPerClass + colourCell
-        }
-
-        /// Each class that occurs, in ascending order, with where its table starts.
-        var classes: [(alphaClass: Int, start: Int)] {
-            slots.indices.compactMap { slots[$0] >= 0 ? ($0, slots[$0] * cellsPerClass) : nil }
         }
 
         subscript(index: Int) -> Entry {
