@@ -259,6 +259,27 @@ struct PreviewTests {
         return (master, "/dev/pts/\(number)")
     }
 
+    /// `argv` as the leader of a new session on a new pseudo-terminal of `columns` x `rows`
+    /// cells and `pixels` (its window size, as TIOCGWINSZ reports it), its output and errors
+    /// to the terminal: the terminal's side to read and answer (the caller closes it), and the
+    /// process.
+    static func spawnOnTerminal(
+        _ argv: [String], columns: Int, rows: Int, pixels: (width: Int, height: Int), environment: [String]
+    ) throws -> (master: Int32, pid: pid_t) {
+        let (master, slave) = try pseudoTerminal()
+        var size = winsize(
+            ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels.width),
+            ws_ypixel: UInt16(pixels.height))
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        do {
+            let pid = try spawn(argv, stdout: slave, stderr: slave, environment: environment, newSession: true)
+            return (master, pid)
+        } catch {
+            close(master)
+            throw error
+        }
+    }
+
     /// Reads from `master` onto `heard` until `done` holds for all read so far, the writer
     /// closes, or 60 seconds pass with nothing to read.
     static func collect(_ master: Int32, onto heard: inout [UInt8], until done: (String) -> Bool) {

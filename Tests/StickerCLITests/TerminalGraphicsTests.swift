@@ -140,17 +140,12 @@ struct TerminalGraphicsTests {
     /// chafa's sixel of `sticker`'s first frame at its own size: chafa on a pseudo-terminal of
     /// 6 x 6 pixel cells (408 and 618 are multiples of 6), `--size` the sticker's side in cells.
     static func chafaSixel(_ sticker: String, side: Int) throws -> [UInt8] {
-        let (master, slave) = try PreviewTests.pseudoTerminal()
-        defer { close(master) }
         let cells = side / 6
-        var size = winsize(
-            ws_row: UInt16(cells + 4), ws_col: UInt16(cells + 4), ws_xpixel: UInt16(6 * (cells + 4)),
-            ws_ypixel: UInt16(6 * (cells + 4)))
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let pid = try PreviewTests.spawn(
+        let (master, pid) = try PreviewTests.spawnOnTerminal(
             ["/usr/bin/chafa", "-f", "sixels", "--animate", "off", "--size", "\(cells)x\(cells)", sticker],
-            stdout: slave,
-            stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], newSession: true)
+            columns: cells + 4, rows: cells + 4, pixels: (6 * (cells + 4), 6 * (cells + 4)),
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"])
+        defer { close(master) }
         let output = PreviewTests.readToEnd(master)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -273,13 +268,10 @@ struct GraphicsDetectionTests {
     /// answering its question with `replies` (each written once the one before is read);
     /// returns what it printed.
     static func detect(replies: [String], pixels: (Int, Int) = (0, 0), environment: [String] = []) throws -> String {
-        let (master, slave) = try PreviewTests.pseudoTerminal()
+        let (master, pid) = try PreviewTests.spawnOnTerminal(
+            [try PreviewTests.executable(), "preview", "--detect", CLITests.samplePack.path], columns: 80, rows: 24,
+            pixels: pixels, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"] + environment)
         defer { close(master) }
-        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: UInt16(pixels.0), ws_ypixel: UInt16(pixels.1))
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let pid = try PreviewTests.spawn(
-            [try PreviewTests.executable(), "preview", "--detect", CLITests.samplePack.path], stdout: slave,
-            stderr: slave, environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"] + environment, newSession: true)
         // Wait for the whole question (it ends with the device attributes request), then answer.
         var heard: [UInt8] = []
         PreviewTests.collect(master, onto: &heard) { $0.contains("\u{1B}[c") }
@@ -408,13 +400,10 @@ struct GraphicsPlaybackTests {
     /// status and what it played, without the capabilities question (whose probe adds a frame
     /// to image 32).
     static func playAnsweringAsKonsole(_ arguments: [String]) throws -> (status: Int32, played: String) {
-        let (master, slave) = try PreviewTests.pseudoTerminal()
+        let (master, pid) = try PreviewTests.spawnOnTerminal(
+            [try PreviewTests.executable(), "preview"] + arguments, columns: 100, rows: 30, pixels: (1000, 600),
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"])
         defer { close(master) }
-        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 1000, ws_ypixel: 600)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let pid = try PreviewTests.spawn(
-            [try PreviewTests.executable(), "preview"] + arguments, stdout: slave, stderr: slave,
-            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], newSession: true)
         // Each question ends with CSI c: first the capabilities, then the background.
         let replies = [
             "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[4;600;1000t\u{1B}[?62;1;4c",
@@ -490,13 +479,10 @@ struct GraphicsPlaybackTests {
 
     @Test("a window resize during kitty playback deletes the image and sends the loop again, fitted to the new window")
     func resize() throws {
-        let (master, slave) = try PreviewTests.pseudoTerminal()
+        let (master, pid) = try PreviewTests.spawnOnTerminal(
+            [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], columns: 100, rows: 30,
+            pixels: (1000, 600), environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"])
         defer { close(master) }
-        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 1000, ws_ypixel: 600)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let pid = try PreviewTests.spawn(
-            [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], stdout: slave, stderr: slave,
-            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"], newSession: true)
         var heard: [UInt8] = []
         /// Reads until `count` animations have been started.
         func readUntil(started count: Int) {
@@ -504,7 +490,7 @@ struct GraphicsPlaybackTests {
         }
         readUntil(started: 1)
         // 40 x 12 cells of 10 x 20 pixels: the kernel sends SIGWINCH to the player.
-        size = winsize(ws_row: 12, ws_col: 40, ws_xpixel: 400, ws_ypixel: 240)
+        var size = winsize(ws_row: 12, ws_col: 40, ws_xpixel: 400, ws_ypixel: 240)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         readUntil(started: 2)
         kill(pid, SIGINT)
@@ -531,13 +517,10 @@ struct GraphicsPlaybackTests {
 
     @Test("Ctrl-C during kitty playback deletes the image and exits 130")
     func interrupted() throws {
-        let (master, slave) = try PreviewTests.pseudoTerminal()
+        let (master, pid) = try PreviewTests.spawnOnTerminal(
+            [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], columns: 100, rows: 30,
+            pixels: (1000, 600), environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"])
         defer { close(master) }
-        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 1000, ws_ypixel: 600)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let pid = try PreviewTests.spawn(
-            [try PreviewTests.executable(), "preview", Self.star, "--graphics", "kitty"], stdout: slave, stderr: slave,
-            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-kitty"], newSession: true)
         // Wait for the animation's start, then interrupt.
         var heard: [UInt8] = []
         PreviewTests.collect(master, onto: &heard) { $0.contains(",s=3,") }
