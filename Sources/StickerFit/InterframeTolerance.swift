@@ -32,9 +32,42 @@ enum InterframeTolerance {
         return out
     }
 
+    /// The last two frames `apply` makes of `frames` (at least two), in two buffers rather
+    /// than one a frame: what a sample of a clip needs.
+    static func lastTwo(_ frames: [[UInt8]], tolerance: Int) -> (before: [UInt8], after: [UInt8]) {
+        precondition(frames.count >= 2)
+        guard tolerance > 0 else { return (frames[frames.count - 2], frames[frames.count - 1]) }
+        let limit = UInt32(min(255, tolerance))
+        // Each frame held against the one shown before it, in place: a pixel depends only on
+        // the same pixel of the frame before.
+        var shown = frames[0]
+        for frame in frames[1..<(frames.count - 1)] {
+            shown.withUnsafeMutableBytes { shownBytes in
+                frame.withUnsafeBytes { wantedBytes in
+                    let pixels = shownBytes.bindMemory(to: UInt32.self)
+                    hold(
+                        wanted: wantedBytes.bindMemory(to: UInt32.self), shown: UnsafeBufferPointer(pixels),
+                        into: pixels, tolerance: limit)
+                }
+            }
+        }
+        let last = frames[frames.count - 1]
+        let held = [UInt8](unsafeUninitializedCapacity: last.count) { heldBytes, count in
+            shown.withUnsafeBytes { shownBytes in
+                last.withUnsafeBytes { wantedBytes in
+                    hold(
+                        wanted: wantedBytes.bindMemory(to: UInt32.self), shown: shownBytes.bindMemory(to: UInt32.self),
+                        into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self), tolerance: limit)
+                }
+            }
+            count = last.count
+        }
+        return (shown, held)
+    }
+
     /// The kernel: each pixel of `pixels` is `wanted`'s, or `shown`'s wherever every channel is
     /// within `tolerance` of it, unless that would move an alpha of 0 or 255. The three buffers
-    /// hold the same number of pixels.
+    /// hold the same number of pixels; `shown` may be `pixels` itself.
     private static func hold(
         wanted: UnsafeBufferPointer<UInt32>, shown: UnsafeBufferPointer<UInt32>,
         into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32

@@ -2,17 +2,22 @@ import AnimationCodec
 import StickerPack
 import StickerPixels
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The lossy search: the highest quality whose file fits the budget, not the first candidate
 /// that passes.
 ///
 /// Each family of ``LossyRecipe``s turns one knob from mild to strong (an inter-frame
 /// tolerance; the tolerance over a 256-colour palette; fewer colours; a lower frame rate).
-/// Within a family the mildest recipe that fits is found by bisection on predicted sizes: a
-/// quick estimate (``AnimationEncoder/estimatedBytes(frames:width:height:sampleEvery:level:threads:)``)
+/// Within a family the mildest recipe that fits is found by interpolation on predicted sizes:
+/// a quick estimate from a sample of the frames
+/// (``AnimationEncoder/estimatedBytes(first:pairs:frameCount:width:height:level:threads:)``)
 /// scaled by the ratio of a real encode to its estimate, measured on this sticker. The
 /// families' winners are compared by PSNR against the exact frames at every instant, and only
 /// the best one is written at the strongest level; each real encode corrects the ratio and the
-/// family is bisected again, until the file fits within a few percent of the budget.
+/// family is searched again, until the file fits within a few percent of the budget.
 struct QualitySearch {
     /// The exact scaled frames, repeats merged: what the recipes start from.
     let merged: FrameTimeline
@@ -49,14 +54,16 @@ struct QualitySearch {
     private var estimates: [LossyRecipe: Int] = [:]
     /// Each palette chosen, by size and scaling.
     private var palettes: [QuantizedKey: [SIMD4<Double>]] = [:]
-    /// The last palette's frames at the full rate: a palette family's recipes ask for the same
-    /// palette again (tolerances over it), and each palette's frames cost the whole clip's in
-    /// memory, so only one is kept.
-    private var quantizedFullRate: (key: QuantizedKey, frames: [[UInt8]])?
+    /// The last palette's remapper and the frames it mapped, by index: a palette family's
+    /// recipes ask for the same palette again (tolerances over it, other frame rates), and each
+    /// palette's frames cost up to the whole clip's in memory, so only one palette's are kept.
+    private var paletteFrames: (key: QuantizedKey, remapper: PaletteQuantizer.Remapper, frames: [Int: [UInt8]])?
     /// The palette histogram of the exact frames (`false`) and of the softer-scaled ones (`true`).
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
     private var bounds: [Double: Double] = [:]
+    /// (Reference frame, exact frame shown in its place) -> their squared differences summed.
+    private var pairSquares: [SIMD2<Int>: UInt64] = [:]
 
     /// Files whose strongest-level bytes relate alike to their quick estimate: palette or full
     /// colour, and full colour with fewer levels a channel (which libdeflate's strongest levels
@@ -176,25 +183,36 @@ struct QualitySearch {
     /// The frames `recipe` gives.
     mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
         let start = recipe.softerScaling ? softerMerged ?? merged : merged
-        // Frames are dropped first, so only the frames kept are mapped to the palette (mapping
-        // is pixel by pixel: the same pixels as mapping every frame and dropping after).
+        // Frames are dropped first, so only the frames kept are coloured (colouring is pixel by
+        // pixel: the same pixels as colouring every frame and dropping after).
         var timeline = recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
-        if recipe.precision < 8 { timeline.frames = ColorPrecision.apply(timeline.frames, bits: recipe.precision) }
-        if let colors = recipe.colors {
-            timeline.frames = quantized(
-                timeline.frames, key: QuantizedKey(colors: colors, softerScaling: recipe.softerScaling),
-                from: start, fullRate: recipe.frameStep <= 1)
+        timeline.frames = FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep).map {
+            coloured($0, recipe, from: start)
         }
         timeline.frames = InterframeTolerance.apply(timeline.frames, tolerance: recipe.tolerance)
         return timeline.mergingRepeats()
     }
 
-    /// `frames` (some or all of `start`'s) mapped to the palette `key` names, chosen from all
-    /// of `start`'s frames; full-rate results are kept for the next call.
-    private mutating func quantized(_ frames: [[UInt8]], key: QuantizedKey, from start: FrameTimeline, fullRate: Bool)
-        -> [[UInt8]]
-    {
-        if fullRate, let kept = quantizedFullRate, kept.key == key { return kept.frames }
+    /// Frame `index` of `start` with `recipe`'s colours (its precision or its palette, chosen
+    /// from all of `start`'s frames); before any tolerance.
+    private mutating func coloured(_ index: Int, _ recipe: LossyRecipe, from start: FrameTimeline) -> [UInt8] {
+        var frame = start.frames[index]
+        if recipe.precision < 8 { frame = ColorPrecision.apply([frame], bits: recipe.precision)[0] }
+        guard let colors = recipe.colors else { return frame }
+        let key = QuantizedKey(colors: colors, softerScaling: recipe.softerScaling)
+        guard recipe.precision == 8 else {
+            var once = remapper(key, from: start)
+            return once.map(frame)
+        }
+        if paletteFrames?.key != key { paletteFrames = (key, remapper(key, from: start), [:]) }
+        if let known = paletteFrames!.frames[index] { return known }
+        let mapped = paletteFrames!.remapper.map(frame)
+        paletteFrames!.frames[index] = mapped
+        return mapped
+    }
+
+    /// A remapper to the palette `key` names, chosen from all of `start`'s frames.
+    private mutating func remapper(_ key: QuantizedKey, from start: FrameTimeline) -> PaletteQuantizer.Remapper {
         let quantizer = PaletteQuantizer(maxColors: key.colors, dither: options.dither)
         let palette =
             palettes[key]
@@ -204,9 +222,7 @@ struct QualitySearch {
                 return quantizer.palette(histogram)
             }()
         palettes[key] = palette
-        let mapped = quantizer.remap(frames, width: side, palette: palette)
-        if fullRate { quantizedFullRate = (key, mapped) }
-        return mapped
+        return PaletteQuantizer.Remapper(quantizer, width: side, palette: palette)
     }
 
     /// Plans the file with a greedy search level (libdeflate 4): the choices differ little from
@@ -217,13 +233,38 @@ struct QualitySearch {
             options: .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads))
     }
 
-    /// The quick estimate of `recipe`'s file (made once, then remembered).
+    /// Pairs of consecutive frames an animation's estimate samples.
+    static let sampledPairs = 12
+    /// Frames before each sampled pair that the inter-frame tolerance is carried over, so a
+    /// pixel held for a few frames is held in the sample too.
+    static let toleranceWindow = 8
+
+    /// The quick estimate of `recipe`'s file (made once, then remembered). An animation's is
+    /// made from its first frame and ``sampledPairs`` pairs of consecutive frames spread over
+    /// it, each with the ``toleranceWindow`` frames before it: only those frames are coloured
+    /// and held, not the whole clip.
     private mutating func estimate(_ recipe: LossyRecipe) -> Int {
         if let known = estimates[recipe] { return known }
-        let frames = timeline(recipe).frames
+        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        let kept = FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep)
+        let first = coloured(kept[0], recipe, from: start)
+        var pairs: [(before: [UInt8], after: [UInt8])] = []
+        let count = min(Self.sampledPairs, kept.count - 1)
+        for sample in 0..<count {
+            let position = 1 + sample * (kept.count - 1) / count
+            let before = recipe.tolerance > 0 ? Self.toleranceWindow : 0
+            let window = (max(0, position - 1 - before)...position).map {
+                coloured(kept[$0], recipe, from: start)
+            }
+            pairs.append(InterframeTolerance.lastTwo(window, tolerance: recipe.tolerance))
+        }
+        // A pair that came out equal is a frame merged into the one before.
+        let changes = pairs.filter { $0.before != $0.after }
+        let frameCount =
+            count == 0 ? 1 : 1 + Int((Double((kept.count - 1) * changes.count) / Double(count)).rounded())
         let bytes = AnimationEncoder.estimatedBytes(
-            frames: frames, width: side, height: side, sampleEvery: max(1, frames.count / 24),
-            level: 1, threads: options.threads)
+            first: first, pairs: changes, frameCount: frameCount, width: side, height: side, level: 1,
+            threads: options.threads)
         estimates[recipe] = bytes
         return bytes
     }
@@ -251,19 +292,61 @@ struct QualitySearch {
             && Double(estimate(recipe)) * 0.6 * strongestRatio > Double(options.maxBytes)
     }
 
-    /// The mildest recipe of `family` predicted to fit, by bisection (the strongest is tried
-    /// first); `nil` when even the strongest is predicted over.
+    /// The mildest recipe of `family` predicted to fit (the strongest is tried first); `nil`
+    /// when even the strongest is predicted over.
     private mutating func mildestFitting(_ family: [LossyRecipe]) -> Int? {
         guard let strongest = family.indices.last, !surelyOver(family[strongest]),
             predicted(family[strongest]) <= options.maxBytes
         else { return nil }
-        var low = 0
-        var high = strongest
-        while low < high {
-            let middle = (low + high) / 2
-            if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
+        return mildestPredictedToFit(family, from: 0, fitting: strongest)
+    }
+
+    /// The mildest recipe of `family` from `lowest` on that is predicted to fit, where
+    /// `fitting` is (``firstFitting(limit:from:fitting:value:)`` over predicted bytes).
+    private mutating func mildestPredictedToFit(_ family: [LossyRecipe], from lowest: Int, fitting: Int) -> Int {
+        Self.firstFitting(limit: Double(options.maxBytes), from: lowest, fitting: fitting) {
+            Double(predicted(family[$0]))
         }
-        return high
+    }
+
+    /// The smallest index from `lowest` to `fitting` whose `value` is at most `limit`, for
+    /// values that fall as the index grows, `value(fitting)` being at most `limit`. Predicted
+    /// bytes fall about evenly in their logarithm as a knob grows stronger, so each guess
+    /// interpolates the logarithms between the nearest indexes known over and under the limit
+    /// (or extrapolates from the last two under it while none is known over) to the first index
+    /// past the crossing, whose milder neighbour is then the next guess; a guess that left more
+    /// than half the range is followed by a halving. A family of 48 settings takes three to five
+    /// values rather than the seven of bisection.
+    static func firstFitting(limit: Double, from lowest: Int, fitting: Int, value: (Int) -> Double) -> Int {
+        let target = log(limit)
+        func logValue(_ index: Int) -> Double { log(max(1, value(index))) }
+        var under = (index: fitting, value: logValue(fitting))
+        var over: (index: Int, value: Double)?
+        var previous: (index: Int, value: Double)?
+        var halve = true
+        while true {
+            let low = (over?.index ?? lowest - 1) + 1
+            let high = under.index - 1
+            guard low <= high else { return under.index }
+            var guess = (low + high + 1) / 2
+            if !halve, let over, over.value > under.value {
+                let fraction = (over.value - target) / (over.value - under.value)
+                guess = over.index + Int((fraction * Double(under.index - over.index)).rounded(.up))
+            } else if !halve, let previous, previous.index > under.index, previous.value < under.value {
+                let slope = (under.value - previous.value) / Double(previous.index - under.index)
+                guess = under.index - Int(((target - under.value) / slope).rounded(.down))
+            }
+            guess = min(max(guess, low), high)
+            let guessed = (index: guess, value: logValue(guess))
+            if guessed.value <= target {
+                previous = under
+                under = guessed
+            } else {
+                over = guessed
+            }
+            let left = under.index - ((over?.index ?? lowest - 1) + 1)
+            halve = !halve && left * 2 > high - low + 1
+        }
     }
 
     /// The best file under the budget with frame rates down to `minimumFramesPerSecond`, or `nil`.
@@ -347,11 +430,32 @@ struct QualitySearch {
     }
 
     /// The highest PSNR a recipe keeping one frame in every `frameStep` can reach: that of the
-    /// exact frames so thinned (infinite for all frames). Remembered per step.
+    /// exact frames so thinned (infinite for all frames). Remembered per step; the squared
+    /// differences of each pair of a reference frame and the exact frame shown in its place
+    /// are remembered too, since the steps share most pairs.
     private mutating func bound(frameStep: Double) -> Double {
         guard frameStep > 1 else { return .infinity }
         if let known = bounds[frameStep] { return known }
-        let psnr = Fidelity.compare(merged.keepingEvery(frameStep).mergingRepeats(), reference).psnr ?? .infinity
+        let kept = FrameTimeline.keptIndices(count: merged.count, step: frameStep)
+        let thinned = merged.keepingEvery(frameStep)
+        var squares = 0.0
+        var samples = 0.0
+        var start = 0.0
+        for (index, duration) in reference.durations.enumerated() {
+            let shown = kept[thinned.frameIndex(at: start)]
+            start += duration
+            let pair = SIMD2(index, shown)
+            let sum =
+                pairSquares[pair]
+                ?? {
+                    let sum = Fidelity.squaredDifferences(reference.frames[index], merged.frames[shown]).sum
+                    pairSquares[pair] = sum
+                    return sum
+                }()
+            squares += Double(sum)
+            samples += Double(reference.frames[index].count)
+        }
+        let psnr = squares > 0 ? Fidelity.psnr(squares: squares, samples: samples) : .infinity
         bounds[frameStep] = psnr
         return psnr
     }
@@ -360,7 +464,7 @@ struct QualitySearch {
     /// Candidates are planned (at the greedy search level) until one is predicted to fit within
     /// 5% of the budget, or its milder neighbour is planned over it; only then is it compressed
     /// at the strongest level. Every plan corrects the estimate's ratio (and the family is
-    /// bisected again with it), every strongest-level file the search level's ratio.
+    /// searched again with it), every strongest-level file the search level's ratio.
     private mutating func settle(_ family: [LossyRecipe], from start: Int) -> Found? {
         var index = start
         // Index -> predicted strongest-level bytes, and once written, the real ones.
@@ -398,17 +502,16 @@ struct QualitySearch {
             } else if predictedBytes <= options.maxBytes * 112 / 100 {
                 justOver = (index, frames, plan)
             }
-            // The next candidate: bisect again between the nearest planned over the budget and
+            // The next candidate: searched again between the nearest planned over the budget and
             // the nearest predicted under it, with the corrected ratios.
             let over = planned.filter { $0.value > options.maxBytes }.keys.max() ?? -1
             let under = planned.filter { $0.value <= options.maxBytes }.keys.min() ?? family.count
             guard over + 1 < family.count else { return nil }
-            var low = over + 1
+            let low = over + 1
             var high = min(under, family.count - 1)
             if low > high { return nil }
-            while low < high {
-                let middle = (low + high) / 2
-                if predicted(family[middle]) <= options.maxBytes { high = middle } else { low = middle + 1 }
+            if predicted(family[high]) <= options.maxBytes {
+                high = mildestPredictedToFit(family, from: low, fitting: high)
             }
             if planned[high] != nil && high == under && high > 0 && planned[high - 1] == nil {
                 // Predictions say the milder neighbour is over, but only its plan can say that

@@ -322,19 +322,46 @@ package struct PaletteQuantizer {
     /// with ``dither``, the colour offset first by the Bayer threshold at its place, scaled by
     /// its alpha (premultiplied) and kept within it.
     package func remap(_ frames: [[UInt8]], width: Int, palette: [SIMD4<Double>]) -> [[UInt8]] {
-        let packed: [UInt32] = palette.map { entry in
-            let a = UInt32(max(1, min(255, entry[3].rounded())))
-            let opaque = entry[3] >= 254.5
-            let alpha = opaque ? 255 : a
-            // Premultiplied colour never exceeds its alpha.
-            func channel(_ value: Double) -> UInt32 { min(alpha, UInt32(max(0, min(255, value.rounded())))) }
-            return alpha << 24 | channel(entry[2]) << 16 | channel(entry[1]) << 8 | channel(entry[0])
+        var remapper = Remapper(self, width: width, palette: palette)
+        return frames.map { remapper.map($0) }
+    }
+
+    /// Maps frames to one palette a frame at a time, remembering each cell's colour between
+    /// frames: the same pixels as ``PaletteQuantizer/remap(_:width:palette:)``, for a caller
+    /// that maps only some frames, or maps them as it needs them.
+    package struct Remapper {
+        private let packed: [UInt32]
+        private let offsets: [Int32]
+        private let dithers: Bool
+        private let width: Int
+        private let cellBits: Int
+        private let search: NearestSearch
+        /// Each cell's colour once it has been worked out (0: not yet; a palette colour is
+        /// never 0, its alpha being at least 1).
+        private var lookup: ClassTables<UInt32>
+
+        /// A remapper to `palette` (chosen by `quantizer`) for frames `width` pixels wide.
+        package init(_ quantizer: PaletteQuantizer, width: Int, palette: [SIMD4<Double>]) {
+            packed = palette.map { entry in
+                let a = UInt32(max(1, min(255, entry[3].rounded())))
+                let opaque = entry[3] >= 254.5
+                let alpha = opaque ? 255 : a
+                // Premultiplied colour never exceeds its alpha.
+                func channel(_ value: Double) -> UInt32 { min(alpha, UInt32(max(0, min(255, value.rounded())))) }
+                return alpha << 24 | channel(entry[2]) << 16 | channel(entry[1]) << 8 | channel(entry[0])
+            }
+            // The threshold at each of the 8 x 8 places, in 1/256 of a channel step.
+            let amplitude = quantizer.dither ? PaletteQuantizer.ditherAmplitude(palette) : 0
+            offsets = PaletteQuantizer.bayer.map { Int32(((Double($0) + 0.5) / 64 - 0.5) * amplitude * 256) }
+            dithers = amplitude > 0
+            self.width = width
+            cellBits = quantizer.cellBits
+            search = NearestSearch(palette)
+            lookup = ClassTables<UInt32>(empty: 0, cellBits: quantizer.cellBits)
         }
-        // The threshold at each of the 8 x 8 places, in 1/256 of a channel step.
-        let amplitude = dither ? Self.ditherAmplitude(palette) : 0
-        let offsets = Self.bayer.map { Int32(((Double($0) + 0.5) / 64 - 0.5) * amplitude * 256) }
+
         /// `value` offset by the threshold at pixel `i`, scaled by its alpha and kept within it.
-        func dithered(_ value: UInt32, _ i: Int) -> UInt32 {
+        private func dithered(_ value: UInt32, _ i: Int) -> UInt32 {
             let alpha = Int32(value >> 24)
             let offset = (offsets[((i / width) & 7) << 3 | ((i % width) & 7)] * alpha / 255) >> 8
             var result = value & 0xFF00_0000
@@ -343,28 +370,39 @@ package struct PaletteQuantizer {
             }
             return result
         }
-        // Each cell's colour once it has been worked out (0: not yet; a palette colour is
-        // never 0, its alpha being at least 1).
-        var lookup = ClassTables<UInt32>(empty: 0, cellBits: cellBits)
-        let search = NearestSearch(palette)
-        return frames.map { frame in
+
+        /// `frame`'s pixels mapped to the palette.
+        package mutating func map(_ frame: [UInt8]) -> [UInt8] {
             var out = frame
+            // Runs of one colour are common: without dithering, a pixel equal to the one before
+            // maps as it did.
+            var lastValue: UInt32 = 0
+            var lastMapped: UInt32 = 0
             out.withUnsafeMutableBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self)
                 for i in pixels.indices {
                     let value = pixels[i]
-                    if value >> 24 == 0 { pixels[i] = 0; continue }
-                    let shown = amplitude > 0 ? dithered(value, i) : value
-                    let alphaClass = Self.alphaClass(shown)
-                    let colourCell = Self.colourCell(shown, bits: cellBits)
+                    if value >> 24 == 0 {
+                        pixels[i] = 0
+                        continue
+                    }
+                    if !dithers && value == lastValue {
+                        pixels[i] = lastMapped
+                        continue
+                    }
+                    lastValue = value
+                    let shown = dithers ? dithered(value, i) : value
+                    let alphaClass = PaletteQuantizer.alphaClass(shown)
+                    let colourCell = PaletteQuantizer.colourCell(shown, bits: cellBits)
                     let slot = lookup.index(alphaClass: alphaClass, colourCell: colourCell)
                     if lookup[slot] == 0 {
-                        let (red, green, blue) = Self.centre(ofCell: colourCell, bits: cellBits)
+                        let (red, green, blue) = PaletteQuantizer.centre(ofCell: colourCell, bits: cellBits)
                         let centre = SIMD4<Double>(
                             red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
                         lookup[slot] = packed[search.nearest(centre, opaque: alphaClass == 0)]
                     }
-                    pixels[i] = lookup[slot]
+                    lastMapped = lookup[slot]
+                    pixels[i] = lastMapped
                 }
             }
             return out

@@ -74,4 +74,29 @@ struct PaletteQuantizerTests {
             #expect(Array(indexed.palette[3 * entry..<3 * entry + 3]) == Array(pixels[4 * i..<4 * i + 3]))
         }
     }
+
+    @Test("a frame maps to the same colours alone, after other frames, or with all of them, dithered or not")
+    func remapperOrder() {
+        // Three 40 x 40 frames of a gradient with soft edges, each shifted.
+        let frames: [[UInt8]] = (0..<3).map { shift in
+            (0..<(40 * 40)).flatMap { i -> [UInt8] in
+                let x = (i % 40 + 7 * shift) % 40
+                let y = i / 40
+                let alpha = y < 4 ? UInt8(y * 60) : 255
+                return [UInt8(x * 6 % 256), UInt8(y * 6), UInt8((x + y) * 3), alpha].map { min($0, alpha) }
+            }
+        }
+        for dither in [false, true] {
+            let quantizer = PaletteQuantizer(maxColors: 24, dither: dither)
+            let palette = quantizer.palette(PaletteQuantizer.histogram(of: frames))
+            let together = quantizer.remap(frames, width: 40, palette: palette)
+            for index in frames.indices {
+                var alone = PaletteQuantizer.Remapper(quantizer, width: 40, palette: palette)
+                #expect(alone.map(frames[index]) == together[index], "frame \(index), dither \(dither)")
+            }
+            var reversed = PaletteQuantizer.Remapper(quantizer, width: 40, palette: palette)
+            let backwards = frames.reversed().map { reversed.map($0) }
+            #expect(Array(backwards.reversed()) == together, "dither \(dither)")
+        }
+    }
 }

@@ -129,6 +129,28 @@ extension AnimationEncoder {
         let rest = sampled.isEmpty ? 0 : Double(sizes.reduce(0, +)) * Double(frames.count - 1) / Double(sampled.count)
         return first + Int(rest) + 38 * frames.count + 8 + 25 + 20 + 12 + model.paletteChunkBytes
     }
+
+    /// The same estimate from a sample of an animation rather than all of its frames: the first
+    /// frame, and pairs of consecutive frames that differ (each pair's second frame cropped to
+    /// what changed since its first), standing for the `frameCount - 1` changes of a file of
+    /// `frameCount` frames. For a search over a long clip, where making every frame of each
+    /// candidate would cost more than the estimate itself.
+    public static func estimatedBytes(
+        first: [UInt8], pairs: [(before: [UInt8], after: [UInt8])], frameCount: Int, width: Int, height: Int,
+        level: Int32 = 1, threads: Int = AnimationDecoder.defaultThreadCount
+    ) -> Int {
+        let frames = [first] + pairs.flatMap { [$0.before, $0.after] }
+        precondition(frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
+        let smallest = PNGColorModel.smallest(for: frames)
+        let model = smallest.unpacked ?? smallest
+        let planner = FramePlanner(
+            frames: frames, width: width, height: height, model: model,
+            options: .init(compressionLevel: level, searchLevel: level, threads: threads))
+        let sizes = ParallelWork.map(Array(pairs.indices), threads: threads) { planner.deltaBytes(index: 2 * $0 + 2) }
+        let rest = pairs.isEmpty ? 0 : Double(sizes.reduce(0, +)) * Double(max(0, frameCount - 1)) / Double(pairs.count)
+        return planner.deltaBytes(index: 0) + Int(rest) + 38 * frameCount + 8 + 25 + 20 + 12
+            + model.paletteChunkBytes
+    }
 }
 
 /// One frame as it will be stored: its rectangle, ops, filtered scanlines, and those

@@ -1,0 +1,129 @@
+import AnimationCodec
+import Foundation
+import TestSupport
+import Testing
+
+@testable import StickerFit
+
+/// The pieces that make the lossy search cheap: the interpolating search for the mildest
+/// setting that fits, the tolerance held over a short window, the blocked sum of squared
+/// differences and the estimate made from a sample of frame pairs. Each against a plain
+/// computation of the same thing.
+@Suite("fit: the search's sampling and interpolation", .timeLimit(.minutes(2)))
+struct SearchSamplingTests {
+    /// Values falling as the index grows: `shape` 0 falls evenly in its logarithm, 1 in steps
+    /// with plateaus, 2 steeply first and then barely.
+    static func falling(count: Int, shape: Int, random: inout SplitMix) -> [Double] {
+        var values: [Double] = []
+        var current = 2_000_000.0
+        for index in 0..<count {
+            values.append(current)
+            switch shape {
+            case 0: current *= 0.95 + Double(random.next() % 20) / 1000
+            case 1: if index % 5 == 4 { current *= 0.8 }
+            default: current *= index < count / 4 ? 0.6 : 0.995
+            }
+        }
+        return values
+    }
+
+    @Test("the interpolating search finds the first index at most the limit, as a scan does, in few values")
+    func interpolatingSearch() {
+        var random = SplitMix(seed: 11)
+        var total = 0
+        for count in [2, 3, 17, 48, 49] {
+            for shape in 0..<3 {
+                let values = Self.falling(count: count, shape: shape, random: &random)
+                for _ in 0..<20 {
+                    let limit = values[values.count - 1] * (1 + Double(random.next() % 1000) / 100)
+                    var asked: [Int] = []
+                    let found = QualitySearch.firstFitting(limit: limit, from: 0, fitting: count - 1) {
+                        asked.append($0)
+                        return values[$0]
+                    }
+                    let expected = values.firstIndex { $0 <= limit }!
+                    #expect(found == expected, "count \(count), shape \(shape), limit \(limit)")
+                    // Never more than a halving every second value, plus the known end.
+                    let halvings = Int(ceil(log2(Double(count))))
+                    #expect(asked.count <= 2 * halvings + 1, "count \(count), shape \(shape): \(asked)")
+                    if shape == 0 && count == 48 {
+                        // Bisection over 48 settings asks for 6 values besides the known end.
+                        #expect(asked.count <= 5, "\(asked)")
+                        total += asked.count
+                    }
+                }
+            }
+        }
+        // On average well under bisection's 7.
+        #expect(total <= 20 * 4)
+    }
+
+    @Test("the search starts where it is told: no index under the lowest is asked for or returned")
+    func searchFromLowest() {
+        let values = (0..<30).map { 1000.0 - Double($0) * 10 }
+        var asked: [Int] = []
+        let found = QualitySearch.firstFitting(limit: 950, from: 12, fitting: 29) {
+            asked.append($0)
+            return values[$0]
+        }
+        #expect(found == 12)
+        #expect(asked.allSatisfy { $0 >= 12 })
+    }
+
+    @Test("the tolerance over a window ends in the same two frames as over the whole clip")
+    func toleranceWindow() {
+        var random = SplitMix(seed: 5)
+        let base: [UInt8] = (0..<(32 * 32)).flatMap { i -> [UInt8] in
+            let alpha = UInt8([0, 255, 120][i % 3])
+            return [alpha / 3, alpha / 2, alpha, alpha]
+        }
+        let frames = (0..<7).map { _ in
+            base.enumerated().map { index, value -> UInt8 in
+                let alpha = base[index | 3]
+                guard index & 3 != 3, alpha > 0 else { return value }
+                return UInt8(max(0, min(Int(alpha), Int(value) + Int(random.next() % 9) - 4)))
+            }
+        }
+        for tolerance in [0, 1, 3, 8] {
+            let whole = InterframeTolerance.apply(frames, tolerance: tolerance)
+            let (before, after) = InterframeTolerance.lastTwo(frames, tolerance: tolerance)
+            #expect(before == whole[5] && after == whole[6], "tolerance \(tolerance)")
+        }
+    }
+
+    @Test("squared differences add up past what 32 bits hold, and the largest difference is kept")
+    func squaredDifferences() {
+        let count = 200_003
+        let (sum, largest) = Fidelity.squaredDifferences(
+            [UInt8](repeating: 0, count: count), [UInt8](repeating: 255, count: count))
+        #expect(sum == UInt64(count) * 65_025)
+        #expect(largest == 255)
+        var random = SplitMix(seed: 3)
+        let a = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let b = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        var expected: UInt64 = 0
+        var expectedLargest = 0
+        for (x, y) in zip(a, b) {
+            let difference = abs(Int(x) - Int(y))
+            expected += UInt64(difference * difference)
+            expectedLargest = max(expectedLargest, difference)
+        }
+        let measured = Fidelity.squaredDifferences(a, b)
+        #expect(measured.sum == expected && measured.largest == expectedLargest)
+    }
+
+    @Test("an estimate from every pair of consecutive frames equals the estimate from the whole clip")
+    func estimateFromPairs() {
+        let clip = GrainyClip.frames(side: 48, frames: 9, grain: 6, seed: 2)
+        let pairs = (1..<clip.count).map { (before: clip[$0 - 1], after: clip[$0]) }
+        #expect(pairs.allSatisfy { $0.before != $0.after })
+        let whole = AnimationEncoder.estimatedBytes(frames: clip, width: 48, height: 48, sampleEvery: 1, threads: 1)
+        let sampled = AnimationEncoder.estimatedBytes(
+            first: clip[0], pairs: pairs, frameCount: clip.count, width: 48, height: 48, threads: 1)
+        #expect(sampled == whole)
+        // Half the pairs stand for all of them: the same bytes a change, scaled.
+        let half = AnimationEncoder.estimatedBytes(
+            first: clip[0], pairs: Array(pairs.prefix(4)), frameCount: clip.count, width: 48, height: 48, threads: 1)
+        #expect(half > whole / 2 && half < whole * 2)
+    }
+}
