@@ -73,14 +73,39 @@ enum InterframeTolerance {
         into pixels: UnsafeMutableBufferPointer<UInt32>, tolerance: UInt32
     ) {
         precondition(wanted.count == pixels.count && shown.count == pixels.count)
-        for i in 0..<pixels.count {
+        let count = pixels.count
+        guard count > 0 else { return }
+        let within = SIMD16<UInt8>(repeating: UInt8(min(255, tolerance)))
+        let allSet = SIMD4<UInt32>(repeating: 0xFFFF_FFFF)
+        var i = 0
+        // Four pixels at a time: a pixel is held where its four channel distances are all
+        // within the tolerance and its alpha would not leave 0 or 255.
+        // Safe: every load and store is of pixels i..<i + 4, all under `count`.
+        let next = UnsafeRawPointer(wanted.baseAddress!)
+        let current = UnsafeRawPointer(shown.baseAddress!)
+        let out = UnsafeMutableRawPointer(pixels.baseAddress!)
+        while i + 4 <= count {
+            let n = next.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<UInt8>.self)
+            let c = current.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<UInt8>.self)
+            let distance = pointwiseMax(n, c) &- pointwiseMin(n, c)
+            let close = SIMD16<UInt8>(repeating: 0).replacing(with: 0xFF, where: distance .<= within)
+            let n32 = unsafeBitCast(n, to: SIMD4<UInt32>.self)
+            let c32 = unsafeBitCast(c, to: SIMD4<UInt32>.self)
+            let alpha = n32 &>> 24
+            let alphaWouldMove = (alpha .== 0 .| alpha .== 255) .& (c32 &>> 24 .!= alpha)
+            let held = unsafeBitCast(close, to: SIMD4<UInt32>.self) .== allSet .& .!alphaWouldMove
+            out.storeBytes(of: n32.replacing(with: c32, where: held), toByteOffset: 4 * i, as: SIMD4<UInt32>.self)
+            i += 4
+        }
+        while i < count {
             pixels[i] = heldPixel(wanted[i], shown: shown[i], tolerance: tolerance)
+            i += 1
         }
     }
 
     /// One pixel of ``hold(wanted:shown:into:tolerance:)``: `next`, or `current` (the shown
-    /// pixel) when every channel is within `tolerance` and no alpha of 0 or 255 would move.
-    /// Branch-free, so the loop vectorises.
+    /// pixel) when every channel is within `tolerance` and no alpha of 0 or 255 would move:
+    /// the kernel's rule for the pixels past the last four.
     @inline(__always)
     private static func heldPixel(_ next: UInt32, shown current: UInt32, tolerance: UInt32) -> UInt32 {
         @inline(__always) func distance(_ shift: UInt32) -> UInt32 {

@@ -235,13 +235,14 @@ struct QualitySearch {
 
     /// Pairs of consecutive frames an animation's estimate samples.
     static let sampledPairs = 12
-    /// Frames before each sampled pair that the inter-frame tolerance is carried over, so a
-    /// pixel held for a few frames is held in the sample too.
+    /// The most frames before each sampled pair that the inter-frame tolerance is carried over
+    /// (as many as the tolerance, up to this), so a pixel held for a few frames is held in the
+    /// sample too: a wide tolerance holds pixels longer.
     static let toleranceWindow = 8
 
     /// The quick estimate of `recipe`'s file (made once, then remembered). An animation's is
     /// made from its first frame and ``sampledPairs`` pairs of consecutive frames spread over
-    /// it, each with the ``toleranceWindow`` frames before it: only those frames are coloured
+    /// it, each with up to ``toleranceWindow`` frames before it: only those frames are coloured
     /// and held, not the whole clip.
     private mutating func estimate(_ recipe: LossyRecipe) -> Int {
         if let known = estimates[recipe] { return known }
@@ -252,7 +253,7 @@ struct QualitySearch {
         let count = min(Self.sampledPairs, kept.count - 1)
         for sample in 0..<count {
             let position = 1 + sample * (kept.count - 1) / count
-            let before = recipe.tolerance > 0 ? Self.toleranceWindow : 0
+            let before = min(recipe.tolerance, Self.toleranceWindow)
             let window = (max(0, position - 1 - before)...position).map {
                 coloured(kept[$0], recipe, from: start)
             }

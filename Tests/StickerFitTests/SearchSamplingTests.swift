@@ -91,6 +91,35 @@ struct SearchSamplingTests {
         }
     }
 
+    @Test("the tolerance follows its rule pixel for pixel, the last pixels past a group of four included")
+    func toleranceRule() {
+        var random = SplitMix(seed: 9)
+        let count = 37 * 3
+        func pixel() -> [UInt8] {
+            let alpha = [0, 255, Int(random.next() % 256)][Int(random.next() % 3)]
+            return (0..<3).map { _ in UInt8(random.next() % UInt64(alpha + 1)) } + [UInt8(alpha)]
+        }
+        let first = (0..<count).flatMap { _ in pixel() }
+        // The second frame: each pixel the first's moved by up to 5 a channel, or a new one.
+        let second = (0..<count).flatMap { index -> [UInt8] in
+            guard random.next() % 4 != 0 else { return pixel() }
+            return (0..<4).map { channel in
+                UInt8(max(0, min(255, Int(first[4 * index + channel]) + Int(random.next() % 11) - 5)))
+            }
+        }
+        for tolerance in [1, 3, 5, 300] {
+            let held = InterframeTolerance.apply([first, second], tolerance: tolerance)[1]
+            for index in 0..<count {
+                let wanted = Array(second[4 * index..<4 * index + 4])
+                let shown = Array(first[4 * index..<4 * index + 4])
+                let close = zip(wanted, shown).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+                let alphaMoves = (wanted[3] == 0 || wanted[3] == 255) && shown[3] != wanted[3]
+                let expected = close && !alphaMoves ? shown : wanted
+                #expect(Array(held[4 * index..<4 * index + 4]) == expected, "pixel \(index), tolerance \(tolerance)")
+            }
+        }
+    }
+
     @Test("squared differences add up past what 32 bits hold, and the largest difference is kept")
     func squaredDifferences() {
         let count = 200_003
