@@ -234,7 +234,7 @@ struct QualitySearch {
     }
 
     /// Pairs of consecutive frames an animation's estimate samples.
-    static let sampledPairs = 12
+    static let sampledPairs = 8
     /// The most frames before each sampled pair that the inter-frame tolerance is carried over
     /// (as many as the tolerance, up to this), so a pixel held for a few frames is held in the
     /// sample too: a wide tolerance holds pixels longer.
@@ -378,6 +378,7 @@ struct QualitySearch {
         var waiting: [Winner] = []
         var compared: [Winner] = []
         var result: Found?
+        // What a candidate must be predicted above to be written after the best file so far.
         var resultRank = -Double.infinity
         while true {
             // Search every family that could still beat the best candidate (written or waiting).
@@ -396,14 +397,37 @@ struct QualitySearch {
                 rank(waiting[best].psnr) > resultRank
             else { break }
             let winner = waiting.remove(at: best)
+            // The file written may be of a stronger setting than the one predicted to fit (and
+            // so of a lower PSNR): candidates predicted clearly above what it shows are written
+            // too, and the best file is kept.
             if let found = settle(families[winner.family], from: winner.index) {
-                result = found
-                resultRank = rank(winner.psnr)
+                if result.map({ rank(found.fidelity.psnr) > rank($0.fidelity.psnr) }) ?? true { result = found }
+                resultRank = rank(result!.fidelity.psnr) + Self.writtenMargin
+            }
+            // Settling corrected the estimate's ratios: the waiting candidates are found again
+            // with them (their estimates are remembered), so none is written on a stale
+            // prediction.
+            waiting = waiting.compactMap { candidate in
+                guard let index = mildestFitting(families[candidate.family]) else { return nil }
+                guard index != candidate.index else { return candidate }
+                let updated = (
+                    candidate.family, index,
+                    Fidelity.compare(timeline(families[candidate.family][index]), reference).psnr
+                )
+                if let listed = compared.firstIndex(where: { $0.family == candidate.family }) {
+                    compared[listed] = updated
+                }
+                return updated
             }
         }
         result?.compared = compared.sorted(by: better).map { (families[$0.family][$0.index], $0.psnr) }
         return result
     }
+
+    /// How far above the best file written (in dB of PSNR) another candidate must be predicted
+    /// to be written too: a prediction is of the mildest setting predicted to fit, and a few
+    /// tenths of a dB are within what settling it to the budget takes away.
+    static let writtenMargin = 0.3
 
     /// The mildest frame step (1: all frames) at which 16 colours with a tolerance of 16 is
     /// predicted to fit, by bisection over the steps (bytes fall as the step grows); the last
