@@ -326,11 +326,18 @@ public struct StickerFitter: Sendable {
         return .failed(belowFloor: fitting.max { rank($0) < rank($1) }, smallest: smallest)
     }
 
-    /// The exact file's size estimated quickly (libdeflate level 1 on a sample of the frames).
+    /// The exact file's size estimated quickly: libdeflate level 1 on the first frame and on
+    /// ``QualitySearch/sampledPairs`` pairs of consecutive frames spread over the clip.
     private func quickEstimate(_ merged: FrameTimeline, side: Int) -> Int {
-        AnimationEncoder.estimatedBytes(
-            frames: merged.frames, width: side, height: side,
-            sampleEvery: max(1, merged.count / 24), level: 1, threads: options.threads)
+        let frames = merged.frames
+        let count = min(QualitySearch.sampledPairs, frames.count - 1)
+        let pairs = (0..<count).map { sample -> (before: [UInt8], after: [UInt8]) in
+            let position = 1 + sample * (frames.count - 1) / count
+            return (frames[position - 1], frames[position])
+        }
+        return AnimationEncoder.estimatedBytes(
+            first: frames[0], pairs: pairs, frameCount: frames.count, width: side, height: side, level: 1,
+            threads: options.threads)
     }
 
     /// Whether an exact file of `estimate` bytes is surely over twice the budget (a real encode
