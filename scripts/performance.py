@@ -139,11 +139,17 @@ def preview_table(document):
         for entry in graphics:
             ours, chafa, timg = entry["ours"], entry.get("chafa"), entry.get("timg")
             ratio = f"{chafa['bytes'] / max(ours['bytes'], 1):.1f}x" if chafa else ""
+
+            def peer_bytes(peer):
+                # A peer that wrote no escape of the protocol drew text instead (Debian's timg has no sixel).
+                if not peer:
+                    return ""
+                return number(peer["bytes"]) + ("" if peer.get("drewProtocol", True) else " (text, not this protocol)")
             lines.append(
                 f"| {entry['name']} | {number(ours['bytes'])} | {number(ours['cpuPerSecond'], 3)} | "
                 f"{number(entry['firstImageMilliseconds'])} | "
-                f"{number(chafa['bytes']) if chafa else ''} | {number(chafa['cpuPerSecond'], 3) if chafa else ''} | "
-                f"{number(timg['bytes']) if timg else ''} | {number(timg['cpuPerSecond'], 3) if timg else ''} | {ratio} |")
+                f"{peer_bytes(chafa)} | {number(chafa['cpuPerSecond'], 3) if chafa else ''} | "
+                f"{peer_bytes(timg)} | {number(timg['cpuPerSecond'], 3) if timg else ''} | {ratio} |")
     return lines
 
 
