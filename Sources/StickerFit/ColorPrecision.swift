@@ -7,7 +7,7 @@ enum ColorPrecision {
     /// `frames` with `bits` bits of colour precision (8 returns them as they are).
     static func apply(_ frames: [[UInt8]], bits: Int) -> [[UInt8]] {
         guard bits < 8 else { return frames }
-        let table = levels(bits: bits)
+        let table = tables[bits]
         return frames.map { frame in
             [UInt8](unsafeUninitializedCapacity: frame.count) { out, count in
                 frame.withUnsafeBufferPointer { pixels in
@@ -26,6 +26,9 @@ enum ColorPrecision {
             }
         }
     }
+
+    /// ``levels(bits:)`` for 0 to 7 bits, made once (the search colours frames one at a time).
+    private static let tables = (0..<8).map { levels(bits: $0) }
 
     /// For every `alpha << 8 | channel`: the channel rounded to the nearest multiple of
     /// 2^(8 - bits), ties up, at most `alpha`.

@@ -14,22 +14,25 @@ enum InterframeTolerance {
         var out = [frames[0]]
         out.reserveCapacity(frames.count)
         for index in 1..<frames.count {
-            // Each held frame is written in one pass into fresh memory (not copied, then changed).
-            let held = [UInt8](unsafeUninitializedCapacity: frames[index].count) { heldBytes, count in
-                out[index - 1].withUnsafeBytes { shownBytes in
-                    frames[index].withUnsafeBytes { wantedBytes in
-                        hold(
-                            wanted: wantedBytes.bindMemory(to: UInt32.self),
-                            shown: shownBytes.bindMemory(to: UInt32.self),
-                            into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self),
-                            tolerance: UInt32(min(255, tolerance)))
-                    }
-                }
-                count = frames[index].count
-            }
-            out.append(held)
+            out.append(held(frames[index], over: out[index - 1], tolerance: UInt32(min(255, tolerance))))
         }
         return out
+    }
+
+    /// `wanted` with its pixels near `shown`'s held, written in one pass into fresh memory (not
+    /// copied, then changed).
+    private static func held(_ wanted: [UInt8], over shown: [UInt8], tolerance: UInt32) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: wanted.count) { heldBytes, count in
+            shown.withUnsafeBytes { shownBytes in
+                wanted.withUnsafeBytes { wantedBytes in
+                    hold(
+                        wanted: wantedBytes.bindMemory(to: UInt32.self), shown: shownBytes.bindMemory(to: UInt32.self),
+                        into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self), tolerance: tolerance
+                    )
+                }
+            }
+            count = wanted.count
+        }
     }
 
     /// The last two frames `apply` makes of `frames` (at least two), in two buffers rather
@@ -51,18 +54,7 @@ enum InterframeTolerance {
                 }
             }
         }
-        let last = frames[frames.count - 1]
-        let held = [UInt8](unsafeUninitializedCapacity: last.count) { heldBytes, count in
-            shown.withUnsafeBytes { shownBytes in
-                last.withUnsafeBytes { wantedBytes in
-                    hold(
-                        wanted: wantedBytes.bindMemory(to: UInt32.self), shown: shownBytes.bindMemory(to: UInt32.self),
-                        into: UnsafeMutableRawBufferPointer(heldBytes).bindMemory(to: UInt32.self), tolerance: limit)
-                }
-            }
-            count = last.count
-        }
-        return (shown, held)
+        return (shown, held(frames[frames.count - 1], over: shown, tolerance: limit))
     }
 
     /// The kernel: each pixel of `pixels` is `wanted`'s, or `shown`'s wherever every channel is

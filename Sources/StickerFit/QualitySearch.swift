@@ -57,7 +57,7 @@ struct QualitySearch {
     /// The last palette's remapper and the frames it mapped, by index: a palette family's
     /// recipes ask for the same palette again (tolerances over it, other frame rates), and each
     /// palette's frames cost up to the whole clip's in memory, so only one palette's are kept.
-    private var paletteFrames: (key: QuantizedKey, remapper: PaletteQuantizer.Remapper, frames: [Int: [UInt8]])?
+    private var paletteFrames: (key: ColouredKey, remapper: PaletteQuantizer.Remapper, frames: [Int: [UInt8]])?
     /// The palette histogram of the exact frames (`false`) and of the softer-scaled ones (`true`).
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
@@ -77,6 +77,12 @@ struct QualitySearch {
     private struct QuantizedKey: Hashable {
         var colors: Int
         var softerScaling: Bool
+    }
+
+    /// Frames mapped to a palette, after their precision was lowered to `precision` bits.
+    private struct ColouredKey: Hashable {
+        var palette: QuantizedKey
+        var precision: Int
     }
 
     init(
@@ -199,12 +205,9 @@ struct QualitySearch {
         var frame = start.frames[index]
         if recipe.precision < 8 { frame = ColorPrecision.apply([frame], bits: recipe.precision)[0] }
         guard let colors = recipe.colors else { return frame }
-        let key = QuantizedKey(colors: colors, softerScaling: recipe.softerScaling)
-        guard recipe.precision == 8 else {
-            var once = remapper(key, from: start)
-            return once.map(frame)
-        }
-        if paletteFrames?.key != key { paletteFrames = (key, remapper(key, from: start), [:]) }
+        let palette = QuantizedKey(colors: colors, softerScaling: recipe.softerScaling)
+        let key = ColouredKey(palette: palette, precision: recipe.precision)
+        if paletteFrames?.key != key { paletteFrames = (key, remapper(palette, from: start), [:]) }
         if let known = paletteFrames!.frames[index] { return known }
         let mapped = paletteFrames!.remapper.map(frame)
         paletteFrames!.frames[index] = mapped
@@ -240,6 +243,13 @@ struct QualitySearch {
     /// sample too: a wide tolerance holds pixels longer.
     static let toleranceWindow = 8
 
+    /// The second frames of the ``sampledPairs`` pairs of consecutive frames an estimate of
+    /// `count` frames samples (all of them when there are no more), spread evenly from frame 1.
+    static func sampledPositions(count: Int) -> [Int] {
+        let pairs = min(sampledPairs, count - 1)
+        return (0..<max(0, pairs)).map { 1 + $0 * (count - 1) / pairs }
+    }
+
     /// The quick estimate of `recipe`'s file (made once, then remembered). An animation's is
     /// made from its first frame and ``sampledPairs`` pairs of consecutive frames spread over
     /// it, each with up to ``toleranceWindow`` frames before it: only those frames are coloured
@@ -249,20 +259,17 @@ struct QualitySearch {
         let start = recipe.softerScaling ? softerMerged ?? merged : merged
         let kept = FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep)
         let first = coloured(kept[0], recipe, from: start)
-        var pairs: [(before: [UInt8], after: [UInt8])] = []
-        let count = min(Self.sampledPairs, kept.count - 1)
-        for sample in 0..<count {
-            let position = 1 + sample * (kept.count - 1) / count
-            let before = min(recipe.tolerance, Self.toleranceWindow)
-            let window = (max(0, position - 1 - before)...position).map {
-                coloured(kept[$0], recipe, from: start)
-            }
-            pairs.append(InterframeTolerance.lastTwo(window, tolerance: recipe.tolerance))
+        let positions = Self.sampledPositions(count: kept.count)
+        let before = min(recipe.tolerance, Self.toleranceWindow)
+        let pairs = positions.map { position in
+            let window = (max(0, position - 1 - before)...position).map { coloured(kept[$0], recipe, from: start) }
+            return InterframeTolerance.lastTwo(window, tolerance: recipe.tolerance)
         }
         // A pair that came out equal is a frame merged into the one before.
         let changes = pairs.filter { $0.before != $0.after }
         let frameCount =
-            count == 0 ? 1 : 1 + Int((Double((kept.count - 1) * changes.count) / Double(count)).rounded())
+            pairs.isEmpty
+            ? 1 : 1 + Int((Double((kept.count - 1) * changes.count) / Double(pairs.count)).rounded())
         let bytes = AnimationEncoder.estimatedBytes(
             first: first, pairs: changes, frameCount: frameCount, width: side, height: side, level: 1,
             threads: options.threads)

@@ -330,10 +330,8 @@ public struct StickerFitter: Sendable {
     /// ``QualitySearch/sampledPairs`` pairs of consecutive frames spread over the clip.
     private func quickEstimate(_ merged: FrameTimeline, side: Int) -> Int {
         let frames = merged.frames
-        let count = min(QualitySearch.sampledPairs, frames.count - 1)
-        let pairs = (0..<count).map { sample -> (before: [UInt8], after: [UInt8]) in
-            let position = 1 + sample * (frames.count - 1) / count
-            return (frames[position - 1], frames[position])
+        let pairs = QualitySearch.sampledPositions(count: frames.count).map {
+            (before: frames[$0 - 1], after: frames[$0])
         }
         return AnimationEncoder.estimatedBytes(
             first: frames[0], pairs: pairs, frameCount: frames.count, width: side, height: side, level: 1,
