@@ -95,13 +95,6 @@ struct UnfilterTests {
     /// kernel must give back exactly the wanted pixels.
     @Test("the 4-byte Paeth kernel is exact for every (a, b, c) triple in every channel")
     func paethKernelExhaustive() throws {
-        func specPredictor(_ a: Int, _ b: Int, _ c: Int) -> Int {
-            let p = a + b - c
-            let pa = abs(p - a)
-            let pb = abs(p - b)
-            let pc = abs(p - c)
-            return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
-        }
         let pixels = 2 * 65_536
         let count = 4 * pixels
         var above = [UInt8](repeating: 0, count: count)
@@ -121,12 +114,120 @@ struct UnfilterTests {
                 wanted[i] = UInt8(truncatingIfNeeded: round + 67 * channel + pixel)
                 let a = i >= 4 ? Int(wanted[i - 4]) : 0
                 let c = i >= 4 ? Int(above[i - 4]) : 0
-                filtered[i] = UInt8(truncatingIfNeeded: Int(wanted[i]) - specPredictor(a, Int(above[i]), c))
+                filtered[i] = UInt8(truncatingIfNeeded: Int(wanted[i]) - Self.specPredictor(a, Int(above[i]), c))
             }
             let decoded = try unfilter(4, filtered, previous: above, distance: 4)
             mismatches += zip(decoded, wanted).count { $0 != $1 }
         }
         #expect(mismatches == 0)
+    }
+
+    /// Paeth's predictor as the specification writes it.
+    private static func specPredictor(_ a: Int, _ b: Int, _ c: Int) -> Int {
+        let p = a + b - c
+        let pa = abs(p - a)
+        let pb = abs(p - b)
+        let pc = abs(p - c)
+        return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+    }
+
+    /// `wanted` Paeth-filtered against `above` with the specification's predictor, pixels of
+    /// `distance` bytes.
+    private static func paethFiltered(_ wanted: [UInt8], above: [UInt8], distance: Int) -> [UInt8] {
+        wanted.indices.map { i in
+            let a = i >= distance ? Int(wanted[i - distance]) : 0
+            let c = i >= distance ? Int(above[i - distance]) : 0
+            return UInt8(truncatingIfNeeded: Int(wanted[i]) - specPredictor(a, Int(above[i]), c))
+        }
+    }
+
+    /// Unfilters rows laid out as in a PNG stream (filter byte, then `count` bytes each) with
+    /// the decoder's row walk, which takes consecutive Paeth rows of 4-byte pixels in pairs.
+    private func unfilterStream(_ rows: [(filter: UInt8, bytes: [UInt8])], first above: [UInt8]) throws -> [[UInt8]] {
+        let count = above.count
+        var stream = rows.flatMap { [$0.filter] + $0.bytes }
+        var pairs = 0
+        try above.withUnsafeBufferPointer { top in
+            try stream.withUnsafeMutableBufferPointer { data in
+                var previous = top.baseAddress!
+                var row = 0
+                while row < rows.count {
+                    let line = data.baseAddress! + row * (count + 1)
+                    let done = try PNGUnfilter.unfilterRows(
+                        at: line, previous: previous, count: count, distance: 4, nextInPass: row + 1 < rows.count)
+                    if done == 2 { pairs += 1 }
+                    previous = UnsafePointer(line + (done - 1) * (count + 1) + 1)
+                    row += done
+                }
+            }
+        }
+        #expect(pairs > 0 || rows.count < 2 || !rows.contains { $0.filter == 4 })
+        return rows.indices.map { Array(stream[$0 * (count + 1) + 1..<($0 + 1) * (count + 1)]) }
+    }
+
+    /// The second row of a Paeth pair sees every (a, b, c) triple in every channel: the first
+    /// row's pixels list all 65,536 (upper-left, up) pairs side by side, and 256 rounds give the
+    /// second row's left pixel every value. Both rows are filtered from wanted pixels with the
+    /// specification's predictor, computed here.
+    @Test("a pair of 4-byte Paeth rows is exact for every (a, b, c) triple in the second row")
+    func paethPairExhaustive() throws {
+        let count = 4 * 2 * 65_536
+        var firstWanted = [UInt8](repeating: 0, count: count)
+        for pair in 0..<65_536 {
+            for channel in 0..<4 {
+                firstWanted[8 * pair + channel] = UInt8(pair >> 8)
+                firstWanted[8 * pair + 4 + channel] = UInt8(pair & 0xFF)
+            }
+        }
+        var generator = SplitMix(seed: 7)
+        let above = generator.bytes(count)
+        let firstFiltered = Self.paethFiltered(firstWanted, above: above, distance: 4)
+        var mismatches = 0
+        for round in stride(from: 0, to: 256, by: 1) {
+            let secondWanted = (0..<count).map { UInt8(truncatingIfNeeded: round + 67 * ($0 & 3) + ($0 >> 2)) }
+            let secondFiltered = Self.paethFiltered(secondWanted, above: firstWanted, distance: 4)
+            let decoded = try unfilterStream([(4, firstFiltered), (4, secondFiltered)], first: above)
+            mismatches += zip(decoded[0], firstWanted).count { $0 != $1 }
+            mismatches += zip(decoded[1], secondWanted).count { $0 != $1 }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// Runs of Paeth rows among other filters, at widths below, at and above the pair's lag,
+    /// decode to the pixels they were filtered from (each row by the specification's filter,
+    /// computed here).
+    @Test(
+        "Paeth rows taken in pairs among other filters give back the wanted rows",
+        arguments: [1, 2, 7, 8, 9, 16, 17, 618])
+    func paethPairsInStream(width: Int) throws {
+        let count = 4 * width
+        var generator = SplitMix(seed: UInt64(width))
+        let filters: [UInt8] = [4, 4, 4, 2, 4, 4, 1, 4, 0, 4, 4, 4, 4, 3, 4]
+        let above = generator.bytes(count)
+        var wanted: [[UInt8]] = []
+        var rows: [(filter: UInt8, bytes: [UInt8])] = []
+        var previous = above
+        for filter in filters {
+            // Small steps between neighbours, so all three predictors win somewhere.
+            let row = (0..<count).map { i in
+                UInt8(truncatingIfNeeded: Int(previous[i]) + Int(generator.bytes(1)[0] % 9) - 4)
+            }
+            let filtered: [UInt8] =
+                switch filter {
+                case 4: Self.paethFiltered(row, above: previous, distance: 4)
+                case 0: row
+                case 1: row.indices.map { row[$0] &- ($0 >= 4 ? row[$0 - 4] : 0) }
+                case 2: row.indices.map { row[$0] &- previous[$0] }
+                default:
+                    row.indices.map {
+                        row[$0] &- UInt8((Int($0 >= 4 ? row[$0 - 4] : 0) + Int(previous[$0])) / 2)
+                    }
+                }
+            wanted.append(row)
+            rows.append((filter, filtered))
+            previous = row
+        }
+        #expect(try unfilterStream(rows, first: above) == wanted)
     }
 
     @Test(

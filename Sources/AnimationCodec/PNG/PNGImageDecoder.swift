@@ -158,35 +158,48 @@ struct PNGImageDecoder: Sendable {
         for pass in passes(width: width, height: height) {
             let rowBytes = header.rowBytes(width: pass.width)
             var previous = zeroRow
-            for row in 0..<pass.height {
-                // Safe: filteredSize(...) sized `filtered` for every row of every pass.
-                let current = data + offset + 1
+            var row = 0
+            while row < pass.height {
                 let unfilterStart = phases == nil ? 0 : Stopwatch.now()
+                // Two rows at once where both are Paeth rows of 4-byte pixels, else one.
+                var rows = 1
                 if stages != .convertOnly {
-                    try PNGUnfilter.unfilter(
-                        data[offset], row: current, previous: previous, count: rowBytes, distance: distance)
+                    // Safe: filteredSize(...) sized `filtered` for every row of every pass.
+                    rows = try PNGUnfilter.unfilterRows(
+                        at: data + offset, previous: previous, count: rowBytes, distance: distance,
+                        nextInPass: row + 1 < pass.height)
                 }
                 let convertStart = phases == nil ? 0 : Stopwatch.now()
-                let y = pass.y + row * pass.dy
-                if stages == .unfilterOnly {
-                    // Converted later, by convertUnfiltered(_:scratch:target:).
-                } else if let target, pass.dx == 1, isStraightRGBA8, target.blendsStraightRowsInPlace {
-                    target.overStraight(row: y, current)
-                } else if let target, pass.dx == 1 {
-                    converter.convert(current, width: pass.width, into: target.destination(row: y), step: 1)
-                    target.commit(row: y)
-                } else if let target {
-                    converter.convert(
-                        current, width: pass.width, into: target.destination(row: y) + pass.x, step: pass.dx)
+                for _ in 0..<rows {
+                    let current = data + offset + 1
+                    convert(
+                        current, row: pass.y + row * pass.dy, pass: pass, target: stages == .unfilterOnly ? nil : target
+                    )
+                    previous = UnsafePointer(current)
+                    offset += 1 + rowBytes
+                    row += 1
                 }
                 if let phases {
                     let end = Stopwatch.now()
                     phases.pointee.unfilter += Double(convertStart &- unfilterStart) / 1e9
                     phases.pointee.convert += Double(end &- convertStart) / 1e9
                 }
-                previous = UnsafePointer(current)
-                offset += 1 + rowBytes
             }
+        }
+    }
+
+    /// Converts the unfiltered row `current` (image row `y`, of `pass`) onto `target`; nothing
+    /// without a target (the parallel path converts later, ``convertUnfiltered(_:scratch:target:)``).
+    @inline(__always)
+    private func convert(_ current: UnsafeMutablePointer<UInt8>, row y: Int, pass: Pass, target: RowTarget?) {
+        guard let target else { return }
+        if pass.dx == 1, isStraightRGBA8, target.blendsStraightRowsInPlace {
+            target.overStraight(row: y, current)
+        } else if pass.dx == 1 {
+            converter.convert(current, width: pass.width, into: target.destination(row: y), step: 1)
+            target.commit(row: y)
+        } else {
+            converter.convert(current, width: pass.width, into: target.destination(row: y) + pass.x, step: pass.dx)
         }
     }
 }

@@ -35,6 +35,25 @@ enum PNGUnfilter {
         }
     }
 
+    /// Unfilters the row at `line` (its filter byte, then `count` bytes) and, when `nextInPass`
+    /// and both it and the row after it are Paeth rows of 4-byte pixels, that row too, in one
+    /// pass (``paeth4Pair(_:_:previous:count:)``).
+    /// - Returns: the rows unfiltered, 1 or 2.
+    /// - Throws: ``CodecError/malformed(format:reason:)`` for a filter byte above 4.
+    static func unfilterRows(
+        at line: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, distance: Int,
+        nextInPass: Bool
+    ) throws(CodecError) -> Int {
+        // Safe: with `nextInPass` the next row's filter byte follows this row's `count` bytes.
+        let paeth = Filter.paeth.rawValue
+        if distance == 4, nextInPass, line[0] == paeth, line[count &+ 1] == paeth {
+            paeth4Pair(line + 1, line + count + 2, previous: previous, count: count)
+            return 2
+        }
+        try unfilter(line[0], row: line + 1, previous: previous, count: count, distance: distance)
+        return 1
+    }
+
     /// The byte-at-a-time reference for every filter and distance; the vector kernels are
     /// tested against it.
     static func unfilterScalar(
@@ -129,51 +148,137 @@ enum PNGUnfilter {
         }
     }
 
+    // Kept out of line, as the pair is: inlined into the decoder's row walk, the vector
+    // conversions of these kernels became calls.
+    @inline(never)
     private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
-        // Each pixel waits for the one to its left (a), so the time per pixel is the length of
-        // the chain of operations that depend on a; everything that needs only b (up) and c
-        // (upper-left) is computed beside it. With e = b - c the three distances are
-        // pa = |e|, pb = |a - c| and pc = |a - (2c - b)|, and the spec's choice becomes two
-        // tests of a against thresholds known before a is:
-        // - a wins (pa <= pb and pa <= pc) unless a lies strictly between b and 3c - 2b:
-        //   the two intervals of radius |e| around c and around 2c - b, side by side. When
-        //   e = 0 the interval is empty and a always wins.
-        // - otherwise b wins (pb <= pc) when a is on b's side of the midpoint (3c - b) / 2 of
-        //   c and 2c - b, the midpoint itself included: above it when b > c, at or below it
-        //   when b < c. One test, a > threshold, serves both: where b < c the two candidates
-        //   are swapped beforehand.
-        // The three candidates x + a, x + b and x + c are formed early and the tests pick one
-        // with masks; the masks come from the sign bits of differences, which keeps the
-        // compiler from merging the candidates back into one late add. Five dependent steps.
-        // Values stay within -510...765, so 16-bit lanes never overflow.
-        let raw = UnsafeMutableRawPointer(row)
-        let above = UnsafeRawPointer(previous)
         var a = SIMD4<Int16>()
         var c = SIMD4<Int16>()
-        var i = 0
-        while i &+ 4 <= count {
+        paeth4(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
+    }
+
+    /// Unfilters bytes `start..<end` of a Paeth row of 4-byte pixels, carrying the pixel to the
+    /// left and the one above it in `left` and `upperLeft` (zeros before the first pixel).
+    @inline(__always)
+    private static func paeth4(
+        _ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, from start: Int, to end: Int,
+        left a: inout SIMD4<Int16>, upperLeft c: inout SIMD4<Int16>
+    ) {
+        // Safe: start...end are within both rows' `count` bytes, and count is a multiple of 4.
+        let raw = UnsafeMutableRawPointer(row)
+        let above = UnsafeRawPointer(previous)
+        var i = start
+        while i &+ 4 <= end {
             let b = SIMD4<Int16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
             let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            let far = c &+ c &+ (c &- b &- b)  // 3c - 2b
-            let low = pointwiseMin(b, far)
-            let high = pointwiseMax(b, far)
-            let bBelowC = SIMD4<Int16>.zero.replacing(with: -1, where: c .> b)
-            // b > c: b wins when a >= ceil((3c - b) / 2), i.e. a > floor((3c - b - 1) / 2);
-            // b < c: b wins when a <= floor((3c - b) / 2), so c wins when a is above that.
-            let threshold = ((far &+ b) &+ ((bBelowC & 1) &- 1)) &>> 1
-            let withA = (x &+ a) & 0xFF
-            let withB = (x &+ b) & 0xFF
-            let withC = (x &+ c) & 0xFF
-            // XORing with `bOrC` turns either of x + b, x + c into the other.
-            let bOrC = withB ^ withC
-            let ifNotAbove = withC ^ (bBelowC & bOrC)  // x + c, or x + b where b < c
-            let aLoses = ((low &- a) & (a &- high)) &>> 15  // low < a < high: all ones
-            let isAbove = (threshold &- a) &>> 15  // a > threshold: all ones
-            let withBOrC = ifNotAbove ^ (isAbove & bOrC)
-            a = withA ^ (aLoses & (withBOrC ^ withA))
+            a = paethStep(x, left: a, up: b, upperLeft: c)
             c = b
             raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
             i &+= 4
         }
+    }
+
+    /// How far, in bytes, the second row of a Paeth pair trails the first: far enough that the
+    /// pixels it reads from the first row were stored several steps earlier, so reading them
+    /// back never waits on the store (at 4 bytes behind, the pair ran no faster than one row).
+    static let pairLag = 32
+
+    /// Unfilters two consecutive Paeth rows of 4-byte pixels together: `first` (whose row above
+    /// is `previous`) and `second` (whose row above is `first`).
+    ///
+    /// One row's pixels form a chain, each waiting for the one to its left, and a chain of
+    /// vector steps runs far below the vector units' throughput. The second row's pixel at byte
+    /// `i` needs only its own left neighbour and the first row's bytes up to `i`, so it can
+    /// run ``pairLag`` bytes behind the first: one 8-lane vector holds a pixel of each row,
+    /// and every step moves both chains on.
+    @inline(never)
+    static func paeth4Pair(
+        _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+        previous: UnsafePointer<UInt8>, count: Int
+    ) {
+        let lag = pairLag
+        guard count >= 2 &* lag else {
+            paeth4(first, previous, count: count)
+            paeth4(second, UnsafePointer(first), count: count)
+            return
+        }
+        // The first row alone until the second has its lag; then both; then the second alone.
+        var left = SIMD4<Int16>()
+        var upperLeft = SIMD4<Int16>()
+        paeth4(first, previous, from: 0, to: lag, left: &left, upperLeft: &upperLeft)
+        // Lanes 0-3: the first row at byte i; lanes 4-7: the second at byte i - lag, whose
+        // left and upper-left start as zeros.
+        var a = SIMD8<Int16>(lowHalf: left, highHalf: .zero)
+        var c = SIMD8<Int16>(lowHalf: upperLeft, highHalf: .zero)
+        // Safe: i < count in the first row, and i - lag >= 0 in the second and in `first` as
+        // the second's row above; count is a multiple of 4.
+        let row0 = UnsafeMutableRawPointer(first)
+        let row1 = UnsafeMutableRawPointer(second)
+        let above = UnsafeRawPointer(previous)
+        var i = lag
+        while i &+ 4 <= count {
+            let b = SIMD8<Int16>(
+                truncatingIfNeeded: SIMD8<UInt8>(
+                    lowHalf: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self),
+                    highHalf: row0.loadUnaligned(fromByteOffset: i &- lag, as: SIMD4<UInt8>.self)))
+            let x = SIMD8<Int16>(
+                truncatingIfNeeded: SIMD8<UInt8>(
+                    lowHalf: row0.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self),
+                    highHalf: row1.loadUnaligned(fromByteOffset: i &- lag, as: SIMD4<UInt8>.self)))
+            a = paethStep(x, left: a, up: b, upperLeft: c)
+            c = b
+            let bytes = SIMD8<UInt8>(truncatingIfNeeded: a)
+            row0.storeBytes(of: bytes.lowHalf, toByteOffset: i, as: SIMD4<UInt8>.self)
+            row1.storeBytes(of: bytes.highHalf, toByteOffset: i &- lag, as: SIMD4<UInt8>.self)
+            i &+= 4
+        }
+        left = a.highHalf
+        upperLeft = c.highHalf
+        paeth4(second, UnsafePointer(first), from: count &- lag, to: count, left: &left, upperLeft: &upperLeft)
+    }
+
+    /// One Paeth step on whole pixels: `x` plus the predictor of `a` (left), `b` (up) and `c`
+    /// (upper-left), lane by lane, as values 0...255.
+    ///
+    /// Each pixel waits for the one to its left (a), so the time per pixel is the length of
+    /// the chain of operations that depend on a; everything that needs only b and c is
+    /// computed beside it. With e = b - c the three distances are pa = |e|, pb = |a - c| and
+    /// pc = |a - (2c - b)|, and the spec's choice becomes two tests of a against thresholds
+    /// known before a is:
+    /// - a wins (pa <= pb and pa <= pc) unless a lies strictly between b and 3c - 2b: the two
+    ///   intervals of radius |e| around c and around 2c - b, side by side. When e = 0 the
+    ///   interval is empty and a always wins.
+    /// - otherwise b wins (pb <= pc) when a is on b's side of the midpoint (3c - b) / 2 of c and
+    ///   2c - b, the midpoint itself included: above it when b > c, at or below it when b < c.
+    ///   One test, a > threshold, serves both: where b < c the two candidates are swapped
+    ///   beforehand.
+    ///
+    /// The three candidates x + a, x + b and x + c are formed early and the tests pick one with
+    /// masks; the masks come from the sign bits of differences, which keeps the compiler from
+    /// merging the candidates back into one late add. Five dependent steps. Values stay within
+    /// -510...765, so 16-bit lanes never overflow.
+    @inline(__always)
+    private static func paethStep<Lanes: SIMD>(_ x: Lanes, left a: Lanes, up b: Lanes, upperLeft c: Lanes) -> Lanes
+    where Lanes.Scalar == Int16 {
+        // Masks are sign bits of differences (all ones where negative), which stay plain
+        // vector arithmetic in this generic body, where `pointwiseMin` would be a call.
+        let far = c &+ c &+ (c &- b &- b)  // 3c - 2b
+        let bBelowFar = (b &- far) &>> 15
+        let low = far ^ ((b ^ far) & bBelowFar)  // min(b, far)
+        let high = b ^ ((b ^ far) & bBelowFar)  // max(b, far)
+        let bBelowC = (b &- c) &>> 15
+        // b > c: b wins when a >= ceil((3c - b) / 2), i.e. a > floor((3c - b - 1) / 2);
+        // b < c: b wins when a <= floor((3c - b) / 2), so c wins when a is above that.
+        let threshold = ((far &+ b) &+ ((bBelowC & 1) &- 1)) &>> 1
+        let withA = (x &+ a) & 0xFF
+        let withB = (x &+ b) & 0xFF
+        let withC = (x &+ c) & 0xFF
+        // XORing with `bOrC` turns either of x + b, x + c into the other.
+        let bOrC = withB ^ withC
+        let ifNotAbove = withC ^ (bBelowC & bOrC)  // x + c, or x + b where b < c
+        let aLoses = ((low &- a) & (a &- high)) &>> 15  // low < a < high: all ones
+        let isAbove = (threshold &- a) &>> 15  // a > threshold: all ones
+        let withBOrC = ifNotAbove ^ (isAbove & bOrC)
+        return withA ^ (aLoses & (withBOrC ^ withA))
     }
 }
