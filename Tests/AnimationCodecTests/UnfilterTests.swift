@@ -142,11 +142,14 @@ struct UnfilterTests {
     }
 
     /// Unfilters rows laid out as in a PNG stream (filter byte, then `count` bytes each) with
-    /// the decoder's row walk, which takes consecutive Paeth rows of 4-byte pixels in pairs.
-    private func unfilterStream(_ rows: [(filter: UInt8, bytes: [UInt8])], first above: [UInt8]) throws -> [[UInt8]] {
+    /// the decoder's row walk, which takes a Paeth row of 4-byte pixels together with the rows
+    /// up to the next Paeth row when only Up rows are between; also how many rows each step took.
+    private func unfilterStream(_ rows: [(filter: UInt8, bytes: [UInt8])], first above: [UInt8]) throws -> (
+        rows: [[UInt8]], steps: [Int]
+    ) {
         let count = above.count
         var stream = rows.flatMap { [$0.filter] + $0.bytes }
-        var pairs = 0
+        var steps: [Int] = []
         try above.withUnsafeBufferPointer { top in
             try stream.withUnsafeMutableBufferPointer { data in
                 var previous = top.baseAddress!
@@ -154,55 +157,66 @@ struct UnfilterTests {
                 while row < rows.count {
                     let line = data.baseAddress! + row * (count + 1)
                     let done = try PNGUnfilter.unfilterRows(
-                        at: line, previous: previous, count: count, distance: 4, nextInPass: row + 1 < rows.count)
-                    if done == 2 { pairs += 1 }
+                        at: line, previous: previous, count: count, distance: 4, rowsLeft: rows.count - row)
+                    steps.append(done)
                     previous = UnsafePointer(line + (done - 1) * (count + 1) + 1)
                     row += done
                 }
             }
         }
-        #expect(pairs > 0 || rows.count < 2 || !rows.contains { $0.filter == 4 })
-        return rows.indices.map { Array(stream[$0 * (count + 1) + 1..<($0 + 1) * (count + 1)]) }
+        return (rows.indices.map { Array(stream[$0 * (count + 1) + 1..<($0 + 1) * (count + 1)]) }, steps)
     }
 
-    /// The second row of a Paeth pair sees every (a, b, c) triple in every channel: the first
-    /// row's pixels list all 65,536 (upper-left, up) pairs side by side, and 256 rounds give the
-    /// second row's left pixel every value. Both rows are filtered from wanted pixels with the
-    /// specification's predictor, computed here.
-    @Test("a pair of 4-byte Paeth rows is exact for every (a, b, c) triple in the second row")
-    func paethPairExhaustive() throws {
+    /// The second row of a Paeth pair sees every (a, b, c) triple in every channel: the row
+    /// above it (the first, or the last Up row between) lists all 65,536 (upper-left, up) pairs
+    /// side by side, and 256 rounds give the second row's left pixel every value. Every row is
+    /// filtered from wanted pixels by the specification's filter, computed here.
+    @Test(
+        "a Paeth pair is exact for every (a, b, c) triple in its second row, with 0-2 Up rows between",
+        arguments: [0, 1, 2])
+    func paethPairExhaustive(upRowsBetween: Int) throws {
         let count = 4 * 2 * 65_536
-        var firstWanted = [UInt8](repeating: 0, count: count)
+        var pattern = [UInt8](repeating: 0, count: count)
         for pair in 0..<65_536 {
             for channel in 0..<4 {
-                firstWanted[8 * pair + channel] = UInt8(pair >> 8)
-                firstWanted[8 * pair + 4 + channel] = UInt8(pair & 0xFF)
+                pattern[8 * pair + channel] = UInt8(pair >> 8)
+                pattern[8 * pair + 4 + channel] = UInt8(pair & 0xFF)
             }
         }
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix(seed: 7 + UInt64(upRowsBetween))
         let above = generator.bytes(count)
-        let firstFiltered = Self.paethFiltered(firstWanted, above: above, distance: 4)
+        // The first row and the Up rows, the last of them (the second's row above) the pattern.
+        let wantedRows = (0..<upRowsBetween).map { _ in generator.bytes(count) } + [pattern]
+        var filteredRows = [(filter: UInt8(4), bytes: Self.paethFiltered(wantedRows[0], above: above, distance: 4))]
+        for row in wantedRows.indices.dropFirst() {
+            filteredRows.append((2, zip(wantedRows[row], wantedRows[row - 1]).map { $0 &- $1 }))
+        }
         var mismatches = 0
-        for round in stride(from: 0, to: 256, by: 1) {
-            let secondWanted = (0..<count).map { UInt8(truncatingIfNeeded: round + 67 * ($0 & 3) + ($0 >> 2)) }
-            let secondFiltered = Self.paethFiltered(secondWanted, above: firstWanted, distance: 4)
-            let decoded = try unfilterStream([(4, firstFiltered), (4, secondFiltered)], first: above)
-            mismatches += zip(decoded[0], firstWanted).count { $0 != $1 }
-            mismatches += zip(decoded[1], secondWanted).count { $0 != $1 }
+        for round in 0..<256 {
+            let second = (0..<count).map { UInt8(truncatingIfNeeded: round + 67 * ($0 & 3) + ($0 >> 2)) }
+            let decoded = try unfilterStream(
+                filteredRows + [(4, Self.paethFiltered(second, above: pattern, distance: 4))], first: above)
+            #expect(decoded.steps == [upRowsBetween + 2])
+            mismatches += zip(decoded.rows, wantedRows + [second]).reduce(0) { sum, rows in
+                sum + zip(rows.0, rows.1).count { $0 != $1 }
+            }
         }
         #expect(mismatches == 0)
     }
 
     /// Runs of Paeth rows among other filters, at widths below, at and above the pair's lag,
     /// decode to the pixels they were filtered from (each row by the specification's filter,
-    /// computed here).
+    /// computed here), and the rows are taken together where a Paeth row has another after at
+    /// most two Up rows.
     @Test(
-        "Paeth rows taken in pairs among other filters give back the wanted rows",
+        "Paeth rows taken together among other filters give back the wanted rows",
         arguments: [1, 2, 7, 8, 9, 16, 17, 618])
     func paethPairsInStream(width: Int) throws {
         let count = 4 * width
         var generator = SplitMix(seed: UInt64(width))
-        let filters: [UInt8] = [4, 4, 4, 2, 4, 4, 1, 4, 0, 4, 4, 4, 4, 3, 4]
+        // The steps, by hand: P P | P U P | U | P (an S follows) | S | P U U P | N | P (three Us
+        // follow) | U | U | U | P P | P P | A | P
+        let filters: [UInt8] = [4, 4, 4, 2, 4, 2, 4, 1, 4, 2, 2, 4, 0, 4, 2, 2, 2, 4, 4, 4, 4, 3, 4]
         let above = generator.bytes(count)
         var wanted: [[UInt8]] = []
         var rows: [(filter: UInt8, bytes: [UInt8])] = []
@@ -227,7 +241,9 @@ struct UnfilterTests {
             rows.append((filter, filtered))
             previous = row
         }
-        #expect(try unfilterStream(rows, first: above) == wanted)
+        let decoded = try unfilterStream(rows, first: above)
+        #expect(decoded.rows == wanted)
+        #expect(decoded.steps == [2, 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 2, 2, 1, 1])
     }
 
     @Test(

@@ -161,13 +161,13 @@ struct PNGImageDecoder: Sendable {
             var row = 0
             while row < pass.height {
                 let unfilterStart = phases == nil ? 0 : Stopwatch.now()
-                // Two rows at once where both are Paeth rows of 4-byte pixels, else one.
+                // Several rows at once from a Paeth row of 4-byte pixels to the next, else one.
                 var rows = 1
                 if stages != .convertOnly {
                     // Safe: filteredSize(...) sized `filtered` for every row of every pass.
                     rows = try PNGUnfilter.unfilterRows(
                         at: data + offset, previous: previous, count: rowBytes, distance: distance,
-                        nextInPass: row + 1 < pass.height)
+                        rowsLeft: pass.height - row)
                 }
                 let convertStart = phases == nil ? 0 : Stopwatch.now()
                 for _ in 0..<rows {

@@ -35,20 +35,35 @@ enum PNGUnfilter {
         }
     }
 
-    /// Unfilters the row at `line` (its filter byte, then `count` bytes) and, when `nextInPass`
-    /// and both it and the row after it are Paeth rows of 4-byte pixels, that row too, in one
-    /// pass (``paeth4Pair(_:_:previous:count:)``).
-    /// - Returns: the rows unfiltered, 1 or 2.
+    /// Up rows a Paeth pair may have between its two rows
+    /// (``paeth4Pair(_:upRowsBetween:rowStride:previous:count:)``).
+    static let pairUpRowsBetween = 2
+
+    /// Unfilters the row at `line` (its filter byte, then `count` bytes; the next row's filter
+    /// byte follows) and, where it is a Paeth row of 4-byte pixels and another Paeth row comes
+    /// after it in the pass with at most ``pairUpRowsBetween`` Up rows between, those rows too,
+    /// in one pass (``paeth4Pair(_:upRowsBetween:rowStride:previous:count:)``).
+    /// - Parameter rowsLeft: rows of the pass from `line` on, `line`'s own included.
+    /// - Returns: the rows unfiltered, 1 to 2 + ``pairUpRowsBetween``.
     /// - Throws: ``CodecError/malformed(format:reason:)`` for a filter byte above 4.
     static func unfilterRows(
         at line: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, distance: Int,
-        nextInPass: Bool
+        rowsLeft: Int
     ) throws(CodecError) -> Int {
-        // Safe: with `nextInPass` the next row's filter byte follows this row's `count` bytes.
         let paeth = Filter.paeth.rawValue
-        if distance == 4, nextInPass, line[0] == paeth, line[count &+ 1] == paeth {
-            paeth4Pair(line + 1, line + count + 2, previous: previous, count: count)
-            return 2
+        if distance == 4, line[0] == paeth {
+            // Safe: only the filter bytes of the pass's next `rowsLeft - 1` rows are read.
+            let stride = count &+ 1
+            var between = 0
+            while between <= pairUpRowsBetween, between &+ 1 < rowsLeft {
+                let filter = line[(between &+ 1) &* stride]
+                if filter == paeth {
+                    paeth4Pair(line + 1, upRowsBetween: between, rowStride: stride, previous: previous, count: count)
+                    return between &+ 2
+                }
+                guard filter == Filter.up.rawValue else { break }
+                between &+= 1
+            }
         }
         try unfilter(line[0], row: line + 1, previous: previous, count: count, distance: distance)
         return 1
@@ -183,23 +198,31 @@ enum PNGUnfilter {
     /// back never waits on the store (at 4 bytes behind, the pair ran no faster than one row).
     static let pairLag = 32
 
-    /// Unfilters two consecutive Paeth rows of 4-byte pixels together: `first` (whose row above
-    /// is `previous`) and `second` (whose row above is `first`).
+    /// Unfilters two Paeth rows of 4-byte pixels together, and the Up rows between them:
+    /// `first` (whose row above is `previous`), then `upRowsBetween` Up rows, then the second
+    /// Paeth row, each `rowStride` bytes after the one before.
     ///
     /// One row's pixels form a chain, each waiting for the one to its left, and a chain of
     /// vector steps runs far below the vector units' throughput. The second row's pixel at byte
-    /// `i` needs only its own left neighbour and the first row's bytes up to `i`, so it can
-    /// run ``pairLag`` bytes behind the first: one 8-lane vector holds a pixel of each row,
-    /// and every step moves both chains on.
+    /// `i` needs only its own left neighbour and the row above it up to byte `i`, so it can run
+    /// ``pairLag`` bytes behind the first: one 8-lane vector holds a pixel of each row, and every
+    /// step moves both chains on. An Up row between only adds the row above it, so the rows
+    /// between are finished on the way, at the second row's byte, from the first row's.
     @inline(never)
     static func paeth4Pair(
-        _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
-        previous: UnsafePointer<UInt8>, count: Int
+        _ first: UnsafeMutablePointer<UInt8>, upRowsBetween: Int, rowStride: Int, previous: UnsafePointer<UInt8>,
+        count: Int
     ) {
         let lag = pairLag
+        let second = first + (upRowsBetween &+ 1) &* rowStride
+        // The row above the second: the first, or the last Up row between.
+        let aboveSecond = UnsafePointer(second - rowStride)
         guard count >= 2 &* lag else {
             paeth4(first, previous, count: count)
-            paeth4(second, UnsafePointer(first), count: count)
+            for row in stride(from: 1, through: upRowsBetween, by: 1) {
+                up(first + row &* rowStride, UnsafePointer(first + (row &- 1) &* rowStride), count: count)
+            }
+            paeth4(second, aboveSecond, count: count)
             return
         }
         // The first row alone until the second has its lag; then both; then the second alone.
@@ -210,17 +233,25 @@ enum PNGUnfilter {
         // left and upper-left start as zeros.
         var a = SIMD8<Int16>(lowHalf: left, highHalf: .zero)
         var c = SIMD8<Int16>(lowHalf: upperLeft, highHalf: .zero)
-        // Safe: i < count in the first row, and i - lag >= 0 in the second and in `first` as
-        // the second's row above; count is a multiple of 4.
+        // Safe: i < count in the first row, and i - lag >= 0 in every row after it; count is a
+        // multiple of 4.
         let row0 = UnsafeMutableRawPointer(first)
         let row1 = UnsafeMutableRawPointer(second)
         let above = UnsafeRawPointer(previous)
         var i = lag
         while i &+ 4 <= count {
+            // The second row's up: the first row's finished pixel plus each Up row's, stored
+            // back into each Up row.
+            var up = row0.loadUnaligned(fromByteOffset: i &- lag, as: SIMD4<UInt8>.self)
+            var between = row0
+            for _ in 0..<upRowsBetween {
+                between += rowStride
+                up &+= between.loadUnaligned(fromByteOffset: i &- lag, as: SIMD4<UInt8>.self)
+                between.storeBytes(of: up, toByteOffset: i &- lag, as: SIMD4<UInt8>.self)
+            }
             let b = SIMD8<Int16>(
                 truncatingIfNeeded: SIMD8<UInt8>(
-                    lowHalf: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self),
-                    highHalf: row0.loadUnaligned(fromByteOffset: i &- lag, as: SIMD4<UInt8>.self)))
+                    lowHalf: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self), highHalf: up))
             let x = SIMD8<Int16>(
                 truncatingIfNeeded: SIMD8<UInt8>(
                     lowHalf: row0.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self),
@@ -232,9 +263,14 @@ enum PNGUnfilter {
             row1.storeBytes(of: bytes.highHalf, toByteOffset: i &- lag, as: SIMD4<UInt8>.self)
             i &+= 4
         }
+        // The Up rows' last `lag` bytes, then the second row's.
+        let tail = count &- lag
+        for row in stride(from: 1, through: upRowsBetween, by: 1) {
+            up(first + row &* rowStride + tail, UnsafePointer(first + (row &- 1) &* rowStride + tail), count: lag)
+        }
         left = a.highHalf
         upperLeft = c.highHalf
-        paeth4(second, UnsafePointer(first), from: count &- lag, to: count, left: &left, upperLeft: &upperLeft)
+        paeth4(second, aboveSecond, from: tail, to: count, left: &left, upperLeft: &upperLeft)
     }
 
     /// One Paeth step on whole pixels: `x` plus the predictor of `a` (left), `b` (up) and `c`
