@@ -50,11 +50,11 @@ struct ClearedRectangleTests {
         #expect(frames[1].warnings.contains { $0.kind == .missingPixelData })
     }
 
-    /// Frames that replace the whole canvas are drawn whole by the parallel decode's workers,
-    /// and their memory becomes the canvas while the old canvas goes back to a worker: more
+    /// Frames that replace the whole canvas are drawn whole by the parallel decode's workers
+    /// from three threads on (on two the compositing thread draws them), and their memory becomes the canvas while the old canvas goes back to a worker: more
     /// frames than the window, so memory goes round several times, with frames kept by the
     /// caller and frames not kept (whose memory is written again).
-    @Test("whole-canvas GIF frames drawn by workers arrive intact and in order, kept or not", arguments: [1, 2, 3])
+    @Test("whole-canvas GIF frames drawn by workers arrive intact and in order, kept or not", arguments: [1, 2, 3, 4])
     func wholeCanvasFrames(threads: Int) throws {
         let side = 16
         let count = 13

@@ -114,7 +114,7 @@ struct ParallelFrames {
         let slots = (0..<window).map { _ in Slot() }
         let schedule = Schedule(frameCount: frameCount, window: window)
         let (source, bytes) = (decoder.source, decoder.bytes)
-        let asCanvas = Self.framesDrawnWhole(decoder)
+        let asCanvas = Self.framesDrawnWhole(decoder, threads: threads)
         // Threads in all: this one (0) and the helpers (1...).
         let workers = max(2, threads)
         let pools = CanvasPools(threads: workers)
@@ -222,11 +222,27 @@ struct ParallelFrames {
     /// streaming bound only grows by a few sticker-sized canvases.
     static let wholeCanvasBytes = 2 << 20
 
+    /// Threads from which GIF frames that replace the canvas are drawn whole by the workers.
+    ///
+    /// Drawing a GIF frame's indexes is 30-50% of its decode (the bench's phase split), and the
+    /// compositing thread does all of it unless workers draw whole canvases. On two threads
+    /// that share fits the compositing thread's half, and drawing there, into the one canvas
+    /// that stays in its core's cache, measured faster than handing whole canvases between
+    /// cores: two threads against one, medians of three interleaved runs of `stickers bench
+    /// --threads 2 --repeat 200`, 1.78x against 1.17x on gif_408_bounce_local, 1.61x against
+    /// 0.88x on gif_408_heart_interlaced, 1.83x against 1.76x on gif_300_wave_mixed, the 618 px
+    /// files alike (1.84x/1.84x, 1.90x/1.89x). From three threads on the draws would outgrow
+    /// the compositing thread's share, and the workers draw.
+    static let wholeCanvasThreads = 3
+
     /// For each frame, whether a worker draws it whole (a GIF frame that replaces the canvas,
-    /// on a canvas small enough): the compositing thread then only takes its memory.
-    static func framesDrawnWhole(_ decoder: AnimationDecoder) -> [Bool] {
+    /// on a canvas small enough, with ``wholeCanvasThreads`` threads or more): the compositing
+    /// thread then only takes its memory.
+    static func framesDrawnWhole(_ decoder: AnimationDecoder, threads: Int) -> [Bool] {
         let info = decoder.info
-        guard case .gif = decoder.source, info.width * info.height * 4 <= wholeCanvasBytes else {
+        guard case .gif = decoder.source, threads >= wholeCanvasThreads,
+            info.width * info.height * 4 <= wholeCanvasBytes
+        else {
             return [Bool](repeating: false, count: info.frameCount)
         }
         return info.frames.indices.map {
