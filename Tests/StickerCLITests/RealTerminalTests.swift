@@ -72,7 +72,7 @@ struct RealTerminalTests {
         let terminal = try display.kitty(["preview", Self.still, "--graphics", "kitty"], title: "kitty-still")
         defer { terminal.stop() }
         let match = try terminal.waitForMatch(Self.still, background: "0,0,0") { $0.mean < 0.5 && $0.p99 <= 2 }
-        #expect(match?.frame == 0, "\(String(describing: match))")
+        #expect(match?.frame == 0, "\(String(describing: match)) \(terminal.diagnostics())")
     }
 
     @Test("kitty plays the uploaded loop itself: two different frames, each exact")
