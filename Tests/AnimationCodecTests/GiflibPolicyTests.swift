@@ -48,4 +48,26 @@ struct GiflibPolicyTests {
         let bytes = builder.animation([.init(indexes: [0, 0], disposal: 1), .init(indexes: [2, 1], disposal: 1)])
         try Self.check(bytes, name: "index past the table", lastFrame: Self.red + Self.green)
     }
+
+    /// A frame whose colour table has all 256 entries and no transparent index draws every
+    /// pixel over what the frame before kept, one thread and two, vector blocks and the tail
+    /// alike (36 pixels a row); with a two-entry table (the test above) an index past it still
+    /// draws nothing.
+    @Test("a full colour table without a transparent index draws every pixel over a kept frame", arguments: [1, 2])
+    func fullTableDrawsEveryPixel(threads: Int) throws {
+        let palette: [(UInt8, UInt8, UInt8)] = (0..<256).map { (entry: Int) in
+            (UInt8(entry), UInt8(255 - entry), UInt8(entry / 2))
+        }
+        let (width, height) = (36, 4)
+        let builder = GIFBuilder(width: width, height: height, palette: palette)
+        let second = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let bytes = builder.animation([
+            .init(indexes: [UInt8](repeating: 9, count: width * height), disposal: 1, minimumCodeSize: 8),
+            .init(indexes: second, disposal: 1, minimumCodeSize: 8)
+        ])
+        let expected: [UInt8] = second.flatMap { index -> [UInt8] in [index, 255 - index, index / 2, 255] }
+        try Self.check(bytes, name: "full table", lastFrame: expected)
+        let frames = try AnimationDecoder(bytes: bytes).decodeAllFrames(threads: threads)
+        #expect(frames.last?.pixels == expected)
+    }
 }

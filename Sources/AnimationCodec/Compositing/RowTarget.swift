@@ -93,11 +93,13 @@ struct RowTarget {
     /// entries, 0 for the transparent index). On the canvas a 0 entry leaves the pixel as it
     /// is, which is OVER for pixels whose alpha is 0 or 255; into a layer every entry is stored.
     /// `transparent` is the frame's transparent index, if any: eight of it in a row (the
-    /// margins around a sticker's art) are passed over without a palette lookup.
+    /// margins around a sticker's art) are passed over without a palette lookup. With
+    /// `everyEntryOpaque` (no entry of `table` is 0), OVER stores every entry, as SOURCE does,
+    /// without reading the canvas.
     @inline(__always)
     func drawIndexed(
         row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
-        transparent: UInt8?
+        transparent: UInt8?, everyEntryOpaque: Bool = false
     ) {
         let run = TransparentRun(transparent)
         if rowBuffer == nil {
@@ -112,7 +114,7 @@ struct RowTarget {
         guard first < last else { return }
         // Safe: columns first..<last map inside the clip, hence inside the canvas row.
         let out = base + (canvasY &* stride &+ rect.x)
-        if blend == .source {
+        if blend == .source || everyEntryOpaque {
             Self.lookUp(indexes + first, count: last &- first, table: table, into: out + first, run: run)
             return
         }

@@ -99,13 +99,15 @@ enum GIFImageDecoder {
         var row = 0
         if written > 0 {
             let table = premultipliedPalette(image.palette, transparentIndex: image.transparentIndex)
+            // A full colour table with no transparent index draws every pixel of the frame.
+            let everyEntryOpaque = !table.contains(0)
             table.withUnsafeBufferPointer { table in
                 forEachDisplayRow(height: image.info.rect.height, interlaced: image.info.isInterlaced) { y in
                     let start = row * width
                     guard start < written else { return false }
                     target.drawIndexed(
                         row: y, indexes + start, count: min(width, written - start), table: table.baseAddress!,
-                        transparent: image.transparentIndex)
+                        transparent: image.transparentIndex, everyEntryOpaque: everyEntryOpaque)
                     row += 1
                     return true
                 }
