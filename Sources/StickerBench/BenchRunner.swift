@@ -28,15 +28,33 @@ package struct BenchResult: Sendable, Encodable {
     /// Seconds for all repeats of the libpng or giflib baseline, estimated the same way (nil
     /// for JPEG).
     package var baselineSeconds: Double?
+    /// Ours over the baseline: the median over the turns of the baseline's seconds over ours
+    /// (nil for JPEG).
+    package var ratio: Double?
+    /// `threads` threads over one: the median over the turns of our one-thread seconds over
+    /// our `threads`-thread seconds (nil when threads == 1).
+    package var speedUp: Double?
+    /// Every turn's seconds per decode, in the order the turns ran.
+    package var turns: Turns
     /// Where one decode's time goes (measured in a separate, instrumented pass).
     package var phases: Phases
-    /// Peak resident memory while decoding this file, in bytes.
+    /// Peak resident memory over this file's first decode on one thread, in bytes.
     package var peakBytes: Int?
     /// Whether the baseline's last frame agrees with ours within 1 per channel.
     package var baselineAgrees: Bool?
     /// Whether every frame of the `threads`-thread decode is bit-identical to the serial
     /// decode's (compared by CRC-32 per frame; nil when threads == 1).
     package var parallelIdentical: Bool?
+
+    /// Each decoder's seconds per decode in every turn: the figures the medians are taken over.
+    package struct Turns: Sendable, Encodable {
+        /// Ours on one thread.
+        package var ours: [Double]
+        /// Ours on the runner's threads (empty when threads == 1).
+        package var parallel: [Double]
+        /// The libpng or giflib baseline (empty for JPEG).
+        package var baseline: [Double]
+    }
 
     /// Phase shares of one decode, in seconds.
     package struct Phases: Sendable, Encodable {
@@ -52,10 +70,6 @@ package struct BenchResult: Sendable, Encodable {
     package var megapixelsPerSecond: Double { megapixels * Double(repeats) / seconds }
     /// The baseline's speed, when there is one.
     package var baselineMegapixelsPerSecond: Double? { baselineSeconds.map { megapixels * Double(repeats) / $0 } }
-    /// Ours over the baseline.
-    package var ratio: Double? { baselineSeconds.map { $0 / seconds } }
-    /// Parallel over single-thread.
-    package var speedUp: Double? { parallelSeconds.map { seconds / $0 } }
     /// How many times each decoder ran.
     package var repeats: Int
 }
@@ -64,11 +78,14 @@ package struct BenchResult: Sendable, Encodable {
 /// baseline the package links (libpng per rebuilt frame, giflib's DGifSlurp), taking turns,
 /// each `repeats` times, all frames composited, plus an instrumented pass for the phase split.
 ///
-/// Each decoder's time is the median over its turns of the turn's time per decode: on a
-/// machine whose cores are now and then taken by something else, a turn caught by that is
-/// an outlier for every decoder alike, and a sum over the turns would let it weigh on the
-/// ratios (most of all on the speed-up, which needs both cores), where the median keeps the
-/// typical turn. With a single turn (`repeats` up to 10) the median is that turn's mean.
+/// The turns go round the files: the first turn of every file, then the second of every file,
+/// and so on, so each file's turns are spread over the whole run and a slow patch of a noisy
+/// machine (a core taken by something else for a second or two) falls on a few turns of each
+/// file, not on all of one file's. Each decoder's time is the median over its turns of the
+/// turn's time per decode; the ratios (ours over the baseline, one thread over `threads`) are
+/// the medians of each turn's own ratio, whose decoders ran back to back: a patch that slows a
+/// whole turn moves its ratio little, and one caught by a few turns does not move the median.
+/// With a single turn (`repeats` up to 10) the median is that turn's figure.
 package struct BenchRunner: Sendable {
     /// Worker threads for the parallel measurement.
     package var threads: Int
@@ -84,62 +101,35 @@ package struct BenchRunner: Sendable {
         self.repeats = max(1, repeats)
     }
 
-    /// Measures one file.
-    package func run(path: String) throws -> BenchResult {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let decoder = try AnimationDecoder(bytes: bytes)
-        let info = decoder.info
-        let megapixels = Double(info.frameCount * info.width * info.height) / 1e6
+    /// Reads `path` and warms its decoders up, ready for ``run(_:)``.
+    /// - Throws: ``CodecError`` when the file cannot be decoded.
+    package func prepare(path: String) throws -> BenchSubject {
+        try BenchSubject(path: path, threads: threads)
+    }
 
-        let png = LibPNGBaseline(bytes: bytes, info: info)
-        let gif = GiflibBaseline(bytes: bytes, info: info)
-        var sink: UInt8 = 0
-        // Seconds per decode of each turn, for each decoder.
-        var ours: [Double] = []
-        var parallel: [Double] = []
-        var baseline: [Double] = []
-        var peak: Int?
-        // One untimed decode each first, as the C harness and the wuffs harness do: buffers,
-        // tables and caches are warm for every decoder alike, so the figures are the steady
-        // state (a single cold decode is what `bench --render` measures as a whole process).
-        // Ours decodes into one canvas kept between runs, as the baselines and wuffs do.
-        var canvas: [UInt8] = []
-        try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] }
-        if threads > 1 { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
-        sink &+= png?.run() ?? gif?.run() ?? 0
-        // The decoders take turns, so a slow patch of a noisy machine weighs on all of them
-        // alike and the ratios hold; within a turn each decodes up to `turn` times back to
-        // back, as the C and wuffs harnesses loop, so its own buffers and tables are the ones
-        // in cache (one decode after another decoder's had run 10-20% slower on a still).
+    /// Measures every subject, their turns taken in rounds over them.
+    package func run(_ subjects: [BenchSubject]) throws -> [BenchResult] {
+        var subjects = subjects
         var done = 0
+        var round = 0
         while done < repeats {
             let count = min(Self.turn, repeats - done)
-            if done == 0 { PeakMemory.reset() }
-            var start = Stopwatch.now()
-            for _ in 0..<count { try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] } }
-            ours.append(Stopwatch.seconds(since: start) / Double(count))
-            if done == 0 { peak = PeakMemory.bytes() }
-            if threads > 1 {
-                start = Stopwatch.now()
-                for _ in 0..<count {
-                    try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] }
-                }
-                parallel.append(Stopwatch.seconds(since: start) / Double(count))
-            }
-            if png != nil || gif != nil {
-                start = Stopwatch.now()
-                for _ in 0..<count { sink &+= png?.run() ?? gif!.run() }
-                baseline.append(Stopwatch.seconds(since: start) / Double(count))
+            for index in subjects.indices {
+                try subjects[index].turn(count: count, threads: threads, parallelFirst: round % 2 == 1)
             }
             done += count
+            round += 1
         }
-        let seconds = Self.allRepeats(ours, repeats)!
-        let parallelSeconds = Self.allRepeats(parallel, repeats)
-        let baselineSeconds = Self.allRepeats(baseline, repeats)
+        return try subjects.map(result)
+    }
 
+    /// What the turns of `subject` measured, with its correctness checks and phase split.
+    private func result(_ subject: BenchSubject) throws -> BenchResult {
+        let decoder = subject.decoder
+        let info = decoder.info
         var agrees: Bool?
-        if png != nil || gif != nil {
-            let theirs = png?.finalCanvas() ?? gif!.finalCanvas()
+        if subject.hasBaseline {
+            let theirs = subject.png?.finalCanvas() ?? subject.gif!.finalCanvas()
             let ours = try decoder.frame(at: info.frameCount - 1).pixels
             agrees = theirs.count == ours.count && zip(theirs, ours).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
         }
@@ -149,13 +139,20 @@ package struct BenchRunner: Sendable {
                 try Self.frameChecksums(decoder, threads: 1) == Self.frameChecksums(decoder, threads: threads)
         }
         let phases = try decoder.profilePhases()
-        if sink == 1 { FileDescriptorOutput.standardError("") }  // keeps `sink` alive
+        if subject.sink == 1 { FileDescriptorOutput.standardError("") }  // keeps the outputs alive
         return BenchResult(
-            name: URL(fileURLWithPath: path).lastPathComponent, format: info.format.rawValue,
-            width: info.width, height: info.height, frames: info.frameCount, megapixels: megapixels,
-            seconds: seconds, parallelSeconds: parallelSeconds, baselineSeconds: baselineSeconds,
+            name: URL(fileURLWithPath: subject.path).lastPathComponent, format: info.format.rawValue,
+            width: info.width, height: info.height, frames: info.frameCount,
+            megapixels: Double(info.frameCount * info.width * info.height) / 1e6,
+            seconds: Self.allRepeats(subject.ours, repeats)!,
+            parallelSeconds: Self.allRepeats(subject.parallel, repeats),
+            baselineSeconds: Self.allRepeats(subject.baseline, repeats),
+            ratio: median(zip(subject.baseline, subject.ours).map { $0 / $1 }),
+            speedUp: median(zip(subject.ours, subject.parallel).map { $0 / $1 }),
+            turns: .init(ours: subject.ours, parallel: subject.parallel, baseline: subject.baseline),
             phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert),
-            peakBytes: peak, baselineAgrees: agrees, parallelIdentical: parallelIdentical, repeats: repeats)
+            peakBytes: subject.peakBytes, baselineAgrees: agrees, parallelIdentical: parallelIdentical,
+            repeats: repeats)
     }
 
     /// Decodes `path` with ours alone, on one thread, `repeats` times into one canvas, untimed;

@@ -12,7 +12,7 @@ public struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure decoding speed against the libpng and giflib baselines, in the same run.",
         discussion: """
-            Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited), so a whole run can also be timed from outside. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer, --preview and --review compare other work with other tools instead (see each).
+            Every file is decoded once untimed by each decoder (a warm-up), then exactly --repeat times each (all frames, composited) in turns of up to 10 decodes that go round the files, so a whole run can also be timed from outside; each figure is the median over the turns, each ratio the median of the turns' own. Reports MP/s (frames x W x H per second), ms per file, the phase split, peak memory and our speed as a ratio to each baseline. Without arguments it benchmarks corpus/sample-pack. --render, --fit, --fit-peer, --preview and --review compare other work with other tools instead (see each).
             """)
 
     /// Files or folders to measure.
@@ -219,14 +219,15 @@ public struct BenchCommand: ParsableCommand {
     private func measureDecoding() throws {
         let files = try imageFiles()
         let runner = BenchRunner(threads: threads, repeats: repeats)
-        var results: [BenchResult] = []
+        var subjects: [BenchSubject] = []
         for file in files {
             do {
-                results.append(try runner.run(path: file))
+                subjects.append(try runner.prepare(path: file))
             } catch let error as CodecError {
                 throw CLIError(path: file, error)
             }
         }
+        let results = try runner.run(subjects)
         let limits = try runner.inflateLimits(paths: files)
         print(
             json

@@ -37,6 +37,28 @@ struct BenchCommandTests {
         #expect(Set(totals.compactMap { $0["format"] as? String }) == ["gif", "apng"])
     }
 
+    @Test("over several turns each figure is the median of the turns' own, the ratios paired within a turn")
+    func turns() throws {
+        let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
+        let result = try CLITests.runExecutable(["bench", gif, "--repeat", "25", "--threads", "2", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let entry = try #require((document["files"] as? [[String: Any]])?.first)
+        let measured = try #require(entry["result"] as? [String: Any])
+        let turns = try #require(measured["turns"] as? [String: [Double]])
+        let ours = try #require(turns["ours"])
+        let parallel = try #require(turns["parallel"])
+        let baseline = try #require(turns["baseline"])
+        // 25 decodes: turns of 10, 10 and 5.
+        #expect(ours.count == 3 && parallel.count == 3 && baseline.count == 3)
+        func upperMedian(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func close(_ a: Double?, _ b: Double) -> Bool { a.map { abs($0 - b) <= 1e-9 * max(1, b) } ?? false }
+        #expect(close(measured["seconds"] as? Double, upperMedian(ours) * 25))
+        #expect(close(measured["parallelSeconds"] as? Double, upperMedian(parallel) * 25))
+        #expect(close(entry["ratio"] as? Double, upperMedian(zip(baseline, ours).map { $0 / $1 })))
+        #expect(close(entry["speedUp"] as? Double, upperMedian(zip(ours, parallel).map { $0 / $1 })))
+    }
+
     @Test("text output names both baselines; bad arguments fail with a message")
     func textAndErrors() throws {
         let gif = CLITests.samplePack.appendingPathComponent("04-party-popper.gif").path
