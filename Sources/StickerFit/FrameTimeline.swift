@@ -52,18 +52,17 @@ public struct FrameTimeline: Sendable {
         return FrameTimeline(frames: frames, durations: durations)
     }
 
-    /// The first `seconds` of the loop at their own speed: every frame that starts before then,
-    /// the last one cut to end at `seconds` (the whole timeline when it is no longer).
-    func keepingFirst(seconds: Double) -> FrameTimeline {
-        var frames: [[UInt8]] = []
-        var durations: [Double] = []
+    /// The first `seconds` of a loop of frames shown for `durations`, at their own speed: the
+    /// display times of every frame that starts before then, the last one cut to end at
+    /// `seconds` (all of them when the loop is no longer).
+    static func durations(_ durations: [Double], keepingFirst seconds: Double) -> [Double] {
+        var kept: [Double] = []
         var start = 0.0
-        for (frame, duration) in zip(self.frames, self.durations) where start < seconds - 1e-9 {
-            frames.append(frame)
-            durations.append(min(duration, seconds - start))
+        for duration in durations where start < seconds - 1e-9 {
+            kept.append(min(duration, seconds - start))
             start += duration
         }
-        return FrameTimeline(frames: frames, durations: durations)
+        return kept
     }
 
     /// The frames ``keepingEvery(_:)`` keeps of `count`.
@@ -122,7 +121,11 @@ extension StickerAnimation {
     public func shownTimeline(threads: Int) throws(PackError) -> FrameTimeline {
         var frames: [[UInt8]] = []
         try forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
-        return FrameTimeline(
-            frames: frames, durations: delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 })
+        return FrameTimeline(frames: frames, durations: shownDurations)
+    }
+
+    /// Each frame's display time in seconds, as Messages shows it.
+    public var shownDurations: [Double] {
+        delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
     }
 }

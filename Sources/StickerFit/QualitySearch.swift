@@ -25,13 +25,13 @@ struct QualitySearch {
     /// is scaled at all: what the recipes with ``LossyRecipe/softerScaling`` start from.
     private var softerMerged: FrameTimeline? {
         mutating get {
-            if softerFrames == nil, let makeSofter { softerFrames = makeSofter() }
+            if softerFrames == nil, let makeSofter { softerFrames = makeSofter() ?? merged }
             return softerFrames
         }
     }
     /// Makes ``softerMerged`` the first time a softer recipe is asked for (the frames take as
     /// much memory as the clip's, and a clip searched only at lower frame rates never needs them).
-    private let makeSofter: (() -> FrameTimeline)?
+    private let makeSofter: (() -> FrameTimeline?)?
     private var softerFrames: FrameTimeline?
     /// Whether there are softer-scaled frames to search (the sticker is scaled).
     private var hasSofter: Bool { makeSofter != nil }
@@ -86,7 +86,7 @@ struct QualitySearch {
     }
 
     init(
-        merged: FrameTimeline, softerMerged: (() -> FrameTimeline)? = nil, reference: FrameTimeline, plays: Int,
+        merged: FrameTimeline, softerMerged: (() -> FrameTimeline?)? = nil, reference: FrameTimeline, plays: Int,
         side: Int,
         options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil
     ) {
@@ -119,7 +119,23 @@ struct QualitySearch {
 
     /// `recipe`'s file, `bytes`, showing `frames`, measured against the reference.
     private func found(_ recipe: LossyRecipe, _ frames: FrameTimeline, _ bytes: [UInt8]) -> Found {
-        Found(recipe: recipe, bytes: bytes, frames: frames.count, fidelity: Fidelity.compare(frames, reference))
+        found(recipe, shown(frames), bytes)
+    }
+
+    /// `recipe`'s file, `bytes`, showing frames already measured.
+    private func found(_ recipe: LossyRecipe, _ shown: Shown, _ bytes: [UInt8]) -> Found {
+        Found(recipe: recipe, bytes: bytes, frames: shown.frames, fidelity: shown.fidelity)
+    }
+
+    /// What a candidate's frames show, kept in place of the frames while its plan waits to be
+    /// written (the frames take as much memory as the clip's).
+    private struct Shown {
+        var frames: Int
+        var fidelity: Fidelity
+    }
+
+    private func shown(_ frames: FrameTimeline) -> Shown {
+        Shown(frames: frames.count, fidelity: Fidelity.compare(frames, reference))
     }
 
     /// Every colour kept with fewer levels, 7 bits a channel down to 4: between the exact
@@ -502,10 +518,10 @@ struct QualitySearch {
         // Index -> predicted strongest-level bytes, and once written, the real ones.
         var planned: [Int: Int] = [:]
         // The last plan predicted under the budget and not written, kept for writing it later.
-        var pending: (index: Int, frames: FrameTimeline, plan: PlannedAnimation)?
+        var pending: (index: Int, shown: Shown, plan: PlannedAnimation)?
         // The last plan predicted just over the budget (within 12%), kept to be written when
         // its stronger neighbour is chosen.
-        var justOver: (index: Int, frames: FrameTimeline, plan: PlannedAnimation)?
+        var justOver: (index: Int, shown: Shown, plan: PlannedAnimation)?
         for _ in 0..<8 {
             let recipe = family[index]
             let frames = timeline(recipe)
@@ -522,7 +538,7 @@ struct QualitySearch {
                 // for 400,000, written 367,758).
                 if let over = justOver, over.index == index - 1 {
                     let bytes = write(over.plan)
-                    if bytes.count <= options.maxBytes { return found(family[over.index], over.frames, bytes) }
+                    if bytes.count <= options.maxBytes { return found(family[over.index], over.shown, bytes) }
                     planned[over.index] = bytes.count
                     justOver = nil
                 }
@@ -530,9 +546,9 @@ struct QualitySearch {
                 if bytes.count <= options.maxBytes { return found(recipe, frames, bytes) }
                 planned[index] = bytes.count
             } else if predictedBytes <= options.maxBytes {
-                pending = (index, frames, plan)
+                pending = (index, shown(frames), plan)
             } else if predictedBytes <= options.maxBytes * 112 / 100 {
-                justOver = (index, frames, plan)
+                justOver = (index, shown(frames), plan)
             }
             // The next candidate: searched again between the nearest planned over the budget and
             // the nearest predicted under it, with the corrected ratios.
@@ -555,13 +571,13 @@ struct QualitySearch {
                 // Only the recipe already predicted to fit is left: write it (planned already
                 // when it is the last one planned under the budget).
                 index = high
-                let (frames, plan) =
-                    pending.flatMap { $0.index == index ? ($0.frames, $0.plan) : nil }
+                let (shown, plan) =
+                    pending.flatMap { $0.index == index ? ($0.shown, $0.plan) : nil }
                     ?? {
-                        let frames = timeline(family[index]); return (frames, self.plan(frames))
+                        let frames = timeline(family[index]); return (self.shown(frames), self.plan(frames))
                     }()
                 let bytes = write(plan)
-                if bytes.count <= options.maxBytes { return found(family[index], frames, bytes) }
+                if bytes.count <= options.maxBytes { return found(family[index], shown, bytes) }
                 planned[index] = bytes.count
                 continue
             }
@@ -570,7 +586,7 @@ struct QualitySearch {
         // Out of tries: the mildest candidate planned under the budget, if any, is written.
         guard let pending else { return nil }
         let bytes = write(pending.plan)
-        return bytes.count <= options.maxBytes ? found(family[pending.index], pending.frames, bytes) : nil
+        return bytes.count <= options.maxBytes ? found(family[pending.index], pending.shown, bytes) : nil
     }
 
     /// The smallest file the search reaches (for a failure's message): the strongest recipe of

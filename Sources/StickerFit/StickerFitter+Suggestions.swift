@@ -38,11 +38,11 @@ extension StickerFitter {
             found.append(
                 "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
         }
-        if options.maxDuration == nil, source.shown.count > 1 {
-            let full = source.shown.totalSeconds
+        if options.maxDuration == nil, source.count > 1 {
+            let full = source.totalSeconds
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
                 let shorter = Self.source(
-                    source.shown, animation: source.animation, original: source.original, maxDuration: seconds)
+                    source.durations, animation: source.animation, original: source.original, maxDuration: seconds)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size)) {
                     found.append(
                         String(
@@ -52,7 +52,7 @@ extension StickerFitter {
                 }
             }
         }
-        if options.minimumFramesPerSecond > 0, source.shown.count > 1 {
+        if options.minimumFramesPerSecond > 0, source.count > 1 {
             // The rate the search reaches without a minimum, then that rate as the minimum.
             var free = self
             free.options.minimumFramesPerSecond = 0

@@ -90,21 +90,59 @@ public struct StickerFitter: Sendable {
         case failed(belowFloor: Candidate?, smallest: Candidate?)
     }
 
-    /// What `fitFile` works from: the frames as shown (trimmed by `--max-duration`), the input
-    /// file (when it may be kept as it is) and the steps taken before any size.
+    /// What `fitFile` works from: the input, the display times of the frames shown (trimmed by
+    /// `--max-duration`), the input file (when it may be kept as it is) and the steps taken
+    /// before any size.
     struct Source {
-        var shown: FrameTimeline
         var animation: StickerAnimation
+        var durations: [Double]
         var original: [UInt8]?
         var leadingSteps: [FitStep]
+
+        /// The frames shown.
+        var count: Int { durations.count }
+        /// Seconds one loop of them takes.
+        var totalSeconds: Double { durations.reduce(0, +) }
+
+        /// The frames shown, scaled (premultiplied, with `filter`) so the longer side is `side`
+        /// and centred on a square, and the steps that took. The input is decoded anew and
+        /// scaled a few frames at a time, so its frames at their own size are never all held:
+        /// they would take more memory than the scaled ones, for as long as the sticker is fitted.
+        func fitted(side: Int, threads: Int, filter: Resampler.Filter = .lanczos3) throws -> (
+            frames: [[UInt8]], steps: [FitStep]
+        ) {
+            let count = self.count
+            let animation = animation
+            var frames: [[UInt8]] = []
+            frames.reserveCapacity(count)
+            var steps: [FitStep] = []
+            var batch: [[UInt8]] = []
+            let batchSize = 4 * max(1, threads)
+            func scaleBatch() {
+                let fitted = StickerGeometry.fit(
+                    batch, width: animation.width, height: animation.height, side: side, threads: threads,
+                    filter: filter)
+                frames += fitted.frames
+                steps = fitted.steps
+                batch.removeAll(keepingCapacity: true)
+            }
+            try animation.forEachFrame(threads: threads) { index, frame in
+                guard index < count else { return }
+                batch.append(frame.pixels)
+                if batch.count == batchSize { scaleBatch() }
+            }
+            if !batch.isEmpty { scaleBatch() }
+            return (frames, steps)
+        }
     }
 
     private func fitFile(
         _ animation: StickerAnimation, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
     ) throws {
-        let full = try animation.shownTimeline(threads: options.threads)
-        result.framesPerSecondBefore = full.framesPerSecond
-        let source = Self.source(full, animation: animation, original: original, maxDuration: options.maxDuration)
+        let durations = animation.shownDurations
+        result.framesPerSecondBefore = FrameTimeline(frames: [], durations: durations).framesPerSecond
+        let source = Self.source(
+            durations, animation: animation, original: original, maxDuration: options.maxDuration)
         switch try make(source, sizes: sizes(from: size)) {
         case .made(let made):
             record(made, into: &result)
@@ -155,19 +193,22 @@ public struct StickerFitter: Sendable {
 
     /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
     /// animation that is longer (a lossy step, named).
-    static func source(_ full: FrameTimeline, animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?)
+    static func source(_ durations: [Double], animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?)
         -> Source
     {
-        guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else {
-            return Source(shown: full, animation: animation, original: original, leadingSteps: [])
-        }
-        let trimmed = full.keepingFirst(seconds: maxDuration)
-        let step = FitStep(
-            .maxDuration,
-            String(
-                cFormat: "the first %.2f s of %.2f s kept at their own speed, %ld -> %ld frames",
-                trimmed.totalSeconds, full.totalSeconds, full.count, trimmed.count), isLossy: true)
-        return Source(shown: trimmed, animation: animation, original: nil, leadingSteps: [step])
+        let full = Source(animation: animation, durations: durations, original: original, leadingSteps: [])
+        guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else { return full }
+        var trimmed = full
+        trimmed.durations = FrameTimeline.durations(durations, keepingFirst: maxDuration)
+        trimmed.original = nil
+        trimmed.leadingSteps = [
+            FitStep(
+                .maxDuration,
+                String(
+                    cFormat: "the first %.2f s of %.2f s kept at their own speed, %ld -> %ld frames",
+                    trimmed.totalSeconds, full.totalSeconds, full.count, trimmed.count), isLossy: true)
+        ]
+        return trimmed
     }
 
     /// Fits `source` at each of `sizes` in turn: the first file within the budget and above
@@ -192,30 +233,26 @@ public struct StickerFitter: Sendable {
     /// Fits `source` at one size: exact first, then the lossy search.
     func make(_ source: Source, size target: StickerSize, asked size: StickerSize) throws -> Outcome {
         let animation = source.animation
-        let shown = source.shown
         let format = animation.fileInfos[0].format
         var steps = source.leadingSteps
         if target != size {
             steps.append(FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true))
         }
-        let (scaled, geometry) = StickerGeometry.fit(
-            shown.frames, width: animation.width, height: animation.height,
-            side: target.pixels, threads: options.threads)
+        let (scaled, geometry) = try source.fitted(side: target.pixels, threads: options.threads)
         steps += geometry
-        let reference = FrameTimeline(frames: scaled, durations: shown.durations)
+        let reference = FrameTimeline(frames: scaled, durations: source.durations)
         let merged = reference.mergingRepeats()
-        // The lossy search also tries the frames scaled with a softer filter (when scaled).
+        // The lossy search also tries the frames scaled with a softer filter (when scaled),
+        // decoded again when first asked for (nil if that fails: the search keeps to Lanczos 3).
         let isScaled = geometry.contains { $0.kind == .scale }
         let threads = options.threads
-        let softer: (() -> FrameTimeline)? =
+        let softer: (() -> FrameTimeline?)? =
             !isScaled
             ? nil
             : {
-                let frames = StickerGeometry.fit(
-                    shown.frames, width: animation.width, height: animation.height, side: target.pixels,
-                    threads: threads, filter: .bicubic
-                ).frames
-                return FrameTimeline(frames: frames, durations: shown.durations).mergingRepeats()
+                guard let frames = try? source.fitted(side: target.pixels, threads: threads, filter: .bicubic).frames
+                else { return nil }
+                return FrameTimeline(frames: frames, durations: source.durations).mergingRepeats()
             }
         if merged.count < reference.count {
             steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
@@ -271,7 +308,7 @@ public struct StickerFitter: Sendable {
     /// JPEG; the one of highest PSNR that fits and meets the floor is made. Otherwise the best
     /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned.
     private func makeLossy(
-        merged: FrameTimeline, softer: (() -> FrameTimeline)?, reference: FrameTimeline, plays: Int,
+        merged: FrameTimeline, softer: (() -> FrameTimeline?)?, reference: FrameTimeline, plays: Int,
         exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
         smallest exact: Candidate?
     ) throws -> Outcome {
