@@ -120,8 +120,8 @@ extension AnimationEncoder {
         let step = max(1, sampleEvery)
         let pairs = stride(from: 1, to: frames.count, by: step).map { (before: frames[$0 - 1], after: frames[$0]) }
         return estimatedBytes(
-            first: frames[0], pairs: pairs, frameCount: frames.count, colorModelOf: frames, width: width,
-            height: height, level: level, threads: threads)
+            sample: [frames[0]] + pairs.flatMap { [$0.before, $0.after] }, frameCount: frames.count,
+            colorModelOf: frames, width: width, height: height, level: level, threads: threads)
     }
 
     /// The same estimate from a sample of an animation rather than all of its frames: the first
@@ -136,22 +136,23 @@ extension AnimationEncoder {
         let frames = [first] + pairs.flatMap { [$0.before, $0.after] }
         precondition(frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
         return estimatedBytes(
-            first: first, pairs: pairs, frameCount: frameCount, colorModelOf: frames, width: width, height: height,
-            level: level, threads: threads)
+            sample: frames, frameCount: frameCount, colorModelOf: frames, width: width, height: height, level: level,
+            threads: threads)
     }
 
-    /// Both estimates: the colour model is the smallest exact one for `modelFrames`.
+    /// Both estimates, from `sample` (the first frame, then each pair's two frames); the colour
+    /// model is the smallest exact one for `modelFrames`.
     private static func estimatedBytes(
-        first: [UInt8], pairs: [(before: [UInt8], after: [UInt8])], frameCount: Int,
-        colorModelOf modelFrames: [[UInt8]],
-        width: Int, height: Int, level: Int32, threads: Int
+        sample: [[UInt8]], frameCount: Int, colorModelOf modelFrames: [[UInt8]], width: Int, height: Int,
+        level: Int32, threads: Int
     ) -> Int {
         let smallest = PNGColorModel.smallest(for: modelFrames)
         let model = smallest.unpacked ?? smallest
         let planner = FramePlanner(
-            frames: [first] + pairs.flatMap { [$0.before, $0.after] }, width: width, height: height, model: model,
+            frames: sample, width: width, height: height, model: model,
             options: .init(compressionLevel: level, searchLevel: level, threads: threads))
-        let sizes = ParallelWork.map(Array(pairs.indices), threads: threads) { planner.deltaBytes(index: 2 * $0 + 2) }
+        let pairs = Array(0..<(sample.count - 1) / 2)
+        let sizes = ParallelWork.map(pairs, threads: threads) { planner.deltaBytes(index: 2 * $0 + 2) }
         let rest = pairs.isEmpty ? 0 : Double(sizes.reduce(0, +)) * Double(max(0, frameCount - 1)) / Double(pairs.count)
         return planner.deltaBytes(index: 0) + Int(rest) + 38 * frameCount + 8 + 25 + 20 + 12
             + model.paletteChunkBytes
