@@ -20,7 +20,14 @@ public struct FrameTimeline: Sendable {
     /// Seconds one loop takes.
     public var totalSeconds: Double { durations.reduce(0, +) }
     /// Frames per second over the whole loop (0 for a still or a zero-length loop).
-    public var framesPerSecond: Double { totalSeconds > 0 && count > 1 ? Double(count) / totalSeconds : 0 }
+    public var framesPerSecond: Double { Self.framesPerSecond(durations) }
+
+    /// Frames per second over a loop of frames shown for `durations` (0 for a still or a
+    /// zero-length loop).
+    static func framesPerSecond(_ durations: [Double]) -> Double {
+        let loop = durations.reduce(0, +)
+        return loop > 0 && durations.count > 1 ? Double(durations.count) / loop : 0
+    }
 
     /// Consecutive identical frames merged into the first, their times summed.
     func mergingRepeats() -> FrameTimeline {

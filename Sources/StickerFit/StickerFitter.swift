@@ -140,9 +140,9 @@ public struct StickerFitter: Sendable {
         _ animation: StickerAnimation, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
     ) throws {
         let durations = animation.shownDurations
-        result.framesPerSecondBefore = FrameTimeline(frames: [], durations: durations).framesPerSecond
         let source = Self.source(
             durations, animation: animation, original: original, maxDuration: options.maxDuration)
+        result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
         switch try make(source, sizes: sizes(from: size)) {
         case .made(let made):
             record(made, into: &result)

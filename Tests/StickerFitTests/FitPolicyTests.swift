@@ -53,6 +53,8 @@ struct FitPolicyTests {
         guard case .file(_, let bytes) = fitted.output else { return }
         #expect(bytes.count <= Self.budget)
         #expect(fitted.framesPerSecond < 10 && fitted.framesPerSecond > 0, "\(fitted.framesPerSecond) fps")
+        // The input's own rate, as the report states it: 24 frames over 24 x 41 ms.
+        #expect(abs(fitted.framesPerSecondBefore - 24 / 0.984) < 1e-6, "\(fitted.framesPerSecondBefore) fps before")
         let psnr = try #require(fitted.fidelity.psnr)
         #expect(psnr >= FitOptions.defaultMinimumPSNR)
 
