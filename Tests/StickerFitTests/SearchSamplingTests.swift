@@ -139,6 +139,24 @@ struct SearchSamplingTests {
         }
         let measured = Fidelity.squaredDifferences(a, b)
         #expect(measured.sum == expected && measured.largest == expectedLargest)
+        // Short arrays, shorter and longer than a vector, whose last bytes the vectorised loop leaves.
+        for length in 0...40 {
+            let tail = Array(a.prefix(length))
+            let other = Array(b.prefix(length))
+            var tailSum: UInt64 = 0
+            var tailLargest = 0
+            for (x, y) in zip(tail, other) {
+                let difference = abs(Int(x) - Int(y))
+                tailSum += UInt64(difference * difference)
+                tailLargest = max(tailLargest, difference)
+            }
+            let short = Fidelity.squaredDifferences(tail, other)
+            #expect(short.sum == tailSum && short.largest == tailLargest, "\(length) bytes")
+        }
+        var spike = [UInt8](repeating: 7, count: 35)
+        spike[34] = 200
+        let lastByte = Fidelity.squaredDifferences([UInt8](repeating: 7, count: 35), spike)
+        #expect(lastByte.sum == 193 * 193 && lastByte.largest == 193)
     }
 
     @Test("an estimate from every pair of consecutive frames equals the estimate from the whole clip")
