@@ -38,7 +38,8 @@ package struct BenchResult: Sendable, Encodable {
     package var turns: Turns
     /// Where one decode's time goes (measured in a separate, instrumented pass).
     package var phases: Phases
-    /// Peak resident memory over this file's first decode on one thread, in bytes.
+    /// The process's peak resident memory over one decode of this file on one thread, measured
+    /// before any other file's decoders were made, in bytes.
     package var peakBytes: Int?
     /// Whether the baseline's last frame agrees with ours within 1 per channel.
     package var baselineAgrees: Bool?
@@ -101,10 +102,25 @@ package struct BenchRunner: Sendable {
         self.repeats = max(1, repeats)
     }
 
-    /// Reads `path` and warms its decoders up, ready for ``run(_:)``.
-    /// - Throws: ``CodecError`` when the file cannot be decoded.
-    package func prepare(path: String) throws -> BenchSubject {
-        try BenchSubject(path: path, threads: threads)
+    /// A file of ``prepare(paths:)`` that could not be decoded.
+    package struct FileFailure: Error {
+        /// The file.
+        package var path: String
+        /// Why.
+        package var error: CodecError
+    }
+
+    /// Reads every file and warms its decoders up, ready for ``run(_:)``. Each file's peak
+    /// memory is measured first, file by file, while no other file's decoders are held.
+    /// - Throws: ``FileFailure`` for the first file that cannot be decoded.
+    package func prepare(paths: [String]) throws -> [BenchSubject] {
+        func named<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
+            do { return try body() } catch let error as CodecError { throw FileFailure(path: path, error: error) }
+        }
+        let peaks = try paths.map { path in try named(path) { try BenchSubject.peakBytes(path: path) } }
+        return try zip(paths, peaks).map { path, peak in
+            try named(path) { try BenchSubject(path: path, threads: threads, peakBytes: peak) }
+        }
     }
 
     /// Measures every subject, their turns taken in rounds over them.

@@ -1,5 +1,6 @@
 import AnimationCodec
 import FoundationEssentials
+import StickerPack
 
 /// One file of a decoding benchmark, ready to be timed: its decoder, the baseline the package
 /// links for its format, the canvas our decoder reuses, and every turn's seconds per decode so
@@ -10,7 +11,7 @@ package struct BenchSubject {
     let decoder: AnimationDecoder
     let png: LibPNGBaseline?
     let gif: GiflibBaseline?
-    /// Peak resident memory over the first, cold decode on one thread (nil without /proc).
+    /// Peak resident memory over one cold decode on one thread (nil without /proc).
     let peakBytes: Int?
     /// Our canvas, kept between decodes as the baselines and wuffs keep theirs.
     var canvas: [UInt8] = []
@@ -25,23 +26,35 @@ package struct BenchSubject {
     /// Reads and sniffs `path`, then decodes it once untimed with each decoder, as the C and
     /// wuffs harnesses do: buffers, tables and caches are warm for every decoder alike, so the
     /// figures are the steady state (a single cold decode is what `bench --render` measures as
-    /// a whole process). The first of those decodes gives the peak memory.
+    /// a whole process). `peakBytes` is the file's ``peakBytes(path:)``, measured before any
+    /// subject was made.
     /// - Throws: ``CodecError`` when the file cannot be decoded.
-    package init(path: String, threads: Int) throws {
+    init(path: String, threads: Int, peakBytes: Int?) throws {
         self.path = path
+        self.peakBytes = peakBytes
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         decoder = try AnimationDecoder(bytes: bytes)
         png = LibPNGBaseline(bytes: bytes, info: decoder.info)
         gif = GiflibBaseline(bytes: bytes, info: decoder.info)
         var canvas: [UInt8] = []
         var sink: UInt8 = 0
-        PeakMemory.reset()
         try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] }
-        peakBytes = PeakMemory.bytes()
         if threads > 1 { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
         sink &+= png?.run() ?? gif?.run() ?? 0
         self.canvas = canvas
         self.sink = sink
+    }
+
+    /// The process's peak resident memory over one decode of `path` on one thread, with
+    /// nothing of it kept afterwards (nil without /proc).
+    /// - Throws: ``CodecError`` when the file cannot be decoded.
+    static func peakBytes(path: String) throws -> Int? {
+        let decoder = try AnimationDecoder(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        var sink: UInt8 = 0
+        PeakMemory.reset()
+        try decoder.forEachFrame(threads: 1) { sink &+= $0.pixels[0] }
+        if sink == 1 { FileDescriptorOutput.standardError("") }  // keeps the output alive
+        return PeakMemory.bytes()
     }
 
     /// Whether a libpng or giflib baseline decodes this file.

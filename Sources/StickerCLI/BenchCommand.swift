@@ -219,13 +219,11 @@ public struct BenchCommand: ParsableCommand {
     private func measureDecoding() throws {
         let files = try imageFiles()
         let runner = BenchRunner(threads: threads, repeats: repeats)
-        var subjects: [BenchSubject] = []
-        for file in files {
-            do {
-                subjects.append(try runner.prepare(path: file))
-            } catch let error as CodecError {
-                throw CLIError(path: file, error)
-            }
+        let subjects: [BenchSubject]
+        do {
+            subjects = try runner.prepare(paths: files)
+        } catch let failure as BenchRunner.FileFailure {
+            throw CLIError(path: failure.path, failure.error)
         }
         let results = try runner.run(subjects)
         let limits = try runner.inflateLimits(paths: files)
