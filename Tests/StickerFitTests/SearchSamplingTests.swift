@@ -130,28 +130,23 @@ struct SearchSamplingTests {
         var random = SplitMix(seed: 3)
         let a = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let b = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        var expected: UInt64 = 0
-        var expectedLargest = 0
-        for (x, y) in zip(a, b) {
-            let difference = abs(Int(x) - Int(y))
-            expected += UInt64(difference * difference)
-            expectedLargest = max(expectedLargest, difference)
-        }
-        let measured = Fidelity.squaredDifferences(a, b)
-        #expect(measured.sum == expected && measured.largest == expectedLargest)
-        // Short arrays, shorter and longer than a vector, whose last bytes the vectorised loop leaves.
-        for length in 0...40 {
-            let tail = Array(a.prefix(length))
-            let other = Array(b.prefix(length))
-            var tailSum: UInt64 = 0
-            var tailLargest = 0
-            for (x, y) in zip(tail, other) {
+        // The plain sum, a byte at a time.
+        func expected(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> (sum: UInt64, largest: Int) {
+            var sum: UInt64 = 0
+            var largest = 0
+            for (x, y) in zip(a, b) {
                 let difference = abs(Int(x) - Int(y))
-                tailSum += UInt64(difference * difference)
-                tailLargest = max(tailLargest, difference)
+                sum += UInt64(difference * difference)
+                largest = max(largest, difference)
             }
-            let short = Fidelity.squaredDifferences(tail, other)
-            #expect(short.sum == tailSum && short.largest == tailLargest, "\(length) bytes")
+            return (sum, largest)
+        }
+        // Long arrays, and short ones, shorter and longer than a vector, whose last bytes the
+        // vectorised loop leaves.
+        for length in Array(0...40) + [count] {
+            let measured = Fidelity.squaredDifferences(Array(a.prefix(length)), Array(b.prefix(length)))
+            let plain = expected(a.prefix(length), b.prefix(length))
+            #expect(measured.sum == plain.sum && measured.largest == plain.largest, "\(length) bytes")
         }
         var spike = [UInt8](repeating: 7, count: 35)
         spike[34] = 200
