@@ -36,13 +36,9 @@ package struct BenchSubject {
         decoder = try AnimationDecoder(bytes: bytes)
         png = LibPNGBaseline(bytes: bytes, info: decoder.info)
         gif = GiflibBaseline(bytes: bytes, info: decoder.info)
-        var canvas: [UInt8] = []
-        var sink: UInt8 = 0
-        try decoder.forEachFrame(threads: 1, reusing: &canvas) { sink &+= $0.pixels[0] }
-        if threads > 1 { try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] } }
-        sink &+= png?.run() ?? gif?.run() ?? 0
-        self.canvas = canvas
-        self.sink = sink
+        try decode(threads: 1)
+        if threads > 1 { try decode(threads: threads) }
+        sink &+= runBaseline()
     }
 
     /// The process's peak resident memory over one decode of `path` on one thread, with
@@ -70,21 +66,20 @@ package struct BenchSubject {
             for _ in 0..<count { try decode(&self) }
             return Stopwatch.seconds(since: start) / Double(count)
         }
-        let single: (inout BenchSubject) throws -> Void = { subject in
-            try subject.decoder.forEachFrame(threads: 1, reusing: &subject.canvas) { subject.sink &+= $0.pixels[0] }
-        }
-        let several: (inout BenchSubject) throws -> Void = { subject in
-            try subject.decoder.forEachFrame(threads: threads, reusing: &subject.canvas) {
-                subject.sink &+= $0.pixels[0]
-            }
-        }
-        if threads > 1 && parallelFirst { parallel.append(try timed(several)) }
-        ours.append(try timed(single))
-        if threads > 1 && !parallelFirst { parallel.append(try timed(several)) }
-        if let png {
-            baseline.append(timed { $0.sink &+= png.run() })
-        } else if let gif {
-            baseline.append(timed { $0.sink &+= gif.run() })
-        }
+        func ourDecodes(threads: Int) throws -> Double { try timed { try $0.decode(threads: threads) } }
+        if threads > 1 && parallelFirst { parallel.append(try ourDecodes(threads: threads)) }
+        ours.append(try ourDecodes(threads: 1))
+        if threads > 1 && !parallelFirst { parallel.append(try ourDecodes(threads: threads)) }
+        if hasBaseline { baseline.append(timed { $0.sink &+= $0.runBaseline() }) }
     }
+
+    /// One decode by ours on `threads` threads, into the kept canvas.
+    private mutating func decode(threads: Int) throws {
+        var sink = self.sink
+        try decoder.forEachFrame(threads: threads, reusing: &canvas) { sink &+= $0.pixels[0] }
+        self.sink = sink
+    }
+
+    /// One decode by the baseline (0 without one).
+    private func runBaseline() -> UInt8 { png?.run() ?? gif?.run() ?? 0 }
 }

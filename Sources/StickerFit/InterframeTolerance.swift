@@ -79,7 +79,7 @@ enum InterframeTolerance {
         while i + 4 <= count {
             let n = next.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<UInt8>.self)
             let c = current.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<UInt8>.self)
-            // |n - c| by lane masks: `pointwiseMax` here was an outlined call a vector.
+            // |n - c| by lane masks (`pointwiseMax` here compiled to a call for every four pixels).
             let distance = (n &- c).replacing(with: c &- n, where: c .> n)
             let close = SIMD16<UInt8>(repeating: 0).replacing(with: 0xFF, where: distance .<= within)
             let n32 = unsafeBitCast(n, to: SIMD4<UInt32>.self)
