@@ -45,6 +45,16 @@ struct QualitySearch {
     /// The exact file's bytes at the search level, when it was planned: it measures the quick
     /// estimate's ratio for the mild recipes nearest it (a softer filter, a small tolerance).
     let exactSearchLevelBytes: Int?
+    /// The PSNR under which no file is wanted, when the caller needs one at the quality floor
+    /// or none (a smaller size tried after the asked-for one, an option's proof); `nil`: the
+    /// best file is wanted whatever its PSNR. The search runs as it would without it, up to the
+    /// first candidate to write that shows more than ``floorMargin`` under it, and stops there.
+    /// Up to that point every step is the same, so a file it made at the floor is the very file
+    /// the search without it makes: with that file written, a candidate so far under it would
+    /// not be written either.
+    let wantedPSNR: Double?
+    /// Whether the search stopped at a candidate under ``wantedPSNR``.
+    private(set) var stoppedBelowFloor = false
 
     /// Predicted strongest-level bytes over the quick estimate, for palette and for full-colour
     /// files: measured by planning the first recipe of each kind predicted, corrected by every plan.
@@ -88,9 +98,10 @@ struct QualitySearch {
     init(
         merged: FrameTimeline, softerMerged: (() -> FrameTimeline?)? = nil, reference: FrameTimeline, plays: Int,
         side: Int,
-        options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil
+        options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil, wantedPSNR: Double? = nil
     ) {
         self.exactSearchLevelBytes = exactSearchLevelBytes
+        self.wantedPSNR = wantedPSNR
         self.merged = merged
         self.makeSofter = softerMerged
         self.reference = reference
@@ -403,6 +414,8 @@ struct QualitySearch {
         var result: Found?
         // What a candidate must be predicted above to be written after the best file so far.
         var resultRank = -Double.infinity
+        // What a candidate must show to be written at all.
+        let wanted = wantedPSNR.map { $0 - Self.floorMargin } ?? -.infinity
         while true {
             // Search every family that could still beat the best candidate (written or waiting).
             for number in order where !searched.contains(number) {
@@ -419,6 +432,10 @@ struct QualitySearch {
             guard let best = waiting.indices.min(by: { better(waiting[$0], waiting[$1]) }),
                 rank(waiting[best].psnr) > resultRank
             else { break }
+            if rank(waiting[best].psnr) < wanted {
+                stoppedBelowFloor = true
+                break
+            }
             let winner = waiting.remove(at: best)
             // The file written may be of a stronger setting than the one predicted to fit (and
             // so of a lower PSNR): candidates predicted clearly above what it shows are written
@@ -451,6 +468,13 @@ struct QualitySearch {
     /// to be written too: a prediction is of the mildest setting predicted to fit, and a few
     /// tenths of a dB are within what settling it to the budget takes away.
     static let writtenMargin = 0.3
+
+    /// How far under ``wantedPSNR`` a candidate may be shown and still be written: the file
+    /// written may be of a milder setting than the one predicted to fit (and so of a higher
+    /// PSNR), by a step or two of its knob, a few tenths of a dB. (A file made at the floor is
+    /// the same with any margin; a smaller one stops sooner and misses more of the files that
+    /// land over their prediction.)
+    static let floorMargin = 1.0
 
     /// The mildest frame step (1: all frames) at which 16 colours with a tolerance of 16 is
     /// predicted to fit, by bisection over the steps (bytes fall as the step grows); the last

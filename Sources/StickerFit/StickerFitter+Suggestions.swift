@@ -6,6 +6,10 @@ extension StickerFitter {
     /// (`--min-psnr`, `--min-ssim`, or without `--strict`) makes the best file found under it;
     /// `--allow-smaller-size` the next size class; `--max-duration` the first 3 s (or 1.5 s) of
     /// a longer clip; a lower `--min-fps` what the search makes without one.
+    ///
+    /// Each option's fit stops once no file at the floor is left to find (most refused
+    /// stickers stay under it with every option, and then no file is written); a file it makes
+    /// is the one the option makes (``QualitySearch/wantedPSNR``).
     func suggestions(_ source: Source, belowFloor: Candidate?, size: StickerSize) throws -> [String] {
         var found: [String] = []
         if let (attempt, _) = belowFloor, let psnr = attempt.fidelity.psnr {
@@ -33,7 +37,8 @@ extension StickerFitter {
         }
         if !options.allowSmallerSize,
             let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }),
-            case .made(let made) = try make(source, size: smaller, asked: size)
+            // The search `--allow-smaller-size` runs at the smaller size is this one.
+            case .made(let made) = try make(source, size: smaller, asked: size, onlyAtFloor: true)
         {
             found.append(
                 "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
@@ -43,7 +48,7 @@ extension StickerFitter {
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
                 let shorter = Self.source(
                     source.durations, animation: source.animation, original: source.original, maxDuration: seconds)
-                if case .made(let made) = try make(shorter, sizes: sizes(from: size)) {
+                if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {
                     found.append(
                         String(
                             cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds,
@@ -56,7 +61,7 @@ extension StickerFitter {
             // The rate the search reaches without a minimum, then that rate as the minimum.
             var free = self
             free.options.minimumFramesPerSecond = 0
-            if case .made(let made) = try free.make(source, sizes: sizes(from: size)),
+            if case .made(let made) = try free.make(source, sizes: sizes(from: size), onlyAtFloor: true),
                 made.attempt.framesPerSecond < options.minimumFramesPerSecond
             {
                 var lower = self

@@ -212,13 +212,16 @@ public struct StickerFitter: Sendable {
     }
 
     /// Fits `source` at each of `sizes` in turn: the first file within the budget and above
-    /// the floor is made.
-    func make(_ source: Source, sizes: [StickerSize]) throws -> Outcome {
+    /// the floor is made. The first size's search finds its best file even under the floor
+    /// (what a lower floor would make), unless `onlyAtFloor`; the smaller sizes' searches stop
+    /// once no file at the floor is left to find. A file made with `onlyAtFloor` is the one
+    /// made without it (``QualitySearch/wantedPSNR``).
+    func make(_ source: Source, sizes: [StickerSize], onlyAtFloor: Bool = false) throws -> Outcome {
         var belowFloor: Candidate?
         var smallest: Candidate?
         let asked = sizes[0]
         for target in sizes {
-            switch try make(source, size: target, asked: asked) {
+            switch try make(source, size: target, asked: asked, onlyAtFloor: onlyAtFloor || target != asked) {
             case .made(let made):
                 return .made(made)
             case .failed(let below, let small):
@@ -230,8 +233,12 @@ public struct StickerFitter: Sendable {
         return .failed(belowFloor: belowFloor, smallest: smallest)
     }
 
-    /// Fits `source` at one size: exact first, then the lossy search.
-    func make(_ source: Source, size target: StickerSize, asked size: StickerSize) throws -> Outcome {
+    /// Fits `source` at one size: exact first, then the lossy search; with `onlyAtFloor`, the
+    /// search writes no file under the quality floor (the outcome is then `.failed` with no
+    /// file under the floor).
+    func make(_ source: Source, size target: StickerSize, asked size: StickerSize, onlyAtFloor: Bool) throws
+        -> Outcome
+    {
         let animation = source.animation
         let format = animation.fileInfos[0].format
         var steps = source.leadingSteps
@@ -271,7 +278,7 @@ public struct StickerFitter: Sendable {
             return try makeLossy(
                 merged: merged, softer: softer, reference: reference, plays: animation.plays,
                 exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette, exactSearchLevelBytes: nil,
-                size: target, steps: steps, smallest: nil)
+                size: target, steps: steps, smallest: nil, onlyAtFloor: onlyAtFloor)
         }
         // Planning compresses every frame at the search level on the way; the strongest
         // level (rarely a tenth smaller, several times slower) runs only when it could fit.
@@ -301,21 +308,24 @@ public struct StickerFitter: Sendable {
         return try makeLossy(
             merged: merged, softer: softer, reference: reference, plays: animation.plays,
             exactIsPalette: encoded.colorModel.isPalette,
-            exactSearchLevelBytes: planned.searchLevelBytes, size: target, steps: steps, smallest: (attempt, steps))
+            exactSearchLevelBytes: planned.searchLevelBytes, size: target, steps: steps, smallest: (attempt, steps),
+            onlyAtFloor: onlyAtFloor)
     }
 
     /// The lossy candidates at one size: the quality search's file and, for an opaque still, a
     /// JPEG; the one of highest PSNR that fits and meets the floor is made. Otherwise the best
-    /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned.
+    /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned;
+    /// with `onlyAtFloor`, a search that found files only under the floor returns neither.
     private func makeLossy(
         merged: FrameTimeline, softer: (() -> FrameTimeline?)?, reference: FrameTimeline, plays: Int,
         exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
-        smallest exact: Candidate?
+        smallest exact: Candidate?, onlyAtFloor: Bool
     ) throws -> Outcome {
         var fitting: [Candidate] = []
         var search = QualitySearch(
             merged: merged, softerMerged: softer, reference: reference, plays: plays, side: target.pixels,
-            options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes)
+            options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes,
+            wantedPSNR: onlyAtFloor ? options.psnrFloor : nil)
         if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
             fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))
         }
@@ -344,7 +354,8 @@ public struct StickerFitter: Sendable {
             }
         }
         var smallest = exact
-        if fitting.isEmpty,
+        // Files fit but none at the floor: the smallest file is of no use to a caller that wants one at it.
+        if fitting.isEmpty, !search.stoppedBelowFloor,
             let (reached, atSearchLevel) = search.smallest(minimumFramesPerSecond: options.minimumFramesPerSecond)
         {
             var candidate = try lossyAttempt(reached, reference: reference, merged: merged, size: target, steps: steps)

@@ -16,7 +16,8 @@ struct FitPolicyTests {
     /// A lit disc drifting right with grain of ±`grain`, `frames` frames of `milliseconds`
     /// each, written as an APNG at the small size (so the file is its own reference).
     static func writeClip(
-        frames: Int, milliseconds: Int, grain: Int, seed: UInt64, in folder: URL, name: String = "clip"
+        frames: Int, milliseconds: Int, grain: Int, seed: UInt64, in folder: URL, name: String = "clip",
+        side: Int = side
     ) throws -> ([[UInt8]], URL) {
         let pixels = GrainyClip.frames(side: side, frames: frames, grain: grain, seed: seed)
         let url = try FitFixtures.writeAPNG(
@@ -25,10 +26,12 @@ struct FitPolicyTests {
         return (pixels, url)
     }
 
-    static func fit(_ url: URL, maxBytes: Int, _ change: (inout FitOptions) -> Void = { _ in }) -> FittedSticker {
+    static func fit(
+        _ url: URL, maxBytes: Int, size: StickerSize = .small, _ change: (inout FitOptions) -> Void = { _ in }
+    ) -> FittedSticker {
         var options = FitFixtures.quickOptions(maxBytes: maxBytes)
         change(&options)
-        return StickerFitter(options: options).fit(FitFixtures.sticker(url), size: .small)
+        return StickerFitter(options: options).fit(FitFixtures.sticker(url), size: size)
     }
 
     /// `412,118 bytes, 24.1 dB`: how a suggestion states a file's size and PSNR.
@@ -119,6 +122,40 @@ struct FitPolicyTests {
         #expect(made.succeeded, "\(made.failure ?? "")")
         #expect(Self.figures(made) == String(match.2))
         #expect(made.framesPerSecond >= rate - 1e-9)
+    }
+
+    @Test(
+        "a floor the asked-for size misses and a smaller size meets names --allow-smaller-size with that file's figures; run, it makes that file; one it also misses names it not, and the option refuses too"
+    )
+    func smallerSizeSuggestionHolds() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 408 px, grain ±12, 150,000 bytes: about 22 dB at 408 px and 27.6 dB at 300 px.
+        let (_, url) = try Self.writeClip(
+            frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder, side: StickerSize.regular.pixels)
+        let budget = 150_000
+        let refused = Self.fit(url, maxBytes: budget, size: .regular) { $0.minimumPSNR = 25 }
+        let failure = try #require(refused.failure)
+        let match = try #require(
+            failure.firstMatch(of: /made as small \(300 px\) with --allow-smaller-size: ([0-9,]+ bytes, [0-9.]+ dB)/),
+            "\(failure)")
+        let made = Self.fit(url, maxBytes: budget, size: .regular) {
+            $0.minimumPSNR = 25; $0.allowSmallerSize = true
+        }
+        #expect(made.succeeded, "\(made.failure ?? "")")
+        #expect(made.sizeClass == .small)
+        #expect(Self.figures(made) == String(match.1))
+        let madePSNR = try #require(made.fidelity.psnr)
+
+        // A floor over what the smaller size makes: not named, and the option refuses it as well.
+        let higher = (madePSNR + 1).rounded(.up)
+        let stillRefused = Self.fit(url, maxBytes: budget, size: .regular) { $0.minimumPSNR = higher }
+        let stillFailure = try #require(stillRefused.failure)
+        #expect(!stillFailure.contains("--allow-smaller-size"), "\(stillFailure)")
+        let allowed = Self.fit(url, maxBytes: budget, size: .regular) {
+            $0.minimumPSNR = higher; $0.allowSmallerSize = true
+        }
+        #expect(!allowed.succeeded, "made at \(Self.figures(allowed)) under a floor of \(higher) dB")
     }
 
     @Test(

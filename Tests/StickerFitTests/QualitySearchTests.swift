@@ -180,6 +180,36 @@ struct FractionalFrameStepTests {
             "\(fourOfFive.durations)")
     }
 
+    @Test(
+        "a search that wants the floor makes the very file the full search makes when that file meets it, and writes none when every candidate is far under it"
+    )
+    func wantedFloor() {
+        // 24 frames of 300 px grain (±12) at 90,000 bytes: only a low frame rate fits.
+        let side = StickerSize.small.pixels
+        let frames = GrainyClip.frames(side: side, frames: 24, grain: 12, seed: 11)
+        let merged = FrameTimeline(frames: frames, durations: Array(repeating: 1.0 / 24, count: 24))
+        let options = FitOptions(maxBytes: 90_000, compressionLevel: 6, threads: 2)
+        func search(wanting psnr: Double?) -> QualitySearch {
+            QualitySearch(
+                merged: merged, reference: merged, plays: 0, side: side, options: options, exactIsPalette: false,
+                wantedPSNR: psnr)
+        }
+        var full = search(wanting: nil)
+        guard let best = full.run(minimumFramesPerSecond: 0), let psnr = best.fidelity.psnr else {
+            Issue.record("the full search made nothing"); return
+        }
+        #expect(best.bytes.count <= 90_000)
+        // Wanting a PSNR the best file meets: the same file.
+        var atFloor = search(wanting: psnr - 0.05)
+        let same = atFloor.run(minimumFramesPerSecond: 0)
+        #expect(same?.bytes == best.bytes, "\(same.map { "\($0.recipe.summary), \($0.bytes.count) bytes" } ?? "none")")
+        #expect(!atFloor.stoppedBelowFloor)
+        // Wanting 10 dB over it: every candidate is far under, none is written.
+        var far = search(wanting: psnr + 10)
+        #expect(far.run(minimumFramesPerSecond: 0) == nil)
+        #expect(far.stoppedBelowFloor)
+    }
+
     @Test("a step that would keep every frame of a short clip is not searched")
     func noEmptySteps() {
         // 4 frames at 10 fps: four of every five keeps frames 0, 1, 2, 3 (all of them); three of
