@@ -177,19 +177,26 @@ def fit_peer_table(document):
                 f"{output.get('loopSeconds') or 0:.2f} s")
     lines = [f"### fit's lossy search, against sticker-convert {document.get('peerVersion') or ''} "
              f"(`--preset {document['peerPreset']}`) on the same inputs", "",
-             "| sticker | input | stickers fit: bytes | PSNR | SSIM | frames | loop | peak memory | sticker-convert: bytes | PSNR | SSIM | frames | loop |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| sticker | input | stickers fit: bytes | PSNR | SSIM | frames | loop | peak memory | time; `--strict` | sticker-convert: bytes | PSNR | SSIM | frames | loop |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def memory(output):
         peak, scaled = output.get("peakResidentBytes"), output.get("scaledFramesBytes")
         if not peak:
             return ""
         return f"{peak / 1e6:.0f} MB" + (f" ({peak / scaled:.1f}x)" if scaled else "")
+
+    def times(output):
+        made, strict = output.get("aloneSeconds"), output.get("strictSeconds")
+        if made is None or strict is None:
+            return ""
+        verdict = "refused" if output.get("strictRefused") else "made"
+        return f"{made:.1f} s; {verdict} in {strict:.1f} s ({strict / made:.1f}x)"
     for entry in document["stickers"]:
         source = entry["input"]
         ours, peer = cell(entry["ours"]), cell(entry["peer"])
         lines.append(f"| {entry['name']} | {source.get('frames', '-')} frames, {source.get('loopSeconds') or 0:.2f} s | "
-                     + " | ".join(ours) + f" | {memory(entry['ours'])} | " + " | ".join(peer) + " |")
+                     + " | ".join(ours) + f" | {memory(entry['ours'])} | {times(entry['ours'])} | " + " | ".join(peer) + " |")
     ours, peer = document["ours"], document["peer"]
     lines += ["", f"Made within {document['maxBytes']:,} bytes: stickers fit {ours['produced']} of {len(document['stickers'])}, "
                   f"sticker-convert {peer['produced']}. Whole runs: stickers fit {ours['wallSeconds']:.1f} s, "
@@ -197,7 +204,9 @@ def fit_peer_table(document):
                   "PSNR and SSIM: premultiplied RGBA against each input scaled to 408 px as fit scales it, at every input frame's "
                   "start time (a shorter loop repeats, so a speed-up counts as error). Peak memory: `stickers fit` on that "
                   "sticker alone (`--dry-run`), its peak resident size, and in brackets over the input's frames scaled to "
-                  "408 x 408 (4 bytes a pixel). A refused sticker names the options that make it, each with its file's figures."]
+                  "408 x 408 (4 bytes a pixel). Time: its report's seconds alone, then under `--strict` (a sticker under 30 dB or SSIM "
+                  "0.90 is refused, naming the options that make it, each proven by its own fit) and that over the first. "
+                  "A refused sticker names the options that make it, each with its file's figures."]
     return lines
 
 

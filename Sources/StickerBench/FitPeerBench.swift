@@ -57,6 +57,12 @@ package enum FitPeerBench {
         /// The sticker's frames scaled to the size's square, as fit holds them: frames x side²
         /// x 4 bytes (the yardstick for ``peakResidentBytes``).
         package var scaledFramesBytes: Int?
+        /// Seconds `stickers fit` took on this sticker alone (`--dry-run`, its report's figure);
+        /// fit's only.
+        package var aloneSeconds: Double?
+        /// The same under `--strict` (a sticker made with visible loss is refused, and the
+        /// options that make it are proven): its seconds, and whether it was refused.
+        package var strictSeconds: Double?, strictRefused: Bool?
 
         static func failed(_ reason: String) -> Output { Output(produced: false, failure: reason) }
     }
@@ -183,17 +189,26 @@ package enum FitPeerBench {
                 }
                 ours.seconds = entry.seconds
                 ours.reportedPSNR = entry.psnr
-                // The sticker alone, for its peak memory (the whole run mixes every sticker's).
-                // Its own report says (a spawned child's ru_maxrss starts from the parent's).
-                let alone = try ChildProcess.run(
-                    [
-                        executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run", "--json",
-                        "--size", StickerSize.regular.rawValue, "--progress", "none"
-                    ] + (threads.map { ["--threads", String($0)] } ?? []),
-                    keepOutput: true, errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
-                ours.peakResidentBytes =
-                    (try? JSONDecoder().decode(FitReport.self, from: Data(alone.output)))?.peakResidentBytes
+                // The sticker alone, for its peak memory and time (the whole run mixes every
+                // sticker's), and under --strict, for what a refusal costs. Its own report says
+                // (a spawned child's ru_maxrss starts from the parent's).
+                func alone(_ extra: [String]) throws -> FitReport? {
+                    let run = try ChildProcess.run(
+                        [
+                            executable, "fit", inputs.appendingPathComponent(stage.stagedName).path, "--dry-run",
+                            "--json", "--size", StickerSize.regular.rawValue, "--progress", "none"
+                        ] + (threads.map { ["--threads", String($0)] } ?? []) + extra,
+                        keepOutput: true, errorPath: scratch.appendingPathComponent("fit-alone.stderr").path)
+                    return try? JSONDecoder().decode(FitReport.self, from: Data(run.output))
+                }
+                let aloneReport = try alone([])
+                ours.peakResidentBytes = aloneReport?.peakResidentBytes
+                ours.aloneSeconds = aloneReport?.stickers.first?.seconds
                 ours.scaledFramesBytes = input.frames.map { $0 * side * side * 4 }
+                if let strict = try alone(["--strict"])?.stickers.first {
+                    ours.strictSeconds = strict.seconds
+                    ours.strictRefused = !strict.fitted
+                }
             } else {
                 ours = .failed("not in fit's report")
             }

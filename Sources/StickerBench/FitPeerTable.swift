@@ -51,6 +51,20 @@ extension FitPeerBench {
                         + (scaled > 0 ? String(cFormat: ", %.2fx", peak / scaled) : ""))
             }
         }
+        let timed = result.stickers.filter { $0.ours.aloneSeconds != nil && $0.ours.strictSeconds != nil }
+        if !timed.isEmpty {
+            lines.append(
+                "stickers fit on each sticker alone (--dry-run), and under --strict (refused under 30 dB or SSIM 0.90, with the options that make it proven):"
+            )
+            for entry in timed {
+                let made = entry.ours.aloneSeconds ?? 0
+                let strict = entry.ours.strictSeconds ?? 0
+                lines.append(
+                    pad("  " + entry.name, 24) + String(cFormat: "%6.2f s; --strict: ", made)
+                        + (entry.ours.strictRefused == true ? "refused" : "made")
+                        + String(cFormat: " in %6.2f s, %.2fx", strict, strict / max(made, 1e-9)))
+            }
+        }
         if !result.skipped.isEmpty {
             lines.append("not compared (sticker sequences): " + result.skipped.joined(separator: ", "))
         }

@@ -324,6 +324,9 @@ struct FitPeerBenchTests {
             let ours = try #require(sticker["ours"] as? [String: Any])
             #expect(ours["maxError"] as? Int == 0 && ours["reportedPSNR"] == nil, "\(name)")
             #expect((ours["seconds"] as? Double ?? 0) > 0, "fit's report gives each sticker's time")
+            // Alone and under --strict: an exact sticker is made either way.
+            #expect((ours["aloneSeconds"] as? Double ?? 0) > 0 && (ours["strictSeconds"] as? Double ?? 0) > 0)
+            #expect(ours["strictRefused"] as? Bool == false, "\(name): exact, so made under --strict")
         }
         let ours = try #require(document["ours"] as? [String: Any])
         let peerTotal = try #require(document["peer"] as? [String: Any])
