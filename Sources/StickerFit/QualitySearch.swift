@@ -128,11 +128,6 @@ struct QualitySearch {
         var compared: [(recipe: LossyRecipe, psnr: Double?)] = []
     }
 
-    /// `recipe`'s file, `bytes`, showing `frames`, measured against the reference.
-    private func found(_ recipe: LossyRecipe, _ frames: FrameTimeline, _ bytes: [UInt8]) -> Found {
-        found(recipe, shown(frames), bytes)
-    }
-
     /// `recipe`'s file, `bytes`, showing frames already measured.
     private func found(_ recipe: LossyRecipe, _ shown: Shown, _ bytes: [UInt8]) -> Found {
         Found(recipe: recipe, bytes: bytes, frames: shown.frames, fidelity: shown.fidelity)
@@ -147,6 +142,14 @@ struct QualitySearch {
 
     private func shown(_ frames: FrameTimeline) -> Shown {
         Shown(frames: frames.count, fidelity: Fidelity.compare(frames, reference))
+    }
+
+    /// `recipe`'s plan and what its frames show. The frames are let go on return, before
+    /// anything is written: they take as much memory as the clip's, and the strongest level's
+    /// compressors would come on top of them.
+    private mutating func measuredPlan(_ recipe: LossyRecipe) -> (plan: PlannedAnimation, shown: Shown) {
+        let frames = timeline(recipe)
+        return (plan(frames), shown(frames))
     }
 
     /// Every colour kept with fewer levels, 7 bits a channel down to 4: between the exact
@@ -548,8 +551,7 @@ struct QualitySearch {
         var justOver: (index: Int, shown: Shown, plan: PlannedAnimation)?
         for _ in 0..<8 {
             let recipe = family[index]
-            let frames = timeline(recipe)
-            let plan = self.plan(frames)
+            let (plan, seen) = measuredPlan(recipe)
             levelRatios[ratioKind(recipe)] =
                 Double(plan.searchLevelBytes) * strongestRatio / Double(max(1, estimate(recipe)))
             let predictedBytes = Int(Double(plan.searchLevelBytes) * strongestRatio)
@@ -567,12 +569,12 @@ struct QualitySearch {
                     justOver = nil
                 }
                 let bytes = write(plan)
-                if bytes.count <= options.maxBytes { return found(recipe, frames, bytes) }
+                if bytes.count <= options.maxBytes { return found(recipe, seen, bytes) }
                 planned[index] = bytes.count
             } else if predictedBytes <= options.maxBytes {
-                pending = (index, shown(frames), plan)
+                pending = (index, seen, plan)
             } else if predictedBytes <= options.maxBytes * 112 / 100 {
-                justOver = (index, shown(frames), plan)
+                justOver = (index, seen, plan)
             }
             // The next candidate: searched again between the nearest planned over the budget and
             // the nearest predicted under it, with the corrected ratios.
@@ -595,11 +597,8 @@ struct QualitySearch {
                 // Only the recipe already predicted to fit is left: write it (planned already
                 // when it is the last one planned under the budget).
                 index = high
-                let (shown, plan) =
-                    pending.flatMap { $0.index == index ? ($0.shown, $0.plan) : nil }
-                    ?? {
-                        let frames = timeline(family[index]); return (self.shown(frames), self.plan(frames))
-                    }()
+                let (plan, shown) =
+                    pending.flatMap { $0.index == index ? ($0.plan, $0.shown) : nil } ?? measuredPlan(family[index])
                 let bytes = write(plan)
                 if bytes.count <= options.maxBytes { return found(family[index], shown, bytes) }
                 planned[index] = bytes.count
@@ -624,12 +623,11 @@ struct QualitySearch {
         }
         let strongest = families(minimumFramesPerSecond: minimumFramesPerSecond).compactMap(\.last)
         guard let recipe = strongest.max(by: { strength($0) < strength($1) }) else { return nil }
-        let frames = timeline(recipe)
-        let plan = self.plan(frames)
+        let (plan, seen) = measuredPlan(recipe)
         // The strongest level has come to 0.79-0.95 of the search level's bytes on every clip measured.
         if Double(plan.searchLevelBytes) * 0.75 > Double(options.maxBytes) {
-            return (found(recipe, frames, plan.encode(level: nil, threads: options.threads).bytes), true)
+            return (found(recipe, seen, plan.encode(level: nil, threads: options.threads).bytes), true)
         }
-        return (found(recipe, frames, write(plan)), false)
+        return (found(recipe, seen, write(plan)), false)
     }
 }
