@@ -19,6 +19,13 @@ enum InterframeTolerance {
         return out
     }
 
+    /// Frame `wanted` as ``apply(_:tolerance:)`` makes it after `shown`, the frame it made
+    /// before: for a caller that makes the frames one at a time.
+    static func held(_ wanted: [UInt8], over shown: [UInt8], tolerance: Int) -> [UInt8] {
+        guard tolerance > 0 else { return wanted }
+        return held(wanted, over: shown, tolerance: UInt32(min(255, tolerance)))
+    }
+
     /// `wanted` with its pixels near `shown`'s held, written in one pass into fresh memory (not
     /// copied, then changed).
     private static func held(_ wanted: [UInt8], over shown: [UInt8], tolerance: UInt32) -> [UInt8] {

@@ -64,10 +64,12 @@ struct QualitySearch {
     private var estimates: [LossyRecipe: Int] = [:]
     /// Each palette chosen, by size and scaling.
     private var palettes: [QuantizedKey: [SIMD4<Double>]] = [:]
-    /// The last palette's remapper and the frames it mapped, by index: a palette family's
-    /// recipes ask for the same palette again (tolerances over it, other frame rates), and each
-    /// palette's frames cost up to the whole clip's in memory, so only one palette's are kept.
-    private var paletteFrames: (key: ColouredKey, remapper: PaletteQuantizer.Remapper, frames: [Int: [UInt8]])?
+    /// The last palette's remapper and the frames it mapped, by index, as palette codes (a
+    /// quarter of their pixels' bytes): a palette family's recipes ask for the same palette
+    /// again (tolerances over it, other frame rates), and each palette's frames cost up to the
+    /// whole clip's in memory, so only one palette's are kept.
+    private var paletteFrames:
+        (key: ColouredKey, remapper: PaletteQuantizer.Remapper, frames: [Int: PaletteQuantizer.Remapper.Indexes])?
     /// The palette histogram of the exact frames (`false`) and of the softer-scaled ones (`true`).
     private var histograms: [Bool: PaletteQuantizer.Histogram] = [:]
     /// Frame step -> the PSNR of the exact frames thinned so (``bound(frameStep:)``).
@@ -222,10 +224,15 @@ struct QualitySearch {
         // Frames are dropped first, so only the frames kept are coloured (colouring is pixel by
         // pixel: the same pixels as colouring every frame and dropping after).
         var timeline = recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
-        timeline.frames = FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep).map {
-            coloured($0, recipe, from: start)
+        // Each frame is coloured and held against the one before as it comes, so the coloured
+        // frames before any tolerance are never all held at once.
+        var frames: [[UInt8]] = []
+        for index in FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep) {
+            let frame = coloured(index, recipe, from: start)
+            frames.append(
+                frames.last.map { InterframeTolerance.held(frame, over: $0, tolerance: recipe.tolerance) } ?? frame)
         }
-        timeline.frames = InterframeTolerance.apply(timeline.frames, tolerance: recipe.tolerance)
+        timeline.frames = frames
         return timeline.mergingRepeats()
     }
 
@@ -238,10 +245,10 @@ struct QualitySearch {
         let palette = QuantizedKey(colors: colors, softerScaling: recipe.softerScaling)
         let key = ColouredKey(palette: palette, precision: recipe.precision)
         if paletteFrames?.key != key { paletteFrames = (key, remapper(palette, from: start), [:]) }
-        if let known = paletteFrames!.frames[index] { return known }
-        let mapped = paletteFrames!.remapper.map(frame)
+        if let known = paletteFrames!.frames[index] { return paletteFrames!.remapper.pixels(known) }
+        let mapped = paletteFrames!.remapper.indexes(frame)
         paletteFrames!.frames[index] = mapped
-        return mapped
+        return paletteFrames!.remapper.pixels(mapped)
     }
 
     /// A remapper to the palette `key` names, chosen from all of `start`'s frames.

@@ -326,23 +326,34 @@ package struct PaletteQuantizer {
         return frames.map { remapper.map($0) }
     }
 
-    /// Maps frames to one palette a frame at a time, remembering each cell's colour between
+    /// Maps frames to one palette a frame at a time, remembering each cell's entry between
     /// frames: the same pixels as ``PaletteQuantizer/remap(_:width:palette:)``, for a caller
-    /// that maps only some frames, or maps them as it needs them.
+    /// that maps only some frames, or maps them as it needs them, or keeps them as indexes.
     package struct Remapper {
-        private let packed: [UInt32]
+        /// Each code's colour: 0 (fully transparent) for code 0, then the palette's entries.
+        private let colours: [UInt32]
         private let offsets: [Int32]
         private let dithers: Bool
         private let width: Int
         private let cellBits: Int
         private let search: NearestSearch
-        /// Each cell's colour once it has been worked out (0: not yet; a palette colour is
-        /// never 0, its alpha being at least 1).
+        /// Each cell's code once it has been worked out (0: not yet; a palette entry's code is
+        /// 1 + its index).
         private var lookup: ClassTables<UInt32>
+
+        /// A frame mapped to the palette as one code a pixel: 0 for a fully transparent pixel,
+        /// else 1 + its entry's index. A byte a pixel (two for a palette of 256 colours, whose
+        /// codes reach 256), where the pixels take four.
+        package enum Indexes: Sendable {
+            /// Codes of a palette of up to 255 colours.
+            case narrow([UInt8])
+            /// Codes of a palette of 256 colours.
+            case wide([UInt16])
+        }
 
         /// A remapper to `palette` (chosen by `quantizer`) for frames `width` pixels wide.
         package init(_ quantizer: PaletteQuantizer, width: Int, palette: [SIMD4<Double>]) {
-            packed = palette.map { entry in
+            let packed = palette.map { entry in
                 let a = UInt32(max(1, min(255, entry[3].rounded())))
                 let opaque = entry[3] >= 254.5
                 let alpha = opaque ? 255 : a
@@ -350,6 +361,7 @@ package struct PaletteQuantizer {
                 func channel(_ value: Double) -> UInt32 { min(alpha, UInt32(max(0, min(255, value.rounded())))) }
                 return alpha << 24 | channel(entry[2]) << 16 | channel(entry[1]) << 8 | channel(entry[0])
             }
+            colours = [0] + packed
             // The threshold at each of the 8 x 8 places, in 1/256 of a channel step.
             let amplitude = quantizer.dither ? PaletteQuantizer.ditherAmplitude(palette) : 0
             offsets = PaletteQuantizer.bayer.map { Int32(((Double($0) + 0.5) / 64 - 0.5) * amplitude * 256) }
@@ -373,39 +385,74 @@ package struct PaletteQuantizer {
 
         /// `frame`'s pixels mapped to the palette.
         package mutating func map(_ frame: [UInt8]) -> [UInt8] {
-            var out = frame
-            // Runs of one colour are common: without dithering, a pixel equal to the one before
-            // maps as it did.
-            var lastValue: UInt32 = 0
-            var lastMapped: UInt32 = 0
-            out.withUnsafeMutableBytes { raw in
-                let pixels = raw.bindMemory(to: UInt32.self)
-                for i in pixels.indices {
-                    let value = pixels[i]
-                    if value >> 24 == 0 {
-                        pixels[i] = 0
-                        continue
-                    }
-                    if !dithers && value == lastValue {
-                        pixels[i] = lastMapped
-                        continue
-                    }
-                    lastValue = value
-                    let shown = dithers ? dithered(value, i) : value
-                    let alphaClass = PaletteQuantizer.alphaClass(shown)
-                    let colourCell = PaletteQuantizer.colourCell(shown, bits: cellBits)
-                    let slot = lookup.index(alphaClass: alphaClass, colourCell: colourCell)
-                    if lookup[slot] == 0 {
-                        let (red, green, blue) = PaletteQuantizer.centre(ofCell: colourCell, bits: cellBits)
-                        let centre = SIMD4<Double>(
-                            red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
-                        lookup[slot] = packed[search.nearest(centre, opaque: alphaClass == 0)]
-                    }
-                    lastMapped = lookup[slot]
-                    pixels[i] = lastMapped
-                }
+            pixels(indexes(frame))
+        }
+
+        /// `frame`'s pixels mapped to the palette, as codes.
+        package mutating func indexes(_ frame: [UInt8]) -> Indexes {
+            colours.count <= 256 ? .narrow(codes(frame)) : .wide(codes(frame))
+        }
+
+        /// The pixels `indexes` stand for.
+        package func pixels(_ indexes: Indexes) -> [UInt8] {
+            switch indexes {
+            case .narrow(let codes): return pixels(codes)
+            case .wide(let codes): return pixels(codes)
             }
-            return out
+        }
+
+        private func pixels<Code: FixedWidthInteger & UnsignedInteger>(_ codes: [Code]) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: codes.count * 4) { bytes, count in
+                // Safe: every code is at most the palette's size (`codes` made them), and the
+                // output holds a pixel for every code.
+                let pixels = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: UInt32.self)
+                colours.withUnsafeBufferPointer { colours in
+                    codes.withUnsafeBufferPointer { codes in
+                        let table = colours.baseAddress!
+                        for i in 0..<codes.count { pixels[i] = table[Int(codes[i])] }
+                    }
+                }
+                count = codes.count * 4
+            }
+        }
+
+        /// Each pixel's code.
+        private mutating func codes<Code: FixedWidthInteger & UnsignedInteger>(_ frame: [UInt8]) -> [Code] {
+            let count = frame.count / 4
+            return [Code](unsafeUninitializedCapacity: count) { codes, initialized in
+                frame.withUnsafeBytes { raw in
+                    let pixels = raw.bindMemory(to: UInt32.self)
+                    // Runs of one colour are common: without dithering, a pixel equal to the one
+                    // before maps as it did.
+                    var lastValue: UInt32 = 0
+                    var lastCode: Code = 0
+                    for i in 0..<count {
+                        let value = pixels[i]
+                        if value >> 24 == 0 {
+                            codes[i] = 0
+                            continue
+                        }
+                        if !dithers && value == lastValue {
+                            codes[i] = lastCode
+                            continue
+                        }
+                        lastValue = value
+                        let shown = dithers ? dithered(value, i) : value
+                        let alphaClass = PaletteQuantizer.alphaClass(shown)
+                        let colourCell = PaletteQuantizer.colourCell(shown, bits: cellBits)
+                        let slot = lookup.index(alphaClass: alphaClass, colourCell: colourCell)
+                        if lookup[slot] == 0 {
+                            let (red, green, blue) = PaletteQuantizer.centre(ofCell: colourCell, bits: cellBits)
+                            let centre = SIMD4<Double>(
+                                red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
+                            lookup[slot] = UInt32(search.nearest(centre, opaque: alphaClass == 0) + 1)
+                        }
+                        lastCode = Code(truncatingIfNeeded: lookup[slot])
+                        codes[i] = lastCode
+                    }
+                }
+                initialized = count
+            }
         }
     }
 }

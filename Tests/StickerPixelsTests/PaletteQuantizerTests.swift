@@ -75,6 +75,45 @@ struct PaletteQuantizerTests {
         }
     }
 
+    @Test(
+        "a frame as palette codes: 0 where transparent, else 1 + its entry; a byte a pixel up to 255 colours, two at 256; the codes give the pixels back"
+    )
+    func codes() {
+        for count in [255, 256] {
+            // Opaque entries at the centres of 5-bit cells 32 levels apart, so each pixel at one
+            // is nearest its own entry.
+            func level(_ cell: Int) -> UInt8 { UInt8(cell * 32 + 4) }
+            let entries: [(UInt8, UInt8, UInt8)] = (0..<count).map { k in
+                (level(k % 8), level(k / 8 % 8), level(k / 64))
+            }
+            let palette = entries.map { SIMD4<Double>(Double($0.0), Double($0.1), Double($0.2), 255) }
+            // Every entry once, last first, with a transparent pixel after every 16th.
+            var pixels: [UInt8] = []
+            var expected: [Int] = []
+            for k in (0..<count).reversed() {
+                pixels += [entries[k].0, entries[k].1, entries[k].2, 255]
+                expected.append(k + 1)
+                if k % 16 == 0 {
+                    pixels += [0, 0, 0, 0]
+                    expected.append(0)
+                }
+            }
+            var remapper = PaletteQuantizer.Remapper(
+                PaletteQuantizer(maxColors: 256), width: expected.count, palette: palette)
+            let indexes = remapper.indexes(pixels)
+            switch indexes {
+            case .narrow(let codes):
+                #expect(count == 255, "a byte a pixel for 255 colours only")
+                #expect(codes.map(Int.init) == expected)
+            case .wide(let codes):
+                #expect(count == 256, "two bytes a pixel for 256 colours only")
+                #expect(codes.map(Int.init) == expected)
+            }
+            #expect(remapper.pixels(indexes) == pixels, "each pixel is its own entry's colour")
+            #expect(remapper.map(pixels) == pixels)
+        }
+    }
+
     @Test("a frame maps to the same colours alone, after other frames, or with all of them, dithered or not")
     func remapperOrder() {
         // Three 40 x 40 frames of a gradient with soft edges, each shifted.
