@@ -29,8 +29,9 @@ struct QualitySearch {
             return softerFrames
         }
     }
-    /// Makes ``softerMerged`` the first time a softer recipe is asked for (the frames take as
-    /// much memory as the clip's, and a clip searched only at lower frame rates never needs them).
+    /// Makes ``softerMerged`` the first time a softer recipe is asked for, and again if asked
+    /// after they were let go (the frames take as much memory as the clip's, and a clip
+    /// searched only at lower frame rates never needs them).
     private let makeSofter: (() -> FrameTimeline?)?
     private var softerFrames: FrameTimeline?
     /// Whether there are softer-scaled frames to search (the sticker is scaled).
@@ -447,6 +448,10 @@ struct QualitySearch {
                 break
             }
             let winner = waiting.remove(at: best)
+            // The softer-scaled frames are let go while a candidate of the Lanczos frames is
+            // planned and written (they take as much memory as the clip's; made again, the same,
+            // should a softer candidate be searched again after it).
+            if !families[winner.family][0].softerScaling { softerFrames = nil }
             // The file written may be of a stronger setting than the one predicted to fit (and
             // so of a lower PSNR): candidates predicted clearly above what it shows are written
             // too, and the best file is kept.
