@@ -10,12 +10,9 @@
 enum InterframeTolerance {
     /// `frames` with near-unchanged pixels held; `tolerance` 0 returns them as they are.
     static func apply(_ frames: [[UInt8]], tolerance: Int) -> [[UInt8]] {
-        guard tolerance > 0, frames.count > 1 else { return frames }
-        var out = [frames[0]]
+        var out: [[UInt8]] = []
         out.reserveCapacity(frames.count)
-        for index in 1..<frames.count {
-            out.append(held(frames[index], over: out[index - 1], tolerance: UInt32(min(255, tolerance))))
-        }
+        for frame in frames { out.append(out.last.map { held(frame, over: $0, tolerance: tolerance) } ?? frame) }
         return out
     }
 
