@@ -339,7 +339,7 @@ package struct PaletteQuantizer {
         private let search: NearestSearch
         /// Each cell's code once it has been worked out (0: not yet; a palette entry's code is
         /// 1 + its index).
-        private var lookup: ClassTables<UInt32>
+        private var lookup: ClassTables<UInt16>
 
         /// A frame mapped to the palette as one code a pixel: 0 for a fully transparent pixel,
         /// else 1 + its entry's index. A byte a pixel (two for a palette of 256 colours, whose
@@ -369,7 +369,7 @@ package struct PaletteQuantizer {
             self.width = width
             cellBits = quantizer.cellBits
             search = NearestSearch(palette)
-            lookup = ClassTables<UInt32>(empty: 0, cellBits: quantizer.cellBits)
+            lookup = ClassTables<UInt16>(empty: 0, cellBits: quantizer.cellBits)
         }
 
         /// `value` offset by the threshold at pixel `i`, scaled by its alpha and kept within it.
@@ -445,7 +445,7 @@ package struct PaletteQuantizer {
                             let (red, green, blue) = PaletteQuantizer.centre(ofCell: colourCell, bits: cellBits)
                             let centre = SIMD4<Double>(
                                 red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
-                            lookup[slot] = UInt32(search.nearest(centre, opaque: alphaClass == 0) + 1)
+                            lookup[slot] = UInt16(search.nearest(centre, opaque: alphaClass == 0) + 1)
                         }
                         lastCode = Code(truncatingIfNeeded: lookup[slot])
                         codes[i] = lastCode

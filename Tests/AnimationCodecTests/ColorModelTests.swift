@@ -1,4 +1,5 @@
 import AnimationCodec
+import TestSupport
 import Testing
 
 /// The colour type the encoder picks, against colours counted with a `Set` in the test: a
@@ -92,5 +93,65 @@ struct ColorModelTests {
         ).bytes
         let decoded = try AnimationDecoder(bytes: png).frame(at: 0).pixels
         #expect(decoded == Self.frame(pixels))
+    }
+    /// A model as text, a palette as its colours in ascending order.
+    static func described(_ model: PNGColorModel) -> String {
+        guard case .palette(let palette) = model else { return "\(model)" }
+        return "palette \(palette.colors.sorted())"
+    }
+
+    /// The model read from the colours a plain loop collects: every pixel of the first frame,
+    /// then each pixel of a later frame that differs from the one before (as text).
+    static func expectedModel(_ frames: [[UInt32]]) -> String {
+        var colours = Set(frames[0])
+        for (before, frame) in zip(frames, frames.dropFirst()) {
+            for (old, new) in zip(before, frame) where old != new { colours.insert(new) }
+        }
+        if colours.count <= 256 {
+            // A palette with room gets the fully transparent colour.
+            let entries = colours.count < 256 ? colours.union([0]) : colours
+            return "palette \(entries.sorted())"
+        }
+        if colours.allSatisfy({ $0 >> 24 == 0xFF }) { return described(.rgb) }
+        if colours.allSatisfy({ $0 >> 24 == 0xFF || $0 >> 24 == 0 }) {
+            let opaque = Set(colours.filter { $0 >> 24 == 0xFF }.map { $0 & 0xFF_FFFF })
+            return described(.rgbKeyed(key: (0..<(1 << 24)).first { !opaque.contains($0) }!))
+        }
+        return described(.rgba)
+    }
+
+    @Test("the model of frames with runs, repeated stretches and odd lengths, against a plain count")
+    func modelAgainstAPlainCount() {
+        var random = SplitMix(seed: 40)
+        // Palettes of 40 and 300 colours, opaque, with transparent pixels and with translucent.
+        for (colourCount, kinds) in [(40, 3), (300, 3), (300, 2), (300, 1)] {
+            let palette = (0..<colourCount).map { index -> UInt32 in
+                let alpha: UInt32 = kinds == 3 && index % 7 == 0 ? 0x80 : 0xFF
+                return alpha << 24 | UInt32(truncatingIfNeeded: random.next()) & (alpha == 0xFF ? 0xFF_FFFF : 0x7F_7F7F)
+            }
+            for pixels in [1, 2, 3, 5, 7, 185, 1_003] {
+                // Runs of one to six pixels, each of the next colour.
+                var frame: [UInt32] = []
+                while frame.count < pixels {
+                    let run = min(pixels - frame.count, 1 + Int(random.next() % 6))
+                    frame += repeatElement(palette[frame.count % colourCount], count: run)
+                }
+                var frames = [frame]
+                for _ in 0..<4 {
+                    // A stretch of the next frame changes, some of it to one colour.
+                    let start = Int(random.next() % UInt64(pixels))
+                    let end = min(pixels, start + 1 + Int(random.next() % 40))
+                    for i in start..<end {
+                        let pick = Int(random.next() % UInt64(colourCount))
+                        frame[i] = i % 5 == 0 ? palette[pick] : (kinds == 1 && i % 3 == 0 ? 0 : palette[pick / 2])
+                    }
+                    frames.append(frame)
+                }
+                let expected = Self.expectedModel(frames)
+                #expect(
+                    Self.described(PNGColorModel.smallest(for: frames.map(Self.frame))) == expected,
+                    "\(colourCount) colours, \(pixels) pixels")
+            }
+        }
     }
 }

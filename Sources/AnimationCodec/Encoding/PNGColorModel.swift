@@ -81,53 +81,20 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
     /// a colour key when every pixel is opaque or fully transparent and some colour is unused,
     /// else RGBA. Frame 0 is read whole; each later frame only where it differs from the one before.
     public static func smallest(for frames: [[UInt8]]) -> PNGColorModel {
-        var seen = ColorIndexTable()
-        var opaque = true
-        var paletteFits = true
-        // Whether every pixel is opaque or fully transparent, and which opaque colours occur
-        // (one bit for each of the 2^24).
-        var binaryAlpha = true
-        var used = [UInt64](repeating: 0, count: 1 << 18)
+        var census = ColorCensus()
         var previous: [UInt8]?
         // Once neither a palette, RGB nor a colour key is possible, the rest is not read.
-        for frame in frames where paletteFits || opaque || binaryAlpha {
+        for frame in frames where census.anyModelLeft {
             frame.withUnsafeBytes { raw in
-                let pixels = raw.bindMemory(to: UInt32.self)
-                // Runs of one colour are common: a pixel equal to the one before was noted.
-                var last: UInt32?
-                previous?.withUnsafeBytes { before in
-                    let old = before.bindMemory(to: UInt32.self)
-                    for i in pixels.indices where pixels[i] != old[i] && pixels[i] != last {
-                        note(pixels[i])
-                        last = pixels[i]
-                    }
+                if let previous {
+                    previous.withUnsafeBytes { before in census.count(raw, changedFrom: before) }
+                } else {
+                    census.count(raw)
                 }
-                    ?? {
-                        for pixel in pixels where pixel != last {
-                            note(pixel)
-                            last = pixel
-                        }
-                    }()
             }
             previous = frame
         }
-        func note(_ pixel: UInt32) {
-            let alpha = pixel >> 24
-            if alpha != 0xFF { opaque = false }
-            if alpha == 0xFF {
-                let rgb = Int(pixel & 0xFF_FFFF)
-                used[rgb >> 6] |= 1 << UInt64(rgb & 63)
-            } else if alpha != 0 {
-                binaryAlpha = false
-            }
-            if paletteFits && !seen.insert(pixel) { paletteFits = false }
-        }
-        if paletteFits { return .palette(PNGPalette(colors: seen.colors)) }
-        if opaque { return .rgb }
-        if binaryAlpha, let word = used.firstIndex(where: { $0 != .max }) {
-            return .rgbKeyed(key: UInt32(word << 6 + (~used[word]).trailingZeroBitCount))
-        }
-        return .rgba
+        return census.model
     }
 
     /// tRNS for a colour key: the key's red, green and blue as 16-bit samples (empty otherwise).
