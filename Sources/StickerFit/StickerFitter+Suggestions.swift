@@ -47,7 +47,7 @@ extension StickerFitter {
             let full = source.totalSeconds
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
                 let shorter = Self.source(
-                    source.durations, animation: source.animation, original: source.original, maxDuration: seconds)
+                    source.durations, input: source.input, original: source.original, maxDuration: seconds)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {
                     found.append(
                         String(

@@ -41,17 +41,18 @@ public struct StickerFitter: Sendable {
         }
         do {
             // A vector sticker is drawn at the size it is fitted to, not scaled from its own.
-            let animation = try StickerAnimation.load(sticker, limits: options.limits, vectorSide: size.pixels)
-            result.framesBefore = animation.frameCount
             if case .sequence(let sequence) = sticker.source {
+                let animation = try StickerAnimation.load(sticker, limits: options.limits, vectorSide: size.pixels)
+                result.framesBefore = animation.frameCount
                 try fitSequence(animation, sequence: sequence, size: size, into: &result)
             } else {
+                let input = try Input.read(sticker, limits: options.limits, vectorSide: size.pixels)
+                result.framesBefore = input.frameCount
                 // The input is read again only when it may be kept as it is: a square of a size's side.
-                let keepable =
-                    animation.width == animation.height && sizes(from: size).contains { $0.pixels == animation.width }
+                let keepable = input.width == input.height && sizes(from: size).contains { $0.pixels == input.width }
                 let original =
                     keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
-                try fitFile(animation, original: original, size: size, into: &result)
+                try fitFile(input, original: original, size: size, into: &result)
             }
         } catch {
             result.failure = "\(error)"
@@ -94,7 +95,7 @@ public struct StickerFitter: Sendable {
     /// `--max-duration`), the input file (when it may be kept as it is) and the steps taken
     /// before any size.
     struct Source {
-        var animation: StickerAnimation
+        var input: Input
         var durations: [Double]
         var original: [UInt8]?
         var leadingSteps: [FitStep]
@@ -112,7 +113,7 @@ public struct StickerFitter: Sendable {
             frames: [[UInt8]], steps: [FitStep]
         ) {
             let count = self.count
-            let animation = animation
+            let animation = try input.load()
             var frames: [[UInt8]] = []
             frames.reserveCapacity(count)
             var steps: [FitStep] = []
@@ -137,11 +138,10 @@ public struct StickerFitter: Sendable {
     }
 
     private func fitFile(
-        _ animation: StickerAnimation, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
+        _ input: Input, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
     ) throws {
-        let durations = animation.shownDurations
-        let source = Self.source(
-            durations, animation: animation, original: original, maxDuration: options.maxDuration)
+        let durations = input.durations
+        let source = Self.source(durations, input: input, original: original, maxDuration: options.maxDuration)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
         switch try make(source, sizes: sizes(from: size)) {
         case .made(let made):
@@ -193,10 +193,8 @@ public struct StickerFitter: Sendable {
 
     /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
     /// animation that is longer (a lossy step, named).
-    static func source(_ durations: [Double], animation: StickerAnimation, original: [UInt8]?, maxDuration: Double?)
-        -> Source
-    {
-        let full = Source(animation: animation, durations: durations, original: original, leadingSteps: [])
+    static func source(_ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?) -> Source {
+        let full = Source(input: input, durations: durations, original: original, leadingSteps: [])
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else { return full }
         var trimmed = full
         trimmed.durations = FrameTimeline.durations(durations, keepingFirst: maxDuration)
@@ -239,8 +237,8 @@ public struct StickerFitter: Sendable {
     func make(_ source: Source, size target: StickerSize, asked size: StickerSize, onlyAtFloor: Bool) throws
         -> Outcome
     {
-        let animation = source.animation
-        let format = animation.fileInfos[0].format
+        let input = source.input
+        let format = input.format
         var steps = source.leadingSteps
         if target != size {
             steps.append(FitStep(.smallerSize, "\(size) -> \(target) (\(target.pixels) px)", isLossy: true))
@@ -276,13 +274,13 @@ public struct StickerFitter: Sendable {
                     "\(merged.count > 1 ? "APNG" : "PNG"), exact: estimated at \(String(groupingThousands: estimate)) bytes, "
                         + "far over the budget (not written)"))
             return try makeLossy(
-                merged: merged, softer: softer, reference: reference, plays: animation.plays,
+                merged: merged, softer: softer, reference: reference, plays: input.plays,
                 exactIsPalette: PNGColorModel.smallest(for: merged.frames).isPalette, exactSearchLevelBytes: nil,
                 size: target, steps: steps, smallest: nil, onlyAtFloor: onlyAtFloor)
         }
         // Planning compresses every frame at the search level on the way; the strongest
         // level (rarely a tenth smaller, several times slower) runs only when it could fit.
-        let planned = plan(merged, plays: animation.plays)
+        let planned = plan(merged, plays: input.plays)
         let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4
         let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
         let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
@@ -306,7 +304,7 @@ public struct StickerFitter: Sendable {
         if attempt.bytes.count <= options.maxBytes { return .made((attempt, steps)) }
         guard options.allowLossy else { return .failed(belowFloor: nil, smallest: (attempt, steps)) }
         return try makeLossy(
-            merged: merged, softer: softer, reference: reference, plays: animation.plays,
+            merged: merged, softer: softer, reference: reference, plays: input.plays,
             exactIsPalette: encoded.colorModel.isPalette,
             exactSearchLevelBytes: planned.searchLevelBytes, size: target, steps: steps, smallest: (attempt, steps),
             onlyAtFloor: onlyAtFloor)

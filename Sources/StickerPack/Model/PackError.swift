@@ -20,6 +20,8 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptySequence(path: String)
     /// An Xcode project's `project.pbxproj` is missing or cannot be read as one.
     case invalidProject(path: String, reason: String)
+    /// A file read again (to decode its frames anew) no longer has the frames it had.
+    case changedWhileRead(path: String)
 
     /// One line naming the file and the problem.
     public var description: String {
@@ -34,6 +36,7 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .codec(let path, let error): return "\(path): \(error)"
         case .emptySequence(let path): return "\(path): sticker sequence has no frames"
         case .invalidProject(let path, let reason): return "\(path): not an Xcode project (\(reason))"
+        case .changedWhileRead(let path): return "\(path): changed while it was being read"
         }
     }
 }

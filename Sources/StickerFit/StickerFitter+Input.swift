@@ -1,0 +1,43 @@
+import AnimationCodec
+import StickerPack
+
+extension StickerFitter {
+    /// A sticker's input file, read again each time its frames are decoded. Its bytes (tens of
+    /// megabytes for an APNG of photographs) are held only while its frames are decoded and
+    /// scaled, not for the whole search, which holds the scaled frames.
+    struct Input: Sendable {
+        /// The sticker whose file this is.
+        var sticker: Sticker
+        var limits: DecodingLimits
+        /// The side a vector file is drawn at.
+        var vectorSide: Int
+        var width: Int
+        var height: Int
+        var frameCount: Int
+        var plays: Int
+        var format: ImageFormat
+        /// Each frame's display time, in seconds, as a browser shows it.
+        var durations: [Double]
+
+        /// Reads `sticker`'s file once for what the fit needs to know of it; its bytes are let
+        /// go on return.
+        static func read(_ sticker: Sticker, limits: DecodingLimits, vectorSide: Int) throws(PackError) -> Input {
+            let animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: vectorSide)
+            return Input(
+                sticker: sticker, limits: limits, vectorSide: vectorSide, width: animation.width,
+                height: animation.height, frameCount: animation.frameCount, plays: animation.plays,
+                format: animation.fileInfos[0].format, durations: animation.shownDurations)
+        }
+
+        /// The file read and parsed again, ready to decode.
+        /// - Throws: `PackError.changedWhileRead` when its frames are no longer the ones first read.
+        func load() throws(PackError) -> StickerAnimation {
+            let animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: vectorSide)
+            guard
+                animation.width == width, animation.height == height, animation.frameCount == frameCount,
+                animation.shownDurations == durations
+            else { throw .changedWhileRead(path: animation.sourcePath) }
+            return animation
+        }
+    }
+}
