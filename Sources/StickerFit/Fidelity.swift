@@ -27,18 +27,49 @@ public struct Fidelity: Sendable, Hashable {
     }
 
     /// Decodes `bytes` and compares what it shows at each start time of `reference` with it,
-    /// SSIM included.
+    /// SSIM included (``compare(_:_:)`` and ``StructuralSimilarity/compare(_:_:width:height:)``
+    /// of its frames). The frames are measured as they are decoded, so the file's frames are
+    /// never all held beside the reference's.
     static func measure(_ bytes: [UInt8], against reference: FrameTimeline, limits: DecodingLimits) throws(CodecError)
         -> Fidelity
     {
         let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
-        let shown = try FrameTimeline(shownBy: decoder)
-        var fidelity = compare(shown, reference)
-        if fidelity.psnr != nil {
-            fidelity.ssim = StructuralSimilarity.compare(
-                shown, reference, width: decoder.info.width, height: decoder.info.height)
+        let (width, height) = (decoder.info.width, decoder.info.height)
+        let durations = decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 }
+        // The reference frames each decoded frame is shown for (a shorter loop comes round again).
+        var shownFor = [[Int]](repeating: [], count: durations.count)
+        var time = 0.0
+        for (index, duration) in reference.durations.enumerated() {
+            shownFor[FrameTimeline.frameIndex(at: time, durations: durations)].append(index)
+            time += duration
         }
-        return fidelity
+        // Each reference frame's figures, summed in its order as the comparisons of whole timelines are.
+        var squares = [UInt64](repeating: 0, count: reference.count)
+        var similarity = [Double](repeating: 0, count: reference.count)
+        var worst = 0
+        var sizesDiffer = false
+        var position = 0
+        try decoder.forEachFrame(threads: 1) { frame in
+            defer { position += 1 }
+            for index in shownFor[position] {
+                let expected = reference.frames[index]
+                guard frame.pixels.count == expected.count, expected.count == width * height * 4 else {
+                    sizesDiffer = true
+                    continue
+                }
+                let (sum, largest) = squaredDifferences(expected, frame.pixels)
+                squares[index] = sum
+                worst = max(worst, largest)
+                similarity[index] = StructuralSimilarity.mean(expected, frame.pixels, width: width, height: height)
+            }
+        }
+        if sizesDiffer { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
+        let total = squares.reduce(0.0) { $0 + Double($1) }
+        guard total > 0 else { return .exact }
+        let samples = reference.frames.reduce(0.0) { $0 + Double($1.count) }
+        return Fidelity(
+            maxError: worst, psnr: psnr(squares: total, samples: samples),
+            ssim: reference.frames.isEmpty ? 1 : similarity.reduce(0, +) / Double(reference.frames.count))
     }
 
     /// Compares what `shown` shows at each start time of `reference` (its loop repeating) with

@@ -89,8 +89,13 @@ public struct FrameTimeline: Sendable {
 
     /// The frame shown `time` seconds after the start, the loop repeating (a timeline whose
     /// loop is shorter than another's comes round again: a speed-up shows as a difference).
-    public func frameIndex(at time: Double) -> Int {
-        let loop = totalSeconds
+    public func frameIndex(at time: Double) -> Int { Self.frameIndex(at: time, durations: durations) }
+
+    /// The frame shown `time` seconds after the start of a loop of frames shown for `durations`
+    /// (``frameIndex(at:)``).
+    static func frameIndex(at time: Double, durations: [Double]) -> Int {
+        let loop = durations.reduce(0, +)
+        let count = durations.count
         guard count > 1, loop > 0 else { return 0 }
         let inLoop = time.truncatingRemainder(dividingBy: loop)
         var end = 0.0

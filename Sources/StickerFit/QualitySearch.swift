@@ -114,8 +114,20 @@ struct QualitySearch {
         self.exactIsPalette = exactIsPalette
     }
 
+    /// Lets go of what is kept for candidates to come (the softer-scaled frames, the last
+    /// palette's codes), each as large as the clip's frames or a quarter of them, once the
+    /// search's file is found and only measuring it is left. Made again if asked for.
+    mutating func letGoOfKeptFrames() {
+        softerFrames = nil
+        paletteFrames = nil
+    }
+
     /// `plan`'s file at the strongest level; the ratio of the two levels corrected by it.
     private mutating func write(_ plan: PlannedAnimation) -> [UInt8] {
+        // The softer-scaled frames are let go while a file is written (its plan holds what it
+        // needs; the strongest level's compressors come on top), and made again, the same,
+        // should another softer candidate follow.
+        softerFrames = nil
         let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
         strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
         return bytes
@@ -143,16 +155,42 @@ struct QualitySearch {
         var fidelity: Fidelity
     }
 
-    private func shown(_ frames: FrameTimeline) -> Shown {
-        Shown(frames: frames.count, fidelity: Fidelity.compare(frames, reference))
+    /// `recipe`'s plan and what its frames show. The frames are made one at a time, three
+    /// times (measured, counted for the colour model, planned) rather than held: they take as
+    /// much memory as the clip's, and making them again from the frames' palette codes costs
+    /// little next to planning them.
+    private mutating func measuredPlan(_ recipe: LossyRecipe) -> (plan: PlannedAnimation, shown: Shown) {
+        let (plan, shown) = planned(recipe, measuring: true)
+        return (plan, shown!)
     }
 
-    /// `recipe`'s plan and what its frames show. The frames are let go on return, before
-    /// anything is written: they take as much memory as the clip's, and the strongest level's
-    /// compressors would come on top of them.
-    private mutating func measuredPlan(_ recipe: LossyRecipe) -> (plan: PlannedAnimation, shown: Shown) {
-        let frames = timeline(recipe)
-        return (plan(frames), shown(frames))
+    /// `recipe`'s plan, and with `measuring` what its frames show (``measuredPlan(_:)``).
+    private mutating func planned(_ recipe: LossyRecipe, measuring: Bool) -> (plan: PlannedAnimation, shown: Shown?) {
+        let thinned = thinned(recipe)
+        // Which frames repeat the one before: merged into it, their times summed
+        // (``FrameTimeline/mergingRepeats()``).
+        var repeats: [Bool] = []
+        var durations: [Double] = []
+        var last: [UInt8]?
+        func note(_ position: Int, _ frame: [UInt8]) {
+            let repeated = last == frame
+            repeats.append(repeated)
+            if repeated {
+                durations[durations.count - 1] += thinned.durations[position]
+            } else {
+                durations.append(thinned.durations[position])
+            }
+            last = frame
+        }
+        let fidelity = measuring ? fidelity(recipe, note) : nil
+        if !measuring { forEachFrame(recipe, note) }
+        last = nil
+        let plan = plan(delays: FrameDelay.stored(durations: durations)) { body in
+            forEachFrame(recipe) { position, frame in
+                if !repeats[position] { body(frame) }
+            }
+        }
+        return (plan, fidelity.map { Shown(frames: durations.count, fidelity: $0) })
     }
 
     /// Every colour kept with fewer levels, 7 bits a channel down to 4: between the exact
@@ -221,20 +259,66 @@ struct QualitySearch {
 
     /// The frames `recipe` gives.
     mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
-        let start = recipe.softerScaling ? softerMerged ?? merged : merged
-        // Frames are dropped first, so only the frames kept are coloured (colouring is pixel by
-        // pixel: the same pixels as colouring every frame and dropping after).
-        var timeline = recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
-        // Each frame is coloured and held against the one before as it comes, so the coloured
-        // frames before any tolerance are never all held at once.
+        var timeline = thinned(recipe)
         var frames: [[UInt8]] = []
-        for index in FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep) {
-            let frame = coloured(index, recipe, from: start)
-            frames.append(
-                frames.last.map { InterframeTolerance.held(frame, over: $0, tolerance: recipe.tolerance) } ?? frame)
-        }
+        forEachFrame(recipe) { _, frame in frames.append(frame) }
         timeline.frames = frames
         return timeline.mergingRepeats()
+    }
+
+    /// The frames `recipe` starts from (the Lanczos or the softer ones), with the frames its
+    /// frame rate drops dropped and the times of those kept lengthened to stand for them.
+    private mutating func thinned(_ recipe: LossyRecipe) -> FrameTimeline {
+        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        return recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
+    }
+
+    /// Makes `recipe`'s frames one at a time, in order, each handed to `body` with its position
+    /// among the frames kept. Frames are dropped first, so only the frames kept are coloured
+    /// (colouring is pixel by pixel: the same pixels as colouring every frame and dropping
+    /// after); each is coloured and held against the one before as it comes, so neither the
+    /// coloured frames nor the held ones need all be held at once.
+    private mutating func forEachFrame(_ recipe: LossyRecipe, _ body: (Int, [UInt8]) -> Void) {
+        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        var previous: [UInt8]?
+        for (position, index) in FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep).enumerated() {
+            let frame = coloured(index, recipe, from: start)
+            let held = previous.map { InterframeTolerance.held(frame, over: $0, tolerance: recipe.tolerance) } ?? frame
+            body(position, held)
+            previous = held
+        }
+    }
+
+    /// What `recipe`'s frames show against the reference (``Fidelity/compare(_:_:)`` of its
+    /// ``timeline(_:)``), measured as the frames are made: each frame is compared with every
+    /// reference frame that starts while it is shown and let go, so a candidate's frames are
+    /// never all held just to rank it. Each frame is also handed to `alsoTo`, with its position
+    /// among the frames kept.
+    mutating func fidelity(_ recipe: LossyRecipe, _ alsoTo: (Int, [UInt8]) -> Void = { _, _ in }) -> Fidelity {
+        let thinned = thinned(recipe)
+        let reference = reference
+        // The reference frames each kept frame is shown for (a shorter loop comes round again).
+        var shownFor = [[Int]](repeating: [], count: thinned.count)
+        var time = 0.0
+        for (index, duration) in reference.durations.enumerated() {
+            shownFor[thinned.frameIndex(at: time)].append(index)
+            time += duration
+        }
+        var worst = 0
+        var squares = 0.0
+        var samples = 0.0
+        forEachFrame(recipe) { position, frame in
+            alsoTo(position, frame)
+            for index in shownFor[position] {
+                let (sum, largest) = Fidelity.squaredDifferences(reference.frames[index], frame)
+                // Whole numbers under 2^53: summed exactly in any order.
+                squares += Double(sum)
+                worst = max(worst, largest)
+                samples += Double(frame.count)
+            }
+        }
+        guard squares > 0 else { return .exact }
+        return Fidelity(maxError: worst, psnr: Fidelity.psnr(squares: squares, samples: samples))
     }
 
     /// Frame `index` of `start` with `recipe`'s colours (its precision or its palette, chosen
@@ -268,10 +352,14 @@ struct QualitySearch {
 
     /// Plans the file with a greedy search level (libdeflate 4): the choices differ little from
     /// the default search level's, at about half the time, and the file is written at the strongest.
-    private func plan(_ timeline: FrameTimeline) -> PlannedAnimation {
+    /// The plan of the frames `frames` makes (each time it is called, the same), shown for `delays`.
+    private func plan(delays: [FrameDelay], _ frames: (_ body: ([UInt8]) -> Void) -> Void) -> PlannedAnimation {
         AnimationEncoder.plan(
-            frames: timeline.frames, delays: timeline.delays, width: side, height: side, plays: plays,
-            options: .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads))
+            streaming: frames, delays: delays, width: side, height: side, plays: plays, options: planOptions)
+    }
+
+    private var planOptions: AnimationEncoder.Options {
+        .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads)
     }
 
     /// Pairs of consecutive frames an animation's estimate samples.
@@ -324,7 +412,7 @@ struct QualitySearch {
     private mutating func predicted(_ recipe: LossyRecipe) -> Int {
         let kind = ratioKind(recipe)
         if levelRatios[kind] == nil {
-            let planned = plan(timeline(recipe)).searchLevelBytes
+            let planned = planned(recipe, measuring: false).plan.searchLevelBytes
             levelRatios[kind] = Double(planned) * strongestRatio / Double(max(1, estimate(recipe)))
         }
         return Int(Double(estimate(recipe)) * levelRatios[kind]!)
@@ -434,7 +522,7 @@ struct QualitySearch {
                 guard floor < bound(frameStep: families[number][0].frameStep) else { continue }
                 searched.insert(number)
                 guard let index = mildestFitting(families[number]) else { continue }
-                let winner = (number, index, Fidelity.compare(timeline(families[number][index]), reference).psnr)
+                let winner = (number, index, fidelity(families[number][index]).psnr)
                 waiting.append(winner)
                 compared.append(winner)
             }
@@ -467,7 +555,7 @@ struct QualitySearch {
                 guard index != candidate.index else { return candidate }
                 let updated = (
                     candidate.family, index,
-                    Fidelity.compare(timeline(families[candidate.family][index]), reference).psnr
+                    fidelity(families[candidate.family][index]).psnr
                 )
                 if let listed = compared.firstIndex(where: { $0.family == candidate.family }) {
                     compared[listed] = updated

@@ -325,6 +325,7 @@ public struct StickerFitter: Sendable {
             options: options, exactIsPalette: exactIsPalette, exactSearchLevelBytes: exactSearchLevelBytes,
             wantedPSNR: onlyAtFloor ? options.psnrFloor : nil)
         if let found = search.run(minimumFramesPerSecond: options.minimumFramesPerSecond) {
+            search.letGoOfKeptFrames()
             fitting.append(try lossyAttempt(found, reference: reference, merged: merged, size: target, steps: steps))
         }
         if merged.count == 1, RGBAImage(width: target.pixels, height: target.pixels, pixels: merged.frames[0]).isOpaque

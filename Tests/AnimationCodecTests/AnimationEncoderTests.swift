@@ -119,6 +119,32 @@ struct AnimationEncoderTests {
         }
     }
 
+    @Test(
+        "frames made on demand plan the same file as frames held, and it decodes (libpng and a spec compositor) to them",
+        arguments: scenes, [Int32(12), 6])
+    func streamed(scene: Scene, level: Int32) throws {
+        let frames = scene.frames
+        let delays = (0..<frames.count).map { FrameDelay(numerator: 10 * ($0 + 1), denominator: 1000) }
+        let options = AnimationEncoder.Options(compressionLevel: level, threads: 2)
+        var passes = 0
+        let streamed = AnimationEncoder.plan(
+            streaming: { body in
+                passes += 1
+                for frame in frames { body(frame) }
+            }, delays: delays, width: scene.side, height: scene.side, plays: 2, options: options
+        ).encode(level: level, threads: 2)
+        #expect(streamed.bytes == encode(scene, frames: frames, level: level).bytes)
+        // The colour model, then each model planned (two for a palette of up to 16 colours
+        // below the optimal-parsing levels, whose packed and whole-byte indexes are both tried).
+        #expect(passes >= 2 && passes <= 3)
+        if frames.count > 1 {
+            #expect(try #require(LibPNGAPNGReference.render(streamed.bytes)) == frames)
+        } else {
+            let image = try #require(LibPNGOracle.decode(streamed.bytes))
+            #expect(Reference.premultiplied(straight: image.rgba) == frames[0])
+        }
+    }
+
     @Test("straightening for PNG loses nothing: every premultiplied (colour, alpha) pair comes back")
     func straightRoundTrip() {
         var lost: [String] = []

@@ -236,4 +236,28 @@ struct FractionalFrameStepTests {
             rate?.detail.hasPrefix("30.0 -> 12.0 fps (2 of every 5 frames), 60 -> 24 frames") == true,
             "\(String(describing: rate?.detail))")
     }
+    @Test(
+        "a candidate measured as its frames are made shows what its whole timeline shows, frame rates, colours, tolerances and repeats alike"
+    )
+    func streamedFidelity() {
+        let side = 64
+        // A reference with a repeated frame and uneven times; the search starts from it merged.
+        var frames = GrainyClip.frames(side: side, frames: 11, grain: 16, seed: 5)
+        frames.insert(frames[3], at: 4)
+        let durations = (0..<frames.count).map { 0.03 + 0.01 * Double($0 % 4) }
+        let reference = FrameTimeline(frames: frames, durations: durations)
+        var search = QualitySearch(
+            merged: reference.mergingRepeats(), reference: reference, plays: 0, side: side,
+            options: FitOptions(maxBytes: 50_000, compressionLevel: 6, threads: 2), exactIsPalette: false)
+        let recipes = [
+            LossyRecipe(colors: 64, tolerance: 2, frameStep: 2.5),
+            LossyRecipe(colors: nil, precision: 5, frameStep: 1.5),
+            LossyRecipe(tolerance: 24), LossyRecipe(colors: 16, tolerance: 40, frameStep: 3), LossyRecipe(colors: 256)
+        ]
+        for recipe in recipes {
+            let whole = Fidelity.compare(search.timeline(recipe), reference)
+            #expect(whole.psnr != nil, "\(recipe) loses something")
+            #expect(search.fidelity(recipe) == whole, "\(recipe)")
+        }
+    }
 }

@@ -95,6 +95,54 @@ public enum AnimationEncoder {
     }
 }
 
+extension AnimationEncoder {
+    /// ``plan(frames:delays:width:height:plays:options:)`` of frames made on demand instead of
+    /// held: `frames` hands every frame, in order, to the body it is given, the same frames each
+    /// time it is called. It is called once to choose the colour model and once more for each
+    /// model planned, and only two frames and a canvas are held meanwhile: for a caller that
+    /// makes frames cheaply from something smaller than them (palette codes), a clip's frames
+    /// never need all be in memory at once.
+    public static func plan(
+        streaming frames: (_ body: ([UInt8]) -> Void) -> Void, delays: [FrameDelay], width: Int, height: Int,
+        plays: Int, options: Options = Options()
+    ) -> PlannedAnimation {
+        var census = ColorCensus()
+        var previous: [UInt8]?
+        var count = 0
+        frames { frame in
+            precondition(frame.count == width * height * 4, "frame size does not match the canvas")
+            count += 1
+            // Once neither a palette, RGB nor a colour key is possible, the rest is not read.
+            guard census.anyModelLeft else { return }
+            frame.withUnsafeBytes { raw in
+                if let previous {
+                    previous.withUnsafeBytes { before in census.count(raw, changedFrom: before) }
+                } else {
+                    census.count(raw)
+                }
+            }
+            previous = frame
+        }
+        previous = nil
+        precondition(count > 0 && delays.count == count)
+        let model = census.model
+        func planned(_ model: PNGColorModel) -> PlannedAnimation {
+            var planning = FramePlanner.Planning(
+                FramePlanner(frames: [], width: width, height: height, model: model, options: options))
+            frames { planning.add($0) }
+            return PlannedAnimation(
+                width: width, height: height, plays: plays, delays: delays, colorModel: model,
+                plans: planning.plans, searchLevel: options.searchLevel)
+        }
+        // The same choice of packed or whole-byte indexes as the plan of held frames.
+        guard let unpacked = model.unpacked else { return planned(model) }
+        if options.compressionLevel >= 10 { return planned(unpacked) }
+        let packed = planned(model)
+        let whole = planned(unpacked)
+        return whole.searchLevelBytes < packed.searchLevelBytes ? whole : packed
+    }
+}
+
 extension PNGColorModel {
     /// The PLTE and tRNS chunks' bytes (0 without a palette).
     var paletteChunkBytes: Int {

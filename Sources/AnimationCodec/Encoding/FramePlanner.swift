@@ -27,51 +27,76 @@ struct FramePlanner {
     }
 
     func plan() -> [FramePlan] {
-        let first = bestRows(frames[0], rect: whole, over: nil)
-        var plans = [
-            FramePlan(rect: whole, dispose: .none, blend: .source, rows: first.rows, searchCompressed: first.compressed)
-        ]
-        // The canvas frame i - 1 was drawn on (for i = 1, the empty canvas: PREVIOUS on the
-        // first frame acts as BACKGROUND, which clears the whole canvas the frame covered).
-        var drawnOn = [UInt8](repeating: 0, count: width * height * 4)
-        for index in 1..<frames.count {
-            let previous = plans[index - 1].rect
-            var cleared = frames[index - 1]
-            clear(previous, in: &cleared)
-            var bases = [Base(dispose: .none, pixels: frames[index - 1])]
+        var planning = Planning(self)
+        for frame in frames { planning.add(frame) }
+        return planning.plans
+    }
+
+    /// Plans frames as they come, in order: only the frame before and the canvas it was drawn
+    /// on are held, so an animation made frame by frame never needs all of its frames at once.
+    struct Planning {
+        private let planner: FramePlanner
+        /// Each frame's plan so far.
+        private(set) var plans: [FramePlan] = []
+        private var previous: [UInt8]?
+        /// The canvas the previous frame was drawn on (before the first, the empty canvas:
+        /// PREVIOUS on the first frame acts as BACKGROUND, which clears the whole canvas the
+        /// frame covered).
+        private var drawnOn: [UInt8]
+
+        /// Planning with `planner`'s canvas, colour model and options (its frames are not read).
+        init(_ planner: FramePlanner) {
+            self.planner = planner
+            drawnOn = [UInt8](repeating: 0, count: planner.width * planner.height * 4)
+        }
+
+        /// Plans the next frame.
+        mutating func add(_ target: [UInt8]) {
+            defer { previous = target }
+            let planner = planner
+            guard let before = previous else {
+                let first = planner.bestRows(target, rect: planner.whole, over: nil)
+                plans = [
+                    FramePlan(
+                        rect: planner.whole, dispose: .none, blend: .source, rows: first.rows,
+                        searchCompressed: first.compressed)
+                ]
+                return
+            }
+            var cleared = before
+            planner.clear(plans[plans.count - 1].rect, in: &cleared)
+            var bases = [Base(dispose: .none, pixels: before)]
             // With a colour key the canvas is never cleared by a dispose op: decoders that keep
             // an RGB canvas (Pillow) clear it to opaque black instead of transparent.
-            if !model.isColorKeyed {
+            if !planner.model.isColorKeyed {
                 bases.append(Base(dispose: .background, pixels: cleared))
-                if index > 1 && drawnOn != cleared { bases.append(Base(dispose: .previous, pixels: drawnOn)) }
+                if plans.count > 1 && drawnOn != cleared { bases.append(Base(dispose: .previous, pixels: drawnOn)) }
             }
             var candidates: [Candidate] = []
             for (baseIndex, base) in bases.enumerated() {
                 let rect =
-                    changedRect(from: base.pixels, to: frames[index]) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
+                    planner.changedRect(from: base.pixels, to: target) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
                 candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .source))
-                if overIsExact(base: base.pixels, target: frames[index], rect: rect) {
+                if planner.overIsExact(base: base.pixels, target: target, rect: rect) {
                     candidates.append(Candidate(baseIndex: baseIndex, rect: rect, blend: .over))
                 }
             }
-            let target = frames[index]
             let basePixels = bases.map(\.pixels)
-            let sizes = ParallelWork.map(candidates, threads: options.threads) { [self] candidate -> Int in
+            let sizes = ParallelWork.map(candidates, threads: planner.options.threads) { candidate -> Int in
                 let over = candidate.blend == .over ? basePixels[candidate.baseIndex] : nil
-                let data = rows(target, rect: candidate.rect, over: over, strategy: rankingStrategy)
-                return PNGEncoder.zlib(data, level: options.searchLevel).count
+                let data = planner.rows(target, rect: candidate.rect, over: over, strategy: planner.rankingStrategy)
+                return PNGEncoder.zlib(data, level: planner.options.searchLevel).count
             }
             let chosen = candidates[sizes.indices.min { sizes[$0] < sizes[$1] }!]
             let over = chosen.blend == .over ? basePixels[chosen.baseIndex] : nil
-            plans[index - 1].dispose = bases[chosen.baseIndex].dispose
-            let best = bestRows(target, rect: chosen.rect, over: over)
+            plans[plans.count - 1].dispose = bases[chosen.baseIndex].dispose
+            let best = planner.bestRows(target, rect: chosen.rect, over: over)
             plans.append(
                 FramePlan(
                     rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: best.rows,
                     searchCompressed: best.compressed))
             drawnOn = bases[chosen.baseIndex].pixels
         }
-        return plans
     }
 
     /// Frame `index`'s compressed size at the search level, cropped to what changed since the
