@@ -257,7 +257,8 @@ struct QualitySearch {
         }.prefix { rate / $0 >= minimumFramesPerSecond - 1e-9 }.map { $0 }
     }
 
-    /// The frames `recipe` gives.
+    /// The frames `recipe` gives, all of them at once, repeats merged: what the search measures
+    /// and plans frame by frame (``fidelity(_:_:)``, ``measuredPlan(_:)``), whole.
     mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
         var timeline = thinned(recipe)
         var frames: [[UInt8]] = []
