@@ -156,7 +156,7 @@ struct QualitySearch {
     }
 
     /// `recipe`'s plan and what its frames show. The frames are made one at a time, three
-    /// times (measured, counted for the colour model, planned) rather than held: they take as
+    /// times or more (measured, counted for the colour model, planned) rather than held: they take as
     /// much memory as the clip's, and making them again from the frames' palette codes costs
     /// little next to planning them.
     private mutating func measuredPlan(_ recipe: LossyRecipe) -> (plan: PlannedAnimation, shown: Shown) {
@@ -351,14 +351,14 @@ struct QualitySearch {
         return PaletteQuantizer.Remapper(quantizer, width: side, palette: palette)
     }
 
-    /// Plans the file with a greedy search level (libdeflate 4): the choices differ little from
-    /// the default search level's, at about half the time, and the file is written at the strongest.
-    /// The plan of the frames `frames` makes (each time it is called, the same), shown for `delays`.
+    /// The plan of the frames `frames` makes (the same each time it is called), shown for `delays`.
     private func plan(delays: [FrameDelay], _ frames: (_ body: ([UInt8]) -> Void) -> Void) -> PlannedAnimation {
         AnimationEncoder.plan(
             streaming: frames, delays: delays, width: side, height: side, plays: plays, options: planOptions)
     }
 
+    /// Plans with a greedy search level (libdeflate 4): the choices differ little from the
+    /// default search level's, at about half the time, and the file is written at the strongest.
     private var planOptions: AnimationEncoder.Options {
         .init(compressionLevel: options.compressionLevel, searchLevel: 4, threads: options.threads)
     }

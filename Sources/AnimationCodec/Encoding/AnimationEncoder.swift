@@ -114,13 +114,7 @@ extension AnimationEncoder {
             count += 1
             // Once neither a palette, RGB nor a colour key is possible, the rest is not read.
             guard census.anyModelLeft else { return }
-            frame.withUnsafeBytes { raw in
-                if let previous {
-                    previous.withUnsafeBytes { before in census.count(raw, changedFrom: before) }
-                } else {
-                    census.count(raw)
-                }
-            }
+            census.count(frame, after: previous)
             previous = frame
         }
         previous = nil

@@ -23,6 +23,18 @@ struct ColorCensus {
         return .rgba
     }
 
+    /// Counts the next frame of an animation (packed RGBA8): every pixel when it is the first
+    /// (`previous` is `nil`), else the pixels that differ from the frame before.
+    mutating func count(_ frame: [UInt8], after previous: [UInt8]?) {
+        frame.withUnsafeBytes { raw in
+            if let previous {
+                previous.withUnsafeBytes { before in count(raw, changedFrom: before) }
+            } else {
+                count(raw)
+            }
+        }
+    }
+
     /// Counts every pixel of `frame` (packed RGBA8, four bytes a pixel).
     mutating func count(_ frame: UnsafeRawBufferPointer) {
         let pixels = frame.count / 4

@@ -85,13 +85,7 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
         var previous: [UInt8]?
         // Once neither a palette, RGB nor a colour key is possible, the rest is not read.
         for frame in frames where census.anyModelLeft {
-            frame.withUnsafeBytes { raw in
-                if let previous {
-                    previous.withUnsafeBytes { before in census.count(raw, changedFrom: before) }
-                } else {
-                    census.count(raw)
-                }
-            }
+            census.count(frame, after: previous)
             previous = frame
         }
         return census.model
