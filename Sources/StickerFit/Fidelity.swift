@@ -37,12 +37,7 @@ public struct Fidelity: Sendable, Hashable {
         let (width, height) = (decoder.info.width, decoder.info.height)
         let durations = decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 }
         // The reference frames each decoded frame is shown for (a shorter loop comes round again).
-        var shownFor = [[Int]](repeating: [], count: durations.count)
-        var time = 0.0
-        for (index, duration) in reference.durations.enumerated() {
-            shownFor[FrameTimeline.frameIndex(at: time, durations: durations)].append(index)
-            time += duration
-        }
+        let shownFor = FrameTimeline.referenceFramesShown(durations: durations, atStartsOf: reference.durations)
         // Each reference frame's figures, summed in its order as the comparisons of whole timelines are.
         var squares = [UInt64](repeating: 0, count: reference.count)
         var similarity = [Double](repeating: 0, count: reference.count)

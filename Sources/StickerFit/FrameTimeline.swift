@@ -109,11 +109,29 @@ public struct FrameTimeline: Sendable {
     /// For each frame of `reference`, the frame this timeline shows at that frame's start
     /// time (its loop repeating): what a viewer sees of each against what it should be.
     func framesShown(atStartsOf reference: FrameTimeline) -> [[UInt8]] {
+        Self.indicesShown(durations: durations, atStartsOf: reference.durations).map { frames[$0] }
+    }
+
+    /// For each frame of a reference shown for `referenceDurations`, the index of the frame a
+    /// loop of frames shown for `durations` shows at that frame's start time (the loop
+    /// repeating; ``frameIndex(at:)``).
+    static func indicesShown(durations: [Double], atStartsOf referenceDurations: [Double]) -> [Int] {
         var start = 0.0
-        return reference.durations.map { duration in
+        return referenceDurations.map { duration in
             defer { start += duration }
-            return frames[frameIndex(at: start)]
+            return frameIndex(at: start, durations: durations)
         }
+    }
+
+    /// For each frame of a loop shown for `durations`, the reference frames (shown for
+    /// `referenceDurations`) that start while it is shown: ``indicesShown(durations:atStartsOf:)``
+    /// the other way round, for a caller that meets the frames one at a time.
+    static func referenceFramesShown(durations: [Double], atStartsOf referenceDurations: [Double]) -> [[Int]] {
+        var shownFor = [[Int]](repeating: [], count: max(1, durations.count))
+        for (index, shown) in indicesShown(durations: durations, atStartsOf: referenceDurations).enumerated() {
+            shownFor[shown].append(index)
+        }
+        return shownFor
     }
 }
 

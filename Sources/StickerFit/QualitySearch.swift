@@ -270,8 +270,14 @@ struct QualitySearch {
     /// The frames `recipe` starts from (the Lanczos or the softer ones), with the frames its
     /// frame rate drops dropped and the times of those kept lengthened to stand for them.
     private mutating func thinned(_ recipe: LossyRecipe) -> FrameTimeline {
-        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        let start = startFrames(recipe)
         return recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
+    }
+
+    /// The frames `recipe` starts from: the softer-scaled ones for a softer recipe, else the
+    /// Lanczos ones.
+    private mutating func startFrames(_ recipe: LossyRecipe) -> FrameTimeline {
+        recipe.softerScaling ? softerMerged ?? merged : merged
     }
 
     /// Makes `recipe`'s frames one at a time, in order, each handed to `body` with its position
@@ -280,7 +286,7 @@ struct QualitySearch {
     /// after); each is coloured and held against the one before as it comes, so neither the
     /// coloured frames nor the held ones need all be held at once.
     private mutating func forEachFrame(_ recipe: LossyRecipe, _ body: (Int, [UInt8]) -> Void) {
-        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        let start = startFrames(recipe)
         var previous: [UInt8]?
         for (position, index) in FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep).enumerated() {
             let frame = coloured(index, recipe, from: start)
@@ -299,12 +305,8 @@ struct QualitySearch {
         let thinned = thinned(recipe)
         let reference = reference
         // The reference frames each kept frame is shown for (a shorter loop comes round again).
-        var shownFor = [[Int]](repeating: [], count: thinned.count)
-        var time = 0.0
-        for (index, duration) in reference.durations.enumerated() {
-            shownFor[thinned.frameIndex(at: time)].append(index)
-            time += duration
-        }
+        let shownFor = FrameTimeline.referenceFramesShown(
+            durations: thinned.durations, atStartsOf: reference.durations)
         var worst = 0
         var squares = 0.0
         var samples = 0.0
@@ -383,7 +385,7 @@ struct QualitySearch {
     /// and held, not the whole clip.
     private mutating func estimate(_ recipe: LossyRecipe) -> Int {
         if let known = estimates[recipe] { return known }
-        let start = recipe.softerScaling ? softerMerged ?? merged : merged
+        let start = startFrames(recipe)
         let kept = FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep)
         let first = coloured(kept[0], recipe, from: start)
         let positions = Self.sampledPositions(count: kept.count)
@@ -616,10 +618,9 @@ struct QualitySearch {
         let thinned = merged.keepingEvery(frameStep)
         var squares = 0.0
         var samples = 0.0
-        var start = 0.0
-        for (index, duration) in reference.durations.enumerated() {
-            let shown = kept[thinned.frameIndex(at: start)]
-            start += duration
+        let shownAt = FrameTimeline.indicesShown(durations: thinned.durations, atStartsOf: reference.durations)
+        for (index, position) in shownAt.enumerated() {
+            let shown = kept[position]
             let pair = SIMD2(index, shown)
             let sum =
                 pairSquares[pair]
