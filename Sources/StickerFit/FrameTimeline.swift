@@ -48,15 +48,19 @@ public struct FrameTimeline: Sendable {
     /// of every five for 2.5), each shown for the time of the frames it stands for, so the
     /// loop keeps its length.
     func keepingEvery(_ step: Double) -> FrameTimeline {
-        let kept = Self.keptIndices(count: count, step: step)
-        var frames: [[UInt8]] = []
-        var durations: [Double] = []
-        for (position, start) in kept.enumerated() {
-            let end = position + 1 < kept.count ? kept[position + 1] : count
-            frames.append(self.frames[start])
-            durations.append(self.durations[start..<end].reduce(0, +))
+        FrameTimeline(
+            frames: Self.keptIndices(count: count, step: step).map { frames[$0] },
+            durations: Self.durations(durations, keepingEvery: step))
+    }
+
+    /// The display times of the frames ``keepingEvery(_:)`` keeps of frames shown for
+    /// `durations`: each kept frame's own and those of the frames dropped after it.
+    static func durations(_ durations: [Double], keepingEvery step: Double) -> [Double] {
+        let kept = keptIndices(count: durations.count, step: step)
+        return kept.indices.map { position in
+            let end = position + 1 < kept.count ? kept[position + 1] : durations.count
+            return durations[kept[position]..<end].reduce(0, +)
         }
-        return FrameTimeline(frames: frames, durations: durations)
     }
 
     /// The first `seconds` of a loop of frames shown for `durations`, at their own speed: the

@@ -23,17 +23,17 @@ struct QualitySearch {
     let merged: FrameTimeline
     /// The same frames scaled with the softer bicubic filter, repeats merged, when the sticker
     /// is scaled at all: what the recipes with ``LossyRecipe/softerScaling`` start from.
-    private var softerMerged: FrameTimeline? {
+    private var softerMerged: StartFrames? {
         mutating get {
-            if softerFrames == nil, let makeSofter { softerFrames = makeSofter() ?? merged }
+            if softerFrames == nil, let makeSofter { softerFrames = makeSofter() ?? StartFrames(merged) }
             return softerFrames
         }
     }
     /// Makes ``softerMerged`` the first time a softer recipe is asked for, and again if asked
     /// after they were let go (the frames take as much memory as the clip's, and a clip
     /// searched only at lower frame rates never needs them).
-    private let makeSofter: (() -> FrameTimeline?)?
-    private var softerFrames: FrameTimeline?
+    private let makeSofter: (() -> StartFrames?)?
+    private var softerFrames: StartFrames?
     /// Whether there are softer-scaled frames to search (the sticker is scaled).
     private var hasSofter: Bool { makeSofter != nil }
     /// The exact scaled frames as shown: what quality is measured against.
@@ -99,7 +99,7 @@ struct QualitySearch {
     }
 
     init(
-        merged: FrameTimeline, softerMerged: (() -> FrameTimeline?)? = nil, reference: FrameTimeline, plays: Int,
+        merged: FrameTimeline, softerMerged: (() -> StartFrames?)? = nil, reference: FrameTimeline, plays: Int,
         side: Int,
         options: FitOptions, exactIsPalette: Bool, exactSearchLevelBytes: Int? = nil, wantedPSNR: Double? = nil
     ) {
@@ -166,7 +166,7 @@ struct QualitySearch {
 
     /// `recipe`'s plan, and with `measuring` what its frames show (``measuredPlan(_:)``).
     private mutating func planned(_ recipe: LossyRecipe, measuring: Bool) -> (plan: PlannedAnimation, shown: Shown?) {
-        let thinned = thinned(recipe)
+        let thinned = thinnedDurations(recipe)
         // Which frames repeat the one before: merged into it, their times summed
         // (``FrameTimeline/mergingRepeats()``).
         var repeats: [Bool] = []
@@ -176,9 +176,9 @@ struct QualitySearch {
             let repeated = last == frame
             repeats.append(repeated)
             if repeated {
-                durations[durations.count - 1] += thinned.durations[position]
+                durations[durations.count - 1] += thinned[position]
             } else {
-                durations.append(thinned.durations[position])
+                durations.append(thinned[position])
             }
             last = frame
         }
@@ -260,24 +260,42 @@ struct QualitySearch {
     /// The frames `recipe` gives, all of them at once, repeats merged: what the search measures
     /// and plans frame by frame (``fidelity(_:_:)``, ``measuredPlan(_:)``), whole.
     mutating func timeline(_ recipe: LossyRecipe) -> FrameTimeline {
-        var timeline = thinned(recipe)
+        let durations = thinnedDurations(recipe)
         var frames: [[UInt8]] = []
         forEachFrame(recipe) { _, frame in frames.append(frame) }
-        timeline.frames = frames
-        return timeline.mergingRepeats()
+        return FrameTimeline(frames: frames, durations: durations).mergingRepeats()
     }
 
     /// The frames `recipe` starts from (the Lanczos or the softer ones), with the frames its
     /// frame rate drops dropped and the times of those kept lengthened to stand for them.
-    private mutating func thinned(_ recipe: LossyRecipe) -> FrameTimeline {
-        let start = startFrames(recipe)
-        return recipe.frameStep > 1 ? start.keepingEvery(recipe.frameStep) : start
+    private mutating func thinnedDurations(_ recipe: LossyRecipe) -> [Double] {
+        FrameTimeline.durations(startFrames(recipe).durations, keepingEvery: recipe.frameStep)
     }
 
     /// The frames `recipe` starts from: the softer-scaled ones for a softer recipe, else the
     /// Lanczos ones.
-    private mutating func startFrames(_ recipe: LossyRecipe) -> FrameTimeline {
-        recipe.softerScaling ? softerMerged ?? merged : merged
+    private mutating func startFrames(_ recipe: LossyRecipe) -> StartFrames {
+        recipe.softerScaling ? softerMerged ?? StartFrames(merged) : StartFrames(merged)
+    }
+
+    /// Frames a recipe starts from, repeats merged, and their display times: the Lanczos-scaled
+    /// frames themselves, or the softer-scaled ones as patches against them (``PatchedFrames``).
+    struct StartFrames {
+        var frames: PatchedFrames
+        var durations: [Double]
+        var count: Int { durations.count }
+
+        /// `timeline`'s frames and times, its frames held as they are.
+        init(_ timeline: FrameTimeline) {
+            frames = PatchedFrames(timeline.frames)
+            durations = timeline.durations
+        }
+
+        /// `frames`, shown for `durations`.
+        init(frames: PatchedFrames, durations: [Double]) {
+            self.frames = frames
+            self.durations = durations
+        }
     }
 
     /// Makes `recipe`'s frames one at a time, in order, each handed to `body` with its position
@@ -302,11 +320,11 @@ struct QualitySearch {
     /// never all held just to rank it. Each frame is also handed to `alsoTo`, with its position
     /// among the frames kept.
     mutating func fidelity(_ recipe: LossyRecipe, _ alsoTo: (Int, [UInt8]) -> Void = { _, _ in }) -> Fidelity {
-        let thinned = thinned(recipe)
+        let thinned = thinnedDurations(recipe)
         let reference = reference
         // The reference frames each kept frame is shown for (a shorter loop comes round again).
         let shownFor = FrameTimeline.referenceFramesShown(
-            durations: thinned.durations, atStartsOf: reference.durations)
+            durations: thinned, atStartsOf: reference.durations)
         var worst = 0
         var squares = 0.0
         var samples = 0.0
@@ -326,7 +344,7 @@ struct QualitySearch {
 
     /// Frame `index` of `start` with `recipe`'s colours (its precision or its palette, chosen
     /// from all of `start`'s frames); before any tolerance.
-    private mutating func coloured(_ index: Int, _ recipe: LossyRecipe, from start: FrameTimeline) -> [UInt8] {
+    private mutating func coloured(_ index: Int, _ recipe: LossyRecipe, from start: StartFrames) -> [UInt8] {
         var frame = start.frames[index]
         if recipe.precision < 8 { frame = ColorPrecision.apply([frame], bits: recipe.precision)[0] }
         guard let colors = recipe.colors else { return frame }
@@ -340,7 +358,7 @@ struct QualitySearch {
     }
 
     /// A remapper to the palette `key` names, chosen from all of `start`'s frames.
-    private mutating func remapper(_ key: QuantizedKey, from start: FrameTimeline) -> PaletteQuantizer.Remapper {
+    private mutating func remapper(_ key: QuantizedKey, from start: StartFrames) -> PaletteQuantizer.Remapper {
         let quantizer = PaletteQuantizer(maxColors: key.colors, dither: options.dither)
         let palette =
             palettes[key]

@@ -106,24 +106,39 @@ public struct StickerFitter: Sendable {
         var totalSeconds: Double { durations.reduce(0, +) }
 
         /// The frames shown, scaled (premultiplied, with `filter`) so the longer side is `side`
-        /// and centred on a square, and the steps that took. The input is decoded anew and
-        /// scaled a few frames at a time, so its frames at their own size are never all held:
-        /// they would take more memory than the scaled ones, for as long as the sticker is fitted.
+        /// and centred on a square, and the steps that took (``forEachFitted(side:threads:filter:_:)``).
         func fitted(side: Int, threads: Int, filter: Resampler.Filter = .lanczos3) throws -> (
             frames: [[UInt8]], steps: [FitStep]
         ) {
-            let count = self.count
-            let animation = try input.load()
             var frames: [[UInt8]] = []
             frames.reserveCapacity(count)
+            let steps = try forEachFitted(side: side, threads: threads, filter: filter) { _, frame in
+                frames.append(frame)
+            }
+            return (frames, steps)
+        }
+
+        /// Hands each frame shown to `body` with its index, scaled as ``fitted(side:threads:filter:)``
+        /// scales it, and returns the steps that took. The input is decoded anew and scaled a few
+        /// frames at a time, so its frames at their own size are never all held: they would take
+        /// more memory than the scaled ones, for as long as the sticker is fitted.
+        func forEachFitted(
+            side: Int, threads: Int, filter: Resampler.Filter = .lanczos3, _ body: (Int, [UInt8]) -> Void
+        ) throws -> [FitStep] {
+            let count = self.count
+            let animation = try input.load()
             var steps: [FitStep] = []
             var batch: [[UInt8]] = []
+            var made = 0
             let batchSize = 4 * max(1, threads)
             func scaleBatch() {
                 let fitted = StickerGeometry.fit(
                     batch, width: animation.width, height: animation.height, side: side, threads: threads,
                     filter: filter)
-                frames += fitted.frames
+                for frame in fitted.frames {
+                    body(made, frame)
+                    made += 1
+                }
                 steps = fitted.steps
                 batch.removeAll(keepingCapacity: true)
             }
@@ -133,7 +148,7 @@ public struct StickerFitter: Sendable {
                 if batch.count == batchSize { scaleBatch() }
             }
             if !batch.isEmpty { scaleBatch() }
-            return (frames, steps)
+            return steps
         }
     }
 
@@ -251,13 +266,26 @@ public struct StickerFitter: Sendable {
         // decoded again when first asked for (nil if that fails: the search keeps to Lanczos 3).
         let isScaled = geometry.contains { $0.kind == .scale }
         let threads = options.threads
-        let softer: (() -> FrameTimeline?)? =
+        let softer: (() -> QualitySearch.StartFrames?)? =
             !isScaled
             ? nil
             : {
-                guard let frames = try? source.fitted(side: target.pixels, threads: threads, filter: .bicubic).frames
-                else { return nil }
-                return FrameTimeline(frames: frames, durations: source.durations).mergingRepeats()
+                // Repeats merged as they come, as `mergingRepeats` merges them; each frame kept
+                // as its patch against the Lanczos frame of the same instant.
+                var frames = PatchedFrames(bases: reference.frames)
+                var durations: [Double] = []
+                var last: [UInt8]?
+                let made = try? source.forEachFitted(side: target.pixels, threads: threads, filter: .bicubic) {
+                    index, frame in
+                    if let last, last == frame {
+                        durations[durations.count - 1] += reference.durations[index]
+                        return
+                    }
+                    frames.append(frame, against: index)
+                    durations.append(reference.durations[index])
+                    last = frame
+                }
+                return made == nil ? nil : QualitySearch.StartFrames(frames: frames, durations: durations)
             }
         if merged.count < reference.count {
             steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
@@ -315,7 +343,7 @@ public struct StickerFitter: Sendable {
     /// under the floor and the smallest file reached (or `smallest`, the exact file) are returned;
     /// with `onlyAtFloor`, a search that found files only under the floor returns neither.
     private func makeLossy(
-        merged: FrameTimeline, softer: (() -> FrameTimeline?)?, reference: FrameTimeline, plays: Int,
+        merged: FrameTimeline, softer: (() -> QualitySearch.StartFrames?)?, reference: FrameTimeline, plays: Int,
         exactIsPalette: Bool, exactSearchLevelBytes: Int?, size target: StickerSize, steps: [FitStep],
         smallest exact: Candidate?, onlyAtFloor: Bool
     ) throws -> Outcome {

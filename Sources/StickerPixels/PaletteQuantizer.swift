@@ -116,17 +116,20 @@ package struct PaletteQuantizer {
     /// The histogram of `frames` in cells of `cellBits` bits a channel: pixels unchanged since
     /// the last frame were counted there, so only what changes adds weight, as it does to the
     /// file; frame 0 counts whole.
-    package static func histogram(of frames: [[UInt8]], cellBits: Int = 5) -> Histogram {
+    /// The frames are read once each, in order (they may be made as they are asked for).
+    package static func histogram<Frames: Sequence<[UInt8]>>(of frames: Frames, cellBits: Int = 5) -> Histogram {
         // Each occupied cell's sums, in the order first met; the tables map a cell to its place.
         var places = ClassTables<Int32>(empty: -1, cellBits: cellBits)
         var keys: [Int] = []
         var stats: [CellStats] = []
-        for (index, frame) in frames.enumerated() {
-            frames[max(0, index - 1)].withUnsafeBytes { before in
+        var previous: [UInt8]?
+        for frame in frames {
+            let isFirst = previous == nil
+            (previous ?? frame).withUnsafeBytes { before in
                 frame.withUnsafeBytes { raw in
                     let old = before.bindMemory(to: UInt32.self)
                     let pixels = raw.bindMemory(to: UInt32.self)
-                    for i in pixels.indices where pixels[i] >> 24 != 0 && (index == 0 || pixels[i] != old[i]) {
+                    for i in pixels.indices where pixels[i] >> 24 != 0 && (isFirst || pixels[i] != old[i]) {
                         let value = pixels[i]
                         let alphaClass = alphaClass(value)
                         let colourCell = colourCell(value, bits: cellBits)
@@ -142,6 +145,7 @@ package struct PaletteQuantizer {
                     }
                 }
             }
+            previous = frame
         }
         // In the order of their keys (alpha class, then colour), as a palette's cut expects.
         let cells = keys.indices.sorted { keys[$0] < keys[$1] }.map { place in

@@ -200,13 +200,3 @@ extension AnimationEncoder {
             + model.paletteChunkBytes
     }
 }
-
-/// One frame as it will be stored: its rectangle, ops, filtered scanlines, and those
-/// scanlines compressed at the search level.
-struct FramePlan: Sendable {
-    var rect: FrameRect
-    var dispose: DisposeOp
-    var blend: BlendOp
-    var rows: [UInt8]
-    var searchCompressed: [UInt8]
-}

@@ -58,7 +58,7 @@ struct FramePlanner {
                 let first = planner.bestRows(target, rect: planner.whole, over: nil)
                 plans = [
                     FramePlan(
-                        rect: planner.whole, dispose: .none, blend: .source, rows: first.rows,
+                        rect: planner.whole, dispose: .none, blend: .source, rowsCount: first.rows.count,
                         searchCompressed: first.compressed)
                 ]
                 return
@@ -93,7 +93,7 @@ struct FramePlanner {
             let best = planner.bestRows(target, rect: chosen.rect, over: over)
             plans.append(
                 FramePlan(
-                    rect: chosen.rect, dispose: .none, blend: chosen.blend, rows: best.rows,
+                    rect: chosen.rect, dispose: .none, blend: chosen.blend, rowsCount: best.rows.count,
                     searchCompressed: best.compressed))
             drawnOn = bases[chosen.baseIndex].pixels
         }
@@ -124,15 +124,28 @@ struct FramePlanner {
 
     /// The rows of `rect` with the filter strategy that compresses smallest at the search level
     /// (whole-image strategies differ by a fifth or more on flat art).
+    /// The strategies are tried as many at a time as there are threads, and only the best so
+    /// far is kept between rounds: each holds the rows and their stream, as large as the
+    /// rectangle's pixels (a 1024 px icon's five would take 40 MB).
     private func bestRows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?) -> (
         rows: [UInt8], compressed: [UInt8]
     ) {
-        let tried = ParallelWork.map(FilteredScanlines.Strategy.allCases, threads: options.threads) {
-            [self] strategy -> ([UInt8], [UInt8]) in
-            let data = rows(frame, rect: rect, over: base, strategy: strategy)
-            return (data, PNGEncoder.zlib(data, level: options.searchLevel))
+        let strategies = FilteredScanlines.Strategy.allCases
+        let perRound = max(1, options.threads)
+        var best: (rows: [UInt8], compressed: [UInt8])?
+        for first in stride(from: 0, to: strategies.count, by: perRound) {
+            let round = Array(strategies[first..<min(first + perRound, strategies.count)])
+            let tried = ParallelWork.map(round, threads: options.threads) {
+                [self] strategy -> (rows: [UInt8], compressed: [UInt8]) in
+                let data = rows(frame, rect: rect, over: base, strategy: strategy)
+                return (data, PNGEncoder.zlib(data, level: options.searchLevel))
+            }
+            // The first of equal sizes wins, in the strategies' order.
+            for candidate in tried where best.map({ candidate.compressed.count < $0.compressed.count }) ?? true {
+                best = candidate
+            }
         }
-        return tried.min { $0.1.count < $1.1.count }!
+        return best!
     }
 
     private func rows(_ frame: [UInt8], rect: FrameRect, over base: [UInt8]?, strategy: FilteredScanlines.Strategy)

@@ -147,12 +147,14 @@ public enum PNGEncoder {
     static func zlib(_ data: [UInt8], level: Int32) -> [UInt8] {
         CompressorPool.shared.withCompressor(level: level) { compressor in
             let bound = libdeflate_zlib_compress_bound(compressor, data.count)
-            // Uninitialised: only the pages the compressed stream reaches are ever touched.
-            return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
-                count = data.withUnsafeBytes {
-                    libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, target.baseAddress, bound)
-                }
+            // Compressed into a buffer of the bound, then copied into one of its own size: a
+            // plan keeps every frame's stream, and the bound is the frame's size again.
+            let stream = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 16)
+            defer { stream.deallocate() }
+            let count = data.withUnsafeBytes {
+                libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, stream.baseAddress, bound)
             }
+            return [UInt8](UnsafeRawBufferPointer(rebasing: stream[..<count]))
         }
     }
 

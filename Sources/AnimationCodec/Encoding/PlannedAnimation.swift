@@ -28,7 +28,7 @@ public struct PlannedAnimation: Sendable {
     public func encode(level: Int32?, threads: Int = AnimationDecoder.defaultThreadCount) -> AnimationEncoder.Encoded {
         let compressed: [[UInt8]]
         if let level, level != searchLevel {
-            compressed = ParallelWork.map(plans, threads: threads) { PNGEncoder.zlib($0.rows, level: level) }
+            compressed = ParallelWork.map(plans, threads: threads) { PNGEncoder.zlib($0.rows(), level: level) }
         } else {
             compressed = plans.map(\.searchCompressed)
         }
