@@ -30,8 +30,9 @@ struct QualitySearch {
         }
     }
     /// Makes ``softerMerged`` the first time a softer recipe is asked for, and again if asked
-    /// after they were let go (the frames take as much memory as the clip's, and a clip
-    /// searched only at lower frame rates never needs them).
+    /// after they were let go (kept as patches against the Lanczos frames, a photograph's take
+    /// as much memory as the clip's, and a clip searched only at lower frame rates never needs
+    /// them).
     private let makeSofter: (() -> StartFrames?)?
     private var softerFrames: StartFrames?
     /// Whether there are softer-scaled frames to search (the sticker is scaled).
@@ -266,8 +267,9 @@ struct QualitySearch {
         return FrameTimeline(frames: frames, durations: durations).mergingRepeats()
     }
 
-    /// The frames `recipe` starts from (the Lanczos or the softer ones), with the frames its
-    /// frame rate drops dropped and the times of those kept lengthened to stand for them.
+    /// The display times of the frames `recipe` keeps of those it starts from (the Lanczos or
+    /// the softer ones): the frames its frame rate drops are dropped, and the times of those
+    /// kept lengthened to stand for them.
     private mutating func thinnedDurations(_ recipe: LossyRecipe) -> [Double] {
         FrameTimeline.durations(startFrames(recipe).durations, keepingEvery: recipe.frameStep)
     }

@@ -124,6 +124,7 @@ struct FramePlanner {
 
     /// The rows of `rect` with the filter strategy that compresses smallest at the search level
     /// (whole-image strategies differ by a fifth or more on flat art).
+    ///
     /// The strategies are tried as many at a time as there are threads, and only the best so
     /// far is kept between rounds: each holds the rows and their stream, as large as the
     /// rectangle's pixels (a 1024 px icon's five would take 40 MB).
