@@ -31,17 +31,31 @@ public struct FrameTimeline: Sendable {
 
     /// Consecutive identical frames merged into the first, their times summed.
     func mergingRepeats() -> FrameTimeline {
+        var merging = RepeatMerging()
         var frames: [[UInt8]] = []
-        var durations: [Double] = []
-        for (frame, duration) in zip(self.frames, self.durations) {
-            if let last = frames.last, last == frame {
-                durations[durations.count - 1] += duration
-            } else {
-                frames.append(frame)
-                durations.append(duration)
-            }
+        for (frame, duration) in zip(self.frames, self.durations) where merging.add(frame, shownFor: duration) {
+            frames.append(frame)
         }
-        return FrameTimeline(frames: frames, durations: durations)
+        return FrameTimeline(frames: frames, durations: merging.durations)
+    }
+
+    /// ``mergingRepeats()`` for frames met one at a time: only the last frame is held.
+    struct RepeatMerging {
+        /// The display times of the frames kept so far, each with those of its repeats.
+        private(set) var durations: [Double] = []
+        private var last: [UInt8]?
+
+        /// Adds `frame`, shown for `duration`: true when it is kept (the first, or unlike the
+        /// frame before), false when it repeats the frame before, whose time it lengthens.
+        mutating func add(_ frame: [UInt8], shownFor duration: Double) -> Bool {
+            defer { last = frame }
+            guard last != frame else {
+                durations[durations.count - 1] += duration
+                return false
+            }
+            durations.append(duration)
+            return true
+        }
     }
 
     /// One frame in every `step` (frames ⌊k × step⌋ for k = 0, 1, ...: every 2nd for 2, two

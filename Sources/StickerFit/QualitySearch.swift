@@ -171,21 +171,14 @@ struct QualitySearch {
         // Which frames repeat the one before: merged into it, their times summed
         // (``FrameTimeline/mergingRepeats()``).
         var repeats: [Bool] = []
-        var durations: [Double] = []
-        var last: [UInt8]?
+        var merging = FrameTimeline.RepeatMerging()
         func note(_ position: Int, _ frame: [UInt8]) {
-            let repeated = last == frame
-            repeats.append(repeated)
-            if repeated {
-                durations[durations.count - 1] += thinned[position]
-            } else {
-                durations.append(thinned[position])
-            }
-            last = frame
+            repeats.append(!merging.add(frame, shownFor: thinned[position]))
         }
         let fidelity = measuring ? fidelity(recipe, note) : nil
         if !measuring { forEachFrame(recipe, note) }
-        last = nil
+        let durations = merging.durations
+        merging = FrameTimeline.RepeatMerging()  // the last frame let go before planning
         let plan = plan(delays: FrameDelay.stored(durations: durations)) { body in
             forEachFrame(recipe) { position, frame in
                 if !repeats[position] { body(frame) }

@@ -273,19 +273,12 @@ public struct StickerFitter: Sendable {
                 // Repeats merged as they come, as `mergingRepeats` merges them; each frame kept
                 // as its patch against the Lanczos frame of the same instant.
                 var frames = PatchedFrames(bases: reference.frames)
-                var durations: [Double] = []
-                var last: [UInt8]?
+                var merging = FrameTimeline.RepeatMerging()
                 let made = try? source.forEachFitted(side: target.pixels, threads: threads, filter: .bicubic) {
                     index, frame in
-                    if let last, last == frame {
-                        durations[durations.count - 1] += reference.durations[index]
-                        return
-                    }
-                    frames.append(frame, against: index)
-                    durations.append(reference.durations[index])
-                    last = frame
+                    if merging.add(frame, shownFor: reference.durations[index]) { frames.append(frame, against: index) }
                 }
-                return made == nil ? nil : QualitySearch.StartFrames(frames: frames, durations: durations)
+                return made == nil ? nil : QualitySearch.StartFrames(frames: frames, durations: merging.durations)
             }
         if merged.count < reference.count {
             steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
