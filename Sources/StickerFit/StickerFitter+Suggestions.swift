@@ -1,3 +1,4 @@
+import AnimationCodec
 import StickerPack
 
 extension StickerFitter {
@@ -35,47 +36,74 @@ extension StickerFitter {
                 found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt))
             }
         }
-        if !options.allowSmallerSize,
-            let smaller = StickerSize.allCases.filter({ $0.pixels < size.pixels }).max(by: { $0.pixels < $1.pixels }),
-            // The search `--allow-smaller-size` runs at the smaller size is this one.
-            case .made(let made) = try make(source, size: smaller, asked: size, onlyAtFloor: true)
-        {
-            found.append(
-                "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt))
+        // The options' own fits are independent: they run side by side, as many at a time as
+        // there are threads (each with the threads its own run would have, so each makes the
+        // very file that option makes), and are named in this order.
+        let proofs = Proof.all(for: self, source: source, size: size)
+        let fitter = self
+        let named = ParallelWork.map(proofs, threads: options.threads) { proof in
+            Result { try fitter.prove(proof, source: source, size: size) }
         }
-        if options.maxDuration == nil, source.count > 1 {
+        for suggestion in named { if let text = try suggestion.get() { found.append(text) } }
+        return found
+    }
+
+    /// An option whose own fit may make a refused sticker.
+    enum Proof: Sendable {
+        /// `--allow-smaller-size`: the next size class down.
+        case smallerSize(StickerSize)
+        /// `--max-duration`: the first 3 s, else the first 1.5 s, of a longer clip.
+        case maxDuration
+        /// A lower `--min-fps`: the rate the search reaches without one.
+        case lowerMinimumRate
+
+        /// The options worth a fit for `fitter`'s refused `source`, in the order they are named.
+        static func all(for fitter: StickerFitter, source: Source, size: StickerSize) -> [Proof] {
+            var proofs: [Proof] = []
+            let smaller = StickerSize.allCases.filter { $0.pixels < size.pixels }.max { $0.pixels < $1.pixels }
+            if !fitter.options.allowSmallerSize, let smaller { proofs.append(.smallerSize(smaller)) }
+            if fitter.options.maxDuration == nil, source.count > 1 { proofs.append(.maxDuration) }
+            if fitter.options.minimumFramesPerSecond > 0, source.count > 1 { proofs.append(.lowerMinimumRate) }
+            return proofs
+        }
+    }
+
+    /// Runs `proof`'s fit of `source` and names the option with its file's figures, or nil
+    /// when that option does not make the sticker either.
+    func prove(_ proof: Proof, source: Source, size: StickerSize) throws -> String? {
+        switch proof {
+        case .smallerSize(let smaller):
+            // The search `--allow-smaller-size` runs at the smaller size is this one.
+            guard case .made(let made) = try make(source, size: smaller, asked: size, onlyAtFloor: true) else {
+                return nil
+            }
+            return "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt)
+        case .maxDuration:
             let full = source.totalSeconds
             for seconds in [3.0, 1.5] where seconds < full - 0.25 {
                 let shorter = Self.source(
                     source.durations, input: source.input, original: source.original, maxDuration: seconds)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {
-                    found.append(
-                        String(
-                            cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds,
-                            seconds) + Self.figures(made.attempt))
-                    break
+                    return String(
+                        cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds)
+                        + Self.figures(made.attempt)
                 }
             }
-        }
-        if options.minimumFramesPerSecond > 0, source.count > 1 {
+            return nil
+        case .lowerMinimumRate:
             // The rate the search reaches without a minimum, then that rate as the minimum.
             var free = self
             free.options.minimumFramesPerSecond = 0
-            if case .made(let made) = try free.make(source, sizes: sizes(from: size), onlyAtFloor: true),
+            guard case .made(let made) = try free.make(source, sizes: sizes(from: size), onlyAtFloor: true),
                 made.attempt.framesPerSecond < options.minimumFramesPerSecond
-            {
-                var lower = self
-                lower.options.minimumFramesPerSecond = (made.attempt.framesPerSecond * 10).rounded(.down) / 10
-                if lower.options.minimumFramesPerSecond > 0,
-                    case .made(let proven) = try lower.make(source, sizes: sizes(from: size))
-                {
-                    found.append(
-                        String(cFormat: "made with --min-fps %.1f: ", lower.options.minimumFramesPerSecond)
-                            + Self.figures(proven.attempt))
-                }
-            }
+            else { return nil }
+            var lower = self
+            lower.options.minimumFramesPerSecond = (made.attempt.framesPerSecond * 10).rounded(.down) / 10
+            guard lower.options.minimumFramesPerSecond > 0,
+                case .made(let proven) = try lower.make(source, sizes: sizes(from: size))
+            else { return nil }
+            return String(cFormat: "made with --min-fps %.1f: ", lower.options.minimumFramesPerSecond)
+                + Self.figures(proven.attempt)
         }
-        return found
     }
-
 }

@@ -94,7 +94,7 @@ public struct StickerFitter: Sendable {
     /// What `fitFile` works from: the input, the display times of the frames shown (trimmed by
     /// `--max-duration`), the input file (when it may be kept as it is) and the steps taken
     /// before any size.
-    struct Source {
+    struct Source: Sendable {
         var input: Input
         var durations: [Double]
         var original: [UInt8]?

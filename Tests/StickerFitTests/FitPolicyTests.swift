@@ -216,6 +216,48 @@ struct FitPolicyTests {
     }
 
     @Test(
+        "a refusal's options are fitted side by side and named in order; each, run, makes the file named, and one thread names the same"
+    )
+    func suggestionsSideBySide() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 4 s of grain ±12 at 12 fps, 408 px, at 150,000 bytes: under 25 dB whole at 408 px, made at 300 px
+        // and made in its first seconds.
+        let (_, url) = try Self.writeClip(
+            frames: 48, milliseconds: 1000 / 12, grain: 12, seed: 11, in: folder, side: StickerSize.regular.pixels)
+        let budget = 150_000
+        let floor = 25.0
+        let refused = Self.fit(url, maxBytes: budget, size: .regular) { $0.minimumPSNR = floor }
+        #expect(refused.output == nil)
+        let failure = try #require(refused.failure)
+        let smaller = try #require(
+            failure.firstMatch(of: /made as small \(300 px\) with --allow-smaller-size: ([0-9,]+ bytes, [0-9.]+ dB)/),
+            "\(failure)")
+        let shorter = try #require(
+            failure.firstMatch(of: /made with --max-duration ([0-9.]+) [^:]*: ([0-9,]+ bytes, [0-9.]+ dB)/),
+            "\(failure)")
+        #expect(smaller.range.upperBound <= shorter.range.lowerBound, "named out of order: \(failure)")
+
+        let madeSmaller = Self.fit(url, maxBytes: budget, size: .regular) {
+            $0.minimumPSNR = floor; $0.allowSmallerSize = true
+        }
+        #expect(madeSmaller.succeeded && madeSmaller.sizeClass == .small, "\(madeSmaller.failure ?? "")")
+        #expect(Self.figures(madeSmaller) == String(smaller.1))
+        let seconds = try #require(Double(String(shorter.1)))
+        let madeShorter = Self.fit(url, maxBytes: budget, size: .regular) {
+            $0.minimumPSNR = floor; $0.maxDuration = seconds
+        }
+        #expect(madeShorter.succeeded, "\(madeShorter.failure ?? "")")
+        #expect(Self.figures(madeShorter) == String(shorter.2))
+
+        // One thread fits the options one after the other, and every fit the same.
+        let serial = Self.fit(url, maxBytes: budget, size: .regular) {
+            $0.minimumPSNR = floor; $0.threads = 1
+        }
+        #expect(serial.failure == failure)
+    }
+
+    @Test(
         "the gradient GIF (Pillow's dithered palette, 618x400, 20 frames) is made in exact colours within 5% under the budget"
     )
     func gradientUsesTheBudget() throws {
