@@ -36,12 +36,16 @@ extension StickerFitter {
                 found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt))
             }
         }
-        // The options' own fits are independent: they run side by side, as many at a time as
-        // there are threads (each with the threads its own run would have, so each makes the
-        // very file that option makes), and are named in this order.
+        // The options' own fits are independent, and each makes the very file that option
+        // makes (with the threads its own run would have). They run side by side when the
+        // frames they fit together are no more than the sticker's own, which the search that
+        // refused it held (a long clip's first seconds, a smaller size), so refusing takes no
+        // more memory than searching did; else one after the other. Either way they are named
+        // in this order.
         let proofs = Proof.all(for: self, source: source, size: size)
+        let share = proofs.reduce(0) { $0 + $1.share(of: source, size: size) }
         let fitter = self
-        let named = ParallelWork.map(proofs, threads: options.threads) { proof in
+        let named = ParallelWork.map(proofs, threads: share <= 1 ? options.threads : 1) { proof in
             Result { try fitter.prove(proof, source: source, size: size) }
         }
         for suggestion in named { if let text = try suggestion.get() { found.append(text) } }
@@ -66,6 +70,30 @@ extension StickerFitter {
             if fitter.options.minimumFramesPerSecond > 0, source.count > 1 { proofs.append(.lowerMinimumRate) }
             return proofs
         }
+
+        /// The pixels of the frames this option's fit starts from, as a share of `source`'s
+        /// frames at `size`: a smaller size's share of the area, the first seconds' share of
+        /// the frames, or all of them.
+        func share(of source: Source, size: StickerSize) -> Double {
+            switch self {
+            case .smallerSize(let smaller):
+                let side = Double(smaller.pixels) / Double(size.pixels)
+                return side * side
+            case .maxDuration:
+                guard let longest = Proof.durations(within: source.totalSeconds).first else { return 0 }
+                let first = StickerFitter.source(
+                    source.durations, input: source.input, original: nil, maxDuration: longest)
+                return Double(first.count) / Double(max(1, source.count))
+            case .lowerMinimumRate:
+                return 1
+            }
+        }
+
+        /// The first seconds `--max-duration` is tried with on a clip of `seconds`, longest
+        /// first: 3 s, then 1.5 s, each only if it leaves out more than a quarter of a second.
+        static func durations(within seconds: Double) -> [Double] {
+            [3.0, 1.5].filter { $0 < seconds - 0.25 }
+        }
     }
 
     /// Runs `proof`'s fit of `source` and names the option with its file's figures, or nil
@@ -79,8 +107,7 @@ extension StickerFitter {
             }
             return "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt)
         case .maxDuration:
-            let full = source.totalSeconds
-            for seconds in [3.0, 1.5] where seconds < full - 0.25 {
+            for seconds in Proof.durations(within: source.totalSeconds) {
                 let shorter = Self.source(
                     source.durations, input: source.input, original: source.original, maxDuration: seconds)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {

@@ -221,12 +221,23 @@ struct FitPolicyTests {
     func suggestionsSideBySide() throws {
         let folder = try FitFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // 4 s of grain ±12 at 12 fps, 408 px, at 150,000 bytes: under 25 dB whole at 408 px, made at 300 px
-        // and made in its first seconds.
+        // 8 s of grain ±12 at 12 fps, 408 px, at 150,000 bytes: under 25 dB whole at 408 px,
+        // made at 300 px and made in its first seconds.
         let (_, url) = try Self.writeClip(
-            frames: 48, milliseconds: 1000 / 12, grain: 12, seed: 11, in: folder, side: StickerSize.regular.pixels)
+            frames: 96, milliseconds: 1000 / 12, grain: 12, seed: 11, in: folder, side: StickerSize.regular.pixels)
         let budget = 150_000
         let floor = 25.0
+        // The two options' frames together are fewer than the clip's: 300 px is (300 / 408)^2 of
+        // its area, and the first 3 s are 37 of its 96 frames of 83 ms (the 37th starts at
+        // 2.988 s), so they are fitted side by side.
+        var options = FitFixtures.quickOptions(maxBytes: budget)
+        options.minimumPSNR = floor
+        let input = try StickerFitter.Input.read(
+            FitFixtures.sticker(url), limits: options.limits, vectorSide: StickerSize.regular.pixels)
+        let source = StickerFitter.source(input.durations, input: input, original: nil, maxDuration: nil)
+        let proofs = StickerFitter.Proof.all(for: StickerFitter(options: options), source: source, size: .regular)
+        let shares = proofs.map { $0.share(of: source, size: .regular) }
+        #expect(shares.count == 2 && abs(shares[0] - 300.0 * 300 / (408 * 408)) < 1e-12 && shares[1] == 37.0 / 96)
         let refused = Self.fit(url, maxBytes: budget, size: .regular) { $0.minimumPSNR = floor }
         #expect(refused.output == nil)
         let failure = try #require(refused.failure)
