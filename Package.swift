@@ -65,7 +65,7 @@ let package = Package(
             dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "StickerRenderer", "CText"]),
         // `stickers fit`: any images to a catalog that passes every rule (scaling, exact and
         // lossy re-encoding, the icon set).
-        .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack"]),
+        .target(name: "StickerFit", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "CMalloc"]),
         // `stickers review`: the whole verdict on a pack as one HTML page with its images.
         .target(
             name: "StickerReview",

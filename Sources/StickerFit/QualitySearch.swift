@@ -1,4 +1,5 @@
 import AnimationCodec
+import CMalloc
 import StickerPack
 import StickerPixels
 
@@ -130,6 +131,9 @@ struct QualitySearch {
         // should another softer candidate follow.
         softerFrames = nil
         let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
+        // The strongest level's compressors were let go (megabytes each, which the search's
+        // own levels do not need); glibc would keep their pages, and the frames' freed since.
+        malloc_trim(0)
         strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
         return bytes
     }

@@ -29,6 +29,7 @@ public struct PlannedAnimation: Sendable {
         let compressed: [[UInt8]]
         if let level, level != searchLevel {
             compressed = ParallelWork.map(plans, threads: threads) { PNGEncoder.zlib($0.rows(), level: level) }
+            if CompressorPool.nearOptimalLevels.contains(level) { CompressorPool.shared.releaseIdle(level: level) }
         } else {
             compressed = plans.map(\.searchCompressed)
         }
