@@ -56,7 +56,7 @@ extension StickerFitter {
     enum Proof: Sendable {
         /// `--allow-smaller-size`: the next size class down.
         case smallerSize(StickerSize)
-        /// `--max-duration`: the first 3 s, else the first 1.5 s, of a longer clip.
+        /// `--max-duration`: the first 3 s, else the first 1.5 s, of a clip over 3 s.
         case maxDuration
         /// A lower `--min-fps`: the rate the search reaches without one.
         case lowerMinimumRate
@@ -66,7 +66,11 @@ extension StickerFitter {
             var proofs: [Proof] = []
             let smaller = StickerSize.allCases.filter { $0.pixels < size.pixels }.max { $0.pixels < $1.pixels }
             if !fitter.options.allowSmallerSize, let smaller { proofs.append(.smallerSize(smaller)) }
-            if fitter.options.maxDuration == nil, source.count > 1 { proofs.append(.maxDuration) }
+            if fitter.options.maxDuration == nil, source.count > 1,
+                !durations(within: source.totalSeconds).isEmpty
+            {
+                proofs.append(.maxDuration)
+            }
             if fitter.options.minimumFramesPerSecond > 0, source.count > 1 { proofs.append(.lowerMinimumRate) }
             return proofs
         }
@@ -89,10 +93,11 @@ extension StickerFitter {
             }
         }
 
-        /// The first seconds `--max-duration` is tried with on a clip of `seconds`, longest
-        /// first: 3 s, then 1.5 s, each only if it leaves out more than a quarter of a second.
+        /// The first seconds `--max-duration` is tried with on a clip of `seconds`: 3 s, then
+        /// 1.5 s, for a clip longer than 3 s by more than a quarter of a second. A clip of 3 s
+        /// or so (Telegram's longest video sticker) is not cut: what is left is not the clip.
         static func durations(within seconds: Double) -> [Double] {
-            [3.0, 1.5].filter { $0 < seconds - 0.25 }
+            seconds > 3.25 ? [3.0, 1.5] : []
         }
     }
 

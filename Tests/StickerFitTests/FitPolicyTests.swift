@@ -268,6 +268,28 @@ struct FitPolicyTests {
         #expect(serial.failure == failure)
     }
 
+    @Test("--max-duration is offered for a clip over 3 s (3 s, then 1.5 s), never to cut a clip of 3 s or less")
+    func maxDurationOnlyForLongClips() throws {
+        #expect(StickerFitter.Proof.durations(within: 2.0).isEmpty)
+        #expect(StickerFitter.Proof.durations(within: 3.25).isEmpty)
+        #expect(StickerFitter.Proof.durations(within: 3.3) == [3.0, 1.5])
+        #expect(StickerFitter.Proof.durations(within: 12) == [3.0, 1.5])
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 2.4 s and 4.8 s: 24 and 48 frames of 100 ms.
+        for (frames, offered) in [(24, false), (48, true)] {
+            let (_, url) = try Self.writeClip(
+                frames: frames, milliseconds: 100, grain: 12, seed: 11, in: folder, name: "clip-\(frames)")
+            let options = FitFixtures.quickOptions()
+            let input = try StickerFitter.Input.read(
+                FitFixtures.sticker(url), limits: options.limits, vectorSide: Self.side)
+            let source = StickerFitter.source(input.durations, input: input, original: nil, maxDuration: nil)
+            let proofs = StickerFitter.Proof.all(for: StickerFitter(options: options), source: source, size: .small)
+            let names = proofs.map { "\($0)" }
+            #expect(names.contains("maxDuration") == offered, "\(frames) frames: \(names)")
+        }
+    }
+
     @Test(
         "the gradient GIF (Pillow's dithered palette, 618x400, 20 frames) is made in exact colours within 5% under the budget"
     )
