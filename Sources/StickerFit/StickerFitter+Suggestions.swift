@@ -6,7 +6,7 @@ extension StickerFitter {
     /// the same frames, and its figures are those of the file it wrote. A lower floor
     /// (`--min-psnr`, `--min-ssim`, or without `--strict`) makes the best file found under it;
     /// `--allow-smaller-size` the next size class; `--max-duration` the first 3 s (or 1.5 s) of
-    /// a longer clip; a lower `--min-fps` what the search makes without one.
+    /// a clip over 3 s; a lower `--min-fps` what the search makes without one.
     ///
     /// Each option's fit stops once no file at the floor is left to find (most refused
     /// stickers stay under it with every option, and then no file is written); a file it makes
@@ -39,8 +39,8 @@ extension StickerFitter {
         // The options' own fits are independent, and each makes the very file that option
         // makes (with the threads its own run would have). They run side by side when the
         // frames they fit together are no more than the sticker's own, which the search that
-        // refused it held (a long clip's first seconds, a smaller size), so refusing takes no
-        // more memory than searching did; else one after the other. Either way they are named
+        // refused it held (a long clip's first seconds, a smaller size), so refusing holds no
+        // more frames than searching did; else one after the other. Either way they are named
         // in this order.
         let proofs = Proof.all(for: self, source: source, size: size)
         let share = proofs.reduce(0) { $0 + $1.share(of: source, size: size) }
