@@ -131,8 +131,9 @@ struct QualitySearch {
         // should another softer candidate follow.
         softerFrames = nil
         let bytes = plan.encode(level: options.compressionLevel, threads: options.threads).bytes
-        // The strongest level's compressors were let go (megabytes each, which the search's
-        // own levels do not need); glibc would keep their pages, and the frames' freed since.
+        // At the near-optimal levels (10-12) the encoder has let its compressors go (megabytes
+        // each, which the search's own levels do not use); glibc would keep their pages, and
+        // those of the frames freed since.
         malloc_trim(0)
         strongestRatio = Double(bytes.count) / Double(max(1, plan.searchLevelBytes))
         return bytes

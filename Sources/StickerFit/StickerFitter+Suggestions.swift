@@ -44,9 +44,8 @@ extension StickerFitter {
         // in this order.
         let proofs = Proof.all(for: self, source: source, size: size)
         let share = proofs.reduce(0) { $0 + $1.share(of: source, size: size) }
-        let fitter = self
         let named = ParallelWork.map(proofs, threads: share <= 1 ? options.threads : 1) { proof in
-            Result { try fitter.prove(proof, source: source, size: size) }
+            Result { try self.prove(proof, source: source, size: size) }
         }
         for suggestion in named { if let text = try suggestion.get() { found.append(text) } }
         return found
