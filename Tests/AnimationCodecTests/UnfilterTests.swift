@@ -204,19 +204,83 @@ struct UnfilterTests {
         #expect(mismatches == 0)
     }
 
-    /// Runs of Paeth rows among other filters, at widths below, at and above the pair's lag,
-    /// decode to the pixels they were filtered from (each row by the specification's filter,
-    /// computed here), and the rows are taken together where a Paeth row has another after at
-    /// most two Up rows.
+    /// Four Paeth rows, an Up row before each of the last three, decoded in one step: the row above
+    /// each Paeth row (the first's `previous`, the others' Up row) lists all 65,536 (upper-left,
+    /// up) pairs, and 256 rounds give every Paeth row's left pixel every value, so each of the
+    /// four rows' lanes meets every (a, b, c) triple in every channel.
+    @Test("four Paeth rows taken together are exact for every (a, b, c) triple in each row")
+    func paethQuadExhaustive() throws {
+        let count = 4 * 2 * 65_536
+        var pattern = [UInt8](repeating: 0, count: count)
+        for pair in 0..<65_536 {
+            for channel in 0..<4 {
+                pattern[8 * pair + channel] = UInt8(pair >> 8)
+                pattern[8 * pair + 4 + channel] = UInt8(pair & 0xFF)
+            }
+        }
+        var mismatches = 0
+        for round in 0..<256 {
+            // Each Paeth row its own values, each Up row the pattern again.
+            let paethRows = (0..<4).map { row in
+                (0..<count).map { UInt8(truncatingIfNeeded: round + 67 * ($0 & 3) + ($0 >> 2) + 29 * row) }
+            }
+            var wantedRows = [paethRows[0]]
+            var filteredRows = [
+                (filter: UInt8(4), bytes: Self.paethFiltered(paethRows[0], above: pattern, distance: 4))
+            ]
+            for row in paethRows.dropFirst() {
+                filteredRows.append((2, zip(pattern, wantedRows.last!).map { $0 &- $1 }))
+                filteredRows.append((4, Self.paethFiltered(row, above: pattern, distance: 4)))
+                wantedRows += [pattern, row]
+            }
+            let decoded = try unfilterStream(filteredRows, first: pattern)
+            #expect(decoded.steps == [7])
+            mismatches += zip(decoded.rows, wantedRows).reduce(0) { sum, rows in
+                sum + zip(rows.0, rows.1).count { $0 != $1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// The byte-lane Paeth step, sixteen lanes at a time, against the specification's
+    /// predictor (computed here) for every (a, b, c) triple, with a filtered byte x that varies.
+    @Test("the byte-lane Paeth step follows the spec for every (a, b, c)")
+    func paethByteStepExhaustive() {
+        var mismatches = 0
+        let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        for a in 0...255 {
+            for b in 0...255 {
+                for block in 0..<16 {
+                    let c = lanes &+ UInt8(16 * block)
+                    let x = c &* 7 &+ UInt8(truncatingIfNeeded: a &* 3 &+ b)
+                    let result = PNGUnfilter.paethStepBytes(
+                        x, left: SIMD16(repeating: UInt8(a)), up: SIMD16(repeating: UInt8(b)), upperLeft: c)
+                    for lane in 0..<16 {
+                        let predictor = Self.specPredictor(a, b, Int(c[lane]))
+                        if result[lane] != x[lane] &+ UInt8(predictor) { mismatches += 1 }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// Runs of Paeth rows among other filters, at widths below, at and above the pair's and the
+    /// quad's staggering, decode to the pixels they were filtered from (each row by the
+    /// specification's filter, computed here), and the rows are taken together, four Paeth rows
+    /// or else two, where each has the next after at most two Up rows.
     @Test(
         "Paeth rows taken together among other filters give back the wanted rows",
-        arguments: [1, 2, 7, 8, 9, 16, 17, 618])
+        arguments: [1, 2, 7, 8, 9, 16, 17, 27, 28, 29, 33, 40, 618])
     func paethPairsInStream(width: Int) throws {
         let count = 4 * width
         var generator = SplitMix(seed: UInt64(width))
-        // The steps, by hand: P P | P U P | U | P (an S follows) | S | P U U P | N | P (three Us
-        // follow) | U | U | U | P P | P P | A | P
-        let filters: [UInt8] = [4, 4, 4, 2, 4, 2, 4, 1, 4, 2, 2, 4, 0, 4, 2, 2, 2, 4, 4, 4, 4, 3, 4]
+        // The steps, by hand: P P P U P (four Paeth rows) | U | P (an S follows) | S | P U U P
+        // (an N follows) | N | P (three Us follow) | U | U | U | P P P P | A | P (an S follows) | S
+        // | P P (a third P, then an S) | P | S
+        let filters: [UInt8] = [
+            4, 4, 4, 2, 4, 2, 4, 1, 4, 2, 2, 4, 0, 4, 2, 2, 2, 4, 4, 4, 4, 3, 4, 1, 4, 4, 4, 1
+        ]
         let above = generator.bytes(count)
         var wanted: [[UInt8]] = []
         var rows: [(filter: UInt8, bytes: [UInt8])] = []
@@ -243,7 +307,7 @@ struct UnfilterTests {
         }
         let decoded = try unfilterStream(rows, first: above)
         #expect(decoded.rows == wanted)
-        #expect(decoded.steps == [2, 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 2, 2, 1, 1])
+        #expect(decoded.steps == [5, 1, 1, 1, 4, 1, 1, 1, 1, 1, 4, 1, 1, 1, 2, 1, 1])
     }
 
     @Test(

@@ -40,11 +40,12 @@ enum PNGUnfilter {
     static let pairUpRowsBetween = 2
 
     /// Unfilters the row at `line` (its filter byte, then `count` bytes; the next row's filter
-    /// byte follows) and, where it is a Paeth row of 4-byte pixels and another Paeth row comes
-    /// after it in the pass with at most ``pairUpRowsBetween`` Up rows between, those rows too,
-    /// in one pass (``paeth4Pair(_:upRowsBetween:rowStride:previous:count:)``).
+    /// byte follows) and, where it is a Paeth row of 4-byte pixels followed in the pass by more
+    /// Paeth rows, each after at most ``pairUpRowsBetween`` Up rows, those rows too, in one pass:
+    /// four Paeth rows by ``paeth4Quad(_:paethRows:rowStride:previous:count:)``, else two by
+    /// ``paeth4Pair(_:upRowsBetween:rowStride:previous:count:)``.
     /// - Parameter rowsLeft: rows of the pass from `line` on, `line`'s own included.
-    /// - Returns: the rows unfiltered, 1 to 2 + ``pairUpRowsBetween``.
+    /// - Returns: the rows unfiltered, 1 to 4 + 3 x ``pairUpRowsBetween``.
     /// - Throws: ``CodecError/malformed(format:reason:)`` for a filter byte above 4.
     static func unfilterRows(
         at line: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, distance: Int,
@@ -54,15 +55,32 @@ enum PNGUnfilter {
         if distance == 4, line[0] == paeth {
             // Safe: only the filter bytes of the pass's next `rowsLeft - 1` rows are read.
             let stride = count &+ 1
+            // The Paeth rows found, as rows after `line`; the first is `line` itself.
+            var paethRows = SIMD4<Int>()
+            var found = 1
+            var index = 1
             var between = 0
-            while between <= pairUpRowsBetween, between &+ 1 < rowsLeft {
-                let filter = line[(between &+ 1) &* stride]
+            while found < 4, index < rowsLeft, between <= pairUpRowsBetween {
+                let filter = line[index &* stride]
                 if filter == paeth {
-                    paeth4Pair(line + 1, upRowsBetween: between, rowStride: stride, previous: previous, count: count)
-                    return between &+ 2
+                    paethRows[found] = index
+                    found &+= 1
+                    between = 0
+                } else if filter == Filter.up.rawValue {
+                    between &+= 1
+                } else {
+                    break
                 }
-                guard filter == Filter.up.rawValue else { break }
-                between &+= 1
+                index &+= 1
+            }
+            if found == 4 {
+                paeth4Quad(line + 1, paethRows: paethRows, rowStride: stride, previous: previous, count: count)
+                return paethRows[3] &+ 1
+            }
+            if found >= 2 {
+                paeth4Pair(
+                    line + 1, upRowsBetween: paethRows[1] &- 1, rowStride: stride, previous: previous, count: count)
+                return paethRows[1] &+ 1
             }
         }
         try unfilter(line[0], row: line + 1, previous: previous, count: count, distance: distance)
@@ -115,7 +133,7 @@ enum PNGUnfilter {
         return pb <= pc ? b : c
     }
 
-    private static func up(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+    static func up(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
         // Safe: both rows hold `count` bytes. Whole 16-byte blocks first, then the tail.
         var i = 0
         let raw = UnsafeMutableRawPointer(row)
@@ -166,7 +184,7 @@ enum PNGUnfilter {
     // Kept out of line, as the pair is: inlined into the decoder's row walk, the vector
     // conversions of these kernels became calls.
     @inline(never)
-    private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+    static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
         var a = SIMD4<Int16>()
         var c = SIMD4<Int16>()
         paeth4(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
@@ -175,7 +193,7 @@ enum PNGUnfilter {
     /// Unfilters bytes `start..<end` of a Paeth row of 4-byte pixels, carrying the pixel to the
     /// left and the one above it in `left` and `upperLeft` (zeros before the first pixel).
     @inline(__always)
-    private static func paeth4(
+    static func paeth4(
         _ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, from start: Int, to end: Int,
         left a: inout SIMD4<Int16>, upperLeft c: inout SIMD4<Int16>
     ) {
