@@ -122,6 +122,13 @@ struct UnfilterTests {
         #expect(mismatches == 0)
     }
 
+    /// A row of 4-byte pixels listing all 65,536 (upper-left, up) pairs side by side in every
+    /// channel: pixel 2p holds p >> 8 (the upper-left of pixel 2p + 1), pixel 2p + 1 holds p & 0xFF.
+    private static let allUpperLeftUpPairs: [UInt8] = (0..<4 * 2 * 65_536).map { i in
+        let pair = i >> 3
+        return UInt8(i & 4 == 0 ? pair >> 8 : pair & 0xFF)
+    }
+
     /// Paeth's predictor as the specification writes it.
     private static func specPredictor(_ a: Int, _ b: Int, _ c: Int) -> Int {
         let p = a + b - c
@@ -175,14 +182,8 @@ struct UnfilterTests {
         "a Paeth pair is exact for every (a, b, c) triple in its second row, with 0-2 Up rows between",
         arguments: [0, 1, 2])
     func paethPairExhaustive(upRowsBetween: Int) throws {
-        let count = 4 * 2 * 65_536
-        var pattern = [UInt8](repeating: 0, count: count)
-        for pair in 0..<65_536 {
-            for channel in 0..<4 {
-                pattern[8 * pair + channel] = UInt8(pair >> 8)
-                pattern[8 * pair + 4 + channel] = UInt8(pair & 0xFF)
-            }
-        }
+        let pattern = Self.allUpperLeftUpPairs
+        let count = pattern.count
         var generator = SplitMix(seed: 7 + UInt64(upRowsBetween))
         let above = generator.bytes(count)
         // The first row and the Up rows, the last of them (the second's row above) the pattern.
@@ -210,14 +211,8 @@ struct UnfilterTests {
     /// four rows' lanes meets every (a, b, c) triple in every channel.
     @Test("four Paeth rows taken together are exact for every (a, b, c) triple in each row")
     func paethQuadExhaustive() throws {
-        let count = 4 * 2 * 65_536
-        var pattern = [UInt8](repeating: 0, count: count)
-        for pair in 0..<65_536 {
-            for channel in 0..<4 {
-                pattern[8 * pair + channel] = UInt8(pair >> 8)
-                pattern[8 * pair + 4 + channel] = UInt8(pair & 0xFF)
-            }
-        }
+        let pattern = Self.allUpperLeftUpPairs
+        let count = pattern.count
         var mismatches = 0
         for round in 0..<256 {
             // Each Paeth row its own values, each Up row the pattern again.
