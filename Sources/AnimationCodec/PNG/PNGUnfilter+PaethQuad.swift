@@ -208,7 +208,7 @@ extension PNGUnfilter {
     /// The thresholds c - 2e and c - floor(e / 2) depend on b and c only, so they are found
     /// beside the chain; they can fall below 0, where they are clamped so that "a <= c - 2e"
     /// never holds (tested as a < its threshold + 1, and 0 where c < 2e) and "a >= c - floor(e/2)"
-    /// always does. The chain from a to the result is seven operations.
+    /// always does. The chain from a to the result is eight operations.
     // Transparent: as @inline(__always), the quad's loop called three of its four steps.
     @_transparent
     static func paethStepBytes(

@@ -184,7 +184,7 @@ enum PNGUnfilter {
     // Kept out of line, as the pair is: inlined into the decoder's row walk, the vector
     // conversions of these kernels became calls.
     @inline(never)
-    static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
+    private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
         var a = SIMD4<Int16>()
         var c = SIMD4<Int16>()
         paeth4(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
