@@ -127,11 +127,6 @@ extension PNGUnfilter {
     }
 
     @inline(__always)
-    private static func load(_ row: UnsafeMutablePointer<UInt8>, _ offset: Int) -> SIMD16<UInt8> {
-        UnsafeRawPointer(row).loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-    }
-
-    @inline(__always)
     private static func store(_ value: SIMD16<UInt8>, _ row: UnsafeMutablePointer<UInt8>, _ offset: Int) {
         UnsafeMutableRawPointer(row).storeBytes(of: value, toByteOffset: offset, as: SIMD16<UInt8>.self)
     }
@@ -139,7 +134,7 @@ extension PNGUnfilter {
     /// Four blocks of four 4-byte pixels turned the other way: block k's pixel j becomes
     /// vector j's pixel k (rows to steps and back).
     @inline(__always)
-    static func transpose(
+    private static func transpose(
         _ r0: SIMD16<UInt8>, _ r1: SIMD16<UInt8>, _ r2: SIMD16<UInt8>, _ r3: SIMD16<UInt8>
     ) -> (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>) {
         let upper = SIMD8<UInt32>(
