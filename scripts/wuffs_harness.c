@@ -10,7 +10,8 @@
  *   - decode_image_config, then for every frame decode_frame_config and decode_frame, with
  *     the disposal, blend (overwrite_instead_of_blend) and background colour wuffs reports;
  *   - decode_frame writes each frame straight into the canvas, RGBA_NONPREMUL (straight
- *     RGBA8, W*H*4 bytes): wuffs' own swizzler blends it over what is there;
+ *     RGBA8, W*H*4 bytes) or, with --premultiplied, RGBA_PREMUL (premultiplied RGBA8, the
+ *     frames stickers produces): wuffs' own swizzler blends it over what is there;
  *   - the canvas starts filled with frame 0's background colour (transparent under wuffs'
  *     default quirks, for GIF as for PNG), the convention of wuffs' example/convert-to-nia;
  *   - after each frame is shown: restore-background fills the frame's rectangle with its
@@ -30,9 +31,13 @@
  * Blending rounds as wuffs does (16-bit intermediates), so a file that blends partly
  * transparent pixels over others can give a different CRC from another decoder's.
  *
- * usage:  wuffs_harness FILE [min_seconds] [--dump OUT.rgba]
+ * usage:  wuffs_harness FILE [min_seconds] [--premultiplied] [--dump OUT.rgba] [--compare IN.rgba]
  * prints: RESULT wuffs file frames W H ms_per_file_median MPps crc32  (median of 5 runs,
  *         each run loops the whole-file decode until min_seconds/5 elapsed; default 1 s)
+ *         --compare reads every frame of another decoder (W*H*4 bytes each, in order, as
+ *         `stickers frames FILE --format rgba` writes them, concatenated) and adds
+ *         "COMPARE frames_compared max_channel_difference differing_bytes" before RESULT
+ *         (frames_compared -1: IN.rgba holds a different number of frames' bytes).
  * build:  gcc -O3 -march=native -I WUFFS_DIR/release/c scripts/wuffs_harness.c -o wuffs_harness
  */
 #define _POSIX_C_SOURCE 200809L
@@ -55,19 +60,42 @@
 #define WUFFS_CONFIG__MODULE__ZLIB
 #define WUFFS_CONFIG__DST_PIXEL_FORMAT__ENABLE_ALLOWLIST
 #define WUFFS_CONFIG__DST_PIXEL_FORMAT__ALLOW_RGBA_NONPREMUL
+#define WUFFS_CONFIG__DST_PIXEL_FORMAT__ALLOW_RGBA_PREMUL
 #include "wuffs-v0.4.c"
 
 typedef struct { uint8_t *p; size_t n; } buf_t;
+
+/* Reads a whole file into memory; prints why not and returns -1 when it cannot. */
+static int read_file(const char *path, buf_t *f) {
+  FILE *fp = fopen(path, "rb"); if (!fp) { perror(path); return -1; }
+  fseek(fp, 0, SEEK_END); f->n = (size_t)ftell(fp); fseek(fp, 0, SEEK_SET);
+  f->p = malloc(f->n ? f->n : 1);
+  int ok = f->p && fread(f->p, 1, f->n, fp) == f->n;
+  fclose(fp);
+  if (!ok) { fprintf(stderr, "%s: read failed\n", path); return -1; }
+  return 0;
+}
 
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 
 /* ---- output sink: every composited frame is passed here ---- */
 static wuffs_crc32__ieee_hasher g_hasher; static uint32_t g_crc; static int g_verify;
-static FILE *g_dump; static long g_frames; static uint32_t g_W, g_H;
+static FILE *g_dump; static long g_frames; static uint32_t g_W, g_H; static int g_premultiplied;
+/* --compare: the other decoder's frames, and how far ours differ from them. */
+static buf_t g_other; static int g_other_short; static unsigned g_max_diff; static size_t g_diff_bytes;
 static void emit(const uint8_t *canvas) {
+  size_t n = (size_t)g_W * g_H * 4;
+  if (g_verify) g_crc = wuffs_crc32__ieee_hasher__update_u32(&g_hasher, wuffs_base__make_slice_u8((uint8_t *)canvas, n));
+  if (g_dump) fwrite(canvas, 1, n, g_dump);
+  if (g_verify && g_other.p) {
+    size_t at = (size_t)g_frames * n;
+    if (at + n > g_other.n) g_other_short = 1;
+    else for (size_t i = 0; i < n; i++) {
+      unsigned d = canvas[i] > g_other.p[at + i] ? canvas[i] - g_other.p[at + i] : g_other.p[at + i] - canvas[i];
+      if (d) { g_diff_bytes++; if (d > g_max_diff) g_max_diff = d; }
+    }
+  }
   g_frames++;
-  if (g_verify) g_crc = wuffs_crc32__ieee_hasher__update_u32(&g_hasher, wuffs_base__make_slice_u8((uint8_t *)canvas, (size_t)g_W * g_H * 4));
-  if (g_dump) fwrite(canvas, 1, (size_t)g_W * g_H * 4, g_dump);
 }
 
 /* ---- buffers, grown in the verification pass and reused by the timed decodes ---- */
@@ -85,9 +113,10 @@ static int ensure(size_t canvas, size_t work) {
   return 0;
 }
 
-/* Fills rectangle r of the canvas with wuffs' premultiplied ARGB colour, stored as straight RGBA. */
+/* Fills rectangle r of the canvas with wuffs' premultiplied ARGB colour, stored as RGBA in the
+ * canvas's kind (straight, or premultiplied with --premultiplied). */
 static void fill_rect(wuffs_base__rect_ie_u32 r, wuffs_base__color_u32_argb_premul premul) {
-  uint32_t c = wuffs_base__color_u32_argb_premul__as__color_u32_argb_nonpremul(premul);
+  uint32_t c = g_premultiplied ? premul : wuffs_base__color_u32_argb_premul__as__color_u32_argb_nonpremul(premul);
   uint8_t px[4] = { (uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c, (uint8_t)(c >> 24) };
   uint32_t v; memcpy(&v, px, 4);
   for (uint32_t y = r.min_incl_y; y < r.max_excl_y; y++) {
@@ -127,7 +156,7 @@ static const char *decode_file(const buf_t *f, int is_gif) {
   if (work > SIZE_MAX || ensure((size_t)g_W * g_H * 4, (size_t)work)) return "out of memory";
 
   /* The canvas is the pixel buffer decode_frame writes into. */
-  wuffs_base__pixel_config__set(&ic.pixcfg, WUFFS_BASE__PIXEL_FORMAT__RGBA_NONPREMUL, WUFFS_BASE__PIXEL_SUBSAMPLING__NONE, g_W, g_H);
+  wuffs_base__pixel_config__set(&ic.pixcfg, g_premultiplied ? WUFFS_BASE__PIXEL_FORMAT__RGBA_PREMUL : WUFFS_BASE__PIXEL_FORMAT__RGBA_NONPREMUL, WUFFS_BASE__PIXEL_SUBSAMPLING__NONE, g_W, g_H);
   wuffs_base__pixel_buffer pb;
   st = wuffs_base__pixel_buffer__set_from_slice(&pb, &ic.pixcfg, wuffs_base__make_slice_u8(g_canvas, (size_t)g_W * g_H * 4));
   if (st.repr) return wuffs_base__status__message(&st);
@@ -158,12 +187,20 @@ static const char *decode_file(const buf_t *f, int is_gif) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) { fprintf(stderr, "usage: %s FILE [min_seconds] [--dump OUT.rgba]\n", argv[0]); return 2; }
-  const char *path = argv[1]; double minsec = 1.0; const char *dump = NULL;
-  for (int i = 2; i < argc; i++) { if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i]; else minsec = atof(argv[i]); }
-  FILE *fp = fopen(path, "rb"); if (!fp) { perror(path); return 1; }
-  fseek(fp, 0, SEEK_END); buf_t f; f.n = (size_t)ftell(fp); fseek(fp, 0, SEEK_SET);
-  f.p = malloc(f.n); if (!f.p || fread(f.p, 1, f.n, fp) != f.n) { fprintf(stderr, "%s: read failed\n", path); return 1; } fclose(fp);
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s FILE [min_seconds] [--premultiplied] [--dump OUT.rgba] [--compare IN.rgba]\n", argv[0]);
+    return 2;
+  }
+  const char *path = argv[1]; double minsec = 1.0; const char *dump = NULL, *compare = NULL;
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
+    else if (!strcmp(argv[i], "--compare") && i + 1 < argc) compare = argv[++i];
+    else if (!strcmp(argv[i], "--premultiplied")) g_premultiplied = 1;
+    else minsec = atof(argv[i]);
+  }
+  buf_t f;
+  if (read_file(path, &f)) return 1;
+  if (compare && read_file(compare, &g_other)) return 1;
   int is_gif = f.n >= 6 && !memcmp(f.p, "GIF8", 4);
   int is_png = f.n >= 8 && !memcmp(f.p, "\x89PNG\r\n\x1a\n", 8);
   if (!is_gif && !is_png) { printf("SKIP wuffs %s: not a GIF or PNG\n", path); return 0; }
@@ -177,6 +214,10 @@ int main(int argc, char **argv) {
   if (err) { fprintf(stderr, "%s: wuffs: %s\n", path, err); return 1; }
   if (g_dump) { fclose(g_dump); g_dump = NULL; }
   long frames = g_frames; uint32_t crc = g_crc; g_verify = 0;
+  if (compare) {
+    int same_length = !g_other_short && g_other.n == (size_t)frames * g_W * g_H * 4;
+    printf("COMPARE %ld %u %zu\n", same_length ? frames : -1L, g_max_diff, g_diff_bytes);
+  }
 
   double ts[5];
   for (int r = 0; r < 5; r++) {
