@@ -11,12 +11,16 @@
 #
 # scripts/wuffs_harness.c is built with gcc -O3 -march=native into .build-peers/wuffs/
 # (git-ignored), and rebuilt only when it, the wuffs file or the flags change. Folders are searched
-# recursively for .png, .apng and .gif files, as stickers bench does. For each file, in turn:
+# recursively for .png, .apng and .gif files, as stickers bench does. For each file, the three
+# take turns for WUFFS_BENCH_ROUNDS rounds (default 5), so a drift of the machine's speed reaches
+# all three alike:
+#   ours   stickers bench FILE --threads 1 --repeat 10 --json (files[0].megapixelsPerSecond, the
+#          median of its turns);
 #   wuffs  the harness, twice: every frame decoded and composited into an RGBA8 canvas, straight
-#          (RGBA_NONPREMUL) and premultiplied (RGBA_PREMUL, what ours produces), each the
-#          median of 5 runs of at least 0.2 s;
-#   ours   stickers bench FILE --threads 1 --repeat 100 --json (files[0].megapixelsPerSecond): the
-#          median of 10 turns of 10 decodes, about as long in all as one of the harness's runs.
+#          (RGBA_NONPREMUL) and premultiplied (RGBA_PREMUL, what ours produces), each the median
+#          of 5 runs of at least 0.05 s.
+# The table gives each decoder's median MP/s over the rounds, and each ratio as the median of
+# the rounds' own ratios with their lowest and highest in brackets.
 # Both count MP/s as frames x W x H per second. "frames" is each decoder's count of displayed
 # frames (they must agree); "largest difference" compares every displayed frame of ours
 # (stickers frames FILE --format rgba) with wuffs' premultiplied one, channel by channel. It is
@@ -77,51 +81,67 @@ echo
 echo "| file | frames | wuffs straight MP/s | wuffs premultiplied MP/s | ours MP/s | ours / straight | ours / premultiplied | largest difference |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 
+rounds=${WUFFS_BENCH_ROUNDS:-5}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || fail "WUFFS_BENCH_ROUNDS must be a positive whole number, not '$rounds'"
+row_error() { echo "| $1 | - | error: ${2//|/\\|} | - | - | - | - | - |"; status=1; }
 status=0
 for file in "${files[@]}"; do
   name=$(basename "$file")
-  echo "$name: ours, then wuffs" >&2
-  # Ours first: its frames are what wuffs' premultiplied ones are compared with.
-  if ! "$stickers" bench "$file" --threads 1 --repeat 100 --json >"$out/ours.json" 2>"$out/ours.err"; then
-    reason=$(tail -n 1 "$out/ours.err")
-    echo "| $name | - | - | - | error: ${reason//|/\\|} | - | - | - |"; status=1; continue
-  fi
-  # {"files": [{"megapixelsPerSecond": ..., "result": {"frames": ...}}], ...}
-  if ! ours=$(python3 -c '
-import json, sys
-entry = json.load(open(sys.argv[1]))["files"][0]
-print(entry["result"]["frames"], entry["megapixelsPerSecond"])' "$out/ours.json" 2>/dev/null); then
-    echo "| $name | - | - | - | error: unreadable stickers bench --json | - | - | - |"; status=1; continue
-  fi
-  read -r our_frames our_mps <<< "$ours"
+  echo "$name: frames compared, then $rounds rounds of ours, wuffs straight, wuffs premultiplied" >&2
+  # Untimed: ours' frames, and wuffs' premultiplied ones compared with them.
   rm -rf "$out/frames"
   if ! "$stickers" frames "$file" --out "$out/frames" --format rgba 2>"$out/ours.err"; then
-    reason=$(tail -n 1 "$out/ours.err")
-    echo "| $name | - | - | - | error: ${reason//|/\\|} | - | - | - |"; status=1; continue
+    row_error "$name" "$(tail -n 1 "$out/ours.err")"; continue
   fi
   find "$out/frames" -name 'frame-*.rgba' | LC_ALL=C sort | xargs cat >"$out/ours.rgba"
   # COMPARE frames_compared max_difference differing_bytes, then
   # RESULT wuffs file frames W H ms_per_file MP/s crc32
-  results=()
-  for kind in straight premultiplied; do
-    args=("$file")
-    [ "$kind" = premultiplied ] && args+=(--premultiplied --compare "$out/ours.rgba")
-    if ! result=$("$harness" "${args[@]}" 2>&1); then
-      echo "| $name | - | $kind: error: ${result//|/\\|} | - | - | - | - | - |"; status=1; continue 2
-    fi
-    results+=("$result")
-  done
-  read -r tag _ _ wuffs_frames _ _ _ straight_mps _ <<< "${results[0]}"
-  if [ "$tag" != RESULT ]; then
-    echo "| $name | - | ${results[0]//|/\\|} | - | - | - | - | - |"; continue
+  if ! result=$("$harness" "$file" 0 --premultiplied --compare "$out/ours.rgba" 2>&1); then
+    row_error "$name" "wuffs: $result"; continue
   fi
-  read -r _ compared max_diff _ <<< "$(grep '^COMPARE' <<< "${results[1]}")"
-  read -r _ _ _ _ _ _ _ premultiplied_mps _ <<< "$(grep '^RESULT' <<< "${results[1]}")"
+  if ! grep -q '^RESULT' <<< "$result"; then
+    echo "| $name | - | ${result//|/\\|} | - | - | - | - | - |"; continue
+  fi
+  read -r _ compared max_diff _ <<< "$(grep '^COMPARE' <<< "$result")"
+  read -r _ _ _ wuffs_frames _ <<< "$(grep '^RESULT' <<< "$result")"
+
+  ours_mps=() straight_mps=() premultiplied_mps=() our_frames=""
+  for ((round = 0; round < rounds; round++)); do
+    if ! "$stickers" bench "$file" --threads 1 --repeat 10 --json >"$out/ours.json" 2>"$out/ours.err"; then
+      row_error "$name" "$(tail -n 1 "$out/ours.err")"; continue 2
+    fi
+    # {"files": [{"megapixelsPerSecond": ..., "result": {"frames": ...}}], ...}
+    if ! ours=$(python3 -c '
+import json, sys
+entry = json.load(open(sys.argv[1]))["files"][0]
+print(entry["result"]["frames"], entry["megapixelsPerSecond"])' "$out/ours.json" 2>/dev/null); then
+      row_error "$name" "unreadable stickers bench --json"; continue 2
+    fi
+    read -r our_frames mps <<< "$ours"; ours_mps+=("$mps")
+    for kind in straight premultiplied; do
+      args=("$file" 0.25)
+      [ "$kind" = premultiplied ] && args+=(--premultiplied)
+      if ! result=$("$harness" "${args[@]}" 2>&1); then
+        row_error "$name" "wuffs $kind: $result"; continue 3
+      fi
+      read -r _ _ _ _ _ _ _ mps _ <<< "$result"
+      if [ "$kind" = straight ]; then straight_mps+=("$mps"); else premultiplied_mps+=("$mps"); fi
+    done
+  done
+
   frames=$wuffs_frames difference=$max_diff
   if [ "$our_frames" != "$wuffs_frames" ] || [ "$compared" != "$wuffs_frames" ]; then
     frames="wuffs $wuffs_frames, ours $our_frames"; difference="-"; status=1
   fi
-  awk -v n="$name" -v f="$frames" -v s="$straight_mps" -v p="$premultiplied_mps" -v o="$our_mps" -v d="$difference" \
-    'BEGIN { printf "| %s | %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %s |\n", n, f, s, p, o, o / s, o / p, d }'
+  python3 - "$name" "$frames" "$difference" "${ours_mps[*]}" "${straight_mps[*]}" "${premultiplied_mps[*]}" <<'PY'
+import statistics, sys
+name, frames, difference, ours, straight, premultiplied = sys.argv[1:]
+ours, straight, premultiplied = ([float(v) for v in column.split()] for column in (ours, straight, premultiplied))
+def ratio(peer):
+    ratios = [o / p for o, p in zip(ours, peer)]
+    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+print(f"| {name} | {frames} | {statistics.median(straight):.1f} | {statistics.median(premultiplied):.1f} | "
+      f"{statistics.median(ours):.1f} | {ratio(straight)} | {ratio(premultiplied)} | {difference} |")
+PY
 done
 exit $status
