@@ -93,15 +93,21 @@ struct UnfilterTests {
     /// pixel to the left every value. The filtered bytes are made from the wanted pixels with
     /// the specification's predictor (computed here, not by the code under test), so the
     /// kernel must give back exactly the wanted pixels.
-    @Test("the 4-byte Paeth kernel is exact for every (a, b, c) triple in every channel")
-    func paethKernelExhaustive() throws {
-        let pixels = 2 * 65_536
+    /// The row kernel works on blocks of four pixels, so the pixels that see each (c, b) pair
+    /// are put at every position of a block: after `leadingPixels` pixels, the odd pixels fall
+    /// on positions 1 and 3 (none) or 2 and 0 (one).
+    @Test(
+        "the 4-byte Paeth kernel is exact for every (a, b, c) triple in every channel, at every position of a block",
+        arguments: [0, 1])
+    func paethKernelExhaustive(leadingPixels: Int) throws {
+        let pixels = leadingPixels + 2 * 65_536
         let count = 4 * pixels
-        var above = [UInt8](repeating: 0, count: count)
+        var above = [UInt8](repeating: 173, count: count)
         for pair in 0..<65_536 {
             for channel in 0..<4 {
-                above[8 * pair + channel] = UInt8(pair >> 8)  // upper-left of the odd pixel
-                above[8 * pair + 4 + channel] = UInt8(pair & 0xFF)  // up
+                let pixel = leadingPixels + 2 * pair
+                above[4 * pixel + channel] = UInt8(pair >> 8)  // upper-left of the odd pixel
+                above[4 * pixel + 4 + channel] = UInt8(pair & 0xFF)  // up
             }
         }
         var mismatches = 0

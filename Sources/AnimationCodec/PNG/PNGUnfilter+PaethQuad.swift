@@ -24,13 +24,13 @@ extension PNGUnfilter {
         let lag = quadLag
         @inline(__always) func row(_ index: Int) -> UnsafeMutablePointer<UInt8> { first + index &* rowStride }
         @inline(__always) func finish(
-            _ k: Int, from start: Int, to end: Int, left: inout SIMD4<Int16>, upperLeft: inout SIMD4<Int16>
+            _ k: Int, from start: Int, to end: Int, left: inout UInt32, upperLeft: inout UInt32
         ) {
             paeth4QuadRow(
                 k, first, paethRows: paethRows, rowStride: rowStride, previous: previous, from: start, to: end,
                 left: &left, upperLeft: &upperLeft)
         }
-        var left = (SIMD4<Int16>(), SIMD4<Int16>(), SIMD4<Int16>(), SIMD4<Int16>())
+        var left: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         var upperLeft = left
         guard count >= 3 &* lag &+ 16 else {
             // Too narrow to stagger: the rows in turn.
@@ -88,8 +88,8 @@ extension PNGUnfilter {
     @inline(never)
     private static func paeth4QuadRow(
         _ k: Int, _ first: UnsafeMutablePointer<UInt8>, paethRows: SIMD4<Int>, rowStride: Int,
-        previous: UnsafePointer<UInt8>, from start: Int, to end: Int, left: inout SIMD4<Int16>,
-        upperLeft: inout SIMD4<Int16>
+        previous: UnsafePointer<UInt8>, from start: Int, to end: Int, left: inout UInt32,
+        upperLeft: inout UInt32
     ) {
         guard start < end else { return }
         // Safe: start..<end lies within every row's `count` bytes.
@@ -101,7 +101,7 @@ extension PNGUnfilter {
         }
         let row = first + paethRows[k] &* rowStride
         let above = k == 0 ? previous : UnsafePointer(row - rowStride)
-        paeth4(row, above, from: start, to: end, left: &left, upperLeft: &upperLeft)
+        paeth4Row(row, above, from: start, to: end, left: &left, upperLeft: &upperLeft)
     }
 
     /// The row above Paeth row `lower` at byte `offset`, 16 bytes: Paeth row `upper` plus each
@@ -150,90 +150,15 @@ extension PNGUnfilter {
         )
     }
 
-    /// Four rows' carried pixels (0...255 in 16-bit lanes) as the quad's byte lanes.
+    /// Four rows' carried pixels as the quad's byte lanes.
     @inline(__always)
-    private static func bytes(
-        _ pixels: (SIMD4<Int16>, SIMD4<Int16>, SIMD4<Int16>, SIMD4<Int16>)
-    ) -> SIMD16<UInt8> {
-        SIMD16(
-            lowHalf: SIMD8(
-                lowHalf: SIMD4<UInt8>(truncatingIfNeeded: pixels.0),
-                highHalf: SIMD4<UInt8>(truncatingIfNeeded: pixels.1)),
-            highHalf: SIMD8(
-                lowHalf: SIMD4<UInt8>(truncatingIfNeeded: pixels.2),
-                highHalf: SIMD4<UInt8>(truncatingIfNeeded: pixels.3)))
+    private static func bytes(_ pixels: (UInt32, UInt32, UInt32, UInt32)) -> SIMD16<UInt8> {
+        unsafeBitCast(SIMD4(pixels.0, pixels.1, pixels.2, pixels.3), to: SIMD16<UInt8>.self)
     }
 
-    /// Row k's pixel of the quad's byte lanes, widened for ``paeth4(_:_:from:to:left:upperLeft:)``.
+    /// Row k's pixel of the quad's byte lanes, for ``paeth4Row(_:_:from:to:left:upperLeft:)``.
     @inline(__always)
-    private static func pixels(_ lanes: SIMD16<UInt8>, _ k: Int) -> SIMD4<Int16> {
-        SIMD4<Int16>(
-            truncatingIfNeeded: SIMD4<UInt8>(lanes[4 &* k], lanes[4 &* k &+ 1], lanes[4 &* k &+ 2], lanes[4 &* k &+ 3]))
-    }
-
-    /// A comparison's lanes as bytes: 0xFF where true, else 0.
-    @inline(__always)
-    private static func mask(_ lanes: SIMDMask<SIMD16<Int8>>) -> SIMD16<UInt8> {
-        unsafeBitCast(lanes, to: SIMD16<UInt8>.self)
-    }
-
-    /// Lane-wise maximum, inlined (the standard library's `pointwiseMax` stays a call here).
-    @inline(__always)
-    private static func maximum(_ x: SIMD16<UInt8>, _ y: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        x.replacing(with: y, where: x .< y)
-    }
-
-    /// Lane-wise minimum, inlined.
-    @inline(__always)
-    private static func minimum(_ x: SIMD16<UInt8>, _ y: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        x.replacing(with: y, where: y .< x)
-    }
-
-    /// One Paeth step on 16 byte lanes: `x` plus the predictor of `a` (left), `b` (up) and `c`
-    /// (upper-left), all in 8 bits.
-    ///
-    /// Paeth's choice is unchanged when every value v becomes 255 - v (the three distances stay
-    /// the same), so where b < c the lanes are reflected first and b >= c holds everywhere.
-    /// With e = b - c >= 0 the spec's distances pa = e, pb = |a - c|, pc = |a - c + e| give:
-    /// - a wins when a >= b (then pa <= pb <= pc), or when a <= c - 2e (a below c by at least
-    ///   2e: pc = pb - pa >= pa);
-    /// - otherwise b wins when a >= c - floor(e / 2) (pb <= pc, with b's tie to c);
-    /// - otherwise c.
-    ///
-    /// The thresholds c - 2e and c - floor(e / 2) depend on b and c only, so they are found
-    /// beside the chain; they can fall below 0, where they are clamped so that "a <= c - 2e"
-    /// never holds (tested as a < its threshold + 1, and 0 where c < 2e) and "a >= c - floor(e/2)"
-    /// always does. The chain from a to the result is eight operations.
-    // Transparent: as @inline(__always), the quad's loop called three of its four steps.
-    @_transparent
-    static func paethStepBytes(
-        _ x: SIMD16<UInt8>, left a: SIMD16<UInt8>, up b: SIMD16<UInt8>, upperLeft c: SIMD16<UInt8>
-    ) -> SIMD16<UInt8> {
-        // Needs b and c only.
-        let reflect = SIMD16<UInt8>().replacing(with: 0xFF, where: maximum(b, c) .!= b)
-        let reflectedB = b ^ reflect
-        let reflectedC = c ^ reflect
-        let e = reflectedB &- reflectedC
-        // max(c - e, 0), then max(c - 2e, 0), which is c - 2e where c - e >= e.
-        let oneStep = maximum(reflectedC, e) &- e
-        let twoSteps = maximum(oneStep, e)
-        let aWinsBelow = (minimum(twoSteps &- e, SIMD16(repeating: 254)) &+ 1).replacing(
-            with: 0, where: twoSteps .!= oneStep)
-        let halfStep = e &>> 1
-        let bWinsFrom = maximum(reflectedC, halfStep) &- halfStep
-        let withC = x &+ c
-        // XORing with `bOrC` turns either of x + b, x + c into the other.
-        let bOrC = (x &+ b) ^ withC
-        // The chain. Its choices are masks of all-ones bytes, applied by AND and XOR: as
-        // selects, the compiler moved the last step's choices into the transpose after it,
-        // once for every pixel.
-        let reflectedA = a ^ reflect
-        let atLeastB = mask(maximum(reflectedA, reflectedB) .== reflectedA)
-        let notBelow = mask(maximum(reflectedA, aWinsBelow) .== reflectedA)
-        let bWins = mask(maximum(reflectedA, bWinsFrom) .== reflectedA)
-        let aLoses = notBelow & ~atLeastB
-        let withA = x &+ a
-        let withBOrC = withC ^ (bOrC & bWins)
-        return withA ^ ((withA ^ withBOrC) & aLoses)
+    private static func pixels(_ lanes: SIMD16<UInt8>, _ k: Int) -> UInt32 {
+        unsafeBitCast(lanes, to: SIMD4<UInt32>.self)[k]
     }
 }

@@ -185,30 +185,9 @@ enum PNGUnfilter {
     // conversions of these kernels became calls.
     @inline(never)
     private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
-        var a = SIMD4<Int16>()
-        var c = SIMD4<Int16>()
-        paeth4(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
-    }
-
-    /// Unfilters bytes `start..<end` of a Paeth row of 4-byte pixels, carrying the pixel to the
-    /// left and the one above it in `left` and `upperLeft` (zeros before the first pixel).
-    @inline(__always)
-    static func paeth4(
-        _ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, from start: Int, to end: Int,
-        left a: inout SIMD4<Int16>, upperLeft c: inout SIMD4<Int16>
-    ) {
-        // Safe: start...end are within both rows' `count` bytes, and count is a multiple of 4.
-        let raw = UnsafeMutableRawPointer(row)
-        let above = UnsafeRawPointer(previous)
-        var i = start
-        while i &+ 4 <= end {
-            let b = SIMD4<Int16>(truncatingIfNeeded: above.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-            a = paethStep(x, left: a, up: b, upperLeft: c)
-            c = b
-            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
-            i &+= 4
-        }
+        var a: UInt32 = 0
+        var c: UInt32 = 0
+        paeth4Row(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
     }
 
     /// How far, in bytes, the second row of a Paeth pair trails the first: far enough that the
@@ -245,13 +224,13 @@ enum PNGUnfilter {
             return
         }
         // The first row alone until the second has its lag; then both; then the second alone.
-        var left = SIMD4<Int16>()
-        var upperLeft = SIMD4<Int16>()
-        paeth4(first, previous, from: 0, to: lag, left: &left, upperLeft: &upperLeft)
+        var left: UInt32 = 0
+        var upperLeft: UInt32 = 0
+        paeth4RowApart(first, previous, from: 0, to: lag, left: &left, upperLeft: &upperLeft)
         // Lanes 0-3: the first row at byte i; lanes 4-7: the second at byte i - lag, whose
         // left and upper-left start as zeros.
-        var a = SIMD8<Int16>(lowHalf: left, highHalf: .zero)
-        var c = SIMD8<Int16>(lowHalf: upperLeft, highHalf: .zero)
+        var a = widened(left)
+        var c = widened(upperLeft)
         // Safe: i < count in the first row, and i - lag >= 0 in every row after it; count is a
         // multiple of 4.
         let row0 = UnsafeMutableRawPointer(first)
@@ -287,9 +266,23 @@ enum PNGUnfilter {
         for row in stride(from: 1, through: upRowsBetween, by: 1) {
             up(first + row &* rowStride + tail, UnsafePointer(first + (row &- 1) &* rowStride + tail), count: lag)
         }
-        left = a.highHalf
-        upperLeft = c.highHalf
-        paeth4(second, aboveSecond, from: tail, to: count, left: &left, upperLeft: &upperLeft)
+        left = secondPixel(a)
+        upperLeft = secondPixel(c)
+        paeth4RowApart(second, aboveSecond, from: tail, to: count, left: &left, upperLeft: &upperLeft)
+    }
+
+    /// The pair's lanes with a packed pixel (as it was in memory) in the first row's, zeros in
+    /// the second's. Made as one 8-lane vector: made of two halves, it split the pair's loop
+    /// into two 4-lane chains.
+    @inline(__always)
+    private static func widened(_ pixel: UInt32) -> SIMD8<Int16> {
+        SIMD8<Int16>(truncatingIfNeeded: unsafeBitCast(UInt64(pixel), to: SIMD8<UInt8>.self))
+    }
+
+    /// The second row's pixel of the pair's lanes (0...255 each), packed as in memory.
+    @inline(__always)
+    private static func secondPixel(_ lanes: SIMD8<Int16>) -> UInt32 {
+        UInt32(truncatingIfNeeded: unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: lanes), to: UInt64.self) &>> 32)
     }
 
     /// One Paeth step on whole pixels: `x` plus the predictor of `a` (left), `b` (up) and `c`
