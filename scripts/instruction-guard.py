@@ -13,8 +13,10 @@ with SWIFT_DETERMINISTIC_HASHING=1 so that hashing, and every count, is the same
 run. A file whose count rises more than the tolerance over Benchmarks/Thresholds/
 instructions.json fails the guard; one that falls by more is reported, so the file can be
 updated (--update writes the counts measured). Counts depend on the instruction set the
-libraries choose at run time (libdeflate picks its inflate by the CPU's features): counts
-recorded on a CPU with other features are reported, not compared.
+libraries choose at run time (libdeflate picks its inflate by the CPU's features), so the file
+keeps one set of counts for each set of features it was recorded on; --update replaces only
+this CPU's. On a CPU whose features have no counts recorded, the counts are reported, not
+compared.
 """
 import argparse
 import json
@@ -45,6 +47,15 @@ def cpu_features():
     except (OSError, StopIteration):
         return "unknown"
     return " ".join(f for f in FEATURES if f in flags)
+
+
+def recorded_counts(path):
+    """The counts recorded, by CPU features ({"sse4_2 avx ...": {"file.png": count, ...}, ...}),
+    and the tolerance."""
+    if not os.path.exists(path):
+        return {}, TOLERANCE
+    recorded = json.load(open(path))
+    return recorded.get("instructionsPerDecodeByCPUFeatures", {}), recorded.get("tolerance", TOLERANCE)
 
 
 def instructions(binary, path, repeats, scratch):
@@ -85,34 +96,40 @@ def main():
             once = instructions(stripped, path, 1, scratch)
             more = instructions(stripped, path, 1 + DECODES, scratch)
             counts[os.path.basename(path)] = (more - once) // DECODES
+    recorded, tolerance = recorded_counts(args.thresholds)
     if args.update:
+        recorded[features] = counts
         with open(args.thresholds, "w") as out:
-            json.dump({"cpuFeatures": features, "tolerance": TOLERANCE, "instructionsPerDecode": counts},
+            json.dump({"tolerance": tolerance, "instructionsPerDecodeByCPUFeatures": recorded},
                       out, indent=2, sort_keys=True)
             out.write("\n")
-        print(f"instruction-guard: wrote {os.path.relpath(args.thresholds, ROOT)}")
+        print(f"instruction-guard: wrote {os.path.relpath(args.thresholds, ROOT)} for [{features}]")
         return
-    recorded = json.load(open(args.thresholds))
-    tolerance = recorded.get("tolerance", TOLERANCE)
-    same_cpu = recorded.get("cpuFeatures") == features
+    same_cpu = features in recorded
+    # Elsewhere, the counts of the features recorded most alike this CPU's, to report against.
+    closest = features if same_cpu else max(
+        recorded, key=lambda f: len(set(f.split()) & set(features.split())), default=None)
     failures = []
     print(f"instruction-guard: instructions per decode, one thread (tolerance {tolerance:.0%})")
     for name, count in counts.items():
-        before = recorded["instructionsPerDecode"].get(name)
+        before = recorded.get(closest, {}).get(name)
         if before is None:
             print(f"  {name:28} {count:>13,}  (not recorded)")
             continue
         change = count / before - 1
         verdict = "ok"
-        if change > tolerance:
+        if not same_cpu:
+            verdict = f"against [{closest}]"
+        elif change > tolerance:
             verdict = "ROSE"
             failures.append(name)
         elif change < -tolerance:
             verdict = "fell: update the thresholds (--update)"
         print(f"  {name:28} {count:>13,}  recorded {before:>13,}  {change:+.2%}  {verdict}")
     if not same_cpu:
-        print(f"instruction-guard: counts recorded on a CPU with [{recorded.get('cpuFeatures')}], "
-              f"this one has [{features}]: reported, not compared")
+        print(f"instruction-guard: no counts recorded for this CPU's features [{features}] "
+              f"(recorded: {'; '.join(f'[{f}]' for f in sorted(recorded)) or 'none'}): reported, not compared "
+              f"(make instruction-counts records them)")
         return
     if failures:
         sys.exit(f"instruction-guard: more instructions than recorded for {', '.join(failures)}")

@@ -395,7 +395,7 @@ struct FitPeerBenchTests {
     }
 
     @Test(
-        "the instruction guard counts a file's decodes under cachegrind, writes them with --update, fails when they rise over what is recorded and not when they fall",
+        "the instruction guard counts a file's decodes under cachegrind, writes them with --update for this CPU's features, fails when they rise over what is recorded for them and not when they fall or are another CPU's",
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind"),
             "needs valgrind: make test installs it"))
@@ -409,26 +409,39 @@ struct FitPeerBenchTests {
             "python3", script, "--stickers", try PreviewTests.executable(), "--thresholds", thresholds.path, "--only",
             "05-still-blob.png"
         ]
+        // Another CPU's counts, recorded first, are kept by --update.
+        let otherCPU = "sse4_2 imaginary_feature"
+        let otherCounts: [String: Any] = [
+            "tolerance": 0.02, "instructionsPerDecodeByCPUFeatures": [otherCPU: ["05-still-blob.png": 1]]
+        ]
+        try JSONSerialization.data(withJSONObject: otherCounts).write(to: thresholds)
         let update = try TestProcess.capture(base + ["--update"])
         try #require(update.status == 0, "\(update.stdout) \(update.stderr)")
         let recorded = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: thresholds)) as? [String: Any])
-        let counts = try #require(recorded["instructionsPerDecode"] as? [String: Int])
-        let count = try #require(counts["05-still-blob.png"])
+        let byFeatures = try #require(recorded["instructionsPerDecodeByCPUFeatures"] as? [String: [String: Int]])
+        #expect(byFeatures[otherCPU] == ["05-still-blob.png": 1], "\(byFeatures)")
+        let features = try #require(byFeatures.keys.first { $0 != otherCPU })
+        let count = try #require(byFeatures[features]?["05-still-blob.png"])
         // A 408 x 408 PNG: at least a few instructions a pixel, and well under a thousand.
         #expect(count > 408 * 408 && count < 1000 * 408 * 408, "\(count)")
         #expect(try TestProcess.capture(base).status == 0, "the same counts pass")
-        func record(_ scaled: Double) throws {
-            var changed = recorded
-            changed["instructionsPerDecode"] = ["05-still-blob.png": Int(Double(count) * scaled)]
-            try JSONSerialization.data(withJSONObject: changed).write(to: thresholds)
+        func record(_ counts: [String: [String: Int]]) throws {
+            let file: [String: Any] = ["tolerance": 0.02, "instructionsPerDecodeByCPUFeatures": counts]
+            try JSONSerialization.data(withJSONObject: file).write(to: thresholds)
         }
-        try record(0.9)
+        try record([features: ["05-still-blob.png": Int(Double(count) * 0.9)]])
         let rose = try TestProcess.capture(base)
         #expect(rose.status != 0 && rose.stderr.contains("05-still-blob.png"), "\(rose.stdout) \(rose.stderr)")
-        try record(1.1)
+        try record([features: ["05-still-blob.png": Int(Double(count) * 1.1)]])
         let fell = try TestProcess.capture(base)
         #expect(fell.status == 0 && fell.stdout.contains("fell"), "\(fell.stdout) \(fell.stderr)")
+        // Counts of another CPU's features only: reported, never failed on.
+        try record([otherCPU: ["05-still-blob.png": count / 2]])
+        let elsewhere = try TestProcess.capture(base)
+        #expect(
+            elsewhere.status == 0 && elsewhere.stdout.contains("reported, not compared"),
+            "\(elsewhere.stdout) \(elsewhere.stderr)")
     }
 
     @Test("scripts/wuffs-bench.sh never downloads: without a wuffs 0.4 checkout it fails and says how to clone one")
