@@ -271,9 +271,9 @@ enum PNGUnfilter {
         paeth4RowApart(second, aboveSecond, from: tail, to: count, left: &left, upperLeft: &upperLeft)
     }
 
-    /// The pair's lanes with a packed pixel (as it was in memory) in the first row's, zeros in
-    /// the second's. Made as one 8-lane vector: made of two halves, it split the pair's loop
-    /// into two 4-lane chains.
+    /// The pair's lanes with a packed pixel (as it was in memory, little-endian) in the first
+    /// row's, zeros in the second's. Made as one 8-lane vector: made of two halves, it split the
+    /// pair's loop into two 4-lane chains.
     @inline(__always)
     private static func widened(_ pixel: UInt32) -> SIMD8<Int16> {
         SIMD8<Int16>(truncatingIfNeeded: unsafeBitCast(UInt64(pixel), to: SIMD8<UInt8>.self))
