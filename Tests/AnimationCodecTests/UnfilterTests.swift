@@ -93,6 +93,7 @@ struct UnfilterTests {
     /// pixel to the left every value. The filtered bytes are made from the wanted pixels with
     /// the specification's predictor (computed here, not by the code under test), so the
     /// kernel must give back exactly the wanted pixels.
+    ///
     /// The row kernel works on blocks of four pixels, so the pixels that see each (c, b) pair
     /// are put at every position of a block: after `leadingPixels` pixels, the odd pixels fall
     /// on positions 1 and 3 (none) or 2 and 0 (one).

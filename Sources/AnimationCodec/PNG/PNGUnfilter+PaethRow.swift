@@ -53,8 +53,10 @@ extension PNGUnfilter {
         upperLeft = c
     }
 
-    /// ``paeth4Row(_:_:from:to:left:upperLeft:)`` out of line, for the pair's first and last
-    /// bytes: inlined twice into the pair, it left the pair's own 4-byte loads and stores as calls.
+    /// ``paeth4Row(_:_:from:to:left:upperLeft:)`` out of line, for a whole row and for the pair's
+    /// first and last bytes: inlined into the decoder's row walk, the vector conversions of the
+    /// kernels became calls, and inlined twice into the pair, it left the pair's own 4-byte
+    /// loads and stores as calls.
     @inline(never)
     static func paeth4RowApart(
         _ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, from start: Int, to end: Int,

@@ -181,13 +181,10 @@ enum PNGUnfilter {
         }
     }
 
-    // Kept out of line, as the pair is: inlined into the decoder's row walk, the vector
-    // conversions of these kernels became calls.
-    @inline(never)
     private static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, count: Int) {
         var a: UInt32 = 0
         var c: UInt32 = 0
-        paeth4Row(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
+        paeth4RowApart(row, previous, from: 0, to: count, left: &a, upperLeft: &c)
     }
 
     /// How far, in bytes, the second row of a Paeth pair trails the first: far enough that the

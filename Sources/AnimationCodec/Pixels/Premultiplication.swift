@@ -64,14 +64,14 @@ public enum Premultiplication {
     /// Premultiplies `count` straight RGBA8 pixels from `source` into `destination`, four at
     /// a time: a block whose alphas are all 255 is copied, one whose alphas are all 0 is
     /// zeroed (whatever its colour bytes), and a mixed block is multiplied with the three
-    /// after it. Sticker rows
-    /// are mostly such blocks, in long runs (the transparent margins, the opaque body), so a
-    /// run is then followed eight pixels at a time. The regions may be the same but must not
+    /// after it. Sticker rows are mostly such blocks, in long runs (the transparent margins,
+    /// the opaque body), so a run is then followed eight pixels at a time. The regions may be the same but must not
     /// partly overlap.
     @inlinable
     public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int)
     {
         var p = 0
+        let blocksEnd = (count &* 4) & ~15
         // Safe: every access is within p * 4 ..< count * 4.
         while p &+ 4 <= count {
             let o = p &* 4
@@ -91,7 +91,7 @@ public enum Premultiplication {
                 // Mixed blocks come in runs (a soft edge, a shadow), and the block kernel is
                 // exact for any block, so the next three go through it unclassified: the test
                 // costs about half a block's arithmetic.
-                let end = min(o &+ mixedRunBytes, (count &* 4) & ~15)
+                let end = min(o &+ mixedRunBytes, blocksEnd)
                 var b = o
                 repeat {
                     let block = premultiplyBlock(source.loadUnaligned(fromByteOffset: b, as: SIMD16<UInt8>.self))
