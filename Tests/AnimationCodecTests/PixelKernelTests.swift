@@ -231,6 +231,50 @@ struct BlendKernelTests {
         }
         #expect(scalar == simd)
     }
+
+    /// Opaque and transparent runs are followed eight pixels at a time (copied, or left);
+    /// runs of every length from 1 to 40 in every order, at every alignment, over a canvas of
+    /// random bytes, end where the scalar kernel says, straight or premultiplied.
+    @Test("SIMD and fused OVER follow runs of any length and alignment exactly")
+    func overRuns() {
+        var generator = SplitMix(seed: 78)
+        var straight: [UInt8] = []
+        for length in 1...40 {
+            for kind in 0..<3 {
+                for _ in 0..<length {
+                    let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)
+                    straight += [
+                        UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                        UInt8(truncatingIfNeeded: generator.next()), alpha
+                    ]
+                }
+            }
+        }
+        let canvas = generator.bytes(straight.count)
+        for shift in 0..<8 {
+            let pixels = Array(straight.dropFirst(4 * shift))
+            let premultiplied = Reference.premultiplied(straight: pixels)
+            let count = pixels.count / 4
+            var reference = Array(canvas.prefix(pixels.count))
+            var simd = reference
+            var fused = reference
+            premultiplied.withUnsafeBytes { s in
+                reference.withUnsafeMutableBytes {
+                    BlendKernels.overScalar(s.baseAddress!, onto: $0.baseAddress!, count: count)
+                }
+                simd.withUnsafeMutableBytes {
+                    BlendKernels.overSIMD(s.baseAddress!, onto: $0.baseAddress!, count: count)
+                }
+            }
+            pixels.withUnsafeBytes { s in
+                fused.withUnsafeMutableBytes {
+                    BlendKernels.premultiplyOver(straight: s.baseAddress!, onto: $0.baseAddress!, count: count)
+                }
+            }
+            #expect(simd == reference, "shift \(shift)")
+            #expect(fused == reference, "shift \(shift)")
+        }
+    }
 }
 
 /// `count` straight pixels in runs of four opaque, four transparent (colour bytes set) and four

@@ -312,6 +312,18 @@ struct UnfilterTests {
         #expect(decoded.steps == [5, 1, 1, 1, 4, 1, 1, 1, 1, 1, 4, 1, 1, 1, 2, 1, 1])
     }
 
+    @Test("Sub on 4-byte pixels gives the spec's running sums, mod 256, at every width up to 40 pixels")
+    func subRunningSums() throws {
+        var generator = SplitMix(seed: 0x5B)
+        for width in 1...40 {
+            let row = generator.bytes(width * 4)
+            // The spec: Raw(x) = Sub(x) + Raw(x - 4), each byte on its own, wrapping.
+            var wanted = row
+            for i in 4..<wanted.count { wanted[i] = wanted[i] &+ wanted[i - 4] }
+            #expect(try unfilter(1, row, previous: [UInt8](repeating: 0, count: row.count), distance: 4) == wanted)
+        }
+    }
+
     @Test(
         "4-byte-pixel vector kernels equal the scalar reference on random rows", arguments: [1, 2, 3, 4],
         [4, 36, 1024, 1 << 18])

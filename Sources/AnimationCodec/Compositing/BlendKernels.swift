@@ -62,15 +62,20 @@ public enum BlendKernels {
         over(source, onto: destination, count: count, premultiplyingSource: false)
     }
 
-    /// OVER on one block of four premultiplied pixels.
+    /// OVER on one block of four premultiplied pixels. As in
+    /// ``Premultiplication/premultiplyBlock(_:)``, the destination's even bytes (red, blue) and
+    /// odd bytes (green, alpha) are spread into 16-bit lanes by a mask and a shift, and each
+    /// lane is multiplied by its pixel's `255 - alpha`, spread into both halves of the pixel's
+    /// 32-bit word: no lane is widened by a generic conversion, which the compiler left as a
+    /// call.
     @inline(__always)
     static func overBlock(_ s: SIMD16<UInt8>, _ d: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        // Each pixel's alpha copied into its four lanes: (a >> 24) * 0x01010101.
-        let alphas = unsafeBitCast(
-            unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24 &* 0x0101_0101, to: SIMD16<UInt8>.self)
-        let inverse = SIMD16<UInt16>(truncatingIfNeeded: 255 &- alphas)
-        let t = SIMD16<UInt16>(truncatingIfNeeded: d) &* inverse &+ 128
-        return s &+ SIMD16<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+        let inverse = 255 &- unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24
+        let scale = unsafeBitCast(inverse | inverse &<< 16, to: SIMD8<UInt16>.self)
+        let words = unsafeBitCast(d, to: SIMD8<UInt16>.self)
+        let redBlue = Premultiplication.scaledLanes(words & 0x00FF, scale)
+        let greenAlpha = Premultiplication.scaledLanes(words &>> 8, scale)
+        return s &+ unsafeBitCast(redBlue | greenAlpha &<< 8, to: SIMD16<UInt8>.self)
     }
 
     /// Premultiplies `count` straight RGBA8 pixels and draws them OVER `destination` in one
@@ -101,10 +106,12 @@ public enum BlendKernels {
             p &+= 4
             switch AlphaBlock(lo: lo, hi: hi) {
             case .transparent:
-                continue
+                // Runs of blocks (margins, the body) are followed eight pixels at a time.
+                p = AlphaBlock.followRun(source, into: destination, from: p, count: count, opaque: false)
             case .opaque:
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
+                p = AlphaBlock.followRun(source, into: destination, from: p, count: count, opaque: true)
             case .mixed:
                 var s = source.loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
                 if premultiplyingSource { s = Premultiplication.premultiplyBlock(s) }

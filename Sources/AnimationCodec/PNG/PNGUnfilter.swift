@@ -149,13 +149,31 @@ enum PNGUnfilter {
     }
 
     private static func sub4(_ row: UnsafeMutablePointer<UInt8>, count: Int) {
-        // Safe: count is a multiple of 4 for 4-byte pixels; each step reads the pixel before.
+        // Safe: count is a multiple of 4 for 4-byte pixels; each step reads its own bytes.
+        // Four pixels a vector: their running sums by two shifted adds (the vector moved up by
+        // one pixel, then the result moved up by two), plus the block before's last pixel,
+        // broadcast. Only that add and the broadcast chain one block to the next.
         let raw = UnsafeMutableRawPointer(row)
-        var left = SIMD4<UInt8>()
+        var carried = SIMD16<UInt8>()
         var i = 0
+        while i &+ 16 <= count {
+            var sums = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            var pixels = unsafeBitCast(sums, to: SIMD4<UInt32>.self)
+            sums &+= unsafeBitCast(SIMD4<UInt32>(0, pixels[0], pixels[1], pixels[2]), to: SIMD16<UInt8>.self)
+            pixels = unsafeBitCast(sums, to: SIMD4<UInt32>.self)
+            sums &+= unsafeBitCast(SIMD4<UInt32>(0, 0, pixels[0], pixels[1]), to: SIMD16<UInt8>.self) &+ carried
+            raw.storeBytes(of: sums, toByteOffset: i, as: SIMD16<UInt8>.self)
+            let last = unsafeBitCast(sums, to: SIMD4<UInt32>.self)[3]
+            carried = unsafeBitCast(SIMD4<UInt32>(repeating: last), to: SIMD16<UInt8>.self)
+            i &+= 16
+        }
+        var left = unsafeBitCast(carried, to: SIMD4<UInt32>.self)[0]
         while i &+ 4 <= count {
-            left &+= raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
-            raw.storeBytes(of: left, toByteOffset: i, as: SIMD4<UInt8>.self)
+            let sum =
+                unsafeBitCast(left, to: SIMD4<UInt8>.self)
+                &+ raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
+            raw.storeBytes(of: sum, toByteOffset: i, as: SIMD4<UInt8>.self)
+            left = unsafeBitCast(sum, to: UInt32.self)
             i &+= 4
         }
     }

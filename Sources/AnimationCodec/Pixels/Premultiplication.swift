@@ -48,14 +48,20 @@ public enum Premultiplication {
         let alpha = unsafeBitCast(pixels, to: SIMD4<UInt32>.self) &>> 24
         let redBlueScale = unsafeBitCast(alpha | alpha &<< 16, to: SIMD8<UInt16>.self)
         let greenAlphaScale = unsafeBitCast(alpha | 0x00FF_0000, to: SIMD8<UInt16>.self)
-        @inline(__always) func scaled(_ value: SIMD8<UInt16>, _ scale: SIMD8<UInt16>) -> SIMD8<UInt16> {
-            // c * a + 128 <= 65153 and t + t >> 8 <= 65407: no lane overflows.
-            let t = value &* scale &+ 128
-            return (t &+ (t &>> 8)) &>> 8
-        }
-        let redBlue = scaled(words & 0x00FF, redBlueScale)
-        let greenAlpha = scaled(words &>> 8, greenAlphaScale)
+        let redBlue = scaledLanes(words & 0x00FF, redBlueScale)
+        let greenAlpha = scaledLanes(words &>> 8, greenAlphaScale)
         return unsafeBitCast(redBlue | greenAlpha &<< 8, to: SIMD16<UInt8>.self)
+    }
+
+    /// `round(value * scale / 255)` in every 16-bit lane, for 8-bit values and scales, exactly
+    /// as ``premultiply(_:alpha:)`` (t = value·scale + 128 is at most 65,153 and t + t >> 8 at
+    /// most 65,407: no lane overflows). Written with lane-wise operators only: a high-half
+    /// multiply by 257 would be one instruction, but SIMD types' widening conversions are
+    /// generic functions the compiler may leave as calls.
+    @inlinable @inline(__always)
+    static func scaledLanes(_ value: SIMD8<UInt16>, _ scale: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let t = value &* scale &+ 128
+        return (t &+ (t &>> 8)) &>> 8
     }
 
     /// Bytes of blocks premultiplied from a mixed block on, before the next block is classified.
@@ -82,11 +88,12 @@ public enum Premultiplication {
             case .opaque:
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
-                p = followRun(source, into: destination, from: p, count: count, opaque: true)
+                p = AlphaBlock.followRun(source, into: destination, from: p, count: count, opaque: true)
             case .transparent:
                 destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
-                p = followRun(source, into: destination, from: p, count: count, opaque: false)
+                p = AlphaBlock.followRun(
+                    source, into: destination, from: p, count: count, opaque: false, clearing: true)
             case .mixed:
                 // Mixed blocks come in runs (a soft edge, a shadow), and the block kernel is
                 // exact for any block, so the next three go through it unclassified: the test
@@ -106,34 +113,5 @@ public enum Premultiplication {
             destination.storeBytes(of: premultiplyPacked(pixel), toByteOffset: p &* 4, as: UInt32.self)
             p &+= 1
         }
-    }
-
-    /// Continues an opaque (copied) or transparent (zeroed) run from pixel `start`, eight pixels
-    /// at a time while all eight alphas are 255 (or all 0); returns where the run stopped.
-    @inlinable @inline(__always)
-    static func followRun(
-        _ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, from start: Int, count: Int,
-        opaque: Bool
-    ) -> Int {
-        let alphaMask = AlphaBlock.alphaMask
-        // Transparent pixels become zeros, whatever their colour bytes.
-        let keep: UInt64 = opaque ? ~0 : 0
-        var p = start
-        // Safe: every access is within p * 4 ..< (p + 8) * 4 <= count * 4.
-        while p &+ 8 <= count {
-            let o = p &* 4
-            let w0 = source.loadUnaligned(fromByteOffset: o, as: UInt64.self)
-            let w1 = source.loadUnaligned(fromByteOffset: o &+ 8, as: UInt64.self)
-            let w2 = source.loadUnaligned(fromByteOffset: o &+ 16, as: UInt64.self)
-            let w3 = source.loadUnaligned(fromByteOffset: o &+ 24, as: UInt64.self)
-            let stillInRun = opaque ? w0 & w1 & w2 & w3 & alphaMask == alphaMask : (w0 | w1 | w2 | w3) & alphaMask == 0
-            guard stillInRun else { break }
-            destination.storeBytes(of: w0 & keep, toByteOffset: o, as: UInt64.self)
-            destination.storeBytes(of: w1 & keep, toByteOffset: o &+ 8, as: UInt64.self)
-            destination.storeBytes(of: w2 & keep, toByteOffset: o &+ 16, as: UInt64.self)
-            destination.storeBytes(of: w3 & keep, toByteOffset: o &+ 24, as: UInt64.self)
-            p &+= 8
-        }
-        return p
     }
 }
