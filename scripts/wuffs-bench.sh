@@ -7,7 +7,9 @@
 # WUFFS_DIR is a wuffs checkout you fetch yourself; this script never downloads anything:
 #   git clone --depth 1 --branch v0.4.0-alpha.9 https://github.com/google/wuffs .build-peers/wuffs-v0.4
 # It needs WUFFS_DIR/release/c/wuffs-v0.4.c (the single-file C release), gcc, python3, and our
-# release build (.build/release/stickers: make release-build).
+# release build (.build/release/stickers: make release-build; STICKERS=PATH times another, such
+# as the build for this CPU that make release-build TARGET_CPU=native writes to
+# .build-cpu-native/release/stickers, on the footing of the harness's -march=native).
 #
 # scripts/wuffs_harness.c is built with gcc -O3 -march=native into .build-peers/wuffs/
 # (git-ignored), and rebuilt only when it, the wuffs file or the flags change. Folders are searched
@@ -34,14 +36,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 clone="git clone --depth 1 --branch v0.4.0-alpha.9 https://github.com/google/wuffs .build-peers/wuffs-v0.4"
 fail() { echo "wuffs-bench: $*" >&2; exit 1; }
 
-[ $# -ge 1 ] || { sed -n '5,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ -f "$1/release/c/wuffs-v0.4.c" ] ||
   fail "$1/release/c/wuffs-v0.4.c not found. WUFFS_DIR must be a wuffs 0.4 checkout, e.g.: $clone"
 wuffs_dir=$(cd "$1" && pwd); shift
 wuffs_c="$wuffs_dir/release/c/wuffs-v0.4.c"
 command -v gcc >/dev/null || fail "gcc not found; install it (Debian: apt-get install gcc)."
 command -v python3 >/dev/null || fail "python3 not found (it reads stickers bench --json)."
-stickers="$root/.build/release/stickers"
+stickers="${STICKERS:-$root/.build/release/stickers}"
 [ -x "$stickers" ] || fail "$stickers not found; build it first: make release-build"
 
 # The harness, rebuilt when the harness, the wuffs file or the flags change.
@@ -76,7 +78,7 @@ done
 
 version=$(sed -n 's/^#define WUFFS_VERSION_STRING "\(.*\)"$/\1/p' "$wuffs_c")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-echo "wuffs $version (gcc $(gcc -dumpfullversion) ${flags[*]:0:2}) against stickers $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'), one thread each, on ${cpu:-an unnamed CPU} ($(nproc) cores)."
+echo "wuffs $version (gcc $(gcc -dumpfullversion) ${flags[*]:0:2}) against stickers $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?') ($stickers), one thread each, on ${cpu:-an unnamed CPU} ($(nproc) cores)."
 echo
 echo "| file | frames | wuffs straight MP/s | wuffs premultiplied MP/s | ours MP/s | ours / straight | ours / premultiplied | largest difference |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
