@@ -50,14 +50,14 @@ struct PremultiplicationTests {
         #expect(row == Reference.premultiplied(straight: straight))
     }
 
-    /// Long opaque and transparent runs are followed eight pixels at a time; runs of every
-    /// length from 1 to 40 in every order, at every alignment, end where the per-pixel kernel
-    /// says.
+    /// Long opaque and transparent runs are followed eight pixels at a time, and mixed runs
+    /// taken 4 or 16 blocks at a time; runs of every length from 1 to 40 (and 63-65, 100) in
+    /// every order, at every alignment, end where the per-pixel kernel says.
     @Test("the row premultiply follows runs of any length and alignment exactly")
     func rowRuns() {
         var generator = SplitMix(seed: 77)
         var straight: [UInt8] = []
-        for length in 1...40 {
+        for length in Array(1...40) + [63, 64, 65, 100] {
             for kind in 0..<3 {
                 for _ in 0..<length {
                     let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)

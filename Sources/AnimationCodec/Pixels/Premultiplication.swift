@@ -67,6 +67,9 @@ public enum Premultiplication {
     /// Bytes of blocks premultiplied from a mixed block on, before the next block is classified.
     @usableFromInline static let mixedRunBytes = 64
 
+    /// Bytes of a mixed run that follows another (a partly transparent body, not an edge).
+    @usableFromInline static let longMixedRunBytes = 256
+
     /// Premultiplies `count` straight RGBA8 pixels from `source` into `destination`, four at
     /// a time: a block whose alphas are all 255 is copied, one whose alphas are all 0 is
     /// zeroed (whatever its colour bytes), and a mixed block is multiplied with the three
@@ -78,6 +81,8 @@ public enum Premultiplication {
     {
         var p = 0
         let blocksEnd = (count &* 4) & ~15
+        // How far the next mixed run goes: longer while runs follow each other.
+        var mixedRun = mixedRunBytes
         // Safe: every access is within p * 4 ..< count * 4.
         while p &+ 4 <= count {
             let o = p &* 4
@@ -89,16 +94,20 @@ public enum Premultiplication {
                 destination.storeBytes(of: lo, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: hi, toByteOffset: o &+ 8, as: UInt64.self)
                 p = AlphaBlock.followRun(source, into: destination, from: p, count: count, opaque: true)
+                mixedRun = mixedRunBytes
             case .transparent:
                 destination.storeBytes(of: 0, toByteOffset: o, as: UInt64.self)
                 destination.storeBytes(of: 0, toByteOffset: o &+ 8, as: UInt64.self)
                 p = AlphaBlock.followRun(
                     source, into: destination, from: p, count: count, opaque: false, clearing: true)
+                mixedRun = mixedRunBytes
             case .mixed:
                 // Mixed blocks come in runs (a soft edge, a shadow), and the block kernel is
-                // exact for any block, so the next three go through it unclassified: the test
-                // costs about half a block's arithmetic.
-                let end = min(o &+ mixedRunBytes, blocksEnd)
+                // exact for any block, so the next three go through it unclassified (the test
+                // costs about half a block's arithmetic), the next fifteen where this run
+                // follows another (a partly transparent body).
+                let end = min(o &+ mixedRun, blocksEnd)
+                mixedRun = longMixedRunBytes
                 var b = o
                 repeat {
                     let block = premultiplyBlock(source.loadUnaligned(fromByteOffset: b, as: SIMD16<UInt8>.self))
