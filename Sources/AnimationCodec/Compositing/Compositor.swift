@@ -104,11 +104,19 @@ struct Compositor {
     ) -> Result {
         let clip = info.rect.clipped(toWidth: width, height: height)
         var blend = info.blend
+        var replaced = FrameRect(x: 0, y: 0, width: 0, height: 0)
         if mayReplaceClearedRect, replacesClearedRect(info) {
             pendingDispose = nil
             blend = .source
+        } else if mayReplaceClearedRect, blend == .over, info.dispose != .previous,
+            let (op, cleared) = pendingDispose, op == .background
+        {
+            // Where the frame overlaps the rectangle the dispose clears, drawing it with
+            // SOURCE gives what OVER on the cleared pixels would: that part is not cleared.
+            // (A frame that disposes to PREVIOUS saves what it covers, cleared, first.)
+            replaced = cleared.intersection(clip)
         }
-        disposePrevious()
+        disposePrevious(except: replaced)
         if info.dispose == .previous { save(clip) }
         pendingDispose = (info.dispose, clip)
         let (width, height) = (self.width, self.height)
@@ -116,11 +124,13 @@ struct Compositor {
             body(
                 .canvas(
                     bytes.baseAddress!.assumingMemoryBound(to: UInt32.self), width: width, height: height,
-                    rect: info.rect, blend: blend, rowBuffer: rowBuffer))
+                    rect: info.rect, blend: blend, rowBuffer: rowBuffer, replacing: replaced))
         }
     }
 
-    private mutating func disposePrevious() {
+    /// Applies the pending dispose op, but for a BACKGROUND clear leaves the pixels of `kept`
+    /// (part of the cleared rectangle) to the frame drawn next, which replaces them.
+    private mutating func disposePrevious(except kept: FrameRect) {
         guard let (op, rect) = pendingDispose, !rect.isEmpty else { return }
         let width = self.width
         let rowBytes = rect.width * 4
@@ -129,9 +139,18 @@ struct Compositor {
             return
         case .background:
             canvas.withUnsafeMutableBytes { target in
-                for row in 0..<rect.height {
-                    (target.baseAddress! + ((rect.y + row) * width + rect.x) * 4).initializeMemory(
-                        as: UInt8.self, repeating: 0, count: rowBytes)
+                func clear(row y: Int, from left: Int, to right: Int) {
+                    guard left < right else { return }
+                    (target.baseAddress! + (y * width + left) * 4).initializeMemory(
+                        as: UInt8.self, repeating: 0, count: (right - left) * 4)
+                }
+                for y in rect.y..<(rect.y + rect.height) {
+                    if kept.isEmpty || y < kept.y || y >= kept.y + kept.height {
+                        clear(row: y, from: rect.x, to: rect.x + rect.width)
+                    } else {
+                        clear(row: y, from: rect.x, to: kept.x)
+                        clear(row: y, from: kept.x + kept.width, to: rect.x + rect.width)
+                    }
                 }
             }
         case .previous:

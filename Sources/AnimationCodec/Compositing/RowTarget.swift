@@ -13,6 +13,11 @@ struct RowTarget {
     private let rowBuffer: UnsafeMutablePointer<UInt32>?
     /// Whether this target writes into a layer buffer rather than a canvas.
     let isLayer: Bool
+    /// Canvas pixels an OVER frame replaces (SOURCE) instead of blending: part of a rectangle
+    /// the dispose before it would have cleared, and did not (``Compositor``). Left, top,
+    /// right and bottom edges (the last two exclusive), all 0 if none: 16 bytes, where a
+    /// ``FrameRect`` took 32 and made the target large enough that copying it became a call.
+    private var replaced = SIMD4<Int32>()
 
     /// A full `rect.width * rect.height` layer.
     static func layer(_ pixels: UnsafeMutablePointer<UInt32>, rect: FrameRect) -> RowTarget {
@@ -23,9 +28,12 @@ struct RowTarget {
     }
 
     /// The canvas, for a frame with `rect` and `blend`; `rowBuffer` holds `rect.width` pixels.
+    /// An OVER frame replaces the canvas's pixels in `replaced` (canvas coordinates), which
+    /// hold nothing to blend with: part of a cleared rectangle, left uncleared.
     static func canvas(
         _ canvas: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rect: FrameRect, blend: BlendOp,
-        rowBuffer: UnsafeMutablePointer<UInt32>
+        rowBuffer: UnsafeMutablePointer<UInt32>,
+        replacing replaced: FrameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
     ) -> RowTarget {
         let clip = rect.clipped(toWidth: width, height: height)
         if blend == .source && clip == rect {
@@ -33,8 +41,22 @@ struct RowTarget {
                 base: canvas + rect.y * width + rect.x, stride: width, rect: rect, clip: clip,
                 blend: .source, rowBuffer: nil, isLayer: false)
         }
-        return RowTarget(
+        var target = RowTarget(
             base: canvas, stride: width, rect: rect, clip: clip, blend: blend, rowBuffer: rowBuffer, isLayer: false)
+        let kept = replaced.intersection(clip)
+        if blend == .over, !kept.isEmpty {
+            // Canvas coordinates fit in 32 bits: dimensions are limited far below that.
+            target.replaced = SIMD4(
+                Int32(kept.x), Int32(kept.y), Int32(kept.x + kept.width), Int32(kept.y + kept.height))
+        }
+        return target
+    }
+
+    /// The canvas columns of row `canvasY` that the frame replaces rather than blends, if any.
+    @inline(__always)
+    private func replacedColumns(canvasY: Int) -> Range<Int>? {
+        guard canvasY >= Int(replaced[1]), canvasY < Int(replaced[3]) else { return nil }
+        return Int(replaced[0])..<Int(replaced[2])
     }
 
     /// Whether rows can be written at any pixel step (interlaced PNG passes need that).
@@ -57,8 +79,28 @@ struct RowTarget {
         let to = base + (canvasY &* stride &+ clip.x)
         switch blend {
         case .source: to.update(from: from, count: clip.width)
-        case .over: BlendKernels.overSIMD(from, onto: to, count: clip.width)
+        case .over:
+            guard let columns = replacedColumns(canvasY: canvasY) else {
+                BlendKernels.overSIMD(from, onto: to, count: clip.width)
+                return
+            }
+            Self.overAround(columns, from: from, onto: to, clip: clip.x..<(clip.x &+ clip.width))
         }
+    }
+
+    /// A row of premultiplied pixels drawn OVER the canvas row `to` (its columns `clip`),
+    /// but copied within the replaced `columns`. Out of line: the rows that need it are few,
+    /// and inlined into every row's path it cost the others a few percent.
+    @inline(never)
+    private static func overAround(
+        _ columns: Range<Int>, from: UnsafeMutablePointer<UInt32>, onto to: UnsafeMutablePointer<UInt32>,
+        clip: Range<Int>
+    ) {
+        let (left, middle) = (columns.lowerBound &- clip.lowerBound, columns.count)
+        let right = clip.count &- left &- middle
+        BlendKernels.overSIMD(from, onto: to, count: left)
+        (to + left).update(from: from + left, count: middle)
+        BlendKernels.overSIMD(from + (left &+ middle), onto: to + (left &+ middle), count: right)
     }
 
     /// Writes a whole decoded layer (`width` x `height` packed pixels) through this target.
@@ -74,8 +116,16 @@ struct RowTarget {
     /// reach. Rows drawn through the row buffer leave unreached pixels to the canvas, so
     /// nothing is cleared there.
     func clear(row y: Int, from x: Int) {
-        guard rowBuffer == nil, x < rect.width else { return }
-        (base + (y &* stride &+ x)).update(repeating: 0, count: rect.width &- x)
+        guard x < rect.width else { return }
+        guard rowBuffer != nil else {
+            (base + (y &* stride &+ x)).update(repeating: 0, count: rect.width &- x)
+            return
+        }
+        // On the canvas, only the replaced columns hold what was there before the dispose.
+        guard let columns = replacedColumns(canvasY: rect.y &+ y) else { return }
+        let start = max(columns.lowerBound, rect.x &+ x)
+        guard start < columns.upperBound else { return }
+        (base + ((rect.y &+ y) &* stride &+ start)).update(repeating: 0, count: columns.upperBound &- start)
     }
 
     /// Whether ``overStraight(row:_:)`` applies: an OVER frame inside the canvas.
@@ -85,8 +135,29 @@ struct RowTarget {
     /// when ``blendsStraightRowsInPlace``).
     @inline(__always)
     func overStraight(row y: Int, _ straight: UnsafePointer<UInt8>) {
+        let canvasY = rect.y &+ y
+        let out = base + (canvasY &* stride &+ rect.x)
+        guard let columns = replacedColumns(canvasY: canvasY) else {
+            BlendKernels.premultiplyOver(straight: straight, onto: out, count: rect.width)
+            return
+        }
+        Self.premultiplyOverAround(columns, straight: straight, onto: out, frameX: rect.x, count: rect.width)
+    }
+
+    /// `count` straight pixels premultiplied and drawn OVER the canvas row `out` (from canvas
+    /// column `frameX`), but premultiplied into the replaced `columns`; out of line, as
+    /// ``overAround(_:from:onto:clip:)``.
+    @inline(never)
+    private static func premultiplyOverAround(
+        _ columns: Range<Int>, straight: UnsafePointer<UInt8>, onto out: UnsafeMutablePointer<UInt32>, frameX: Int,
+        count: Int
+    ) {
+        let (left, middle) = (columns.lowerBound &- frameX, columns.count)
+        let right = count &- left &- middle
+        BlendKernels.premultiplyOver(straight: straight, onto: out, count: left)
+        Premultiplication.premultiplyRow(straight + left &* 4, into: out + left, count: middle)
         BlendKernels.premultiplyOver(
-            straight: straight, onto: base + ((rect.y &+ y) &* stride &+ rect.x), count: rect.width)
+            straight: straight + (left &+ middle) &* 4, onto: out + (left &+ middle), count: right)
     }
 
     /// Draws `count` GIF palette indexes of row `y` through `table` (256 premultiplied
@@ -118,6 +189,27 @@ struct RowTarget {
             Self.lookUp(indexes + first, count: last &- first, table: table, into: out + first, run: run)
             return
         }
+        guard let columns = replacedColumns(canvasY: canvasY) else {
+            Self.drawOver(indexes, from: first, to: last, table: table, onto: out, run: run)
+            return
+        }
+        // Drawn OVER left and right of the replaced columns, every entry stored within them
+        // (the replaced columns lie inside the clip; a row that stops short stops at `last`).
+        let middleStart = min(columns.lowerBound &- rect.x, last)
+        let middleEnd = min(columns.upperBound &- rect.x, last)
+        Self.drawOver(indexes, from: first, to: middleStart, table: table, onto: out, run: run)
+        Self.lookUp(
+            indexes + middleStart, count: middleEnd &- middleStart, table: table, into: out + middleStart, run: run)
+        Self.drawOver(indexes, from: middleEnd, to: last, table: table, onto: out, run: run)
+    }
+
+    /// Draws indexes `first..<last` of a row OVER the canvas row `out` (both counted from the
+    /// frame's column 0): a transparent entry (0) leaves the pixel as it is.
+    @inline(__always)
+    private static func drawOver(
+        _ indexes: UnsafePointer<UInt8>, from first: Int, to last: Int, table: UnsafePointer<UInt32>,
+        onto out: UnsafeMutablePointer<UInt32>, run: TransparentRun
+    ) {
         // A select, not a branch: transparent and opaque pixels interleave unpredictably at
         // a sticker's edges, and the row is in cache either way. Written on 4-pixel vectors,
         // since the scalar form compiles back into a branch; only a whole run of eight
@@ -129,7 +221,7 @@ struct RowTarget {
             if run.covers(word) { x &+= 8; continue }  // eight transparent pixels: nothing to draw
             for half in 0..<2 {
                 let at = x &+ half &* 4
-                let values = Self.gather(UInt32(truncatingIfNeeded: word &>> UInt64(half &* 32)), table)
+                let values = gather(UInt32(truncatingIfNeeded: word &>> UInt64(half &* 32)), table)
                 let under = raw.loadUnaligned(fromByteOffset: at &* 4, as: SIMD4<UInt32>.self)
                 raw.storeBytes(
                     of: under.replacing(with: values, where: values .!= 0), toByteOffset: at &* 4,

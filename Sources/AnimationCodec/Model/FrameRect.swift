@@ -33,6 +33,15 @@ public struct FrameRect: Sendable, Hashable, CustomStringConvertible {
     /// Whether the rectangle covers no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// The pixels in both rectangles (empty, with no particular origin, when none are).
+    func intersection(_ other: FrameRect) -> FrameRect {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(x + width, other.x + other.width)
+        let bottom = min(y + height, other.y + other.height)
+        return FrameRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+    }
+
     /// The smallest rectangle holding both (an empty one counts for nothing).
     public func union(_ other: FrameRect) -> FrameRect {
         if isEmpty { return other }

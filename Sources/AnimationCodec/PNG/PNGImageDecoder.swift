@@ -154,6 +154,8 @@ struct PNGImageDecoder: Sendable {
         let distance = header.filterDistance
         let zeroRow = scratch.zeroRow(header.rowBytes(width: width))
         let data = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // Chosen once, not a row at a time: the target is a large value.
+        let rowTarget = stages == .unfilterOnly ? nil : target
         var offset = 0
         for pass in passes(width: width, height: height) {
             let rowBytes = header.rowBytes(width: pass.width)
@@ -172,9 +174,7 @@ struct PNGImageDecoder: Sendable {
                 let convertStart = phases == nil ? 0 : Stopwatch.now()
                 for _ in 0..<rows {
                     let current = data + offset + 1
-                    convert(
-                        current, row: pass.y + row * pass.dy, pass: pass, target: stages == .unfilterOnly ? nil : target
-                    )
+                    convert(current, row: pass.y + row * pass.dy, pass: pass, target: rowTarget)
                     previous = UnsafePointer(current)
                     offset += 1 + rowBytes
                     row += 1

@@ -13,7 +13,7 @@ struct GIFBuilder {
     func file(indexes: [UInt8], minimumCodeSize: Int) -> [UInt8] {
         screen()
             + imageBlock(
-                interlaced: false, minimumCodeSize: minimumCodeSize,
+                rect: (0, 0, width, height), interlaced: false, minimumCodeSize: minimumCodeSize,
                 coded: TestLZWEncoder(minimumCodeSize: min(minimumCodeSize, 11)).encode(indexes)) + [0x3B]
     }
 
@@ -31,10 +31,13 @@ struct GIFBuilder {
         return bytes
     }
 
-    /// A full-screen image descriptor (no local table), the code size byte and `coded` in
-    /// sub-blocks of at most 255 bytes, then the block terminator.
-    private func imageBlock(interlaced: Bool, minimumCodeSize: Int, coded data: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0x2C] + Self.le16(0) + Self.le16(0) + Self.le16(width) + Self.le16(height)
+    /// An image descriptor for `rect` (x, y, width, height; no local table), the code size
+    /// byte and `coded` in sub-blocks of at most 255 bytes, then the block terminator.
+    private func imageBlock(
+        rect: (x: Int, y: Int, width: Int, height: Int), interlaced: Bool, minimumCodeSize: Int, coded data: [UInt8]
+    ) -> [UInt8] {
+        var bytes: [UInt8] =
+            [0x2C] + Self.le16(rect.x) + Self.le16(rect.y) + Self.le16(rect.width) + Self.le16(rect.height)
         bytes += [interlaced ? 0x40 : 0, UInt8(minimumCodeSize)]
         var offset = 0
         while offset < data.count {
@@ -46,9 +49,9 @@ struct GIFBuilder {
         return bytes + [0]
     }
 
-    /// One full-screen image of an animation.
+    /// One image of an animation: full-screen, or at `rect`.
     struct Image {
-        /// Palette indexes in display order (row-major), width x height of them.
+        /// Palette indexes in display order (row-major), as many as the image's pixels.
         var indexes: [UInt8]
         /// How many pixels the stream codes, in stored order (pass by pass when interlaced);
         /// fewer than all makes a stream that ends early (its end code comes first).
@@ -59,12 +62,15 @@ struct GIFBuilder {
         var interlaced = false
         /// The code size byte stored; an invalid one (over 11) makes the frame undecodable.
         var minimumCodeSize = 2
+        /// Where the image lies on the screen (x, y, width, height); nil: the whole screen.
+        var rect: (x: Int, y: Int, width: Int, height: Int)? = nil
     }
 
-    /// An animation of full-screen `images`, each with a graphic control extension (10 ms).
+    /// An animation of `images`, each with a graphic control extension (10 ms).
     func animation(_ images: [Image]) -> [UInt8] {
         var bytes = screen()
         for image in images {
+            let rect = image.rect ?? (0, 0, width, height)
             bytes += [
                 0x21, 0xF9, 4, image.disposal << 2 | (image.transparentIndex == nil ? 0 : 1), 1, 0,
                 image.transparentIndex ?? 0, 0
@@ -74,14 +80,15 @@ struct GIFBuilder {
             if image.interlaced {
                 stored = []
                 for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
-                    for y in stride(from: start, to: height, by: step) {
-                        stored += image.indexes[(y * width)..<((y + 1) * width)]
+                    for y in stride(from: start, to: rect.height, by: step) {
+                        stored += image.indexes[(y * rect.width)..<((y + 1) * rect.width)]
                     }
                 }
             }
             stored = Array(stored.prefix(image.keptPixels ?? stored.count))
             let coded = TestLZWEncoder(minimumCodeSize: min(max(image.minimumCodeSize, 2), 11)).encode(stored)
-            bytes += imageBlock(interlaced: image.interlaced, minimumCodeSize: image.minimumCodeSize, coded: coded)
+            bytes += imageBlock(
+                rect: rect, interlaced: image.interlaced, minimumCodeSize: image.minimumCodeSize, coded: coded)
         }
         return bytes + [0x3B]
     }
