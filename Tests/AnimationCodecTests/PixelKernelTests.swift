@@ -56,18 +56,7 @@ struct PremultiplicationTests {
     @Test("the row premultiply follows runs of any length and alignment exactly")
     func rowRuns() {
         var generator = SplitMix(seed: 77)
-        var straight: [UInt8] = []
-        for length in Array(1...40) + [63, 64, 65, 100] {
-            for kind in 0..<3 {
-                for _ in 0..<length {
-                    let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)
-                    straight += [
-                        UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                        UInt8(truncatingIfNeeded: generator.next()), alpha
-                    ]
-                }
-            }
-        }
+        let straight = alphaRuns(lengths: Array(1...40) + [63, 64, 65, 100], &generator)
         for shift in 0..<8 {
             let pixels = Array(straight.dropFirst(4 * shift))
             let count = pixels.count / 4
@@ -238,18 +227,7 @@ struct BlendKernelTests {
     @Test("SIMD and fused OVER follow runs of any length and alignment exactly")
     func overRuns() {
         var generator = SplitMix(seed: 78)
-        var straight: [UInt8] = []
-        for length in 1...40 {
-            for kind in 0..<3 {
-                for _ in 0..<length {
-                    let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)
-                    straight += [
-                        UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                        UInt8(truncatingIfNeeded: generator.next()), alpha
-                    ]
-                }
-            }
-        }
+        let straight = alphaRuns(lengths: Array(1...40), &generator)
         let canvas = generator.bytes(straight.count)
         for shift in 0..<8 {
             let pixels = Array(straight.dropFirst(4 * shift))
@@ -275,6 +253,24 @@ struct BlendKernelTests {
             #expect(fused == reference, "shift \(shift)")
         }
     }
+}
+
+/// Straight pixels in runs of each length in `lengths`: opaque, then transparent, then of
+/// random alphas between, every colour byte random.
+private func alphaRuns(lengths: [Int], _ generator: inout SplitMix) -> [UInt8] {
+    var straight: [UInt8] = []
+    for length in lengths {
+        for kind in 0..<3 {
+            for _ in 0..<length {
+                let alpha: UInt8 = kind == 0 ? 255 : kind == 1 ? 0 : UInt8(1 + generator.next() % 254)
+                straight += [
+                    UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                    UInt8(truncatingIfNeeded: generator.next()), alpha
+                ]
+            }
+        }
+    }
+    return straight
 }
 
 /// `count` straight pixels in runs of four opaque, four transparent (colour bytes set) and four
