@@ -42,6 +42,7 @@ struct PartlyClearedRectangleTests {
         }
     }
 
+    /// A decoded frame's pixels, to compare with a canvas worked out here.
     static func canvas(of frame: Frame) -> Canvas {
         var canvas = Canvas()
         for y in 0..<height {

@@ -113,8 +113,9 @@ struct RowTarget {
 
     /// Clears row `y` of the frame from column `x` on, where rows are written in place (a
     /// layer, or a SOURCE frame inside the canvas): what a decoder that stops short did not
-    /// reach. Rows drawn through the row buffer leave unreached pixels to the canvas, so
-    /// nothing is cleared there.
+    /// reach. Rows drawn through the row buffer leave unreached pixels to the canvas, which
+    /// shows what is under the frame, except in the replaced columns, which were not cleared
+    /// for it: those are cleared here.
     func clear(row y: Int, from x: Int) {
         guard x < rect.width else { return }
         guard rowBuffer != nil else {

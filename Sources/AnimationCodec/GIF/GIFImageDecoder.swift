@@ -91,8 +91,8 @@ enum GIFImageDecoder {
     /// The drawing stage: the first `written` indexes, row by row in display order, through
     /// the frame's premultiplied palette onto `target`. Pixels never reached are left as they
     /// were on a canvas drawn through the row buffer (OVER), and cleared where rows are written
-    /// in place (a layer, or a frame replacing a cleared rectangle): either way they show
-    /// what is under the frame.
+    /// in place (a layer, or a frame replacing a cleared rectangle, wholly or in part): either
+    /// way they show what is under the frame.
     static func draw(_ image: GIFFile.StoredImage, indexes: UnsafePointer<UInt8>, written: Int, onto target: RowTarget)
     {
         let width = image.info.rect.width
