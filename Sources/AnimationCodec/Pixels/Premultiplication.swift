@@ -73,9 +73,10 @@ public enum Premultiplication {
     /// Premultiplies `count` straight RGBA8 pixels from `source` into `destination`, four at
     /// a time: a block whose alphas are all 255 is copied, one whose alphas are all 0 is
     /// zeroed (whatever its colour bytes), and a mixed block is multiplied with the three
-    /// after it. Sticker rows are mostly such blocks, in long runs (the transparent margins,
-    /// the opaque body), so a run is then followed eight pixels at a time. The regions may be the same but must not
-    /// partly overlap.
+    /// after it (the fifteen after it when it follows such a run). Sticker rows are mostly
+    /// such blocks, in long runs (the transparent margins, the opaque body), so a run is then
+    /// followed eight pixels at a time. The regions may be the same but must not partly
+    /// overlap.
     @inlinable
     public static func premultiplyRow(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int)
     {
