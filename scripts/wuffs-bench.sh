@@ -20,7 +20,9 @@
 #          median of its turns);
 #   wuffs  the harness, twice: every frame decoded and composited into an RGBA8 canvas, straight
 #          (RGBA_NONPREMUL) and premultiplied (RGBA_PREMUL, what ours produces), each the median
-#          of 5 runs of at least 0.05 s.
+#          of 5 runs of at least 0.05 s. wuffs verifies PNG chunk CRCs and zlib Adler-32
+#          checksums (its defaults), ours chunk CRCs only; WUFFS_IGNORE_CHECKSUM=1 runs wuffs
+#          with its checksums off (QUIRK_IGNORE_CHECKSUM: CRCs too, less checking than ours).
 # The table gives each decoder's median MP/s over the rounds, and each ratio as the median of
 # the rounds' own ratios with their lowest and highest in brackets.
 # Both count MP/s as frames x W x H per second. "frames" is each decoder's count of displayed
@@ -44,6 +46,8 @@ wuffs_c="$wuffs_dir/release/c/wuffs-v0.4.c"
 command -v gcc >/dev/null || fail "gcc not found; install it (Debian: apt-get install gcc)."
 command -v python3 >/dev/null || fail "python3 not found (it reads stickers bench --json)."
 stickers="${STICKERS:-$root/.build/release/stickers}"
+checksums=()
+[ "${WUFFS_IGNORE_CHECKSUM:-0}" = 1 ] && checksums=(--ignore-checksum)
 [ -x "$stickers" ] || fail "$stickers not found; build it first: make release-build"
 
 # The harness, rebuilt when the harness, the wuffs file or the flags change.
@@ -98,7 +102,7 @@ for file in "${files[@]}"; do
   find "$out/frames" -name 'frame-*.rgba' | LC_ALL=C sort | xargs cat >"$out/ours.rgba"
   # COMPARE frames_compared max_difference differing_bytes, then
   # RESULT wuffs file frames W H ms_per_file MP/s crc32
-  if ! result=$("$harness" "$file" 0 --premultiplied --compare "$out/ours.rgba" 2>&1); then
+  if ! result=$("$harness" "$file" 0 --premultiplied "${checksums[@]}" --compare "$out/ours.rgba" 2>&1); then
     row_error "$name" "wuffs: $result"; continue
   fi
   if ! grep -q '^RESULT' <<< "$result"; then
@@ -121,7 +125,7 @@ print(entry["result"]["frames"], entry["megapixelsPerSecond"])' "$out/ours.json"
     fi
     read -r our_frames mps <<< "$ours"; ours_mps+=("$mps")
     for kind in straight premultiplied; do
-      args=("$file" 0.25)
+      args=("$file" 0.25 "${checksums[@]}")
       [ "$kind" = premultiplied ] && args+=(--premultiplied)
       if ! result=$("$harness" "${args[@]}" 2>&1); then
         row_error "$name" "wuffs $kind: $result"; continue 3

@@ -23,7 +23,9 @@
  * says). No file is decoded as a still only.
  *
  * Settings: wuffs' defaults (no quirks), so PNG chunk CRCs and zlib Adler-32 checksums are
- * verified. Decoders are initialized with WUFFS_INITIALIZE__LEAVE_INTERNAL_BUFFERS_UNINITIALIZED,
+ * verified (stickers verifies chunk CRCs, not Adler-32: a wrong Adler-32 after complete image
+ * data changes nothing shown, and Chromium shows such files). --ignore-checksum sets wuffs'
+ * QUIRK_IGNORE_CHECKSUM instead, which skips both, so wuffs then does less checking than ours. Decoders are initialized with WUFFS_INITIALIZE__LEAVE_INTERNAL_BUFFERS_UNINITIALIZED,
  * as wuffs' own benchmarks do (test/c/std/png.c). The decoder, canvas, saved rectangle and
  * work buffer are allocated in the untimed verification pass and reused by every timed decode.
  *
@@ -31,7 +33,8 @@
  * Blending rounds as wuffs does (16-bit intermediates), so a file that blends partly
  * transparent pixels over others can give a different CRC from another decoder's.
  *
- * usage:  wuffs_harness FILE [min_seconds] [--premultiplied] [--dump OUT.rgba] [--compare IN.rgba]
+ * usage:  wuffs_harness FILE [min_seconds] [--premultiplied] [--ignore-checksum] [--dump OUT.rgba]
+ *                       [--compare IN.rgba]
  * prints: RESULT wuffs file frames W H ms_per_file_median MPps crc32  (median of 5 runs,
  *         each run loops the whole-file decode until min_seconds/5 elapsed; default 1 s)
  *         --compare reads every frame of another decoder (W*H*4 bytes each, in order, as
@@ -80,7 +83,7 @@ static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
 
 /* ---- output sink: every composited frame is passed here ---- */
 static wuffs_crc32__ieee_hasher g_hasher; static uint32_t g_crc; static int g_verify;
-static FILE *g_dump; static long g_frames; static uint32_t g_W, g_H; static int g_premultiplied;
+static FILE *g_dump; static long g_frames; static uint32_t g_W, g_H; static int g_premultiplied; static int g_ignore_checksum;
 /* --compare: the other decoder's frames, and how far ours differ from them. */
 static buf_t g_other; static int g_other_short; static unsigned g_max_diff; static size_t g_diff_bytes;
 static void emit(const uint8_t *canvas) {
@@ -145,6 +148,10 @@ static const char *decode_file(const buf_t *f, int is_gif) {
     dec = wuffs_png__decoder__upcast_as__wuffs_base__image_decoder(&g_dec.png);
   }
   if (st.repr) return wuffs_base__status__message(&st);
+  if (g_ignore_checksum) {
+    st = wuffs_base__image_decoder__set_quirk(dec, WUFFS_BASE__QUIRK_IGNORE_CHECKSUM, 1);
+    if (st.repr) return wuffs_base__status__message(&st);
+  }
 
   /* The whole file is in memory: the reader is closed, so no call ever asks for more. */
   wuffs_base__io_buffer src = wuffs_base__ptr_u8__reader(f->p, f->n, true);
@@ -188,7 +195,7 @@ static const char *decode_file(const buf_t *f, int is_gif) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s FILE [min_seconds] [--premultiplied] [--dump OUT.rgba] [--compare IN.rgba]\n", argv[0]);
+    fprintf(stderr, "usage: %s FILE [min_seconds] [--premultiplied] [--ignore-checksum] [--dump OUT.rgba] [--compare IN.rgba]\n", argv[0]);
     return 2;
   }
   const char *path = argv[1]; double minsec = 1.0; const char *dump = NULL, *compare = NULL;
@@ -196,6 +203,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
     else if (!strcmp(argv[i], "--compare") && i + 1 < argc) compare = argv[++i];
     else if (!strcmp(argv[i], "--premultiplied")) g_premultiplied = 1;
+    else if (!strcmp(argv[i], "--ignore-checksum")) g_ignore_checksum = 1;
     else minsec = atof(argv[i]);
   }
   buf_t f;

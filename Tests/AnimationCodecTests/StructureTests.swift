@@ -208,4 +208,67 @@ struct StructureTests {
             try AnimationDecoder(bytes: short.bytes).frame(at: 0)
         }
     }
+
+    /// A PNG of `rgba` whose zlib stream is `edit`ed first (its last four bytes are the
+    /// Adler-32).
+    static func pngWithStream(_ edit: (inout [UInt8]) -> Void, rgba: [UInt8] = [9, 8, 7, 255]) -> [UInt8] {
+        var stream = TestPNG.zlibStored(TestPNG.solidRows(width: 2, height: 2, rgba: rgba))
+        edit(&stream)
+        var png = TestPNG()
+        png.header(width: 2, height: 2)
+        png.chunk("IDAT", stream)
+        png.chunk("IEND", [])
+        return png.bytes
+    }
+
+    @Test("a wrong or missing Adler-32 after complete image data changes nothing, as in Chromium")
+    func adlerIgnored() throws {
+        // Chromium 156 draws such a file with its pixels (checked by hand: a 4x4 PNG with its
+        // Adler-32 flipped, drawn to a canvas and read back); libpng's PNG_IGNORE_ADLER32 and
+        // Chromium's decoders skip the check.
+        let expected = PremultipliedRGBA(r: 9, g: 8, b: 7, a: 255)
+        let flipped = Self.pngWithStream { $0[$0.count - 1] ^= 0xFF }
+        let missing = Self.pngWithStream { $0.removeLast(4) }
+        for bytes in [flipped, missing] {
+            let frame = try AnimationDecoder(bytes: bytes).frame(at: 0)
+            #expect(frame.warnings.isEmpty)
+            #expect((0..<2).allSatisfy { y in (0..<2).allSatisfy { x in frame.pixel(x: x, y: y) == expected } })
+        }
+        // The same for an APNG frame's fdAT stream.
+        var apng = TestPNG()
+        apng.header(width: 2, height: 2)
+        apng.chunk("acTL", TestPNG.be32(2) + TestPNG.be32(0))
+        apng.chunk("fcTL", TestPNG.frameControl(sequence: 0, width: 2, height: 2))
+        apng.chunk("IDAT", TestPNG.zlibStored(TestPNG.solidRows(width: 2, height: 2, rgba: [0, 255, 0, 255])))
+        apng.chunk("fcTL", TestPNG.frameControl(sequence: 1, width: 2, height: 2))
+        var stream = TestPNG.zlibStored(TestPNG.solidRows(width: 2, height: 2, rgba: [0, 0, 255, 255]))
+        stream[stream.count - 2] ^= 0x55
+        apng.chunk("fdAT", TestPNG.be32(2) + stream)
+        apng.chunk("IEND", [])
+        let frames = try AnimationDecoder(bytes: apng.bytes).decodeAllFrames()
+        #expect(
+            frames.map { $0.pixel(x: 1, y: 1) } == [
+                PremultipliedRGBA(r: 0, g: 255, b: 0, a: 255), PremultipliedRGBA(r: 0, g: 0, b: 255, a: 255)
+            ])
+        #expect(frames.allSatisfy { $0.warnings.isEmpty })
+    }
+
+    @Test(
+        "a damaged zlib header is an error",
+        arguments: [
+            [0x78, 0x02],  // FCHECK wrong: 0x7802 is not a multiple of 31
+            [0x79, 0x18],  // compression method 9
+            [0x88, 0x1C],  // a window of 2^16 bytes, past deflate's 32 KiB
+            [0x78, 0xBB]  // a preset dictionary (FDICT), which PNG forbids
+        ])
+    func damagedZlibHeader(header: [Int]) throws {
+        #expect((header[0] * 256 + header[1]) % 31 == 0 || header == [0x78, 0x02])
+        let bytes = Self.pngWithStream { $0.replaceSubrange(0..<2, with: header.map { UInt8($0) }) }
+        #expect {
+            try AnimationDecoder(bytes: bytes).frame(at: 0)
+        } throws: { error in
+            guard case .corruptCompressedData = error as? CodecError else { return false }
+            return true
+        }
+    }
 }

@@ -3,9 +3,15 @@ import CZlib
 
 /// Inflates a whole zlib stream into a buffer of known size.
 ///
-/// The fast path is libdeflate's whole-buffer decompressor. When the stream holds more data
-/// than the image needs, or is damaged, zlib's streaming inflater re-reads it: extra data is
-/// ignored (as libpng does), and a stream that stops early is reported with how much it gave.
+/// The fast path is libdeflate's whole-buffer decompressor, given the deflate data after a
+/// valid two-byte zlib header. When the stream holds more data than the image needs, or is
+/// damaged, zlib's streaming inflater re-reads it: extra data is ignored (as libpng does),
+/// and a stream that stops early is reported with how much it gave.
+///
+/// The Adler-32 that ends the stream is not checked: it follows the last byte of the image,
+/// so it cannot change what is shown, and browsers show such files (Chromium draws a PNG
+/// whose Adler-32 is wrong; libpng offers `PNG_IGNORE_ADLER32` for the same reason). The
+/// streaming path never reached it either, as it stops once the image is full.
 enum Inflater {
     /// Fills `output` from the zlib stream in `input`.
     /// - Throws: ``CodecError/corruptCompressedData(reason:)`` when the stream is damaged or
@@ -18,12 +24,24 @@ enum Inflater {
         guard let decompressor else {
             throw .corruptCompressedData(reason: "libdeflate could not allocate a decompressor")
         }
-        var produced = 0
-        let result = libdeflate_zlib_decompress(
-            decompressor, input.baseAddress, input.count,
-            output.baseAddress, output.count, &produced)
-        if result == LIBDEFLATE_SUCCESS, produced == output.count { return }
+        if hasValidHeader(input) {
+            var produced = 0
+            let result = libdeflate_deflate_decompress(
+                decompressor, input.baseAddress! + 2, input.count - 2,
+                output.baseAddress, output.count, &produced)
+            if result == LIBDEFLATE_SUCCESS, produced == output.count { return }
+        }
         try inflateStreaming(input, into: output)
+    }
+
+    /// Whether `input` starts with a zlib header that zlib accepts for PNG: deflate with a
+    /// window of at most 32 KiB, a check value that is a multiple of 31, no preset dictionary
+    /// (RFC 1950, section 2.2). Any other start is left to zlib, which names the fault.
+    private static func hasValidHeader(_ input: UnsafeRawBufferPointer) -> Bool {
+        guard input.count >= 2 else { return false }
+        let (method, flags) = (input[0], input[1])
+        return method & 0x0F == 8 && method >> 4 <= 7 && (UInt16(method) << 8 | UInt16(flags)) % 31 == 0
+            && flags & 0x20 == 0
     }
 
     /// zlib's streaming inflate: stops when `output` is full, whatever follows.
