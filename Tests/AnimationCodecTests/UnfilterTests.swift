@@ -269,8 +269,9 @@ struct UnfilterTests {
 
     /// Runs of Paeth rows among other filters, at widths below, at and above the pair's and the
     /// quad's staggering, decode to the pixels they were filtered from (each row by the
-    /// specification's filter, computed here), and the rows are taken together, four Paeth rows
-    /// or else two, where each has the next after at most two Up rows.
+    /// specification's filter, computed here), and the rows are taken together: four Paeth rows
+    /// where each has the next after at most eight Up rows, else two where the second follows
+    /// the first after at most two.
     @Test(
         "Paeth rows taken together among other filters give back the wanted rows",
         arguments: [1, 2, 7, 8, 9, 16, 17, 27, 28, 29, 33, 40, 618])
@@ -278,11 +279,14 @@ struct UnfilterTests {
         let count = 4 * width
         var generator = SplitMix(seed: UInt64(width))
         // The steps, by hand: P P P U P (four Paeth rows) | U | P (an S follows) | S | P U U P
-        // (an N follows) | N | P (three Us follow) | U | U | U | P P P P | A | P (an S follows) | S
-        // | P P (a third P, then an S) | P | S
-        let filters: [UInt8] = [
-            4, 4, 4, 2, 4, 2, 4, 1, 4, 2, 2, 4, 0, 4, 2, 2, 2, 4, 4, 4, 4, 3, 4, 1, 4, 4, 4, 1
-        ]
+        // (an N follows) | N | P U U U P P P (four Paeth rows, three Up rows after the first) |
+        // P (an A follows) | A | P (an S follows) | S | P P (a third P, then an S) | P | S |
+        // P (three Us, then a P and an S: too far for a pair) | U | U | U | P | S |
+        // P, eight Us, P P P (four Paeth rows) | S | P (nine Us follow) | nine times U | P | S
+        let filters: [UInt8] =
+            [4, 4, 4, 2, 4, 2, 4, 1, 4, 2, 2, 4, 0, 4, 2, 2, 2, 4, 4, 4, 4, 3, 4, 1, 4, 4, 4, 1]
+            + [4, 2, 2, 2, 4, 1] + [4] + Array(repeating: 2, count: 8) + [4, 4, 4, 1]
+            + [4] + Array(repeating: 2, count: 9) + [4, 1]
         let above = generator.bytes(count)
         var wanted: [[UInt8]] = []
         var rows: [(filter: UInt8, bytes: [UInt8])] = []
@@ -309,7 +313,10 @@ struct UnfilterTests {
         }
         let decoded = try unfilterStream(rows, first: above)
         #expect(decoded.rows == wanted)
-        #expect(decoded.steps == [5, 1, 1, 1, 4, 1, 1, 1, 1, 1, 4, 1, 1, 1, 2, 1, 1])
+        #expect(
+            decoded.steps
+                == [5, 1, 1, 1, 4, 1, 7, 1, 1, 1, 1, 2, 1, 1] + [1, 1, 1, 1, 1, 1] + [12, 1]
+                + Array(repeating: 1, count: 12))
     }
 
     @Test("Sub on 4-byte pixels gives the spec's running sums, mod 256, at every width up to 40 pixels")
