@@ -148,7 +148,7 @@ static const char *decode_file(const buf_t *f, int is_gif) {
     dec = wuffs_png__decoder__upcast_as__wuffs_base__image_decoder(&g_dec.png);
   }
   if (st.repr) return wuffs_base__status__message(&st);
-  if (g_ignore_checksum) {
+  if (g_ignore_checksum && !is_gif) { /* GIF has no checksums: wuffs' GIF decoder rejects the quirk */
     st = wuffs_base__image_decoder__set_quirk(dec, WUFFS_BASE__QUIRK_IGNORE_CHECKSUM, 1);
     if (st.repr) return wuffs_base__status__message(&st);
   }
