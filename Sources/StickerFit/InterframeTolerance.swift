@@ -42,15 +42,22 @@ enum InterframeTolerance {
     /// The last two frames `apply` makes of `frames` (at least two), in two buffers rather
     /// than one a frame: what a sample of a clip needs.
     static func lastTwo(_ frames: [[UInt8]], tolerance: Int) -> (before: [UInt8], after: [UInt8]) {
-        precondition(frames.count >= 2)
-        guard tolerance > 0 else { return (frames[frames.count - 2], frames[frames.count - 1]) }
+        lastTwo(count: frames.count, tolerance: tolerance) { frames[$0] }
+    }
+
+    /// The last two frames `apply` makes of `count` frames (at least two) that `frame` makes in
+    /// order, asked for one at a time: at most three frames are held at once, whatever `count`.
+    static func lastTwo(count: Int, tolerance: Int, frame: (Int) -> [UInt8]) -> (before: [UInt8], after: [UInt8]) {
+        precondition(count >= 2)
+        guard tolerance > 0 else { return (frame(count - 2), frame(count - 1)) }
         let limit = UInt32(min(255, tolerance))
         // Each frame held against the one shown before it, in place: a pixel depends only on
         // the same pixel of the frame before.
-        var shown = frames[0]
-        for frame in frames[1..<(frames.count - 1)] {
+        var shown = frame(0)
+        for index in 1..<(count - 1) {
+            let wanted = frame(index)
             shown.withUnsafeMutableBytes { shownBytes in
-                frame.withUnsafeBytes { wantedBytes in
+                wanted.withUnsafeBytes { wantedBytes in
                     let pixels = shownBytes.bindMemory(to: UInt32.self)
                     hold(
                         wanted: wantedBytes.bindMemory(to: UInt32.self), shown: UnsafeBufferPointer(pixels),
@@ -58,7 +65,7 @@ enum InterframeTolerance {
                 }
             }
         }
-        return (shown, held(frames[frames.count - 1], over: shown, tolerance: limit))
+        return (shown, held(frame(count - 1), over: shown, tolerance: limit))
     }
 
     /// The kernel: each pixel of `pixels` is `wanted`'s, or `shown`'s wherever every channel is

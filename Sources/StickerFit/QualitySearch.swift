@@ -409,8 +409,11 @@ struct QualitySearch {
         let positions = Self.sampledPositions(count: kept.count)
         let before = min(recipe.tolerance, Self.toleranceWindow)
         let pairs = positions.map { position in
-            let window = (max(0, position - 1 - before)...position).map { coloured(kept[$0], recipe, from: start) }
-            return InterframeTolerance.lastTwo(window, tolerance: recipe.tolerance)
+            // The window's frames are coloured one at a time as the tolerance reaches them.
+            let first = max(0, position - 1 - before)
+            return InterframeTolerance.lastTwo(count: position - first + 1, tolerance: recipe.tolerance) {
+                coloured(kept[first + $0], recipe, from: start)
+            }
         }
         // A pair that came out equal is a frame merged into the one before.
         let changes = pairs.filter { $0.before != $0.after }
