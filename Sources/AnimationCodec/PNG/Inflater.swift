@@ -10,8 +10,8 @@ import CZlib
 ///
 /// The Adler-32 that ends the stream is not checked: it follows the last byte of the image,
 /// so it cannot change what is shown, and browsers show such files (Chromium draws a PNG
-/// whose Adler-32 is wrong; libpng offers `PNG_IGNORE_ADLER32` for the same reason). The
-/// streaming path never reached it either, as it stops once the image is full.
+/// whose Adler-32 is wrong; libpng offers `PNG_IGNORE_ADLER32` for the same reason), and the
+/// streaming path, which stops once the image is full, never acted on it either.
 enum Inflater {
     /// Fills `output` from the zlib stream in `input`.
     /// - Throws: ``CodecError/corruptCompressedData(reason:)`` when the stream is damaged or

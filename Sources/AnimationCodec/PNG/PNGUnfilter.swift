@@ -44,10 +44,9 @@ enum PNGUnfilter {
     /// (``paeth4Quad(_:paethRows:rowStride:previous:count:)``, which adds them 16 bytes at a
     /// time, as the Up kernel does). An encoder that picks each row's filter by its cost (zlib's
     /// adaptive filtering, as Pillow and libpng use it) writes a soft gradient as Paeth rows
-    /// among runs of Up rows: with
-    /// up to eight between, quads take 92% of `apng_618_bounce_full`'s Paeth rows and 78% of
-    /// `apng_408_heart_bg`'s, against 82% and 67% with two (and a single row costs about twice
-    /// a quad's instructions a pixel).
+    /// among runs of Up rows: with up to eight between, quads take 92% of
+    /// `apng_618_bounce_full`'s Paeth rows and 78% of `apng_408_heart_bg`'s, against 82% and 67%
+    /// with two (and a single row costs about twice a quad's instructions a pixel).
     static let quadUpRowsBetween = 8
 
     /// Unfilters the row at `line` (its filter byte, then `count` bytes; the next row's filter
