@@ -25,7 +25,8 @@
  * Settings: wuffs' defaults (no quirks), so PNG chunk CRCs and zlib Adler-32 checksums are
  * verified (stickers verifies chunk CRCs, not Adler-32: a wrong Adler-32 after complete image
  * data changes nothing shown, and Chromium shows such files). --ignore-checksum sets wuffs'
- * QUIRK_IGNORE_CHECKSUM instead, which skips both, so wuffs then does less checking than ours. Decoders are initialized with WUFFS_INITIALIZE__LEAVE_INTERNAL_BUFFERS_UNINITIALIZED,
+ * QUIRK_IGNORE_CHECKSUM instead (PNG only), which skips both, so wuffs then does less checking
+ * than ours. Decoders are initialized with WUFFS_INITIALIZE__LEAVE_INTERNAL_BUFFERS_UNINITIALIZED,
  * as wuffs' own benchmarks do (test/c/std/png.c). The decoder, canvas, saved rectangle and
  * work buffer are allocated in the untimed verification pass and reused by every timed decode.
  *
