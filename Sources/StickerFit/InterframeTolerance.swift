@@ -39,14 +39,9 @@ enum InterframeTolerance {
         }
     }
 
-    /// The last two frames `apply` makes of `frames` (at least two), in two buffers rather
-    /// than one a frame: what a sample of a clip needs.
-    static func lastTwo(_ frames: [[UInt8]], tolerance: Int) -> (before: [UInt8], after: [UInt8]) {
-        lastTwo(count: frames.count, tolerance: tolerance) { frames[$0] }
-    }
-
     /// The last two frames `apply` makes of `count` frames (at least two) that `frame` makes in
-    /// order, asked for one at a time: at most three frames are held at once, whatever `count`.
+    /// order, in two buffers rather than one a frame (what a sample of a clip needs), asked for
+    /// one at a time: at most three frames are held at once, whatever `count`.
     static func lastTwo(count: Int, tolerance: Int, frame: (Int) -> [UInt8]) -> (before: [UInt8], after: [UInt8]) {
         precondition(count >= 2)
         guard tolerance > 0 else { return (frame(count - 2), frame(count - 1)) }

@@ -86,7 +86,7 @@ struct SearchSamplingTests {
         }
         for tolerance in [0, 1, 3, 8] {
             let whole = InterframeTolerance.apply(frames, tolerance: tolerance)
-            let (before, after) = InterframeTolerance.lastTwo(frames, tolerance: tolerance)
+            let (before, after) = InterframeTolerance.lastTwo(count: frames.count, tolerance: tolerance) { frames[$0] }
             #expect(before == whole[5] && after == whole[6], "tolerance \(tolerance)")
         }
     }
