@@ -35,51 +35,65 @@ struct LZWDecoder {
         let capacity = output.count
         guard capacity > 0 else { return .complete }
         guard let out = output.baseAddress, let inBase = input.baseAddress else { return .insufficientData(written: 0) }
-        let inCount = input.count
 
-        // One allocation: each entry's source address (Int), its length (Int32), and the
-        // 256 byte values (plus a block's slack) that literal entries point into. A literal
-        // is then copied like any other entry, so the loop has no literal branch to mispredict.
+        // One allocation, addressed from one base: each entry's source address (at code * 8),
+        // its length (Int32, from `lengthsOffset`), and the 256 byte values (plus a block's
+        // slack) that literal entries point into. A literal is then copied like any other
+        // entry, so the loop has no literal branch to mispredict.
         let literalBytes = 256 + blockSize
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: maxCodes * 12 + literalBytes, alignment: 8)
-        defer { storage.deallocate() }
-        let sources = storage.bindMemory(to: Int.self, capacity: maxCodes)
-        let lengths = (storage + maxCodes * 8).bindMemory(to: Int32.self, capacity: maxCodes)
-        let literals = (storage + maxCodes * 12).bindMemory(to: UInt8.self, capacity: literalBytes)
-        for value in 0..<literalBytes { literals[value] = UInt8(truncatingIfNeeded: value) }
+        let table = UnsafeMutableRawPointer.allocate(byteCount: literalsOffset + literalBytes, alignment: 8)
+        defer { table.deallocate() }
+        let literals = table + literalsOffset
+        for value in 0..<literalBytes {
+            literals.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: value, as: UInt8.self)
+        }
+        @inline(__always) func setEntry(_ code: Int, source: UnsafeRawPointer, length: Int) {
+            table.storeBytes(of: source, toByteOffset: code &* 8, as: UnsafeRawPointer.self)
+            table.storeBytes(
+                of: Int32(truncatingIfNeeded: length), toByteOffset: lengthsOffset &+ code &* 4, as: Int32.self)
+        }
 
         let clearCode = 1 << minimumCodeSize
         let endCode = clearCode + 1
         for code in 0..<clearCode {
             // A literal past 255 (minimum code sizes 9-11) keeps its low byte.
-            sources[code] = Int(bitPattern: literals + (code & 0xFF))
-            lengths[code] = 1
+            setEntry(code, source: literals + (code & 0xFF), length: 1)
         }
+        // The clear and end codes have no string: a length of 0 sends them off the common path,
+        // which then tests one length instead of comparing the code with both.
+        setEntry(clearCode, source: literals, length: 0)
+        setEntry(endCode, source: literals, length: 0)
         var codeSize = minimumCodeSize + 1
         var codeMask: UInt64 = (1 << UInt64(codeSize)) - 1
         var nextCode = clearCode + 2
-        // Where the previous code's string starts in the output, and its length (-1: none).
-        var previousStart = -1
+        // Where the previous code's string starts in the output (nil: none since a clear),
+        // and its length.
+        var previousStart: UnsafeMutablePointer<UInt8>? = nil
         var previousLength = 0
         var bits: UInt64 = 0
         var bitCount = 0
-        var inOffset = 0
-        var written = 0
+        // The next input byte; whole 8-byte loads are safe up to `wordEnd`.
+        var next = inBase
+        let inEnd = inBase + input.count
+        let wordEnd = inEnd - 8
+        // Where the next string goes, and the end of the output.
+        var target = out
+        let outEnd = out + capacity
 
         while true {
             if bitCount < codeSize {
-                if inOffset &+ 8 <= inCount {
+                if next <= wordEnd {
                     // Refill to 56+ bits with one unaligned load; consume whole bytes only.
-                    let word = UInt64(littleEndian: inBase.loadUnaligned(fromByteOffset: inOffset, as: UInt64.self))
+                    let word = UInt64(littleEndian: next.loadUnaligned(as: UInt64.self))
                     bits |= word &<< UInt64(bitCount)
                     let taken = (63 &- bitCount) &>> 3
-                    inOffset &+= taken
+                    next += taken
                     bitCount &+= taken &* 8
                 } else {
                     while bitCount < codeSize {
-                        guard inOffset < inCount else { return .insufficientData(written: written) }
-                        bits |= UInt64(inBase.load(fromByteOffset: inOffset, as: UInt8.self)) &<< UInt64(bitCount)
-                        inOffset &+= 1
+                        guard next < inEnd else { return .insufficientData(written: target - out) }
+                        bits |= UInt64(next.load(as: UInt8.self)) &<< UInt64(bitCount)
+                        next += 1
                         bitCount &+= 8
                     }
                 }
@@ -88,47 +102,51 @@ struct LZWDecoder {
             bits &>>= UInt64(codeSize)
             bitCount &-= codeSize
 
-            let start = written
-            let length: Int
-            if code < nextCode && (code < clearCode || code > endCode) {
+            let start = target
+            var length = 0
+            if code < nextCode {
+                length = Int(table.load(fromByteOffset: lengthsOffset &+ code &* 4, as: Int32.self))
+            }
+            if length > 0 {
                 // A literal or a dictionary string: one copy of a known string.
-                length = Int(lengths[code])
-                copy(
-                    from: UnsafePointer(bitPattern: sources[code])!, count: length, to: out + written,
-                    room: capacity &- written)
+                let source = table.load(fromByteOffset: code &* 8, as: UnsafePointer<UInt8>.self)
+                copy(from: source, count: length, to: target, room: outEnd - target)
             } else if code == clearCode {
                 codeSize = minimumCodeSize + 1
                 codeMask = (1 << UInt64(codeSize)) - 1
                 nextCode = clearCode + 2
-                previousStart = -1
+                previousStart = nil
                 continue
             } else if code == endCode {
-                return written == capacity ? .complete : .insufficientData(written: written)
-            } else if code == nextCode && previousStart >= 0 && nextCode < maxCodes {
+                return target == outEnd ? .complete : .insufficientData(written: target - out)
+            } else if code == nextCode, let previous = previousStart, nextCode < maxCodes {
                 // The previous string plus its own first byte.
                 length = previousLength &+ 1
-                copy(from: out + previousStart, count: previousLength, to: out + written, room: capacity &- written)
-                if written &+ previousLength < capacity { out[written &+ previousLength] = out[previousStart] }
+                copy(from: previous, count: previousLength, to: target, room: outEnd - target)
+                if target + previousLength < outEnd { target[previousLength] = previous[0] }
             } else {
-                return .invalidCode(written: written)
+                return .invalidCode(written: target - out)
             }
-            if previousStart >= 0 && nextCode < maxCodes {
+            if let previous = previousStart, nextCode < maxCodes {
                 // The new entry is the previous string and the first byte after it, which is
                 // where this code's string begins: the two already lie together in the output.
-                sources[nextCode] = Int(bitPattern: out + previousStart)
-                lengths[nextCode] = Int32(truncatingIfNeeded: previousLength &+ 1)
+                setEntry(nextCode, source: previous, length: previousLength &+ 1)
                 nextCode &+= 1
-                if nextCode == 1 << codeSize && codeSize < 12 {
+                if nextCode == 1 &<< codeSize && codeSize < 12 {
                     codeSize &+= 1
                     codeMask = (1 << UInt64(codeSize)) - 1
                 }
             }
-            written &+= length
-            if written >= capacity { return .complete }
+            if length >= outEnd - target { return .complete }
+            target += length
             previousStart = start
             previousLength = length
         }
     }
+
+    /// Where the table's lengths and literal bytes begin, after the entries' source addresses.
+    private static let lengthsOffset = maxCodes * 8
+    private static let literalsOffset = maxCodes * 12
 
     /// The copy step: one 16-byte block covers most strings in one go.
     private static let blockSize = 16
