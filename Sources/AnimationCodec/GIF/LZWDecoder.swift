@@ -37,7 +37,7 @@ struct LZWDecoder {
         guard let out = output.baseAddress, let inBase = input.baseAddress else { return .insufficientData(written: 0) }
 
         // One allocation, addressed from one base: each entry's source address (at code * 8),
-        // its length (Int32, from `lengthsOffset`), and the 256 byte values (plus two blocks'
+        // its length (Int32, from `lengthsOffset`), and the 256 byte values (plus `leadingBytes` of
         // slack) that literal entries point into. A literal is then copied like any other
         // entry, so the loop has no literal branch to mispredict.
         let literalBytes = 256 + leadingBytes
