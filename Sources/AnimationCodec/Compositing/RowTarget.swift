@@ -211,7 +211,7 @@ struct RowTarget {
         _ indexes: UnsafePointer<UInt8>, from first: Int, to last: Int, table: UnsafePointer<UInt32>,
         onto out: UnsafeMutablePointer<UInt32>, run: TransparentRun
     ) {
-        // A select, not a branch: transparent and opaque pixels interleave unpredictably at
+        // Masks, not a branch: transparent and opaque pixels interleave unpredictably at
         // a sticker's edges, and the row is in cache either way. Written on 4-pixel vectors,
         // since the scalar form compiles back into a branch; only a whole run of eight
         // transparent indexes (the margins) takes the branch that skips them.
@@ -224,9 +224,11 @@ struct RowTarget {
                 let at = x &+ half &* 4
                 let values = gather(UInt32(truncatingIfNeeded: word &>> UInt64(half &* 32)), table)
                 let under = raw.loadUnaligned(fromByteOffset: at &* 4, as: SIMD4<UInt32>.self)
-                raw.storeBytes(
-                    of: under.replacing(with: values, where: values .!= 0), toByteOffset: at &* 4,
-                    as: SIMD4<UInt32>.self)
+                // The pixel under where the entry is 0, else the entry: entry | (under & mask of
+                // the 0 entries), one AND fewer than a select (the entry is 0 where it is not
+                // taken).
+                let clear = SIMD4<UInt32>().replacing(with: .max, where: values .== 0)
+                raw.storeBytes(of: values | under & clear, toByteOffset: at &* 4, as: SIMD4<UInt32>.self)
             }
             x &+= 8
         }
