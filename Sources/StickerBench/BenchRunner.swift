@@ -171,14 +171,15 @@ package struct BenchRunner: Sendable {
             repeats: repeats)
     }
 
-    /// Decodes `path` with ours alone, on one thread, `repeats` times into one canvas, untimed;
-    /// the frames decoded in all. Two runs that differ only in `repeats` differ only by the
-    /// decodes: what the instruction-count guard counts.
-    package static func decodeOnly(path: String, repeats: Int) throws -> Int {
+    /// Decodes `path` with ours alone, on `threads` threads, `repeats` times into one canvas,
+    /// untimed; the frames decoded in all. Two runs that differ only in `repeats` differ only by
+    /// the decodes: what the instruction-count guard counts (on one thread), and what a profiler
+    /// is pointed at.
+    package static func decodeOnly(path: String, repeats: Int, threads: Int = 1) throws -> Int {
         let decoder = try AnimationDecoder(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         var canvas: [UInt8] = []
         var frames = 0
-        for _ in 0..<repeats { try decoder.forEachFrame(threads: 1, reusing: &canvas) { _ in frames += 1 } }
+        for _ in 0..<repeats { try decoder.forEachFrame(threads: threads, reusing: &canvas) { _ in frames += 1 } }
         return frames
     }
 

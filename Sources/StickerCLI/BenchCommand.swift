@@ -125,7 +125,7 @@ public struct BenchCommand: ParsableCommand {
                     "Play FILE with stickers preview and with chafa (same cells, same colours) and compare CPU per second and bytes per frame, in half blocks and with each graphics protocol."
             case .oursOnly:
                 return
-                    "Decode the files with ours alone, on one thread, --repeat times each, untimed, and print each file's frames: the work scripts/instruction-guard.py counts under cachegrind."
+                    "Decode the files with ours alone, on one thread (or --threads), --repeat times each, untimed, and print each file's frames: the work scripts/instruction-guard.py counts under cachegrind, and a profiler's target."
             }
         }
     }
@@ -206,7 +206,7 @@ public struct BenchCommand: ParsableCommand {
             for file in try imageFiles() {
                 do {
                     print(
-                        "\(URL(fileURLWithPath: file).lastPathComponent) \(try BenchRunner.decodeOnly(path: file, repeats: repeats))"
+                        "\(URL(fileURLWithPath: file).lastPathComponent) \(try BenchRunner.decodeOnly(path: file, repeats: repeats, threads: requestedThreads ?? 1))"
                     )
                 } catch let error as CodecError {
                     throw CLIError(path: file, error)

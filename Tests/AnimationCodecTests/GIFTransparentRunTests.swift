@@ -28,6 +28,22 @@ struct GIFTransparentRunTests {
         return Array(indexes.prefix(width * height))
     }
 
+    /// Longer runs of one index each: transparent runs of 1-40 pixels between runs of 1-40 of a
+    /// single index 0-2, so whole 16-pixel blocks of one index, transparent or not, start at
+    /// every offset.
+    static func uniformRuns(seed: UInt64) -> [UInt8] {
+        var generator = SplitMix(seed: seed)
+        var indexes: [UInt8] = []
+        var transparent = seed % 2 == 0
+        while indexes.count < width * height {
+            let length = 1 + Int(generator.next() % 40)
+            let index = transparent ? clear : UInt8(generator.next() % 3)
+            indexes.append(contentsOf: repeatElement(index, count: length))
+            transparent.toggle()
+        }
+        return Array(indexes.prefix(width * height))
+    }
+
     /// The premultiplied pixel of palette `index`.
     static func color(_ index: UInt8) -> [UInt8] {
         let (r, g, b) = palette[Int(index)]
@@ -58,7 +74,13 @@ struct GIFTransparentRunTests {
         .init(indexes: runs(seed: 4), disposal: 1, transparentIndex: nil, interlaced: true),
         .init(indexes: runs(seed: 5), disposal: 1, transparentIndex: clear, interlaced: true),
         .init(indexes: runs(seed: 6), disposal: 2, transparentIndex: clear),
-        .init(indexes: runs(seed: 7), disposal: 1, transparentIndex: clear, interlaced: true)
+        .init(indexes: runs(seed: 7), disposal: 1, transparentIndex: clear, interlaced: true),
+        // Long runs of one index: drawn OVER the frame before, then onto a cleared canvas, then
+        // with no transparent index (index 0's runs, and the others', are colours).
+        .init(indexes: uniformRuns(seed: 8), disposal: 2, transparentIndex: clear),
+        .init(indexes: uniformRuns(seed: 9), disposal: 1, transparentIndex: clear),
+        .init(indexes: uniformRuns(seed: 10), disposal: 1, transparentIndex: nil),
+        .init(indexes: uniformRuns(seed: 11), disposal: 1, transparentIndex: 0, interlaced: true)
     ]
 
     @Test("every frame equals its hand-composited canvas, serial and parallel", arguments: [1, 2])

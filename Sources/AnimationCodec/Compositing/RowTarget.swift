@@ -164,8 +164,8 @@ struct RowTarget {
     /// Draws `count` GIF palette indexes of row `y` through `table` (256 premultiplied
     /// entries, 0 for the transparent index). On the canvas a 0 entry leaves the pixel as it
     /// is, which is OVER for pixels whose alpha is 0 or 255; into a layer every entry is stored.
-    /// `transparent` is the frame's transparent index, if any: eight of it in a row (the
-    /// margins around a sticker's art) are passed over without a palette lookup. With
+    /// `transparent` is the frame's transparent index, if any: sixteen or eight of it in a row
+    /// (the margins around a sticker's art) are passed over without a palette lookup. With
     /// `everyEntryOpaque` (no entry of `table` is 0), OVER stores every entry, as SOURCE does,
     /// without reading the canvas.
     @inline(__always)
@@ -173,7 +173,7 @@ struct RowTarget {
         row y: Int, _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
         transparent: UInt8?, everyEntryOpaque: Bool = false
     ) {
-        let run = TransparentRun(transparent)
+        let run = IndexRun(transparent ?? 0, table: table)
         if rowBuffer == nil {
             // A layer or a SOURCE frame inside the canvas: every entry is stored.
             Self.lookUp(indexes, count: count, table: table, into: base + y &* stride, run: run)
@@ -209,17 +209,20 @@ struct RowTarget {
     @inline(__always)
     private static func drawOver(
         _ indexes: UnsafePointer<UInt8>, from first: Int, to last: Int, table: UnsafePointer<UInt32>,
-        onto out: UnsafeMutablePointer<UInt32>, run: TransparentRun
+        onto out: UnsafeMutablePointer<UInt32>, run: IndexRun
     ) {
         // Masks, not a branch: transparent and opaque pixels interleave unpredictably at
         // a sticker's edges, and the row is in cache either way. Written on 4-pixel vectors,
-        // since the scalar form compiles back into a branch; only a whole run of eight
-        // transparent indexes (the margins) takes the branch that skips them.
+        // since the scalar form compiles back into a branch; only a whole block of sixteen or
+        // eight of the run's index (the margins, or a flat colour) takes the branch that
+        // skips them (transparent) or stores their one entry.
         var x = first
         let raw = UnsafeMutableRawPointer(out)
-        while x &+ 8 <= last {
-            let word = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
-            if run.covers(word) { x &+= 8; continue }  // eight transparent pixels: nothing to draw
+        @inline(__always) func drawEight(_ word: UInt64, at x: Int) {
+            if word == run.word {
+                if run.value != 0 { run.store(8, at: raw + x &* 4) }
+                return
+            }
             for half in 0..<2 {
                 let at = x &+ half &* 4
                 let values = gather(UInt32(truncatingIfNeeded: word &>> UInt64(half &* 32)), table)
@@ -230,6 +233,20 @@ struct RowTarget {
                 let clear = SIMD4<UInt32>().replacing(with: .max, where: values .== 0)
                 raw.storeBytes(of: values | under & clear, toByteOffset: at &* 4, as: SIMD4<UInt32>.self)
             }
+        }
+        while x &+ 16 <= last {
+            let low = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
+            let high = UnsafeRawPointer(indexes + (x &+ 8)).loadUnaligned(as: UInt64.self)
+            if run.covers(low, high) {
+                if run.value != 0 { run.store(16, at: raw + x &* 4) }
+            } else {
+                drawEight(low, at: x)
+                drawEight(high, at: x &+ 8)
+            }
+            x &+= 16
+        }
+        if x &+ 8 <= last {
+            drawEight(UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self), at: x)
             x &+= 8
         }
         while x < last {
@@ -239,22 +256,33 @@ struct RowTarget {
         }
     }
 
-    /// Eight transparent indexes in a row, as one 64-bit word of index bytes.
-    struct TransparentRun {
-        /// The transparent index in every byte (meaningless when there is none).
+    /// The index whose runs are drawn without a palette lookup (the transparent one, else
+    /// index 0), as one 64-bit word of eight index bytes, and its palette entry: sixteen or
+    /// eight of it in a row are stored as that entry (or passed over OVER when it is 0).
+    struct IndexRun {
+        /// The run's index in every byte.
         let word: UInt64
-        /// Whether the frame has a transparent index at all.
-        let exists: Bool
+        /// The run index's palette entry (0 for the transparent index).
+        let value: UInt32
 
         @inline(__always)
-        init(_ transparent: UInt8?) {
-            word = UInt64(transparent ?? 0) &* 0x0101_0101_0101_0101
-            exists = transparent != nil
+        init(_ index: UInt8, table: UnsafePointer<UInt32>) {
+            word = UInt64(index) &* 0x0101_0101_0101_0101
+            value = table[Int(index)]
         }
 
-        /// Whether the eight indexes in `indexes` are all the transparent one.
+        /// Whether the sixteen indexes in `low` and `high` are all the run's index.
         @inline(__always)
-        func covers(_ indexes: UInt64) -> Bool { exists && indexes == word }
+        func covers(_ low: UInt64, _ high: UInt64) -> Bool { (low ^ word) | (high ^ word) == 0 }
+
+        /// Stores the run's entry `count` (8 or 16) times at `pixels`.
+        @inline(__always)
+        func store(_ count: Int, at pixels: UnsafeMutableRawPointer) {
+            let entries = SIMD4<UInt32>(repeating: value)
+            for offset in Swift.stride(from: 0, to: count &* 4, by: 16) {
+                pixels.storeBytes(of: entries, toByteOffset: offset, as: SIMD4<UInt32>.self)
+            }
+        }
     }
 
     /// The palette entries of four indexes packed in `word` (lowest byte first).
@@ -265,27 +293,39 @@ struct RowTarget {
             table[Int(word &>> 16 & 0xFF)], table[Int(word &>> 24)])
     }
 
-    /// `count` palette entries for `indexes`, stored eight pixels at a time; eight transparent
-    /// indexes in a row are stored as zeros without looking them up.
+    /// `count` palette entries for `indexes`, stored sixteen or eight pixels at a time; a
+    /// block of the run's index is stored as its entry without looking each one up.
     @inline(__always)
     private static func lookUp(
         _ indexes: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
-        into out: UnsafeMutablePointer<UInt32>, run: TransparentRun
+        into out: UnsafeMutablePointer<UInt32>, run: IndexRun
     ) {
         let raw = UnsafeMutableRawPointer(out)
-        var x = 0
-        while x &+ 8 <= count {
-            let word = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
-            if run.covers(word) {
-                raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-                raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: x &* 4 &+ 16, as: SIMD4<UInt32>.self)
-            } else {
-                raw.storeBytes(
-                    of: gather(UInt32(truncatingIfNeeded: word), table), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-                raw.storeBytes(
-                    of: gather(UInt32(truncatingIfNeeded: word &>> 32), table), toByteOffset: x &* 4 &+ 16,
-                    as: SIMD4<UInt32>.self)
+        @inline(__always) func lookUpEight(_ word: UInt64, at x: Int) {
+            if word == run.word {
+                run.store(8, at: raw + x &* 4)
+                return
             }
+            raw.storeBytes(
+                of: gather(UInt32(truncatingIfNeeded: word), table), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+            raw.storeBytes(
+                of: gather(UInt32(truncatingIfNeeded: word &>> 32), table), toByteOffset: x &* 4 &+ 16,
+                as: SIMD4<UInt32>.self)
+        }
+        var x = 0
+        while x &+ 16 <= count {
+            let low = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
+            let high = UnsafeRawPointer(indexes + (x &+ 8)).loadUnaligned(as: UInt64.self)
+            if run.covers(low, high) {
+                run.store(16, at: raw + x &* 4)
+            } else {
+                lookUpEight(low, at: x)
+                lookUpEight(high, at: x &+ 8)
+            }
+            x &+= 16
+        }
+        if x &+ 8 <= count {
+            lookUpEight(UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self), at: x)
             x &+= 8
         }
         while x < count { out[x] = table[Int(indexes[x])]; x &+= 1 }
