@@ -20,4 +20,13 @@ enum LayerStorage {
             storage.append(contentsOf: repeatElement(0, count: count - storage.count))
         }
     }
+
+    /// Makes `storage` at least `count` bytes and never shorter: for memory whose users are
+    /// told how much of it to use (a GIF frame's indexes). Frames of varying sizes then reuse it
+    /// as it is, where making it exactly each size zeroed the part regrown after a smaller
+    /// frame, before the decoder overwrote it.
+    static func reserve(_ storage: inout [UInt8], atLeast count: Int) {
+        guard storage.count < count else { return }
+        storage.append(contentsOf: repeatElement(0, count: count - storage.count))
+    }
 }

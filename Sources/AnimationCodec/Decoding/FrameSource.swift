@@ -101,10 +101,12 @@ enum FrameSource: Sendable {
                 GIFImageDecoder.decodeLayer(
                     image, in: bytes, scratch: scratch, storage: &storage, takingOver: takingOver))
         }
-        LayerStorage.prepare(&storage, count: image.info.rect.width * image.info.rect.height)
-        if takingOver { storage.withUnsafeMutableBytes { CacheHandoff.takeOver($0) } }
-        let decoded = storage.withUnsafeMutableBufferPointer {
-            GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: $0)
+        let pixelCount = image.info.rect.width * image.info.rect.height
+        LayerStorage.reserve(&storage, atLeast: pixelCount)
+        let decoded = storage.withUnsafeMutableBufferPointer { whole in
+            let indexes = UnsafeMutableBufferPointer(rebasing: whole[..<pixelCount])
+            if takingOver { CacheHandoff.takeOver(UnsafeMutableRawBufferPointer(indexes)) }
+            return GIFImageDecoder.decompress(image, in: bytes, scratch: scratch, into: indexes)
         }
         return .gifIndexes(written: decoded.written, warnings: decoded.warnings)
     }
