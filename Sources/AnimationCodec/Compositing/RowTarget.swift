@@ -165,7 +165,8 @@ struct RowTarget {
     /// entries, 0 for the transparent index). On the canvas a 0 entry leaves the pixel as it
     /// is, which is OVER for pixels whose alpha is 0 or 255; into a layer every entry is stored.
     /// `transparent` is the frame's transparent index, if any: sixteen or eight of it in a row
-    /// (the margins around a sticker's art) are passed over without a palette lookup. With
+    /// (the margins around a sticker's art) are passed over, or stored as zeros, without a
+    /// palette lookup; without one, runs of index 0 are stored as its entry the same way. With
     /// `everyEntryOpaque` (no entry of `table` is 0), OVER stores every entry, as SOURCE does,
     /// without reading the canvas.
     @inline(__always)
