@@ -170,20 +170,21 @@ struct LZWDecoder {
     ) {
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(destination)
+        @inline(__always) func copyBlock(at offset: Int) {
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
+                as: SIMD16<UInt8>.self)
+        }
         if count &+ leadingBytes <= room {
             // Away from the end (nearly always): the leading blocks, without a test between
             // them, then more only for long strings.
             var offset = 0
             while offset < leadingBytes {
-                to.storeBytes(
-                    of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
-                    as: SIMD16<UInt8>.self)
+                copyBlock(at: offset)
                 offset &+= blockSize
             }
             while offset < count {
-                to.storeBytes(
-                    of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
-                    as: SIMD16<UInt8>.self)
+                copyBlock(at: offset)
                 offset &+= blockSize
             }
             return
