@@ -72,17 +72,18 @@ struct LZWDecoder {
         var previousLength = 0
         var bits: UInt64 = 0
         var bitCount = 0
-        // The next input byte; whole 8-byte loads are safe up to `wordEnd`.
+        // The next input byte; a whole 8-byte load is safe while it is below `wordLimit` (the
+        // input's start when the input is shorter than a word: no address before it is formed).
         var next = inBase
         let inEnd = inBase + input.count
-        let wordEnd = inEnd - 8
+        let wordLimit = input.count >= 8 ? inEnd - 7 : inBase
         // Where the next string goes, and the end of the output.
         var target = out
         let outEnd = out + capacity
 
         while true {
             if bitCount < codeSize {
-                if next <= wordEnd {
+                if next < wordLimit {
                     // Refill to 56+ bits with one unaligned load; consume whole bytes only.
                     let word = UInt64(littleEndian: next.loadUnaligned(as: UInt64.self))
                     bits |= word &<< UInt64(bitCount)
