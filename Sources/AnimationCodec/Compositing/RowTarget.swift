@@ -217,7 +217,6 @@ struct RowTarget {
         // since the scalar form compiles back into a branch; only a whole block of sixteen or
         // eight of the run's index (the margins, or a flat colour) takes the branch that
         // skips them (transparent) or stores their one entry.
-        var x = first
         let raw = UnsafeMutableRawPointer(out)
         @inline(__always) func drawEight(_ word: UInt64, at x: Int) {
             if word == run.word {
@@ -235,20 +234,8 @@ struct RowTarget {
                 raw.storeBytes(of: values | under & clear, toByteOffset: at &* 4, as: SIMD4<UInt32>.self)
             }
         }
-        while x &+ 16 <= last {
-            let low = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
-            let high = UnsafeRawPointer(indexes + (x &+ 8)).loadUnaligned(as: UInt64.self)
-            if run.covers(low, high) {
-                if run.value != 0 { run.store(16, at: raw + x &* 4) }
-            } else {
-                drawEight(low, at: x)
-                drawEight(high, at: x &+ 8)
-            }
-            x &+= 16
-        }
-        if x &+ 8 <= last {
-            drawEight(UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self), at: x)
-            x &+= 8
+        var x = run.walkBlocks(indexes, from: first, to: last, drawEight) { x in
+            if run.value != 0 { run.store(16, at: raw + x &* 4) }
         }
         while x < last {
             let value = table[Int(indexes[x])]
@@ -275,6 +262,34 @@ struct RowTarget {
         /// Whether the sixteen indexes in `low` and `high` are all the run's index.
         @inline(__always)
         func covers(_ low: UInt64, _ high: UInt64) -> Bool { (low ^ word) | (high ^ word) == 0 }
+
+        /// Walks `indexes` from `first` towards `last` sixteen at a time, giving `sixteen` the
+        /// column of each block that is all the run's index and `eight` each half (its eight
+        /// index bytes as a word, and its column) of the others, then eight more if they fit;
+        /// returns the column where the pixels left (fewer than eight) begin.
+        @inline(__always)
+        func walkBlocks(
+            _ indexes: UnsafePointer<UInt8>, from first: Int, to last: Int, _ eight: (UInt64, Int) -> Void,
+            sixteen: (Int) -> Void
+        ) -> Int {
+            var x = first
+            while x &+ 16 <= last {
+                let low = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
+                let high = UnsafeRawPointer(indexes + (x &+ 8)).loadUnaligned(as: UInt64.self)
+                if covers(low, high) {
+                    sixteen(x)
+                } else {
+                    eight(low, x)
+                    eight(high, x &+ 8)
+                }
+                x &+= 16
+            }
+            if x &+ 8 <= last {
+                eight(UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self), x)
+                x &+= 8
+            }
+            return x
+        }
 
         /// Stores the run's entry `count` (8 or 16) times at `pixels`.
         @inline(__always)
@@ -313,22 +328,7 @@ struct RowTarget {
                 of: gather(UInt32(truncatingIfNeeded: word &>> 32), table), toByteOffset: x &* 4 &+ 16,
                 as: SIMD4<UInt32>.self)
         }
-        var x = 0
-        while x &+ 16 <= count {
-            let low = UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self)
-            let high = UnsafeRawPointer(indexes + (x &+ 8)).loadUnaligned(as: UInt64.self)
-            if run.covers(low, high) {
-                run.store(16, at: raw + x &* 4)
-            } else {
-                lookUpEight(low, at: x)
-                lookUpEight(high, at: x &+ 8)
-            }
-            x &+= 16
-        }
-        if x &+ 8 <= count {
-            lookUpEight(UnsafeRawPointer(indexes + x).loadUnaligned(as: UInt64.self), at: x)
-            x &+= 8
-        }
+        var x = run.walkBlocks(indexes, from: 0, to: count, lookUpEight) { x in run.store(16, at: raw + x &* 4) }
         while x < count { out[x] = table[Int(indexes[x])]; x &+= 1 }
     }
 }
