@@ -14,11 +14,8 @@ enum LayerStorage {
     /// is (every decoder writes each byte of its layer: a GIF layer's unreached rows are cleared
     /// by the draw itself).
     static func prepare(_ storage: inout [UInt8], count: Int) {
-        if storage.count > count {
-            storage.removeLast(storage.count - count)
-        } else if storage.count < count {
-            storage.append(contentsOf: repeatElement(0, count: count - storage.count))
-        }
+        if storage.count > count { storage.removeLast(storage.count - count) }
+        reserve(&storage, atLeast: count)
     }
 
     /// Makes `storage` at least `count` bytes and never shorter: for memory whose users are
