@@ -32,16 +32,20 @@ package struct PaletteQuantizer {
     }
 
     /// The alpha class of a pixel: 0 opaque, else 1 + alpha / 8.
+    @inline(__always)
     private static func alphaClass(_ packed: UInt32) -> Int {
-        let a = packed >> 24
-        return a == 255 ? 0 : 1 + Int(a >> 3)
+        let a = packed &>> 24
+        return a == 255 ? 0 : 1 &+ Int(a &>> 3)
     }
-    /// The colour bits of a pixel's cell: the top `bits` of blue, green and red, in that order.
+    /// The colour bits of a pixel's cell: the top `bits` (5 or 6) of blue, green and red, in
+    /// that order. Called for every pixel mapped or counted: masking shifts, no overflow checks.
+    @inline(__always)
     private static func colourCell(_ packed: UInt32, bits: Int) -> Int {
-        let shift = UInt32(8 - bits)
-        let mask = UInt32(1 << bits - 1)
-        return Int(packed >> (16 + shift) & mask) << (2 * bits) | Int(packed >> (8 + shift) & mask) << bits
-            | Int(packed >> shift & mask)
+        let shift = UInt32(truncatingIfNeeded: 8 &- bits)
+        let mask = UInt32(truncatingIfNeeded: 1 &<< bits &- 1)
+        let blue = Int(packed &>> (16 &+ shift) & mask)
+        let green = Int(packed &>> (8 &+ shift) & mask)
+        return blue &<< (2 &* bits) | green &<< bits | Int(packed &>> shift & mask)
     }
 
     /// The centre of colour cell `cell` of `bits` a channel, as red, green, blue.
@@ -68,14 +72,20 @@ package struct PaletteQuantizer {
 
         /// The index of `alphaClass`'s cell `colourCell` in the entries, the class's table made
         /// on first use.
+        @inline(__always)
         mutating func index(alphaClass: Int, colourCell: Int) -> Int {
             var slot = slots[alphaClass]
-            if slot < 0 {
-                slot = entries.count / cellsPerClass
-                slots[alphaClass] = slot
-                entries += repeatElement(empty, count: cellsPerClass)
-            }
-            return slot * cellsPerClass + colourCell
+            if slot < 0 { slot = addTable(alphaClass) }
+            return slot &* cellsPerClass &+ colourCell
+        }
+
+        /// Makes `alphaClass`'s table; returns its slot.
+        @inline(never)
+        private mutating func addTable(_ alphaClass: Int) -> Int {
+            let slot = entries.count / cellsPerClass
+            slots[alphaClass] = slot
+            entries += repeatElement(empty, count: cellsPerClass)
+            return slot
         }
 
         subscript(index: Int) -> Entry {
@@ -423,6 +433,13 @@ package struct PaletteQuantizer {
         /// Each pixel's code.
         private mutating func codes<Code: FixedWidthInteger & UnsignedInteger>(_ frame: [UInt8]) -> [Code] {
             let count = frame.count / 4
+            // The table is moved out of `self` for the loop, so the loop keeps it in registers
+            // instead of reloading it after every store.
+            var table = lookup
+            lookup = ClassTables(empty: 0, cellBits: cellBits)
+            defer { lookup = table }
+            let dithers = dithers
+            let cellBits = cellBits
             return [Code](unsafeUninitializedCapacity: count) { codes, initialized in
                 frame.withUnsafeBytes { raw in
                     let pixels = raw.bindMemory(to: UInt32.self)
@@ -432,7 +449,7 @@ package struct PaletteQuantizer {
                     var lastCode: Code = 0
                     for i in 0..<count {
                         let value = pixels[i]
-                        if value >> 24 == 0 {
+                        if value &>> 24 == 0 {
                             codes[i] = 0
                             continue
                         }
@@ -444,19 +461,26 @@ package struct PaletteQuantizer {
                         let shown = dithers ? dithered(value, i) : value
                         let alphaClass = PaletteQuantizer.alphaClass(shown)
                         let colourCell = PaletteQuantizer.colourCell(shown, bits: cellBits)
-                        let slot = lookup.index(alphaClass: alphaClass, colourCell: colourCell)
-                        if lookup[slot] == 0 {
-                            let (red, green, blue) = PaletteQuantizer.centre(ofCell: colourCell, bits: cellBits)
-                            let centre = SIMD4<Double>(
-                                red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
-                            lookup[slot] = UInt16(search.nearest(centre, opaque: alphaClass == 0) + 1)
+                        let slot = table.index(alphaClass: alphaClass, colourCell: colourCell)
+                        var code = table[slot]
+                        if code == 0 {
+                            code = nearestCode(alphaClass: alphaClass, colourCell: colourCell)
+                            table[slot] = code
                         }
-                        lastCode = Code(truncatingIfNeeded: lookup[slot])
+                        lastCode = Code(truncatingIfNeeded: code)
                         codes[i] = lastCode
                     }
                 }
                 initialized = count
             }
+        }
+
+        /// The code of the palette entry nearest the centre of cell `colourCell` of `alphaClass`.
+        @inline(never)
+        private func nearestCode(alphaClass: Int, colourCell: Int) -> UInt16 {
+            let (red, green, blue) = PaletteQuantizer.centre(ofCell: colourCell, bits: cellBits)
+            let centre = SIMD4<Double>(red, green, blue, alphaClass == 0 ? 255 : Double((alphaClass - 1) << 3 | 4))
+            return UInt16(search.nearest(centre, opaque: alphaClass == 0) + 1)
         }
     }
 }
