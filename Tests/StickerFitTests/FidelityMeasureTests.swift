@@ -53,46 +53,4 @@ struct FidelityMeasureTests {
         let reference = FrameTimeline(frames: frames, durations: [0.1, 0.1])
         #expect(try Fidelity.measure(file, against: reference, limits: .default) == .exact)
     }
-
-    /// Squared differences summed one byte at a time in 64 bits: the plain definition.
-    static func plainSquares(_ a: [UInt8], _ b: [UInt8]) -> (sum: UInt64, largest: Int) {
-        var sum: UInt64 = 0
-        var largest = 0
-        for (x, y) in zip(a, b) {
-            let difference = abs(Int(x) - Int(y))
-            sum += UInt64(difference * difference)
-            largest = max(largest, difference)
-        }
-        return (sum, largest)
-    }
-
-    @Test(
-        "squared differences match the plain sum at lengths around 16-byte steps and 32 KB blocks",
-        arguments: [0, 1, 15, 16, 17, 31, 33, 255, 32_767, 32_768, 32_769, 32_768 * 3 + 7])
-    func squaredDifferencesAtEveryLength(count: Int) {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(count)
-        func next() -> UInt8 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 56)
-        }
-        let a = (0..<count).map { _ in next() }
-        let b = (0..<count).map { _ in next() }
-        let result = Fidelity.squaredDifferences(a, b)
-        let expected = Self.plainSquares(a, b)
-        #expect(result.sum == expected.sum)
-        #expect(result.largest == expected.largest)
-    }
-
-    @Test("the largest differences everywhere do not overflow: 0 against 255 over 100,003 bytes")
-    func squaredDifferencesAtTheLimit() {
-        let count = 100_003
-        let result = Fidelity.squaredDifferences(
-            [UInt8](repeating: 0, count: count), [UInt8](repeating: 255, count: count))
-        #expect(result.sum == UInt64(count) * 65_025)
-        #expect(result.largest == 255)
-        // The largest difference found wherever it is: in the tail past the last 16-byte step.
-        var b = [UInt8](repeating: 7, count: 37)
-        b[36] = 200
-        #expect(Fidelity.squaredDifferences([UInt8](repeating: 7, count: 37), b) == (sum: 193 * 193, largest: 193))
-    }
 }

@@ -141,9 +141,9 @@ struct SearchSamplingTests {
             }
             return (sum, largest)
         }
-        // Long arrays, and short ones, shorter and longer than a vector, whose last bytes the
-        // vectorised loop leaves.
-        for length in Array(0...40) + [count] {
+        // Long arrays, short ones, shorter and longer than a vector, whose last bytes the
+        // vectorised loop leaves, and ones around a block of 32 KB, whose lanes are added up.
+        for length in Array(0...40) + [32_767, 32_768, 32_769, 65_551, count] {
             let measured = Fidelity.squaredDifferences(Array(a.prefix(length)), Array(b.prefix(length)))
             let plain = expected(a.prefix(length), b.prefix(length))
             #expect(measured.sum == plain.sum && measured.largest == plain.largest, "\(length) bytes")
