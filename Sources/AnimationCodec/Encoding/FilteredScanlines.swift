@@ -197,7 +197,7 @@ enum FilteredScanlines {
 
     /// Filters `count` bytes into `target` and returns the sum of their absolute signed values.
     /// The first pixel's bytes (no left neighbour) and the last few a byte at a time, the rest
-    /// sixteen at a time (``filterBlocks(from:count:into:_:)``): encoding predicts from the raw
+    /// sixteen at a time (``filterBlocks(from:count:into:total:_:)``): encoding predicts from the raw
     /// bytes only, so no byte waits on the one before.
     private static func apply(
         _ filter: UInt8, raw: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bpp: Int,
@@ -244,11 +244,16 @@ enum FilteredScanlines {
             }
         default:
             for i in 0..<first { let v = raw[i] &- above[i]; target[i] = v; total &+= cost(v) }
+            // The decoder's Paeth step adds the predictor to its first operand: to 0, it is the
+            // predictor. (Made before the loop: made within it, the vector was built lane by lane.)
+            let zero = SIMD16<UInt8>()
             i = filterBlocks(from: first, count: count, into: target, total: &total) {
-                load(raw + $0) &- paeth(load(raw + ($0 &- bpp)), load(above + $0), load(above + ($0 &- bpp)))
+                let prediction = PNGUnfilter.paethStepBytes(
+                    zero, left: load(raw + ($0 &- bpp)), up: load(above + $0), upperLeft: load(above + ($0 &- bpp)))
+                return load(raw + $0) &- prediction
             }
             while i < count {
-                let v = raw[i] &- paeth(raw[i &- bpp], above[i], above[i &- bpp])
+                let v = raw[i] &- PNGUnfilter.paethPredictor(raw[i &- bpp], above[i], above[i &- bpp])
                 target[i] = v
                 total &+= cost(v)
                 i &+= 1
@@ -287,47 +292,5 @@ enum FilteredScanlines {
             for lane in 0..<8 { total &+= Int(lanes[lane]) }
         }
         return i
-    }
-
-    /// The PNG Paeth predictor of sixteen bytes at once, in 16-bit lanes (the even bytes, then
-    /// the odd ones): the same ties as ``paeth(_:_:_:)``.
-    @inline(__always)
-    static func paeth(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ c: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let lowByte = SIMD8<Int16>(repeating: 0x00FF)
-        @inline(__always) func even(_ x: SIMD16<UInt8>) -> SIMD8<Int16> {
-            unsafeBitCast(x, to: SIMD8<Int16>.self) & lowByte
-        }
-        @inline(__always) func odd(_ x: SIMD16<UInt8>) -> SIMD8<Int16> {
-            (unsafeBitCast(x, to: SIMD8<Int16>.self) &>> 8) & lowByte
-        }
-        // |x| as (x ^ sign) - sign: `0 &- x` built its zero lane by lane in the loop.
-        @inline(__always) func magnitude(_ x: SIMD8<Int16>) -> SIMD8<Int16> {
-            let sign = x &>> 15
-            return (x ^ sign) &- sign
-        }
-        @inline(__always) func predict(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>, _ c: SIMD8<Int16>) -> SIMD8<Int16> {
-            // p = a + b - c; |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |(b - c) + (a - c)|.
-            let (fromB, fromA) = (b &- c, a &- c)
-            let (pa, pb, pc) = (magnitude(fromB), magnitude(fromA), magnitude(fromB &+ fromA))
-            var prediction = c
-            prediction.replace(with: b, where: pb .<= pc)
-            prediction.replace(with: a, where: (pa .<= pb) .& (pa .<= pc))
-            return prediction
-        }
-        let evens = predict(even(a), even(b), even(c))
-        let odds = predict(odd(a), odd(b), odd(c))
-        return unsafeBitCast(evens | (odds &<< 8), to: SIMD16<UInt8>.self)
-    }
-
-    /// The PNG Paeth predictor: whichever of left, up and upper-left is nearest to
-    /// left + up - upper-left, ties in that order.
-    @inline(__always)
-    static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-        let p = Int(a) + Int(b) - Int(c)
-        let pa = abs(p - Int(a))
-        let pb = abs(p - Int(b))
-        let pc = abs(p - Int(c))
-        if pa <= pb && pa <= pc { return a }
-        return pb <= pc ? b : c
     }
 }
