@@ -145,8 +145,29 @@ struct QualitySearch {
         var bytes: [UInt8]
         var frames: Int
         var fidelity: Fidelity
-        /// What was compared: each family's winner with its PSNR.
-        var compared: [(recipe: LossyRecipe, psnr: Double?)] = []
+        /// What was compared: each family's winner, this file's first, then by the PSNR listed.
+        var compared: [Compared] = []
+    }
+
+    /// One family's winner as the search compared it.
+    struct Compared {
+        /// How far a candidate went.
+        enum Outcome: Equatable {
+            /// Written, and this search's file.
+            case chosen
+            /// Written and under the budget, but another file shows more.
+            case written
+            /// Predicted to fit and never written: another file was already better.
+            case predicted
+            /// Predicted to fit, but no setting of its family came under the budget written.
+            case overBudget
+        }
+
+        /// The recipe: the one written where it was, else the one predicted to fit.
+        var recipe: LossyRecipe
+        /// Its PSNR (`nil`: exact), measured on the file where it was written, else predicted.
+        var psnr: Double?
+        var outcome: Outcome
     }
 
     /// `recipe`'s file, `bytes`, showing frames already measured.
@@ -534,6 +555,8 @@ struct QualitySearch {
         var searched = Set(order.filter { families[$0].allSatisfy { $0.frameStep < feasible } })
         var waiting: [Winner] = []
         var compared: [Winner] = []
+        // Family -> the file its settling wrote under the budget (`nil`: none did).
+        var settled: [Int: (recipe: LossyRecipe, psnr: Double?)?] = [:]
         var result: Found?
         // What a candidate must be predicted above to be written after the best file so far.
         var resultRank = -Double.infinity
@@ -567,7 +590,9 @@ struct QualitySearch {
             // The file written may be of a stronger setting than the one predicted to fit (and
             // so of a lower PSNR): candidates predicted clearly above what it shows are written
             // too, and the best file is kept.
-            if let found = settle(families[winner.family], from: winner.index) {
+            let found = settle(families[winner.family], from: winner.index)
+            settled[winner.family] = found.map { ($0.recipe, $0.fidelity.psnr) }
+            if let found {
                 if result.map({ rank(found.fidelity.psnr) > rank($0.fidelity.psnr) }) ?? true { result = found }
                 resultRank = rank(result!.fidelity.psnr) + Self.writtenMargin
             }
@@ -587,7 +612,19 @@ struct QualitySearch {
                 return updated
             }
         }
-        result?.compared = compared.sorted(by: better).map { (families[$0.family][$0.index], $0.psnr) }
+        let listed = compared.sorted(by: better).map { winner in
+            switch settled[winner.family] {
+            case .some(.some(let written)):
+                let chosen = written.recipe == result?.recipe
+                return Compared(recipe: written.recipe, psnr: written.psnr, outcome: chosen ? .chosen : .written)
+            case .some(.none):
+                return Compared(
+                    recipe: families[winner.family][winner.index], psnr: winner.psnr, outcome: .overBudget)
+            case .none:
+                return Compared(recipe: families[winner.family][winner.index], psnr: winner.psnr, outcome: .predicted)
+            }
+        }
+        result?.compared = listed.filter { $0.outcome == .chosen } + listed.filter { $0.outcome != .chosen }
         return result
     }
 

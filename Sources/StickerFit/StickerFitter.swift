@@ -410,6 +410,20 @@ public struct StickerFitter: Sendable {
     /// comes to at least half the estimate), so it is not worth planning.
     private func isFarOverBudget(_ estimate: Int) -> Bool { estimate / 2 > options.maxBytes * 2 }
 
+    /// One compared candidate for the search's step: its recipe, its PSNR and how far it went
+    /// (written files show what they measured, the others what was predicted).
+    static func describe(_ candidate: QualitySearch.Compared) -> String {
+        let figure = candidate.psnr.map { String(cFormat: " %.1f dB", $0) } ?? " exact"
+        let outcome: String
+        switch candidate.outcome {
+        case .chosen: outcome = "chosen"
+        case .written: outcome = "written"
+        case .predicted: outcome = "predicted"
+        case .overBudget: outcome = "predicted; over the budget when written"
+        }
+        return candidate.recipe.summary + figure + " (" + outcome + ")"
+    }
+
     /// A file the lossy search wrote, measured by decoding it, with its steps.
     private func lossyAttempt(
         _ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
@@ -420,12 +434,11 @@ public struct StickerFitter: Sendable {
             steps
             + found.recipe.steps(
                 framesPerSecond: merged.framesPerSecond, frames: merged.count, dithered: options.dither)
-        let compared = found.compared.map { candidate in
-            candidate.recipe.summary + (candidate.psnr.map { String(cFormat: " %.1f dB", $0) } ?? " exact")
-        }
+        let compared = found.compared.map(Self.describe)
         let detail =
             compared.count > 1
-            ? "best of \(compared.count): " + compared.joined(separator: "; ") : "chosen: " + found.recipe.summary
+            ? "best of \(compared.count), the chosen first: " + compared.joined(separator: "; ")
+            : "chosen: " + found.recipe.summary
         lossySteps.append(
             FitStep(
                 .search, detail, isLossy: true, bytesAfter: found.bytes.count, maxError: fidelity.maxError,

@@ -123,6 +123,20 @@ struct QualitySearchTests {
             "Pillow sees \(measured.maxError), the report \(fitted.fidelity.maxError)")
         let reported = try #require(fitted.fidelity.psnr)
         #expect(abs(reported - measured.psnr) <= 0.1, "Pillow sees \(measured.psnr) dB, the report \(reported) dB")
+        // The search's step lists the file it chose first, with the PSNR Pillow sees in it, and
+        // no other file written shows more.
+        let compared = try #require(fitted.steps.last?.detail.split(separator: ": ", maxSplits: 1).last)
+            .split(separator: "; ").map(String.init)
+        func decibels(_ entry: String) -> Double? {
+            entry.split(separator: " ").firstIndex(of: "dB").flatMap { Double(entry.split(separator: " ")[$0 - 1]) }
+        }
+        try #require(compared.count > 1, "several families compared: \(compared)")
+        #expect(compared[0].hasSuffix("(chosen)"), "\(compared)")
+        let chosen = try #require(decibels(compared[0]))
+        #expect(abs(chosen - measured.psnr) <= 0.06, "chosen at \(chosen) dB, Pillow sees \(measured.psnr)")
+        for entry in compared.dropFirst() where entry.hasSuffix("(written)") {
+            #expect(try #require(decibels(entry)) <= chosen, "\(compared)")
+        }
         #expect(abs(fitted.framesPerSecond - Double(shown.frames.count) / 0.8) < 0.01)
         // The reported SSIM is that of Pillow's frames against the input, instant by instant.
         // numpy's SSIM of Pillow's frames against the input, instant by instant.
