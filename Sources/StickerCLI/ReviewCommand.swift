@@ -5,6 +5,10 @@ import StickerPack
 import StickerRenderer
 import StickerReview
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `stickers review`: the whole verdict on one or more packs as HTML pages with their images.
 public struct ReviewCommand: ParsableCommand {
     /// Command name and help.
@@ -138,18 +142,31 @@ public struct ReviewCommand: ParsableCommand {
     }
 
     /// The staging folder for `path`, refusing a folder that holds something other than an
-    /// earlier review: replacing it as a whole must never remove a user's files.
+    /// earlier review (replacing it as a whole must never remove a user's files), and the
+    /// current folder or one holding it (replacing it would pull the folder from under the shell).
     static func outputFolder(_ path: String) throws -> OutputFolder {
         let manager = FileManager.default
         var isDirectory = false
         if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            if !contents.isEmpty && !contents.contains("index.html") {
+            if !contents.isEmpty && !ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) {
                 throw CLIError(
-                    "\(path): holds files and no index.html, so it is not an earlier review; name a new or empty folder"
+                    "\(path): holds files other than an earlier review's, so it is not replaced; name a new or empty folder"
                 )
+            }
+            if let folder = realPath(path), let current = realPath(manager.currentDirectoryPath),
+                current == folder || current.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+            {
+                throw CLIError("\(path): is the current folder or holds it, so it is not replaced; name another folder")
             }
         }
         return try OutputFolder(final: path)
+    }
+
+    /// `path` with every symbolic link and `.` or `..` resolved, when it exists.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

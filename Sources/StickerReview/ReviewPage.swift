@@ -52,7 +52,7 @@ enum ReviewPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="generator" content="stickers review">
+        \(ReviewWriter.generatorTag)
         <title>\(HTMLText.escape(title))</title>
         <style>
         \(css)

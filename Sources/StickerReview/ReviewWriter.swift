@@ -44,6 +44,43 @@ public enum ReviewWriter {
         return summaries
     }
 
+    /// The tag in every page's head that names the command that wrote it.
+    static let generatorTag = "<meta name=\"generator\" content=\"stickers review\">"
+
+    /// Whether `folder` holds nothing but an earlier review, so replacing it as a whole removes
+    /// none of a user's files: an `index.html` that names `stickers review` as its generator,
+    /// an `images/` folder of image files, and for several packs a folder per pack of the same
+    /// kind. A hand-written `index.html` beside other files is not one.
+    public static func isEarlierReview(_ folder: URL) -> Bool { isReview(folder, packsInside: true) }
+
+    private static func isReview(_ folder: URL, packsInside: Bool) -> Bool {
+        let manager = FileManager.default
+        guard let contents = try? manager.contentsOfDirectory(atPath: folder.path),
+            let page = try? Data(contentsOf: folder.appendingPathComponent("index.html")),
+            String(decoding: page.prefix(4096), as: UTF8.self).contains(generatorTag)
+        else { return false }
+        for name in contents where name != "index.html" {
+            let item = folder.appendingPathComponent(name)
+            var isFolder = false
+            guard manager.fileExists(atPath: item.path, isDirectory: &isFolder), isFolder else { return false }
+            if name == "images" && holdsOnlyImages(item) { continue }
+            guard packsInside && isReview(item, packsInside: false) else { return false }
+        }
+        return true
+    }
+
+    /// Whether every entry of `folder` is a file with an image's extension.
+    private static func holdsOnlyImages(_ folder: URL) -> Bool {
+        let manager = FileManager.default
+        let extensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg"]
+        guard let contents = try? manager.contentsOfDirectory(atPath: folder.path) else { return false }
+        return contents.allSatisfy { name in
+            var isFolder = false
+            return manager.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && !isFolder && extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased())
+        }
+    }
+
     private static func read(_ url: URL) throws(ReviewError) -> Data {
         do { return try Data(contentsOf: url) } catch {
             throw ReviewError(description: "\(url.path): cannot be read (\(errorReason(error)))")

@@ -25,14 +25,18 @@ struct CLITests {
 
     /// Runs the built `stickers` executable.
     static func runExecutable(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let output = try TestProcess.capture([try executable()] + arguments)
+        return (output.status, output.stdout, output.stderr)
+    }
+
+    /// The built `stickers` executable's path.
+    static func executable() throws -> String {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
                 "stickers"),
             repoRoot.appendingPathComponent(".build/debug/stickers")
         ]
-        let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        let output = try TestProcess.capture([executable.path] + arguments)
-        return (output.status, output.stdout, output.stderr)
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }).path
     }
 
     static func json(_ url: URL) throws -> [String: Any] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `stickers review` and `stickers fit --dry-run`: every option, the exit status, the folder
@@ -108,10 +109,38 @@ struct ReviewCommandTests {
         try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: mine.appendingPathComponent("notes.txt"))
         let refused = try Self.review([seven, "-o", mine.path, "--no-fit"])
-        #expect(refused.status == 1 && refused.stderr.contains("not an earlier review"), "\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stderr.contains("other than an earlier review"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path) == ["notes.txt"])
+
+        // A site of the user's own with an index.html of its own is not an earlier review either.
+        let site = out.appendingPathComponent("site")
+        try FileManager.default.createDirectory(
+            at: site.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try Data("<html><body>mine</body></html>".utf8).write(to: site.appendingPathComponent("index.html"))
+        try Data("keep".utf8).write(to: site.appendingPathComponent("photos/a.jpg"))
+        let notMine = try Self.review([seven, "-o", site.path, "--no-fit"])
+        #expect(notMine.status == 1 && notMine.stderr.contains("other than an earlier review"), "\(notMine.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.path).sorted() == ["index.html", "photos"])
+        #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8).contains("mine"))
+
+        // An earlier review that is the current folder is not pulled from under the shell.
+        let here = try TestProcess.capture(
+            [try CLITests.executable(), "review", seven, "-o", ".", "--no-fit"], directory: dir)
+        #expect(here.status == 1 && here.stderr.contains("current folder"), "\(here.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["index.html"])
+
+        // An earlier review of several packs (a folder per pack) is replaced as a whole.
+        let packs = out.appendingPathComponent("packs")
+        let bad = try Self.badPack()
+        defer { try? FileManager.default.removeItem(at: bad.deletingLastPathComponent()) }
+        #expect(try Self.review([seven, bad.path, "-o", packs.path, "--no-fit"]).status == 1)
+        let again = try Self.review([seven, bad.path, "-o", packs.path, "--no-fit"])
+        #expect(again.status == 1 && !again.stderr.contains("earlier review"), "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: packs.appendingPathComponent("bad/index.html").path))
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["mine", "review"],
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
+                "mine", "packs", "review", "site"
+            ],
             "no staging folder left")
     }
 
