@@ -7,12 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf escape;
     char *message;
     size_t capacity;
+    // The first warning's text and code, when the caller asks for them (NULL otherwise).
+    char *warning;
+    size_t warning_capacity;
+    int warning_code;
 } guarded_error_mgr;
 
 static void guarded_error_exit(j_common_ptr cinfo) {
@@ -28,6 +33,18 @@ static void guarded_error_exit(j_common_ptr cinfo) {
 // Warnings (corrupt but recoverable data) are not fatal; keep decoding as browsers do.
 static void silent_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+// libjpeg's own emit_message calls output_message for the first warning only (trace level 0):
+// its text and code are kept for the caller.
+static void first_warning(j_common_ptr cinfo) {
+    guarded_error_mgr *mgr = (guarded_error_mgr *)cinfo->err;
+    mgr->warning_code = mgr->base.msg_code;
+    if (mgr->warning && mgr->warning_capacity > 0) {
+        char buffer[JMSG_LENGTH_MAX];
+        mgr->base.format_message(cinfo, buffer);
+        snprintf(mgr->warning, mgr->warning_capacity, "%s", buffer);
+    }
+}
+
 static void install_guard(struct jpeg_decompress_struct *cinfo, guarded_error_mgr *err,
                           char *error, size_t error_capacity) {
     cinfo->err = jpeg_std_error(&err->base);
@@ -35,6 +52,9 @@ static void install_guard(struct jpeg_decompress_struct *cinfo, guarded_error_mg
     err->base.output_message = silent_output_message;
     err->message = error;
     err->capacity = error_capacity;
+    err->warning = NULL;
+    err->warning_capacity = 0;
+    err->warning_code = 0;
 }
 
 int sticker_jpeg_read_header(const uint8_t *data, size_t length,
@@ -75,10 +95,17 @@ static void cmyk_to_rgba(uint8_t *row, size_t width) {
 
 int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              uint8_t *rgba, size_t rgba_capacity,
-                             char *error, size_t error_capacity) {
+                             char *error, size_t error_capacity,
+                             sticker_jpeg_warning *warning) {
     struct jpeg_decompress_struct cinfo;
     guarded_error_mgr err;
     install_guard(&cinfo, &err, error, error_capacity);
+    warning->count = 0;
+    warning->truncated = 0;
+    warning->message[0] = 0;
+    err.base.output_message = first_warning;
+    err.warning = warning->message;
+    err.warning_capacity = sizeof warning->message;
     // setjmp must run in the frame that stays live while libjpeg may longjmp back.
     if (setjmp(err.escape)) {
         jpeg_destroy_decompress(&cinfo);
@@ -102,6 +129,8 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
         if (jpeg_read_scanlines(&cinfo, &row, 1) == 1 && cmyk) cmyk_to_rgba(row, cinfo.output_width);
     }
     jpeg_finish_decompress(&cinfo);
+    warning->count = (int)err.base.num_warnings;
+    warning->truncated = err.base.num_warnings > 0 && err.warning_code == JWRN_JPEG_EOF;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }

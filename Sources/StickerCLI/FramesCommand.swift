@@ -27,7 +27,10 @@ public struct FramesCommand: ParsableCommand {
 
     /// The folder to write.
     @Option(
-        name: .long, help: ArgumentHelp("Output folder (created; existing frame files are replaced).", valueName: "dir")
+        name: .long,
+        help: ArgumentHelp(
+            "Output folder (created; an earlier run's frame files are replaced, other files kept).",
+            valueName: "dir")
     )
     public var out: String
 
@@ -64,7 +67,7 @@ public struct FramesCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try staging.write([UInt8](try encoder.encode(metadata)), named: "frames.json")
-            try staging.commit()
+            try staging.commit(removing: Self.isFrameFile)
         } catch let error as CodecError {
             staging.discard()
             throw CLIError(path: file, error)
@@ -77,6 +80,17 @@ public struct FramesCommand: ParsableCommand {
     /// One line on stderr: `FILE: warning: ...`.
     private func report(_ warning: CodecWarning) {
         FileDescriptorOutput.standardError("\(file): warning: \(warning)\n")
+    }
+
+    /// Whether `name` is a frame file this command writes in some format (`frame-0007.png`):
+    /// an earlier run's frames that this one did not write again are removed.
+    static func isFrameFile(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count == 2, OutputFormat(rawValue: String(parts[1])) != nil, parts[0].hasPrefix("frame-") else {
+            return false
+        }
+        let digits = parts[0].dropFirst("frame-".count)
+        return digits.count >= 4 && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     static func fileName(_ index: Int, _ format: OutputFormat) -> String {

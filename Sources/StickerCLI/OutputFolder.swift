@@ -44,17 +44,24 @@ struct OutputFolder {
     }
 
     /// Moves the staged files into place: a rename when the folder is new, else file by file.
-    func commit() throws {
+    /// The destination's other files whose names `isStale` accepts (an earlier run's outputs
+    /// that this run did not write again) are removed; its other files are left alone.
+    func commit(removing isStale: (String) -> Bool = { _ in false }) throws {
         let manager = FileManager.default
         if !manager.fileExists(atPath: final.path) {
             try manager.moveItem(at: staging, to: final)
             InterruptCleanup.unregister(staging.path)
             return
         }
-        for name in try manager.contentsOfDirectory(atPath: staging.path) {
+        let names = try manager.contentsOfDirectory(atPath: staging.path)
+        for name in names {
             let target = final.appendingPathComponent(name)
             if manager.fileExists(atPath: target.path) { try manager.removeItem(at: target) }
             try manager.moveItem(at: staging.appendingPathComponent(name), to: target)
+        }
+        let written = Set(names)
+        for name in try manager.contentsOfDirectory(atPath: final.path) where !written.contains(name) && isStale(name) {
+            try manager.removeItem(at: final.appendingPathComponent(name))
         }
         try manager.removeItem(at: staging)
         InterruptCleanup.unregister(staging.path)

@@ -109,6 +109,49 @@ struct CLITests {
         #expect(Array(last[header.count..<(header.count + 3)]) == [0, 2, 0])
     }
 
+    @Test("frames --out over an earlier run: its frame files are replaced, none left over, other files kept")
+    func framesReplaceEarlierRun() throws {
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let star = Self.samplePack.appendingPathComponent("02-spinning-star.gif")
+        let blob = Self.samplePack.appendingPathComponent("01-bouncing-blob.png")
+        let counts = try Pillow.animations([star, blob]).map(\.frames.count)
+        #expect(counts[0] > counts[1], "the second input has fewer frames: \(counts)")
+        try Self.runInProcess(["frames", star.path, "--out", out.path, "--progress", "none"])
+        try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+        try Data("mine".utf8).write(to: out.appendingPathComponent("frame-cover.png"))
+        try Self.runInProcess(["frames", blob.path, "--out", out.path, "--format", "ppm", "--progress", "none"])
+        let expected =
+            (0..<counts[1]).map { String(format: "frame-%04d.ppm", $0) } + [
+                "frame-cover.png", "frames.json", "notes.txt"
+            ]
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == expected.sorted())
+    }
+
+    @Test("validate: a GIF and a JPEG cut short are damaged, with what ended early; the whole files are not")
+    func validateDamaged() throws {
+        let folder = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, cut) in [("02-spinning-star.gif", "cut-star.gif"), ("06-blob-card.jpg", "cut-card.jpg")] {
+            let whole = try Data(contentsOf: Self.samplePack.appendingPathComponent(name))
+            try whole.write(to: folder.appendingPathComponent("whole-" + name))
+            try whole.prefix(whole.count / 2).write(to: folder.appendingPathComponent(cut))
+        }
+        let result = try Self.runExecutable(["validate", folder.path, "--json"])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let damaged = findings.filter { $0["rule"] as? String == "damaged" }
+        #expect(
+            Set(damaged.compactMap { $0["sticker"] as? String }) == ["cut-card", "cut-star"],
+            "\(damaged)")
+        for finding in damaged {
+            #expect(finding["severity"] as? String == "warning")
+            #expect((finding["message"] as? String ?? "").contains("ends early"), "\(finding)")
+        }
+    }
+
     /// gif-peterdn's expected canvas after frame `frame` of `name`.gif.
     static func peterdnExpected(_ name: String, frame: Int) -> URL {
         conformance.appendingPathComponent("gif-peterdn/frames/\(name)-\(frame).png")

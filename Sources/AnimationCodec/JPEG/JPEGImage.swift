@@ -27,14 +27,30 @@ struct JPEGImage: Sendable {
     func decode(_ bytes: [UInt8]) throws(CodecError) -> FrameLayer {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         var message = [CChar](repeating: 0, count: 256)
+        var repaired = sticker_jpeg_warning()
         let status = bytes.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
                 sticker_jpeg_decode_rgba(
-                    source.baseAddress, source.count, target.baseAddress, target.count, &message, message.count)
+                    source.baseAddress, source.count, target.baseAddress, target.count, &message, message.count,
+                    &repaired)
             }
         }
         guard status == 0 else { throw .jpeg(message: Self.string(message)) }
-        return FrameLayer(rect: FrameRect(x: 0, y: 0, width: width, height: height), pixels: pixels)
+        var layer = FrameLayer(rect: FrameRect(x: 0, y: 0, width: width, height: height), pixels: pixels)
+        if repaired.count > 0 { layer.warnings = [Self.warning(repaired)] }
+        return layer
+    }
+
+    /// What libjpeg worked around, as a warning: the data ending early (its rows are grey), or
+    /// corrupt data it recovered from.
+    private static func warning(_ repaired: sticker_jpeg_warning) -> CodecWarning {
+        let text = withUnsafeBytes(of: repaired.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let more = repaired.count > 1 ? " (and \(repaired.count - 1) more warning(s))" : ""
+        return repaired.truncated != 0
+            ? CodecWarning(.truncated, "JPEG data ends early; the rest of the image is grey\(more)")
+            : CodecWarning(.other, "corrupt JPEG data: \(text)\(more)")
     }
 
     private static func string(_ message: [CChar]) -> String {

@@ -17,11 +17,23 @@ int sticker_jpeg_read_header(const uint8_t *data, size_t length,
                              sticker_jpeg_header *header,
                              char *error, size_t error_capacity);
 
+/// What libjpeg worked around while decoding (corrupt or missing data it recovered from).
+typedef struct {
+    /// How many warnings libjpeg gave (0: the stream is whole).
+    int count;
+    /// Whether the first was the data ending early (libjpeg fills the rest in grey).
+    int truncated;
+    /// The first warning's text.
+    char message[200];
+} sticker_jpeg_warning;
+
 /// Decodes `data` into `rgba` (width * height * 4 bytes, opaque RGBA8, top row first).
-/// Returns 0 on success; otherwise writes libjpeg's message to `error`.
+/// Returns 0 on success, with what libjpeg worked around in `warning`; otherwise writes
+/// libjpeg's message to `error`.
 int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              uint8_t *rgba, size_t rgba_capacity,
-                             char *error, size_t error_capacity);
+                             char *error, size_t error_capacity,
+                             sticker_jpeg_warning *warning);
 
 /// Encodes opaque pixels (`width * height * 4` bytes, the fourth of each ignored) as a baseline
 /// JPEG of `quality` (1-100) with optimised Huffman tables. On success returns 0 and a buffer

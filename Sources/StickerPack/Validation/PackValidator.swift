@@ -280,13 +280,24 @@ private struct StickerChecker {
 
     private mutating func checkPixels(_ animation: StickerAnimation) {
         var sawTransparency = false
+        // What the decoders worked around, in the files and in their frames (a broken acTL
+        // is `lost-animation`'s), each message once.
+        var repairs = animation.fileInfos.flatMap(\.warnings).filter { $0.kind != .animationIgnored }
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
                 if !sawTransparency && hasTransparentPixel(frame.pixels) { sawTransparency = true }
+                for warning in frame.warnings where !repairs.contains(warning) { repairs.append(warning) }
             }
         } catch {
             report(error)
             return
+        }
+        if let first = repairs.first {
+            let more = repairs.count > 1 ? " (and \(repairs.count - 1) more)" : ""
+            add(
+                .warning, .damaged,
+                "the file is damaged and shows only as decoders repair it: \(first.message)\(more); export it again",
+                measured: first.message)
         }
         if !sawTransparency {
             add(

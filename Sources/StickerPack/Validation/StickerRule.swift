@@ -20,6 +20,10 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case descriptionLength = "description-length"
     /// An APNG still animates: its acTL is intact and holds more than one frame. Warning.
     case lostAnimation = "lost-animation"
+    /// The file decodes whole, with nothing the decoder had to work around (data ending early,
+    /// an invalid LZW code, corrupt JPEG data, a chunk with a bad CRC): browsers show what
+    /// they can recover, other players may not. Warning.
+    case damaged
     /// The PNG is not an Apple CgBI file (Xcode's iOS-optimised PNG). Warning.
     case cgbi
     /// Some pixel is transparent: stickers sit over bubbles and photos. Warning.
