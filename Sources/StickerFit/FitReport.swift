@@ -44,6 +44,9 @@ public struct FitReport: Sendable, Codable {
         /// The warning when the sticker was made under the line where loss is visible
         /// (``FitLoss/warningPSNR``, ``FitLoss/warningSSIM``): what was given up and by how much.
         public var warning: String?
+        /// What the decoder had to work around in the input (data ending early, corrupt data);
+        /// empty for a whole file.
+        public var inputDamage: [String]
 
         /// The entry for `sticker`.
         public init(_ sticker: FittedSticker) {
@@ -67,6 +70,7 @@ public struct FitReport: Sendable, Codable {
             let loss = sticker.loss
             givenUp = loss?.givenUp ?? []
             warning = loss.flatMap { $0.isVisible ? $0.warning : nil }
+            inputDamage = sticker.inputDamage
         }
     }
 
@@ -129,6 +133,12 @@ public struct FitReport: Sendable, Codable {
                 "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
                     + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             for step in entry.steps { lines.append("         \(step)") }
+            if let damage = entry.inputDamage.first {
+                let more = entry.inputDamage.count > 1 ? "; and \(entry.inputDamage.count - 1) more" : ""
+                lines.append(
+                    "         warning: the input is damaged, so it was made from what decodes, as browsers show it: "
+                        + damage + more)
+            }
             if let warning = entry.warning { lines.append("         warning: \(warning)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }
         }

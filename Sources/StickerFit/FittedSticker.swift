@@ -38,6 +38,9 @@ public struct FittedSticker: Sendable {
     public var fidelity = Fidelity.exact
     /// Wall-clock seconds spent on this sticker.
     public var seconds = 0.0
+    /// What the decoder had to work around in the input (data ending early, corrupt data):
+    /// the sticker is made from what decodes, as browsers show it. Empty for a whole file.
+    public var inputDamage: [String] = []
 
     /// Whether the sticker was fitted.
     public var succeeded: Bool { output != nil }

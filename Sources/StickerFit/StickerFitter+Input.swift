@@ -18,15 +18,19 @@ extension StickerFitter {
         var format: ImageFormat
         /// Each frame's display time, in seconds, as a browser shows it.
         var durations: [Double]
+        /// What the decoder worked around in the file and in the frames decoded so far.
+        let damage = InputDamage()
 
         /// Reads `sticker`'s file once for what the fit needs to know of it; its bytes are let
         /// go on return.
         static func read(_ sticker: Sticker, limits: DecodingLimits, vectorSide: Int) throws(PackError) -> Input {
             let animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: vectorSide)
-            return Input(
+            let input = Input(
                 sticker: sticker, limits: limits, vectorSide: vectorSide, width: animation.width,
                 height: animation.height, frameCount: animation.frameCount, plays: animation.plays,
                 format: animation.fileInfos[0].format, durations: animation.shownDurations)
+            input.damage.note(animation.fileInfos.flatMap(\.warnings))
+            return input
         }
 
         /// The file read and parsed again, ready to decode.

@@ -52,6 +52,7 @@ public struct StickerFitter: Sendable {
                 let keepable = input.width == input.height && sizes(from: size).contains { $0.pixels == input.width }
                 let original =
                     keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
+                defer { result.inputDamage = input.damage.noted }
                 try fitFile(input, original: original, size: size, into: &result)
             }
         } catch {
@@ -144,6 +145,7 @@ public struct StickerFitter: Sendable {
             }
             try animation.forEachFrame(threads: threads) { index, frame in
                 guard index < count else { return }
+                input.damage.note(frame.warnings)
                 batch.append(frame.pixels)
                 if batch.count == batchSize { scaleBatch() }
             }
@@ -284,8 +286,10 @@ public struct StickerFitter: Sendable {
             steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
         }
         let original = source.original ?? []
+        // A damaged input is written anew from what decodes, never kept as it is.
         let unchanged =
             source.original != nil && geometry.isEmpty && merged.count == reference.count && format.isMessagesFormat
+            && source.input.damage.noted.isEmpty
         // A quick estimate first: an exact file far over the budget is not planned, only reported.
         let estimate = quickEstimate(merged, side: target.pixels)
         if options.allowLossy, isFarOverBudget(estimate), !(unchanged && original.count <= options.maxBytes) {

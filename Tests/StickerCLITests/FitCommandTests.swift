@@ -223,6 +223,44 @@ struct FitCommandTests {
     }
 
     @Test(
+        "damaged inputs (a GIF and a JPEG cut short) are made from what decodes with a warning saying so, never kept as they are",
+        .timeLimit(.minutes(3)))
+    func damagedInputs() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var paths: [String] = []
+        for (name, stem) in [("02-spinning-star.gif", "star"), ("06-blob-card.jpg", "card")] {
+            let whole = try Data(contentsOf: CLITests.samplePack.appendingPathComponent(name))
+            let ext = URL(fileURLWithPath: name).pathExtension
+            for (prefix, bytes) in [("whole-", whole), ("cut-", whole.prefix(whole.count / 2))] {
+                let url = folder.appendingPathComponent(prefix + stem + "." + ext)
+                try bytes.write(to: url)
+                paths.append(url.path)
+            }
+        }
+        let catalog = folder.appendingPathComponent("Damaged.xcstickers")
+        let result = try CLITests.runExecutable(["fit"] + paths + ["-o", catalog.path, "--json", "--threads", "1"])
+        let report = try Self.report(result.stdout)
+        let entries = Self.entries(report)
+        for name in ["whole-star", "whole-card"] {
+            #expect(entries[name]?["inputDamage"] as? [String] == [], "\(name)")
+        }
+        for name in ["cut-star", "cut-card"] {
+            let entry = try #require(entries[name])
+            let damage = entry["inputDamage"] as? [String] ?? []
+            #expect(damage.contains { $0.contains("ends early") }, "\(name): \(damage)")
+            #expect(entry["fitted"] as? Bool == true)
+            let steps = (entry["steps"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(!steps.contains("keep-original"), "\(name): \(steps)")
+        }
+        // What was written is whole: validate finds nothing damaged in the catalog.
+        let validation = try #require(report["validation"] as? [String: Any])
+        let findings = validation["findings"] as? [[String: Any]] ?? []
+        #expect(!findings.contains { $0["rule"] as? String == "damaged" }, "\(findings)")
+    }
+
+    @Test(
         "a sticker that cannot fit is an error naming the smallest size; the others are written",
         .timeLimit(.minutes(3)))
     func impossible() throws {

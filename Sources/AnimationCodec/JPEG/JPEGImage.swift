@@ -47,7 +47,7 @@ struct JPEGImage: Sendable {
         let text = withUnsafeBytes(of: repaired.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        let more = repaired.count > 1 ? " (and \(repaired.count - 1) more warning(s))" : ""
+        let more = repaired.count > 1 ? ", and \(repaired.count - 1) more libjpeg warning(s)" : ""
         return repaired.truncated != 0
             ? CodecWarning(.truncated, "JPEG data ends early; the rest of the image is grey\(more)")
             : CodecWarning(.other, "corrupt JPEG data: \(text)\(more)")
