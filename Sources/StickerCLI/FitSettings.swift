@@ -26,13 +26,13 @@ struct FitSettings: ParsableArguments {
         help: "Let a sticker that cannot fit otherwise be made for a smaller size class.")
     var allowSmallerSize = false
 
-    @Flag(help: "Exact steps only: never reduce colours, frames or size.")
+    @Flag(help: "Exact steps only: never reduce colours, frames or size (so not with --max-duration).")
     var lossless = false
 
     @Option(
         name: .customLong("label"),
         help: ArgumentHelp(
-            "A sticker's VoiceOver label, as NAME=TEXT (repeatable); default: the catalog's label, else the name.",
+            "A sticker's VoiceOver label, as NAME=TEXT, at most 150 characters (repeatable); default: the catalog's label, else the name, shortened to 150.",
             valueName: "name=text"))
     var labels: [String] = []
 
@@ -100,8 +100,21 @@ struct FitSettings: ParsableArguments {
         guard let background = Background(named: iconBackground), background.isOpaque else {
             throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
         }
-        for label in labels where !label.contains("=") {
-            throw ValidationError("--label takes NAME=TEXT, not \(label)")
+        let limit = ValidationThresholds.default.maxDescriptionLength
+        for label in labels {
+            guard let equals = label.firstIndex(of: "=") else {
+                throw ValidationError("--label takes NAME=TEXT, not \(label)")
+            }
+            let text = label[label.index(after: equals)...]
+            guard text.utf16.count <= limit else {
+                throw ValidationError(
+                    "--label \(label[..<equals])=...: the label is \(text.utf16.count) characters; Messages allows \(limit)"
+                )
+            }
+        }
+        if lossless, maxDuration != nil {
+            throw ValidationError(
+                "--lossless keeps every frame; --max-duration drops the rest of the clip: choose one.")
         }
         guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }

@@ -29,6 +29,8 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case smallerSize = "smaller-size"
         /// Lossy: only the first seconds of the animation kept (`--max-duration`), at their own speed.
         case maxDuration = "max-duration"
+        /// The VoiceOver label, taken from a name over Messages' 150 characters, shortened to them.
+        case label
     }
 
     /// What was done.
@@ -70,7 +72,7 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case .jpeg: return "JPEG " + detail
         case .smallerSize: return "size " + detail
         case .maxDuration: return detail.components(separatedBy: " kept").first
-        case .search, .encode, .keepOriginal, .pad, .mergeRepeats: return nil
+        case .search, .encode, .keepOriginal, .pad, .mergeRepeats, .label: return nil
         }
     }
 

@@ -34,8 +34,10 @@ public struct StickerFitter: Sendable {
     /// sticker's own, else its name).
     public func fit(_ sticker: Sticker, size: StickerSize, label: String? = nil) -> FittedSticker {
         let start = Date()
+        let wanted = label ?? sticker.localizedDescription
+        let limit = ValidationThresholds.default.maxDescriptionLength
         var result = FittedSticker(
-            name: sticker.name, accessibilityLabel: label ?? sticker.localizedDescription, sizeClass: size)
+            name: sticker.name, accessibilityLabel: Self.shortened(wanted, toUTF16: limit), sizeClass: size)
         result.bytesBefore = sticker.files.reduce(0) { total, url in
             total + (BoundedFile.size(url.path) ?? 0)
         }
@@ -58,8 +60,29 @@ public struct StickerFitter: Sendable {
         } catch {
             result.failure = "\(error)"
         }
+        if result.accessibilityLabel != wanted {
+            result.steps.insert(
+                FitStep(
+                    .label,
+                    "VoiceOver label shortened from \(wanted.utf16.count) to \(limit) characters, Messages' limit"),
+                at: 0)
+        }
         result.seconds = Date().timeIntervalSince(start)
         return result
+    }
+
+    /// `text` cut to at most `limit` UTF-16 code units (what Messages counts), whole characters
+    /// only, ending in an ellipsis when cut.
+    static func shortened(_ text: String, toUTF16 limit: Int) -> String {
+        guard text.utf16.count > limit else { return text }
+        var kept = ""
+        var units = 1  // the ellipsis
+        for character in text {
+            units += character.utf16.count
+            if units > limit { break }
+            kept.append(character)
+        }
+        return kept + "\u{2026}"
     }
 
     /// The size classes to try, the asked-for one first.

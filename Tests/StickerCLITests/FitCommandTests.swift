@@ -261,6 +261,37 @@ struct FitCommandTests {
     }
 
     @Test(
+        "a name over 150 characters makes a label shortened to 150 that passes validate; a --label over 150, and --lossless with --max-duration, are usage errors"
+    )
+    func longLabels() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let name = String(repeating: "a", count: 160)
+        let input = folder.appendingPathComponent(name + ".png")
+        try FileManager.default.copyItem(at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"), to: input)
+        let catalog = folder.appendingPathComponent("Long.xcstickers")
+        let result = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        let report = try Self.report(result.stdout)
+        let steps = (Self.entries(report)[name]?["steps"] as? [[String: Any]] ?? []).compactMap {
+            $0["kind"] as? String
+        }
+        #expect(steps.first == "label", "\(steps)")
+        let written = try PackLoader.load(path: catalog.path)
+        let label = try #require(written.stickers.first?.localizedDescription)
+        #expect(label.utf16.count == 150 && label.hasPrefix(String(repeating: "a", count: 149)), "\(label)")
+        #expect(PackValidator().validate(written).findings.allSatisfy { $0.rule != .descriptionLength })
+
+        let tooLong = try CLITests.runExecutable([
+            "fit", input.path, "--dry-run", "--label", "\(name)=" + String(repeating: "b", count: 151)
+        ])
+        #expect(tooLong.status == 64 && tooLong.stderr.contains("151 characters"), "\(tooLong.stderr)")
+        let both = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--lossless", "--max-duration", "1"])
+        #expect(both.status == 64 && both.stderr.contains("--max-duration"), "\(both.stderr)")
+    }
+
+    @Test(
         "a sticker that cannot fit is an error naming the smallest size; the others are written",
         .timeLimit(.minutes(3)))
     func impossible() throws {

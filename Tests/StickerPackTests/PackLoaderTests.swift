@@ -25,6 +25,36 @@ struct PackLoaderTests {
         #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
     }
 
+    @Test("A folder's sub-folders and links to nothing are not read, each with a warning naming it")
+    func subfoldersAndBrokenLinks() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 300, height: 300)
+        folder.write(png, "a.png")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("animated"), withIntermediateDirectories: true)
+        folder.write(png, "animated/b.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("gone.png").path, withDestinationPath: "/nonexistent/gone.png")
+        let pack = try PackLoader.load(path: folder.url.path)
+        #expect(pack.stickers.map(\.name) == ["a"])
+        let warned = pack.warnings.map { URL(fileURLWithPath: $0.path).lastPathComponent }.sorted()
+        #expect(warned == ["animated", "gone.png"], "\(pack.warnings)")
+        #expect(pack.warnings.contains { $0.message.contains("folder") })
+
+        // With its images only in sub-folders, a folder is not a pack, and the error says why.
+        let nested = TestFolder()
+        defer { nested.remove() }
+        try FileManager.default.createDirectory(
+            at: nested.url.appendingPathComponent("stickers"), withIntermediateDirectories: true)
+        nested.write(png, "stickers/a.png")
+        #expect {
+            try PackLoader.load(path: nested.url.path)
+        } throws: { error in
+            "\(error)".contains("not in sub-folders")
+        }
+    }
+
     @Test("A Lottie document whose top-level keys come past the first 4,096 bytes is a sticker, by its bytes")
     func lateLottieKeys() throws {
         let folder = TestFolder()

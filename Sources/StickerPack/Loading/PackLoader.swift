@@ -100,9 +100,21 @@ public enum PackLoader {
     private static func loadFolder(_ folder: URL) throws(PackError) -> StickerPack {
         var stickers: [Sticker] = []
         var warnings: [PackWarning] = []
+        var folders = 0
         for url in try listing(of: folder) {
             var isDirectory = false
-            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory { continue }
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                warnings.append(PackWarning(path: url.path, message: "ignored: a link to a file that does not exist"))
+                continue
+            }
+            if isDirectory {
+                folders += 1
+                warnings.append(
+                    PackWarning(
+                        path: url.path,
+                        message: "ignored: a folder (a pack's stickers are the images in its own folder)"))
+                continue
+            }
             let isImageName = imageExtensions.contains(url.pathExtension.lowercased())
             guard isImageName || sniffsAsImage(url) else {
                 warnings.append(PackWarning(path: url.path, message: "ignored: not an image file"))
@@ -111,7 +123,8 @@ public enum PackLoader {
             stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
         }
         guard !stickers.isEmpty else {
-            throw .notAPack(path: folder.path, reason: "no image files and no .xcstickers catalog")
+            let inside = folders > 0 ? "; the images of a pack go in its own folder, not in sub-folders" : ""
+            throw .notAPack(path: folder.path, reason: "no image files and no .xcstickers catalog" + inside)
         }
         return StickerPack(name: folder.lastPathComponent, origin: .folder, stickers: stickers, warnings: warnings)
     }
