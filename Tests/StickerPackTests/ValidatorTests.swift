@@ -113,6 +113,25 @@ struct ValidatorTests {
             label: String(repeating: "a", count: 151), expected: ["error description-length"])
     ]
 
+    @Test(
+        "a format Messages does not take names `stickers fit` only when fit can read the file, and the summary names it"
+    )
+    func formatAdvice() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        // Lottie documents: one whose out point is before its in point, and a plain valid one.
+        folder.write(Array(#"{"v":"5.5.2","fr":60,"ip":10,"op":-5,"w":512,"h":512,"layers":[]}"#.utf8), "broken.json")
+        folder.write(Array(#"{"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#.utf8), "good.json")
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let format = Dictionary(
+            uniqueKeysWithValues: report.findings.filter { $0.rule == .format }.map { ($0.sticker ?? "", $0.message) })
+        #expect(format.count == 2, "\(report.findings)")
+        #expect(format["good"]?.hasSuffix("`stickers fit` converts it") == true, "\(format)")
+        let broken = format["broken"] ?? ""
+        #expect(broken.contains("cannot convert it either") && broken.contains("out point"), "\(broken)")
+        #expect(report.stickers.map(\.format) == ["lottie", "lottie"])
+    }
+
     @Test("Each crafted file gives exactly its finding", arguments: cases)
     func rule(_ testCase: Case) throws {
         let folder = TestFolder()

@@ -158,8 +158,16 @@ private struct StickerChecker {
         let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
         guard let format = sniffed, format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
-            // Every format the codec reads that Messages does not take, fit converts.
-            let fix = sniffed == nil ? "" : "; `stickers fit` converts it"
+            // Every format the codec reads that Messages does not take, fit converts, when the
+            // file itself can be read.
+            var fix = ""
+            if let sniffed {
+                // The summary names what the file is, though Messages does not take it.
+                if sticker.files.count == 1 { summary.format = sniffed.rawValue }
+                fix =
+                    unreadableReason(file).map { "; `stickers fit` cannot convert it either: \($0)" }
+                    ?? "; `stickers fit` converts it"
+            }
             add(
                 .error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
                 measured: describeSignature(head, sniffed: sniffed), limit: "PNG, APNG, GIF, JPEG")
@@ -173,6 +181,17 @@ private struct StickerChecker {
             return false
         }
         return true
+    }
+
+    /// Why the codec cannot open `file` (its size, header and limits), or `nil` when it can.
+    private func unreadableReason(_ file: URL) -> String? {
+        do {
+            _ = try AnimationDecoder(
+                bytes: try BoundedFile.read(file.path, maxBytes: limits.maxFileBytes), limits: limits)
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     private mutating func report(_ error: PackError) {

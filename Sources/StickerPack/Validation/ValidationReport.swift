@@ -64,7 +64,8 @@ public struct StickerSummary: Sendable, Hashable, Codable {
     public var name: String
     /// Its files (one, or a sequence's frames).
     public var files: [String]
-    /// The sniffed format (`apng`, `gif`, `png`, `jpeg`; a sequence is `sequence`).
+    /// The sniffed format (`apng`, `gif`, `png`, `jpeg`; a sequence is `sequence`; also a format
+    /// Messages does not take, such as `webp`, which is a `format` error).
     public var format: String?
     /// The files' total size in bytes.
     public var fileBytes: Int
