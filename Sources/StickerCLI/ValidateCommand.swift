@@ -26,16 +26,33 @@ public struct ValidateCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name a pack or at least one image file.") }
-        let pack = try PackInput.load(inputs)
+        let pack: StickerPack
+        do {
+            pack = try PackInput.load(inputs)
+        } catch {
+            // A CI job reading the JSON gets a report all the same: failed, the reason its one finding.
+            if json {
+                try printJSON(
+                    ValidationReport(
+                        pack: inputs.joined(separator: " "), gridSize: StickerSize.regular.rawValue,
+                        gridSizeDeclared: false, stickers: [],
+                        findings: [ValidationFinding(.error, sticker: nil, rule: .pack, message: "\(error)")]))
+            }
+            throw error
+        }
         let report = PackValidator(limits: limits.limits).validate(pack)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else {
             print(Self.text(report))
         }
         if !report.passed { throw ExitCode.failure }
+    }
+
+    private func printJSON(_ report: ValidationReport) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
     }
 
     static func text(_ report: ValidationReport) -> String {

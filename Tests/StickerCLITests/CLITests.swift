@@ -152,6 +152,23 @@ struct CLITests {
         }
     }
 
+    @Test("validate --json on what is not a pack still prints a failed report, its reason the one finding, exit 1")
+    func validateJSONNotAPack() throws {
+        let folder = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for input in [folder.path, folder.appendingPathComponent("missing.png").path] {
+            let result = try Self.runExecutable(["validate", input, "--json"])
+            #expect(result.status == 1)
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+            #expect(report["passed"] as? Bool == false && report["errorCount"] as? Int == 1)
+            let findings = report["findings"] as? [[String: Any]] ?? []
+            #expect(findings.count == 1 && findings.first?["rule"] as? String == "pack", "\(findings)")
+            #expect(!result.stderr.isEmpty, "the reason is on stderr too")
+        }
+    }
+
     /// gif-peterdn's expected canvas after frame `frame` of `name`.gif.
     static func peterdnExpected(_ name: String, frame: Int) -> URL {
         conformance.appendingPathComponent("gif-peterdn/frames/\(name)-\(frame).png")

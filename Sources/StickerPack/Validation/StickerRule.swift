@@ -2,6 +2,9 @@
 /// where Apple is vague (thresholds borrowed from other sticker platforms) or where a file
 /// will work but not as its author expects.
 public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The input is a pack that can be read: a folder holding images, a catalog whose
+    /// `Contents.json` parses, files that exist. Error (the only finding when it is not).
+    case pack
     /// The bytes are PNG, APNG, GIF or JPEG (sniffed, never from the extension). Error.
     case format
     /// The file decodes. Error.
