@@ -60,7 +60,8 @@ struct BrowserOptions: ParsableArguments {
     @Option(
         name: .customLong("compact-height"),
         help: ArgumentHelp(
-            "Compact strip height: a fraction (0.25, 25%), points (200pt) or keyboard.", valueName: "height"))
+            "Compact strip height: a fraction (0.25, 25%), points (200pt, or a bare number over 1) or keyboard.",
+            valueName: "height"))
     var compactHeight = "0.25"
 
     @Flag(name: .customLong("all"), help: "Expanded style: grow the canvas downward until every sticker shows.")
@@ -80,7 +81,9 @@ struct BrowserOptions: ParsableArguments {
 
     func validate() throws {
         if CompactHeight(parsing: compactHeight) == nil {
-            throw ValidationError("--compact-height must be a fraction (0.25 or 25%), points (200pt) or keyboard.")
+            throw ValidationError(
+                "--compact-height must be a fraction (0.25 or 25%), points (200pt, or a bare number over 1) or keyboard."
+            )
         }
     }
 

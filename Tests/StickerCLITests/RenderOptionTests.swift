@@ -62,6 +62,26 @@ struct RenderOptionTests {
         Self.expectStickers(in: image, ExpectedGrid(viewWidth: 393, cell: 102, count: 7, scale: scale))
     }
 
+    @Test("--duration past 10,000 frame changes is a usage error naming the longest that fits; nothing is written")
+    func durationPastFrameCap() throws {
+        let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif")
+        // Pillow's delays, looped: the instant of the 10,001st change (counting 0) is the longest
+        // duration whose changes a snapshot holds.
+        let delays = try Pillow.animations([star])[0].durations
+        var time = 0.0
+        for change in 0..<10_000 { time += delays[change % delays.count] }
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("long.apng")
+        let result = try CLITests.runExecutable([
+            "render", star.path, "--scale", "1", "--duration", "\(Int(time / 1000) + 100)s", "-o", out.path
+        ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(String(format: "--duration %.3fs", time / 1000)), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test("--all: the expanded canvas grows to the rows every sticker needs")
     func showAll() throws {
         let pack = try OptionFixtures.path("seven")

@@ -138,15 +138,19 @@ public final class BrowserRenderer {
     /// The longest single loop among the visible stickers, in seconds (0 when none animates).
     public var longestLoop: Double { players.longestLoop }
 
-    /// The instants in `0..<duration` at which any visible sticker changes frame, sorted, with 0.
-    public func changeTimes(duration: Double, maxFrames: Int = 10_000) -> [Double] {
+    /// The most frames an animated snapshot is made of.
+    public static let maxAnimationFrames = 10_000
+
+    /// The instants in `0..<duration` at which any visible sticker changes frame, sorted, with 0
+    /// (at most `maxFrames`, the first ones).
+    public func changeTimes(duration: Double, maxFrames: Int = maxAnimationFrames) -> [Double] {
         players.changeTimes(duration: duration, maxFrames: maxFrames)
     }
 
     /// Renders the browser at every change in `0..<duration` and hands each frame to `body`
     /// with its start time and display time. Only the cells that changed are redrawn.
     public func animate(
-        duration: Double, maxFrames: Int = 10_000,
+        duration: Double, maxFrames: Int = maxAnimationFrames,
         _ body: (_ image: RGBAImage, _ changed: PixelRect, _ start: Double, _ length: Double) throws -> Void
     ) throws {
         let times = changeTimes(duration: duration, maxFrames: maxFrames)
