@@ -38,7 +38,7 @@ struct FitSettings: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the first sticker.",
+            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the input catalog's own icon set when it is complete, else the first sticker.",
             valueName: "image"))
     var icon: String?
 
@@ -160,6 +160,9 @@ struct FitSettings: ParsableArguments {
         var entries: [CatalogWriter.Entry]
         /// The icon artwork given with --icon, if any.
         var artwork: RGBAImage?
+        /// The catalog the stickers came from, when they all came from one: its icon set is
+        /// kept when complete and no artwork is given.
+        var sourceCatalog: URL?
     }
 
     /// Fits every sticker of `inputs` (with a progress bar).
@@ -183,16 +186,36 @@ struct FitSettings: ParsableArguments {
         }
         bar.finish()
         return FittedCatalog(
-            options: options, size: size, fitted: fitted, entries: PackFitter.catalogEntries(fitted), artwork: artwork)
+            options: options, size: size, fitted: fitted, entries: PackFitter.catalogEntries(fitted), artwork: artwork,
+            sourceCatalog: pack.catalogFolder)
     }
 
     /// Writes the catalog of `catalog`'s made stickers, with its icon set, into `folder`.
     func writeCatalog(_ catalog: FittedCatalog, to folder: URL) throws {
-        let background = Background(named: iconBackground)!
-        let source: IconSetMaker.Source =
-            try catalog.artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: catalog.fitted))
-        let icons = IconSetMaker.icons(from: source, background: background, threads: catalog.options.threads)
+        let icons: [CatalogWriter.Icon]
+        if catalog.artwork == nil, let kept = Self.completeIconSet(of: catalog.sourceCatalog) {
+            icons = kept
+        } else {
+            let background = Background(named: iconBackground)!
+            let source: IconSetMaker.Source =
+                try catalog.artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: catalog.fitted))
+            icons = IconSetMaker.icons(from: source, background: background, threads: catalog.options.threads)
+        }
         try CatalogWriter.write(stickers: catalog.entries, gridSize: catalog.size, icons: icons, to: folder)
+    }
+
+    /// The icons of `catalog`'s icon set, byte for byte, when it has every slot Apple lists with
+    /// nothing wrong (``MessagesIconSet/problems(inCatalog:limits:)``); else `nil`.
+    static func completeIconSet(of catalog: URL?) -> [CatalogWriter.Icon]? {
+        guard let catalog, MessagesIconSet.problems(inCatalog: catalog).isEmpty else { return nil }
+        var icons: [CatalogWriter.Icon] = []
+        for slot in MessagesIconSet.required {
+            guard let file = MessagesIconSet.file(for: slot, inCatalog: catalog),
+                let png = try? BoundedFile.read(file.path, maxBytes: DecodingLimits.default.maxFileBytes)
+            else { return nil }
+            icons.append(CatalogWriter.Icon(slot: slot, png: png))
+        }
+        return icons
     }
 
     /// Every sticker of every input: folders and catalogs each as a pack, loose files together.
@@ -201,6 +224,7 @@ struct FitSettings: ParsableArguments {
         var gridSize: StickerSize?
         var files: [String] = []
         var warnings: [PackWarning] = []
+        var catalogFolder: URL?
         for path in paths {
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -208,6 +232,7 @@ struct FitSettings: ParsableArguments {
             }
             if isDirectory {
                 let pack = try PackInput.load([path])
+                catalogFolder = pack.catalogFolder
                 stickers += pack.stickers
                 warnings += pack.warnings
                 gridSize = gridSize ?? pack.declaredGridSize
@@ -218,7 +243,9 @@ struct FitSettings: ParsableArguments {
         if !files.isEmpty { stickers += try PackInput.load(files).stickers }
         guard !stickers.isEmpty else { throw CLIError("no stickers found in \(paths.joined(separator: ", "))") }
         for warning in warnings { warn(warning.description) }
-        return StickerPack(name: "inputs", origin: .files, declaredGridSize: gridSize, stickers: stickers)
+        return StickerPack(
+            name: "inputs", origin: .files, declaredGridSize: gridSize, stickers: stickers,
+            catalogFolder: paths.count == 1 ? catalogFolder : nil)
     }
 
     /// The first frame of an image file.

@@ -291,6 +291,31 @@ struct FitCommandTests {
         #expect(both.status == 64 && both.stderr.contains("--max-duration"), "\(both.stderr)")
     }
 
+    @Test("a catalog fitted again keeps its own complete icon set byte for byte; --icon replaces it")
+    func catalogKeepsIcons() throws {
+        let source = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        try #require(MessagesIconSet.problems(inCatalog: source).isEmpty, "the sample catalog's icon set is complete")
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = folder.appendingPathComponent("Kept.xcstickers")
+        let redrawn = folder.appendingPathComponent("Redrawn.xcstickers")
+        let star = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif")
+        #expect(try CLITests.runExecutable(["fit", source.path, "-o", kept.path, "--level", "1"]).status == 0)
+        #expect(
+            try CLITests.runExecutable(["fit", source.path, "-o", redrawn.path, "--level", "1", "--icon", star.path])
+                .status == 0)
+        var differing = 0
+        for slot in MessagesIconSet.required {
+            let original = try Data(contentsOf: try #require(MessagesIconSet.file(for: slot, inCatalog: source)))
+            let keptFile = try #require(MessagesIconSet.file(for: slot, inCatalog: kept), "\(slot)")
+            #expect(try Data(contentsOf: keptFile) == original, "\(slot)")
+            let redrawnFile = try #require(MessagesIconSet.file(for: slot, inCatalog: redrawn), "\(slot)")
+            if try Data(contentsOf: redrawnFile) != original { differing += 1 }
+        }
+        #expect(differing == MessagesIconSet.required.count, "--icon draws every icon anew")
+        #expect(MessagesIconSet.problems(inCatalog: kept).isEmpty)
+    }
+
     @Test(
         "a sticker that cannot fit is an error naming the smallest size; the others are written",
         .timeLimit(.minutes(3)))
