@@ -72,7 +72,7 @@ struct BrowserOptions: ParsableArguments {
 
     @Option(
         help:
-            "Downscaling filter: lanczos3, triangle or box (default: lanczos3; preview: box, the mean of the pixels a cell covers)."
+            "Downscaling filter: lanczos3, bicubic, triangle or box (default: lanczos3; preview: box, the mean of the pixels a cell covers)."
     )
     var filter: Resampler.Filter?
 
@@ -84,6 +84,9 @@ struct BrowserOptions: ParsableArguments {
             throw ValidationError(
                 "--compact-height must be a fraction (0.25 or 25%), points (200pt, or a bare number over 1) or keyboard."
             )
+        }
+        if let background, Background(named: background) == nil, !FileManager.default.fileExists(atPath: background) {
+            throw ValidationError("--background \(background): not a colour name, #RRGGBB or an image file")
         }
     }
 

@@ -248,13 +248,22 @@ struct FitSettings: ParsableArguments {
             catalogFolder: paths.count == 1 ? catalogFolder : nil)
     }
 
-    /// The first frame of an image file.
+    /// The first frame of the `--icon` image file.
     static func firstFrame(_ path: String) throws -> RGBAImage {
+        let bytes: [UInt8]
         do {
-            let bytes = try BoundedFile.read(path, maxBytes: DecodingLimits.default.maxFileBytes)
+            bytes = try BoundedFile.read(path, maxBytes: DecodingLimits.default.maxFileBytes)
+        } catch .missingFile {
+            throw CLIError("--icon \(path): no such file")
+        } catch .unreadable {
+            throw CLIError("--icon \(path): cannot be read as a file")
+        } catch {
+            throw CLIError("--icon \(error)")
+        }
+        do {
             return RGBAImage(try AnimationDecoder(bytes: bytes).frame(at: 0))
         } catch {
-            throw CLIError("\(path): \(error)")
+            throw CLIError("--icon \(path): \(error)")
         }
     }
 

@@ -129,9 +129,14 @@ public struct FitReport: Sendable, Codable {
                 entry.fpsAfter > 0
                 ? String(cFormat: " at %.1f", entry.fpsBefore)
                     + (changed ? String(cFormat: " -> %.1f", entry.fpsAfter) : "") + " fps" : ""
-            lines.append(
-                "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
-                    + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
+            if !entry.fitted && entry.bytesAfter == 0 && entry.framesAfter == 0 {
+                // Nothing was made (the input did not read): no figures to give.
+                lines.append("  \(head) \(entry.name): \(String(cFormat: "%.2f", entry.seconds)) s")
+            } else {
+                lines.append(
+                    "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
+                        + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
+            }
             for step in entry.steps { lines.append("         \(step)") }
             if let damage = entry.inputDamage.first {
                 let more = entry.inputDamage.count > 1 ? "; and \(entry.inputDamage.count - 1) more" : ""

@@ -92,8 +92,11 @@ struct RenderCommandTests {
                 message: "Error: An animated .apng output takes --duration, not --at or --frame."),
             Refusal(
                 arguments: ["render", "corpus/sample-pack", "--background", "no-such-colour", "-o", "OUT.png"],
-                status: 1,
+                status: 64,
                 message: "Error: --background no-such-colour: not a colour name, #RRGGBB or an image file"),
+            Refusal(
+                arguments: ["fit", "corpus/sample-pack", "--dry-run", "--icon", "/no/such/icon.png"], status: 1,
+                message: "Error: --icon /no/such/icon.png: no such file"),
             Refusal(
                 arguments: ["render", "/no/such/pack", "-o", "OUT.png"], status: 1,
                 message: "Error: /no/such/pack: no such file or folder")

@@ -25,6 +25,20 @@ struct PackLoaderTests {
         #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
     }
 
+    @Test("A folder holding two catalogs and no images is not a pack, and the error names them")
+    func twoCatalogs() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        for name in ["One", "Two"] {
+            folder.writeJSON(["info": ["version": 1, "author": "xcode"]], "\(name).xcstickers/Contents.json")
+        }
+        #expect {
+            try PackLoader.load(path: folder.url.path)
+        } throws: { error in
+            "\(error)".contains("One.xcstickers, Two.xcstickers; name the one to use")
+        }
+    }
+
     @Test("A folder's sub-folders and links to nothing are not read, each with a warning naming it")
     func subfoldersAndBrokenLinks() throws {
         let folder = TestFolder()

@@ -31,7 +31,14 @@ public enum PackLoader {
             if projects.count == 1, let pack = try loadProject(projects[0], required: false) { return pack }
             let catalogs = entries.filter { $0.pathExtension.lowercased() == "xcstickers" }
             if catalogs.count == 1 { return try loadCatalog(catalogs[0]) }
-            return try loadFolder(url)
+            do {
+                return try loadFolder(url)
+            } catch .notAPack where projects.count > 1 || catalogs.count > 1 {
+                // Not a folder of images, but one of several apps or catalogs: say which to name.
+                let names = (projects.count > 1 ? projects : catalogs).map(\.lastPathComponent).joined(separator: ", ")
+                throw .notAPack(
+                    path: url.path, reason: "it holds \(names); name the one to use")
+            }
         }
     }
 
