@@ -99,3 +99,17 @@ struct SupportTests {
         #expect(throws: (any Error).self) { try JSONValue.parse(Array("{".utf8)) }
     }
 }
+
+/// The loss record `fit` writes into a sticker's `Contents.json` and `validate` reads back.
+@Suite("Fit loss record")
+struct FitLossRecordTests {
+    @Test("read back from Contents.json, the warning says what fit's report said, PSNRs near a rounding edge included")
+    func roundTrip() throws {
+        for psnr in [25.2549, 25.2451, 29.9549, 18.05] {
+            let written = FitLoss(psnr: psnr, ssim: 0.87971, givenUp: ["64 colours"])
+            let read = try #require(FitLoss(contentsValue: written.contentsValue))
+            #expect(read.warning == written.warning, "\(psnr)")
+            #expect(read.warning.contains(String(format: "%.1f dB", psnr)), "\(read.warning)")
+        }
+    }
+}

@@ -49,7 +49,9 @@ public struct FitLoss: Sendable, Hashable, Codable {
     /// The record as a `Contents.json` value.
     public var contentsValue: [String: Any] {
         var value: [String: Any] = ["given-up": givenUp]
-        if let psnr { value["psnr"] = (psnr * 100).rounded() / 100 }
+        // Four decimals, as SSIM: rounded to two, 25.2549 dB came back as 25.25 and printed as
+        // 25.2 where fit's report had said 25.3.
+        if let psnr { value["psnr"] = (psnr * 10_000).rounded() / 10_000 }
         if let ssim { value["ssim"] = (ssim * 10_000).rounded() / 10_000 }
         return value
     }
