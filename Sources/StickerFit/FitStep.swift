@@ -31,6 +31,8 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case maxDuration = "max-duration"
         /// The VoiceOver label, taken from a name over Messages' 150 characters, shortened to them.
         case label
+        /// Named anew in the catalog: another sticker has its name, or the name cannot name a folder.
+        case rename
     }
 
     /// What was done.
@@ -72,7 +74,7 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case .jpeg: return "JPEG " + detail
         case .smallerSize: return "size " + detail
         case .maxDuration: return detail.components(separatedBy: " kept").first
-        case .search, .encode, .keepOriginal, .pad, .mergeRepeats, .label: return nil
+        case .search, .encode, .keepOriginal, .pad, .mergeRepeats, .label, .rename: return nil
         }
     }
 

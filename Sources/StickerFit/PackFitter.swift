@@ -81,5 +81,10 @@ extension FittedSticker {
         case nil: break
         }
         name = newName
+        steps.insert(
+            FitStep(
+                .rename,
+                "named \(newName) in the catalog: another sticker is named \(old), or the name cannot name a folder"),
+            at: 0)
     }
 }

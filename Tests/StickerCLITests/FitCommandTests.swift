@@ -291,6 +291,26 @@ struct FitCommandTests {
         #expect(both.status == 64 && both.stderr.contains("--max-duration"), "\(both.stderr)")
     }
 
+    @Test("stickers that share a name: validate warns, fit names the second anew and says so")
+    func sharedNames() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (source, name) in [("02-spinning-star.gif", "a.gif"), ("05-still-blob.png", "a.png")] {
+            try FileManager.default.copyItem(
+                at: CLITests.samplePack.appendingPathComponent(source), to: folder.appendingPathComponent(name))
+        }
+        let validate = try CLITests.runExecutable(["validate", folder.path])
+        #expect(
+            validate.stdout.contains("warning [duplicate-name] a: 2 stickers share the name a"), "\(validate.stdout)")
+        let fit = try CLITests.runExecutable(["fit", folder.path, "--dry-run", "--json", "--level", "1"])
+        let entries = Self.entries(try Self.report(fit.stdout))
+        #expect(Set(entries.keys) == ["a", "a 2"])
+        let steps = (entries["a 2"]?["steps"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(steps.first == "rename", "\(steps)")
+        #expect(!((entries["a"]?["steps"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "rename" }))
+    }
+
     @Test("a catalog fitted again keeps its own complete icon set byte for byte; --icon replaces it")
     func catalogKeepsIcons() throws {
         let source = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")

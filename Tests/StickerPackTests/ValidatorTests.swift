@@ -146,6 +146,24 @@ struct ValidatorTests {
         #expect(report.findings.allSatisfy { $0.sticker == "s" })
     }
 
+    @Test("Stickers that share a name, letter case aside, are one warning naming their files")
+    func duplicateNames() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 408, height: 408)
+        folder.write(png, "a.png")
+        folder.write(TestImages.apng(side: 408, delaysMs: [100, 100]), "a.apng")
+        folder.write(png, "B.png")
+        folder.write(png, "b.PNG")
+        folder.write(png, "c.png")
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let duplicates = report.findings.filter { $0.rule == .duplicateName }
+        #expect(duplicates.count == 2, "\(report.findings)")
+        #expect(duplicates.allSatisfy { $0.severity == .warning })
+        #expect(duplicates.contains { $0.message.contains("a.apng, a.png") || $0.message.contains("a.png, a.apng") })
+        #expect(duplicates.contains { $0.message.contains("B.png") && $0.message.contains("b.PNG") })
+    }
+
     @Test("Mixed sizes and catalog workarounds are pack-level warnings")
     func packLevel() throws {
         let folder = TestFolder()

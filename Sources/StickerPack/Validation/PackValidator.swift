@@ -40,6 +40,18 @@ public struct PackValidator: Sendable {
                         "stickers come in \(sides.count) sizes (\(sides.sorted().joined(separator: ", "))); a pack shows every sticker at one size",
                     measured: sides.sorted().joined(separator: ", ")))
         }
+        // A catalog holds one sticker of a name (its folder); names differing only in case
+        // collide on the case-insensitive file systems Xcode usually runs on.
+        let byName = Dictionary(grouping: pack.stickers) { $0.name.lowercased() }
+        for (_, same) in byName.sorted(by: { $0.key < $1.key }) where same.count > 1 {
+            let files = same.flatMap(\.files).map(\.lastPathComponent)
+            findings.append(
+                ValidationFinding(
+                    .warning, sticker: same[0].name, rule: .duplicateName,
+                    message:
+                        "\(same.count) stickers share the name \(same[0].name) (\(files.joined(separator: ", "))); a catalog holds one sticker of a name, so rename all but one",
+                    measured: "\(same.count) stickers"))
+        }
         if let catalog = pack.catalogFolder {
             for problem in MessagesIconSet.problems(inCatalog: catalog, limits: limits) {
                 findings.append(ValidationFinding(.error, sticker: nil, rule: .iconSet, message: problem))

@@ -19,6 +19,9 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case gridSize = "grid-size"
     /// Every sticker of the pack has the same size. Warning.
     case mixedSizes = "mixed-sizes"
+    /// No two stickers share a name (letter case aside): a catalog holds one sticker of a name.
+    /// Warning.
+    case duplicateName = "duplicate-name"
     /// The description (accessibility label, else the name) is at most 150 characters. Error.
     case descriptionLength = "description-length"
     /// An APNG still animates: its acTL is intact and holds more than one frame. Warning.
