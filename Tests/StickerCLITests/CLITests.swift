@@ -326,8 +326,11 @@ struct CLITests {
         let expectations: [([String], String)] = [
             (["--max-side", "400"], "image is 408x408, larger than the 400-pixel side limit"),
             (["--max-pixels", "100K"], "image has 166464 pixels, more than the limit of 102400"),
-            (["--max-frames", "11"], "declares 12 frames, more than the limit of 11"),
-            (["--max-decoded", "7M"], "decoded frames would take 7990272 bytes, more than the limit of 7340032"),
+            (["--max-frames", "11"], "has at least 12 frames, more than the limit of 11"),
+            (
+                ["--max-decoded", "7M"],
+                "decoded frames would take at least 7990272 bytes, more than the limit of 7340032"
+            ),
             (["--max-file", "200K"], "231467 bytes, more than the 204800 bytes")
         ]
         for (arguments, message) in expectations {

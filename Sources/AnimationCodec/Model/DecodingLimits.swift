@@ -84,9 +84,9 @@ public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
         case .pixels(let count, let limit):
             return "image has \(count) pixels, more than the limit of \(limit)"
         case .frames(let count, let limit):
-            return "animation declares \(count) frames, more than the limit of \(limit)"
+            return "animation has at least \(count) frames, more than the limit of \(limit)"
         case .decodedBytes(let count, let limit):
-            return "decoded frames would take \(count) bytes, more than the limit of \(limit)"
+            return "decoded frames would take at least \(count) bytes, more than the limit of \(limit)"
         case .fileBytes(let count, let limit):
             return "file is \(count) bytes, more than the limit of \(limit)"
         case .inflatedBytes(let limit):
