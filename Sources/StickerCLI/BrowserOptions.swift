@@ -15,8 +15,9 @@ extension Resampler.Filter: EnumArgument {}
 struct ScreenOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
-    var device: DevicePreset = .default
+            "Device preset: \(DevicePreset.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(DevicePreset.default.rawValue)).",
+            valueName: "name"))
+    var device: DevicePreset?
 
     @Option(help: ArgumentHelp("Any Messages view size in portrait points, instead of --device.", valueName: "WxH"))
     var view: String?
@@ -29,13 +30,14 @@ struct ScreenOptions: ParsableArguments {
         if let view, ViewSize(parsing: view) == nil {
             throw ValidationError("--view must be WxH in points, for example 390x844.")
         }
+        if device != nil && view != nil { throw ValidationError("Give --device or --view, not both.") }
     }
 
     /// `--scale`, else `fallback`.
     func pixelsPerPoint(default fallback: Int = 3) -> Int { scale ?? fallback }
 
     /// `--view`, else the device's view.
-    var viewSize: ViewSize { view.flatMap(ViewSize.init(parsing:)) ?? device.viewSize }
+    var viewSize: ViewSize { view.flatMap(ViewSize.init(parsing:)) ?? (device ?? .default).viewSize }
 }
 
 /// The options shared by every command that draws the sticker browser.
@@ -84,6 +86,9 @@ struct BrowserOptions: ParsableArguments {
             throw ValidationError(
                 "--compact-height must be a fraction (0.25 or 25%), points (200pt, or a bare number over 1) or keyboard."
             )
+        }
+        if showAll && style != .expanded {
+            throw ValidationError("--all grows the expanded style's canvas; add --style expanded.")
         }
         if let background, Background(named: background) == nil, !FileManager.default.fileExists(atPath: background) {
             throw ValidationError("--background \(background): not a colour name, #RRGGBB or an image file")

@@ -95,6 +95,14 @@ struct RenderCommandTests {
                 status: 64,
                 message: "Error: --background no-such-colour: not a colour name, #RRGGBB or an image file"),
             Refusal(
+                arguments: [
+                    "render", "corpus/sample-pack", "--device", "ipad-mini", "--view", "400x800", "-o", "OUT.png"
+                ],
+                status: 64, message: "Error: Give --device or --view, not both."),
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--all", "-o", "OUT.png"], status: 64,
+                message: "Error: --all grows the expanded style's canvas; add --style expanded."),
+            Refusal(
                 arguments: ["fit", "corpus/sample-pack", "--dry-run", "--icon", "/no/such/icon.png"], status: 1,
                 message: "Error: --icon /no/such/icon.png: no such file"),
             Refusal(
