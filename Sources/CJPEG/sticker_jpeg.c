@@ -14,10 +14,13 @@ typedef struct {
     jmp_buf escape;
     char *message;
     size_t capacity;
-    // The first warning's text and code, when the caller asks for them (NULL otherwise).
+    // Warnings while the image data is decoded (not the header's or the trailer's, which
+    // cost no pixel): their count, whether one was the data ending, the first one's text.
+    int in_image;
+    int image_warnings;
+    int saw_end_of_data;
     char *warning;
     size_t warning_capacity;
-    int warning_code;
 } guarded_error_mgr;
 
 static void guarded_error_exit(j_common_ptr cinfo) {
@@ -33,12 +36,21 @@ static void guarded_error_exit(j_common_ptr cinfo) {
 // Warnings (corrupt but recoverable data) are not fatal; keep decoding as browsers do.
 static void silent_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
-// libjpeg's own emit_message calls output_message for the first warning only (trace level 0):
-// its text and code are kept for the caller.
-static void first_warning(j_common_ptr cinfo) {
+// Every message passes here; warnings (level -1) are counted as libjpeg's own emit_message
+// counts them, and those met while the image data is decoded are kept for the caller.
+// Trace messages (levels 0 and up) are dropped. The data source running out (JWRN_JPEG_EOF)
+// costs pixels only when the entropy decoder then meets the end marker libjpeg puts in its
+// place (JWRN_HIT_MARKER, counted below); alone it is a file that lacks only its EOI marker.
+static void noting_emit_message(j_common_ptr cinfo, int msg_level) {
     guarded_error_mgr *mgr = (guarded_error_mgr *)cinfo->err;
-    mgr->warning_code = mgr->base.msg_code;
-    if (mgr->warning && mgr->warning_capacity > 0) {
+    if (msg_level >= 0) return;
+    mgr->base.num_warnings++;
+    if (!mgr->in_image) return;
+    if (mgr->base.msg_code == JWRN_JPEG_EOF) {
+        mgr->saw_end_of_data = 1;
+        return;
+    }
+    if (mgr->image_warnings++ == 0 && mgr->warning && mgr->warning_capacity > 0) {
         char buffer[JMSG_LENGTH_MAX];
         mgr->base.format_message(cinfo, buffer);
         snprintf(mgr->warning, mgr->warning_capacity, "%s", buffer);
@@ -52,9 +64,11 @@ static void install_guard(struct jpeg_decompress_struct *cinfo, guarded_error_mg
     err->base.output_message = silent_output_message;
     err->message = error;
     err->capacity = error_capacity;
+    err->in_image = 0;
+    err->image_warnings = 0;
+    err->saw_end_of_data = 0;
     err->warning = NULL;
     err->warning_capacity = 0;
-    err->warning_code = 0;
 }
 
 int sticker_jpeg_read_header(const uint8_t *data, size_t length,
@@ -103,7 +117,7 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
     warning->count = 0;
     warning->truncated = 0;
     warning->message[0] = 0;
-    err.base.output_message = first_warning;
+    err.base.emit_message = noting_emit_message;
     err.warning = warning->message;
     err.warning_capacity = sizeof warning->message;
     // setjmp must run in the frame that stays live while libjpeg may longjmp back.
@@ -114,6 +128,7 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
+    err.in_image = 1;   // a progressive file's scans are all read by jpeg_start_decompress
     // libjpeg converts CMYK and YCCK to CMYK only; those rows become RGBA below.
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;   // JCS_EXT_RGBA: libjpeg-turbo's opaque RGBA
@@ -128,9 +143,10 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
         JSAMPROW row = rgba + (size_t)cinfo.output_scanline * stride;
         if (jpeg_read_scanlines(&cinfo, &row, 1) == 1 && cmyk) cmyk_to_rgba(row, cinfo.output_width);
     }
+    err.in_image = 0;   // a missing EOI or padding before it costs no pixel
     jpeg_finish_decompress(&cinfo);
-    warning->count = (int)err.base.num_warnings;
-    warning->truncated = err.base.num_warnings > 0 && err.warning_code == JWRN_JPEG_EOF;
+    warning->count = err.image_warnings;
+    warning->truncated = err.saw_end_of_data && err.image_warnings > 0;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }

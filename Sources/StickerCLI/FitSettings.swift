@@ -38,14 +38,15 @@ struct FitSettings: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the input catalog's own icon set when it is complete, else the first sticker.",
+            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the input catalog's own icon set when it is complete and no --icon-background is given, else the first sticker.",
             valueName: "image"))
     var icon: String?
 
     @Option(
         name: .customLong("icon-background"),
-        help: ArgumentHelp("The icons' opaque background: a preset name or #RRGGBB.", valueName: "color"))
-    var iconBackground = "white"
+        help: ArgumentHelp(
+            "The icons' opaque background: a preset name or #RRGGBB (default: white).", valueName: "color"))
+    var iconBackground: String?
 
     @Option(
         help: ArgumentHelp(
@@ -97,7 +98,7 @@ struct FitSettings: ParsableArguments {
     /// Checks the options before any work.
     func validate() throws {
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
-        guard let background = Background(named: iconBackground), background.isOpaque else {
+        guard let background = Background(named: iconBackground ?? "white"), background.isOpaque else {
             throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
         }
         let limit = ValidationThresholds.default.maxDescriptionLength
@@ -193,10 +194,11 @@ struct FitSettings: ParsableArguments {
     /// Writes the catalog of `catalog`'s made stickers, with its icon set, into `folder`.
     func writeCatalog(_ catalog: FittedCatalog, to folder: URL) throws {
         let icons: [CatalogWriter.Icon]
-        if catalog.artwork == nil, let kept = Self.completeIconSet(of: catalog.sourceCatalog) {
+        // An input catalog's own icons are kept unless new ones are asked for.
+        if catalog.artwork == nil, iconBackground == nil, let kept = Self.completeIconSet(of: catalog.sourceCatalog) {
             icons = kept
         } else {
-            let background = Background(named: iconBackground)!
+            let background = Background(named: iconBackground ?? "white")!
             let source: IconSetMaker.Source =
                 try catalog.artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: catalog.fitted))
             icons = IconSetMaker.icons(from: source, background: background, threads: catalog.options.threads)

@@ -29,7 +29,7 @@ public struct FramesCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Output folder (created; an earlier run's frame files are replaced, other files kept).",
+            "Output folder (created; the frames an earlier run listed in its frames.json are replaced, other files kept).",
             valueName: "dir")
     )
     public var out: String
@@ -67,7 +67,8 @@ public struct FramesCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try staging.write([UInt8](try encoder.encode(metadata)), named: "frames.json")
-            try staging.commit(removing: Self.isFrameFile)
+            let earlier = Self.framesOfEarlierRun(in: URL(fileURLWithPath: out))
+            try staging.commit(removing: earlier.contains)
         } catch let error as CodecError {
             staging.discard()
             throw CLIError(path: file, error)
@@ -82,8 +83,22 @@ public struct FramesCommand: ParsableCommand {
         FileDescriptorOutput.standardError("\(file): warning: \(warning)\n")
     }
 
-    /// Whether `name` is a frame file this command writes in some format (`frame-0007.png`):
-    /// an earlier run's frames that this one did not write again are removed.
+    /// The frame files an earlier run wrote into `folder`, as its `frames.json` lists them: only
+    /// those are removed when this run does not write them again (files of the same pattern that
+    /// some other tool wrote are left alone).
+    static func framesOfEarlierRun(in folder: URL) -> Set<String> {
+        struct Listing: Decodable {
+            struct Entry: Decodable { var file: String? }
+            var frames: [Entry]
+        }
+        let listing = folder.appendingPathComponent("frames.json")
+        guard let data = try? BoundedFile.read(listing.path, maxBytes: 64 << 20),
+            let earlier = try? JSONDecoder().decode(Listing.self, from: Data(data))
+        else { return [] }
+        return Set(earlier.frames.compactMap(\.file).filter(isFrameFile))
+    }
+
+    /// Whether `name` is a frame file this command writes in some format (`frame-0007.png`).
     static func isFrameFile(_ name: String) -> Bool {
         let parts = name.split(separator: ".")
         guard parts.count == 2, OutputFormat(rawValue: String(parts[1])) != nil, parts[0].hasPrefix("frame-") else {

@@ -148,7 +148,9 @@ public struct ReviewCommand: ParsableCommand {
         let manager = FileManager.default
         var isDirectory = false
         if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
-            let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+            guard let contents = try? manager.contentsOfDirectory(atPath: path) else {
+                throw CLIError("\(path): cannot be listed, so it is not replaced; name a new or empty folder")
+            }
             if !contents.isEmpty && !ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) {
                 throw CLIError(
                     "\(path): holds files other than an earlier review's, so it is not replaced; name a new or empty folder"

@@ -161,6 +161,8 @@ struct QualitySearch {
             case predicted
             /// Predicted to fit, but no setting of its family came under the budget written.
             case overBudget
+            /// Predicted to fit at first, but no longer once a written file corrected the estimates.
+            case noLongerFits
         }
 
         /// The recipe: the one written where it was, else the one predicted to fit.
@@ -557,6 +559,8 @@ struct QualitySearch {
         var compared: [Winner] = []
         // Family -> the file its settling wrote under the budget (`nil`: none did).
         var settled: [Int: (recipe: LossyRecipe, psnr: Double?)?] = [:]
+        // Families no longer predicted to fit once a written file corrected the estimates.
+        var noLongerFitting = Set<Int>()
         var result: Found?
         // What a candidate must be predicted above to be written after the best file so far.
         var resultRank = -Double.infinity
@@ -600,7 +604,10 @@ struct QualitySearch {
             // with them (their estimates are remembered), so none is written on a stale
             // prediction.
             waiting = waiting.compactMap { candidate in
-                guard let index = mildestFitting(families[candidate.family]) else { return nil }
+                guard let index = mildestFitting(families[candidate.family]) else {
+                    noLongerFitting.insert(candidate.family)
+                    return nil
+                }
                 guard index != candidate.index else { return candidate }
                 let updated = (
                     candidate.family, index,
@@ -612,18 +619,27 @@ struct QualitySearch {
                 return updated
             }
         }
-        let listed = compared.sorted(by: better).map { winner in
+        // Each family as it ended, listed by the PSNR shown (measured where written).
+        let listed = compared.map { winner -> (family: Int, compared: Compared) in
+            let predicted = families[winner.family][winner.index]
+            let entry: Compared
             switch settled[winner.family] {
             case .some(.some(let written)):
                 let chosen = written.recipe == result?.recipe
-                return Compared(recipe: written.recipe, psnr: written.psnr, outcome: chosen ? .chosen : .written)
+                entry = Compared(recipe: written.recipe, psnr: written.psnr, outcome: chosen ? .chosen : .written)
             case .some(.none):
-                return Compared(
-                    recipe: families[winner.family][winner.index], psnr: winner.psnr, outcome: .overBudget)
+                entry = Compared(recipe: predicted, psnr: winner.psnr, outcome: .overBudget)
             case .none:
-                return Compared(recipe: families[winner.family][winner.index], psnr: winner.psnr, outcome: .predicted)
+                let outcome: Compared.Outcome = noLongerFitting.contains(winner.family) ? .noLongerFits : .predicted
+                entry = Compared(recipe: predicted, psnr: winner.psnr, outcome: outcome)
             }
+            return (winner.family, entry)
         }
+        .sorted { a, b in
+            rank(a.compared.psnr) > rank(b.compared.psnr)
+                || (rank(a.compared.psnr) == rank(b.compared.psnr) && a.family < b.family)
+        }
+        .map(\.compared)
         result?.compared = listed.filter { $0.outcome == .chosen } + listed.filter { $0.outcome != .chosen }
         return result
     }

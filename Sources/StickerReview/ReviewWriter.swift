@@ -49,8 +49,9 @@ public enum ReviewWriter {
 
     /// Whether `folder` holds nothing but an earlier review, so replacing it as a whole removes
     /// none of a user's files: an `index.html` that names `stickers review` as its generator,
-    /// an `images/` folder of image files, and for several packs a folder per pack of the same
-    /// kind. A hand-written `index.html` beside other files is not one.
+    /// an `images/` folder of the images a review writes (by their names), and for several packs
+    /// a folder per pack of the same kind. The files a desktop adds when a folder is opened
+    /// (`.DS_Store`, `._*`, `Thumbs.db`) are allowed; a folder that cannot be listed is not one.
     public static func isEarlierReview(_ folder: URL) -> Bool { isReview(folder, packsInside: true) }
 
     private static func isReview(_ folder: URL, packsInside: Bool) -> Bool {
@@ -59,26 +60,33 @@ public enum ReviewWriter {
             let page = try? Data(contentsOf: folder.appendingPathComponent("index.html")),
             String(decoding: page.prefix(4096), as: UTF8.self).contains(generatorTag)
         else { return false }
-        for name in contents where name != "index.html" {
+        for name in contents where name != "index.html" && !isDesktopFile(name) {
             let item = folder.appendingPathComponent(name)
             var isFolder = false
             guard manager.fileExists(atPath: item.path, isDirectory: &isFolder), isFolder else { return false }
-            if name == "images" && holdsOnlyImages(item) { continue }
+            if name == "images" && holdsOnlyReviewImages(item) { continue }
             guard packsInside && isReview(item, packsInside: false) else { return false }
         }
         return true
     }
 
-    /// Whether every entry of `folder` is a file with an image's extension.
-    private static func holdsOnlyImages(_ folder: URL) -> Bool {
-        let manager = FileManager.default
-        let extensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg"]
-        guard let contents = try? manager.contentsOfDirectory(atPath: folder.path) else { return false }
+    /// Whether every entry of `folder` is an image a review writes (`photo.jpg`,
+    /// `browser-compact-light.png`, `conversation-dark.png`, `sticker-3-preview.png`, ...).
+    private static func holdsOnlyReviewImages(_ folder: URL) -> Bool {
+        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
         return contents.allSatisfy { name in
-            var isFolder = false
-            return manager.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
-                && !isFolder && extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased())
+            isDesktopFile(name) || name == PackReviewer.photoFile
+                || name.wholeMatch(
+                    of:
+                        /(browser-(compact|expanded)-(light|dark)|conversation-(light|dark)|sticker-[0-9]+-(preview|frames))\.png/
+                )
+                    != nil
         }
+    }
+
+    /// Files a desktop writes into a folder it shows.
+    private static func isDesktopFile(_ name: String) -> Bool {
+        name == ".DS_Store" || name.hasPrefix("._") || name == "Thumbs.db"
     }
 
     private static func read(_ url: URL) throws(ReviewError) -> Data {

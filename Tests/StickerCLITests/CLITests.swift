@@ -120,10 +120,12 @@ struct CLITests {
         try Self.runInProcess(["frames", star.path, "--out", out.path, "--progress", "none"])
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
         try Data("mine".utf8).write(to: out.appendingPathComponent("frame-cover.png"))
+        // A frame file of the same pattern that no run of ours listed (another tool's) stays.
+        try Data("mine".utf8).write(to: out.appendingPathComponent("frame-9999.png"))
         try Self.runInProcess(["frames", blob.path, "--out", out.path, "--format", "ppm", "--progress", "none"])
         let expected =
             (0..<counts[1]).map { String(format: "frame-%04d.ppm", $0) } + [
-                "frame-cover.png", "frames.json", "notes.txt"
+                "frame-9999.png", "frame-cover.png", "frames.json", "notes.txt"
             ]
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == expected.sorted())
     }
@@ -138,6 +140,17 @@ struct CLITests {
             try whole.write(to: folder.appendingPathComponent("whole-" + name))
             try whole.prefix(whole.count / 2).write(to: folder.appendingPathComponent(cut))
         }
+        // Irregular JPEGs whose every pixel decodes: a JFIF revision libjpeg does not know
+        // (2.01), no EOI marker at the end, two stray bytes before it. Not damaged.
+        var jpeg = [UInt8](try Data(contentsOf: Self.samplePack.appendingPathComponent("06-blob-card.jpg")))
+        try #require(
+            jpeg.count > 20 && Array(jpeg[6..<11]) == Array("JFIF\u{0}".utf8) && jpeg.suffix(2) == [0xFF, 0xD9])
+        var revision = jpeg
+        revision[11] = 2
+        try Data(revision).write(to: folder.appendingPathComponent("revision.jpg"))
+        try Data(jpeg.dropLast(2)).write(to: folder.appendingPathComponent("no-end.jpg"))
+        jpeg.insert(contentsOf: [0x00, 0x00], at: jpeg.count - 2)
+        try Data(jpeg).write(to: folder.appendingPathComponent("padded.jpg"))
         let result = try Self.runExecutable(["validate", folder.path, "--json"])
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")

@@ -333,6 +333,17 @@ struct FitCommandTests {
             if try Data(contentsOf: redrawnFile) != original { differing += 1 }
         }
         #expect(differing == MessagesIconSet.required.count, "--icon draws every icon anew")
+        let black = folder.appendingPathComponent("Black.xcstickers")
+        #expect(
+            try CLITests.runExecutable([
+                "fit", source.path, "-o", black.path, "--level", "1", "--icon-background", "black"
+            ])
+            .status == 0)
+        let marketing = try #require(MessagesIconSet.required.last)
+        #expect(
+            try Data(contentsOf: try #require(MessagesIconSet.file(for: marketing, inCatalog: black)))
+                != Data(contentsOf: try #require(MessagesIconSet.file(for: marketing, inCatalog: source))),
+            "--icon-background draws the icons anew")
         #expect(MessagesIconSet.problems(inCatalog: kept).isEmpty)
     }
 

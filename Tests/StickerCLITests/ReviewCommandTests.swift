@@ -2,6 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+/// The generator tag every review page's head carries (written out here, as a user would see it).
+enum ReviewWriterTag {
+    static let generator = "<meta name=\"generator\" content=\"stickers review\">"
+}
+
 /// `stickers review` and `stickers fit --dry-run`: every option, the exit status, the folder
 /// written all-or-nothing, the JSON summary against the files themselves.
 @Suite("Option matrix: review", .timeLimit(.minutes(3)))
@@ -134,9 +139,20 @@ struct ReviewCommandTests {
         let bad = try Self.badPack()
         defer { try? FileManager.default.removeItem(at: bad.deletingLastPathComponent()) }
         #expect(try Self.review([seven, bad.path, "-o", packs.path, "--no-fit"]).status == 1)
+        // A desktop's own files in it (shown in Finder) do not make it someone else's.
+        try Data().write(to: packs.appendingPathComponent(".DS_Store"))
+        try Data().write(to: packs.appendingPathComponent("bad/images/.DS_Store"))
+        let marker = packs.appendingPathComponent("bad/index.html")
+        try Data("stale \(ReviewWriterTag.generator)".utf8).write(to: marker)
         let again = try Self.review([seven, bad.path, "-o", packs.path, "--no-fit"])
-        #expect(again.status == 1 && !again.stderr.contains("earlier review"), "\(again.stderr)")
-        #expect(FileManager.default.fileExists(atPath: packs.appendingPathComponent("bad/index.html").path))
+        #expect(again.status == 1 && again.stdout.contains("wrote "), "\(again.stdout)\(again.stderr)")
+        #expect(!(try String(contentsOf: marker, encoding: .utf8)).hasPrefix("stale"), "the page was written anew")
+
+        // A photo of the user's dropped into an earlier review's images/ is not a review's.
+        try Data("mine".utf8).write(to: packs.appendingPathComponent("bad/images/holiday.jpg"))
+        let withPhoto = try Self.review([seven, bad.path, "-o", packs.path, "--no-fit"])
+        #expect(withPhoto.stderr.contains("other than an earlier review"), "\(withPhoto.stderr)")
+        #expect(FileManager.default.fileExists(atPath: packs.appendingPathComponent("bad/images/holiday.jpg").path))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
                 "mine", "packs", "review", "site"

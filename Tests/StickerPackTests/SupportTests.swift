@@ -105,10 +105,14 @@ struct SupportTests {
 struct FitLossRecordTests {
     @Test("read back from Contents.json, the warning says what fit's report said, PSNRs near a rounding edge included")
     func roundTrip() throws {
-        for psnr in [25.2549, 25.2451, 29.9549, 18.05] {
-            let written = FitLoss(psnr: psnr, ssim: 0.87971, givenUp: ["64 colours"])
+        let figures: [(psnr: Double, ssim: Double)] = [
+            (25.2549, 0.87971), (25.2451, 0.8), (25.04996, 0.95), (29.99996, 0.95), (35, 0.89995), (18.05, 0.5)
+        ]
+        for (psnr, ssim) in figures {
+            let written = FitLoss(psnr: psnr, ssim: ssim, givenUp: ["64 colours"])
             let read = try #require(FitLoss(contentsValue: written.contentsValue))
-            #expect(read.warning == written.warning, "\(psnr)")
+            #expect(read.warning == written.warning, "\(psnr), \(ssim)")
+            #expect(read.isVisible == written.isVisible && read.isVisible, "\(psnr), \(ssim): under 30 dB or SSIM 0.90")
             #expect(read.warning.contains(String(format: "%.1f dB", psnr)), "\(read.warning)")
         }
     }

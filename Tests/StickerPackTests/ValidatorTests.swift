@@ -154,14 +154,17 @@ struct ValidatorTests {
         folder.write(png, "a.png")
         folder.write(TestImages.apng(side: 408, delaysMs: [100, 100]), "a.apng")
         folder.write(png, "B.png")
-        folder.write(png, "b.PNG")
+        folder.write(TestImages.apng(side: 408, delaysMs: [100, 100]), "b.apng")
+        folder.write(png, "c d.png")
+        folder.write(png, "c d .apng")
         folder.write(png, "c.png")
         let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
         let duplicates = report.findings.filter { $0.rule == .duplicateName }
-        #expect(duplicates.count == 2, "\(report.findings)")
+        #expect(duplicates.count == 3, "\(report.findings)")
         #expect(duplicates.allSatisfy { $0.severity == .warning })
         #expect(duplicates.contains { $0.message.contains("a.apng, a.png") || $0.message.contains("a.png, a.apng") })
-        #expect(duplicates.contains { $0.message.contains("B.png") && $0.message.contains("b.PNG") })
+        #expect(duplicates.contains { $0.message.contains("B.png") && $0.message.contains("b.apng") })
+        #expect(duplicates.contains { $0.message.contains("c d.png") && $0.message.contains("c d .apng") })
     }
 
     @Test("Mixed sizes and catalog workarounds are pack-level warnings")

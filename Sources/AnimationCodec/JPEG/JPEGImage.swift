@@ -41,16 +41,16 @@ struct JPEGImage: Sendable {
         return layer
     }
 
-    /// What libjpeg worked around, as a warning: the data ending early (its rows are grey), or
-    /// corrupt data it recovered from.
+    /// What libjpeg worked around, as a warning: the data ending early (the rest filled in), or
+    /// corrupt data it recovered from (libjpeg's message, such as `Corrupt JPEG data: ...`).
     private static func warning(_ repaired: sticker_jpeg_warning) -> CodecWarning {
         let text = withUnsafeBytes(of: repaired.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         let more = repaired.count > 1 ? ", and \(repaired.count - 1) more libjpeg warning(s)" : ""
         return repaired.truncated != 0
-            ? CodecWarning(.truncated, "JPEG data ends early; the rest of the image is grey\(more)")
-            : CodecWarning(.other, "corrupt JPEG data: \(text)\(more)")
+            ? CodecWarning(.truncated, "JPEG data ends early; the rest of the image is filled in\(more)")
+            : CodecWarning(.other, "\(text)\(more)")
     }
 
     private static func string(_ message: [CChar]) -> String {

@@ -17,13 +17,15 @@ int sticker_jpeg_read_header(const uint8_t *data, size_t length,
                              sticker_jpeg_header *header,
                              char *error, size_t error_capacity);
 
-/// What libjpeg worked around while decoding (corrupt or missing data it recovered from).
+/// What libjpeg worked around while decoding the image data (corrupt or missing data it
+/// recovered from; the header's and the trailer's warnings, which cost no pixel, are not counted).
 typedef struct {
-    /// How many warnings libjpeg gave (0: the stream is whole).
+    /// How many warnings libjpeg gave while decoding the image data (0: it is whole; the data
+    /// ending after the last pixel, with no EOI marker, is not counted).
     int count;
-    /// Whether the first was the data ending early (libjpeg fills the rest in grey).
+    /// Whether the data ended before the last pixel (libjpeg fills the rest in).
     int truncated;
-    /// The first warning's text.
+    /// The first one's text.
     char message[200];
 } sticker_jpeg_warning;
 

@@ -49,10 +49,10 @@ public struct FitLoss: Sendable, Hashable, Codable {
     /// The record as a `Contents.json` value.
     public var contentsValue: [String: Any] {
         var value: [String: Any] = ["given-up": givenUp]
-        // Four decimals, as SSIM: rounded to two, 25.2549 dB came back as 25.25 and printed as
-        // 25.2 where fit's report had said 25.3.
-        if let psnr { value["psnr"] = (psnr * 10_000).rounded() / 10_000 }
-        if let ssim { value["ssim"] = (ssim * 10_000).rounded() / 10_000 }
+        // As measured, not rounded: a rounded figure can print otherwise than fit's report
+        // did (25.2549 dB kept as 25.25 prints 25.2) or cross the warning's line (29.99996 as 30).
+        if let psnr { value["psnr"] = psnr }
+        if let ssim { value["ssim"] = ssim }
         return value
     }
 

@@ -41,8 +41,9 @@ public struct PackValidator: Sendable {
                     measured: sides.sorted().joined(separator: ", ")))
         }
         // A catalog holds one sticker of a name (its folder); names differing only in case
-        // collide on the case-insensitive file systems Xcode usually runs on.
-        let byName = Dictionary(grouping: pack.stickers) { $0.name.lowercased() }
+        // collide on the case-insensitive file systems Xcode usually runs on, and `a:b` and
+        // `a-b` make the same folder.
+        let byName = Dictionary(grouping: pack.stickers) { CatalogWriter.folderName($0.name).lowercased() }
         for (_, same) in byName.sorted(by: { $0.key < $1.key }) where same.count > 1 {
             let files = same.flatMap(\.files).map(\.lastPathComponent)
             findings.append(

@@ -58,6 +58,16 @@ public enum CatalogWriter {
         public var fileName: String { "icon-\(slot.size)@\(slot.scale)x-\(slot.idiom).png" }
     }
 
+    /// `proposed` as a sticker folder's name: `/`, `:` and line breaks made `-`, spaces
+    /// trimmed, and a name that would be empty or hidden prefixed with `Sticker`. Two stickers
+    /// whose folder names match, letter case aside, cannot both keep their names.
+    public static func folderName(_ proposed: String) -> String {
+        var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
+        base = String(base.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }
+        return base
+    }
+
     /// The pack folder's name inside the catalog.
     public static let packFolderName = "Sticker Pack.stickerpack"
     /// The icon set's folder name inside the catalog.
@@ -121,9 +131,7 @@ public enum CatalogWriter {
 
     /// A name safe as a folder name and distinct from `taken` (which it is added to).
     public static func uniqueName(_ proposed: String, taken: inout Set<String>) -> String {
-        var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
-        base = String(base.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-        if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }
+        let base = folderName(proposed)
         var name = base
         var counter = 2
         while taken.contains(name.lowercased()) {
