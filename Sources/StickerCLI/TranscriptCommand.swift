@@ -94,6 +94,10 @@ public struct TranscriptCommand: ParsableCommand {
             renderer = try TranscriptRenderer(
                 parsed.conversation, pack: pack, folder: folder, lines: parsed.lines, options: options)
         } catch {
+            // A script's line is named with the script, as its parse errors are.
+            if case .unknownSticker(_, .some, _) = error, inputs.count == 1, inputs[0].hasSuffix(".txt") {
+                throw CLIError("\(inputs[0]): \(error)")
+            }
             throw CLIError(error.description)
         }
         let bytes: [UInt8]

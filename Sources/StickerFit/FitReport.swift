@@ -47,6 +47,8 @@ public struct FitReport: Sendable, Codable {
         /// What the decoder had to work around in the input (data ending early, corrupt data);
         /// empty for a whole file.
         public var inputDamage: [String]
+        /// How many times the input was scaled up, when more than twice (it looks soft).
+        public var upscale: Double?
 
         /// The entry for `sticker`.
         public init(_ sticker: FittedSticker) {
@@ -71,6 +73,7 @@ public struct FitReport: Sendable, Codable {
             givenUp = loss?.givenUp ?? []
             warning = loss.flatMap { $0.isVisible ? $0.warning : nil }
             inputDamage = sticker.inputDamage
+            upscale = sticker.upscale
         }
     }
 
@@ -138,6 +141,12 @@ public struct FitReport: Sendable, Codable {
                         + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             }
             for step in entry.steps { lines.append("         \(step)") }
+            if let upscale = entry.upscale {
+                lines.append(
+                    "         warning: the input was scaled up \(String(cFormat: "%.1f", upscale))x, so it looks soft; "
+                        + "artwork at least as large as the sticker (\(StickerSize(rawValue: entry.size)?.pixels ?? 0) px) keeps it sharp"
+                )
+            }
             if let damage = entry.inputDamage.first {
                 let more = entry.inputDamage.count > 1 ? "; and \(entry.inputDamage.count - 1) more" : ""
                 lines.append(

@@ -55,6 +55,9 @@ public struct StickerFitter: Sendable {
                 let original =
                     keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
                 defer { result.inputDamage = input.damage.noted }
+                // A vector input is drawn at the size; a raster one scaled up over twice looks soft.
+                let factor = Double(size.pixels) / Double(max(1, max(input.width, input.height)))
+                if !input.format.isVector, factor > 2 { result.upscale = (factor * 10).rounded() / 10 }
                 try fitFile(input, original: original, size: size, into: &result)
             }
         } catch {

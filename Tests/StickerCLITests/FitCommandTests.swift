@@ -291,6 +291,28 @@ struct FitCommandTests {
         #expect(both.status == 64 && both.stderr.contains("--max-duration"), "\(both.stderr)")
     }
 
+    @Test("a raster input scaled up more than twice is a warning with the factor; a 300 px one for 408 px is not")
+    func upscaleWarning() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Python.run(
+            """
+            import sys
+            from PIL import Image
+            Image.new("RGBA", (10, 8), (200, 40, 40, 255)).save(sys.argv[1] + "/tiny.png")
+            Image.new("RGBA", (300, 300), (40, 200, 40, 255)).save(sys.argv[1] + "/small.png")
+            """, [folder.path])
+        let inputs = ["tiny.png", "small.png"].map { folder.appendingPathComponent($0).path }
+        let json = try CLITests.runExecutable(["fit"] + inputs + ["--dry-run", "--json", "--level", "1"])
+        let entries = Self.entries(try Self.report(json.stdout))
+        // 408 px over the longer side's 10 px.
+        #expect(entries["tiny"]?["upscale"] as? Double == 40.8, "\(entries["tiny"] ?? [:])")
+        #expect(entries["small"]?["upscale"] == nil)
+        let text = try CLITests.runExecutable(["fit"] + inputs + ["--dry-run", "--level", "1"])
+        #expect(text.stdout.contains("warning: the input was scaled up 40.8x"), "\(text.stdout)")
+    }
+
     @Test("stickers that share a name: validate warns, fit names the second anew and says so")
     func sharedNames() throws {
         let folder = CLITests.temporaryDirectory()

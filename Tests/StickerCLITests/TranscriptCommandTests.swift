@@ -189,13 +189,14 @@ struct TranscriptCommandTests {
 
         try "them: hi\nme: sticker\n".write(to: script, atomically: true, encoding: .utf8)
         let bad = try Self.transcript([script.path, "-o", out.path])
-        #expect(bad.status == 1 && bad.stderr.contains("line 2:"), "\(bad.stderr)")
+        #expect(bad.status == 1 && bad.stderr.contains("\(script.path): line 2:"), "\(bad.stderr)")
 
         try "pack: \(CLITests.samplePack.path)\nthem: hi\n\nme: sticker nope\n".write(
             to: script, atomically: true, encoding: .utf8)
         let unknown = try Self.transcript([script.path, "-o", out.path])
         #expect(
-            unknown.status == 1 && unknown.stderr.contains("line 4: the pack has no sticker named nope"),
+            unknown.status == 1
+                && unknown.stderr.contains("\(script.path): line 4: the pack has no sticker named nope"),
             "\(unknown.stderr)")
     }
 
