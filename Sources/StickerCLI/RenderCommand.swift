@@ -76,18 +76,13 @@ public struct RenderCommand: ParsableCommand {
         switch kind {
         case .apng:
             let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
-            // Past the frame cap the animation would stop changing and hold its last frame.
-            let cap = BrowserRenderer.maxAnimationFrames
-            let times = renderer.changeTimes(duration: seconds, maxFrames: cap + 1)
-            if times.count > cap {
-                throw ValidationError(
-                    "the stickers change frame more than \(String(groupingThousands: cap)) times in \(seconds) s, the most an "
-                        + "animated snapshot holds; pass --duration \(String(cFormat: "%.3f", times[cap]))s or less")
+            let frames = try animationFrameCount(seconds: seconds) {
+                renderer.changeTimes(duration: seconds, maxFrames: $0)
             }
             let bar = progress.bar("rendering")
             defer { bar.finish() }
             bytes = try SnapshotEncoder.apng(renderer, duration: seconds) { bar.update($0, of: $1) }
-            summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"
+            summary = ", \(frames) frames over \(seconds) s"
         case .png, .ppm:
             do {
                 let time = at.flatMap(DurationParsing.seconds) ?? 0

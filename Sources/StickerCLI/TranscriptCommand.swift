@@ -102,13 +102,16 @@ public struct TranscriptCommand: ParsableCommand {
         }
         let bytes: [UInt8]
         var summary = ""
+        let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
+        let frames =
+            isAnimated
+            ? try animationFrameCount(seconds: seconds) { renderer.changeTimes(duration: seconds, maxFrames: $0) } : 0
         do {
             if isAnimated {
-                let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
                 let bar = progress.bar("rendering")
                 defer { bar.finish() }
                 bytes = try renderer.apng(duration: seconds) { bar.update($0, of: $1) }
-                summary = ", \(renderer.changeTimes(duration: seconds).count) frames over \(seconds) s"
+                summary = ", \(frames) frames over \(seconds) s"
             } else {
                 bytes = try renderer.snapshotPNG(at: at.flatMap(DurationParsing.seconds) ?? 0)
             }

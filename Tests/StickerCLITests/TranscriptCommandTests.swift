@@ -130,6 +130,23 @@ struct TranscriptCommandTests {
         #expect(pictures[3].pixels == pictures[0].pixels, "the sticker loops: 450 ms shows what 50 ms shows")
     }
 
+    @Test("an .apng past 10,000 frame changes is a usage error naming a shorter --duration; nothing is written")
+    func durationPastFrameCap() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let apng = folder.appendingPathComponent("long.apng")
+        // The sample pack's star and blob change every 60-80 ms: 2,000 s holds far over 10,000 changes.
+        let result = try Self.transcript([
+            CLITests.samplePack.path, "-o", apng.path, "--scale", "1", "--duration", "2000s"
+        ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("more than 10,000 times") && result.stderr.contains("pass --duration "),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: apng.path))
+    }
+
     @Test("--animate (or an .apng output) writes an animation of --duration; a .png with --animate is refused")
     func animate() throws {
         let folder = try Self.folder()

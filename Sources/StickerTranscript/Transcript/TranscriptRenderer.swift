@@ -331,7 +331,7 @@ public final class TranscriptRenderer {
     public var longestLoop: Double { (stickers.map(\.player) + peels.map(\.player)).longestLoop }
 
     /// The instants in `0..<duration` at which any sticker shown changes frame, with 0.
-    public func changeTimes(duration: Double, maxFrames: Int = 10_000) -> [Double] {
+    public func changeTimes(duration: Double, maxFrames: Int = BrowserRenderer.maxAnimationFrames) -> [Double] {
         (stickers.map(\.player) + peels.map(\.player)).changeTimes(duration: duration, maxFrames: maxFrames)
     }
 
