@@ -635,10 +635,7 @@ struct QualitySearch {
             }
             return (winner.family, entry)
         }
-        .sorted { a, b in
-            rank(a.compared.psnr) > rank(b.compared.psnr)
-                || (rank(a.compared.psnr) == rank(b.compared.psnr) && a.family < b.family)
-        }
+        .sorted { a, b in better((a.family, 0, a.compared.psnr), (b.family, 0, b.compared.psnr)) }
         .map(\.compared)
         result?.compared = listed.filter { $0.outcome == .chosen } + listed.filter { $0.outcome != .chosen }
         return result
