@@ -57,9 +57,10 @@ static void noting_emit_message(j_common_ptr cinfo, int msg_level) {
     }
 }
 
-static void install_guard(struct jpeg_decompress_struct *cinfo, guarded_error_mgr *err,
-                          char *error, size_t error_capacity) {
-    cinfo->err = jpeg_std_error(&err->base);
+// Sets up `err` (fatal errors escape to its jmp_buf with their message in `error`, warnings
+// are silent) and returns what a compressor's or decompressor's `err` is set to.
+static struct jpeg_error_mgr *init_guard(guarded_error_mgr *err, char *error, size_t error_capacity) {
+    struct jpeg_error_mgr *base = jpeg_std_error(&err->base);
     err->base.error_exit = guarded_error_exit;
     err->base.output_message = silent_output_message;
     err->message = error;
@@ -69,6 +70,7 @@ static void install_guard(struct jpeg_decompress_struct *cinfo, guarded_error_mg
     err->saw_end_of_data = 0;
     err->warning = NULL;
     err->warning_capacity = 0;
+    return base;
 }
 
 int sticker_jpeg_read_header(const uint8_t *data, size_t length,
@@ -76,7 +78,7 @@ int sticker_jpeg_read_header(const uint8_t *data, size_t length,
                              char *error, size_t error_capacity) {
     struct jpeg_decompress_struct cinfo;
     guarded_error_mgr err;
-    install_guard(&cinfo, &err, error, error_capacity);
+    cinfo.err = init_guard(&err, error, error_capacity);
     // setjmp must run in the frame that stays live while libjpeg may longjmp back.
     if (setjmp(err.escape)) {
         jpeg_destroy_decompress(&cinfo);
@@ -113,7 +115,7 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              sticker_jpeg_warning *warning) {
     struct jpeg_decompress_struct cinfo;
     guarded_error_mgr err;
-    install_guard(&cinfo, &err, error, error_capacity);
+    cinfo.err = init_guard(&err, error, error_capacity);
     warning->count = 0;
     warning->truncated = 0;
     warning->message[0] = 0;
@@ -156,11 +158,7 @@ int sticker_jpeg_encode_rgbx(const uint8_t *rgbx, uint32_t width, uint32_t heigh
                              char *error, size_t error_capacity) {
     struct jpeg_compress_struct cinfo;
     guarded_error_mgr err;
-    cinfo.err = jpeg_std_error(&err.base);
-    err.base.error_exit = guarded_error_exit;
-    err.base.output_message = silent_output_message;
-    err.message = error;
-    err.capacity = error_capacity;
+    cinfo.err = init_guard(&err, error, error_capacity);
     unsigned char *buffer = NULL;
     unsigned long size = 0;
     // setjmp must run in the frame that stays live while libjpeg may longjmp back.
