@@ -129,6 +129,20 @@ struct FitSettings: ParsableArguments {
         }
     }
 
+    /// The fitting options given on the command line with values other than their defaults, by
+    /// their names: `xcode --no-fit` copies a catalog as it is, so any of them is a mistake.
+    var fittingOptionsGiven: [String] {
+        let given: [(String, Bool)] = [
+            ("--size", size != nil), ("--max-bytes", maxBytes != 500_000),
+            ("--allow-smaller-size", allowSmallerSize), ("--lossless", lossless), ("--label", !labels.isEmpty),
+            ("--icon", icon != nil), ("--icon-background", iconBackground != nil), ("--level", level != 12),
+            ("--min-fps", minimumFramesPerSecond != nil), ("--min-psnr", minimumPSNR != FitOptions.defaultMinimumPSNR),
+            ("--min-ssim", minimumSSIM != 0), ("--strict", strict), ("--max-duration", maxDuration != nil),
+            ("--dither", dither)
+        ]
+        return given.filter(\.1).map(\.0)
+    }
+
     /// The fitter's options from the command line.
     var options: FitOptions {
         // fit keeps every frame in memory, in a few copies (decoded, scaled, reduced): the

@@ -93,6 +93,12 @@ public struct XcodeCommand: ParsableCommand {
         if noFit, inputs.count != 1 {
             throw ValidationError("--no-fit takes one .xcstickers catalog (or a project holding one).")
         }
+        let ignored = settings.fittingOptionsGiven
+        if noFit, !ignored.isEmpty {
+            throw ValidationError(
+                "\(ignored.joined(separator: ", ")) \(ignored.count == 1 ? "applies" : "apply") to fitting, which --no-fit leaves out."
+            )
+        }
     }
 
     /// Runs the command.

@@ -55,7 +55,7 @@ struct TelegramHostileTests {
         let bytes = try Self.webm()
         let header = Self.ebmlHeaderEnd(bytes)
         for cut in 0..<bytes.count {
-            let expected: CodecErrorCase = cut < header ? .unknownFormat : .truncated
+            let expected: CodecErrorCase = cut == 0 ? .emptyFile : cut < header ? .unknownFormat : .truncated
             #expect(Self.outcome(Array(bytes.prefix(cut))) == expected, "cut at \(cut) of \(bytes.count)")
         }
         #expect(Self.outcome(bytes) == nil)
@@ -209,13 +209,14 @@ struct TelegramHostileTests {
         #expect(String(text[..<fourthKey.lowerBound]).hasPrefix(#"{"v":"5.5.2","fr":30,"ip":0,"#))
         let recognisedFrom = text.utf8.distance(from: text.startIndex, to: fourthKey.upperBound)
         for cut in 0..<json.count {
-            let expected: CodecErrorCase = cut < recognisedFrom ? .unknownFormat : .truncated
+            let expected: CodecErrorCase = cut == 0 ? .emptyFile : cut < recognisedFrom ? .unknownFormat : .truncated
             #expect(Self.outcome(Array(json.prefix(cut))) == expected, "json cut at \(cut)")
         }
         // A .tgs head is read as far as zlib inflates it.
         for cut in 0..<tgs.count {
             let inflated = Gzip.inflatedPrefixCount(Array(tgs.prefix(cut)))
-            let expected: CodecErrorCase = inflated < recognisedFrom ? .unknownFormat : .truncated
+            let expected: CodecErrorCase =
+                cut == 0 ? .emptyFile : inflated < recognisedFrom ? .unknownFormat : .truncated
             #expect(Self.outcome(Array(tgs.prefix(cut))) == expected, "tgs cut at \(cut), \(inflated) bytes inflated")
         }
         #expect(Self.outcome(json) == nil)

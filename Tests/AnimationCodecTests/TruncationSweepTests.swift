@@ -223,6 +223,7 @@ struct TruncationSweepTests {
     /// - Otherwise one frame, what it lacks filled in by libjpeg: it decodes, to the whole
     ///   file's pixels when only the end-of-image marker (the last two bytes) is cut.
     static func jpegPrefix(cut: Int, imageStart: Int, fileLength: Int) -> ExpectedDecode {
+        if cut == 0 { return ExpectedDecode(outcome: .failed(.emptyFile)) }
         if cut < 3 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
         if cut < imageStart { return ExpectedDecode(outcome: .failed(.jpeg)) }
         if cut == imageStart {

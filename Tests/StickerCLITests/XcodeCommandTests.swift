@@ -197,6 +197,21 @@ struct XcodeCommandTests {
                 == Self.tree(sample))
     }
 
+    @Test("--no-fit with options that only fitting uses is a usage error naming them, nothing written")
+    func noFitWithFitOptions() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let folder = CLITests.temporaryDirectory()
+        let result = try CLITests.runExecutable([
+            "xcode", sample.path, "-o", folder.path, "--no-fit", "--name", "Sample", "--bundle-id",
+            "org.example.sample", "--max-bytes", "200000", "--strict"
+        ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--max-bytes, --strict apply to fitting, which --no-fit leaves out"),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "nothing written")
+    }
+
     @Test(
         "options App Store Connect would refuse are errors before anything is written",
         arguments: [

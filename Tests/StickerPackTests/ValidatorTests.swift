@@ -1,3 +1,4 @@
+import AnimationCodec
 import Foundation
 import StickerPack
 import Testing
@@ -130,6 +131,19 @@ struct ValidatorTests {
         let broken = format["broken"] ?? ""
         #expect(broken.contains("cannot convert it either") && broken.contains("out point"), "\(broken)")
         #expect(report.stickers.map(\.format) == ["lottie", "lottie"])
+    }
+
+    @Test("an empty file is named empty, not an unknown format, and the codec says so too")
+    func emptyFile() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        folder.write([], "blank.png")
+        folder.write(TestImages.png(width: 408, height: 408), "ok.png")
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let format = report.findings.filter { $0.rule == .format }
+        #expect(format.map(\.message) == ["blank.png is empty (0 bytes)"], "\(report.findings)")
+        #expect(format.map(\.severity) == [.error])
+        #expect(throws: CodecError.emptyFile) { try AnimationDecoder(bytes: []) }
     }
 
     @Test("Each crafted file gives exactly its finding", arguments: cases)

@@ -39,6 +39,7 @@ public struct AnimationDecoder: Sendable {
     ///   error (the default image is used, with a warning in ``AnimationInfo/warnings``).
     public init(bytes: [UInt8], limits: DecodingLimits = .default, vectorSize: PixelSize? = nil) throws(CodecError) {
         try limits.checkFile(bytes: bytes.count)
+        guard !bytes.isEmpty else { throw .emptyFile }
         guard let format = ImageFormat.sniff(bytes) else { throw .unknownFormat }
         self.bytes = bytes
         self.limits = limits

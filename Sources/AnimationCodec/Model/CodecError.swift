@@ -1,5 +1,7 @@
 /// Why a file could not be decoded. Every case names the problem and carries the evidence.
 public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file has no bytes at all.
+    case emptyFile
     /// The bytes match none of the supported signatures.
     case unknownFormat
     /// The file ended before a structure it had started; `context` says which.
@@ -28,6 +30,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A one-line, human-readable description.
     public var description: String {
         switch self {
+        case .emptyFile:
+            return "the file is empty (0 bytes)"
         case .unknownFormat:
             return "not a PNG, APNG, GIF, JPEG, WebP, WebM or Lottie file (unrecognised signature)"
         case .truncated(let context):

@@ -169,6 +169,10 @@ private struct StickerChecker {
         }
         let head = readHead(file)
         let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
+        if head.isEmpty, BoundedFile.size(file.path) == 0 {
+            add(.error, .format, "\(name) is empty (0 bytes)", measured: "empty file", limit: "PNG, APNG, GIF, JPEG")
+            return false
+        }
         guard let format = sniffed, format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
             // Every format the codec reads that Messages does not take, fit converts, when the

@@ -4,7 +4,7 @@ import Testing
 /// A ``CodecError`` without its message: the case a test expects, and for a chunk checksum
 /// mismatch the chunk it names.
 enum CodecErrorCase: Hashable {
-    case unknownFormat, truncated
+    case emptyFile, unknownFormat, truncated
     case malformed(ImageFormat)
     case chunkChecksumMismatch(chunk: String)
     case appleCgBI
@@ -12,6 +12,7 @@ enum CodecErrorCase: Hashable {
 
     init(_ error: CodecError) {
         switch error {
+        case .emptyFile: self = .emptyFile
         case .unknownFormat: self = .unknownFormat
         case .truncated: self = .truncated
         case .malformed(let format, _): self = .malformed(format)

@@ -30,6 +30,7 @@ struct ExpectedDecode {
     ///   data, is a broken animation: the default image alone, with `animationIgnored`.
     static func pngPrefix(cut: Int, layout: PNGChunkLayout, wholeFileFrames: Int) -> ExpectedDecode {
         let chunks = layout.chunks
+        if cut == 0 { return ExpectedDecode(outcome: .failed(.emptyFile)) }
         if cut < 8 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
         if cut == 8 || !chunks.contains(where: { $0.end == cut }) {
             return ExpectedDecode(outcome: .failed(.truncated))
@@ -88,6 +89,7 @@ struct ExpectedDecode {
     ///   with a `truncated` warning unless the trailer is there: "Truncated GIF: the frames
     ///   decoded so far (the last possibly partial), with a warning".
     static func gifPrefix(cut: Int, layout: GIFBlockLayout) -> ExpectedDecode {
+        if cut == 0 { return ExpectedDecode(outcome: .failed(.emptyFile)) }
         if cut < 6 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
         guard let first = layout.images.first, cut > first.codeSizeOffset else {
             return ExpectedDecode(outcome: .failed(.truncated))
