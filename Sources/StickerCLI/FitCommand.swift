@@ -62,16 +62,23 @@ public struct FitCommand: ParsableCommand {
         let start = Date()
         let catalog = try settings.fit(inputs)
         var validation: ValidationReport?
+        var inputKept = false
         if !catalog.entries.isEmpty, !dryRun, let output {
             let folder = try OutputFolder(final: output)
-            do {
-                try settings.writeCatalog(catalog, to: folder.staging)
-                try folder.commitReplacing()
-            } catch {
+            if catalog.fitted.contains(where: { !$0.succeeded }), folder.holdsAny(of: inputs) {
+                // Replacing an input with a catalog that lacks the stickers that failed would lose them.
                 folder.discard()
-                throw CLIError("\(output): cannot be written (\(errorReason(error)))")
+                inputKept = true
+            } else {
+                do {
+                    try settings.writeCatalog(catalog, to: folder.staging)
+                    try folder.commitReplacing()
+                } catch {
+                    folder.discard()
+                    throw CLIError("\(output): cannot be written (\(errorReason(error)))")
+                }
+                validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([output]))
             }
-            validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([output]))
         }
         var report = FitReport(
             catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "inputs",
@@ -82,6 +89,10 @@ public struct FitCommand: ParsableCommand {
         if !json {
             if dryRun {
                 print("dry run: nothing written")
+            } else if inputKept, let output {
+                print(
+                    "nothing written: \(output) holds the inputs and \(report.failures) sticker(s) could not be fitted, so it is left as it was (write to another catalog to keep the ones that fit)"
+                )
             } else if catalog.entries.isEmpty {
                 print("nothing written: no sticker could be fitted")
             } else {

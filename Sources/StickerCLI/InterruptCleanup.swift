@@ -36,6 +36,17 @@ enum InterruptCleanup {
         _ = state.withLock { $0.pending.remove(path) }
     }
 
+    /// Runs `body` with interrupts held back until it returns: a commit that renames an earlier
+    /// output aside and the new one into place is never cut between the two renames, so the
+    /// destination always holds one of them whole (an interrupt then cleans up after the
+    /// commit, and ends the process as it would have).
+    static func deferringInterrupts<Result>(_ body: () throws -> Result) throws -> Result {
+        try committing.withLock { _ in try body() }
+    }
+
+    /// Held by a commit in progress; an interrupt's clean-up takes it first.
+    private static let committing = Mutex(())
+
     /// ``AtomicFile/write(_:to:)`` with its temporary file removed on an interrupt.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(AtomicFile.WriteError) {
         let temporary = AtomicFile.temporaryPath(for: path)
@@ -59,6 +70,10 @@ enum InterruptCleanup {
         // The lock stays taken until the process ends: a main thread that fails once its
         // staging folder is gone blocks in unregister(_:) instead of exiting before the
         // removal is done.
+        committing.withLock { _ -> Never in cleanUp(andRaise: number) }
+    }
+
+    private static func cleanUp(andRaise number: Int32) -> Never {
         state.withLock { state -> Never in
             for path in state.pending {
                 // The main thread may still be writing into a staging folder: renaming it first

@@ -29,6 +29,22 @@ struct OutputFolder {
         }
     }
 
+    /// Whether any of `paths` is the destination or lies inside it (symbolic links resolved):
+    /// a commit would then replace an input, and whatever of it was not written again is lost.
+    func holdsAny(of paths: [String]) -> Bool {
+        guard let destination = Self.resolved(final.path) else { return false }
+        return paths.contains { path in
+            guard let input = Self.resolved(path) else { return false }
+            return input == destination || input.hasPrefix(destination.hasSuffix("/") ? destination : destination + "/")
+        }
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
     func write(_ bytes: [UInt8], named name: String) throws {
         let url = staging.appendingPathComponent(name)
         // Data over the array's own storage: a frame can be hundreds of megabytes, never copied.
@@ -72,6 +88,10 @@ struct OutputFolder {
     /// back if any move fails, so the destination holds either all the old entries or all the
     /// new ones.
     func commitEntries() throws {
+        try InterruptCleanup.deferringInterrupts { try moveEntries() }
+    }
+
+    private func moveEntries() throws {
         let manager = FileManager.default
         guard manager.fileExists(atPath: final.path) else {
             try manager.moveItem(at: staging, to: final)
@@ -80,8 +100,6 @@ struct OutputFolder {
         }
         let aside = final.deletingLastPathComponent().appendingPathComponent(
             ".\(final.lastPathComponent).replaced-\(getpid())")
-        InterruptCleanup.register(aside.path)
-        defer { InterruptCleanup.unregister(aside.path) }
         try manager.createDirectory(at: aside, withIntermediateDirectories: true)
         let names = try manager.contentsOfDirectory(atPath: staging.path)
         var movedAside: [String] = []
@@ -105,7 +123,7 @@ struct OutputFolder {
             try? manager.removeItem(at: aside)
             throw error
         }
-        try? manager.removeItem(at: aside)
+        Self.removeEarlierCopy(aside)
         try? manager.removeItem(at: staging)
         InterruptCleanup.unregister(staging.path)
     }
@@ -114,6 +132,10 @@ struct OutputFolder {
     /// else the old folder is renamed aside, the new one renamed in and the old one removed,
     /// so at every moment the destination is either the old folder or the new one, complete.
     func commitReplacing() throws {
+        try InterruptCleanup.deferringInterrupts { try replaceWhole() }
+    }
+
+    private func replaceWhole() throws {
         let manager = FileManager.default
         guard manager.fileExists(atPath: final.path) else {
             try manager.moveItem(at: staging, to: final)
@@ -122,8 +144,6 @@ struct OutputFolder {
         }
         let aside = final.deletingLastPathComponent().appendingPathComponent(
             ".\(final.lastPathComponent).replaced-\(getpid())")
-        InterruptCleanup.register(aside.path)
-        defer { InterruptCleanup.unregister(aside.path) }
         try manager.moveItem(at: final, to: aside)
         do {
             try manager.moveItem(at: staging, to: final)
@@ -132,7 +152,19 @@ struct OutputFolder {
             throw error
         }
         InterruptCleanup.unregister(staging.path)
-        try? manager.removeItem(at: aside)
+        Self.removeEarlierCopy(aside)
+    }
+
+    /// Removes the earlier output renamed aside by a commit; one that cannot be removed (a
+    /// read-only folder inside it) is named on stderr rather than left hidden without a word.
+    private static func removeEarlierCopy(_ aside: URL) {
+        do {
+            try FileManager.default.removeItem(at: aside)
+        } catch {
+            FileDescriptorOutput.standardError(
+                "warning: the earlier output, renamed to \(aside.path), could not be removed (\(errorReason(error))); remove it by hand\n"
+            )
+        }
     }
 
     func discard() {

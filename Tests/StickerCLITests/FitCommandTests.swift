@@ -392,6 +392,41 @@ struct FitCommandTests {
         #expect(try Data(contentsOf: Self.stickerFile(catalog, "dot")).count <= 1000)
     }
 
+    @Test(
+        "fit or xcode writing over its own input writes nothing when a sticker fails, so no sticker is lost",
+        .timeLimit(.minutes(4)))
+    func inPlaceFailureKeepsInput() throws {
+        let inputs = try Self.inputs(["--noise"])
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Pack.xcstickers")
+        let project = inputs.appendingPathComponent("App")
+        let images = ["noise.png", "dot.png"].map { inputs.appendingPathComponent($0).path }
+        try #require(try CLITests.runExecutable(["fit"] + images + ["-o", catalog.path, "--level", "1"]).status == 0)
+        try #require(
+            try CLITests.runExecutable([
+                "xcode", catalog.path, "--no-fit", "-o", project.path, "--name", "App", "--bundle-id", "org.example.app"
+            ]).status == 0)
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name).sorted() == ["dot", "noise"])
+        // Noise cannot be 1,000 bytes at 618 px; the dot can.
+        let tight = ["--max-bytes", "1000", "--size", "large", "--level", "1"]
+        for (command, folder, extra) in [
+            ("fit", catalog, [String]()), ("xcode", project, ["--name", "App", "--bundle-id", "org.example.app"])
+        ] {
+            let before = try XcodeCommandTests.tree(folder)
+            let result = try CLITests.runExecutable([command, folder.path, "-o", folder.path] + tight + extra)
+            #expect(result.status == 1, "\(command): \(result.stdout)")
+            #expect(result.stdout.contains("nothing written: \(folder.path) holds the inputs"), "\(result.stdout)")
+            #expect(try XcodeCommandTests.tree(folder) == before, "\(command) left its input as it was")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: inputs.path).filter { $0.hasPrefix(".") }.isEmpty,
+                "no staging left")
+        }
+        // Written elsewhere, the sticker that fits is written as before.
+        let elsewhere = inputs.appendingPathComponent("Other.xcstickers")
+        #expect(try CLITests.runExecutable(["fit", catalog.path, "-o", elsewhere.path] + tight).status == 1)
+        #expect(try PackLoader.load(path: elsewhere.path).stickers.map(\.name) == ["dot"])
+    }
+
     // Five minutes: drawing the 60-frame 618 px input alone takes about 18 s on a loaded 2-core machine.
     @Test(
         "a sticker whose frames would take more memory than allowed is refused before decoding, alone",
