@@ -47,6 +47,9 @@ public struct FitReport: Sendable, Codable {
         /// What the decoder had to work around in the input (data ending early, corrupt data);
         /// empty for a whole file.
         public var inputDamage: [String]
+        /// What the input holds that the renderer does not draw (a Lottie text layer, an
+        /// expression); empty when everything is drawn.
+        public var notDrawn: [String]
         /// How many times the input was scaled up, when more than twice (it looks soft).
         public var upscale: Double?
 
@@ -73,6 +76,7 @@ public struct FitReport: Sendable, Codable {
             givenUp = loss?.givenUp ?? []
             warning = loss.flatMap { $0.isVisible ? $0.warning : nil }
             inputDamage = sticker.inputDamage
+            notDrawn = sticker.notDrawn
             upscale = sticker.upscale
         }
     }
@@ -152,6 +156,9 @@ public struct FitReport: Sendable, Codable {
                 lines.append(
                     "         warning: the input is damaged, so it was made from what decodes, as browsers show it: "
                         + damage + more)
+            }
+            for missing in entry.notDrawn {
+                lines.append("         warning: the sticker lacks part of its input: \(missing)")
             }
             if let warning = entry.warning { lines.append("         warning: \(warning)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }

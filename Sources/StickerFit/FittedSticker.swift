@@ -41,6 +41,9 @@ public struct FittedSticker: Sendable {
     /// What the decoder had to work around in the input (data ending early, corrupt data):
     /// the sticker is made from what decodes, as browsers show it. Empty for a whole file.
     public var inputDamage: [String] = []
+    /// What the input holds that the renderer does not draw (a Lottie text layer, an
+    /// expression): the sticker lacks it in every frame. Empty when everything is drawn.
+    public var notDrawn: [String] = []
     /// How many times the input's longer side was scaled up to the size's side, when more than
     /// twice (a raster input drawn that large looks soft); `nil` otherwise.
     public var upscale: Double?

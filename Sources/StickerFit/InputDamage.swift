@@ -6,16 +6,22 @@ import Synchronization
 /// frames' as they are decoded. Shared by every copy of the input it was made for, so the
 /// frames decoded anywhere in a fit add to it.
 final class InputDamage: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let warnings = Mutex<[CodecWarning]>([])
 
     /// Notes `warnings`, skipping messages already noted.
     func note(_ warnings: [CodecWarning]) {
         guard !warnings.isEmpty else { return }
-        messages.withLock { noted in
-            for warning in warnings where !noted.contains(warning.message) { noted.append(warning.message) }
+        self.warnings.withLock { noted in
+            for warning in warnings where !noted.contains(where: { $0.message == warning.message }) {
+                noted.append(warning)
+            }
         }
     }
 
-    /// The messages noted so far, in the order first seen.
-    var noted: [String] { messages.withLock { $0 } }
+    /// The damage noted so far, in the order first seen.
+    var noted: [String] { warnings.withLock { $0.filter { $0.kind != .notDrawn }.map(\.message) } }
+
+    /// What the input holds that the renderer left out (``CodecWarning/Kind/notDrawn``), in the
+    /// order first seen: not damage, but missing from every frame all the same.
+    var notDrawn: [String] { warnings.withLock { $0.filter { $0.kind == .notDrawn }.map(\.message) } }
 }

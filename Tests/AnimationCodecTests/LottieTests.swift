@@ -30,6 +30,35 @@ struct LottieTests {
         return Array(frame.pixels[offset..<offset + 4])
     }
 
+    /// A 64 x 64 document of one text layer ("Hi", Bodymovin's text document), a shape layer
+    /// whose rotation is an expression, and an effects group of type 5 (not a text layer).
+    static let textAndExpression = """
+        {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"assets":[],
+         "fonts":{"list":[{"fName":"Arial","fFamily":"Arial","fStyle":"Regular","ascent":75}]},
+         "layers":[
+          {"ddd":0,"ind":1,"ty":5,"nm":"t","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+           "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[8,32,0]}},
+           "t":{"d":{"k":[{"s":{"s":24,"f":"Arial","t":"Hi","j":0,"tr":0,"lh":28,"ls":0,"fc":[0,0,0]},"t":0}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}},
+          {"ddd":0,"ind":2,"ty":4,"nm":"square","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+           "ef":[{"ty":5,"nm":"controls","np":3,"ef":[{"ty":0,"nm":"slider","v":{"a":0,"k":1}}]}],
+           "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0,"x":"$bm_rt = time * 360;"},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[32,32,0]}},
+           "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},
+                     {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+        """
+
+    @Test(
+        "text layers and expressions, which rlottie does not draw, are named in notDrawn warnings; eased keyframes and effects are not"
+    )
+    func notDrawn() throws {
+        let warnings = try AnimationDecoder(bytes: Array(Self.textAndExpression.utf8)).info.warnings
+        #expect(warnings.map(\.kind) == [.notDrawn, .notDrawn], "\(warnings)")
+        #expect(warnings.first?.message.hasPrefix("1 text layer(s) left out") == true, "\(warnings)")
+        #expect(warnings.last?.message.hasPrefix("1 expression(s) ignored") == true, "\(warnings)")
+        // Keyframes whose easing holds "x" arrays, and no text: nothing to say.
+        #expect(try AnimationDecoder(bytes: Self.gzip(Self.fadingCircle)).info.warnings.isEmpty)
+        #expect(try AnimationDecoder(bytes: Array(Self.movingSquare.utf8)).info.warnings.isEmpty)
+    }
+
     @Test("sniffed from the bytes: plain JSON and gzip (.tgs) alike, never from a name")
     func sniffing() {
         #expect(ImageFormat.sniff(Array(Self.movingSquare.utf8)) == .lottie)

@@ -8,8 +8,10 @@ Usage:
       Writes FRAMES frames of smooth drifting gradients, 60 ms each, looping, as Pillow saves
       RGB frames to GIF: each quantised to an adaptive palette with Floyd-Steinberg dithering.
   pillow_fixtures.py describe OUT.json FILE...
-      Writes, for each FILE, {"width", "height", "frames", "minAlpha"} (minAlpha over every
-      frame, after conversion to RGBA) to OUT.json as a list in FILE order.
+      Writes, for each FILE, {"width", "height", "frames", "minAlpha", "hasAlpha"} (minAlpha over
+      every frame, after conversion to RGBA; hasAlpha when the file stores any alpha: a mode with
+      an alpha band, or a transparency entry such as a PNG's tRNS) to OUT.json as a list in FILE
+      order.
 
 Nothing here shares code with the encoders or decoders under test.
 """
@@ -51,7 +53,9 @@ def describe(target, paths):
         for frame in ImageSequence.Iterator(image):
             frames += 1
             min_alpha = min(min_alpha, frame.convert("RGBA").getchannel("A").getextrema()[0])
-        facts.append({"width": image.size[0], "height": image.size[1], "frames": frames, "minAlpha": min_alpha})
+        has_alpha = "A" in image.getbands() or "transparency" in image.info
+        facts.append({"width": image.size[0], "height": image.size[1], "frames": frames, "minAlpha": min_alpha,
+                      "hasAlpha": has_alpha})
     with open(target, "w") as f:
         json.dump(facts, f)
 

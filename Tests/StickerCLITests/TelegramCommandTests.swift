@@ -254,6 +254,43 @@ struct TelegramCommandTests {
         #expect(abs(mean - reported) <= 3, "reported \(reported) dB, against ffmpeg's frames \(mean) dB")
     }
 
+    @Test("fit of a Lottie whose only layer is text: the report says the text is left out, validate that it is blank")
+    func textOnlyLottie() throws {
+        let out = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        // Bodymovin's text layer ("Hello"): the one thing in the document, which rlottie does not draw.
+        let hello = out.appendingPathComponent("hello.json")
+        try Data(
+            #"""
+            {"v":"5.5.2","fr":60,"ip":0,"op":60,"w":512,"h":512,"assets":[],
+             "fonts":{"list":[{"fName":"Arial","fFamily":"Arial","fStyle":"Regular","ascent":75}]},
+             "layers":[{"ddd":0,"ind":1,"ty":5,"nm":"t","sr":1,"ip":0,"op":60,"st":0,"bm":0,"ao":0,
+              "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[100,256,0]}},
+              "t":{"d":{"k":[{"s":{"s":72,"f":"Arial","t":"Hello","j":0,"tr":0,"lh":86,"ls":0,"fc":[0,0,0]},"t":0}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}}]}
+            """#.utf8
+        ).write(to: hello)
+        let catalog = out.appendingPathComponent("Hello.xcstickers")
+        let text = try CLITests.runExecutable(["fit", hello.path, "-o", catalog.path, "--level", "1"])
+        #expect(
+            text.stdout.contains("warning: the sticker lacks part of its input: 1 text layer(s) left out"),
+            "\(text.stdout)")
+        let json = try CLITests.runExecutable(["fit", hello.path, "-o", catalog.path, "--level", "1", "--json"])
+        let report = try FitCommandTests.report(json.stdout)
+        let sticker = try #require((report["stickers"] as? [[String: Any]])?.first)
+        #expect((sticker["notDrawn"] as? [String])?.count == 1, "\(sticker)")
+        let findings = (report["validation"] as? [String: Any])?["findings"] as? [[String: Any]] ?? []
+        #expect(findings.contains { $0["rule"] as? String == "blank" }, "\(findings)")
+        // Pillow agrees the file shows nothing.
+        let file = try FitCommandTests.stickerFile(catalog, "hello")
+        let frames = try Pillow.animation(file).frames
+        #expect(
+            !frames.isEmpty
+                && frames.allSatisfy { frame in
+                    stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 0 }
+                })
+    }
+
     /// The PSNR of each frame of the APNG `file` against the premultiplied 96 x 96 `frames`,
     /// scaled by Pillow to the file's size (Lanczos on premultiplied planes), in Pillow's reading.
     static func psnrAgainstFFmpeg(_ file: URL, frames: [[UInt8]]) throws -> [Double] {

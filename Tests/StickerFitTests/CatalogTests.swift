@@ -152,6 +152,8 @@ struct CatalogTests {
             #expect(
                 fact.frames == 1 && fact.minAlpha == 255, "\(icon.size)@\(icon.scale) \(icon.idiom) is one opaque image"
             )
+            // The App Store refuses an icon with an alpha channel (ITMS-90717), opaque or not.
+            #expect(!fact.hasAlpha, "\(icon.size)@\(icon.scale) \(icon.idiom) stores no alpha")
         }
         #expect(
             Set(try FileManager.default.contentsOfDirectory(atPath: written.iconSet.path))

@@ -1,3 +1,4 @@
+import AnimationCodec
 import Foundation
 import StickerPack
 import Testing
@@ -95,6 +96,29 @@ struct IconSetTests {
                 "error: \(set)/1024x768@1x-ios-marketing.png (1024x768@1x (ios-marketing)): has transparent pixels; the App Store's 1024x768 icon must be opaque",
                 "error: \(set)/29x29@3x-iphone.png (29x29@3x (iphone)): not a PNG",
                 "error: \(set)/60x45@2x-iphone.png (60x45@2x (iphone)): 58x58 px, must be 120x90 px"
+            ], "\(findings)")
+    }
+
+    @Test("an opaque marketing icon stored with alpha (RGBA, or RGB with a tRNS key) is an error (ITMS-90717)")
+    func marketingIconAlphaChannel() throws {
+        let rgba = PNGEncoder.encode(
+            premultiplied: TestImages.canvas(1024, 1024, opaque: true), width: 1024, height: 1024,
+            options: .init(dropsOpaqueAlpha: false))
+        // An RGB file whose tRNS key is a colour no pixel has (black; the pixels are red).
+        let rgb = TestImages.png(width: 1024, height: 768, opaque: true)
+        #expect(rgb[25] == 2, "RGB, colour type 2")
+        let keyed = Array(rgb[..<33]) + TestImages.chunk("tRNS", [0, 0, 0, 0, 0, 0]) + Array(rgb[33...])
+        let findings = try Self.iconFindings(
+            Self.catalog(override: [
+                "1024x1024@1x-ios-marketing.png": rgba, "1024x768@1x-ios-marketing.png": keyed
+            ]))
+        let set = "iMessage App Icon.stickersiconset"
+        let fix =
+            "though every pixel is opaque; the App Store refuses an icon with an alpha channel (ITMS-90717): save it as RGB"
+        #expect(
+            findings.sorted() == [
+                "error: \(set)/1024x1024@1x-ios-marketing.png (1024x1024@1x (ios-marketing)): has an alpha channel (PNG colour type 6), \(fix)",
+                "error: \(set)/1024x768@1x-ios-marketing.png (1024x768@1x (ios-marketing)): has a tRNS chunk (transparency), \(fix)"
             ], "\(findings)")
     }
 

@@ -38,9 +38,12 @@ enum TestImages {
         return [mul(r), mul(g), mul(b), a]
     }
 
-    /// A still PNG: opaque red with a transparent top-left pixel unless `opaque`.
+    /// A still PNG: opaque red with a transparent top-left pixel unless `opaque` (then RGB,
+    /// colour type 2, with no alpha channel).
     static func png(width: Int, height: Int, opaque: Bool = false) -> [UInt8] {
-        PNGEncoder.encode(premultiplied: canvas(width, height, opaque: opaque), width: width, height: height)
+        PNGEncoder.encode(
+            premultiplied: canvas(width, height, opaque: opaque), width: width, height: height,
+            options: .init(dropsOpaqueAlpha: opaque))
     }
 
     /// An opaque PNG of one colour (premultiplied bytes given).

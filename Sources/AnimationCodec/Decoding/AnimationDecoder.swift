@@ -149,7 +149,7 @@ public struct AnimationDecoder: Sendable {
             frames: (0..<file.frameCount).map { index in
                 FrameInfo(index: index, rect: whole, delay: file.delay, dispose: .none, blend: .source)
             },
-            loopCount: 0, fileSize: fileSize, warnings: [],
+            loopCount: 0, fileSize: fileSize, warnings: file.warnings,
             details: [
                 "codec": "Lottie (rlottie)",
                 "gzip": String(file.wasGzipped),

@@ -119,7 +119,7 @@ extension AnimationEncoder {
         }
         previous = nil
         precondition(count > 0 && delays.count == count)
-        let model = census.model
+        let model = census.model(frameCount: count)
         func planned(_ model: PNGColorModel) -> PlannedAnimation {
             var planning = FramePlanner.Planning(
                 FramePlanner(frames: [], width: width, height: height, model: model, options: options))

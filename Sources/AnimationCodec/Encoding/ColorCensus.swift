@@ -13,9 +13,12 @@ struct ColorCensus {
     /// Whether some model other than RGBA is still possible (otherwise nothing more need be read).
     var anyModelLeft: Bool { paletteFits || opaque || binaryAlpha }
 
-    /// The smallest model for the pixels counted.
-    var model: PNGColorModel {
-        if paletteFits { return .palette(PNGPalette(colors: seen.colors)) }
+    /// The smallest model for the pixels counted, of `frameCount` frames: an animation's
+    /// palette gets a fully transparent entry when there is room (for OVER frames to leave
+    /// pixels as they are), a still's only when a pixel is transparent, so an opaque still has
+    /// no alpha at all (the App Store refuses an icon with an alpha channel).
+    func model(frameCount: Int) -> PNGColorModel {
+        if paletteFits { return .palette(PNGPalette(colors: seen.colors, addingTransparent: frameCount > 1)) }
         if opaque { return .rgb }
         if binaryAlpha, let word = used.firstIndex(where: { $0 != .max }) {
             return .rgbKeyed(key: UInt32(word << 6 + (~used[word]).trailingZeroBitCount))

@@ -88,7 +88,7 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
             census.count(frame, after: previous)
             previous = frame
         }
-        return census.model
+        return census.model(frameCount: frames.count)
     }
 
     /// tRNS for a colour key: the key's red, green and blue as 16-bit samples (empty otherwise).
@@ -99,8 +99,8 @@ public enum PNGColorModel: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A PNG palette of premultiplied colours: translucent entries first (so tRNS stays short),
-/// with a fully transparent entry whenever there is room, for OVER frames to leave pixels as
-/// they are.
+/// with a fully transparent entry whenever there is room in an animation's, for OVER frames to
+/// leave pixels as they are.
 public struct PNGPalette: Sendable, Hashable {
     /// Premultiplied RGBA8 packed little-endian (R in the low byte), in index order.
     public let colors: [UInt32]
@@ -111,10 +111,10 @@ public struct PNGPalette: Sendable, Hashable {
     public var packsIndexes = true
 
     /// A palette of `colors` (at most 256, no repeats), with the fully transparent colour added
-    /// when there is room.
-    init(colors: [UInt32]) {
+    /// when there is room and `addingTransparent`.
+    init(colors: [UInt32], addingTransparent: Bool = true) {
         var all = colors
-        if all.count < 256 && !all.contains(0) { all.append(0) }
+        if addingTransparent && all.count < 256 && !all.contains(0) { all.append(0) }
         // Translucent entries first (tRNS stops after the last one), then by luminance: similar
         // colours get nearby indexes, which the row filters turn into small numbers.
         func luminance(_ c: UInt32) -> UInt32 { 299 * (c & 0xFF) + 587 * (c >> 8 & 0xFF) + 114 * (c >> 16 & 0xFF) }

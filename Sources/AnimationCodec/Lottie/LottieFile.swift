@@ -14,6 +14,8 @@ struct LottieFile: Sendable {
     var frameRate: Double
     var frameCount: Int
     var wasGzipped: Bool
+    /// What the document holds that rlottie does not draw (text layers, expressions).
+    var warnings: [CodecWarning] = []
     private let renderers: LottieRenderers
 
     /// Parses `bytes` (gzip or plain JSON), checking the inflated size, the canvas, the size
@@ -58,6 +60,20 @@ struct LottieFile: Sendable {
         }
         width = Int(w)
         height = Int(h)
+        if document.textLayers > 0 {
+            warnings.append(
+                CodecWarning(
+                    .notDrawn,
+                    "\(document.textLayers) text layer(s) left out: rlottie does not draw Lottie text (convert text to shapes in the editor)"
+                ))
+        }
+        if document.expressions > 0 {
+            warnings.append(
+                CodecWarning(
+                    .notDrawn,
+                    "\(document.expressions) expression(s) ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
+                ))
+        }
         renderWidth = renderSize?.width ?? width
         renderHeight = renderSize?.height ?? height
         // rlottie counts frames as Int(op) - Int(ip); checked before it parses the document.

@@ -29,6 +29,10 @@ struct LottieJSON {
     private(set) var numbers: [String: Double] = [:]
     /// The top-level keys whose values are arrays.
     private(set) var arrays: Set<String> = []
+    /// Text layers (objects of `"ty": 5` with a `"t"` object, the text document) and
+    /// expressions (`"x"` keys of string value): rlottie draws neither.
+    private(set) var textLayers = 0
+    private(set) var expressions = 0
 
     private let text: UnsafeBufferPointer<UInt8>
     private var offset = 0
@@ -94,6 +98,8 @@ struct LottieJSON {
         if peek() == UInt8(ascii: "}") { offset += 1; return }
         var isRepeater = false
         var copies = 0.0
+        var isTypeFive = false
+        var hasTextDocument = false
         while true {
             skipSpace()
             guard peek() == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
@@ -108,6 +114,14 @@ struct LottieJSON {
                 let valueStart = offset + 1
                 _ = try readString(keeping: false)
                 isRepeater = UnsafeBufferPointer(rebasing: text[valueStart..<offset - 1]).elementsEqual("rp".utf8)
+            } else if keyBytes.elementsEqual("ty".utf8), peek() == UInt8(ascii: "5") {
+                isTypeFive = try readNumber() == 5
+            } else if keyBytes.elementsEqual("t".utf8), depth > 0, peek() == UInt8(ascii: "{") {
+                hasTextDocument = true
+                try readValue(depth: depth + 1)
+            } else if keyBytes.elementsEqual("x".utf8), depth > 0, peek() == UInt8(ascii: "\"") {
+                expressions += 1
+                _ = try readString(keeping: false)
             } else if keyBytes.elementsEqual("c".utf8) {
                 let outer = (collectingCount, largestCount)
                 (collectingCount, largestCount) = (true, 0)
@@ -132,6 +146,7 @@ struct LottieJSON {
             offset += 1
             if next == UInt8(ascii: "}") {
                 if isRepeater { try countRepeater(copies) }
+                if isTypeFive && hasTextDocument { textLayers += 1 }
                 return
             }
             guard next == UInt8(ascii: ",") else { offset -= 1; throw error("',' or '}' expected") }

@@ -16,6 +16,9 @@ public struct CodecWarning: Sendable, Hashable, CustomStringConvertible {
         case missingColorTable
         /// The logical screen had a zero side, so the canvas was sized to the first frame.
         case canvasSizedFromFrame
+        /// The file holds content the renderer does not draw (a Lottie text layer or expression,
+        /// which rlottie leaves out): every frame lacks it.
+        case notDrawn
         /// Another recoverable irregularity.
         case other
     }

@@ -151,7 +151,28 @@ public enum MessagesIconSet {
             if stride(from: 3, to: frame.pixels.count, by: 4).contains(where: { frame.pixels[$0] != 255 }) {
                 return ["\(label): has transparent pixels; the App Store's \(slot.size) icon must be opaque"]
             }
+            if let alpha = alphaChannel(bytes) {
+                return [
+                    "\(label): \(alpha), though every pixel is opaque; the App Store refuses an icon with an alpha channel (ITMS-90717): save it as RGB"
+                ]
+            }
         }
         return []
+    }
+
+    /// How a PNG stores alpha (a colour type with an alpha channel, or a tRNS chunk before its
+    /// image data), or `nil` when it has none.
+    static func alphaChannel(_ png: [UInt8]) -> String? {
+        guard png.count >= 26 else { return nil }
+        if png[25] == 4 || png[25] == 6 { return "has an alpha channel (PNG colour type \(png[25]))" }
+        var offset = 8
+        while offset + 8 <= png.count {
+            let length = (0..<4).reduce(0) { $0 << 8 | Int(png[offset + $1]) }
+            let type = String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            if type == "tRNS" { return "has a tRNS chunk (transparency)" }
+            if type == "IDAT" || type == "IEND" { return nil }
+            offset += 12 + length
+        }
+        return nil
     }
 }

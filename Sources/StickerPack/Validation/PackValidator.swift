@@ -316,12 +316,14 @@ private struct StickerChecker {
 
     private mutating func checkPixels(_ animation: StickerAnimation) {
         var sawTransparency = false
+        var sawVisible = false
         // What the decoders worked around, in the files and in their frames (a broken acTL
         // is `lost-animation`'s), each message once.
         var repairs = animation.fileInfos.flatMap(\.warnings).filter { $0.kind != .animationIgnored }
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
                 if !sawTransparency && hasTransparentPixel(frame.pixels) { sawTransparency = true }
+                if !sawVisible && hasVisiblePixel(frame.pixels) { sawVisible = true }
                 for warning in frame.warnings where !repairs.contains(warning) { repairs.append(warning) }
             }
         } catch {
@@ -335,6 +337,11 @@ private struct StickerChecker {
                 "the file is damaged and shows only as decoders repair it: \(first.message)\(more); export it again",
                 measured: first.message)
         }
+        if !sawVisible {
+            add(
+                .warning, .blank, "every pixel of every frame is fully transparent: the sticker shows nothing",
+                measured: "no visible pixel")
+        }
         if !sawTransparency {
             add(
                 .warning, .transparency,
@@ -342,6 +349,15 @@ private struct StickerChecker {
                 measured: "all pixels opaque")
         }
     }
+}
+
+private func hasVisiblePixel(_ pixels: [UInt8]) -> Bool {
+    var index = 3
+    while index < pixels.count {
+        if pixels[index] != 0 { return true }
+        index += 4
+    }
+    return false
 }
 
 private func hasTransparentPixel(_ pixels: [UInt8]) -> Bool {

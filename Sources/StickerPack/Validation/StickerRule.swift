@@ -34,6 +34,10 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case cgbi
     /// Some pixel is transparent: stickers sit over bubbles and photos. Warning.
     case transparency
+    /// Some pixel of some frame is visible: a sticker that is wholly transparent shows nothing
+    /// (a Lottie whose only layer is text rlottie does not draw, artwork exported hidden).
+    /// Warning.
+    case blank
     /// No frame shows for 10 ms or less (players stretch those to 100 ms). Warning.
     case shortDelay = "short-delay"
     /// One loop lasts at most the threshold (4 s by default). Warning.

@@ -21,6 +21,8 @@ enum Pillow {
         var height: Int
         var frames: Int
         var minAlpha: Int
+        /// Whether the file stores alpha at all (an alpha band or a transparency entry).
+        var hasAlpha: Bool
     }
 
     /// Every frame of `url` (Tests/Scripts/reference_frames.py).
