@@ -38,7 +38,7 @@ struct FitSettings: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the input catalog's own icon set when it is complete and no --icon-background is given, else the first sticker.",
+            "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the input catalog's own icon set when it is complete and no --icon-background is given, else the first sticker that shows anything, at its first frame that shows most of it.",
             valueName: "image"))
     var icon: String?
 
@@ -214,7 +214,7 @@ struct FitSettings: ParsableArguments {
         } else {
             let background = Background(named: iconBackground ?? "white")!
             let source: IconSetMaker.Source =
-                try catalog.artwork.map { .artwork($0) } ?? .sticker(Self.firstFrame(of: catalog.fitted))
+                try catalog.artwork.map { .artwork($0) } ?? .sticker(Self.iconFrame(of: catalog.fitted))
             icons = IconSetMaker.icons(from: source, background: background, threads: catalog.options.threads)
         }
         try CatalogWriter.write(stickers: catalog.entries, gridSize: catalog.size, icons: icons, to: folder)
@@ -283,15 +283,17 @@ struct FitSettings: ParsableArguments {
         }
     }
 
-    /// The first frame of the first fitted sticker.
-    static func firstFrame(of fitted: [FittedSticker]) throws -> RGBAImage {
-        guard let first = fitted.first(where: \.succeeded)?.files.first else {
-            throw CLIError("no sticker to draw the icons from")
-        }
+    /// The frame the icons are drawn from (``IconFrame/choose(from:)``).
+    static func iconFrame(of fitted: [FittedSticker]) throws -> RGBAImage {
+        let frame: RGBAImage?
         do {
-            return RGBAImage(try AnimationDecoder(bytes: first.bytes).frame(at: 0))
+            frame = try IconFrame.choose(from: fitted)
         } catch {
             throw CLIError("the icon's sticker does not decode: \(error)")
         }
+        guard let frame else {
+            throw CLIError("no sticker to draw the icons from")
+        }
+        return frame
     }
 }

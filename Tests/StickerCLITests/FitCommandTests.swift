@@ -393,6 +393,45 @@ struct FitCommandTests {
     }
 
     @Test(
+        "the icons are drawn from the first sticker that shows anything, at a frame that shows it, not an empty first frame"
+    )
+    func iconFromVisibleFrame() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A blank still first, then a red square that pops in: frame 0 empty, then 40% of the
+        // side, then 80% (the fullest, which the icon is drawn from).
+        let script = """
+            import sys
+            from PIL import Image, ImageDraw
+            Image.new("RGBA", (408, 408), (0, 0, 0, 0)).save(sys.argv[1] + "/a-blank.png")
+            frames = []
+            for side in (0, 163, 326):
+                frame = Image.new("RGBA", (408, 408), (0, 0, 0, 0))
+                if side:
+                    ImageDraw.Draw(frame).rectangle([204 - side // 2, 204 - side // 2, 203 + side // 2, 203 + side // 2], fill=(255, 0, 0, 255))
+                frames.append(frame)
+            frames[0].save(sys.argv[1] + "/b-pop.png", save_all=True, append_images=frames[1:], duration=100, loop=0)
+            """
+        try #require(try TestProcess.run(["python3", "-c", script, folder.path]) == 0)
+        let catalog = folder.appendingPathComponent("Pop.xcstickers")
+        let result = try CLITests.runExecutable(["fit", folder.path, "-o", catalog.path, "--level", "1"])
+        #expect(result.stdout.contains("[blank]"), "the blank sticker is named: \(result.stdout)")
+        let marketing = try #require(MessagesIconSet.required.last)
+        let icon = try #require(MessagesIconSet.file(for: marketing, inCatalog: catalog))
+        // Pillow's reading of the 1024 x 1024 icon: the square drawn red at the centre, white
+        // at the corner (the background), where an icon of the empty frame is white throughout.
+        let probe = """
+            import sys
+            from PIL import Image
+            image = Image.open(sys.argv[1]).convert("RGB")
+            print(image.getpixel((512, 512)), image.getpixel((4, 4)))
+            """
+        let colours = try TestProcess.capture(["python3", "-c", probe, icon.path])
+        #expect(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(255, 0, 0) (255, 255, 255)")
+    }
+
+    @Test(
         "fit or xcode writing over its own input writes nothing when a sticker fails, so no sticker is lost",
         .timeLimit(.minutes(4)))
     func inPlaceFailureKeepsInput() throws {

@@ -193,6 +193,14 @@ struct FitPolicyTests {
         // Frames 0-10 start where they did; the eleventh is cut to end at 1.05 s.
         #expect(shown.durationsMs == Array(repeating: 100, count: 10) + [50], "\(shown.durationsMs)")
         #expect(shown.frames == Array(frames.prefix(11)), "the first eleven frames, exact")
+        // Cut 5 ms into the eleventh frame: that sliver would play for 100 ms, so it is left out.
+        let sliver = Self.fit(url, maxBytes: 500_000) { $0.maxDuration = 1.005 }
+        guard case .file(_, let sliverBytes) = sliver.output else {
+            Issue.record("not made: \(sliver.failure ?? "")"); return
+        }
+        let cut = try Pillow.decode(try FitFixtures.write(sliverBytes, to: folder.appendingPathComponent("cut.png")))
+        #expect(cut.durationsMs == Array(repeating: 100, count: 10), "\(cut.durationsMs)")
+        #expect(cut.frames == Array(frames.prefix(10)))
     }
 
     @Test("a clip too long to be made whole suggests --max-duration; that option makes the file named")

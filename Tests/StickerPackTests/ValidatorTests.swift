@@ -101,6 +101,13 @@ struct ValidatorTests {
             name: "50 fps", fileName: "fps.png", bytes: { TestImages.apng(side: 408, delaysMs: [20, 20, 20]) },
             expected: ["warning frame-rate"]),
         Case(
+            name: "30 fps in millisecond delays (30.03 fps)", fileName: "ms.png",
+            bytes: { TestImages.apng(side: 408, delaysMs: [33, 33, 34, 33, 33, 34, 33, 33, 34, 33]) },
+            expected: []),
+        Case(
+            name: "30.3 fps", fileName: "fast.png",
+            bytes: { TestImages.apng(side: 408, delaysMs: [33, 33, 33]) }, expected: ["warning frame-rate"]),
+        Case(
             name: "costly to play", fileName: "cost.png", bytes: { TestImages.apng(side: 408, delaysMs: [100, 100]) },
             thresholds: {
                 var t = ValidationThresholds.default; t.maxDecodedBytes = 1 << 20; return t
