@@ -17,9 +17,9 @@ public struct ReviewOptions: Sendable {
     public var filmstripCell = 96
     /// The byte budget the `fit` dry run aims under.
     public var maxBytes = 500_000
-    /// libdeflate's level for the `fit` dry run: `stickers fit` itself uses 12, whose files
-    /// are a few percent smaller and several times slower to make.
-    public var fitLevel: Int32 = 9
+    /// libdeflate's level for the `fit` dry run: 12, as `stickers fit` writes, so the card
+    /// shows the file fit makes; a lower level is sooner, and its search may choose otherwise.
+    public var fitLevel: Int32 = 12
     /// Whether the `fit` dry run runs at all.
     public var dryRunFit = true
     /// Every image inlined as a data URL, so each page is one self-contained file.

@@ -205,7 +205,9 @@ enum ReviewPage {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"
         }
         out +=
-            "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, a little smaller.</p>\n"
+            budget.level == 12
+            ? "<p class=\"muted\">A dry run at compression level 12, as <code>stickers fit</code> writes: these are the figures of the file it makes.</p>\n"
+            : "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller and the search may choose other settings (frame rate, colours, PSNR): these figures are not the file it makes.</p>\n"
         return out
     }
 

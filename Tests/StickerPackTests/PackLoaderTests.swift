@@ -171,6 +171,66 @@ struct PackLoaderTests {
         }
     }
 
+    /// A copy of the repository's sample catalog (Heart, a sequence, then Star) in a new folder.
+    static func sampleCatalogCopy() throws -> (folder: TestFolder, catalog: URL) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = TestFolder()
+        let catalog = folder.url.appendingPathComponent("Sample.xcstickers")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("corpus/Sample.xcstickers"), to: catalog)
+        return (folder, catalog)
+    }
+
+    @Test("A folder read as its one catalog names each image beside it as ignored")
+    func imagesBesideCatalog() throws {
+        let (folder, _) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        folder.write(TestImages.png(width: 300, height: 300), "blue.png")
+        folder.write(Array("notes".utf8), "README.md")
+        let pack = try PackLoader.load(path: folder.url.path)
+        #expect(pack.stickers.map(\.name).sorted() == ["Heart", "Star"])
+        #expect(pack.warnings.count == 1, "\(pack.warnings)")
+        #expect(pack.warnings.first?.path.hasSuffix("blue.png") == true)
+        #expect(pack.warnings.first?.message.contains("beside Sample.xcstickers") == true)
+    }
+
+    @Test("A catalog whose own Contents.json is not JSON fails, naming that file")
+    func brokenCatalogContents() throws {
+        let (folder, catalog) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        try Data(#"{ "info": "#.utf8).write(to: catalog.appendingPathComponent("Contents.json"))
+        #expect {
+            try PackLoader.load(path: catalog.path)
+        } throws: { error in
+            guard case PackError.invalidContents(let path, let reason) = error else { return false }
+            return path == catalog.appendingPathComponent("Contents.json").path && reason == "not JSON"
+        }
+    }
+
+    @Test("A sticker listed twice is read once, and a sticker folder the list leaves out is named, each with a warning")
+    func listedTwiceAndUnlisted() throws {
+        let (folder, catalog) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+        folder.writeJSON(
+            [
+                "info": ["version": 1, "author": "xcode"], "properties": ["grid-size": "regular"],
+                "stickers": [
+                    ["filename": "Star.sticker"], ["filename": "Heart.stickersequence"], ["filename": "Star.sticker"]
+                ]
+            ], "Sample.xcstickers/Sticker Pack.stickerpack/Contents.json")
+        try FileManager.default.copyItem(
+            at: pack.appendingPathComponent("Star.sticker"), to: pack.appendingPathComponent("Extra.sticker"))
+        let loaded = try PackLoader.load(path: catalog.path)
+        #expect(loaded.stickers.map(\.name) == ["Star", "Heart"])
+        let messages = loaded.warnings.map(\.message)
+        #expect(messages.contains("Star.sticker is listed more than once in \"stickers\"; read once"), "\(messages)")
+        #expect(
+            loaded.warnings.contains {
+                $0.path.hasSuffix("Extra.sticker") && $0.message.contains("the \"stickers\" list does not name")
+            }, "\(messages)")
+    }
+
     @Test("Oversized files are refused before they are read: a 5 MiB Contents.json, a sticker over the file bound")
     func oversized() throws {
         let folder = TestFolder()

@@ -30,7 +30,19 @@ public enum PackLoader {
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }
             if projects.count == 1, let pack = try loadProject(projects[0], required: false) { return pack }
             let catalogs = entries.filter { $0.pathExtension.lowercased() == "xcstickers" }
-            if catalogs.count == 1 { return try loadCatalog(catalogs[0]) }
+            if catalogs.count == 1 {
+                var pack = try loadCatalog(catalogs[0])
+                // The folder is read as its catalog: images beside it are not in the pack.
+                for image in entries where isImage(image) {
+                    pack.warnings.append(
+                        PackWarning(
+                            path: image.path,
+                            message:
+                                "ignored: an image beside \(catalogs[0].lastPathComponent), which this folder is read as; name the image to include it"
+                        ))
+                }
+                return pack
+            }
             do {
                 return try loadFolder(url)
             } catch .notAPack where projects.count > 1 || catalogs.count > 1 {
@@ -136,6 +148,15 @@ public enum PackLoader {
         return StickerPack(name: folder.lastPathComponent, origin: .folder, stickers: stickers, warnings: warnings)
     }
 
+    /// Whether `url` is an image file, by its name or its bytes (not a folder).
+    private static func isImage(_ url: URL) -> Bool {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory else {
+            return false
+        }
+        return imageExtensions.contains(url.pathExtension.lowercased()) || sniffsAsImage(url)
+    }
+
     private static func sniffsAsImage(_ url: URL) -> Bool {
         BoundedFile.sniffedFormat(url.path) != nil
     }
@@ -146,6 +167,11 @@ public enum PackLoader {
         let packs = try listing(of: catalog).filter { $0.pathExtension.lowercased() == "stickerpack" }
         guard let first = packs.first else {
             throw .notAPack(path: catalog.path, reason: "the catalog holds no .stickerpack folder")
+        }
+        // The catalog's own Contents.json, when there is one, must read (Xcode refuses the
+        // catalog otherwise); its content is only Xcode's "info".
+        if FileManager.default.fileExists(atPath: catalog.appendingPathComponent("Contents.json").path) {
+            _ = try ContentsJSON(folder: catalog)
         }
         var warnings: [PackWarning] = []
         if packs.count > 1 {
@@ -174,9 +200,25 @@ public enum PackLoader {
         } else {
             warnings.append(PackWarning(path: contents.path, message: "no grid-size; using regular"))
         }
-        let names: [String]
+        var names: [String]
         if let listed = try contents.filenames(in: "stickers") {
-            names = listed
+            names = []
+            for name in listed {
+                if names.contains(name) {
+                    warnings.append(
+                        PackWarning(
+                            path: contents.path, message: "\(name) is listed more than once in \"stickers\"; read once")
+                    )
+                } else {
+                    names.append(name)
+                }
+            }
+            let folders = (try? listing(of: folder)) ?? []
+            for url in folders where isStickerFolder(url.lastPathComponent) && !names.contains(url.lastPathComponent) {
+                warnings.append(
+                    PackWarning(
+                        path: url.path, message: "ignored: a sticker folder the \"stickers\" list does not name"))
+            }
         } else {
             names = try listing(of: folder).map(\.lastPathComponent).filter { isStickerFolder($0) }
             warnings.append(
