@@ -127,7 +127,7 @@ package enum BenchReport {
             totals: totals(results),
             inflateLimitsMBps: limits.map { ["libdeflate": $0.libdeflate, "zlib": $0.zlib] })
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 

@@ -270,7 +270,7 @@ public struct BenchCommand: ParsableCommand {
     private func emit<Result: Encodable>(_ result: Result, text: String) throws {
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
             print(text)

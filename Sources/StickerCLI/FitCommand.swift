@@ -106,7 +106,7 @@ public struct FitCommand: ParsableCommand {
     static func printReport(_ report: FitReport, json: Bool) throws {
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print(report.text)

@@ -65,7 +65,7 @@ public struct FramesCommand: ParsableCommand {
             }
             let metadata = AnimationMetadata(info) { Self.fileName($0, format) }
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try staging.write([UInt8](try encoder.encode(metadata)), named: "frames.json")
             let earlier = Self.framesOfEarlierRun(in: URL(fileURLWithPath: out))
             try staging.commit(removing: earlier.contains)

@@ -31,7 +31,7 @@ public struct InfoCommand: ParsableCommand {
 
     static func json(for info: AnimationInfo) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(AnimationMetadata(info)), as: UTF8.self)
     }
 

@@ -25,7 +25,9 @@ struct OutputFolder {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             InterruptCleanup.unregister(staging.path)
-            throw CLIError("\(path): cannot create the output folder (\(errorReason(error)))")
+            throw CLIError(
+                "\(path): cannot create the folder it is staged in, \(staging.path) (\(errorReason(error))): the output is written beside itself, in \(parent.path), then renamed into place"
+            )
         }
     }
 

@@ -117,7 +117,7 @@ public struct ReviewCommand: ParsableCommand {
         let page = folder.final.appendingPathComponent("index.html").path
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(
                 String(
                     decoding: try encoder.encode(

@@ -51,7 +51,7 @@ public struct ValidateCommand: ParsableCommand {
 
     private func printJSON(_ report: ValidationReport) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))
     }
 

@@ -149,7 +149,7 @@ public struct XcodeCommand: ParsableCommand {
             try report(fitted, validation: validation, start: start)
         } else if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(validation), as: UTF8.self))
         } else {
             print(ValidateCommand.text(validation))

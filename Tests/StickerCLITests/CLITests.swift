@@ -179,6 +179,8 @@ struct CLITests {
             let findings = report["findings"] as? [[String: Any]] ?? []
             #expect(findings.count == 1 && findings.first?["rule"] as? String == "pack", "\(findings)")
             #expect(!result.stderr.isEmpty, "the reason is on stderr too")
+            // Paths as they are written, not with JSON's optional "\/" escape.
+            #expect(result.stdout.contains(folder.path) && !result.stdout.contains("\\/"), "\(result.stdout)")
         }
     }
 

@@ -70,10 +70,11 @@ struct TelegramCommandTests {
     func validate() throws {
         let result = try CLITests.runExecutable(["validate", try Self.pack.get().path])
         #expect(result.status == 1)
-        for name in ["square.tgs", "clip.webm"] {
+        for (name, format) in [("square.tgs", "Lottie"), ("clip.webm", "WebM")] {
             #expect(
                 result.stdout.contains("error [format]")
-                    && result.stdout.contains("\(name) is not PNG, APNG, GIF or JPEG"), "\(result.stdout)")
+                    && result.stdout.contains("\(name) is not PNG, APNG, GIF or JPEG but \(format)"), "\(result.stdout)"
+            )
         }
         #expect(result.stdout.components(separatedBy: "`stickers fit` converts it").count == 3, "\(result.stdout)")
     }

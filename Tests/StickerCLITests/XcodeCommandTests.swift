@@ -222,7 +222,13 @@ struct XcodeCommandTests {
             (["--deployment-target", "9.0"], "is before iOS 10, which has no Messages apps"),
             (["--name", "a/b"], "cannot name a project"),
             (["--name", "$(HOME)"], "cannot name a project"),
-            (["--team", "A1B2C3"], "is not a team identifier (ten capital letters and digits")
+            (["--team", "A1B2C3"], "is not a team identifier (ten capital letters and digits"),
+            (["--display-name", "$(HOME)"], "holds \"$(\", which Xcode expands as a build setting"),
+            (["--copyright", "(c) $(USER)"], "holds \"$(\", which Xcode expands as a build setting"),
+            (["--name", "Trailing "], "starts or ends with a space"),
+            // "é" is two bytes: 118 of them are 236 bytes, two over the 234 that keep
+            // "NAME StickerPackExtension" within 255.
+            (["--name", String(repeating: "é", count: 118)], "name is 236 bytes; at most 234")
         ])
     func refusedOptions(change: [String], message: String) throws {
         var options = ["--name", "Good", "--bundle-id", "com.example.good", "--progress", "none"]

@@ -181,6 +181,24 @@ struct PackLoaderTests {
         return (folder, catalog)
     }
 
+    @Test("A file the catalog names that is there only in other letter case: missing, naming the file that is there")
+    func caseMismatch() throws {
+        let (folder, catalog) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        let star = catalog.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker")
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: star.path).first { $0 != "Contents.json" })
+        try FileManager.default.moveItem(
+            at: star.appendingPathComponent(file), to: star.appendingPathComponent(file.uppercased()))
+        #expect {
+            try PackLoader.load(path: catalog.path)
+        } throws: { error in
+            "\(error)".hasSuffix(
+                "\(file): file named by the catalog is missing (\(file.uppercased()) is there: the names differ only in letter case, which this file system tells apart; rename one to match)"
+            )
+        }
+    }
+
     @Test("A folder read as its one catalog names each image beside it as ignored")
     func imagesBesideCatalog() throws {
         let (folder, _) = try Self.sampleCatalogCopy()

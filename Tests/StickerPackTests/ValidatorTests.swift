@@ -140,6 +140,26 @@ struct ValidatorTests {
         #expect(report.stickers.map(\.format) == ["lottie", "lottie"])
     }
 
+    @Test(
+        "a format error names what the bytes are, whatever the file's name says: WebP named .png, Matroska named .webm")
+    func formatNamesTheBytes() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        // A RIFF WEBP header (the signature alone), and an EBML header whose DocType is "matroska".
+        folder.write(
+            Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8X".utf8) + [UInt8](repeating: 0, count: 18), "x.png")
+        folder.write([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x88] + Array("matroska".utf8), "clip.webm")
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let format = Dictionary(
+            uniqueKeysWithValues: report.findings.filter { $0.rule == .format }.map { ($0.sticker ?? "", $0.message) })
+        #expect(
+            format["x"]?.hasPrefix(
+                "x.png is not PNG, APNG, GIF or JPEG but WebP (identified from its bytes; named .png)") == true,
+            "\(format)")
+        #expect(format["clip"]?.contains("but Matroska, not WebM") == true, "\(format)")
+        #expect(format["clip"]?.contains("-c copy") == true, "\(format)")
+    }
+
     @Test("an empty file is named empty, not an unknown format, and the codec says so too")
     func emptyFile() throws {
         let folder = TestFolder()

@@ -1,4 +1,5 @@
 import AnimationCodec
+import FoundationEssentials
 
 /// Why a pack or one of its stickers could not be read.
 public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,13 +24,25 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file read again (to decode its frames anew) no longer has the frames it had.
     case changedWhileRead(path: String)
 
+    /// The name of a file beside `path` that differs from its name only in letter case, if any.
+    static func caseTwin(of path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent.lowercased()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
+        return entries.first { $0.lowercased() == name && $0 != url.lastPathComponent }
+    }
+
     /// One line naming the file and the problem.
     public var description: String {
         switch self {
         case .notFound(let path): return "\(path): no such file or folder"
         case .notAPack(let path, let reason): return "\(path): not a sticker pack (\(reason))"
         case .invalidContents(let path, let reason): return "\(path): invalid Contents.json (\(reason))"
-        case .missingFile(let path): return "\(path): file named by the catalog is missing"
+        case .missingFile(let path):
+            return "\(path): file named by the catalog is missing"
+                + (Self.caseTwin(of: path).map {
+                    " (\($0) is there: the names differ only in letter case, which this file system tells apart; rename one to match)"
+                } ?? "")
         case .unreadable(let path): return "\(path): cannot be read"
         case .fileTooLarge(let path, let bytes, let limit):
             return "\(path): \(bytes) bytes, more than the \(limit) bytes StickerKit reads for a sticker"

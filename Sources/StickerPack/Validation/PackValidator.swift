@@ -185,9 +185,11 @@ private struct StickerChecker {
                     unreadableReason(file).map { "; `stickers fit` cannot convert it either: \($0)" }
                     ?? "; `stickers fit` converts it"
             }
+            let found = describeSignature(head, sniffed: sniffed)
             add(
-                .error, .format, "\(name) is not PNG, APNG, GIF or JPEG (\(ext); identified from its bytes)\(fix)",
-                measured: describeSignature(head, sniffed: sniffed), limit: "PNG, APNG, GIF, JPEG")
+                .error, .format,
+                "\(name) is not PNG, APNG, GIF or JPEG but \(found.hasPrefix("unknown") ? "of \(found)" : found) (identified from its bytes; named \(ext))\(fix)",
+                measured: found, limit: "PNG, APNG, GIF, JPEG")
             return false
         }
         if format == .png, head.count >= 16, Array(head[12..<16]) == Array("CgBI".utf8) {
@@ -389,6 +391,10 @@ private func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String
     if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return "HEIF/AVIF" }
     if head.count >= 2, head[0] == 0x42, head[1] == 0x4D { return "BMP" }
     if head.count >= 4, head[0...1] == [0x49, 0x49] || head[0...1] == [0x4D, 0x4D] { return "TIFF" }
+    if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
+        return
+            "Matroska, not WebM (its EBML DocType is not \"webm\"; `ffmpeg -i IN -c copy OUT.webm` remuxes a VP8 or VP9 track)"
+    }
     if head.isEmpty { return "empty file" }
     return "unknown signature " + head.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
 }

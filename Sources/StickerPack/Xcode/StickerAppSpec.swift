@@ -47,6 +47,10 @@ public struct StickerAppSpec: Sendable, Hashable {
     /// The `.xcodeproj` bundle's name.
     public var projectBundleName: String { "\(name).xcodeproj" }
 
+    /// The longest name in UTF-8 bytes: its extension's folder, `NAME StickerPackExtension`,
+    /// is then at most 255 bytes, the longest file name.
+    static let longestName = 255 - " StickerPackExtension".utf8.count
+
     /// What is wrong with the spec before anything is written: a name that cannot be a
     /// folder, identifiers, versions or a display name App Store Connect refuses. Empty when
     /// it is good.
@@ -57,6 +61,16 @@ public struct StickerAppSpec: Sendable, Hashable {
         {
             problems.append(
                 "the name \"\(name)\" cannot name a project (no '/', '$', quotes, control characters or leading '.')")
+        } else if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
+            problems.append("the name \"\(name)\" starts or ends with a space, which its folders would keep")
+        } else if name.utf8.count > Self.longestName {
+            problems.append(
+                "the name is \(name.utf8.count) bytes; at most \(Self.longestName) keep the extension's folder (\"NAME StickerPackExtension\") within a file name's 255 bytes"
+            )
+        }
+        for (label, text) in [("display name", displayName), ("copyright", copyright ?? "")] where text.contains("$(") {
+            problems.append(
+                "the \(label) \"\(text)\" holds \"$(\", which Xcode expands as a build setting in the Info.plist")
         }
         if let problem = AppStoreRules.bundleIdentifierProblem(bundleIdentifier) {
             problems.append("the bundle identifier \(problem)")
