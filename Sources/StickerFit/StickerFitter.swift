@@ -348,7 +348,7 @@ public struct StickerFitter: Sendable {
             attempt.fileExtension = format.fileExtension
             step = FitStep(
                 .keepOriginal,
-                "the \(format) input is smaller than the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)",
+                "the \(format) input is \(original.count < encoded.bytes.count ? "smaller than" : "as small as") the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)",
                 bytesAfter: original.count)
         }
         steps.append(step)

@@ -199,6 +199,25 @@ struct PackLoaderTests {
         }
     }
 
+    @Test("A catalog written for names too long for a file name: cut to 200 bytes between characters, loaded back")
+    func longNames() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        // 250 ASCII bytes, and 80 four-byte emoji (320 bytes), whose cut must not split one.
+        let names = [String(repeating: "x", count: 250), String(repeating: "\u{1F600}", count: 80)]
+        let catalog = folder.url.appendingPathComponent("Long.xcstickers")
+        let png = TestImages.png(width: 408, height: 408)
+        let entries = names.map { name in
+            let folderName = CatalogWriter.folderName(name)
+            return CatalogWriter.Entry(
+                name: folderName, accessibilityLabel: "long", content: .file(name: folderName + ".png", bytes: png))
+        }
+        #expect(entries.map(\.name.utf8.count) == [200, 200])
+        #expect(entries.map(\.name) == [String(repeating: "x", count: 200), String(repeating: "\u{1F600}", count: 50)])
+        try CatalogWriter.write(stickers: entries, gridSize: .regular, icons: [], to: catalog)
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == entries.map(\.name))
+    }
+
     @Test("A folder read as its one catalog names each image beside it as ignored")
     func imagesBesideCatalog() throws {
         let (folder, _) = try Self.sampleCatalogCopy()

@@ -59,13 +59,24 @@ public enum CatalogWriter {
     }
 
     /// `proposed` as a sticker folder's name: `/`, `:` and line breaks made `-`, spaces
-    /// trimmed, and a name that would be empty or hidden prefixed with `Sticker`. Two stickers
+    /// trimmed, a name that would be empty or hidden prefixed with `Sticker`, and one longer
+    /// than ``longestFolderName`` UTF-8 bytes cut there, between characters. Two stickers
     /// whose folder names match, letter case aside, cannot both keep their names.
     public static func folderName(_ proposed: String) -> String {
         var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
-        base = String(base.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        base = trimmed(base)
         if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }
-        return base
+        while base.utf8.count > longestFolderName { base.removeLast() }
+        return trimmed(base)
+    }
+
+    /// The longest sticker folder name, in UTF-8 bytes: with a counter (` 99`), the longest
+    /// extension (`.stickersequence`) and a frame's file name (`NAME-01.png`) it stays within
+    /// a file name's 255 bytes.
+    public static let longestFolderName = 200
+
+    private static func trimmed(_ text: String) -> String {
+        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 
     /// The pack folder's name inside the catalog.
