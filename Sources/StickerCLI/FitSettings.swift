@@ -82,6 +82,13 @@ struct FitSettings: ParsableArguments {
             "Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
     var maxDuration: Double?
 
+    @Option(
+        name: .customLong("max-fps"),
+        help: ArgumentHelp(
+            "The highest frame rate to make: a faster animation keeps one frame in every rate/N, each shown for the frames it stands for (the loop keeps its length); default: the input's own.",
+            valueName: "fps"))
+    var maximumFramesPerSecond: Double?
+
     @Flag(
         help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM."
     )
@@ -124,6 +131,18 @@ struct FitSettings: ParsableArguments {
         }
         guard (0...100).contains(minimumPSNR) else { throw ValidationError("--min-psnr must be 0-100 dB.") }
         guard (0...1).contains(minimumSSIM) else { throw ValidationError("--min-ssim must be 0-1.") }
+        if let maximumFramesPerSecond {
+            guard maximumFramesPerSecond > 0, maximumFramesPerSecond.isFinite else {
+                throw ValidationError("--max-fps must be a positive number of frames per second.")
+            }
+            if lossless {
+                throw ValidationError("--lossless keeps every frame; --max-fps drops some: choose one.")
+            }
+            if let minimumFramesPerSecond, minimumFramesPerSecond > maximumFramesPerSecond {
+                throw ValidationError(
+                    "--min-fps \(minimumFramesPerSecond) is above --max-fps \(maximumFramesPerSecond).")
+            }
+        }
         if let maxDuration, !(maxDuration > 0 && maxDuration <= 3600) {
             throw ValidationError("--max-duration must be a positive number of seconds, at most 3600.")
         }
@@ -138,6 +157,7 @@ struct FitSettings: ParsableArguments {
             ("--icon", icon != nil), ("--icon-background", iconBackground != nil), ("--level", level != 12),
             ("--min-fps", minimumFramesPerSecond != nil), ("--min-psnr", minimumPSNR != FitOptions.defaultMinimumPSNR),
             ("--min-ssim", minimumSSIM != 0), ("--strict", strict), ("--max-duration", maxDuration != nil),
+            ("--max-fps", maximumFramesPerSecond != nil),
             ("--dither", dither)
         ]
         return given.filter(\.1).map(\.0)
@@ -156,6 +176,7 @@ struct FitSettings: ParsableArguments {
         options.minimumSSIM = minimumSSIM
         options.strict = strict
         options.maxDuration = maxDuration
+        options.maximumFramesPerSecond = maximumFramesPerSecond
         options.size = size
         options.compressionLevel = level
         options.dither = dither

@@ -29,6 +29,10 @@ public struct FitOptions: Sendable, Hashable {
     public var strict = false
     /// Keep only the first this many seconds of an animation (at its own speed); `nil`: all.
     public var maxDuration: Double?
+    /// The highest frame rate made: a faster animation keeps one frame in every
+    /// `rate / maximumFramesPerSecond`, each shown for the frames it stands for, so the loop
+    /// keeps its length (never sped up); `nil`: the input's own rate.
+    public var maximumFramesPerSecond: Double?
     /// Worker threads.
     public var threads: Int
     /// The codec's limits for reading the inputs.

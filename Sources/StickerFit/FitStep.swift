@@ -29,6 +29,9 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case smallerSize = "smaller-size"
         /// Lossy: only the first seconds of the animation kept (`--max-duration`), at their own speed.
         case maxDuration = "max-duration"
+        /// Lossy: frames dropped to the highest frame rate asked for (`--max-fps`), the loop's
+        /// length kept.
+        case maxFrameRate = "max-fps"
         /// The VoiceOver label, taken from a name over Messages' 150 characters, shortened to them.
         case label
         /// Named anew in the catalog: another sticker has its name, or the name cannot name a folder.
@@ -74,6 +77,7 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case .jpeg: return "JPEG " + detail
         case .smallerSize: return "size " + detail
         case .maxDuration: return detail.components(separatedBy: " kept").first
+        case .maxFrameRate: return "frame rate " + (detail.components(separatedBy: ", ").first ?? detail)
         case .search, .encode, .keepOriginal, .pad, .mergeRepeats, .label, .rename: return nil
         }
     }

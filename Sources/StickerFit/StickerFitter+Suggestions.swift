@@ -85,8 +85,8 @@ extension StickerFitter {
             case .maxDuration:
                 guard let longest = Proof.durations(within: source.totalSeconds).first else { return 0 }
                 let first = StickerFitter.source(
-                    source.durations, input: source.input, original: nil, maxDuration: longest)
-                return Double(first.count) / Double(max(1, source.count))
+                    source.input.durations, input: source.input, original: nil, maxDuration: longest)
+                return Double(first.count) / Double(max(1, source.input.durations.count))
             case .lowerMinimumRate:
                 return 1
             }
@@ -113,7 +113,8 @@ extension StickerFitter {
         case .maxDuration:
             for seconds in Proof.durations(within: source.totalSeconds) {
                 let shorter = Self.source(
-                    source.durations, input: source.input, original: source.original, maxDuration: seconds)
+                    source.input.durations, input: source.input, original: source.original, maxDuration: seconds,
+                    maxFramesPerSecond: options.maximumFramesPerSecond)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {
                     return String(
                         cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds)

@@ -126,6 +126,9 @@ public struct StickerFitter: Sendable {
         var durations: [Double]
         var original: [UInt8]?
         var leadingSteps: [FitStep]
+        /// The input frames shown, by index, when not every one of the first ``count`` is
+        /// (``StickerFitter/source(_:input:original:maxDuration:maxFramesPerSecond:)``).
+        var kept: [Int]?
 
         /// The frames shown.
         var count: Int { durations.count }
@@ -169,9 +172,17 @@ public struct StickerFitter: Sendable {
                 steps = fitted.steps
                 batch.removeAll(keepingCapacity: true)
             }
+            var nextKept = 0
             try animation.forEachFrame(threads: threads) { index, frame in
-                guard index < count else { return }
-                input.damage.note(frame.warnings)
+                if let kept {
+                    guard nextKept < kept.count else { return }
+                    input.damage.note(frame.warnings)
+                    guard kept[nextKept] == index else { return }
+                    nextKept += 1
+                } else {
+                    guard index < count else { return }
+                    input.damage.note(frame.warnings)
+                }
                 batch.append(frame.pixels)
                 if batch.count == batchSize { scaleBatch() }
             }
@@ -184,7 +195,9 @@ public struct StickerFitter: Sendable {
         _ input: Input, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
     ) throws {
         let durations = input.durations
-        let source = Self.source(durations, input: input, original: original, maxDuration: options.maxDuration)
+        let source = Self.source(
+            durations, input: input, original: original, maxDuration: options.maxDuration,
+            maxFramesPerSecond: options.maximumFramesPerSecond)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
         switch try make(source, sizes: sizes(from: size)) {
         case .made(let made):
@@ -234,9 +247,40 @@ public struct StickerFitter: Sendable {
         return text
     }
 
-    /// The frames to fit: all of them, or with `maxDuration` the first seconds of an
-    /// animation that is longer (a lossy step, named).
-    static func source(_ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?) -> Source {
+    /// The frames to fit, from the input's own `durations`: all of them, or with `maxDuration`
+    /// the first seconds of an animation that is longer, and with `maxFramesPerSecond` one
+    /// frame in every `rate / maxFramesPerSecond` of a faster one (each a lossy step, named).
+    static func source(
+        _ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?,
+        maxFramesPerSecond: Double? = nil
+    ) -> Source {
+        let source = trimmed(durations, input: input, original: original, maxDuration: maxDuration)
+        guard let maxFramesPerSecond, source.count > 1 else { return source }
+        // The most frames the loop may show at that rate, with the half percent of slack the
+        // frame-rate rule gives millisecond delays (30 fps stored as 2,999.7 ms a loop).
+        let allowed = max(1, Int((source.totalSeconds * maxFramesPerSecond * 1.005).rounded(.down)))
+        guard source.count > allowed else { return source }
+        let rate = FrameTimeline.framesPerSecond(source.durations)
+        // Keeping frames ⌊k × step⌋ keeps ⌈count / step⌉ of them: at most `allowed`.
+        let step = Double(source.count) / Double(allowed)
+        var slower = source
+        slower.kept = FrameTimeline.keptIndices(count: source.count, step: step)
+        slower.durations = FrameTimeline.durations(source.durations, keepingEvery: step)
+        slower.original = nil
+        slower.leadingSteps.append(
+            FitStep(
+                .maxFrameRate,
+                String(
+                    cFormat: "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept (--max-fps %g)", rate,
+                    FrameTimeline.framesPerSecond(slower.durations), source.count, slower.count, maxFramesPerSecond),
+                isLossy: true))
+        return slower
+    }
+
+    /// ``source(_:input:original:maxDuration:maxFramesPerSecond:)`` before any frame rate cap.
+    private static func trimmed(_ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?)
+        -> Source
+    {
         let full = Source(input: input, durations: durations, original: original, leadingSteps: [])
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else { return full }
         var trimmed = full

@@ -261,7 +261,7 @@ struct FitCommandTests {
     }
 
     @Test(
-        "a name over 150 characters makes a label shortened to 150 that passes validate; a --label over 150, and --lossless with --max-duration, are usage errors"
+        "a name over 150 characters makes a label shortened to 150 that passes validate; a --label over 150, --lossless with --max-duration or --max-fps, and --min-fps over --max-fps are usage errors"
     )
     func longLabels() throws {
         let folder = CLITests.temporaryDirectory()
@@ -289,6 +289,13 @@ struct FitCommandTests {
         #expect(tooLong.status == 64 && tooLong.stderr.contains("151 characters"), "\(tooLong.stderr)")
         let both = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--lossless", "--max-duration", "1"])
         #expect(both.status == 64 && both.stderr.contains("--max-duration"), "\(both.stderr)")
+        for (options, message) in [
+            (["--lossless", "--max-fps", "30"], "--max-fps drops some"),
+            (["--min-fps", "20", "--max-fps", "10"], "is above --max-fps"), (["--max-fps", "0"], "positive")
+        ] {
+            let refused = try CLITests.runExecutable(["fit", input.path, "--dry-run"] + options)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(options): \(refused.stderr)")
+        }
     }
 
     @Test("a raster input scaled up more than twice is a warning with the factor; a 300 px one for 408 px is not")
@@ -390,6 +397,38 @@ struct FitCommandTests {
         #expect(entries["dot"]?["fitted"] as? Bool == true)
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["dot"])
         #expect(try Data(contentsOf: Self.stickerFile(catalog, "dot")).count <= 1000)
+    }
+
+    @Test(
+        "validate's frame-rate advice, run: fit --max-fps 30 makes a 60 fps loop at 30 fps, of the same length, that validates clean"
+    )
+    func maxFrameRateAdvice() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 24 frames at 60 fps (0.4 s, Pillow's 1/60 s stored as 17 ms): a square moving right.
+        let script = """
+            import sys
+            from PIL import Image, ImageDraw
+            frames = []
+            for k in range(24):
+                frame = Image.new("RGBA", (408, 408), (0, 0, 0, 0))
+                ImageDraw.Draw(frame).rectangle([10 + 10 * k, 150, 110 + 10 * k, 250], fill=(0, 90, 200, 255))
+                frames.append(frame)
+            frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=17, loop=0)
+            """
+        let input = folder.appendingPathComponent("fast.png")
+        try #require(try TestProcess.run(["python3", "-c", script, input.path]) == 0)
+        let advice = try CLITests.runExecutable(["validate", input.path])
+        #expect(advice.stdout.contains("`stickers fit --max-fps 30` drops frames"), "\(advice.stdout)")
+        let catalog = folder.appendingPathComponent("Slow.xcstickers")
+        let fit = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--max-fps", "30", "--level", "1"])
+        #expect(fit.status == 0, "\(fit.stdout)")
+        let validate = try CLITests.runExecutable(["validate", catalog.path])
+        #expect(validate.status == 0 && !validate.stdout.contains("frame-rate"), "\(validate.stdout)")
+        let shown = try Self.pillow(try Self.stickerFile(catalog, "fast"))
+        #expect(shown.frames.count == 12, "every other frame")
+        #expect(abs(shown.durationsMs.reduce(0, +) - 24 * 17) < 1, "the loop keeps its length: \(shown.durationsMs)")
     }
 
     @Test(

@@ -203,6 +203,27 @@ struct FitPolicyTests {
         #expect(cut.frames == Array(frames.prefix(10)))
     }
 
+    @Test(
+        "--max-fps keeps one frame in every rate/N, each shown for the frames it stands for: the loop keeps its length")
+    func maxFrameRate() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 20 distinct frames of 100 ms (10 fps, 2 s), no grain: small enough to stay exact.
+        let (frames, url) = try Self.writeClip(frames: 20, milliseconds: 100, grain: 0, seed: 3, in: folder)
+        let fitted = Self.fit(url, maxBytes: 500_000) { $0.maximumFramesPerSecond = 5 }
+        guard case .file(_, let bytes) = fitted.output else {
+            Issue.record("not made: \(fitted.failure ?? "")"); return
+        }
+        #expect(fitted.steps.first?.kind == .maxFrameRate && fitted.steps.first?.isLossy == true)
+        #expect(fitted.loss?.givenUp.first == "frame rate 10.0 -> 5.0 fps", "\(fitted.loss?.givenUp ?? [])")
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("slow.png")))
+        #expect(shown.durationsMs == Array(repeating: 200, count: 10), "\(shown.durationsMs)")
+        #expect(shown.frames == stride(from: 0, to: 20, by: 2).map { frames[$0] }, "every other frame, exact")
+        // A clip already at or under the cap is left as it is.
+        let same = Self.fit(url, maxBytes: 500_000) { $0.maximumFramesPerSecond = 10 }
+        #expect(!same.steps.contains { $0.kind == .maxFrameRate } && same.framesAfter == 20)
+    }
+
     @Test("a clip too long to be made whole suggests --max-duration; that option makes the file named")
     func maxDurationSuggestionHolds() throws {
         let folder = try FitFixtures.temporaryFolder()

@@ -306,7 +306,7 @@ private struct StickerChecker {
             if fps > thresholds.maxFramesPerSecond * 1.005 {
                 add(
                     .warning, .frameRate,
-                    "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain",
+                    "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain (`stickers fit --max-fps \(format(thresholds.maxFramesPerSecond))` drops frames to that rate, the loop's length kept)",
                     measured: "\(format(fps)) fps", limit: "\(format(thresholds.maxFramesPerSecond)) fps")
             }
         }
