@@ -41,7 +41,8 @@ struct AnimationMetadata: Encodable {
         loopCount = info.loopCount
         plays = info.plays
         fileSize = info.fileSize
-        durationMs = info.totalDurationMilliseconds
+        // To the nanosecond: 30 frames of 1/30 s are 1000 ms, not the sum's 999.9999999999999.
+        durationMs = (info.totalDurationMilliseconds * 1e6).rounded() / 1e6
         warnings = info.warnings.map(\.message)
         var details = info.details
         if let color = info.colorChunks {

@@ -214,7 +214,11 @@ struct FitSettings: ParsableArguments {
                 return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             }, uniquingKeysWith: { $1 })
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
-            warn("--label \(name)=...: no sticker is named \(name)")
+            // A file name given for its sticker's name, or another letter case: say which was meant.
+            let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+            let meant = pack.stickers.first { $0.name == stem || $0.name.lowercased() == name.lowercased() }
+            warn(
+                "--label \(name)=...: no sticker is named \(name)" + (meant.map { "; did you mean \($0.name)?" } ?? ""))
         }
         let bar = progress.bar("fitting")
         let fitted = fitter.fit(pack.stickers, size: size, labels: labelMap) { done, total in

@@ -44,6 +44,9 @@ struct TelegramCommandTests {
         ] {
             #expect(tgs.stdout.contains(line), "\(line) in \(tgs.stdout)")
         }
+        // 30 frames of 1/30 s: one second, as JSON prints it, without the float sum's noise.
+        let json = try CLITests.runExecutable(["info", try Self.path("square.tgs"), "--json"])
+        #expect(json.stdout.contains("\"durationMs\" : 1000,"), "\(json.stdout)")
         let webm = try CLITests.runExecutable(["info", try Self.path("clip.webm")])
         #expect(webm.status == 0, "\(webm.stderr)")
         for line in ["format:     webm", "canvas:     96x96", "frames:     12", "codec: VP9", "alpha: true"] {

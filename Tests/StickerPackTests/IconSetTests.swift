@@ -122,6 +122,21 @@ struct IconSetTests {
             ], "\(findings)")
     }
 
+    @Test("two entries for one icon are an error naming the slot")
+    func duplicateEntry() throws {
+        let catalog = try Self.catalog()
+        let set = catalog.appendingPathComponent("iMessage App Icon.stickersiconset/Contents.json")
+        var contents = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: set)) as? [String: Any])
+        var images = try #require(contents["images"] as? [[String: Any]])
+        images.append(try #require(images.first { $0["size"] as? String == "60x45" && $0["scale"] as? String == "3x" }))
+        contents["images"] = images
+        try JSONSerialization.data(withJSONObject: contents).write(to: set)
+        #expect(
+            try Self.iconFindings(catalog) == [
+                "error: iMessage App Icon.stickersiconset: 2 entries for 60x45@3x (iphone); Xcode takes one an icon and warns of the others (remove all but one)"
+            ])
+    }
+
     @Test("an icon under the wrong idiom is an error naming the idiom it must have (ITMS-90649)")
     func wrongIdiom() throws {
         let icons = Self.slots.map { slot in

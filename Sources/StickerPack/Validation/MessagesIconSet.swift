@@ -98,6 +98,12 @@ public enum MessagesIconSet {
                 problems.append(missing(slot, in: name, images: images))
                 continue
             }
+            let twins = images.filter(slot.matches).count
+            if twins > 1 {
+                problems.append(
+                    "\(name): \(twins) entries for \(slot); Xcode takes one an icon and warns of the others (remove all but one)"
+                )
+            }
             if let platform = slot.platform, entry["platform"] as? String != platform {
                 let written = (entry["platform"] as? String).map { "\"platform\": \"\($0)\"" } ?? "no \"platform\""
                 problems.append(

@@ -109,7 +109,8 @@ private struct StickerChecker {
         summary.width = animation.width
         summary.height = animation.height
         summary.frameCount = animation.frameCount
-        summary.loopMilliseconds = animation.delays.reduce(0) { $0 + $1.milliseconds }
+        // To the nanosecond, so a sum of thirds reads 1000, not 999.9999999999999.
+        summary.loopMilliseconds = (animation.delays.reduce(0) { $0 + $1.milliseconds } * 1e6).rounded() / 1e6
         summary.plays = animation.plays
         summary.decodedBytes = animation.decodedBytes
         checkDimensions(animation)
