@@ -563,8 +563,13 @@ public struct StickerFitter: Sendable {
         var files: [(name: String, bytes: [UInt8])] = []
         var worst = Fidelity.exact
         var steps: [FitStep] = []
+        // What the decoders worked around in the stills, reported as an animation's is.
+        let damage = InputDamage()
+        damage.note(animation.fileInfos.flatMap(\.warnings))
+        defer { (result.inputDamage, result.notDrawn) = (damage.noted, damage.notDrawn) }
         for index in 0..<animation.frameCount {
             let still = try animation.frame(at: index)
+            damage.note(still.warnings)
             let (scaled, geometry) = StickerGeometry.fit(
                 [still.pixels], width: still.width, height: still.height,
                 side: size.pixels, threads: options.threads)

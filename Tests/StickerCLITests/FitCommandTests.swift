@@ -262,6 +262,21 @@ struct FitCommandTests {
         let validation = try #require(report["validation"] as? [String: Any])
         let findings = validation["findings"] as? [[String: Any]] ?? []
         #expect(!findings.contains { $0["rule"] as? String == "damaged" }, "\(findings)")
+
+        // A sequence with one still cut short (its IEND chunk, the last 12 bytes) reports it the same way.
+        let sample = folder.appendingPathComponent("Sample.xcstickers")
+        try FileManager.default.copyItem(
+            at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: sample)
+        let still = sample.appendingPathComponent("Sticker Pack.stickerpack/Heart.stickersequence/heart-03.png")
+        let bytes = try Data(contentsOf: still)
+        try bytes.dropLast(12).write(to: still)
+        let sequence = try CLITests.runExecutable([
+            "fit", sample.path, "--dry-run", "--json", "--threads", "1", "--level", "1"
+        ])
+        let heart = try #require(Self.entries(try Self.report(sequence.stdout))["Heart"])
+        let heartDamage = heart["inputDamage"] as? [String] ?? []
+        #expect(heartDamage.contains { $0.contains("without an IEND chunk") }, "\(heartDamage)")
+        #expect(Self.entries(try Self.report(sequence.stdout))["Star"]?["inputDamage"] as? [String] == [])
     }
 
     @Test(
