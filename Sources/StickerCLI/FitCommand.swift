@@ -65,7 +65,7 @@ public struct FitCommand: ParsableCommand {
         var inputKept = false
         if !catalog.entries.isEmpty, !dryRun, let output {
             let folder = try OutputFolder(final: output)
-            if catalog.fitted.contains(where: { !$0.succeeded }), folder.holdsAny(of: inputs) {
+            if catalog.wouldLoseInput(writing: folder) {
                 // Replacing an input with a catalog that lacks the stickers that failed would lose them.
                 folder.discard()
                 inputKept = true

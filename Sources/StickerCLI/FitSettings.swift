@@ -26,7 +26,7 @@ struct FitSettings: ParsableArguments {
         help: "Let a sticker that cannot fit otherwise be made for a smaller size class.")
     var allowSmallerSize = false
 
-    @Flag(help: "Exact steps only: never reduce colours, frames or size (so not with --max-duration).")
+    @Flag(help: "Exact steps only: never reduce colours, frames or size (so not with --max-duration or --max-fps).")
     var lossless = false
 
     @Option(
@@ -85,7 +85,7 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("max-fps"),
         help: ArgumentHelp(
-            "The highest frame rate to make: a faster animation keeps one frame in every rate/N, each shown for the frames it stands for (the loop keeps its length); default: the input's own.",
+            "The highest frame rate to make (at most 1000): an animation faster once repeats merge keeps every (rate/N)th frame, each shown for the frames it stands for (the loop keeps its length); default: the input's own.",
             valueName: "fps"))
     var maximumFramesPerSecond: Double?
 
@@ -132,8 +132,8 @@ struct FitSettings: ParsableArguments {
         guard (0...100).contains(minimumPSNR) else { throw ValidationError("--min-psnr must be 0-100 dB.") }
         guard (0...1).contains(minimumSSIM) else { throw ValidationError("--min-ssim must be 0-1.") }
         if let maximumFramesPerSecond {
-            guard maximumFramesPerSecond > 0, maximumFramesPerSecond.isFinite else {
-                throw ValidationError("--max-fps must be a positive number of frames per second.")
+            guard maximumFramesPerSecond > 0, maximumFramesPerSecond <= 1000 else {
+                throw ValidationError("--max-fps must be a positive number of frames per second, at most 1000.")
             }
             if lossless {
                 throw ValidationError("--lossless keeps every frame; --max-fps drops some: choose one.")
@@ -199,6 +199,16 @@ struct FitSettings: ParsableArguments {
         /// The catalog the stickers came from, when they all came from one: its icon set is
         /// kept when complete and no artwork is given.
         var sourceCatalog: URL?
+        /// Every file the stickers were read from (a folder holding one catalog is read as
+        /// that catalog, so the files, not the paths given, say what an output would replace).
+        var sourceFiles: [String] = []
+
+        /// Whether writing `folder` would replace a file some sticker was read from while a
+        /// sticker failed: the failed sticker would be lost with it.
+        /// With `entries`, only those names inside `folder` are replaced (an Xcode project's).
+        func wouldLoseInput(writing folder: OutputFolder, entries: [String]? = nil) -> Bool {
+            fitted.contains { !$0.succeeded } && folder.holdsAny(of: sourceFiles, entries: entries)
+        }
     }
 
     /// Fits every sticker of `inputs` (with a progress bar).
@@ -216,7 +226,9 @@ struct FitSettings: ParsableArguments {
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
             // A file name given for its sticker's name, or another letter case: say which was meant.
             let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-            let meant = pack.stickers.first { $0.name == stem || $0.name.lowercased() == name.lowercased() }
+            let meant = pack.stickers.first {
+                $0.name.lowercased() == stem.lowercased() || $0.name.lowercased() == name.lowercased()
+            }
             warn(
                 "--label \(name)=...: no sticker is named \(name)" + (meant.map { "; did you mean \($0.name)?" } ?? ""))
         }
@@ -227,7 +239,7 @@ struct FitSettings: ParsableArguments {
         bar.finish()
         return FittedCatalog(
             options: options, size: size, fitted: fitted, entries: PackFitter.catalogEntries(fitted), artwork: artwork,
-            sourceCatalog: pack.catalogFolder)
+            sourceCatalog: pack.catalogFolder, sourceFiles: pack.stickers.flatMap(\.files).map(\.path))
     }
 
     /// Writes the catalog of `catalog`'s made stickers, with its icon set, into `folder`.

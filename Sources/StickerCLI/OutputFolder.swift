@@ -31,13 +31,17 @@ struct OutputFolder {
         }
     }
 
-    /// Whether any of `paths` is the destination or lies inside it (symbolic links resolved):
+    /// Whether any of `paths` is the destination or lies inside it (symbolic links resolved),
+    /// or with `entries` (the names ``commitEntries()`` replaces) inside one of those entries:
     /// a commit would then replace an input, and whatever of it was not written again is lost.
-    func holdsAny(of paths: [String]) -> Bool {
-        guard let destination = Self.resolved(final.path) else { return false }
+    func holdsAny(of paths: [String], entries: [String]? = nil) -> Bool {
+        let roots = entries.map { $0.map { final.appendingPathComponent($0).path } } ?? [final.path]
+        let destinations = roots.compactMap(Self.resolved)
         return paths.contains { path in
             guard let input = Self.resolved(path) else { return false }
-            return input == destination || input.hasPrefix(destination.hasSuffix("/") ? destination : destination + "/")
+            return destinations.contains { destination in
+                input == destination || input.hasPrefix(destination.hasSuffix("/") ? destination : destination + "/")
+            }
         }
     }
 
@@ -65,6 +69,10 @@ struct OutputFolder {
     /// The destination's other files whose names `isStale` accepts (an earlier run's outputs
     /// that this run did not write again) are removed; its other files are left alone.
     func commit(removing isStale: (String) -> Bool = { _ in false }) throws {
+        try InterruptCleanup.deferringInterrupts { try moveFiles(removing: isStale) }
+    }
+
+    private func moveFiles(removing isStale: (String) -> Bool) throws {
         let manager = FileManager.default
         if !manager.fileExists(atPath: final.path) {
             try manager.moveItem(at: staging, to: final)

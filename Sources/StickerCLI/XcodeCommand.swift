@@ -119,13 +119,17 @@ public struct XcodeCommand: ParsableCommand {
                     if !json { print("nothing written: no sticker could be fitted") }
                     throw ExitCode.failure
                 }
-                if catalog.fitted.contains(where: { !$0.succeeded }), folder.holdsAny(of: inputs) {
+                let replaced = [
+                    spec.projectBundleName, spec.name,
+                    String(spec.catalogPath.split(separator: "/").first ?? "")
+                ]
+                if catalog.wouldLoseInput(writing: folder, entries: replaced) {
                     // The project's catalog would be replaced by one without the stickers that failed.
                     folder.discard()
                     try report(catalog, validation: nil, start: start)
                     if !json {
                         print(
-                            "nothing written: \(output) holds the inputs and some stickers could not be fitted, so it is left as it was (write the project elsewhere to keep the ones that fit)"
+                            "nothing written: the project in \(output) holds the inputs and some stickers could not be fitted, so it is left as it was (write the project elsewhere to keep the ones that fit)"
                         )
                     }
                     throw ExitCode.failure

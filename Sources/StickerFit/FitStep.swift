@@ -34,7 +34,8 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case maxFrameRate = "max-fps"
         /// The VoiceOver label, taken from a name over Messages' 150 characters, shortened to them.
         case label
-        /// Named anew in the catalog: another sticker has its name, or the name cannot name a folder.
+        /// Named anew in the catalog: another sticker has its name, or the name cannot name a
+        /// folder (empty, hidden, or over 200 bytes, cut there).
         case rename
     }
 

@@ -79,9 +79,9 @@ public struct FrameTimeline: Sendable {
 
     /// The first `seconds` of a loop of frames shown for `durations`, at their own speed: the
     /// display times of every frame that starts before then, the last one cut to end at
-    /// `seconds` (all of them when the loop is no longer). A last frame the cut leaves 10 ms
-    /// or less of is dropped instead: players show such a frame for 100 ms (the `short-delay`
-    /// rule), so the loop would stutter.
+    /// `seconds` (all of them when the loop is no longer). A last frame the cut leaves under
+    /// 11 ms of is dropped instead: Messages and browsers show such a frame for 100 ms, so the
+    /// loop would stutter.
     static func durations(_ durations: [Double], keepingFirst seconds: Double) -> [Double] {
         var kept: [Double] = []
         var start = 0.0
@@ -89,7 +89,7 @@ public struct FrameTimeline: Sendable {
             kept.append(min(duration, seconds - start))
             start += duration
         }
-        if kept.count > 1, let last = kept.last, last < durations[kept.count - 1], last <= 0.010 + 1e-9 {
+        if kept.count > 1, let last = kept.last, last < durations[kept.count - 1], last < 0.011 {
             kept.removeLast()
         }
         return kept

@@ -33,6 +33,20 @@ extension StickerFitter {
             return input
         }
 
+        /// How many of the first `count` frames differ from the frame before (the first always
+        /// counts): the frames left once repeats are merged, decoded at the file's own size.
+        func distinctFrames(amongFirst count: Int) throws -> Int {
+            let animation = try load()
+            var previous: [UInt8]?
+            var distinct = 0
+            try animation.forEachFrame(threads: 1) { index, frame in
+                guard index < count else { return }
+                if frame.pixels != previous { distinct += 1 }
+                previous = frame.pixels
+            }
+            return distinct
+        }
+
         /// The file read and parsed again, ready to decode.
         /// - Throws: `PackError.changedWhileRead` when its frames are no longer the ones first read.
         func load() throws(PackError) -> StickerAnimation {

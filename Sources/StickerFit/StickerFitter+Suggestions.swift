@@ -84,8 +84,9 @@ extension StickerFitter {
                 return side * side
             case .maxDuration:
                 guard let longest = Proof.durations(within: source.totalSeconds).first else { return 0 }
-                let first = StickerFitter.source(
-                    source.input.durations, input: source.input, original: nil, maxDuration: longest)
+                let first =
+                    (try? StickerFitter.source(
+                        source.input.durations, input: source.input, original: nil, maxDuration: longest)) ?? source
                 return Double(first.count) / Double(max(1, source.input.durations.count))
             case .lowerMinimumRate:
                 return 1
@@ -112,7 +113,7 @@ extension StickerFitter {
             return "made as \(smaller) (\(smaller.pixels) px) with --allow-smaller-size: " + Self.figures(made.attempt)
         case .maxDuration:
             for seconds in Proof.durations(within: source.totalSeconds) {
-                let shorter = Self.source(
+                let shorter = try Self.source(
                     source.input.durations, input: source.input, original: source.original, maxDuration: seconds,
                     maxFramesPerSecond: options.maximumFramesPerSecond)
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {

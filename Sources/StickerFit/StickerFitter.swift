@@ -195,7 +195,7 @@ public struct StickerFitter: Sendable {
         _ input: Input, original: [UInt8]?, size: StickerSize, into result: inout FittedSticker
     ) throws {
         let durations = input.durations
-        let source = Self.source(
+        let source = try Self.source(
             durations, input: input, original: original, maxDuration: options.maxDuration,
             maxFramesPerSecond: options.maximumFramesPerSecond)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
@@ -253,14 +253,19 @@ public struct StickerFitter: Sendable {
     static func source(
         _ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?,
         maxFramesPerSecond: Double? = nil
-    ) -> Source {
+    ) throws -> Source {
         let source = trimmed(durations, input: input, original: original, maxDuration: maxDuration)
-        guard let maxFramesPerSecond, source.count > 1 else { return source }
-        // The most frames the loop may show at that rate, with the half percent of slack the
-        // frame-rate rule gives millisecond delays (30 fps stored as 2,999.7 ms a loop).
-        let allowed = max(1, Int((source.totalSeconds * maxFramesPerSecond * 1.005).rounded(.down)))
-        guard source.count > allowed else { return source }
-        let rate = FrameTimeline.framesPerSecond(source.durations)
+        guard let maxFramesPerSecond, source.count > 2 else { return source }
+        // The most frames the loop may show at that rate, with the slack `validate` gives
+        // millisecond delays (30 fps stored as 33 ms frames), and never fewer than two.
+        let rate = min(ValidationThresholds.tolerated(framesPerSecond: maxFramesPerSecond), 1000)
+        let allowed = max(2, Int(min(source.totalSeconds * rate, Double(source.count)).rounded(.down)))
+        // Counted as the file will show them, once repeats are merged: a clip that holds a
+        // frame is not slowed down for the frames that only repeat it.
+        guard source.count > allowed, try input.distinctFrames(amongFirst: source.count) > allowed else {
+            return source
+        }
+        let before = FrameTimeline.framesPerSecond(source.durations)
         // Keeping frames ⌊k × step⌋ keeps ⌈count / step⌉ of them: at most `allowed`.
         let step = Double(source.count) / Double(allowed)
         var slower = source
@@ -271,7 +276,7 @@ public struct StickerFitter: Sendable {
             FitStep(
                 .maxFrameRate,
                 String(
-                    cFormat: "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept (--max-fps %g)", rate,
+                    cFormat: "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept (--max-fps %g)", before,
                     FrameTimeline.framesPerSecond(slower.durations), source.count, slower.count, maxFramesPerSecond),
                 isLossy: true))
         return slower

@@ -506,13 +506,18 @@ struct FitCommandTests {
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name).sorted() == ["dot", "noise"])
         // Noise cannot be 1,000 bytes at 618 px; the dot can.
         let tight = ["--max-bytes", "1000", "--size", "large", "--level", "1"]
-        for (command, folder, extra) in [
-            ("fit", catalog, [String]()), ("xcode", project, ["--name", "App", "--bundle-id", "org.example.app"])
+        // The catalog over itself; the folder holding it, which is read as that catalog; the project over itself.
+        for (command, input, folder, extra) in [
+            ("fit", catalog, catalog, [String]()), ("fit", inputs, catalog, []),
+            ("xcode", project, project, ["--name", "App", "--bundle-id", "org.example.app"])
         ] {
             let before = try XcodeCommandTests.tree(folder)
-            let result = try CLITests.runExecutable([command, folder.path, "-o", folder.path] + tight + extra)
+            let result = try CLITests.runExecutable([command, input.path, "-o", folder.path] + tight + extra)
             #expect(result.status == 1, "\(command): \(result.stdout)")
-            #expect(result.stdout.contains("nothing written: \(folder.path) holds the inputs"), "\(result.stdout)")
+            #expect(
+                result.stdout.contains("nothing written: ")
+                    && result.stdout.contains("\(folder.path) holds the inputs"),
+                "\(result.stdout)")
             #expect(try XcodeCommandTests.tree(folder) == before, "\(command) left its input as it was")
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: inputs.path).filter { $0.hasPrefix(".") }.isEmpty,
@@ -522,6 +527,14 @@ struct FitCommandTests {
         let elsewhere = inputs.appendingPathComponent("Other.xcstickers")
         #expect(try CLITests.runExecutable(["fit", catalog.path, "-o", elsewhere.path] + tight).status == 1)
         #expect(try PackLoader.load(path: elsewhere.path).stickers.map(\.name) == ["dot"])
+        // A project written into the folder that holds the images replaces none of them: written.
+        let beside = try CLITests.runExecutable(
+            ["xcode"] + images + ["-o", inputs.path, "--name", "Beside", "--bundle-id", "org.example.beside"] + tight)
+        #expect(beside.status == 1 && !beside.stdout.contains("nothing written"), "\(beside.stdout)")
+        #expect(
+            try PackLoader.load(path: inputs.appendingPathComponent("Beside.xcodeproj").path).stickers.map(\.name) == [
+                "dot"
+            ])
     }
 
     // Five minutes: drawing the 60-frame 618 px input alone takes about 18 s on a loaded 2-core machine.

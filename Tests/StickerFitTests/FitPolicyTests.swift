@@ -222,6 +222,19 @@ struct FitPolicyTests {
         // A clip already at or under the cap is left as it is.
         let same = Self.fit(url, maxBytes: 500_000) { $0.maximumFramesPerSecond = 10 }
         #expect(!same.steps.contains { $0.kind == .maxFrameRate } && same.framesAfter == 20)
+        // A cap of 0.1 fps would leave a still: two frames are kept, 1 s each.
+        let two = Self.fit(url, maxBytes: 500_000) { $0.maximumFramesPerSecond = 0.1 }
+        guard case .file(_, let twoBytes) = two.output else { Issue.record("not made"); return }
+        let both = try Pillow.decode(try FitFixtures.write(twoBytes, to: folder.appendingPathComponent("two.png")))
+        #expect(both.durationsMs == [1000, 1000] && both.frames == [frames[0], frames[10]], "\(both.durationsMs)")
+        // 20 frames of 50 ms (20 fps) whose first ten repeat one picture: 11 pictures a second
+        // once merged, under a cap of 15, so nothing is dropped.
+        let held = Array(repeating: frames[0], count: 10) + Array(frames[10..<20])
+        let heldURL = try FitFixtures.writeAPNG(
+            held, milliseconds: Array(repeating: 50, count: 20), width: Self.side, height: Self.side,
+            to: folder.appendingPathComponent("held.png"))
+        let kept = Self.fit(heldURL, maxBytes: 500_000) { $0.maximumFramesPerSecond = 15 }
+        #expect(!kept.steps.contains { $0.kind == .maxFrameRate } && kept.framesAfter == 11, "\(kept.steps)")
     }
 
     @Test("a clip too long to be made whole suggests --max-duration; that option makes the file named")
@@ -263,7 +276,7 @@ struct FitPolicyTests {
         options.minimumPSNR = floor
         let input = try StickerFitter.Input.read(
             FitFixtures.sticker(url), limits: options.limits, vectorSide: StickerSize.regular.pixels)
-        let source = StickerFitter.source(input.durations, input: input, original: nil, maxDuration: nil)
+        let source = try StickerFitter.source(input.durations, input: input, original: nil, maxDuration: nil)
         let proofs = StickerFitter.Proof.all(for: StickerFitter(options: options), source: source, size: .regular)
         let shares = proofs.map { $0.share(of: source, size: .regular) }
         #expect(shares.count == 2 && abs(shares[0] - 300.0 * 300 / (408 * 408)) < 1e-12 && shares[1] == 37.0 / 96)
@@ -312,7 +325,7 @@ struct FitPolicyTests {
             let options = FitFixtures.quickOptions()
             let input = try StickerFitter.Input.read(
                 FitFixtures.sticker(url), limits: options.limits, vectorSide: Self.side)
-            let source = StickerFitter.source(input.durations, input: input, original: nil, maxDuration: nil)
+            let source = try StickerFitter.source(input.durations, input: input, original: nil, maxDuration: nil)
             let proofs = StickerFitter.Proof.all(for: StickerFitter(options: options), source: source, size: .small)
             let names = proofs.map { "\($0)" }
             #expect(names.contains("maxDuration") == offered, "\(frames) frames: \(names)")

@@ -213,6 +213,11 @@ struct PackLoaderTests {
                 name: folderName, accessibilityLabel: "long", content: .file(name: folderName + ".png", bytes: png))
         }
         #expect(entries.map(\.name.utf8.count) == [200, 200])
+        // One character of 251 bytes (a letter and 125 two-byte combining accents): cut between
+        // its scalars, never to nothing.
+        let accented = "a" + String(repeating: "\u{301}", count: 125)
+        #expect(accented.count == 1 && accented.utf8.count == 251)
+        #expect(CatalogWriter.folderName(accented).unicodeScalars.count == 100, "a and 99 accents: 199 bytes")
         #expect(entries.map(\.name) == [String(repeating: "x", count: 200), String(repeating: "\u{1F600}", count: 50)])
         try CatalogWriter.write(stickers: entries, gridSize: .regular, icons: [], to: catalog)
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == entries.map(\.name))

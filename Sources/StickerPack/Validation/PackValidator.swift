@@ -302,9 +302,9 @@ private struct StickerChecker {
         }
         if loopSeconds > 0 {
             let fps = Double(animation.frameCount) / loopSeconds
-            // Half a percent of slack: millisecond delays and a container's rounded last frame
-            // put a 30 fps clip at 30.01-30.1 fps, which is not a higher rate.
-            if fps > thresholds.maxFramesPerSecond * 1.005 {
+            // Millisecond delays and a container's rounded last frame put a 30 fps clip a little
+            // above 30 fps, which is not a higher rate.
+            if fps > ValidationThresholds.tolerated(framesPerSecond: thresholds.maxFramesPerSecond) {
                 add(
                     .warning, .frameRate,
                     "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain (`stickers fit --max-fps \(format(thresholds.maxFramesPerSecond))` drops frames to that rate, the loop's length kept)",
@@ -327,8 +327,11 @@ private struct StickerChecker {
         var repairs = animation.fileInfos.flatMap(\.warnings).filter { $0.kind != .animationIgnored }
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
-                if !sawTransparency && hasTransparentPixel(frame.pixels) { sawTransparency = true }
-                if !sawVisible && hasVisiblePixel(frame.pixels) { sawVisible = true }
+                if !sawTransparency || !sawVisible {
+                    let alpha = alphaCoverage(frame.pixels)
+                    sawTransparency = sawTransparency || alpha.someTransparent
+                    sawVisible = sawVisible || alpha.someVisible
+                }
                 for warning in frame.warnings where !repairs.contains(warning) { repairs.append(warning) }
             }
         } catch {
@@ -356,22 +359,17 @@ private struct StickerChecker {
     }
 }
 
-private func hasVisiblePixel(_ pixels: [UInt8]) -> Bool {
+/// Whether some pixel of `pixels` (RGBA8) is not fully opaque, and whether some is not fully
+/// transparent: one pass, stopping once both are known.
+private func alphaCoverage(_ pixels: [UInt8]) -> (someTransparent: Bool, someVisible: Bool) {
+    var (transparent, visible) = (false, false)
     var index = 3
-    while index < pixels.count {
-        if pixels[index] != 0 { return true }
+    while index < pixels.count && !(transparent && visible) {
+        transparent = transparent || pixels[index] != 255
+        visible = visible || pixels[index] != 0
         index += 4
     }
-    return false
-}
-
-private func hasTransparentPixel(_ pixels: [UInt8]) -> Bool {
-    var index = 3
-    while index < pixels.count {
-        if pixels[index] != 255 { return true }
-        index += 4
-    }
-    return false
+    return (transparent, visible)
 }
 
 private func fileSize(_ url: URL) -> Int {

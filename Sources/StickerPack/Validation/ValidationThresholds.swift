@@ -22,6 +22,15 @@ public struct ValidationThresholds: Sendable, Hashable {
     /// The most bytes all frames may take decoded before a warning.
     public var maxDecodedBytes = 128 << 20
 
+    /// The average frame rate that counts as `rate` frames per second: a little above it, so
+    /// that `rate` stored in whole milliseconds passes (30 fps as 33 ms frames is 30.3 fps), and
+    /// half a percent above it in any case (a container's rounded last frame puts a 30 fps clip
+    /// at 30.01-30.1 fps). Both `validate`'s frame-rate rule and `fit --max-fps` use it.
+    public static func tolerated(framesPerSecond rate: Double) -> Double {
+        let milliseconds = (1000 / rate).rounded(.down)
+        return max(rate * 1.005, milliseconds >= 1 ? 1000 / milliseconds : rate)
+    }
+
     /// The defaults described on each property.
     public static let `default` = ValidationThresholds()
 
