@@ -77,15 +77,20 @@ struct ColorModelTests {
         #expect(PNGColorModel.smallest(for: [Self.frame(colors)]) == .rgba)
     }
 
-    @Test func fewColoursGetTheTransparentEntryAndEveryIndexRoundTrips() throws {
+    @Test func fewColoursGetTheTransparentEntryInAnAnimationOnlyAndEveryIndexRoundTrips() throws {
         // Repeated runs, colour 0 absent, opaque and translucent colours.
         let colors: [UInt32] = [0xFF00_00FF, 0x8000_0080, 0xFF00_FF00, 0x4010_1010]
         let pixels = (0..<64).map { colors[$0 / 3 % colors.count] }
-        guard case .palette(let palette) = PNGColorModel.smallest(for: [Self.frame(pixels)]) else {
+        // An animation's palette gets the fully transparent entry (for OVER frames); a still's
+        // does not, since no pixel uses it (an opaque still then has no alpha at all).
+        guard case .palette(let animated) = PNGColorModel.smallest(for: [Self.frame(pixels), Self.frame(pixels)]),
+            case .palette(let palette) = PNGColorModel.smallest(for: [Self.frame(pixels)])
+        else {
             Issue.record("4 colours should make a palette")
             return
         }
-        #expect(Set(palette.colors) == Set(colors + [0]))
+        #expect(Set(animated.colors) == Set(colors + [0]))
+        #expect(Set(palette.colors) == Set(colors))
         // Written and read back by the codec's decoder: every pixel where it was.
         let png = AnimationEncoder.encode(
             frames: [Self.frame(pixels)], delays: [FrameDelay(numerator: 1, denominator: 10)], width: 8, height: 8,
