@@ -36,13 +36,14 @@ struct OutputFolder {
     /// a commit would then replace an input, and whatever of it was not written again is lost.
     func holdsAny(of paths: [String], entries: [String]? = nil) -> Bool {
         let roots = entries.map { $0.map { final.appendingPathComponent($0).path } } ?? [final.path]
-        let destinations = roots.compactMap(Self.resolved)
-        return paths.contains { path in
-            guard let input = Self.resolved(path) else { return false }
-            return destinations.contains { destination in
-                input == destination || input.hasPrefix(destination.hasSuffix("/") ? destination : destination + "/")
-            }
-        }
+        return paths.contains { path in roots.contains { Self.path(path, liesWithin: $0) } }
+    }
+
+    /// Whether `inner` is `outer` or lies inside it, symbolic links and `.` or `..` resolved;
+    /// false when either does not exist.
+    static func path(_ inner: String, liesWithin outer: String) -> Bool {
+        guard let inner = resolved(inner), let outer = resolved(outer) else { return false }
+        return inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
     }
 
     private static func resolved(_ path: String) -> String? {

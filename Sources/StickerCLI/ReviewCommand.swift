@@ -156,19 +156,10 @@ public struct ReviewCommand: ParsableCommand {
                     "\(path): holds files other than an earlier review's, so it is not replaced; name a new or empty folder"
                 )
             }
-            if let folder = realPath(path), let current = realPath(manager.currentDirectoryPath),
-                current == folder || current.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-            {
+            if OutputFolder.path(manager.currentDirectoryPath, liesWithin: path) {
                 throw CLIError("\(path): is the current folder or holds it, so it is not replaced; name another folder")
             }
         }
         return try OutputFolder(final: path)
-    }
-
-    /// `path` with every symbolic link and `.` or `..` resolved, when it exists.
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }
