@@ -172,17 +172,13 @@ public struct StickerFitter: Sendable {
                 steps = fitted.steps
                 batch.removeAll(keepingCapacity: true)
             }
-            var nextKept = 0
+            let wanted = kept ?? Array(0..<count)
+            var nextWanted = 0
             try animation.forEachFrame(threads: threads) { index, frame in
-                if let kept {
-                    guard nextKept < kept.count else { return }
-                    input.damage.note(frame.warnings)
-                    guard kept[nextKept] == index else { return }
-                    nextKept += 1
-                } else {
-                    guard index < count else { return }
-                    input.damage.note(frame.warnings)
-                }
+                guard nextWanted < wanted.count else { return }
+                input.damage.note(frame.warnings)
+                guard wanted[nextWanted] == index else { return }
+                nextWanted += 1
                 batch.append(frame.pixels)
                 if batch.count == batchSize { scaleBatch() }
             }
@@ -248,8 +244,9 @@ public struct StickerFitter: Sendable {
     }
 
     /// The frames to fit, from the input's own `durations`: all of them, or with `maxDuration`
-    /// the first seconds of an animation that is longer, and with `maxFramesPerSecond` one
-    /// frame in every `rate / maxFramesPerSecond` of a faster one (each a lossy step, named).
+    /// the first seconds of an animation that is longer, and with `maxFramesPerSecond` at most
+    /// as many frames, evenly spread, as the loop shows at that rate (with `validate`'s slack,
+    /// never fewer than two) when it shows more once repeats merge (each a lossy step, named).
     static func source(
         _ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?,
         maxFramesPerSecond: Double? = nil
