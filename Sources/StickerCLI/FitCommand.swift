@@ -85,16 +85,20 @@ public struct FitCommand: ParsableCommand {
             size: catalog.size, maxBytes: settings.maxBytes, stickers: catalog.fitted, validation: validation,
             seconds: Date().timeIntervalSince(start), options: catalog.options)
         report.peakResidentBytes = PeakMemory.bytes()
+        if dryRun {
+            report.nothingWritten = "dry run"
+        } else if inputKept, let output {
+            report.nothingWritten =
+                "\(output) holds the inputs and \(report.failures) sticker(s) could not be fitted, so it is left as it was (write to another catalog to keep the ones that fit)"
+        } else if catalog.entries.isEmpty {
+            report.nothingWritten = "no sticker could be fitted"
+        } else {
+            report.written = output
+        }
         try Self.printReport(report, json: json)
         if !json {
-            if dryRun {
-                print("dry run: nothing written")
-            } else if inputKept, let output {
-                print(
-                    "nothing written: \(output) holds the inputs and \(report.failures) sticker(s) could not be fitted, so it is left as it was (write to another catalog to keep the ones that fit)"
-                )
-            } else if catalog.entries.isEmpty {
-                print("nothing written: no sticker could be fitted")
+            if let reason = report.nothingWritten {
+                print(dryRun ? "dry run: nothing written" : "nothing written: " + reason)
             } else {
                 print("wrote \(output ?? "")")
             }

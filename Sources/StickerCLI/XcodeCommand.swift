@@ -115,8 +115,7 @@ public struct XcodeCommand: ParsableCommand {
                 fitted = catalog
                 guard !catalog.entries.isEmpty else {
                     folder.discard()
-                    try report(catalog, validation: nil, start: start)
-                    if !json { print("nothing written: no sticker could be fitted") }
+                    try report(catalog, validation: nil, start: start, nothingWritten: "no sticker could be fitted")
                     throw ExitCode.failure
                 }
                 let replaced = [
@@ -126,12 +125,11 @@ public struct XcodeCommand: ParsableCommand {
                 if catalog.wouldLoseInput(writing: folder, entries: replaced) {
                     // The project's catalog would be replaced by one without the stickers that failed.
                     folder.discard()
-                    try report(catalog, validation: nil, start: start)
-                    if !json {
-                        print(
-                            "nothing written: the project in \(output) holds the inputs and some stickers could not be fitted, so it is left as it was (write the project elsewhere to keep the ones that fit)"
-                        )
-                    }
+                    try report(
+                        catalog, validation: nil, start: start,
+                        nothingWritten:
+                            "the project in \(output) holds the inputs and some stickers could not be fitted, so it is left as it was (write the project elsewhere to keep the ones that fit)"
+                    )
                     throw ExitCode.failure
                 }
                 try settings.writeCatalog(catalog, to: folder.staging.appendingPathComponent(spec.catalogPath))
@@ -150,7 +148,7 @@ public struct XcodeCommand: ParsableCommand {
         let bundle = URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName).path
         let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([bundle]))
         if let fitted {
-            try report(fitted, validation: validation, start: start)
+            try report(fitted, validation: validation, start: start, written: "\(output)/\(spec.projectBundleName)")
         } else if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -158,18 +156,27 @@ public struct XcodeCommand: ParsableCommand {
         } else {
             print(ValidateCommand.text(validation))
         }
-        if !json { print("wrote \(output)/\(spec.projectBundleName)") }
+        if !json, fitted == nil { print("wrote \(output)/\(spec.projectBundleName)") }
         let failures = fitted.map { $0.fitted.filter { !$0.succeeded }.count } ?? 0
         if failures > 0 || !validation.passed { throw ExitCode.failure }
     }
 
-    /// The fit report with the project's validation.
-    private func report(_ catalog: FitSettings.FittedCatalog, validation: ValidationReport?, start: Date) throws {
+    /// The fit report with the project's validation, and what was written (the project's
+    /// bundle) or why nothing was.
+    private func report(
+        _ catalog: FitSettings.FittedCatalog, validation: ValidationReport?, start: Date, written: String? = nil,
+        nothingWritten: String? = nil
+    ) throws {
         var report = FitReport(
             catalog: spec.projectBundleName, size: catalog.size, maxBytes: settings.maxBytes, stickers: catalog.fitted,
             validation: validation, seconds: Date().timeIntervalSince(start), options: catalog.options)
         report.peakResidentBytes = PeakMemory.bytes()
+        report.written = written
+        report.nothingWritten = nothingWritten
         try FitCommand.printReport(report, json: json)
+        guard !json else { return }
+        if let nothingWritten { print("nothing written: " + nothingWritten) }
+        if let written { print("wrote \(written)") }
     }
 
     /// Copies the one catalog the input is (or holds) to `destination`.

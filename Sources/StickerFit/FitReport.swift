@@ -95,6 +95,11 @@ public struct FitReport: Sendable, Codable {
     public var stickers: [Entry]
     /// `validate` on the written catalog; `nil` when nothing was written.
     public var validation: ValidationReport?
+    /// The catalog (or project) written; `nil` when nothing was.
+    public var written: String?
+    /// Why nothing was written, when nothing was: a dry run, no sticker fitted, or an output
+    /// that holds the inputs while some stickers failed (it is left as it was).
+    public var nothingWritten: String?
     /// Seconds for the whole run.
     public var seconds: Double
     /// The process's peak resident memory in bytes when the report was made (Linux's VmHWM),

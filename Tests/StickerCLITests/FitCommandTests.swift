@@ -506,18 +506,28 @@ struct FitCommandTests {
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name).sorted() == ["dot", "noise"])
         // Noise cannot be 1,000 bytes at 618 px; the dot can.
         let tight = ["--max-bytes", "1000", "--size", "large", "--level", "1"]
-        // The catalog over itself; the folder holding it, which is read as that catalog; the project over itself.
+        // The catalog over itself; the folder holding it, which is read as that catalog; the
+        // project over itself; each as text and as JSON (no `written`, and why).
+        let app = ["--name", "App", "--bundle-id", "org.example.app"]
         for (command, input, folder, extra) in [
-            ("fit", catalog, catalog, [String]()), ("fit", inputs, catalog, []),
-            ("xcode", project, project, ["--name", "App", "--bundle-id", "org.example.app"])
+            ("fit", catalog, catalog, [String]()), ("fit", inputs, catalog, ["--json"]),
+            ("xcode", project, project, app), ("xcode", project, project, app + ["--json"])
         ] {
             let before = try XcodeCommandTests.tree(folder)
             let result = try CLITests.runExecutable([command, input.path, "-o", folder.path] + tight + extra)
             #expect(result.status == 1, "\(command): \(result.stdout)")
-            #expect(
-                result.stdout.contains("nothing written: ")
-                    && result.stdout.contains("\(folder.path) holds the inputs"),
-                "\(result.stdout)")
+            if extra.contains("--json") {
+                let report = try Self.report(result.stdout)
+                #expect(report["written"] == nil, "\(command): \(result.stdout)")
+                #expect(
+                    (report["nothingWritten"] as? String)?.contains("\(folder.path) holds the inputs") == true,
+                    "\(result.stdout)")
+            } else {
+                #expect(
+                    result.stdout.contains("nothing written: ")
+                        && result.stdout.contains("\(folder.path) holds the inputs"),
+                    "\(result.stdout)")
+            }
             #expect(try XcodeCommandTests.tree(folder) == before, "\(command) left its input as it was")
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: inputs.path).filter { $0.hasPrefix(".") }.isEmpty,
@@ -525,7 +535,10 @@ struct FitCommandTests {
         }
         // Written elsewhere, the sticker that fits is written as before.
         let elsewhere = inputs.appendingPathComponent("Other.xcstickers")
-        #expect(try CLITests.runExecutable(["fit", catalog.path, "-o", elsewhere.path] + tight).status == 1)
+        let written = try CLITests.runExecutable(["fit", catalog.path, "-o", elsewhere.path, "--json"] + tight)
+        #expect(written.status == 1)
+        let report = try Self.report(written.stdout)
+        #expect(report["written"] as? String == elsewhere.path && report["nothingWritten"] == nil)
         #expect(try PackLoader.load(path: elsewhere.path).stickers.map(\.name) == ["dot"])
         // A project written into the folder that holds the images replaces none of them: written.
         let beside = try CLITests.runExecutable(
