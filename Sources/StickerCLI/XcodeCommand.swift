@@ -146,6 +146,11 @@ public struct XcodeCommand: ParsableCommand {
             throw CLIError("\(output): cannot be written (\(errorReason(error)))")
         }
         let bundle = URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName).path
+        for earlier in XcodeProjectWriter.earlierProjects(in: URL(fileURLWithPath: output), besides: spec.name) {
+            FileDescriptorOutput.standardError(
+                "warning: \(output) also holds \(earlier).xcodeproj, written earlier under that name, with its folders \"\(earlier)\" and \"\(earlier) StickerPackExtension\": remove the three to rename the project (a folder of two projects is no pack: validate asks which to use)\n"
+            )
+        }
         let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([bundle]))
         if let fitted {
             try report(fitted, validation: validation, start: start, written: "\(output)/\(spec.projectBundleName)")

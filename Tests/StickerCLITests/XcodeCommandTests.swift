@@ -186,6 +186,30 @@ struct XcodeCommandTests {
         #expect(try Self.tree(first) == expected, "the project's folders replaced whole, NOTES.md kept")
     }
 
+    @Test("a project written again under a new name names the project left beside it, and no other")
+    func renamedProject() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let folder = try Self.write(
+            [sample.path], options: ["--no-fit", "--name", "One", "--bundle-id", "org.example.one"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A project from elsewhere: its root object's identifier is not the one ours would have.
+        let foreign = folder.appendingPathComponent("Foreign.xcodeproj")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data(
+            "// !$*UTF8*$!\n{ archiveVersion = 1; objects = { 0123456789ABCDEF01234567 = { isa = PBXProject; }; }; rootObject = 0123456789ABCDEF01234567; }\n"
+                .utf8
+        ).write(to: foreign.appendingPathComponent("project.pbxproj"))
+        let again = try CLITests.runExecutable(
+            ["xcode", sample.path, "--no-fit", "-o", folder.path, "--name", "One", "--bundle-id", "org.example.one"])
+        #expect(again.status == 0 && !again.stderr.contains("also holds"), "\(again.stderr)")
+        let renamed = try CLITests.runExecutable(
+            ["xcode", sample.path, "--no-fit", "-o", folder.path, "--name", "Two", "--bundle-id", "org.example.two"])
+        #expect(renamed.status == 0, "\(renamed.stdout)\(renamed.stderr)")
+        #expect(renamed.stderr.contains("also holds One.xcodeproj"), "\(renamed.stderr)")
+        #expect(!renamed.stderr.contains("Foreign"), "\(renamed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("One.xcodeproj").path))
+    }
+
     @Test("--no-fit copies the catalog as it is")
     func noFit() throws {
         let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")

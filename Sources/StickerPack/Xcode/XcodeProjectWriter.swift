@@ -53,6 +53,21 @@ public enum XcodeProjectWriter {
         }
     }
 
+    /// The names of the other projects in `folder` that this writer wrote (their root object
+    /// has the identifier it gives a project of their name), sorted: a project written again
+    /// under a new name leaves the old one beside it, and a folder of two is no longer one
+    /// pack. Projects from elsewhere are not named.
+    public static func earlierProjects(in folder: URL, besides name: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return entries.filter { $0.hasSuffix(".xcodeproj") && $0 != name + ".xcodeproj" }.compactMap { entry in
+            let earlier = String(entry.dropLast(".xcodeproj".count))
+            guard let project = try? XcodeProject(bundle: folder.appendingPathComponent(entry)),
+                project.rootID == StableIdentifier.make(project: earlier, role: "project")
+            else { return nil }
+            return earlier
+        }.sorted()
+    }
+
     // MARK: - Info.plist
 
     /// The keys both bundles share: identity and versions from the build settings.
