@@ -41,12 +41,14 @@ public struct XcodeCommand: ParsableCommand {
 
     /// `--app-version`, not `--version`: `--version` is the tool's own everywhere, and the
     /// argument parser answers it whenever a command line fails to parse.
+    // Taken whatever it looks like, so `--build -1` is named as a build number that is not
+    // one, rather than as a missing value.
     @Option(
-        name: .customLong("app-version"),
+        name: .customLong("app-version"), parsing: .unconditional,
         help: ArgumentHelp("The app's version, CFBundleShortVersionString.", valueName: "x.y.z"))
     var version = "1.0"
 
-    @Option(help: ArgumentHelp("The build number, CFBundleVersion.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The build number, CFBundleVersion.", valueName: "n"))
     var build = "1"
 
     @Option(

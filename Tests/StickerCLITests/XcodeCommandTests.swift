@@ -242,6 +242,8 @@ struct XcodeCommandTests {
             (["--bundle-id", "com.example.my_stickers"], "has '_'; only letters, digits, '-' and '.' are allowed"),
             (["--app-version", "1.0-beta"], "is not one to three integers separated by periods"),
             (["--build", "1.2.3.4"], "is not one to three integers separated by periods"),
+            (["--build", "-1"], "The build \"-1\" is not one to three integers"),
+            (["--app-version", "-2"], "\"-2\" is not one to three integers"),
             (["--display-name", " "], "The display name is empty"),
             (["--deployment-target", "9.0"], "is before iOS 10, which has no Messages apps"),
             (["--name", "a/b"], "cannot name a project"),
