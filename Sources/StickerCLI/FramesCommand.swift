@@ -47,6 +47,11 @@ public struct FramesCommand: ParsableCommand {
     /// Creates the command (argument parsing fills it in).
     public init() {}
 
+    /// Checks the options before any work.
+    public func validate() throws {
+        guard !out.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
+    }
+
     /// Runs the command. Frames are written to a temporary folder beside `--out` and moved
     /// into place only when every frame decoded, so a failure leaves nothing behind.
     public func run() throws {

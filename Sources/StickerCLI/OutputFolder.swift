@@ -13,6 +13,8 @@ struct OutputFolder {
     let staging: URL
 
     init(final path: String) throws {
+        // An empty path would be the current folder, and its files would be replaced.
+        guard !path.isEmpty else { throw CLIError(OutputFolder.emptyPathMessage) }
         final = URL(fileURLWithPath: path).standardizedFileURL
         let parent = final.deletingLastPathComponent()
         var isDirectory = false
@@ -30,6 +32,10 @@ struct OutputFolder {
             )
         }
     }
+
+    /// What an empty output path is told: it names no folder (it would be the current one).
+    static let emptyPathMessage =
+        "The output folder is an empty path (an unset variable?), which would be the current folder; name the folder to write."
 
     /// Whether any of `paths` is the destination or lies inside it (symbolic links resolved),
     /// or with `entries` (the names ``commitEntries()`` replaces) inside one of those entries:

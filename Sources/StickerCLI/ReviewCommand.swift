@@ -45,15 +45,15 @@ public struct ReviewCommand: ParsableCommand {
 
     @Option(
         name: .customLong("max-bytes"),
-        help: ArgumentHelp("The budget of the fit dry run, bytes a sticker.", valueName: "n"))
-    var maxBytes = 500_000
+        help: ArgumentHelp("The budget of the fit dry run, bytes a sticker (default 500000).", valueName: "n"))
+    var maxBytes: Int?
 
     @Option(
         name: .customLong("fit-level"),
         help: ArgumentHelp(
             "libdeflate's level for the fit dry run, 1-12 (default 12, as fit writes; lower levels finish sooner, and their figures are not the file fit makes).",
             valueName: "n"))
-    var fitLevel: Int32 = 12
+    var fitLevel: Int32?
 
     @Flag(name: .customLong("no-fit"), help: "Leave out the fit dry run.")
     var noFit = false
@@ -72,23 +72,39 @@ public struct ReviewCommand: ParsableCommand {
     /// Checks the options before any work.
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name at least one pack.") }
-        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
-        guard (1...12).contains(fitLevel) else { throw ValidationError("--fit-level must be 1-12.") }
+        guard !output.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
+        if let maxBytes, maxBytes <= 0 { throw ValidationError("--max-bytes must be positive.") }
+        if let fitLevel, !(1...12).contains(fitLevel) { throw ValidationError("--fit-level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
-        if noFit && fitLevel != 12 {
-            throw ValidationError("--fit-level applies to the fit dry run, which --no-fit leaves out.")
+        let fitOptions = [maxBytes.map { _ in "--max-bytes" }, fitLevel.map { _ in "--fit-level" }].compactMap { $0 }
+        if noFit, !fitOptions.isEmpty {
+            throw ValidationError(
+                "\(fitOptions.joined(separator: " and ")) \(fitOptions.count == 1 ? "applies" : "apply") to the fit dry run, which --no-fit leaves out."
+            )
         }
     }
 
     /// Runs the command.
     public func run() throws {
         LargeImageHeap.prepare()
-        let packs = try inputs.map { try PackInput.load([$0]) }
+        // A pack that cannot be read is reviewed as its one error, so the others' pages are
+        // still written; a path that does not exist at all is a mistake in the command line.
+        let packs = try inputs.map { path -> (pack: StickerPack, error: String?) in
+            do {
+                return (try PackInput.load([path]), nil)
+            } catch  where FileManager.default.fileExists(atPath: path) {
+                // Named as the loader names a pack: a catalog or project without its extension.
+                let url = URL(fileURLWithPath: path).standardizedFileURL
+                let name =
+                    url.pathExtension.isEmpty ? url.lastPathComponent : url.deletingPathExtension().lastPathComponent
+                return (StickerPack(name: name, origin: .folder, stickers: []), "\(error)")
+            }
+        }
         var options = ReviewOptions()
         options.view = screen.viewSize
         options.scale = screen.pixelsPerPoint(default: 2)
-        options.maxBytes = maxBytes
-        options.fitLevel = fitLevel
+        if let maxBytes { options.maxBytes = maxBytes }
+        if let fitLevel { options.fitLevel = fitLevel }
         options.dryRunFit = !noFit
         options.singleFile = singleFile
         options.limits = limits.limits
@@ -98,8 +114,10 @@ public struct ReviewCommand: ParsableCommand {
         let folder = try Self.outputFolder(output)
         let summaries: [PackSummary]
         do {
-            let folders = ReviewWriter.packFolders(packs.map(\.name), in: folder.staging)
-            let targets = zip(packs, zip(inputs, folders)).map { ReviewTarget(pack: $0, path: $1.0, folder: $1.1) }
+            let folders = ReviewWriter.packFolders(packs.map(\.pack.name), in: folder.staging)
+            let targets = zip(packs, zip(inputs, folders)).map {
+                ReviewTarget(pack: $0.pack, path: $1.0, folder: $1.1, loadError: $0.error)
+            }
             let bar = progress.bar("reviewing")
             let reviews = try PackReviewer(options: options).review(targets) { done, total in
                 bar.update(done, of: total)

@@ -89,6 +89,7 @@ public struct XcodeCommand: ParsableCommand {
     /// Checks the options before any work.
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name at least one image, folder or catalog.") }
+        guard !output.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
         if let problem = spec.problems.first {
             throw ValidationError(problem.prefix(1).uppercased() + problem.dropFirst() + ".")
         }

@@ -15,12 +15,16 @@ public struct ReviewTarget: Sendable {
     public var path: String
     /// The folder `index.html` and `images/` are written to (created if missing).
     public var folder: URL
+    /// Why the pack could not be read, when it could not (`pack` is then empty): the page says
+    /// so as the pack's one error, and the other packs are reviewed all the same.
+    public var loadError: String?
 
     /// Creates a target.
-    public init(pack: StickerPack, path: String, folder: URL) {
+    public init(pack: StickerPack, path: String, folder: URL, loadError: String? = nil) {
         self.pack = pack
         self.path = path
         self.folder = folder
+        self.loadError = loadError
     }
 }
 
@@ -164,6 +168,12 @@ public struct PackReviewer: Sendable {
         let pack = target.pack
         switch kind {
         case .validate:
+            if let loadError = target.loadError {
+                return .report(
+                    ValidationReport(
+                        pack: pack.name, gridSize: pack.gridSize.rawValue, gridSizeDeclared: false, stickers: [],
+                        findings: [ValidationFinding(.error, sticker: nil, rule: .pack, message: loadError)]))
+            }
             return .report(PackValidator(limits: options.limits).validate(pack))
         case .photo:
             try write(photo, named: Self.photoFile, in: target)

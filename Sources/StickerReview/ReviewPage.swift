@@ -9,8 +9,6 @@ enum ReviewPage {
     static func html(_ review: PackReview, source: (String) -> String, index: String?) -> String {
         var ids = Set<String>()
         let cardIDs = review.cards.map { HTMLText.identifier($0.name, prefix: "sticker-", used: &ids) }
-        let byName = Dictionary(
-            review.cards.indices.map { (review.cards[$0].name, cardIDs[$0]) }, uniquingKeysWith: { first, _ in first })
         let report = review.report
         let title = "Review of \(review.name)"
         var out = head(title: title, css: ReviewStyle.css(photo: source(PackReviewer.photoFile)))
@@ -22,7 +20,7 @@ enum ReviewPage {
             "<p class=\"muted\">\(HTMLText.escape(review.path)): \(plural(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
             + "\(report.gridSizeDeclared ? "" : " (not declared)"), \(String(groupingThousands: totalBytes)) bytes in all.</p>\n"
         out += verdict(report)
-        out += findings(report, cardIDs: byName)
+        out += findings(report, cards: review.cards, cardIDs: cardIDs)
         out += shots(
             "The browser", id: "browser", review.browser, source: source,
             note:
@@ -35,10 +33,16 @@ enum ReviewPage {
             alt: { "A Messages conversation using the pack's stickers, \($0) appearance" })
         out += "<h2 id=\"stickers\">Stickers</h2>\n"
         if review.cards.isEmpty { out += "<p>The pack has no sticker.</p>\n" }
+        // Stickers of one name are told apart by their place in the pack: the report has a
+        // summary per sticker in the cards' order, and each finding names its sticker's place
+        // (one about several stickers of a name goes on each of their cards).
+        let summaries = report.stickers.count == review.cards.count ? report.stickers : nil
         for (index, card) in review.cards.enumerated() {
             out += self.card(
-                card, id: cardIDs[index], summary: report.stickers.first { $0.name == card.name },
-                findings: report.findings.filter { $0.sticker == card.name }, budget: review.fitBudget, source: source)
+                card, id: cardIDs[index], summary: summaries?[index] ?? report.stickers.first { $0.name == card.name },
+                findings: report.findings.filter { finding in
+                    finding.stickerIndex.map { $0 == index } ?? (finding.sticker == card.name)
+                }, budget: review.fitBudget, source: source)
         }
         out += "</main>\n</body>\n</html>\n"
         return out
@@ -70,7 +74,7 @@ enum ReviewPage {
             : "<p class=\"verdict fail\" id=\"verdict\">Fails Apple's rules: \(counts).</p>\n"
     }
 
-    private static func findings(_ report: ValidationReport, cardIDs: [String: String]) -> String {
+    private static func findings(_ report: ValidationReport, cards: [StickerCard], cardIDs: [String]) -> String {
         var out = "<h2 id=\"findings\">Findings</h2>\n"
         guard !report.findings.isEmpty else { return out + "<p>None: every rule and lint passes.</p>\n" }
         out +=
@@ -78,8 +82,12 @@ enum ReviewPage {
             + "<th scope=\"col\" style=\"width:18%\">Rule</th><th scope=\"col\">Finding</th></tr></thead>\n<tbody>\n"
         for finding in report.findings {
             let sticker: String
-            if let name = finding.sticker, let id = cardIDs[name] {
-                sticker = "<a href=\"#\(id)\">\(HTMLText.escape(name))</a>"
+            // The sticker's own card, else the first of its name.
+            if let name = finding.sticker,
+                let card = finding.stickerIndex.flatMap({ cardIDs.indices.contains($0) ? $0 : nil })
+                    ?? cards.firstIndex(where: { $0.name == name })
+            {
+                sticker = "<a href=\"#\(cardIDs[card])\">\(HTMLText.escape(name))</a>"
             } else {
                 sticker = HTMLText.escape(finding.sticker ?? "the pack")
             }

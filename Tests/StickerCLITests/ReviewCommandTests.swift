@@ -134,6 +134,20 @@ struct ReviewCommandTests {
         #expect(here.status == 1 && here.stderr.contains("current folder"), "\(here.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["index.html"])
 
+        // An empty output path (an unset variable) names no folder: a usage error, the current
+        // folder as it was, for every command that writes a folder.
+        let work = out.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: work.appendingPathComponent("main.swift"))
+        for arguments in [
+            ["review", seven, "-o", "", "--no-fit"], ["frames", seven, "--out", ""],
+            ["xcode", seven, "-o", "", "--name", "App", "--bundle-id", "org.example.app"]
+        ] {
+            let empty = try TestProcess.capture([try CLITests.executable()] + arguments, directory: work)
+            #expect(empty.status == 64 && empty.stderr.contains("empty path"), "\(arguments[0]): \(empty.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == ["main.swift"])
+        }
+
         // An earlier review of several packs (a folder per pack) is replaced as a whole.
         let packs = out.appendingPathComponent("packs")
         let bad = try Self.badPack()
@@ -155,7 +169,7 @@ struct ReviewCommandTests {
         #expect(FileManager.default.fileExists(atPath: packs.appendingPathComponent("bad/images/holiday.jpg").path))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
-                "mine", "packs", "review", "site"
+                "mine", "packs", "review", "site", "work"
             ],
             "no staging folder left")
     }
@@ -239,13 +253,72 @@ struct ReviewCommandTests {
         "bad options are refused before any work",
         arguments: [
             ["--fit-level", "13"], ["--fit-level", "0"], ["--threads", "0"], ["--max-bytes", "0"], ["--scale", "4"],
-            ["--no-fit", "--fit-level", "5"], ["--view", "wide"]
+            ["--no-fit", "--fit-level", "5"], ["--no-fit", "--fit-level", "12"], ["--no-fit", "--max-bytes", "100"],
+            ["--view", "wide"]
         ])
     func badOptions(_ options: [String]) throws {
         let out = CLITests.temporaryDirectory()
         let result = try Self.review([try OptionFixtures.path("seven"), "-o", out.path] + options)
         #expect(result.status == 64, "\(options): \(result.status) \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("two stickers of one name each get their own facts and findings")
+    func stickersOfOneName() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let pack = out.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        // smile.gif: a 200 px disc on a transparent ground (too small); smile.png: a 408 px
+        // opaque red square (no transparent pixel).
+        try Python.run(
+            """
+            import sys
+            from PIL import Image, ImageDraw
+            Image.new("RGB", (408, 408), (255, 0, 0)).save(sys.argv[1] + "/smile.png")
+            disc = Image.new("P", (200, 200), 0)
+            disc.putpalette([0, 0, 0, 0, 0, 255])
+            ImageDraw.Draw(disc).ellipse((10, 10, 190, 190), fill=1)
+            disc.save(sys.argv[1] + "/smile.gif", transparency=0)
+            """, [pack.path])
+        let reviewed = out.appendingPathComponent("review")
+        let result = try Self.review([pack.path, "-o", reviewed.path, "--no-fit"])
+        #expect(result.status == 1, "the 200 px sticker breaks a rule: \(result.stderr)")
+        let page = try String(contentsOf: reviewed.appendingPathComponent("index.html"), encoding: .utf8)
+        let cards = page.components(separatedBy: "<article class=\"card\"").dropFirst().map {
+            $0.components(separatedBy: "</article>")[0]
+        }
+        try #require(cards.count == 2)
+        // Folder order: smile.gif, then smile.png.
+        #expect(cards[0].contains("200 x 200") && !cards[0].contains("408 x 408"), "\(cards[0])")
+        #expect(cards[0].contains("<code>pixel-size</code>") && !cards[0].contains("<code>transparency</code>"))
+        #expect(cards[1].contains("408 x 408") && !cards[1].contains("200 x 200"), "\(cards[1])")
+        #expect(cards[1].contains("<code>transparency</code>") && !cards[1].contains("<code>pixel-size</code>"))
+        // The finding about both names goes on both cards.
+        #expect(cards.allSatisfy { $0.contains("<code>duplicate-name</code>") })
+    }
+
+    @Test("a pack that cannot be read is its page's one error; the other packs' pages are written")
+    func unreadablePack() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // The sample catalog without the file its Star sticker names.
+        let broken = out.appendingPathComponent("Broken.xcstickers")
+        try FileManager.default.copyItem(
+            at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: broken)
+        try FileManager.default.removeItem(
+            at: broken.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker/star.png"))
+        let reviewed = out.appendingPathComponent("review")
+        let result = try Self.review(
+            [try OptionFixtures.path("seven"), broken.path, "-o", reviewed.path, "--no-fit", "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let packs = try #require(summary["packs"] as? [[String: Any]])
+        #expect(packs.map { $0["passed"] as? Bool } == [true, false], "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: reviewed.appendingPathComponent("seven/index.html").path))
+        let pagePath = try #require(packs.last?["page"] as? String)
+        let page = try String(contentsOf: reviewed.appendingPathComponent(pagePath), encoding: .utf8)
+        #expect(page.contains("star.png"), "the page names the missing file")
     }
 
     @Test("a missing pack, a missing -o, fit with neither -o nor --dry-run: errors")

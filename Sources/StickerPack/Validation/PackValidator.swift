@@ -21,11 +21,15 @@ public struct PackValidator: Sendable {
         }
         var summaries: [StickerSummary] = []
         var stickerFindings: [ValidationFinding] = []
-        for sticker in pack.stickers {
+        for (index, sticker) in pack.stickers.enumerated() {
             var checker = StickerChecker(sticker: sticker, pack: pack, thresholds: thresholds, limits: limits)
             checker.run()
             summaries.append(checker.summary)
-            stickerFindings += checker.findings
+            stickerFindings += checker.findings.map { finding in
+                var finding = finding
+                finding.stickerIndex = index
+                return finding
+            }
         }
         let sides = Set(
             summaries.compactMap { summary -> String? in

@@ -12,6 +12,9 @@ public struct ValidationFinding: Sendable, Hashable, Codable, CustomStringConver
     public var severity: Severity
     /// The sticker's name; `nil` for findings about the whole pack.
     public var sticker: String?
+    /// The sticker's position in the pack (browser order, from 0), which tells apart stickers
+    /// of one name; `nil` for findings about the whole pack or several stickers.
+    public var stickerIndex: Int?
     /// The rule.
     public var rule: StickerRule
     /// One line for a person.
