@@ -29,7 +29,7 @@ package struct BenchResult: Sendable, Encodable {
     /// for JPEG).
     package var baselineSeconds: Double?
     /// Ours over the baseline: the median over the turns of the baseline's seconds over ours
-    /// (nil for JPEG).
+    /// (nil for JPEG, and when the baseline's last frame differs from ours).
     package var ratio: Double?
     /// `threads` threads over one: the median over the turns of our one-thread seconds over
     /// our `threads`-thread seconds (nil when threads == 1).
@@ -154,6 +154,9 @@ package struct BenchRunner: Sendable {
             parallelIdentical =
                 try Self.frameChecksums(decoder, threads: 1) == Self.frameChecksums(decoder, threads: threads)
         }
+        // A baseline that shows another last frame (a damaged file it gave up on early) did
+        // other work: its time is no ratio.
+        let comparable = agrees != false
         let phases = try decoder.profilePhases()
         if subject.sink == 1 { FileDescriptorOutput.standardError("") }  // keeps the outputs alive
         return BenchResult(
@@ -162,8 +165,8 @@ package struct BenchRunner: Sendable {
             megapixels: Double(info.frameCount * info.width * info.height) / 1e6,
             seconds: Self.allRepeats(subject.ours, repeats)!,
             parallelSeconds: Self.allRepeats(subject.parallel, repeats),
-            baselineSeconds: Self.allRepeats(subject.baseline, repeats),
-            ratio: median(zip(subject.baseline, subject.ours).map { $0 / $1 }),
+            baselineSeconds: comparable ? Self.allRepeats(subject.baseline, repeats) : nil,
+            ratio: comparable ? median(zip(subject.baseline, subject.ours).map { $0 / $1 }) : nil,
             speedUp: median(zip(subject.ours, subject.parallel).map { $0 / $1 }),
             turns: .init(ours: subject.ours, parallel: subject.parallel, baseline: subject.baseline),
             phases: .init(decompress: phases.decompress, unfilter: phases.unfilter, convert: phases.convert),

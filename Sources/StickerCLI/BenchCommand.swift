@@ -139,6 +139,19 @@ public struct BenchCommand: ParsableCommand {
         }
         guard against == nil || mode == .decode else { throw ValidationError("--against goes with --decode.") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
+        guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be over 0 and at most 3600.") }
+        guard previewCells != nil else {
+            throw ValidationError("--cells must be WxH, at least 2x1, for example 60x30.")
+        }
+    }
+
+    /// `--cells` as columns and rows, when it reads as at least 2 x 1 (up to 10,000 each).
+    private var previewCells: (columns: Int, rows: Int)? {
+        let parts = cells.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let columns = parts[0], let rows = parts[1], (2...10_000).contains(columns),
+            (1...10_000).contains(rows)
+        else { return nil }
+        return (columns, rows)
     }
 
     /// The sticker-convert program --fit-peer would run (`--sticker-convert` aside), or nil
@@ -150,14 +163,11 @@ public struct BenchCommand: ParsableCommand {
         switch mode {
         case .preview:
             let file = paths.first ?? "corpus/sample-pack/02-spinning-star.gif"
-            let parts = cells.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] >= 2, parts[1] >= 1 else {
-                throw CLIError("--cells must be WxH, for example 60x30")
-            }
+            guard let (columns, rows) = previewCells else { throw CLIError("--cells must be WxH, for example 60x30") }
             let result: PreviewBench.Result
             do {
                 result = try PreviewBench.run(
-                    file: file, columns: parts[0], rows: parts[1], seconds: seconds,
+                    file: file, columns: columns, rows: rows, seconds: seconds,
                     repeats: repeats, colors: .truecolor)
             } catch let error as PackError {
                 throw CLIError(error.description)
@@ -203,16 +213,25 @@ public struct BenchCommand: ParsableCommand {
                 try measureDecoding()
             }
         case .oursOnly:
+            var decoded: [DecodedFile] = []
             for file in try imageFiles() {
                 do {
-                    print(
-                        "\(URL(fileURLWithPath: file).lastPathComponent) \(try BenchRunner.decodeOnly(path: file, repeats: repeats, threads: requestedThreads ?? 1))"
-                    )
+                    let frames = try BenchRunner.decodeOnly(
+                        path: file, repeats: repeats, threads: requestedThreads ?? 1)
+                    decoded.append(DecodedFile(file: file, frames: frames))
                 } catch let error as CodecError {
                     throw CLIError(path: file, error)
                 }
+                if !json { print("\(URL(fileURLWithPath: file).lastPathComponent) \(decoded.last!.frames)") }
             }
+            if json { try emit(decoded, text: "") }
         }
+    }
+
+    /// A file `--ours-only` decoded, and its frame count, as `--json` prints it.
+    struct DecodedFile: Encodable {
+        var file: String
+        var frames: Int
     }
 
     /// The decoders against the libpng and giflib baselines, on every file of the paths.
@@ -300,13 +319,16 @@ public struct BenchCommand: ParsableCommand {
                 throw CLIError("\(path): no such file or folder")
             }
             guard isDirectory else { files.append(path); continue }
-            let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            let inside = ((try? manager.subpathsOfDirectory(atPath: folder)) ?? [])
-                .filter {
-                    ["png", "apng", "gif", "jpg", "jpeg"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
-                }
-                .sorted()
-            files += inside.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
+            // Every file whose bytes are an image the codec reads, whatever its name.
+            let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+            for inside in ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? []).sorted() {
+                let url = folder.appendingPathComponent(inside)
+                if PackError.nameIsNotUTF8(url) { throw CLIError(PackError.nameNotUTF8(path: url.path).description) }
+                guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory,
+                    BoundedFile.sniffedFormat(url.path) != nil
+                else { continue }
+                files.append(URL(fileURLWithPath: path).appendingPathComponent(inside).path)
+            }
         }
         return files
     }

@@ -73,6 +73,43 @@ struct BenchCommandTests {
     }
 
     @Test(
+        "a folder's images are found by their bytes; a baseline that gave up early has no ratio; --ours-only --json is JSON; bad --seconds and --cells are usage errors"
+    )
+    func filesRatiosAndUsage() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // A PNG under a name no image has, and a note that is no image.
+        try FileManager.default.copyItem(
+            at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"),
+            to: folder.appendingPathComponent("blob.dat"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let found = try CLITests.runExecutable(["bench", "--ours-only", folder.path, "--repeat", "1", "--json"])
+        #expect(found.status == 0, "\(found.stderr)")
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [[String: Any]])
+        #expect(
+            decoded.map { ($0["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == ["blob.dat"])
+        #expect(decoded.first?["frames"] as? Int == 1)
+
+        // The first 1,000 bytes of a GIF: giflib gives up on it, ours shows what is there.
+        let gif = try Data(contentsOf: CLITests.samplePack.appendingPathComponent("02-spinning-star.gif"))
+        let cut = folder.appendingPathComponent("cut.gif")
+        try gif.prefix(1000).write(to: cut)
+        let bench = try CLITests.runExecutable(["bench", cut.path, "--repeat", "1", "--threads", "1", "--json"])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bench.stdout.utf8)) as? [String: Any])
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        let result = try #require(file["result"] as? [String: Any])
+        #expect(result["baselineAgrees"] as? Bool == false && file["ratio"] == nil, "\(bench.stdout)")
+        #expect((document["totals"] as? [[String: Any]])?.first?["ratio"] == nil)
+
+        for option in [["--seconds", "0"], ["--seconds", "nan"], ["--cells", "0x0"], ["--cells", "60"]] {
+            let refused = try CLITests.runExecutable(["bench", "--preview", cut.path] + option)
+            #expect(refused.status == 64, "\(option): \(refused.stderr)")
+        }
+    }
+
+    @Test(
         "--render measures the expanded 3x browser and the same grid by montage (ImageMagick, which make deps installs)"
     )
     func render() throws {

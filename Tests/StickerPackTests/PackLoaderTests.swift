@@ -69,6 +69,33 @@ struct PackLoaderTests {
         }
     }
 
+    @Test("A link round in a loop is named as one; a file whose name is not UTF-8 fails the pack, named")
+    func loopsAndNamesNotUTF8() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 300, height: 300)
+        folder.write(png, "a.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("loop.png").path, withDestinationPath: "loop.png")
+        let pack = try PackLoader.load(path: folder.url.path)
+        #expect(pack.stickers.map(\.name) == ["a"])
+        #expect(pack.warnings.map(\.message) == ["ignored: a link that leads round in a loop"], "\(pack.warnings)")
+
+        // "b", the byte 0xFF (no UTF-8 sequence starts with it), "ad.png".
+        let name = Array(folder.url.path.utf8) + Array("/b".utf8) + [0xFF] + Array("ad.png".utf8) + [0]
+        let descriptor = name.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        try #require(descriptor >= 0)
+        _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        #expect {
+            try PackLoader.load(path: folder.url.path)
+        } throws: { error in
+            "\(error)".contains("b\u{FFFD}ad.png: the file's name is not UTF-8")
+        }
+    }
+
     @Test("A Lottie document whose top-level keys come past the first 4,096 bytes is a sticker, by its bytes")
     func lateLottieKeys() throws {
         let folder = TestFolder()

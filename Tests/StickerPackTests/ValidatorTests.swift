@@ -90,6 +90,10 @@ struct ValidatorTests {
         Case(
             name: "a 10 ms frame", fileName: "fast.png", bytes: { TestImages.apng(side: 408, delaysMs: [10, 1000]) },
             expected: ["warning short-delay"]),
+        // Four 10 ms frames: Messages shows each for 100 ms, 10 fps, so they are short, not fast.
+        Case(
+            name: "four 10 ms frames", fileName: "tens.png",
+            bytes: { TestImages.apng(side: 408, delaysMs: [10, 10, 10, 10]) }, expected: ["warning short-delay"]),
         Case(
             name: "a 6 s loop", fileName: "slow.png", bytes: { TestImages.apng(side: 408, delaysMs: [3000, 3000]) },
             expected: ["warning loop-duration"]),

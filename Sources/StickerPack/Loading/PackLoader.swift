@@ -1,6 +1,10 @@
 import AnimationCodec
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads a sticker pack from a folder of images, an Xcode `.xcstickers` catalog, a bare
 /// `.stickerpack`, or image files named one by one.
 public enum PackLoader {
@@ -123,7 +127,15 @@ public enum PackLoader {
         for url in try listing(of: folder) {
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                warnings.append(PackWarning(path: url.path, message: "ignored: a link to a file that does not exist"))
+                if PackError.nameIsNotUTF8(url) { throw .nameNotUTF8(path: url.path) }
+                var status = stat()
+                let loops = stat(url.path, &status) != 0 && errno == ELOOP
+                warnings.append(
+                    PackWarning(
+                        path: url.path,
+                        message: loops
+                            ? "ignored: a link that leads round in a loop"
+                            : "ignored: a link to a file that does not exist"))
                 continue
             }
             if isDirectory {

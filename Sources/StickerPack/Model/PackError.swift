@@ -1,6 +1,10 @@
 import AnimationCodec
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Why a pack or one of its stickers could not be read.
 public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing exists at the path.
@@ -23,6 +27,18 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidProject(path: String, reason: String)
     /// A file read again (to decode its frames anew) no longer has the frames it had.
     case changedWhileRead(path: String)
+    /// A file's name is not UTF-8, so it cannot be named to open it (`path` shows the bytes
+    /// that are not as U+FFFD).
+    case nameNotUTF8(path: String)
+
+    /// Whether `url`, found by listing its folder, names no file because its name is not UTF-8:
+    /// the listing shows such bytes as U+FFFD, and that name then finds nothing, not even a
+    /// dangling link.
+    public static func nameIsNotUTF8(_ url: URL) -> Bool {
+        guard url.lastPathComponent.unicodeScalars.contains("\u{FFFD}") else { return false }
+        var status = stat()
+        return lstat(url.path, &status) != 0
+    }
 
     /// The name of a file beside `path` that differs from its name only in letter case, if any.
     static func caseTwin(of path: String) -> String? {
@@ -50,6 +66,9 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .emptySequence(let path): return "\(path): sticker sequence has no frames"
         case .invalidProject(let path, let reason): return "\(path): not an Xcode project (\(reason))"
         case .changedWhileRead(let path): return "\(path): changed while it was being read"
+        case .nameNotUTF8(let path):
+            return
+                "\(path): the file's name is not UTF-8 (shown with \u{FFFD}), so it cannot be opened; rename it (Xcode and the App Store take UTF-8 names)"
         }
     }
 }

@@ -224,8 +224,11 @@ private struct StickerChecker {
             add(
                 .error, .decodes, "\(URL(fileURLWithPath: path).lastPathComponent) does not decode: \(codecError)",
                 measured: "\(codecError)")
-        case .fileTooLarge(_, let bytes, _):
-            add(.error, .decodes, "\(bytes) bytes is too large to read", measured: "\(bytes) bytes")
+        case .fileTooLarge(_, let bytes, let limit):
+            add(
+                .error, .decodes,
+                "\(bytes) bytes is more than the \(limit) bytes read for a sticker (--max-file raises the limit)",
+                measured: "\(bytes) bytes", limit: "\(limit) bytes")
         default:
             add(.error, .decodes, error.description)
         }
@@ -304,8 +307,12 @@ private struct StickerChecker {
                 .warning, .frameCount, "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames)",
                 measured: "\(animation.frameCount) frames", limit: "\(thresholds.maxFrames) frames")
         }
-        if loopSeconds > 0 {
-            let fps = Double(animation.frameCount) / loopSeconds
+        // The rate as Messages plays it: a delay it shows for 100 ms (`short-delay`) is no
+        // fast frame.
+        let shownSeconds =
+            animation.delays.reduce(0) { $0 + FrameTimingPolicy.apple.displayMilliseconds(for: $1) } / 1000
+        if shownSeconds > 0 {
+            let fps = Double(animation.frameCount) / shownSeconds
             // Millisecond delays and a container's rounded last frame put a 30 fps clip a little
             // above 30 fps, which is not a higher rate.
             if fps > ValidationThresholds.tolerated(framesPerSecond: thresholds.maxFramesPerSecond) {
