@@ -90,9 +90,7 @@ struct BrowserOptions: ParsableArguments {
         if showAll && style != .expanded {
             throw ValidationError("--all grows the expanded style's canvas; add --style expanded.")
         }
-        if let background, Background(named: background) == nil, !FileManager.default.fileExists(atPath: background) {
-            throw ValidationError("--background \(background): not a colour name, #RRGGBB or an image file")
-        }
+        if let background, let problem = Self.backgroundProblem(background) { throw ValidationError(problem) }
     }
 
     /// The filter `preview` scales with: `--filter`, else a box (the mean of the pixels a cell covers).
@@ -114,12 +112,21 @@ struct BrowserOptions: ParsableArguments {
         return options
     }
 
+    /// Why `text` names no background (no colour name, no #RRGGBB, no file), for a usage
+    /// error before any work; nil when it may be one.
+    static func backgroundProblem(_ text: String) -> String? {
+        guard Background(named: text) == nil, !FileManager.default.fileExists(atPath: text) else { return nil }
+        // A path (a slash or a file extension) names a file that is not there.
+        if text.contains("/") || (text.contains(".") && !text.hasPrefix("#")) {
+            return "--background \(text): no such file (a background is a colour name, #RRGGBB or an image file)"
+        }
+        return "--background \(text): not a colour name, #RRGGBB or an image file"
+    }
+
     /// A background by name, hex, or image file.
     static func background(_ text: String, limits: DecodingLimits) throws -> Background {
         if let named = Background(named: text) { return named }
-        guard FileManager.default.fileExists(atPath: text) else {
-            throw CLIError("--background \(text): not a colour name, #RRGGBB or an image file")
-        }
+        if let problem = backgroundProblem(text) { throw CLIError(problem) }
         return .image(
             try InputFile.firstFrame(text, limits: limits), name: URL(fileURLWithPath: text).lastPathComponent)
     }

@@ -51,6 +51,7 @@ public struct FilmstripCommand: ParsableCommand {
     public func run() throws {
         LargeImageHeap.prepare()
         let pack = try PackInput.load([input])
+        try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
         let chosen: Sticker
         if let sticker {
             guard let match = pack.stickers.first(where: { $0.name == sticker }) else {
@@ -67,9 +68,10 @@ public struct FilmstripCommand: ParsableCommand {
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {
             strip = try ContactSheets.filmstrip(
-                try StickerAnimation.load(chosen, limits: limits.limits), columns: columns, cell: cell, timing: timing)
+                try StickerAnimation.load(chosen, limits: limits.limits), columns: columns, cell: cell, timing: timing,
+                maxPixels: limits.limits.maxPixels)
         } catch {
-            throw CLIError(error.description)
+            throw CLIError("\(error)")
         }
         let bytes =
             SnapshotEncoder.Kind(path: output) == .ppm

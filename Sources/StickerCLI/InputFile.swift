@@ -27,6 +27,14 @@ enum InputFile {
         }
     }
 
+    /// Refuses an output path that is one of the files read (`-o` naming the sticker drawn
+    /// would replace the art with the drawing).
+    static func checkOutput(_ output: String, isNoneOf inputs: [URL]) throws {
+        if let input = inputs.first(where: { OutputFolder.path(output, liesWithin: $0.path) }) {
+            throw CLIError("\(output): is \(input.path), an input, so it is not replaced; name another output file")
+        }
+    }
+
     /// The first frame of the image file at `path` (a background, a photo).
     static func firstFrame(_ path: String, limits: DecodingLimits) throws -> RGBAImage {
         let decoder = try decoder(for: path, limits: limits)

@@ -68,8 +68,16 @@ public struct RenderCommand: ParsableCommand {
     public func run() throws {
         LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
+        try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
         let options = try browser.renderOptions()
         let renderer = BrowserRenderer(pack: pack, options: options)
+        do {
+            try ImageTooLarge.check(
+                "the browser", width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight,
+                limit: options.limits.maxPixels)
+        } catch {
+            throw CLIError(error.description)
+        }
         let kind = SnapshotEncoder.Kind(path: output)!
         let bytes: [UInt8]
         var summary = ""

@@ -47,18 +47,27 @@ public struct SheetCommand: ParsableCommand {
         guard let kind = SnapshotEncoder.Kind(path: output), kind != .apng else {
             throw ValidationError("The output must end in .png or .ppm.")
         }
+        if let problem = extraBackgrounds.lazy.compactMap(BrowserOptions.backgroundProblem).first {
+            throw ValidationError(problem)
+        }
     }
 
     /// Runs the command.
     public func run() throws {
         LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
+        try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
         let backgrounds =
             Background.presets.map(\.background)
             + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })
-        let sheet = ContactSheets.backgrounds(
-            pack, backgrounds: backgrounds, size: size, scale: scale,
-            time: DurationParsing.seconds(at) ?? 0, limits: limits.limits)
+        let sheet: (image: RGBAImage, problems: [(sticker: String, error: PackError)])
+        do {
+            sheet = try ContactSheets.backgrounds(
+                pack, backgrounds: backgrounds, size: size, scale: scale,
+                time: DurationParsing.seconds(at) ?? 0, limits: limits.limits)
+        } catch {
+            throw CLIError(error.description)
+        }
         let bytes =
             SnapshotEncoder.Kind(path: output) == .ppm
             ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)

@@ -82,6 +82,13 @@ public struct TranscriptCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         let (parsed, pack, folder) = try Self.conversation(inputs)
+        // The script and the stickers' files (a pack's folder may take the drawing).
+        let script = inputs.filter { path in
+            var isDirectory = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
+        }
+        try InputFile.checkOutput(
+            output, isNoneOf: script.map { URL(fileURLWithPath: $0) } + pack.stickers.flatMap(\.files))
         var options = TranscriptOptions()
         options.appearance = appearance
         options.view = screen.viewSize
@@ -156,7 +163,11 @@ public struct TranscriptCommand: ParsableCommand {
                 return (parsed, StickerPack(name: "", origin: .files, stickers: []), folder)
             }
             let resolved = packPath.hasPrefix("/") ? packPath : folder + "/" + packPath
-            return (parsed, try PackInput.load([resolved]), folder)
+            do {
+                return (parsed, try PackInput.load([resolved]), folder)
+            } catch {
+                throw CLIError("\(path): line \(parsed.packLine ?? 0): \(error)")
+            }
         }
         let pack = try PackInput.load(inputs)
         let conversation = Conversation.default(stickers: pack.stickers.map(\.name))

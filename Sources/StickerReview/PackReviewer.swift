@@ -265,9 +265,10 @@ public struct PackReviewer: Sendable {
         do {
             let animation = try StickerAnimation.load(sticker, limits: options.limits, vectorSide: options.previewSide)
             preview = try StickerPreview.encode(animation, side: options.previewSide)
-            strip = try ContactSheets.filmstrip(animation, columns: 8, cell: options.filmstripCell)
+            strip = try ContactSheets.filmstrip(
+                animation, columns: 8, cell: options.filmstripCell, maxPixels: options.limits.maxPixels)
         } catch {
-            card.problem = error.description
+            card.problem = "\(error)"
             return card
         }
         let previewFile = "sticker-\(index + 1)-preview.png"

@@ -192,4 +192,39 @@ struct SheetOptionTests {
             "\(unnamed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
     }
+
+    @Test(
+        "images larger than --max-pixels are refused before drawing; a background that is not one is a usage error"
+    )
+    func limitsAndBackgrounds() throws {
+        let pack = try OptionFixtures.path("pair")
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("x.png").path
+        // 200,000 pixels: the 408 px stickers (166,464) decode, and none of these images fits.
+        // The sheet of two regular stickers on 8 backgrounds at scale 1, tiles of 136 + 16 px:
+        // 1216 x 304. The filmstrip of three 1024 px frames: 3 x 1036 px wide. The browser on an
+        // iPhone 15 at 3x, expanded: 1179 x 2556.
+        for (arguments, image) in [
+            (["sheet", pack, "--scale", "1"], "the sheet would be 1216x304 px"),
+            (["filmstrip", pack, "--sticker", "second", "--cell", "1024"], "the filmstrip would be 3108x"),
+            (["render", pack, "--style", "expanded"], "the browser would be 1179x2556 px")
+        ] {
+            let refused = try CLITests.runExecutable(arguments + ["-o", out, "--max-pixels", "200000"])
+            #expect(
+                refused.status == 1 && refused.stderr.contains(image)
+                    && refused.stderr.contains("over the limit of 200000 pixels (--max-pixels)"),
+                "\(arguments[0]): \(refused.stderr)")
+        }
+        for (background, message) in [
+            ("#12345", "not a colour name, #RRGGBB or an image file"), ("photos/beach.jpg", "no such file")
+        ] {
+            for command in ["sheet", "render"] {
+                let refused = try CLITests.runExecutable([command, pack, "-o", out, "--background", background])
+                #expect(refused.status == 64 && refused.stderr.contains(message), "\(command): \(refused.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
+    }
 }

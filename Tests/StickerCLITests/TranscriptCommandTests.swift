@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `stickers transcript`: every option on the sample pack and on scripts, the outputs read
@@ -215,6 +216,70 @@ struct TranscriptCommandTests {
             unknown.status == 1
                 && unknown.stderr.contains("\(script.path): line 4: the pack has no sticker named nope"),
             "\(unknown.stderr)")
+    }
+
+    @Test(
+        "a script saved with a byte-order mark reads; template and pack mistakes name their line; the output is no input"
+    )
+    func scriptMistakes() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("chat.txt")
+        let out = folder.appendingPathComponent("chat.png")
+        // Notepad's UTF-8 starts with EF BB BF.
+        try Data([0xEF, 0xBB, 0xBF] + Array("me: hi\n".utf8)).write(to: script)
+        let bom = try Self.transcript([script.path, "-o", out.path, "--scale", "1"])
+        #expect(bom.status == 0 && bom.stdout.contains("1 message"), "\(bom.stderr)")
+
+        for (text, expected) in [
+            (
+                "them: hi\nme: message image-title=\"Title only\"\n",
+                "line 2: `image-title` and `image-subtitle` go with `image=FILE`"
+            ),
+            ("them: hi\n\nme: message image=nope.png caption=x\n", "line 3: nope.png: no such file"),
+            ("# a chat\npack: nothere\nme: sticker a\n", "line 2: ")
+        ] {
+            try text.write(to: script, atomically: true, encoding: .utf8)
+            let result = try Self.transcript([script.path, "-o", out.path])
+            #expect(result.status == 1 && result.stderr.contains(expected), "\(text): \(result.stderr)")
+        }
+
+        // -o naming a sticker drawn is refused, and the art is left as it was.
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        let copy = pack.appendingPathComponent("blob.png")
+        try FileManager.default.copyItem(at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"), to: copy)
+        let art = try Data(contentsOf: copy)
+        for (command, input) in [("render", copy), ("sheet", copy), ("filmstrip", copy), ("transcript", pack)] {
+            let result = try CLITests.runExecutable([command, input.path, "-o", copy.path])
+            #expect(result.status == 1 && result.stderr.contains("an input"), "\(command): \(result.stderr)")
+            #expect(try Data(contentsOf: copy) == art, "\(command) left the art as it was")
+        }
+    }
+
+    @Test("a character asking for emoji presentation (VS16) is drawn in colour: the red heart is red")
+    func emojiPresentation() throws {
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"),
+            "fonts-noto-color-emoji is installed by make deps")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("heart.txt")
+        // U+2764 U+FE0F: Inter has a text heart for U+2764, drawn in the bubble's text colour.
+        try "them: \u{2764}\u{FE0F}\n".write(to: script, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("heart.png")
+        let result = try Self.transcript([script.path, "-o", out.path, "--scale", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Pillow counts the strongly red pixels: the grey bubble and black text have none.
+        let probe = """
+            import sys
+            from PIL import Image
+            image = Image.open(sys.argv[1]).convert("RGB")
+            print(sum(1 for r, g, b in image.getdata() if r > 180 and g < 90 and b < 90))
+            """
+        let red = try TestProcess.capture(["python3", "-c", probe, out.path])
+        let count = Int(red.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(count > 50, "red pixels: \(red.stdout) \(red.stderr)")
     }
 
     @Test("--font sets text in another file, and a missing one is named; the limits apply to the stickers")

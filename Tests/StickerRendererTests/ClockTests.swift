@@ -39,6 +39,15 @@ struct ClockTests {
         #expect(StickerClock(delays: delays, plays: 0, policy: .raw).frameIndex(at: 0) == 1)
     }
 
+    @Test("An APNG's longest delay (65,535 s) is kept: at 4,000 s the first frame still shows")
+    func longestDelay() {
+        let delays = [FrameDelay(numerator: 65_535, denominator: 1), FrameDelay(numerator: 65_535, denominator: 1)]
+        let clock = StickerClock(delays: delays, plays: 0, policy: .raw)
+        #expect(clock.durations == [65_535, 65_535] && clock.loopDuration == 131_070)
+        #expect(clock.frameIndex(at: 4000) == 0 && clock.frameIndex(at: 65_535) == 1)
+        #expect(clock.frameIndex(at: 131_070 + 4000) == 0)
+    }
+
     @Test("A still image is frame 0 at every time and never changes")
     func still() {
         let clock = StickerClock(durations: [0.1], plays: 0)

@@ -6,16 +6,19 @@ import StickerPixels
 /// filmstrip with their times.
 public enum ContactSheets {
     /// Each sticker (a row) on each background (a column), at `time` seconds, in cells of the
-    /// pack's size at `scale`. Unreadable stickers show the placeholder.
+    /// pack's size at `scale`. Unreadable stickers show the placeholder. Throws
+    /// ``ImageTooLarge`` when the sheet would have more pixels than `limits` allow.
     public static func backgrounds(
         _ pack: StickerPack, backgrounds: [Background], size: StickerSize? = nil,
         scale: Int = 3, time: Double = 0, timing: FrameTimingPolicy = .apple,
         limits: DecodingLimits = .default
-    ) -> (image: RGBAImage, problems: [(sticker: String, error: PackError)]) {
+    ) throws(ImageTooLarge) -> (image: RGBAImage, problems: [(sticker: String, error: PackError)]) {
         let size = size ?? BrowserRenderer.packSize(pack, limits: limits)
         let cell = size.points * scale
         let pad = 8 * scale
         let tile = cell + 2 * pad
+        try ImageTooLarge.check(
+            "the sheet", width: tile * backgrounds.count, height: tile * pack.stickers.count, limit: limits.maxPixels)
         var sheet = RGBAImage(width: max(1, tile * backgrounds.count), height: max(1, tile * pack.stickers.count))
         for (column, background) in backgrounds.enumerated() {
             sheet.draw(background.canvas(width: tile, height: sheet.height), atX: column * tile, y: 0)
@@ -57,17 +60,21 @@ public enum ContactSheets {
     }
 
     /// Every frame of `animation` in a grid of `columns`, each over a checkerboard in a
-    /// `cell`-pixel square with its start time written under it.
+    /// `cell`-pixel square with its start time written under it. Throws ``ImageTooLarge`` when
+    /// the filmstrip would have more than `maxPixels` pixels, else what decoding throws
+    /// (``PackError``).
     public static func filmstrip(
         _ animation: StickerAnimation, columns: Int = 8, cell: Int = 204,
-        timing: FrameTimingPolicy = .apple
-    ) throws(PackError) -> (image: RGBAImage, frames: [FilmstripFrame]) {
+        timing: FrameTimingPolicy = .apple, maxPixels: Int = DecodingLimits.default.maxPixels
+    ) throws -> (image: RGBAImage, frames: [FilmstripFrame]) {
         let columns = max(1, min(columns, animation.frameCount))
         let rows = (animation.frameCount + columns - 1) / columns
         let label = TinyFont.lineHeight(scale: 2) + 6
         let pad = 6
         let tileWidth = cell + 2 * pad
         let tileHeight = cell + 2 * pad + label
+        try ImageTooLarge.check(
+            "the filmstrip", width: tileWidth * columns, height: tileHeight * rows, limit: maxPixels)
         var sheet = Background.color(red: 255, green: 255, blue: 255).canvas(
             width: tileWidth * columns, height: tileHeight * rows)
         let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)

@@ -24,10 +24,12 @@ public struct StickerClock: Sendable, Hashable {
     private let loopMicros: Int
 
     /// A clock for frames shown `durations` seconds each (rounded to microseconds; at most
-    /// an hour a frame).
+    /// ``longestFrame`` a frame).
     public init(durations: [Double], plays: Int) {
         precondition(!durations.isEmpty)
-        durationMicros = durations.map { $0.isFinite ? Int((min(3600, max(0, $0)) * 1e6).rounded()) : 0 }
+        durationMicros = durations.map {
+            $0.isFinite ? Int((min(Self.longestFrame, max(0, $0)) * 1e6).rounded()) : 0
+        }
         self.plays = max(0, plays)
         var starts: [Int] = []
         var t = 0
@@ -41,6 +43,11 @@ public struct StickerClock: Sendable, Hashable {
         self.starts = starts.map { Double($0) / 1e6 }
         loopDuration = Double(t) / 1e6
     }
+
+    /// The longest a frame is shown, seconds: above every format's longest delay (an APNG's
+    /// 65,535 s, about 18 hours), and small enough that 10,000 such frames in microseconds stay
+    /// far inside `Int`.
+    public static let longestFrame = 1e6
 
     /// Whether the frame ever changes.
     public var isAnimated: Bool { durations.count > 1 && loopDuration > 0 }

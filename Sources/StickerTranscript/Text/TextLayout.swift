@@ -179,9 +179,12 @@ public enum TextLayout {
             }
             let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
             let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
-            let isEmoji =
-                !textHasIt && emojiHasIt
-                || (emojiHasIt && character.unicodeScalars.first?.properties.isEmojiPresentation == true)
+            // Emoji presentation: by default (U+1F600), or asked for with VS16 (U+2764 U+FE0F,
+            // the red heart, which the text font may also have as a text glyph).
+            let asksForEmoji =
+                character.unicodeScalars.first?.properties.isEmojiPresentation == true
+                || character.unicodeScalars.contains { $0.value == 0xFE0F }
+            let isEmoji = !textHasIt && emojiHasIt || (emojiHasIt && asksForEmoji)
             if let last = runs.last, last.1 == isEmoji {
                 runs[runs.count - 1].0 += String(character)
             } else {

@@ -30,6 +30,8 @@ public enum ConversationScript {
     public static func parse(_ text: String) throws(ConversationScriptError) -> ParsedConversation {
         var parsed = ParsedConversation(conversation: Conversation(), lines: [])
         var messages = 0
+        // A byte-order mark (Windows editors write one before UTF-8) is no text.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (offset, rawLine) in text.split(
             omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
         ).enumerated() {
@@ -53,6 +55,7 @@ public enum ConversationScript {
                     }
                     guard !value.isEmpty else { throw fail("`pack:` needs a folder or catalog path") }
                     parsed.conversation.pack = value
+                    parsed.packLine = number
                     continue
                 case "date":
                     guard !value.isEmpty else {
@@ -121,6 +124,11 @@ public enum ConversationScript {
             }
             guard !fields.isEmpty else {
                 throw fail("`message` needs at least one field, for example `message caption=\"Hello\"`")
+            }
+            if template.image == nil, template.imageTitle != nil || template.imageSubtitle != nil {
+                throw fail(
+                    "`image-title` and `image-subtitle` go with `image=FILE`: they are written over the image (use `caption=` without one)"
+                )
             }
             return .template(sender, template)
         default:
@@ -221,6 +229,8 @@ public struct ParsedConversation: Sendable, Hashable {
     public var conversation: Conversation
     /// The line number of each of `conversation.events`.
     public var lines: [Int]
+    /// The line of `pack:`, when there is one.
+    public var packLine: Int?
 
     /// A conversation with the line of each event (empty when it was not read from a script).
     public init(conversation: Conversation, lines: [Int]) {

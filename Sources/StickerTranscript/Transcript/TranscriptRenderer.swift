@@ -33,8 +33,8 @@ public struct TranscriptOptions: Sendable {
 public enum TranscriptError: Error, Sendable, CustomStringConvertible {
     /// The conversation names a sticker the pack does not have (with the script's line).
     case unknownSticker(name: String, line: Int?, known: [String])
-    /// A sticker or image could not be read.
-    case unreadable(name: String, error: String)
+    /// A sticker or image could not be read (with the script's line that first names it).
+    case unreadable(name: String, line: Int?, error: String)
     /// The fonts or text libraries are missing.
     case text(TextError)
     /// The image would have more pixels than the limits allow (a very long conversation with
@@ -48,7 +48,8 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
             return (line.map { "line \($0): " } ?? "") + "the pack has no sticker named \(name)"
                 + (known.isEmpty
                     ? "" : " (it has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? ", ..." : ""))")
-        case .unreadable(let name, let error): return "\(name): \(error)"
+        case .unreadable(let name, let line, let error):
+            return (line.map { "line \($0): " } ?? "") + "\(name): \(error)"
         case .text(let error): return error.description
         case .tooLarge(let width, let height, let limit):
             return "the transcript would be \(width)x\(height) px, over the limit of \(limit) pixels (--max-pixels)"
@@ -87,7 +88,7 @@ public final class TranscriptRenderer {
         let scale = Double(options.scale)
         do { styles = try TranscriptStyles(fonts: options.fonts, scale: scale) } catch { throw .text(error) }
         let animations = try Self.loadStickers(conversation, pack: pack, lines: lines, limits: options.limits)
-        let images = try Self.loadTemplateImages(conversation, folder: folder, limits: options.limits)
+        let images = try Self.loadTemplateImages(conversation, folder: folder, lines: lines, limits: options.limits)
         let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
         layout = TranscriptLayout(
             conversation, width: options.view.width, styles: styles,
@@ -133,28 +134,37 @@ public final class TranscriptRenderer {
                     name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
             }
             do { animations[name] = try StickerAnimation.load(sticker, limits: limits) } catch {
-                throw .unreadable(name: name, error: error.description)
+                throw .unreadable(name: name, line: index < lines.count ? lines[index] : nil, error: error.description)
             }
         }
         return animations
     }
 
-    /// Every template message's image, read once each, relative to `folder` (the script's).
+    /// Every template message's image, read once each, relative to `folder` (the script's);
+    /// one that cannot be read is an error naming its script line (`lines`).
     private static func loadTemplateImages(
-        _ conversation: Conversation, folder: String,
+        _ conversation: Conversation, folder: String, lines: [Int],
         limits: DecodingLimits
     ) throws(TranscriptError) -> [String: RGBAImage] {
         var images: [String: RGBAImage] = [:]
-        for event in conversation.events {
+        for (index, event) in conversation.events.enumerated() {
             guard case .template(_, let template) = event, let path = template.image, images[path] == nil else {
                 continue
             }
             let full = path.hasPrefix("/") ? path : folder + "/" + path
+            let line = index < lines.count ? lines[index] : nil
+            let bytes: [UInt8]
             do {
-                let bytes = try BoundedFile.read(full, maxBytes: limits.maxFileBytes)
+                bytes = try BoundedFile.read(full, maxBytes: limits.maxFileBytes)
+            } catch .missingFile {
+                throw .unreadable(name: path, line: line, error: "no such file (\(full))")
+            } catch {
+                throw .unreadable(name: path, line: line, error: error.description)
+            }
+            do {
                 images[path] = RGBAImage(try AnimationDecoder(bytes: bytes, limits: limits).frame(at: 0))
             } catch {
-                throw .unreadable(name: path, error: "\(error)")
+                throw .unreadable(name: path, line: line, error: error.description)
             }
         }
         return images
