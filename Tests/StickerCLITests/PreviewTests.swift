@@ -316,6 +316,34 @@ struct PreviewTests {
         return output
     }
 
+    @Test(
+        "SIGTERM while the terminal is asked what it can do leaves echo and line editing on, and ends with the signal")
+    func termDuringQuery() throws {
+        let gif = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        // A pseudo-terminal that never answers: the questions wait for their timeout.
+        let (master, slave) = try Self.pseudoTerminal()
+        defer { close(master) }
+        let pid = try Self.spawn(
+            [try Self.executable(), "preview", gif], stdout: slave, stderr: slave,
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], newSession: true)
+        // The device-attributes question ends every query: asked, so echo is off now.
+        var heard: [UInt8] = []
+        Self.collect(master, onto: &heard) { $0.contains("\u{1B}[c") }
+        #expect(String(decoding: heard, as: UTF8.self).contains("\u{1B}[c"), "asked")
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Ended by the signal (during the query) or with 143 (had playback begun).
+        let signalled = status & 0x7F
+        #expect(signalled == SIGTERM || (signalled == 0 && (status >> 8) & 0xFF == 143), "status \(status)")
+        let terminal = open(slave, O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        var settings = termios()
+        try #require(tcgetattr(terminal, &settings) == 0)
+        #expect(settings.c_lflag & tcflag_t(ECHO) != 0 && settings.c_lflag & tcflag_t(ICANON) != 0)
+    }
+
     @Test("A terminal that never answers OSC 11: the picture still comes, over black")
     func silentTerminal() throws {
         let still = try Self.translucentRed()

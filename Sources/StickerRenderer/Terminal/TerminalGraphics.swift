@@ -175,18 +175,24 @@ public enum TerminalGraphics {
 public enum TerminalQuery {
     /// Writes `question` to `/dev/tty` with echo and line editing off and reads the reply
     /// (at most 4 KiB); nil when there is no terminal. The settings are restored before
-    /// returning.
+    /// returning, and by an interrupt or a SIGTERM that ends the process meanwhile.
     public static func roundTrip(_ question: String, timeout: Double) -> [UInt8]? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return nil }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { return nil }
-        defer { _ = tcsetattr(fd, TCSANOW, &saved) }
+        return TerminalSettingsGuard.restoring(saved, to: fd) {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { return nil }
+            defer { _ = tcsetattr(fd, TCSANOW, &saved) }
+            return exchange(question, on: fd, timeout: timeout)
+        }
+    }
 
+    /// Writes `question` to `fd` and reads until the device-attributes reply or `timeout`.
+    private static func exchange(_ question: String, on fd: Int32, timeout: Double) -> [UInt8]? {
         let bytes = Array(question.utf8)
         guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
         var reply: [UInt8] = []
