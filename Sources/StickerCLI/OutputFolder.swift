@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StickerPack
+import StickerRenderer
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ struct OutputFolder {
         if FileManager.default.fileExists(atPath: final.path, isDirectory: &isDirectory), !isDirectory {
             throw CLIError("\(path): exists and is not a folder")
         }
-        staging = parent.appendingPathComponent(".\(final.lastPathComponent).partial-\(getpid())")
+        staging = AtomicFile.hiddenSibling(of: final, suffix: "partial")
         InterruptCleanup.register(staging.path)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -115,8 +116,7 @@ struct OutputFolder {
             InterruptCleanup.unregister(staging.path)
             return
         }
-        let aside = final.deletingLastPathComponent().appendingPathComponent(
-            ".\(final.lastPathComponent).replaced-\(getpid())")
+        let aside = AtomicFile.hiddenSibling(of: final, suffix: "replaced")
         try manager.createDirectory(at: aside, withIntermediateDirectories: true)
         let names = try manager.contentsOfDirectory(atPath: staging.path)
         var movedAside: [String] = []
@@ -159,8 +159,7 @@ struct OutputFolder {
             InterruptCleanup.unregister(staging.path)
             return
         }
-        let aside = final.deletingLastPathComponent().appendingPathComponent(
-            ".\(final.lastPathComponent).replaced-\(getpid())")
+        let aside = AtomicFile.hiddenSibling(of: final, suffix: "replaced")
         try manager.moveItem(at: final, to: aside)
         do {
             try manager.moveItem(at: staging, to: final)

@@ -298,6 +298,18 @@ struct ReviewCommandTests {
         #expect(cards.allSatisfy { $0.contains("<code>duplicate-name</code>") })
     }
 
+    @Test("an output folder whose name is 250 bytes, within the file system's 255, is written")
+    func longOutputName() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let folder = out.appendingPathComponent(String(repeating: "r", count: 250))
+        let result = try Self.review([try OptionFixtures.path("seven"), "-o", folder.path, "--no-fit"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == [folder.lastPathComponent])
+    }
+
     @Test("a pack that cannot be read is its page's one error; the other packs' pages are written")
     func unreadablePack() throws {
         let out = CLITests.temporaryDirectory()

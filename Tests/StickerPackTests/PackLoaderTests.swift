@@ -226,6 +226,25 @@ struct PackLoaderTests {
         }
     }
 
+    @Test("A file the catalog names that is a link to itself: named as a link that leads to no file")
+    func selfLink() throws {
+        let (folder, catalog) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        let star = catalog.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker")
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: star.path).first { $0 != "Contents.json" })
+        try FileManager.default.removeItem(at: star.appendingPathComponent(file))
+        try FileManager.default.createSymbolicLink(
+            atPath: star.appendingPathComponent(file).path, withDestinationPath: file)
+        #expect {
+            try PackLoader.load(path: catalog.path)
+        } throws: { error in
+            "\(error)".hasSuffix(
+                "\(file): file named by the catalog is a link that leads to no file (its target is missing, or it leads round in a loop)"
+            )
+        }
+    }
+
     @Test("A catalog written for names too long for a file name: cut to 200 bytes between characters, loaded back")
     func longNames() throws {
         let folder = TestFolder()

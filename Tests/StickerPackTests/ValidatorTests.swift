@@ -167,6 +167,22 @@ struct ValidatorTests {
         #expect(format["clip"]?.contains("-c copy") == true, "\(format)")
     }
 
+    @Test("a FIFO or a device named like an image is named for what it is, not read as an empty image")
+    func notRegularFiles() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        folder.write(TestImages.png(width: 408, height: 408), "ok.png")
+        try #require(mkfifo(folder.url.appendingPathComponent("pipe.png").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("zero.png").path, withDestinationPath: "/dev/zero")
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let format = Dictionary(
+            uniqueKeysWithValues: report.findings.filter { $0.rule == .format }.map { ($0.sticker ?? "", $0.message) })
+        #expect(format["pipe"] == "pipe.png is a FIFO (named pipe), not an image file", "\(report.findings)")
+        #expect(format["zero"] == "zero.png is a device, not an image file", "\(report.findings)")
+        #expect(format["ok"] == nil)
+    }
+
     @Test("an empty file is named empty, not an unknown format, and the codec says so too")
     func emptyFile() throws {
         let folder = TestFolder()

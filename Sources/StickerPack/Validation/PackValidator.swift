@@ -1,6 +1,10 @@
 import AnimationCodec
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Checks a pack against Apple's sticker rules and the animation lints (see ``StickerRule``).
 public struct PackValidator: Sendable {
     /// The bounds checked.
@@ -49,7 +53,12 @@ public struct PackValidator: Sendable {
         // `a-b` make the same folder.
         let byName = Dictionary(grouping: pack.stickers) { CatalogWriter.folderName($0.name).lowercased() }
         for (_, same) in byName.sorted(by: { $0.key < $1.key }) where same.count > 1 {
-            let files = same.flatMap(\.files).map(\.lastPathComponent)
+            // A catalog's stickers are named by their folders (Star.sticker/star.png).
+            let files = same.flatMap(\.files).map {
+                pack.origin == .catalog
+                    ? $0.deletingLastPathComponent().lastPathComponent + "/" + $0.lastPathComponent
+                    : $0.lastPathComponent
+            }
             findings.append(
                 ValidationFinding(
                     .warning, sticker: same[0].name, rule: .duplicateName,
@@ -172,6 +181,10 @@ private struct StickerChecker {
                 "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it",
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
+        if let kind = Self.notRegularFile(file.path) {
+            add(.error, .format, "\(name) is \(kind), not an image file", measured: kind, limit: "a regular file")
+            return false
+        }
         let head = readHead(file)
         let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
         if head.isEmpty, BoundedFile.size(file.path) == 0 {
@@ -215,6 +228,21 @@ private struct StickerChecker {
             return nil
         } catch {
             return "\(error)"
+        }
+    }
+
+    /// What `path` is when it is there but no regular file (a FIFO, a device, a socket, a link
+    /// round in a loop); nil for a regular file or nothing at all.
+    static func notRegularFile(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return errno == ELOOP ? "a link that leads round in a loop" : nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a folder"
+        default: return "not a regular file"
         }
     }
 

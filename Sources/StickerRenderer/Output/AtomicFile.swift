@@ -23,8 +23,16 @@ public enum AtomicFile {
     /// The hidden file beside `path` that ``write(_:to:)`` fills before renaming it into place
     /// (a caller that handles interrupts removes it on the way out).
     public static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+        hiddenSibling(of: URL(fileURLWithPath: path), suffix: "tmp").path
+    }
+
+    /// `.NAME.SUFFIX-PID` beside `url`, NAME cut to 200 bytes between characters, so a name
+    /// near the file system's 255-byte limit still has a sibling (the cut name only has to be
+    /// this process's own).
+    public static func hiddenSibling(of url: URL, suffix: String) -> URL {
+        var name = Substring(url.lastPathComponent)
+        while name.utf8.count > 200 { name = name.dropLast() }
+        return url.deletingLastPathComponent().appendingPathComponent(".\(name).\(suffix)-\(getpid())")
     }
 
     /// Writes `bytes` to `path` atomically; with `durable`, they reach the disk (`fsync`)
