@@ -136,3 +136,10 @@ struct BrowserOptions: ParsableArguments {
 func warn(_ message: String) {
     FileDescriptorOutput.standardError("warning: \(message)\n")
 }
+
+/// Reports a sticker drawn from a file with something wrong that reading worked around, each
+/// thing once: the drawing shows what a browser shows of it, which may not be the art meant.
+func warnRepaired(_ sticker: String, _ warnings: [CodecWarning]) {
+    var said = Set<String>()
+    for warning in warnings where said.insert(warning.message).inserted { warn("\(sticker): \(warning.message)") }
+}

@@ -67,9 +67,10 @@ public struct FilmstripCommand: ParsableCommand {
         }
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {
+            let animation = try StickerAnimation.load(chosen, limits: limits.limits)
+            warnRepaired(chosen.name, animation.fileInfos.flatMap(\.warnings))
             strip = try ContactSheets.filmstrip(
-                try StickerAnimation.load(chosen, limits: limits.limits), columns: columns, cell: cell, timing: timing,
-                maxPixels: limits.limits.maxPixels)
+                animation, columns: columns, cell: cell, timing: timing, maxPixels: limits.limits.maxPixels)
         } catch {
             throw CLIError("\(error)")
         }

@@ -114,6 +114,7 @@ public struct RenderCommand: ParsableCommand {
             "\(output): \(layout.pixelWidth)x\(layout.pixelHeight) px, \(layout.style) \(renderer.size) on \(layout.view) @\(layout.scale)x, "
                 + "\(layout.columns) columns of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(pack.stickers.count) stickers visible\(summary)"
         )
+        for repair in renderer.repairs { warnRepaired(repair.sticker, repair.warnings) }
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
         if !renderer.problems.isEmpty { throw ExitCode.failure }
     }

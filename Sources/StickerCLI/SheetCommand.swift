@@ -1,3 +1,4 @@
+import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
 import StickerPack
@@ -60,7 +61,11 @@ public struct SheetCommand: ParsableCommand {
         let backgrounds =
             Background.presets.map(\.background)
             + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })
-        let sheet: (image: RGBAImage, problems: [(sticker: String, error: PackError)])
+        let sheet:
+            (
+                image: RGBAImage, problems: [(sticker: String, error: PackError)],
+                repairs: [(sticker: String, warnings: [CodecWarning])]
+            )
         do {
             sheet = try ContactSheets.backgrounds(
                 pack, backgrounds: backgrounds, size: size, scale: scale,
@@ -75,6 +80,7 @@ public struct SheetCommand: ParsableCommand {
         print(
             "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
         )
+        for repair in sheet.repairs { warnRepaired(repair.sticker, repair.warnings) }
         for problem in sheet.problems { warn("\(problem.sticker): \(problem.error)") }
         if !sheet.problems.isEmpty { throw ExitCode.failure }
     }

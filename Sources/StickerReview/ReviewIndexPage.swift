@@ -6,7 +6,7 @@ enum ReviewIndexPage {
     static func html(_ summaries: [PackSummary]) -> String {
         let failing = summaries.filter { !$0.passed }.count
         var out = ReviewPage.head(
-            title: "Review of \(ReviewPage.plural(summaries.count, "pack"))", css: ReviewStyle.css(photo: ""))
+            title: "Review of \(ReviewPage.plural(summaries.count, "pack"))", css: ReviewStyle.css(photo: nil))
         out += "<main>\n<h1>Review of \(ReviewPage.plural(summaries.count, "pack"))</h1>\n"
         out +=
             failing == 0

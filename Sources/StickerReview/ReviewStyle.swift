@@ -7,8 +7,9 @@ enum ReviewStyle {
         ("multicolor", "multicolour"), ("photo", "a photo"), ("checker", "checker")
     ]
 
-    /// The style sheet; `photo` is the URL of the photo background.
-    static func css(photo: String) -> String {
+    /// The style sheet; `photo` is the URL of the photo background (`nil`: a page without one,
+    /// whose photo tiles, if any, show the plain colour).
+    static func css(photo: String?) -> String {
         """
         :root{color-scheme:light dark;--fg:#1c1c1e;--muted:#545458;--bg:#ffffff;--panel:#f2f2f7;--line:#c7c7cc;--link:#0a58ca;\
         --bad:#b3261e;--bad-bg:#fde7e6;--warn:#7a4a00;--warn-bg:#fff1d6;--ok:#1b6b2f;--ok-bg:#e3f5e6}
@@ -47,7 +48,7 @@ enum ReviewStyle {
         .tile img{max-height:100%;width:auto}
         .bg-white{background:#fff}.bg-black{background:#000}.bg-red{background:#ff3b30}.bg-yellow{background:#fc0}
         .bg-multicolor{background:repeating-linear-gradient(45deg,#ff3b30 0 12px,#ff9500 12px 24px,#fc0 24px 36px,#34c759 36px 48px,#007aff 48px 60px,#af52de 60px 72px)}
-        .bg-photo{background:#6b7f99 url("\(photo)") center/cover}
+        .bg-photo{background:#6b7f99\(photo.map { " url(\"\($0)\") center/cover" } ?? "")}
         .bg-checker{background:#fff repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}
         dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
         dt{color:var(--muted)}dd{margin:0}

@@ -95,6 +95,7 @@ struct ReviewCommandTests {
         let index = try String(contentsOf: out.appendingPathComponent("one/index.html"), encoding: .utf8)
         #expect(index.contains("1 of 3 packs fail Apple's rules."))
         #expect(index.contains("<a href=\"bad/index.html\">bad</a>"))
+        #expect(!index.contains("url(\"\")"), "the index has no photo, and no empty URL for one")
     }
 
     @Test("--single-file: one HTML file a page; an earlier review is replaced, a folder of other files refused")

@@ -227,4 +227,24 @@ struct SheetOptionTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
     }
+
+    @Test("a sticker drawn from a damaged file is named on stderr by render, sheet and filmstrip, with what was wrong")
+    func damagedStickerNamed() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The first third of the sample's GIF: its first frames and no trailer.
+        let gif = try Data(contentsOf: CLITests.samplePack.appendingPathComponent("02-spinning-star.gif"))
+        let cut = folder.appendingPathComponent("cut.gif")
+        try gif.prefix(gif.count / 3).write(to: cut)
+        let info = try CLITests.runExecutable(["info", cut.path])
+        #expect(info.stdout.contains("warning") || info.stderr.contains("warning"), "info says it is damaged")
+        for command in ["render", "sheet", "filmstrip"] {
+            let result = try CLITests.runExecutable([
+                command, cut.path, "-o", folder.appendingPathComponent("x.png").path
+            ])
+            #expect(result.status == 0, "\(command): drawn as a browser shows it: \(result.stderr)")
+            #expect(result.stderr.contains("warning: cut: "), "\(command): \(result.stderr)")
+        }
+    }
 }

@@ -24,6 +24,9 @@ public final class BrowserRenderer {
     public let size: StickerSize
     /// Stickers that could not be drawn (shown as crossed-out placeholders), by name.
     public let problems: [(sticker: String, error: PackError)]
+    /// Stickers drawn from files with something wrong that reading worked around (damage, a
+    /// broken animation, layers not drawn), by name, with what the decoder noted.
+    public let repairs: [(sticker: String, warnings: [CodecWarning])]
     private let players: [StickerPlayer]
     private let placeholders: [PixelRect]
 
@@ -53,11 +56,14 @@ public final class BrowserRenderer {
         var players: [StickerPlayer] = []
         var placeholders: [PixelRect] = []
         var problems: [(String, PackError)] = []
+        var repairs: [(String, [CodecWarning])] = []
         let resampler = Resampler(filter: options.filter)
         var plannedCache = 0
         for cell in layout.cells {
             switch animations[cell.index]! {
             case .success(var animation):
+                let warnings = animation.fileInfos.flatMap(\.warnings)
+                if !warnings.isEmpty { repairs.append((pack.stickers[cell.index].name, warnings)) }
                 // A vector sticker keeps the place its own size gives it, and is drawn at the
                 // pixels of that place instead of being resampled into it.
                 let rect = layout.stickerRect(in: cell, stickerWidth: animation.width, height: animation.height)
@@ -81,6 +87,7 @@ public final class BrowserRenderer {
         self.players = players
         self.placeholders = placeholders
         self.problems = problems
+        self.repairs = repairs
     }
 
     /// The background with the placeholders of unreadable stickers: what every frame starts from.

@@ -6,13 +6,18 @@ import StickerPixels
 /// filmstrip with their times.
 public enum ContactSheets {
     /// Each sticker (a row) on each background (a column), at `time` seconds, in cells of the
-    /// pack's size at `scale`. Unreadable stickers show the placeholder. Throws
+    /// pack's size at `scale`. Unreadable stickers show the placeholder (`problems`); those
+    /// read from a file with something wrong that reading worked around are named in
+    /// `repairs`. Throws
     /// ``ImageTooLarge`` when the sheet would have more pixels than `limits` allow.
     public static func backgrounds(
         _ pack: StickerPack, backgrounds: [Background], size: StickerSize? = nil,
         scale: Int = 3, time: Double = 0, timing: FrameTimingPolicy = .apple,
         limits: DecodingLimits = .default
-    ) throws(ImageTooLarge) -> (image: RGBAImage, problems: [(sticker: String, error: PackError)]) {
+    ) throws(ImageTooLarge) -> (
+        image: RGBAImage, problems: [(sticker: String, error: PackError)],
+        repairs: [(sticker: String, warnings: [CodecWarning])]
+    ) {
         let size = size ?? BrowserRenderer.packSize(pack, limits: limits)
         let cell = size.points * scale
         let pad = 8 * scale
@@ -24,11 +29,14 @@ public enum ContactSheets {
             sheet.draw(background.canvas(width: tile, height: sheet.height), atX: column * tile, y: 0)
         }
         var problems: [(String, PackError)] = []
+        var repairs: [(String, [CodecWarning])] = []
         for (row, sticker) in pack.stickers.enumerated() {
             let image: RGBAImage
             let fitted: PixelRect
             do {
                 let animation = try StickerAnimation.load(sticker, limits: limits)
+                let warnings = animation.fileInfos.flatMap(\.warnings)
+                if !warnings.isEmpty { repairs.append((sticker.name, warnings)) }
                 let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
                 let frame = try animation.frame(at: clock.frameIndex(at: time))
                 fitted = fit(width: animation.width, height: animation.height, into: cell)
@@ -46,7 +54,7 @@ public enum ContactSheets {
                 sheet.draw(image, atX: column * tile + pad + fitted.x, y: row * tile + pad + fitted.y)
             }
         }
-        return (sheet, problems)
+        return (sheet, problems, repairs)
     }
 
     /// One frame of a filmstrip: where it starts and how long it shows.
