@@ -57,7 +57,9 @@ let package = Package(
         // Packs (folders, .xcstickers catalogs) and Apple's sticker rules.
         .target(name: "StickerPack", dependencies: ["AnimationCodec"]),
         // The headless sticker browser: layout, time, pixels out.
-        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack"]),
+        // The terminal's settings put back by a signal handler of C statics (async-signal-safe).
+        .target(name: "CTerminal"),
+        .target(name: "StickerRenderer", dependencies: ["AnimationCodec", "StickerPixels", "StickerPack", "CTerminal"]),
         // The conversation: scripts, Messages' transcript layout, text set with FreeType and
         // HarfBuzz, stickers played by the renderer's players on its clock.
         .target(

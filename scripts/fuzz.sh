@@ -52,7 +52,7 @@ mkdir -p "$out/corpus-$target" "$out/crashes-$target" "$out/seeds-$target" "$obj
 # Whether $1 exists and is newer than every source it is made from.
 fresh() {
   local sources=(Sources/AnimationCodec Sources/CJPEG Sources/CLottie Sources/CVPX Fuzz scripts/fuzz.sh)
-  case "$target" in contents|pack|transcript|xcode) sources+=(Sources/StickerPixels Sources/StickerPack Sources/StickerRenderer Sources/StickerTranscript Sources/CText) ;; esac
+  case "$target" in contents|pack|transcript|xcode) sources+=(Sources/StickerPixels Sources/StickerPack Sources/StickerRenderer Sources/StickerTranscript Sources/CText Sources/CTerminal) ;; esac
   [ -e "$1" ] && [ -z "$(find "${sources[@]}" -newer "$1" -type f | head -1)" ]
 }
 
@@ -60,11 +60,12 @@ fresh() {
 build() {
   if fresh "$binary"; then return; fi
   local flags=(-O -g -parse-as-library -package-name StickerKit -sanitize=fuzzer,address -I Sources/CZlib -I Sources/CDeflate -I Sources/CLibJPEG
-    -I Sources/CWebP -I Sources/CVPX -I Fuzz/modules/CJPEG -I Fuzz/modules/CLottie -I Fuzz/modules/CText -I "$obj")
+    -I Sources/CWebP -I Sources/CVPX -I Fuzz/modules/CJPEG -I Fuzz/modules/CLottie -I Fuzz/modules/CText -I Fuzz/modules/CTerminal -I "$obj")
   local libraries=(-lz -ldeflate -ljpeg -lwebpdemux -lwebp -lvpx)
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CJPEG/include Sources/CJPEG/sticker_jpeg.c -o "$obj/sticker_jpeg.o"
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CLottie/include Sources/CLottie/sticker_lottie.c -o "$obj/sticker_lottie.o"
   clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CText/include Sources/CText/sticker_text.c -o "$obj/sticker_text.o"
+  clang -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CTerminal/include Sources/CTerminal/sticker_terminal.c -o "$obj/sticker_terminal.o"
   case "$target" in
     contents|pack|transcript|xcode)
       # The pack layers import the modules below them: build each as one (StickerTranscript.o,
@@ -78,7 +79,7 @@ build() {
       swiftc "${flags[@]}" -D "$define" -module-name FuzzPack Fuzz/PackFuzzer.swift \
         "$obj/AnimationCodec.o" "$obj/StickerPixels.o" "$obj/StickerPack.o" "$obj/StickerRenderer.o" "$obj/StickerTranscript.o" \
         "$obj/sticker_jpeg.o" "$obj/sticker_lottie.o" \
-        "$obj/sticker_text.o" "${libraries[@]}" -o "$binary.partial" ;;
+        "$obj/sticker_text.o" "$obj/sticker_terminal.o" "${libraries[@]}" -o "$binary.partial" ;;
     *)
       swiftc "${flags[@]}" -D "$define" -module-name FuzzDecode \
         $(find Sources/AnimationCodec -name '*.swift') Fuzz/DecodeFuzzer.swift "$obj/sticker_jpeg.o" "$obj/sticker_lottie.o" \

@@ -26,7 +26,7 @@ package struct BenchResult: Sendable, Encodable {
     /// threads == 1).
     package var parallelSeconds: Double?
     /// Seconds for all repeats of the libpng or giflib baseline, estimated the same way (nil
-    /// for JPEG).
+    /// for JPEG, and when the baseline's last frame differs from ours).
     package var baselineSeconds: Double?
     /// Ours over the baseline: the median over the turns of the baseline's seconds over ours
     /// (nil for JPEG, and when the baseline's last frame differs from ours).

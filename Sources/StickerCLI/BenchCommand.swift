@@ -137,6 +137,7 @@ public struct BenchCommand: ParsableCommand {
         guard mode == .fitPeer || (stickerConvert == nil && keep == nil) else {
             throw ValidationError("--sticker-convert and --keep go with --fit-peer.")
         }
+        if keep?.isEmpty == true { throw ValidationError("--keep " + OutputFolder.emptyPathMessage) }
         guard against == nil || mode == .decode else { throw ValidationError("--against goes with --decode.") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be over 0 and at most 3600.") }
@@ -323,7 +324,9 @@ public struct BenchCommand: ParsableCommand {
             let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath()
             for inside in ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? []).sorted() {
                 let url = folder.appendingPathComponent(inside)
-                if PackError.nameIsNotUTF8(url) { throw CLIError(PackError.nameNotUTF8(path: url.path).description) }
+                if PackError.nameIsNotUTF8(url), PackLoader.imageExtensions.contains(url.pathExtension.lowercased()) {
+                    throw CLIError(PackError.nameNotUTF8(path: url.path).description)
+                }
                 guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory,
                     BoundedFile.sniffedFormat(url.path) != nil
                 else { continue }

@@ -45,7 +45,8 @@ public struct ReviewCommand: ParsableCommand {
 
     @Option(
         name: .customLong("max-bytes"),
-        help: ArgumentHelp("The budget of the fit dry run, bytes a sticker (default 500000).", valueName: "n"))
+        help: ArgumentHelp(
+            "The budget of the fit dry run, bytes a sticker (default \(ReviewOptions().maxBytes)).", valueName: "n"))
     var maxBytes: Int?
 
     @Option(
@@ -93,11 +94,7 @@ public struct ReviewCommand: ParsableCommand {
             do {
                 return (try PackInput.load([path]), nil)
             } catch  where FileManager.default.fileExists(atPath: path) {
-                // Named as the loader names a pack: a catalog or project without its extension.
-                let url = URL(fileURLWithPath: path).standardizedFileURL
-                let name =
-                    url.pathExtension.isEmpty ? url.lastPathComponent : url.deletingPathExtension().lastPathComponent
-                return (StickerPack(name: name, origin: .folder, stickers: []), "\(error)")
+                return (StickerPack(name: PackLoader.packName(for: path), origin: .folder, stickers: []), "\(error)")
             }
         }
         var options = ReviewOptions()

@@ -82,13 +82,18 @@ public struct TranscriptCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         let (parsed, pack, folder) = try Self.conversation(inputs)
-        // The script and the stickers' files (a pack's folder may take the drawing).
+        // The script, the stickers' files and the template messages' images (relative to the
+        // script's folder); a pack's folder may take the drawing.
         let script = inputs.filter { path in
             var isDirectory = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
         }
+        let images = parsed.conversation.events.compactMap { event -> URL? in
+            guard case .template(_, let template) = event, let image = template.image else { return nil }
+            return URL(fileURLWithPath: image.hasPrefix("/") ? image : folder + "/" + image)
+        }
         try InputFile.checkOutput(
-            output, isNoneOf: script.map { URL(fileURLWithPath: $0) } + pack.stickers.flatMap(\.files))
+            output, isNoneOf: script.map { URL(fileURLWithPath: $0) } + pack.stickers.flatMap(\.files) + images)
         var options = TranscriptOptions()
         options.appearance = appearance
         options.view = screen.viewSize
@@ -102,7 +107,7 @@ public struct TranscriptCommand: ParsableCommand {
                 parsed.conversation, pack: pack, folder: folder, lines: parsed.lines, options: options)
         } catch {
             // A script's line is named with the script, as its parse errors are.
-            if case .unknownSticker(_, .some, _) = error, inputs.count == 1, inputs[0].hasSuffix(".txt") {
+            if error.line != nil, inputs.count == 1, inputs[0].hasSuffix(".txt") {
                 throw CLIError("\(inputs[0]): \(error)")
             }
             throw CLIError(error.description)
@@ -166,7 +171,7 @@ public struct TranscriptCommand: ParsableCommand {
             do {
                 return (parsed, try PackInput.load([resolved]), folder)
             } catch {
-                throw CLIError("\(path): line \(parsed.packLine ?? 0): \(error)")
+                throw CLIError("\(path): " + (parsed.packLine.map { "line \($0): " } ?? "") + "\(error)")
             }
         }
         let pack = try PackInput.load(inputs)

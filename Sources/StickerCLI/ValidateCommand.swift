@@ -32,11 +32,7 @@ public struct ValidateCommand: ParsableCommand {
         } catch {
             // A CI job reading the JSON gets a report all the same: failed, the reason its one finding.
             if json {
-                try printJSON(
-                    ValidationReport(
-                        pack: inputs.joined(separator: " "), gridSize: StickerSize.regular.rawValue,
-                        gridSizeDeclared: false, stickers: [],
-                        findings: [ValidationFinding(.error, sticker: nil, rule: .pack, message: "\(error)")]))
+                try printJSON(.unreadable(pack: inputs.joined(separator: " "), reason: "\(error)"))
             }
             throw error
         }

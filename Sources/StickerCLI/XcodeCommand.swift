@@ -39,15 +39,17 @@ public struct XcodeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The development team identifier (default: none; choose it in Xcode).", valueName: "id"))
     var team: String?
 
-    /// `--app-version`, not `--version`: `--version` is the tool's own everywhere, and the
-    /// argument parser answers it whenever a command line fails to parse.
-    // Taken whatever it looks like, so `--build -1` is named as a build number that is not
-    // one, rather than as a missing value.
+    /// CFBundleShortVersionString, as `--app-version`, not `--version`: `--version` is the
+    /// tool's own everywhere, and the argument parser answers it whenever a command line fails
+    /// to parse. Taken whatever it looks like (as `--build`), so `-2` is named as no version
+    /// rather than as a missing value.
     @Option(
         name: .customLong("app-version"), parsing: .unconditional,
         help: ArgumentHelp("The app's version, CFBundleShortVersionString.", valueName: "x.y.z"))
     var version = "1.0"
 
+    /// CFBundleVersion. Taken whatever it looks like, so `--build -1` is named as no build
+    /// number rather than as a missing value.
     @Option(parsing: .unconditional, help: ArgumentHelp("The build number, CFBundleVersion.", valueName: "n"))
     var build = "1"
 
@@ -156,7 +158,7 @@ public struct XcodeCommand: ParsableCommand {
         }
         let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([bundle]))
         if let fitted {
-            try report(fitted, validation: validation, start: start, written: "\(output)/\(spec.projectBundleName)")
+            try report(fitted, validation: validation, start: start, written: writtenBundle)
         } else if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -164,9 +166,16 @@ public struct XcodeCommand: ParsableCommand {
         } else {
             print(ValidateCommand.text(validation))
         }
-        if !json, fitted == nil { print("wrote \(output)/\(spec.projectBundleName)") }
+        if !json, fitted == nil { print("wrote \(writtenBundle)") }
         let failures = fitted.map { $0.fitted.filter { !$0.succeeded }.count } ?? 0
         if failures > 0 || !validation.passed { throw ExitCode.failure }
+    }
+
+    /// The project's bundle as the user named its folder: `-o App/` writes `App/NAME.xcodeproj`.
+    private var writtenBundle: String {
+        var folder = Substring(output)
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        return "\(folder)/\(spec.projectBundleName)"
     }
 
     /// The fit report with the project's validation, and what was written (the project's

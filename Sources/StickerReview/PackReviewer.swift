@@ -168,12 +168,7 @@ public struct PackReviewer: Sendable {
         let pack = target.pack
         switch kind {
         case .validate:
-            if let loadError = target.loadError {
-                return .report(
-                    ValidationReport(
-                        pack: pack.name, gridSize: pack.gridSize.rawValue, gridSizeDeclared: false, stickers: [],
-                        findings: [ValidationFinding(.error, sticker: nil, rule: .pack, message: loadError)]))
-            }
+            if let loadError = target.loadError { return .report(.unreadable(pack: pack.name, reason: loadError)) }
             return .report(PackValidator(limits: options.limits).validate(pack))
         case .photo:
             try write(photo, named: Self.photoFile, in: target)

@@ -510,7 +510,7 @@ struct FitCommandTests {
         // project over itself; each as text and as JSON (no `written`, and why).
         let app = ["--name", "App", "--bundle-id", "org.example.app"]
         for (command, input, folder, extra) in [
-            ("fit", catalog, catalog, [String]()), ("fit", inputs, catalog, ["--json"]),
+            ("fit", catalog, catalog, [String]()), ("fit", catalog, catalog, ["--json"]), ("fit", inputs, catalog, []),
             ("xcode", project, project, app), ("xcode", project, project, app + ["--json"])
         ] {
             let before = try XcodeCommandTests.tree(folder)

@@ -237,11 +237,13 @@ struct TranscriptCommandTests {
                 "line 2: `image-title` and `image-subtitle` go with `image=FILE`"
             ),
             ("them: hi\n\nme: message image=nope.png caption=x\n", "line 3: nope.png: no such file"),
-            ("# a chat\npack: nothere\nme: sticker a\n", "line 2: ")
+            ("# a chat\npack: nothere\nme: sticker a\n", "line 2: \(folder.path)/nothere: no such file")
         ] {
             try text.write(to: script, atomically: true, encoding: .utf8)
             let result = try Self.transcript([script.path, "-o", out.path])
-            #expect(result.status == 1 && result.stderr.contains(expected), "\(text): \(result.stderr)")
+            #expect(
+                result.status == 1 && result.stderr.contains("\(script.path): \(expected)"), "\(text): \(result.stderr)"
+            )
         }
 
         // -o naming a sticker drawn is refused, and the art is left as it was.
@@ -250,6 +252,10 @@ struct TranscriptCommandTests {
         let copy = pack.appendingPathComponent("blob.png")
         try FileManager.default.copyItem(at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"), to: copy)
         let art = try Data(contentsOf: copy)
+        // A template message's image too.
+        try "me: message image=pack/blob.png caption=x\n".write(to: script, atomically: true, encoding: .utf8)
+        let overImage = try Self.transcript([script.path, "-o", copy.path])
+        #expect(overImage.status == 1 && overImage.stderr.contains("an input"), "\(overImage.stderr)")
         for (command, input) in [("render", copy), ("sheet", copy), ("filmstrip", copy), ("transcript", pack)] {
             let result = try CLITests.runExecutable([command, input.path, "-o", copy.path])
             #expect(result.status == 1 && result.stderr.contains("an input"), "\(command): \(result.stderr)")

@@ -69,7 +69,9 @@ struct PackLoaderTests {
         }
     }
 
-    @Test("A link round in a loop is named as one; a file whose name is not UTF-8 fails the pack, named")
+    @Test(
+        "A link round in a loop is named as one; an image whose name is not UTF-8 fails the pack, named, another file is ignored"
+    )
     func loopsAndNamesNotUTF8() throws {
         let folder = TestFolder()
         defer { folder.remove() }
@@ -77,23 +79,32 @@ struct PackLoaderTests {
         folder.write(png, "a.png")
         try FileManager.default.createSymbolicLink(
             atPath: folder.url.appendingPathComponent("loop.png").path, withDestinationPath: "loop.png")
+        // "notes", the byte 0xFF (no UTF-8 sequence starts with it), ".txt".
+        try Self.writeRawName(Array("notes".utf8) + [0xFF] + Array(".txt".utf8), bytes: Array("hi".utf8), in: folder)
         let pack = try PackLoader.load(path: folder.url.path)
         #expect(pack.stickers.map(\.name) == ["a"])
-        #expect(pack.warnings.map(\.message) == ["ignored: a link that leads round in a loop"], "\(pack.warnings)")
+        #expect(
+            pack.warnings.map(\.message).sorted() == [
+                "ignored: a link that leads round in a loop", "ignored: its name is not UTF-8"
+            ], "\(pack.warnings)")
 
-        // "b", the byte 0xFF (no UTF-8 sequence starts with it), "ad.png".
-        let name = Array(folder.url.path.utf8) + Array("/b".utf8) + [0xFF] + Array("ad.png".utf8) + [0]
-        let descriptor = name.withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
-        }
-        try #require(descriptor >= 0)
-        _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
+        try Self.writeRawName(Array("b".utf8) + [0xFF] + Array("ad.png".utf8), bytes: png, in: folder)
         #expect {
             try PackLoader.load(path: folder.url.path)
         } throws: { error in
             "\(error)".contains("b\u{FFFD}ad.png: the file's name is not UTF-8")
         }
+    }
+
+    /// Writes `bytes` to a file in `folder` named by the raw bytes `name` (which need not be UTF-8).
+    static func writeRawName(_ name: [UInt8], bytes: [UInt8], in folder: TestFolder) throws {
+        let path = Array(folder.url.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let descriptor = path.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        try #require(descriptor >= 0)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
     }
 
     @Test("A Lottie document whose top-level keys come past the first 4,096 bytes is a sticker, by its bytes")
@@ -226,7 +237,7 @@ struct PackLoaderTests {
         }
     }
 
-    @Test("A file the catalog names that is a link to itself: named as a link that leads to no file")
+    @Test("A file the catalog names that is a link to itself: named as a link round in a loop")
     func selfLink() throws {
         let (folder, catalog) = try Self.sampleCatalogCopy()
         defer { folder.remove() }
@@ -240,7 +251,7 @@ struct PackLoaderTests {
             try PackLoader.load(path: catalog.path)
         } throws: { error in
             "\(error)".hasSuffix(
-                "\(file): file named by the catalog is a link that leads to no file (its target is missing, or it leads round in a loop)"
+                "\(file): file named by the catalog is a link that leads round in a loop"
             )
         }
     }

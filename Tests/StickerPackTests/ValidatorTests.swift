@@ -94,6 +94,11 @@ struct ValidatorTests {
         Case(
             name: "four 10 ms frames", fileName: "tens.png",
             bytes: { TestImages.apng(side: 408, delaysMs: [10, 10, 10, 10]) }, expected: ["warning short-delay"]),
+        // 61 frames of 10 ms: shown for 6.1 s, a long loop (and too many frames), not 0.61 s.
+        Case(
+            name: "61 frames of 10 ms", fileName: "long.png",
+            bytes: { TestImages.apng(side: 300, delaysMs: Array(repeating: 10, count: 61)) }, gridSize: .small,
+            expected: ["warning frame-count", "warning loop-duration", "warning short-delay"]),
         Case(
             name: "a 6 s loop", fileName: "slow.png", bytes: { TestImages.apng(side: 408, delaysMs: [3000, 3000]) },
             expected: ["warning loop-duration"]),

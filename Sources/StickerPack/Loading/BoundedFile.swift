@@ -82,6 +82,28 @@ public enum BoundedFile {
     }
 
     /// The size of the regular file at `path` in bytes, or `nil` when there is none.
+    /// What `path` is when something is there but no regular file to read (a link to nothing,
+    /// a link round in a loop, a FIFO, a device, a socket, a folder), as a phrase: "a FIFO
+    /// (named pipe)"; nil for a regular file, or for nothing at all.
+    public static func notRegularFile(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let loops = errno == ELOOP
+            var link = stat()
+            guard lstat(path, &link) == 0 else { return nil }
+            return loops ? "a link that leads round in a loop" : "a link to a file that does not exist"
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a folder"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The size of the regular file at `path`; nil for anything else.
     public static func size(_ path: String) -> Int? {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }

@@ -1,10 +1,6 @@
 import AnimationCodec
 import FoundationEssentials
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Reads a sticker pack from a folder of images, an Xcode `.xcstickers` catalog, a bare
 /// `.stickerpack`, or image files named one by one.
 public enum PackLoader {
@@ -14,6 +10,14 @@ public enum PackLoader {
     public static let imageExtensions: Set<String> = [
         "png", "apng", "gif", "jpg", "jpeg", "webp", "webm", "tgs", "heic", "heif", "tif", "tiff", "bmp"
     ]
+
+    /// The name a pack read from `path` takes when nothing inside tells another: a catalog's,
+    /// a sticker pack's or a project's without its extension, else the folder's or file's.
+    public static func packName(for path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let named = ["xcstickers", "stickerpack", "xcodeproj"].contains(url.pathExtension.lowercased())
+        return named ? url.deletingPathExtension().lastPathComponent : url.lastPathComponent
+    }
 
     /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
     /// image file (a pack of one).
@@ -127,15 +131,17 @@ public enum PackLoader {
         for url in try listing(of: folder) {
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                if PackError.nameIsNotUTF8(url) { throw .nameNotUTF8(path: url.path) }
-                var status = stat()
-                let loops = stat(url.path, &status) != 0 && errno == ELOOP
-                warnings.append(
-                    PackWarning(
-                        path: url.path,
-                        message: loops
-                            ? "ignored: a link that leads round in a loop"
-                            : "ignored: a link to a file that does not exist"))
+                if PackError.nameIsNotUTF8(url) {
+                    // An image that cannot be opened fails the pack (a sticker would be left
+                    // out without a word); another file is ignored, as other files are.
+                    guard !imageExtensions.contains(url.pathExtension.lowercased()) else {
+                        throw .nameNotUTF8(path: url.path)
+                    }
+                    warnings.append(PackWarning(path: url.path, message: "ignored: its name is not UTF-8"))
+                    continue
+                }
+                let kind = BoundedFile.notRegularFile(url.path) ?? "a link to a file that does not exist"
+                warnings.append(PackWarning(path: url.path, message: "ignored: " + kind))
                 continue
             }
             if isDirectory {

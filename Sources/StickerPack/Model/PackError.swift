@@ -55,11 +55,9 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAPack(let path, let reason): return "\(path): not a sticker pack (\(reason))"
         case .invalidContents(let path, let reason): return "\(path): invalid Contents.json (\(reason))"
         case .missingFile(let path):
-            var status = stat()
-            if lstat(path, &status) == 0 {
-                // A link is there, to nothing or to itself.
-                return
-                    "\(path): file named by the catalog is a link that leads to no file (its target is missing, or it leads round in a loop)"
+            if let kind = BoundedFile.notRegularFile(path) {
+                // A link is there, to nothing or round in a loop.
+                return "\(path): file named by the catalog is \(kind)"
             }
             return "\(path): file named by the catalog is missing"
                 + (Self.caseTwin(of: path).map {

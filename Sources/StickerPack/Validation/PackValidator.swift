@@ -1,10 +1,6 @@
 import AnimationCodec
 import FoundationEssentials
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Checks a pack against Apple's sticker rules and the animation lints (see ``StickerRule``).
 public struct PackValidator: Sendable {
     /// The bounds checked.
@@ -181,7 +177,7 @@ private struct StickerChecker {
                 "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it",
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
-        if let kind = Self.notRegularFile(file.path) {
+        if let kind = BoundedFile.notRegularFile(file.path) {
             add(.error, .format, "\(name) is \(kind), not an image file", measured: kind, limit: "a regular file")
             return false
         }
@@ -228,21 +224,6 @@ private struct StickerChecker {
             return nil
         } catch {
             return "\(error)"
-        }
-    }
-
-    /// What `path` is when it is there but no regular file (a FIFO, a device, a socket, a link
-    /// round in a loop); nil for a regular file or nothing at all.
-    static func notRegularFile(_ path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return errno == ELOOP ? "a link that leads round in a loop" : nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFIFO: return "a FIFO (named pipe)"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFSOCK: return "a socket"
-        case S_IFDIR: return "a folder"
-        default: return "not a regular file"
         }
     }
 
@@ -323,7 +304,10 @@ private struct StickerChecker {
                 "\(short.count) of \(delays.count) frames show for \(format(shortest)) ms or less; players show those for 100 ms",
                 measured: "\(format(shortest)) ms", limit: "> \(format(thresholds.shortDelayMilliseconds)) ms")
         }
-        let loopSeconds = delays.reduce(0, +) / 1000
+        // The loop as players show it: a short delay (above) shows for 100 ms, so it is
+        // neither a fast frame nor a short loop.
+        let shown = delays.map { $0 <= thresholds.shortDelayMilliseconds ? 100 : $0 }
+        let loopSeconds = shown.reduce(0, +) / 1000
         if loopSeconds > thresholds.maxLoopSeconds {
             add(
                 .warning, .loopDuration,
@@ -335,12 +319,8 @@ private struct StickerChecker {
                 .warning, .frameCount, "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames)",
                 measured: "\(animation.frameCount) frames", limit: "\(thresholds.maxFrames) frames")
         }
-        // The rate as Messages plays it: a delay it shows for 100 ms (`short-delay`) is no
-        // fast frame.
-        let shownSeconds =
-            animation.delays.reduce(0) { $0 + FrameTimingPolicy.apple.displayMilliseconds(for: $1) } / 1000
-        if shownSeconds > 0 {
-            let fps = Double(animation.frameCount) / shownSeconds
+        if loopSeconds > 0 {
+            let fps = Double(animation.frameCount) / loopSeconds
             // Millisecond delays and a container's rounded last frame put a 30 fps clip a little
             // above 30 fps, which is not a higher rate.
             if fps > ValidationThresholds.tolerated(framesPerSecond: thresholds.maxFramesPerSecond) {

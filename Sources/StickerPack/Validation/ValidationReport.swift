@@ -34,6 +34,13 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         self.findings = findings
     }
 
+    /// The report of a pack that could not be read at all: failed, `reason` its one finding.
+    public static func unreadable(pack: String, reason: String) -> ValidationReport {
+        ValidationReport(
+            pack: pack, gridSize: StickerSize.regular.rawValue, gridSizeDeclared: false, stickers: [],
+            findings: [ValidationFinding(.error, sticker: nil, rule: .pack, message: reason)])
+    }
+
     /// Decodes a report written by ``encode(to:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -65,21 +65,7 @@ public enum CatalogWriter {
     public static func folderName(_ proposed: String) -> String {
         var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
         base = trimmed(base)
-        if base.utf8.count > longestFolderName {
-            // Between characters; a single character longer than the limit (a letter with a
-            // hundred combining marks) between its scalars.
-            var cut = base
-            while cut.utf8.count > longestFolderName { cut.removeLast() }
-            if cut.isEmpty {
-                var scalars = String.UnicodeScalarView()
-                for scalar in base.unicodeScalars {
-                    guard String(scalars).utf8.count + String(scalar).utf8.count <= longestFolderName else { break }
-                    scalars.append(scalar)
-                }
-                cut = String(scalars)
-            }
-            base = trimmed(cut)
-        }
+        if base.utf8.count > longestFolderName { base = trimmed(base.prefix(utf8Bytes: longestFolderName)) }
         if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }
         return base
     }

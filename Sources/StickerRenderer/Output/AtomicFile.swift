@@ -26,12 +26,11 @@ public enum AtomicFile {
         hiddenSibling(of: URL(fileURLWithPath: path), suffix: "tmp").path
     }
 
-    /// `.NAME.SUFFIX-PID` beside `url`, NAME cut to 200 bytes between characters, so a name
-    /// near the file system's 255-byte limit still has a sibling (the cut name only has to be
-    /// this process's own).
+    /// `.NAME.SUFFIX-PID` beside `url`, NAME cut to ``CatalogWriter/longestFolderName`` bytes,
+    /// so a name near the file system's 255-byte limit still has a sibling (the cut name only
+    /// has to be this process's own).
     public static func hiddenSibling(of url: URL, suffix: String) -> URL {
-        var name = Substring(url.lastPathComponent)
-        while name.utf8.count > 200 { name = name.dropLast() }
+        let name = url.lastPathComponent.prefix(utf8Bytes: CatalogWriter.longestFolderName)
         return url.deletingLastPathComponent().appendingPathComponent(".\(name).\(suffix)-\(getpid())")
     }
 

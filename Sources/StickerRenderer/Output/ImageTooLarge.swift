@@ -13,6 +13,14 @@ public struct ImageTooLarge: Error, Sendable, Equatable, CustomStringConvertible
     /// The most pixels allowed (``DecodingLimits/maxPixels``).
     public var limit: Int
 
+    /// An error for `image` of `width` x `height` pixels, over `limit`.
+    public init(image: String, width: Int, height: Int, limit: Int) {
+        self.image = image
+        self.width = width
+        self.height = height
+        self.limit = limit
+    }
+
     /// `the filmstrip would be 1048x41600000 px, over the limit of 67108864 pixels (--max-pixels)`.
     public var description: String {
         "\(image) would be \(width)x\(height) px, over the limit of \(limit) pixels (--max-pixels)"

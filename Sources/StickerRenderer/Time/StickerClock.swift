@@ -35,7 +35,9 @@ public struct StickerClock: Sendable, Hashable {
         var t = 0
         for d in durationMicros {
             starts.append(t)
-            t += d
+            // Millions of hour-long frames would pass Int's range: the clock then stops there.
+            let (sum, overflow) = t.addingReportingOverflow(d)
+            t = overflow ? Int.max : sum
         }
         startMicros = starts
         loopMicros = t
@@ -45,8 +47,8 @@ public struct StickerClock: Sendable, Hashable {
     }
 
     /// The longest a frame is shown, seconds: above every format's longest delay (an APNG's
-    /// 65,535 s, about 18 hours), and small enough that 10,000 such frames in microseconds stay
-    /// far inside `Int`.
+    /// 65,535 s, about 18 hours); 10,000 such frames in microseconds stay far inside `Int`
+    /// (past that, the loop's length saturates).
     public static let longestFrame = 1e6
 
     /// Whether the frame ever changes.

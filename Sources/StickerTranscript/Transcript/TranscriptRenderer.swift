@@ -38,8 +38,16 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
     /// The fonts or text libraries are missing.
     case text(TextError)
     /// The image would have more pixels than the limits allow (a very long conversation with
-    /// `--all`, or a huge view): its size in pixels and the limit.
-    case tooLarge(width: Int, height: Int, limit: Int)
+    /// `--all`, or a huge view).
+    case tooLarge(ImageTooLarge)
+
+    /// The script line the error names, if any.
+    public var line: Int? {
+        switch self {
+        case .unknownSticker(_, let line, _), .unreadable(_, let line, _): return line
+        case .text, .tooLarge: return nil
+        }
+    }
 
     /// What went wrong, with the line when there is one.
     public var description: String {
@@ -51,8 +59,7 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
         case .unreadable(let name, let line, let error):
             return (line.map { "line \($0): " } ?? "") + "\(name): \(error)"
         case .text(let error): return error.description
-        case .tooLarge(let width, let height, let limit):
-            return "the transcript would be \(width)x\(height) px, over the limit of \(limit) pixels (--max-pixels)"
+        case .tooLarge(let error): return error.description
         }
     }
 }
@@ -197,7 +204,9 @@ public final class TranscriptRenderer {
             width <= Double(limits.maxSide), height <= Double(limits.maxSide)
         else {
             func whole(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, -1e15), 1e15)) : Int.max }
-            throw .tooLarge(width: whole(width), height: whole(height), limit: limits.maxPixels)
+            throw .tooLarge(
+                ImageTooLarge(
+                    image: "the transcript", width: whole(width), height: whole(height), limit: limits.maxPixels))
         }
         return (Int(width), Int(height))
     }
