@@ -68,7 +68,11 @@ public struct RenderCommand: ParsableCommand {
     public func run() throws {
         LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
-        try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
+        // The stickers' files and a background image.
+        try InputFile.checkOutput(
+            output,
+            isNoneOf: pack.stickers.flatMap(\.files)
+                + [browser.background].compactMap { $0 }.map(URL.init(fileURLWithPath:)))
         let options = try browser.renderOptions()
         let renderer = BrowserRenderer(pack: pack, options: options)
         do {

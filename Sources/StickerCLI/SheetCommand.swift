@@ -57,7 +57,9 @@ public struct SheetCommand: ParsableCommand {
     public func run() throws {
         LargeImageHeap.prepare()
         let pack = try PackInput.load(inputs)
-        try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
+        // The stickers' files and background images.
+        try InputFile.checkOutput(
+            output, isNoneOf: pack.stickers.flatMap(\.files) + extraBackgrounds.map(URL.init(fileURLWithPath:)))
         let backgrounds =
             Background.presets.map(\.background)
             + (try extraBackgrounds.map { try BrowserOptions.background($0, limits: limits.limits) })

@@ -256,6 +256,16 @@ struct TranscriptCommandTests {
         try "me: message image=pack/blob.png caption=x\n".write(to: script, atomically: true, encoding: .utf8)
         let overImage = try Self.transcript([script.path, "-o", copy.path])
         #expect(overImage.status == 1 && overImage.stderr.contains("an input"), "\(overImage.stderr)")
+        // A background image too.
+        let photo = folder.appendingPathComponent("photo.png")
+        try FileManager.default.copyItem(at: copy, to: photo)
+        for command in ["render", "sheet"] {
+            let overBackground = try CLITests.runExecutable([
+                command, copy.path, "-o", photo.path, "--background", photo.path
+            ])
+            #expect(
+                overBackground.status == 1 && overBackground.stderr.contains("an input"), "\(overBackground.stderr)")
+        }
         for (command, input) in [("render", copy), ("sheet", copy), ("filmstrip", copy), ("transcript", pack)] {
             let result = try CLITests.runExecutable([command, input.path, "-o", copy.path])
             #expect(result.status == 1 && result.stderr.contains("an input"), "\(command): \(result.stderr)")
