@@ -212,13 +212,24 @@ uninstall:
 
 # A man page a command (stickers.1, stickers.fit.1, ...), written by swift-argument-parser's
 # generate-manual from the commands' own help, built once in its own folder.
+MANUAL_TOOL := .build-tools/release/generate-manual
+
 man-tool:
 	$(SWIFT) build -c release --product generate-manual --scratch-path .build-tools
 
-man: man-tool
-	@[ -x $(STICKERS) ] || { echo "no $(STICKERS): make release-build first, or name a build with STICKERS=" >&2; exit 1; }
+$(MANUAL_TOOL):
+	$(SWIFT) build -c release --product generate-manual --scratch-path .build-tools
+
+# Written again only when the program is newer than the pages, and the tool built only when
+# it is missing: `sudo make install STICKERS=...` after `make release-build man` builds nothing.
+man: $(MAN_OUT)/stickers.1
+
+$(STICKERS):
+	@echo "no $(STICKERS): make release-build first, or name a build with STICKERS=" >&2; exit 1
+
+$(MAN_OUT)/stickers.1: $(STICKERS) | $(MANUAL_TOOL)
 	rm -rf $(MAN_OUT) && mkdir -p $(MAN_OUT)
-	.build-tools/release/generate-manual $(STICKERS) --multi-page --output-directory $(MAN_OUT)
+	$(MANUAL_TOOL) $(STICKERS) --multi-page --output-directory $(MAN_OUT)
 
 clean:
 	rm -rf .build .build-test .build-tools .build-docs $(MAN_OUT) $(DEMO_OUT) .conformance

@@ -16,7 +16,9 @@ public struct BenchCommand: ParsableCommand {
             """)
 
     /// Files or folders to measure.
-    @Argument(help: ArgumentHelp("Files or folders (folders: every image inside, sorted).", valueName: "file|dir"))
+    @Argument(
+        help: ArgumentHelp("Files or folders (folders: every image inside, sorted).", valueName: "file|dir"),
+        completion: .file())
     public var paths: [String] = []
 
     /// Worker threads for the parallel measurement; nil means every core.
@@ -41,14 +43,14 @@ public struct BenchCommand: ParsableCommand {
         name: .customLong("sticker-convert"),
         help: ArgumentHelp(
             "The sticker-convert program for --fit-peer (default: $STICKER_CONVERT_VENV/bin/sticker-convert, .build-peers/sticker-convert, /opt/sticker-convert, then PATH; scripts/setup-sticker-convert.sh installs it).",
-            valueName: "path"))
+            valueName: "path"), completion: .file())
     public var stickerConvert: String?
 
     /// Where --fit-peer keeps the inputs as given and both tools' outputs.
     @Option(
         help: ArgumentHelp(
             "Keep the inputs as both tools were given them and both tools' outputs in this folder (--fit-peer; default: deleted).",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     public var keep: String?
 
     /// Cells for --preview.
@@ -63,7 +65,7 @@ public struct BenchCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Time this build against another stickers binary (an older commit's or a release's): both decode each file on one thread as their own bench --json measures it, taking turns file by file for --rounds rounds, and the table gives each side's MP/s and the ratio with its spread.",
-            valueName: "binary"))
+            valueName: "binary"), completion: .file())
     public var against: String?
 
     /// Rounds of --against.
@@ -107,7 +109,7 @@ public struct BenchCommand: ParsableCommand {
         public static func help(for value: Mode) -> ArgumentHelp? {
             switch value {
             case .decode:
-                return "Decode the files with ours, libpng and giflib (the default)."
+                return "Decode the files with ours, libpng and giflib."
             case .render:
                 return
                     "Render the pack's expanded browser at 3x and compare with ImageMagick montage building the same grid."

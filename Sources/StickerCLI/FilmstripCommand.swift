@@ -14,7 +14,7 @@ public struct FilmstripCommand: ParsableCommand {
             "Lay out one sticker's frames as a contact sheet, each labelled #index and start time (ms), and list the times."
     )
 
-    @Argument(help: ArgumentHelp("An image file, or a pack with --sticker.", valueName: "file"))
+    @Argument(help: ArgumentHelp("An image file, or a pack with --sticker.", valueName: "file"), completion: .file())
     var input: String
 
     @Option(help: ArgumentHelp("In a pack, the sticker to show (name).", valueName: "name"))
@@ -29,7 +29,7 @@ public struct FilmstripCommand: ParsableCommand {
     @Option(help: "How stored delays become display times: raw, browser or apple.")
     var timing: FrameTimingPolicy = .apple
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"), completion: .file())
     var output: String
 
     /// The codec's limits.

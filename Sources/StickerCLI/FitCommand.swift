@@ -20,12 +20,14 @@ public struct FitCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
+            "Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"),
+        completion: .file())
     var inputs: [String]
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"))
+        help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"),
+        completion: .file())
     var output: String?
 
     @Flag(

@@ -32,14 +32,14 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("label"),
         help: ArgumentHelp(
-            "A sticker's VoiceOver label, as NAME=TEXT, at most 150 characters (repeatable); default: the catalog's label, else the name, shortened to 150.",
+            "A sticker's VoiceOver label, as NAME=TEXT, at most 150 characters; default: the catalog's label, else the name, shortened to 150.",
             valueName: "name=text"))
     var labels: [String] = []
 
     @Option(
         help: ArgumentHelp(
             "Icon artwork for the iMessage app icon set (scaled to cover each size); default: the input catalog's own icon set when it is complete and no --icon-background is given, else the first sticker that shows anything, at its first frame that shows most of it.",
-            valueName: "image"))
+            valueName: "image"), completion: .file())
     var icon: String?
 
     @Option(
@@ -64,13 +64,13 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("min-psnr"),
         help: ArgumentHelp(
-            "The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made (default 20 dB).",
+            "The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made.",
             valueName: "dB"))
     var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
 
     @Option(
         name: .customLong("min-ssim"),
-        help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (default: none).", valueName: "ssim"))
+        help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (0: none).", valueName: "ssim"))
     var minimumSSIM: Double = 0
 
     @Flag(help: "A sticker made with visible loss (under 30 dB or SSIM 0.90) is an error, not a warning: for CI.")

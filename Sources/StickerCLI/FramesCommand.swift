@@ -22,7 +22,8 @@ public struct FramesCommand: ParsableCommand {
         abstract: "Write every displayed (composited) frame to a folder, plus frames.json.")
 
     /// The image to decode.
-    @Argument(help: ArgumentHelp("The image file (format detected from its bytes).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp("The image file (format detected from its bytes).", valueName: "file"), completion: .file())
     public var file: String
 
     /// The folder to write.
@@ -30,8 +31,7 @@ public struct FramesCommand: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Output folder (created; the frames an earlier run listed in its frames.json are replaced, other files kept).",
-            valueName: "dir")
-    )
+            valueName: "dir"), completion: .directory)
     public var out: String
 
     /// The encoding of each frame.

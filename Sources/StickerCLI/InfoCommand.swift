@@ -10,7 +10,8 @@ public struct InfoCommand: ParsableCommand {
         abstract: "Print a file's format, canvas, loop count and every frame's timing and placement.")
 
     /// The image to inspect.
-    @Argument(help: ArgumentHelp("The image file (format detected from its bytes).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp("The image file (format detected from its bytes).", valueName: "file"), completion: .file())
     public var file: String
 
     /// Emit JSON instead of text.

@@ -17,7 +17,8 @@ public struct PreviewCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "An image file, a pack, or several image files (shown as a browser).", valueName: "file-or-pack"))
+            "An image file, a pack, or several image files (shown as a browser).", valueName: "file-or-pack"),
+        completion: .file())
     var inputs: [String]
 
     @OptionGroup var browser: BrowserOptions

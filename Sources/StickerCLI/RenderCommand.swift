@@ -16,7 +16,8 @@ public struct RenderCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
+            "A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"),
+        completion: .file())
     var inputs: [String]
 
     @OptionGroup var browser: BrowserOptions
@@ -35,7 +36,9 @@ public struct RenderCommand: ParsableCommand {
     )
     var duration: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png, .ppm or .apng.", valueName: "out"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Output file: .png, .ppm or .apng.", valueName: "out"),
+        completion: .file())
     var output: String
 
     @OptionGroup var progress: ProgressOptions

@@ -17,18 +17,20 @@ public struct ReviewCommand: ParsableCommand {
         abstract:
             "Write one HTML page per pack: the verdict, the findings, the browser and the conversation in light and dark, and a card per sticker.",
         discussion: """
-            Each card shows the sticker animated on every test background (white, black, red, yellow, multicolour, a photo, checker), its frames with their times, its facts, its findings and what `stickers fit` would do (a dry run). One pack writes DIR/index.html and DIR/images/; several write a page per pack and DIR/index.html, a table of every pack, sorted by any column. The pages open from disk or any static host with no network and no script needed. The folder is written all-or-nothing. Exit status 1 when any pack breaks one of Apple's rules (the pages are still written).
+            Each card shows the sticker animated on every test background (white, black, red, yellow, multicolor, a photo, checker), its frames with their times, its facts, its findings and what `stickers fit` would do (a dry run). One pack writes DIR/index.html and DIR/images/; several write a page per pack and DIR/index.html, a table of every pack, sorted by any column. The pages open from disk or any static host with no network and no script needed. The folder is written all-or-nothing. Exit status 1 when any pack breaks one of Apple's rules (the pages are still written).
             """)
 
     @Argument(
-        help: ArgumentHelp("Packs: folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "pack")
-    )
+        help: ArgumentHelp(
+            "Packs: folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "pack"),
+        completion: .file())
     var inputs: [String]
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The folder to write (replaced as a whole if it holds an earlier review).", valueName: "DIR")
-    )
+        help: ArgumentHelp(
+            "The folder to write (replaced as a whole if it holds an earlier review).", valueName: "DIR"),
+        completion: .file())
     var output: String
 
     @Flag(name: .customLong("single-file"), help: "Inline every image, so each page is one self-contained HTML file.")
@@ -40,7 +42,8 @@ public struct ReviewCommand: ParsableCommand {
     @OptionGroup var screen: ScreenOptions
 
     @Option(
-        help: ArgumentHelp("A photo to try the stickers on (default: a built-in synthetic scene).", valueName: "image"))
+        help: ArgumentHelp("A photo to try the stickers on (default: a built-in synthetic scene).", valueName: "image"),
+        completion: .file())
     var photo: String?
 
     @Option(

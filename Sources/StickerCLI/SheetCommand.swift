@@ -14,12 +14,12 @@ public struct SheetCommand: ParsableCommand {
             "Put each sticker on every test background side by side (white, black, red, yellow, multicolor, light, dark, checker)."
     )
 
-    @Argument(help: ArgumentHelp("A pack or image files.", valueName: "pack-or-file"))
+    @Argument(help: ArgumentHelp("A pack or image files.", valueName: "pack-or-file"), completion: .file())
     var inputs: [String]
 
     @Option(
         name: .customLong("background"),
-        help: ArgumentHelp("An extra background column (a colour or a photo); repeatable.", valueName: "background"))
+        help: ArgumentHelp("An extra background column (a colour or a photo).", valueName: "background"))
     var extraBackgrounds: [String] = []
 
     @Option(help: "Sticker size (default: the pack's).")
@@ -31,7 +31,7 @@ public struct SheetCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The instant to show: 1.25s, 1250ms.", valueName: "time"))
     var at: String = "0"
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"), completion: .file())
     var output: String
 
     /// The codec's limits.

@@ -22,10 +22,11 @@ public struct TranscriptCommand: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "A conversation script (.txt), or a pack (folder, .xcstickers, .stickerpack) or image files.",
-            valueName: "conversation-or-pack"))
+            valueName: "conversation-or-pack"), completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .png or .apng.", valueName: "out"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Output file: .png or .apng.", valueName: "out"), completion: .file())
     var output: String
 
     @Option(help: "light or dark.")
@@ -47,7 +48,7 @@ public struct TranscriptCommand: ParsableCommand {
     )
     var duration: String?
 
-    @Option(help: ArgumentHelp("A font file for all text instead of Inter.", valueName: "path"))
+    @Option(help: ArgumentHelp("A font file for all text instead of Inter.", valueName: "path"), completion: .file())
     var font: String?
 
     @OptionGroup var progress: ProgressOptions

@@ -11,7 +11,8 @@ public struct ValidateCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"))
+            "A pack (folder of images, .xcstickers catalog, .stickerpack) or image files.", valueName: "pack-or-file"),
+        completion: .file())
     var inputs: [String]
 
     @Flag(help: "Print the report as JSON.")

@@ -18,12 +18,14 @@ public struct XcodeCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"))
+            "Images, folders of images, .xcstickers catalogs or .stickerpack folders.", valueName: "input"),
+        completion: .file())
     var inputs: [String]
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The folder to write the project into (created if missing).", valueName: "dir"))
+        help: ArgumentHelp("The folder to write the project into (created if missing).", valueName: "dir"),
+        completion: .file())
     var output: String
 
     @Option(help: ArgumentHelp("The project's and the app's name.", valueName: "name"))

@@ -58,6 +58,23 @@ struct InstallTests {
         ])
         #expect(bash.status == 0, "\(bash.stderr)")
         #expect(bash.stdout.split(separator: "\n").sorted() == ["filmstrip", "fit"], "\(bash.stdout)")
+        // And given a path's start, the paths that start so: `stickers info corpus/sa` in the
+        // repository offers corpus/sample-pack; `-o corpus/Sa` offers corpus/Sample.xcstickers.
+        for (words, expected) in [
+            (["info", "corpus/sa"], "corpus/sample-pack"),
+            (["render", "x.png", "-o", "corpus/Sa"], "corpus/Sample.xcstickers")
+        ] {
+            let line = (["stickers"] + words).joined(separator: " ")
+            let path = try TestProcess.capture(
+                [
+                    "bash", "-c",
+                    """
+                    source "$1"; shift; COMP_WORDS=(stickers "$@"); COMP_CWORD=$#; COMP_LINE="\(line)"
+                    COMP_POINT=${#COMP_LINE}; _stickers stickers "${@: -1}" "${@: -2:1}"; printf '%s\\n' "${COMPREPLY[@]}"
+                    """, "bash", path("share/bash-completion/completions/stickers")
+                ] + words, directory: CLITests.repoRoot)
+            #expect(path.stdout.split(separator: "\n").contains { $0.hasPrefix(expected) }, "\(words): \(path.stdout)")
+        }
         // zsh's and fish's scripts name the program's completion.
         let zsh = try String(contentsOfFile: path("share/zsh/site-functions/_stickers"), encoding: .utf8)
         let fish = try String(contentsOfFile: path("share/fish/vendor_completions.d/stickers.fish"), encoding: .utf8)
