@@ -8,8 +8,8 @@ public enum ContactSheets {
     /// Each sticker (a row) on each background (a column), at `time` seconds, in cells of the
     /// pack's size at `scale`. Unreadable stickers show the placeholder (`problems`); those
     /// read from a file with something wrong that reading worked around are named in
-    /// `repairs`. Throws
-    /// ``ImageTooLarge`` when the sheet would have more pixels than `limits` allow.
+    /// `repairs`. Throws ``ImageTooLarge`` when the sheet would have more pixels than `limits`
+    /// allow.
     public static func backgrounds(
         _ pack: StickerPack, backgrounds: [Background], size: StickerSize? = nil,
         scale: Int = 3, time: Double = 0, timing: FrameTimingPolicy = .apple,
