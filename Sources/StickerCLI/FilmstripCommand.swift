@@ -68,7 +68,7 @@ public struct FilmstripCommand: ParsableCommand {
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {
             let animation = try StickerAnimation.load(chosen, limits: limits.limits)
-            warnRepaired(chosen.name, animation.fileInfos.flatMap(\.warnings))
+            warnRepaired(chosen.name, animation.fileWarnings)
             strip = try ContactSheets.filmstrip(
                 animation, columns: columns, cell: cell, timing: timing, maxPixels: limits.limits.maxPixels)
         } catch {

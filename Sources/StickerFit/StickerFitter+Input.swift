@@ -29,7 +29,7 @@ extension StickerFitter {
                 sticker: sticker, limits: limits, vectorSide: vectorSide, width: animation.width,
                 height: animation.height, frameCount: animation.frameCount, plays: animation.plays,
                 format: animation.fileInfos[0].format, durations: animation.shownDurations)
-            input.damage.note(animation.fileInfos.flatMap(\.warnings))
+            input.damage.note(animation.fileWarnings)
             return input
         }
 

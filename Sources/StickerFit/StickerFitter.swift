@@ -567,7 +567,7 @@ public struct StickerFitter: Sendable {
         var steps: [FitStep] = []
         // What the decoders worked around in the stills, reported as an animation's is.
         let damage = InputDamage()
-        damage.note(animation.fileInfos.flatMap(\.warnings))
+        damage.note(animation.fileWarnings)
         defer { (result.inputDamage, result.notDrawn) = (damage.noted, damage.notDrawn) }
         for index in 0..<animation.frameCount {
             let still = try animation.frame(at: index)

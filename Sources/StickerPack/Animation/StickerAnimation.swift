@@ -17,6 +17,9 @@ public struct StickerAnimation: Sendable {
     /// The decoded structure of each file read (one for a file sticker, one per frame for a
     /// sequence).
     public let fileInfos: [AnimationInfo]
+    /// What reading the files worked around (damage, a broken animation, layers not drawn),
+    /// every file's warnings in order.
+    public var fileWarnings: [CodecWarning] { fileInfos.flatMap(\.warnings) }
 
     private let decoders: [AnimationDecoder]
     private let paths: [String]

@@ -343,7 +343,7 @@ private struct StickerChecker {
         var sawVisible = false
         // What the decoders worked around, in the files and in their frames (a broken acTL
         // is `lost-animation`'s), each message once.
-        var repairs = animation.fileInfos.flatMap(\.warnings).filter { $0.kind != .animationIgnored }
+        var repairs = animation.fileWarnings.filter { $0.kind != .animationIgnored }
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
                 if !sawTransparency || !sawVisible {

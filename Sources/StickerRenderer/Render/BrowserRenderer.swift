@@ -62,7 +62,7 @@ public final class BrowserRenderer {
         for cell in layout.cells {
             switch animations[cell.index]! {
             case .success(var animation):
-                let warnings = animation.fileInfos.flatMap(\.warnings)
+                let warnings = animation.fileWarnings
                 if !warnings.isEmpty { repairs.append((pack.stickers[cell.index].name, warnings)) }
                 // A vector sticker keeps the place its own size gives it, and is drawn at the
                 // pixels of that place instead of being resampled into it.

@@ -35,7 +35,7 @@ public enum ContactSheets {
             let fitted: PixelRect
             do {
                 let animation = try StickerAnimation.load(sticker, limits: limits)
-                let warnings = animation.fileInfos.flatMap(\.warnings)
+                let warnings = animation.fileWarnings
                 if !warnings.isEmpty { repairs.append((sticker.name, warnings)) }
                 let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
                 let frame = try animation.frame(at: clock.frameIndex(at: time))
