@@ -61,7 +61,7 @@ public struct FilmstripCommand: ParsableCommand {
             chosen = match
         } else {
             guard pack.stickers.count == 1 else {
-                throw CLIError("\(input): \(pack.stickers.count) stickers; choose one with --sticker")
+                throw ValidationError("\(input): \(pack.stickers.count) stickers; choose one with --sticker")
             }
             chosen = pack.stickers[0]
         }

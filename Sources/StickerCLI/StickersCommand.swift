@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `stickers` command: decode, inspect and dump animated stickers.
 public struct StickersCommand: ParsableCommand {
@@ -16,4 +17,31 @@ public struct StickersCommand: ParsableCommand {
 
     /// Creates the command (argument parsing fills it in).
     public init() {}
+
+    /// Parses the command line and runs the subcommand it names. A usage error the subcommand
+    /// finds while running (a `--duration` past what a snapshot holds, a pack that needs
+    /// `--sticker`) is reported as a parsing error is: the message, that subcommand's usage
+    /// line, and exit status 64. (ArgumentParser's own `main` would print the top-level usage.)
+    public static func main() {
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            let subcommand = type(of: command)
+            // The layout of ArgumentParser's parsing errors: continuation lines hang under "Usage: ".
+            let usage = usageString(for: subcommand).replacingOccurrences(of: "\n", with: "\n       ")
+            FileHandle.standardError.write(
+                Data(
+                    ("Error: \(error.message)\nUsage: \(usage)\n"
+                        + "  See 'stickers \(subcommand._commandName) --help' for more information.\n").utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

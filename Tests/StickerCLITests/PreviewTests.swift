@@ -344,6 +344,36 @@ struct PreviewTests {
         #expect(settings.c_lflag & tcflag_t(ECHO) != 0 && settings.c_lflag & tcflag_t(ICANON) != 0)
     }
 
+    @Test("SIGINT sent the instant playback takes the screen ends playback with status 130 and gives the screen back")
+    func interruptAsPlaybackStarts() throws {
+        // The star loops for ever: only the signal ends this preview.
+        let gif = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        let (master, slave) = try Self.pseudoTerminal()
+        defer { close(master) }
+        let pid = try Self.spawn(
+            [try Self.executable(), "preview", gif, "--colors", "truecolor", "--width", "8", "--height", "4"],
+            stdout: slave, stderr: slave,
+            environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], newSession: true)
+        // The alternate screen is the player's first write, right after it routes its signals.
+        var heard: [UInt8] = []
+        Self.collect(master, onto: &heard) { $0.contains("\u{1B}[?1049h") }
+        try #require(String(decoding: heard, as: UTF8.self).contains("\u{1B}[?1049h"), "playback began")
+        kill(pid, SIGINT)
+        // Read until the preview closes the terminal; a lost signal leaves it playing, and the
+        // read then ends at its deadline.
+        heard += Self.readToEnd(master, seconds: 60)
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == 0 {
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            Issue.record("still playing a minute after SIGINT")
+            return
+        }
+        #expect(status & 0x7F == 0 && (status >> 8) & 0xFF == 130, "status \(status)")
+        #expect(
+            String(decoding: heard, as: UTF8.self).contains("\u{1B}[?25h\u{1B}[?1049l"), "cursor and screen given back")
+    }
+
     @Test("A terminal that never answers OSC 11: the picture still comes, over black")
     func silentTerminal() throws {
         let still = try Self.translucentRed()

@@ -79,6 +79,8 @@ struct RenderOptionTests {
         ])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(String(format: "--duration %.3fs", time / 1000)), "\(result.stderr)")
+        // The usage line is render's own, not the top-level command's.
+        #expect(result.stderr.contains("Usage: stickers render "), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 

@@ -187,8 +187,11 @@ struct SheetOptionTests {
             unknown.status == 1 && unknown.stderr == "Error: \(pack): no sticker named third (first, second)\n",
             "\(unknown.stderr)")
         let unnamed = try CLITests.runExecutable(["filmstrip", pack, "-o", folder.appendingPathComponent("x.ppm").path])
+        // A pack of several stickers without --sticker is a usage error, with filmstrip's usage line.
         #expect(
-            unnamed.status == 1 && unnamed.stderr == "Error: \(pack): 2 stickers; choose one with --sticker\n",
+            unnamed.status == 64
+                && unnamed.stderr.hasPrefix(
+                    "Error: \(pack): 2 stickers; choose one with --sticker\nUsage: stickers filmstrip "),
             "\(unnamed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
     }

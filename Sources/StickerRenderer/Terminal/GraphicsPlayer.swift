@@ -103,7 +103,7 @@ public final class GraphicsPlayer {
     public func play() throws(TerminalPlayer.Failure) -> (TerminalPlayer.Ending, TerminalPlayer.Statistics) {
         var statistics = TerminalPlayer.Statistics()
         let signals = events.install()
-        defer { for signal in signals { signal.cancel() } }
+        defer { signals.remove() }
         terminal.write(ANSIWriter.Control.enter)
         let playsItself = mode == .iterm2 || (mode == .kitty && kittyAnimation)
         var pictures = KittyPictures(firstID: Self.imageID + 1)

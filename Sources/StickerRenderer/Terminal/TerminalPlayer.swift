@@ -94,7 +94,7 @@ public final class TerminalPlayer {
     public func play() throws(Failure) -> (Ending, Statistics) {
         var statistics = Statistics()
         let signals = events.install()
-        defer { for signal in signals { signal.cancel() } }
+        defer { signals.remove() }
         terminal.write(ANSIWriter.Control.enter)
         defer { terminal.write(ANSIWriter.Control.leave) }
 
@@ -164,15 +164,13 @@ final class PlayerEvents: Sendable {
     let semaphore = DispatchSemaphore(value: 0)
     private let queue = DispatchQueue(label: "stickers.preview.signals")
 
-    func install() -> [DispatchSourceSignal] {
-        [(SIGINT, Event.interrupt), (SIGTERM, .terminate), (SIGWINCH, .resize)].map { number, event in
-            signal(number, SIG_IGN)  // delivered to the dispatch source instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.raise(event) }
-            source.setCancelHandler { signal(number, SIG_DFL) }
-            source.resume()
-            return source
-        }
+    /// Routes SIGINT, SIGTERM and SIGWINCH to this object until the returned route is removed.
+    func install() -> SignalRoute {
+        SignalRoute(
+            [(SIGINT, Event.interrupt), (SIGTERM, .terminate), (SIGWINCH, .resize)].map { number, event in
+                (number, { [weak self] in self?.raise(event) })
+            },
+            queue: queue)
     }
 
     func raise(_ event: Event) {
