@@ -64,13 +64,20 @@ public struct FitCommand: ParsableCommand {
         let start = Date()
         let catalog = try settings.fit(inputs)
         var validation: ValidationReport?
-        var inputKept = false
+        var inputKept: String?
         if !catalog.entries.isEmpty, !dryRun, let output {
             let folder = try OutputFolder(final: output)
+            let unread = catalog.unreadFiles(writing: folder)
             if catalog.wouldLoseInput(writing: folder) {
                 // Replacing an input with a catalog that lacks the stickers that failed would lose them.
                 folder.discard()
-                inputKept = true
+                inputKept =
+                    "\(output) holds the inputs and \(catalog.fitted.filter { !$0.succeeded }.count) sticker(s) could not be fitted, so it is left as it was (write to another catalog to keep the ones that fit)"
+            } else if !unread.isEmpty {
+                // Replacing it would lose the files no sticker came from.
+                folder.discard()
+                inputKept =
+                    "\(output) holds the inputs and files no sticker was read from (\(OutputFolder.listing(unread))), so it is left as it was (write to another catalog, or move them out)"
             } else {
                 do {
                     try settings.writeCatalog(catalog, to: folder.staging)
@@ -89,9 +96,8 @@ public struct FitCommand: ParsableCommand {
         report.peakResidentBytes = PeakMemory.bytes()
         if dryRun {
             report.nothingWritten = "dry run"
-        } else if inputKept, let output {
-            report.nothingWritten =
-                "\(output) holds the inputs and \(report.failures) sticker(s) could not be fitted, so it is left as it was (write to another catalog to keep the ones that fit)"
+        } else if let inputKept {
+            report.nothingWritten = inputKept
         } else if catalog.entries.isEmpty {
             report.nothingWritten = "no sticker could be fitted"
         } else {
@@ -105,7 +111,9 @@ public struct FitCommand: ParsableCommand {
                 print("wrote \(output ?? "")")
             }
         }
-        if report.failures > 0 || validation?.passed == false || catalog.entries.isEmpty { throw ExitCode.failure }
+        if report.failures > 0 || validation?.passed == false || catalog.entries.isEmpty || inputKept != nil {
+            throw ExitCode.failure
+        }
     }
 
     /// The report as text or JSON on stdout.

@@ -209,6 +209,33 @@ struct FitSettings: ParsableArguments {
         func wouldLoseInput(writing folder: OutputFolder, entries: [String]? = nil) -> Bool {
             fitted.contains { !$0.succeeded } && folder.holdsAny(of: sourceFiles, entries: entries)
         }
+
+        /// The files that writing `folder` over the inputs it holds would lose without a word:
+        /// those no sticker was read from (a sticker folder the pack's list leaves out, a second
+        /// sticker pack, a stray file), other than what the catalog writes anew (each folder's
+        /// Contents.json, the icon set, as the icon options describe) and hidden files. Empty
+        /// when `folder` holds no input. Paths are relative to `folder`, sorted.
+        func unreadFiles(writing folder: OutputFolder, entries: [String]? = nil) -> [String] {
+            guard folder.holdsAny(of: sourceFiles, entries: entries) else { return [] }
+            let read = Set(sourceFiles.compactMap(OutputFolder.resolved))
+            let roots = entries.map { $0.map { folder.final.appendingPathComponent($0) } } ?? [folder.final]
+            var unread: [String] = []
+            for root in roots {
+                guard
+                    let walk = FileManager.default.enumerator(
+                        at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+                else { continue }
+                for case let url as URL in walk {
+                    if url.pathExtension == "stickersiconset" { walk.skipDescendants() }
+                    guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                        url.lastPathComponent != "Contents.json",
+                        let path = OutputFolder.resolved(url.path), !read.contains(path)
+                    else { continue }
+                    unread.append(String(url.path.dropFirst(folder.final.path.count + 1)))
+                }
+            }
+            return unread.sorted()
+        }
     }
 
     /// Fits every sticker of `inputs` (with a progress bar).

@@ -53,7 +53,13 @@ struct OutputFolder {
         return inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
     }
 
-    private static func resolved(_ path: String) -> String? {
+    /// Paths for a message: all of three or fewer, else the first three "and N more".
+    static func listing(_ paths: [String]) -> String {
+        paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
+    }
+
+    /// `path` with symbolic links and `.` or `..` resolved; nil when it does not exist.
+    static func resolved(_ path: String) -> String? {
         guard let pointer = realpath(path, nil) else { return nil }
         defer { free(pointer) }
         return String(cString: pointer)

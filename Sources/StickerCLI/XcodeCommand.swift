@@ -139,6 +139,17 @@ public struct XcodeCommand: ParsableCommand {
                     )
                     throw ExitCode.failure
                 }
+                let unread = catalog.unreadFiles(writing: folder, entries: [spec.catalogPath])
+                if !unread.isEmpty {
+                    // The project's catalog would be replaced without the files no sticker came from.
+                    folder.discard()
+                    try report(
+                        catalog, validation: nil, start: start,
+                        nothingWritten:
+                            "the project in \(output) holds the inputs and files no sticker was read from (\(OutputFolder.listing(unread))), so it is left as it was (write the project elsewhere, or move them out)"
+                    )
+                    throw ExitCode.failure
+                }
                 try settings.writeCatalog(catalog, to: folder.staging.appendingPathComponent(spec.catalogPath))
             }
             try XcodeProjectWriter.write(spec, to: folder.staging)

@@ -13,29 +13,7 @@ extension StickerFitter {
     /// is the one the option makes (``QualitySearch/wantedPSNR``).
     func suggestions(_ source: Source, belowFloor: Candidate?, size: StickerSize) throws -> [String] {
         var found: [String] = []
-        if let (attempt, _) = belowFloor, let psnr = attempt.fidelity.psnr {
-            // The same search with a lower floor makes this very file (the floor only accepts or refuses).
-            var with: [String] = []
-            var withoutStrict = false
-            if psnr < options.psnrFloor {
-                withoutStrict = options.strict
-                if psnr < options.minimumPSNR {
-                    with.append(String(cFormat: "--min-psnr %.1f", (psnr * 10).rounded(.down) / 10))
-                }
-            }
-            if let ssim = attempt.fidelity.ssim, ssim < options.ssimFloor {
-                withoutStrict = withoutStrict || options.strict
-                if ssim < options.minimumSSIM {
-                    with.append(String(cFormat: "--min-ssim %.2f", (ssim * 100).rounded(.down) / 100))
-                }
-            }
-            let changes = [
-                withoutStrict ? "without --strict" : nil, with.isEmpty ? nil : "with " + with.joined(separator: " ")
-            ].compactMap { $0 }
-            if !changes.isEmpty {
-                found.append("made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt))
-            }
-        }
+        if let (attempt, _) = belowFloor, let lower = lowerFloorSuggestion(attempt) { found.append(lower) }
         // The options' own fits are independent, and each makes the very file that option
         // makes (with the threads its own run would have). They run side by side when the
         // frames they fit together are no more than the sticker's own, which the search that
@@ -49,6 +27,31 @@ extension StickerFitter {
         }
         for suggestion in named { if let text = try suggestion.get() { found.append(text) } }
         return found
+    }
+
+    /// The options that accept `attempt`, a file made under the floor: a lower `--min-psnr` or
+    /// `--min-ssim`, or leaving out `--strict`, with its figures (the same search with a lower
+    /// floor makes this very file: the floor only accepts or refuses). Nil when none would.
+    func lowerFloorSuggestion(_ attempt: Attempt) -> String? {
+        guard let psnr = attempt.fidelity.psnr else { return nil }
+        var with: [String] = []
+        var withoutStrict = false
+        if psnr < options.psnrFloor {
+            withoutStrict = options.strict
+            if psnr < options.minimumPSNR {
+                with.append(String(cFormat: "--min-psnr %.1f", (psnr * 10).rounded(.down) / 10))
+            }
+        }
+        if let ssim = attempt.fidelity.ssim, ssim < options.ssimFloor {
+            withoutStrict = withoutStrict || options.strict
+            if ssim < options.minimumSSIM {
+                with.append(String(cFormat: "--min-ssim %.2f", (ssim * 100).rounded(.down) / 100))
+            }
+        }
+        let changes = [
+            withoutStrict ? "without --strict" : nil, with.isEmpty ? nil : "with " + with.joined(separator: " ")
+        ].compactMap { $0 }
+        return changes.isEmpty ? nil : "made " + changes.joined(separator: " and ") + ": " + Self.figures(attempt)
     }
 
     /// An option whose own fit may make a refused sticker.

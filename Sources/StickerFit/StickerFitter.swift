@@ -196,7 +196,26 @@ public struct StickerFitter: Sendable {
             maxFramesPerSecond: options.maximumFramesPerSecond)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
         switch try make(source, sizes: sizes(from: size)) {
-        case .made(let made):
+        case .made(var made):
+            if let cap = options.maximumFramesPerSecond, source.kept != nil {
+                // The search measured the frames --max-fps kept; what the file shows is judged
+                // against every frame, the dropped ones too, as a lower rate the search chose is.
+                let everyFrame = try Self.source(
+                    durations, input: input, original: nil, maxDuration: options.maxDuration)
+                let (frames, _) = try everyFrame.fitted(side: made.attempt.size.pixels, threads: options.threads)
+                made.attempt.fidelity = try Fidelity.measure(
+                    made.attempt.bytes, against: FrameTimeline(frames: frames, durations: everyFrame.durations),
+                    limits: options.limits)
+                guard options.meetsFloor(made.attempt.fidelity) else {
+                    record(made, into: &result)
+                    result.failure =
+                        String(cFormat: "with --max-fps %g the file made is ", cap) + Self.figures(made.attempt)
+                        + " against every frame of the input, under the quality floor of " + floorText
+                        + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
+                        + "; a higher --max-fps keeps more of the frames"
+                    return
+                }
+            }
             record(made, into: &result)
             result.output = .file(name: result.name + "." + made.attempt.fileExtension, bytes: made.attempt.bytes)
         case .failed(let belowFloor, let smallest):

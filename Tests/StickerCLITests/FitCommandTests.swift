@@ -490,6 +490,79 @@ struct FitCommandTests {
     }
 
     @Test(
+        "fit or xcode writing over its own catalog writes nothing while it holds files no sticker was read from: a sticker its list leaves out, a second pack, a stray file",
+        .timeLimit(.minutes(4)))
+    func inPlaceUnreadFilesKeepInput() throws {
+        let inputs = try Self.inputs()
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let catalog = inputs.appendingPathComponent("Pack.xcstickers")
+        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+        let project = inputs.appendingPathComponent("App")
+        let app = ["--name", "App", "--bundle-id", "org.example.app"]
+        let images = ["dot.png", "still.webp"].map { inputs.appendingPathComponent($0).path }
+        try #require(try CLITests.runExecutable(["fit"] + images + ["-o", catalog.path, "--level", "1"]).status == 0)
+        try #require(
+            try CLITests.runExecutable(["xcode", catalog.path, "--no-fit", "-o", project.path] + app).status == 0)
+        let projectCatalog = try #require(
+            FileManager.default.enumerator(atPath: project.path)?.compactMap { $0 as? String }
+                .first { $0.hasSuffix(".xcstickers") })
+        // Each change leaves a file no sticker is read from; the refit in place names it and
+        // changes nothing. Of two packs the loader reads the first by name, Second.stickerpack.
+        let listing = pack.appendingPathComponent("Contents.json")
+        let list = try Data(contentsOf: listing)
+        let changes: [(name: String, unread: String, make: () throws -> Void, undo: () throws -> Void)] = [
+            (
+                "a sticker the list leaves out", "Sticker Pack.stickerpack/still.sticker/still.png",
+                {
+                    var json = try #require(try JSONSerialization.jsonObject(with: list) as? [String: Any])
+                    json["stickers"] = [["filename": "dot.sticker"]]
+                    try JSONSerialization.data(withJSONObject: json).write(to: listing)
+                }, { try list.write(to: listing) }
+            ),
+            (
+                "a second pack", "Sticker Pack.stickerpack/dot.sticker/dot.png",
+                {
+                    try FileManager.default.copyItem(
+                        at: pack, to: catalog.appendingPathComponent("Second.stickerpack"))
+                }, { try FileManager.default.removeItem(at: catalog.appendingPathComponent("Second.stickerpack")) }
+            ),
+            (
+                "a stray file", "notes.txt",
+                { try Data("keep me".utf8).write(to: catalog.appendingPathComponent("notes.txt")) },
+                { try FileManager.default.removeItem(at: catalog.appendingPathComponent("notes.txt")) }
+            )
+        ]
+        for change in changes {
+            try change.make()
+            for extra in [[], ["--json"]] {
+                let before = try XcodeCommandTests.tree(catalog)
+                let result = try CLITests.runExecutable(
+                    ["fit", catalog.path, "-o", catalog.path, "--level", "1"] + extra)
+                #expect(result.status == 1, "\(change.name): \(result.stdout)")
+                let reason =
+                    extra.isEmpty
+                    ? result.stdout : try Self.report(result.stdout)["nothingWritten"] as? String ?? ""
+                #expect(
+                    reason.contains("\(catalog.path) holds the inputs and files no sticker was read from")
+                        && reason.contains(change.unread), "\(change.name): \(result.stdout)")
+                #expect(try XcodeCommandTests.tree(catalog) == before, "\(change.name): the catalog as it was")
+            }
+            try change.undo()
+        }
+        // A stray file in the project's catalog: the project over itself is left as it was.
+        let stray = project.appendingPathComponent(projectCatalog).appendingPathComponent("notes.txt")
+        try Data("keep me".utf8).write(to: stray)
+        let before = try XcodeCommandTests.tree(project)
+        let result = try CLITests.runExecutable(["xcode", project.path, "-o", project.path, "--level", "1"] + app)
+        #expect(result.status == 1 && result.stdout.contains("notes.txt"), "\(result.stdout)")
+        #expect(try XcodeCommandTests.tree(project) == before, "the project as it was")
+        // With every file read, the refit in place is written.
+        let clean = try CLITests.runExecutable(["fit", catalog.path, "-o", catalog.path, "--level", "1"])
+        #expect(clean.status == 0 && clean.stdout.contains("wrote \(catalog.path)"), "\(clean.stdout)")
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name).sorted() == ["dot", "still"])
+    }
+
+    @Test(
         "fit or xcode writing over its own input writes nothing when a sticker fails, so no sticker is lost",
         .timeLimit(.minutes(4)))
     func inPlaceFailureKeepsInput() throws {

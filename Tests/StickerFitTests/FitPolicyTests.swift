@@ -222,8 +222,12 @@ struct FitPolicyTests {
         // A clip already at or under the cap is left as it is.
         let same = Self.fit(url, maxBytes: 500_000) { $0.maximumFramesPerSecond = 10 }
         #expect(!same.steps.contains { $0.kind == .maxFrameRate } && same.framesAfter == 20)
-        // A cap of 0.1 fps would leave a still: two frames are kept, 1 s each.
-        let two = Self.fit(url, maxBytes: 500_000) { $0.maximumFramesPerSecond = 0.1 }
+        // A cap of 0.1 fps would leave a still: two frames are kept, 1 s each. (Two frames
+        // standing for twenty are under the quality floor, so the floor is lowered to see them.)
+        let two = Self.fit(url, maxBytes: 500_000) {
+            $0.maximumFramesPerSecond = 0.1
+            $0.minimumPSNR = 0
+        }
         guard case .file(_, let twoBytes) = two.output else { Issue.record("not made"); return }
         let both = try Pillow.decode(try FitFixtures.write(twoBytes, to: folder.appendingPathComponent("two.png")))
         #expect(both.durationsMs == [1000, 1000] && both.frames == [frames[0], frames[10]], "\(both.durationsMs)")
@@ -235,6 +239,54 @@ struct FitPolicyTests {
             to: folder.appendingPathComponent("held.png"))
         let kept = Self.fit(heldURL, maxBytes: 500_000) { $0.maximumFramesPerSecond = 15 }
         #expect(!kept.steps.contains { $0.kind == .maxFrameRate } && kept.framesAfter == 11, "\(kept.steps)")
+    }
+
+    @Test(
+        "--max-fps: the file is judged against every frame, the dropped ones too; a loss under 30 dB is stated, one under the floor refused naming the --min-psnr that makes it"
+    )
+    func maxFrameRateLossMeasured() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 20 solid grey frames of 100 ms at the small size (10 fps): the even ones 60, 60, 100,
+        // 100, ... by pairs, each odd one `step` lighter than the frame before it. At --max-fps 5
+        // the even frames are kept, each shown for the odd frame after it too: half the frames
+        // are off by `step` in R, G and B and none in alpha, a mean square error of
+        // step² x 3/8 over every sample.
+        func clip(step: Int) throws -> URL {
+            let frames = (0..<20).map { index -> [UInt8] in
+                let grey = UInt8(60 + 40 * ((index / 2) % 2) + (index % 2) * step)
+                return [UInt8]((0..<(Self.side * Self.side)).flatMap { _ in [grey, grey, grey, 255] })
+            }
+            return try FitFixtures.writeAPNG(
+                frames, milliseconds: Array(repeating: 100, count: 20), width: Self.side, height: Self.side,
+                to: folder.appendingPathComponent("grey-\(step).png"))
+        }
+        func expectedPSNR(step: Int) -> Double { 10 * log10(255.0 * 255 / (Double(step * step) * 3 / 8)) }
+        // Off by 20: 26.37 dB, made, with the loss stated; an error under --strict.
+        let mild = try clip(step: 20)
+        let made = Self.fit(mild, maxBytes: 500_000) { $0.maximumFramesPerSecond = 5 }
+        #expect(made.failure == nil, "\(made.failure ?? "")")
+        #expect(abs((made.fidelity.psnr ?? 0) - expectedPSNR(step: 20)) < 0.01, "\(made.fidelity)")
+        #expect(made.loss?.givenUp.first == "frame rate 10.0 -> 5.0 fps", "\(made.loss?.givenUp ?? [])")
+        let strict = Self.fit(mild, maxBytes: 500_000) {
+            $0.maximumFramesPerSecond = 5
+            $0.strict = true
+        }
+        #expect(
+            strict.output == nil && strict.failure?.contains("made without --strict") == true, "\(strict.failure ?? "")"
+        )
+        // Off by 90: 13.30 dB, under the 20 dB floor: refused, naming --min-psnr 13.2, which makes it.
+        let harsh = try clip(step: 90)
+        let refused = Self.fit(harsh, maxBytes: 500_000) { $0.maximumFramesPerSecond = 5 }
+        let floor = String(format: "--min-psnr %.1f", (expectedPSNR(step: 90) * 10).rounded(.down) / 10)
+        #expect(
+            refused.output == nil && refused.failure?.contains("made with \(floor)") == true, "\(refused.failure ?? "")"
+        )
+        let lowered = Self.fit(harsh, maxBytes: 500_000) {
+            $0.maximumFramesPerSecond = 5
+            $0.minimumPSNR = (expectedPSNR(step: 90) * 10).rounded(.down) / 10
+        }
+        #expect(lowered.failure == nil && abs((lowered.fidelity.psnr ?? 0) - expectedPSNR(step: 90)) < 0.01)
     }
 
     @Test("a clip too long to be made whole suggests --max-duration; that option makes the file named")
