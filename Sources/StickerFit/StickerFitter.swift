@@ -28,7 +28,7 @@ public struct StickerFitter: Sendable {
     }
 
     /// JPEG qualities tried for an opaque still, best first.
-    static let jpegQualities = [92, 85, 75, 60, 45]
+    static let jpegQualities = [92, 85, 75, 60, 45, 30, 20, 15, 10]
 
     /// Fits `sticker` to `size`; `label` is the accessibility label to write (default: the
     /// sticker's own, else its name).

@@ -2,6 +2,7 @@ import AnimationCodec
 import Foundation
 import StickerFit
 import StickerPack
+import TestSupport
 import Testing
 
 /// The JPEG step: an opaque still too noisy for any PNG within the budget is written as JPEG,
@@ -46,5 +47,37 @@ struct JPEGStepTests {
         // PSNR over every channel of every pixel, alpha (never wrong) included, as the report counts it.
         let reported = try #require(fitted.fidelity.psnr)
         #expect(abs(reported - measured.psnr) <= 0.1, "Pillow sees \(measured.psnr) dB, the report says \(reported) dB")
+    }
+
+    @Test(
+        "a smooth opaque still under a budget no JPEG of quality 45 meets is made as a lower-quality JPEG, above the floor as Pillow measures it"
+    )
+    func lowQualityJPEG() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The sample pack's 408 x 408 card, the regular size already: its own reference.
+        let card = ConformanceSuites.repoRoot.appendingPathComponent("corpus/sample-pack/06-blob-card.jpg")
+        let original = try #require(try Pillow.decode(card).frames.first)
+        let maxBytes = 5_000
+        // Pillow's (libjpeg's) JPEG of the card at quality 45 is over the budget.
+        let probe = """
+            import io, sys
+            from PIL import Image
+            buffer = io.BytesIO()
+            Image.open(sys.argv[1]).convert("RGB").save(buffer, "JPEG", quality=45, optimize=True)
+            print(len(buffer.getvalue()))
+            """
+        let q45 = try TestProcess.capture(["python3", "-c", probe, card.path])
+        try #require(Int(q45.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > maxBytes, "\(q45.stdout)")
+
+        let fitted = StickerFitter(options: FitFixtures.quickOptions(maxBytes: maxBytes)).fit(
+            FitFixtures.sticker(card), size: .regular)
+        #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
+        guard case .file(let name, let bytes) = fitted.output else { Issue.record("no file written"); return }
+        #expect(name.hasSuffix(".jpg") && bytes.count <= maxBytes, "\(name): \(bytes.count) bytes")
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("card.jpg")))
+        let measured = PixelDifference(original, try #require(shown.frames.first))
+        #expect(measured.psnr >= 20, "Pillow sees \(measured.psnr) dB")
+        #expect(abs((fitted.fidelity.psnr ?? 0) - measured.psnr) <= 0.1, "\(fitted.fidelity) against \(measured.psnr)")
     }
 }
