@@ -34,6 +34,28 @@ struct PNGFile: Sendable {
 }
 
 extension PNGFile {
+    /// Why a tRNS chunk of `length` bytes read at this point is ignored, or nil when it is
+    /// used. libpng, which browsers decode PNG with, drops such a chunk as a benign error:
+    /// after IDAT, a second one (the first is kept), one of the wrong length for grey or RGB,
+    /// one before PLTE or with no entry or more entries than the palette, and any in an image
+    /// that has an alpha channel.
+    private func transparencyProblem(length: Int) -> String? {
+        if !imageData.isEmpty { return "after IDAT" }
+        if transparency != nil { return "repeated" }
+        switch header.colorType {
+        case .grayscale where length != 2, .rgb where length != 6:
+            return "has \(length) bytes, not \(header.colorType == .rgb ? 6 : 2)"
+        case .indexed where palette.isEmpty:
+            return "before PLTE"
+        case .indexed where length == 0 || length > palette.count / 3:
+            return "has \(length) entries for a palette of \(palette.count / 3)"
+        case .grayscaleAlpha, .rgba:
+            return "in an image with an alpha channel"
+        default:
+            return nil
+        }
+    }
+
     /// Reads the chunk structure of `bytes`, which start with the PNG signature.
     ///
     /// Critical-chunk errors throw. Errors in the animation chunks (sequence numbers, frame
@@ -80,7 +102,12 @@ extension PNGFile {
                 }
                 palette = Array(bytes[chunk.data])
             case "tRNS":
-                transparency = Array(bytes[chunk.data])
+                if let problem = transparencyProblem(length: chunk.data.count) {
+                    warnings.append(
+                        CodecWarning(.ancillaryChunkSkipped, "tRNS chunk \(problem); ignored, as browsers do"))
+                } else {
+                    transparency = Array(bytes[chunk.data])
+                }
             case "IDAT":
                 if idatFinished { throw .malformed(format: .png, reason: "IDAT chunks are not consecutive") }
                 if imageData.isEmpty { builder.imageDataStarts() }
