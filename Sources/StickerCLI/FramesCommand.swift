@@ -77,9 +77,12 @@ public struct FramesCommand: ParsableCommand {
         } catch let error as CodecError {
             staging.discard()
             throw CLIError(path: file, error)
-        } catch {
+        } catch let error as CLIError {
             staging.discard()
             throw error
+        } catch {
+            staging.discard()
+            throw CLIError("\(out): cannot be written (\(errorReason(error)))")
         }
     }
 

@@ -79,32 +79,34 @@ struct OutputFolder {
         }
     }
 
-    /// Moves the staged files into place: a rename when the folder is new, else file by file.
-    /// The destination's other files whose names `isStale` accepts (an earlier run's outputs
-    /// that this run did not write again) are removed; its other files are left alone.
+    /// Moves the staged files into place: a rename when the folder is new, else as
+    /// ``commitEntries()`` moves them, so the destination holds all the old files or all the
+    /// new ones. A folder where a staged file goes is not replaced: nothing is moved, and the
+    /// error names it. The destination's other files whose names `isStale` accepts (an earlier
+    /// run's outputs that this run did not write again) are then removed; its other files are
+    /// left alone.
     func commit(removing isStale: (String) -> Bool = { _ in false }) throws {
-        try InterruptCleanup.deferringInterrupts { try moveFiles(removing: isStale) }
-    }
-
-    private func moveFiles(removing isStale: (String) -> Bool) throws {
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: final.path) {
-            try manager.moveItem(at: staging, to: final)
-            InterruptCleanup.unregister(staging.path)
-            return
+        try InterruptCleanup.deferringInterrupts {
+            let manager = FileManager.default
+            let names = try manager.contentsOfDirectory(atPath: staging.path)
+            for name in names.sorted() {
+                var isDirectory = false
+                let target = final.appendingPathComponent(name)
+                if manager.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory {
+                    throw CLIError("\(target.path): is a folder, not replaced; nothing was written")
+                }
+            }
+            try moveEntries()
+            let written = Set(names)
+            for name in try manager.contentsOfDirectory(atPath: final.path)
+            where !written.contains(name) && isStale(name) {
+                var isDirectory = false
+                let stale = final.appendingPathComponent(name)
+                guard manager.fileExists(atPath: stale.path, isDirectory: &isDirectory), !isDirectory
+                else { continue }
+                try manager.removeItem(at: stale)
+            }
         }
-        let names = try manager.contentsOfDirectory(atPath: staging.path)
-        for name in names {
-            let target = final.appendingPathComponent(name)
-            if manager.fileExists(atPath: target.path) { try manager.removeItem(at: target) }
-            try manager.moveItem(at: staging.appendingPathComponent(name), to: target)
-        }
-        let written = Set(names)
-        for name in try manager.contentsOfDirectory(atPath: final.path) where !written.contains(name) && isStale(name) {
-            try manager.removeItem(at: final.appendingPathComponent(name))
-        }
-        try manager.removeItem(at: staging)
-        InterruptCleanup.unregister(staging.path)
     }
 
     /// Moves each staged entry into the destination in place of the one of its name, leaving

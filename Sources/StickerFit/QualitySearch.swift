@@ -595,7 +595,8 @@ struct QualitySearch {
             // so of a lower PSNR): candidates predicted clearly above what it shows are written
             // too, and the best file is kept.
             let found = settle(families[winner.family], from: winner.index)
-            settled[winner.family] = found.map { ($0.recipe, $0.fidelity.psnr) }
+            // Stored as a value even when nil (none fitted): assigning nil would remove the entry.
+            settled.updateValue(found.map { ($0.recipe, $0.fidelity.psnr) }, forKey: winner.family)
             if let found {
                 if result.map({ rank(found.fidelity.psnr) > rank($0.fidelity.psnr) }) ?? true { result = found }
                 resultRank = rank(result!.fidelity.psnr) + Self.writtenMargin

@@ -514,8 +514,8 @@ public struct StickerFitter: Sendable {
         case .chosen: outcome = "chosen"
         case .written: outcome = "written"
         case .predicted: outcome = "predicted"
-        case .overBudget: outcome = "predicted; over the budget when written"
-        case .noLongerFits: outcome = "predicted at first; not once a written file corrected the estimates"
+        case .overBudget: outcome = "predicted, over the budget when written"
+        case .noLongerFits: outcome = "predicted at first, not once a written file corrected the estimates"
         }
         return candidate.recipe.summary + figure + " (" + outcome + ")"
     }

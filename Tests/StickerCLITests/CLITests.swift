@@ -130,6 +130,34 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == expected.sorted())
     }
 
+    @Test(
+        "frames --out where a frame's name is a folder: the folder and everything else kept as it was, one line naming it"
+    )
+    func framesKeepAFolderOfAFramesName() throws {
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let star = Self.samplePack.appendingPathComponent("02-spinning-star.gif")
+        let blob = Self.samplePack.appendingPathComponent("01-bouncing-blob.png")
+        try Self.runInProcess(["frames", star.path, "--out", out.path, "--progress", "none"])
+        // The user's folder where the next run's third frame goes, holding a file of theirs.
+        let folder = out.appendingPathComponent("frame-0002.png")
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let before = try XcodeCommandTests.tree(out)
+        let result = try Self.runExecutable(["frames", blob.path, "--out", out.path, "--progress", "none"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == "Error: \(folder.path): is a folder, not replaced; nothing was written\n",
+            "\(result.stderr)")
+        #expect(
+            try XcodeCommandTests.tree(out) == before, "every frame and frames.json of the first run, and the folder")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path).allSatisfy {
+                !$0.hasPrefix("." + out.lastPathComponent)
+            }, "no staging left")
+    }
+
     @Test("validate: a GIF and a JPEG cut short are damaged, with what ended early; the whole files are not")
     func validateDamaged() throws {
         let folder = Self.temporaryDirectory()

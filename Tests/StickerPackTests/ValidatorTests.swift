@@ -172,6 +172,20 @@ struct ValidatorTests {
         #expect(format["clip"]?.contains("-c copy") == true, "\(format)")
     }
 
+    @Test("short delays are counted against the 10 ms line, which the message names, with the shortest")
+    func shortDelayMessage() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        // 0 and 10 ms are at or under the line; 500 ms is not.
+        folder.write(TestImages.apng(side: 408, delaysMs: [0, 10, 500]), "quick.png")
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let short = report.findings.filter { $0.rule == .shortDelay }
+        #expect(
+            short.map(\.message) == [
+                "2 of 3 frames show for 10 ms or less (the shortest 0 ms); players show those for 100 ms"
+            ], "\(report.findings)")
+    }
+
     @Test("a FIFO or a device named like an image is named for what it is, not read as an empty image")
     func notRegularFiles() throws {
         let folder = TestFolder()

@@ -301,7 +301,8 @@ private struct StickerChecker {
         if let shortest = short.min() {
             add(
                 .warning, .shortDelay,
-                "\(short.count) of \(delays.count) frames show for \(format(shortest)) ms or less; players show those for 100 ms",
+                "\(short.count) of \(delays.count) frames show for \(format(thresholds.shortDelayMilliseconds)) ms or less "
+                    + "(the shortest \(format(shortest)) ms); players show those for 100 ms",
                 measured: "\(format(shortest)) ms", limit: "> \(format(thresholds.shortDelayMilliseconds)) ms")
         }
         // The loop as players show it: a short delay (above) shows for 100 ms, so it is
