@@ -26,7 +26,7 @@ public struct FitCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The catalog to write (replaced as a whole if it exists).", valueName: "OUT.xcstickers"),
+        help: ArgumentHelp("The catalog to write (an existing one is replaced as a whole; a folder of other files is not).", valueName: "OUT.xcstickers"),
         completion: .file())
     var output: String?
 
@@ -62,6 +62,7 @@ public struct FitCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         let start = Date()
+        if !dryRun, let output { try Self.checkReplaceable(output) }
         let catalog = try settings.fit(inputs)
         var validation: ValidationReport?
         var inputKept: String?
@@ -114,6 +115,21 @@ public struct FitCommand: ParsableCommand {
         if report.failures > 0 || validation?.passed == false || catalog.entries.isEmpty || inputKept != nil {
             throw ExitCode.failure
         }
+    }
+
+    /// An existing output folder is replaced as a whole, so only one that is empty or a sticker
+    /// catalog (holding a `.stickerpack` or a `Contents.json`) is: a folder of other files that
+    /// happens to be named like a catalog would be lost with it.
+    static func checkReplaceable(_ output: String) throws {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory else { return }
+        let entries = try FileManager.default.contentsOfDirectory(atPath: output).filter { !$0.hasPrefix(".") }
+        guard !entries.isEmpty,
+            !entries.contains(where: { $0 == "Contents.json" || $0.lowercased().hasSuffix(".stickerpack") })
+        else { return }
+        throw CLIError(
+            "\(output): exists and is not a sticker catalog (no .stickerpack or Contents.json in it, but \(OutputFolder.listing(entries.sorted()))); it is not replaced: name another output"
+        )
     }
 
     /// The report as text or JSON on stdout.

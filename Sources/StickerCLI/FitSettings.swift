@@ -16,9 +16,10 @@ struct FitSettings: ParsableArguments {
     var size: StickerSize?
 
     @Option(
-        name: .customLong("max-bytes"),
+        name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted).", valueName: "n"))
+            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted; under 512,000, which validate refuses).",
+            valueName: "n"))
     var maxBytes = 500_000
 
     @Flag(
@@ -49,27 +50,28 @@ struct FitSettings: ParsableArguments {
     var iconBackground: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.",
             valueName: "n"))
     var level: Int32 = 12
 
     @Option(
-        name: .customLong("min-fps"),
+        name: .customLong("min-fps"), parsing: .unconditional,
         help: ArgumentHelp(
             "The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up); default: as low as the best quality needs, down to two frames.",
             valueName: "fps"))
     var minimumFramesPerSecond: Double?
 
     @Option(
-        name: .customLong("min-psnr"),
+        name: .customLong("min-psnr"), parsing: .unconditional,
         help: ArgumentHelp(
             "The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made.",
             valueName: "dB"))
     var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
 
     @Option(
-        name: .customLong("min-ssim"),
+        name: .customLong("min-ssim"), parsing: .unconditional,
         help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (0: none).", valueName: "ssim"))
     var minimumSSIM: Double = 0
 
@@ -77,13 +79,13 @@ struct FitSettings: ParsableArguments {
     var strict = false
 
     @Option(
-        name: .customLong("max-duration"),
+        name: .customLong("max-duration"), parsing: .unconditional,
         help: ArgumentHelp(
             "Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
     var maxDuration: Double?
 
     @Option(
-        name: .customLong("max-fps"),
+        name: .customLong("max-fps"), parsing: .unconditional,
         help: ArgumentHelp(
             "The highest frame rate to make (at most 1000): an animation faster once repeats merge keeps every (rate/N)th frame, each shown for the frames it stands for (the loop keeps its length); default: the input's own.",
             valueName: "fps"))
@@ -94,7 +96,7 @@ struct FitSettings: ParsableArguments {
     )
     var dither = false
 
-    @Option(help: "Worker threads (default: every core).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: every core).")
     var threads: Int?
 
     @OptionGroup var progress: ProgressOptions
@@ -105,6 +107,12 @@ struct FitSettings: ParsableArguments {
     /// Checks the options before any work.
     func validate() throws {
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
+        let refused = ValidationThresholds.default.fileBytesError
+        guard maxBytes < refused else {
+            throw ValidationError(
+                "--max-bytes \(maxBytes) is more than Messages takes: a sticker file must be under 500 KB, and validate refuses one of \(String(groupingThousands: refused)) bytes or more."
+            )
+        }
         guard let background = Background(named: iconBackground ?? "white"), background.isOpaque else {
             throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
         }

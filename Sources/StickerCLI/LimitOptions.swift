@@ -3,28 +3,33 @@ import ArgumentParser
 
 /// `--max-side`, `--max-pixels`, `--max-frames`, `--max-decoded` and `--max-file`: the codec's
 /// ``DecodingLimits`` for every command that reads images. Each defaults to the library's.
+/// Each takes the next word as its value, so `--max-pixels -5` is named as not positive rather
+/// than read as a missing value.
 struct LimitOptions: ParsableArguments {
     @Option(
-        name: .customLong("max-side"), help: ArgumentHelp("Longest canvas or frame side, in pixels.", valueName: "px"))
+        name: .customLong("max-side"), parsing: .unconditional,
+        help: ArgumentHelp("Longest canvas or frame side, in pixels.", valueName: "px"))
     var maxSide = DecodingLimits.default.maxSide
 
     @Option(
-        name: .customLong("max-pixels"),
+        name: .customLong("max-pixels"), parsing: .unconditional,
         help: ArgumentHelp(
             "Largest canvas or frame area, in pixels (suffixes K, M, G: powers of 1024).", valueName: "n"))
     var maxPixels = ScaledCount(DecodingLimits.default.maxPixels)
 
-    @Option(name: .customLong("max-frames"), help: ArgumentHelp("Most frames a file may declare.", valueName: "n"))
+    @Option(
+        name: .customLong("max-frames"), parsing: .unconditional,
+        help: ArgumentHelp("Most frames a file may declare.", valueName: "n"))
     var maxFrames = DecodingLimits.default.maxFrames
 
     @Option(
-        name: .customLong("max-decoded"),
+        name: .customLong("max-decoded"), parsing: .unconditional,
         help: ArgumentHelp(
             "Most bytes all decoded frames of a file may add up to (frames x W x H x 4).", valueName: "bytes"))
     var maxDecoded = ScaledCount(DecodingLimits.default.maxTotalDecodedBytes)
 
     @Option(
-        name: .customLong("max-file"),
+        name: .customLong("max-file"), parsing: .unconditional,
         help: ArgumentHelp("Largest image file read; larger files are refused unread.", valueName: "bytes"))
     var maxFile = ScaledCount(DecodingLimits.default.maxFileBytes)
 

@@ -78,6 +78,11 @@ public struct ReviewCommand: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("Name at least one pack.") }
         guard !output.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
         if let maxBytes, maxBytes <= 0 { throw ValidationError("--max-bytes must be positive.") }
+        if let maxBytes, maxBytes >= ValidationThresholds.default.fileBytesError {
+            throw ValidationError(
+                "--max-bytes \(maxBytes) is more than Messages takes: a sticker file must be under 500 KB, and validate refuses one of \(String(groupingThousands: ValidationThresholds.default.fileBytesError)) bytes or more."
+            )
+        }
         if let fitLevel, !(1...12).contains(fitLevel) { throw ValidationError("--fit-level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         let fitOptions = [maxBytes.map { _ in "--max-bytes" }, fitLevel.map { _ in "--fit-level" }].compactMap { $0 }

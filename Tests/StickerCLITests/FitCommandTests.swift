@@ -310,7 +310,11 @@ struct FitCommandTests {
         #expect(both.status == 64 && both.stderr.contains("--max-duration"), "\(both.stderr)")
         for (options, message) in [
             (["--lossless", "--max-fps", "30"], "--max-fps drops some"),
-            (["--min-fps", "20", "--max-fps", "10"], "is above --max-fps"), (["--max-fps", "0"], "positive")
+            (["--min-fps", "20", "--max-fps", "10"], "is above --max-fps"), (["--max-fps", "0"], "positive"),
+            // Files validate refuses (512,000 bytes or more); negative numbers named as such.
+            (["--max-bytes", "512000"], "validate refuses one of 512,000 bytes"),
+            (["--min-psnr", "-5"], "--min-psnr must be 0-100 dB"),
+            (["--max-pixels", "-5"], "The value '-5' is invalid for '--max-pixels")
         ] {
             let refused = try CLITests.runExecutable(["fit", input.path, "--dry-run"] + options)
             #expect(refused.status == 64 && refused.stderr.contains(message), "\(options): \(refused.stderr)")
@@ -487,6 +491,27 @@ struct FitCommandTests {
             """
         let colours = try TestProcess.capture(["python3", "-c", probe, icon.path])
         #expect(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(255, 0, 0) (255, 255, 255)")
+    }
+
+    @Test("an output named .xcstickers that is a folder of other files is not replaced; an empty one is written")
+    func outputThatIsNotACatalog() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = folder.appendingPathComponent("Notes.xcstickers")
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: notes.appendingPathComponent("notes.txt"))
+        let still = CLITests.samplePack.appendingPathComponent("05-still-blob.png").path
+        let refused = try CLITests.runExecutable(["fit", still, "-o", notes.path])
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(
+            refused.stderr.hasPrefix("Error: \(notes.path): exists and is not a sticker catalog")
+                && refused.stderr.contains("notes.txt"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: notes.path) == ["notes.txt"])
+        let empty = folder.appendingPathComponent("Empty.xcstickers")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let written = try CLITests.runExecutable(["fit", still, "-o", empty.path])
+        #expect(written.status == 0, "\(written.stdout)")
+        #expect(try PackLoader.load(path: empty.path).stickers.count == 1)
     }
 
     @Test(

@@ -253,7 +253,8 @@ struct ReviewCommandTests {
     @Test(
         "bad options are refused before any work",
         arguments: [
-            ["--fit-level", "13"], ["--fit-level", "0"], ["--threads", "0"], ["--max-bytes", "0"], ["--scale", "4"],
+            ["--fit-level", "13"], ["--fit-level", "0"], ["--threads", "0"], ["--max-bytes", "0"],
+            ["--max-bytes", "512000"], ["--scale", "4"],
             ["--no-fit", "--fit-level", "5"], ["--no-fit", "--fit-level", "12"], ["--no-fit", "--max-bytes", "100"],
             ["--view", "wide"]
         ])
