@@ -26,7 +26,9 @@ public struct FitCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The catalog to write (an existing one is replaced as a whole; a folder of other files is not).", valueName: "OUT.xcstickers"),
+        help: ArgumentHelp(
+            "The catalog to write (an existing one is replaced as a whole; a folder of other files is not).",
+            valueName: "OUT.xcstickers"),
         completion: .file())
     var output: String?
 
