@@ -90,7 +90,10 @@ public struct AnimationDecoder: Sendable {
                         dispose: .none, blend: .source)
                 ],
                 loopCount: nil, fileSize: bytes.count, warnings: [],
-                details: ["components": String(image.components), "progressive": String(image.isProgressive)],
+                details: [
+                    "components": String(image.components), "progressive": String(image.isProgressive),
+                    "exifOrientation": String(image.orientation.rawValue)
+                ],
                 colorChunks: nil)
         case .webp:
             let file = try WebPFile(parsing: bytes, limits: limits)

@@ -1,11 +1,16 @@
 import CJPEG
 
-/// A static JPEG sticker, decoded by libjpeg-turbo into opaque RGBA8.
+/// A static JPEG sticker, decoded by libjpeg-turbo into opaque RGBA8 and turned upright by its
+/// EXIF orientation, as browsers show it.
 struct JPEGImage: Sendable {
+    /// The width shown (the stored height when the orientation turns it a quarter).
     var width: Int
+    /// The height shown.
     var height: Int
     var components: Int
     var isProgressive: Bool
+    /// How the stored pixels are turned to be shown.
+    var orientation: ExifOrientation
 
     /// Reads the header and checks the size against `limits` before anything is decoded.
     init(header bytes: [UInt8], limits: DecodingLimits) throws(CodecError) {
@@ -15,13 +20,17 @@ struct JPEGImage: Sendable {
             sticker_jpeg_read_header($0.baseAddress, $0.count, &header, &message, message.count)
         }
         guard status == 0 else { throw .jpeg(message: Self.string(message)) }
-        width = Int(header.width)
-        height = Int(header.height)
+        orientation = ExifOrientation.of(jpeg: bytes)
+        let (stored, other) = (Int(header.width), Int(header.height))
+        (width, height) = orientation.swapsSides ? (other, stored) : (stored, other)
         components = Int(header.components)
         isProgressive = header.is_progressive != 0
         guard width > 0, height > 0 else { throw .jpeg(message: "image is \(width)x\(height)") }
         try limits.checkCanvas(width: width, height: height)
     }
+
+    /// The stored width and height, as libjpeg decodes them.
+    private var storedSize: (width: Int, height: Int) { orientation.swapsSides ? (height, width) : (width, height) }
 
     /// Decodes the whole image.
     func decode(_ bytes: [UInt8]) throws(CodecError) -> FrameLayer {
@@ -36,6 +45,8 @@ struct JPEGImage: Sendable {
             }
         }
         guard status == 0 else { throw .jpeg(message: Self.string(message)) }
+        let stored = storedSize
+        pixels = orientation.apply(to: pixels, width: stored.width, height: stored.height).pixels
         var layer = FrameLayer(rect: FrameRect(x: 0, y: 0, width: width, height: height), pixels: pixels)
         if repaired.count > 0 { layer.warnings = [Self.warning(repaired)] }
         return layer
