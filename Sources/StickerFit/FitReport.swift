@@ -137,10 +137,13 @@ public struct FitReport: Sendable, Codable {
                 } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
             let changed = abs(entry.fpsAfter - entry.fpsBefore) >= 0.05
+            // Tenths half away from zero, as the steps print the unrounded rates (6.25 is 6.3 in
+            // both; printf alone would round the stored 6.25 to even, 6.2).
+            func tenths(_ rate: Double) -> Double { (rate * 10).rounded() / 10 }
             let rate =
                 entry.fpsAfter > 0
-                ? String(cFormat: " at %.1f", entry.fpsBefore)
-                    + (changed ? String(cFormat: " -> %.1f", entry.fpsAfter) : "") + " fps" : ""
+                ? String(cFormat: " at %.1f", tenths(entry.fpsBefore))
+                    + (changed ? String(cFormat: " -> %.1f", tenths(entry.fpsAfter)) : "") + " fps" : ""
             if !entry.fitted && entry.bytesAfter == 0 && entry.framesAfter == 0 {
                 // Nothing was made (the input did not read): no figures to give.
                 lines.append("  \(head) \(entry.name): \(String(cFormat: "%.2f", entry.seconds)) s")

@@ -493,6 +493,21 @@ struct FitCommandTests {
         #expect(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(255, 0, 0) (255, 255, 255)")
     }
 
+    @Test("the report's line and its frame-rate step print one rate alike (6.25 fps is 6.3 in both)")
+    func frameRatePrintedAlike() throws {
+        // 12 frames of 80 ms; at 30,000 bytes the search keeps every 2nd: 6 in 0.96 s, 6.25 fps.
+        let blob = CLITests.samplePack.appendingPathComponent("01-bouncing-blob.png")
+        let result = try CLITests.runExecutable(["fit", blob.path, "--dry-run", "--max-bytes", "30000"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func rate(after marker: String, in line: String?) -> String? {
+            guard let line, let range = line.range(of: marker) else { return nil }
+            return line[range.upperBound...].split(separator: " ").first.map(String.init)
+        }
+        let head = rate(after: "at 12.5 -> ", in: lines.first { $0.contains("01-bouncing-blob:") })
+        let step = rate(after: "(lossy): 12.5 -> ", in: lines.first { $0.contains("frame-rate (lossy)") })
+        #expect(head != nil && head == step, "\(result.stdout)")
+    }
+
     @Test("an output named .xcstickers that is a folder of other files is not replaced; an empty one is written")
     func outputThatIsNotACatalog() throws {
         let folder = CLITests.temporaryDirectory()
