@@ -23,6 +23,7 @@ struct OutputFolder {
             throw CLIError("\(path): exists and is not a folder")
         }
         staging = AtomicFile.hiddenSibling(of: final, suffix: "partial")
+        Self.removeStaleStaging(beside: staging)
         InterruptCleanup.register(staging.path)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -31,6 +32,24 @@ struct OutputFolder {
             throw CLIError(
                 "\(path): cannot create the folder it is staged in, \(staging.path) (\(errorReason(error))): the output is written beside itself, in \(parent.path), then renamed into place"
             )
+        }
+    }
+
+    /// Removes the staging folders of this output that earlier runs left when they were killed
+    /// outright (SIGKILL, a power cut): those named as `staging` is but for a process number no
+    /// process has now. A staging folder holds only a new output never committed, so nothing
+    /// of the user's is in it.
+    private static func removeStaleStaging(beside staging: URL) {
+        let name = staging.lastPathComponent
+        guard let dash = name.lastIndex(of: "-") else { return }
+        let prefix = name[...dash]
+        let folder = staging.deletingLastPathComponent()
+        for sibling in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where sibling.hasPrefix(prefix) && sibling != name {
+            guard let pid = pid_t(sibling.dropFirst(prefix.count)), pid > 0,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(sibling))
         }
     }
 

@@ -382,6 +382,11 @@ struct TelegramHostileTests {
         ] {
             #expect(Self.outcome(Array(bad.utf8)) == .malformed(.lottie), "\(bad)")
         }
+        // An out point of two billion frames is named for its size, not as before the in point.
+        #expect(
+            Self.error(Array(#"{"v":"5","fr":30,"ip":0,"op":2e9,"w":64,"h":64,"layers":[]}"#.utf8))
+                == .malformed(
+                    format: .lottie, reason: "in point 0.0 or out point 2000000000.0 is not under a billion frames from 0"))
     }
 }
 

@@ -158,6 +158,29 @@ struct CLITests {
             }, "no staging left")
     }
 
+    @Test("a staging folder a killed run left beside the output is removed by the next run; a live process's is kept")
+    func staleStagingRemoved() throws {
+        let parent = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // A process that has ended: its number names no process now.
+        let ended = try TestProcess.spawn(["/bin/true"])
+        var status: Int32 = 0
+        while waitpid(ended, &status, 0) < 0 && errno == EINTR {}
+        let stale = parent.appendingPathComponent(".out.partial-\(ended)")
+        let live = parent.appendingPathComponent(".out.partial-\(getpid())")
+        for folder in [stale, live] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("half".utf8).write(to: folder.appendingPathComponent("frame-0000.png"))
+        }
+        let star = Self.samplePack.appendingPathComponent("02-spinning-star.gif")
+        let out = parent.appendingPathComponent("out")
+        let result = try Self.runExecutable(["frames", star.path, "--out", out.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale.path), "the killed run's staging is gone")
+        #expect(FileManager.default.fileExists(atPath: live.path), "a running process's staging is kept")
+    }
+
     @Test("validate: a GIF and a JPEG cut short are damaged, with what ended early; the whole files are not")
     func validateDamaged() throws {
         let folder = Self.temporaryDirectory()

@@ -54,7 +54,12 @@ struct LottieFile: Sendable {
                     "frame rate \(rate) is not between \(LottieFile.frameRates.lowerBound) and \(LottieFile.frameRates.upperBound)"
             )
         }
-        guard abs(inPoint) < 1e9, abs(outPoint) < 1e9, outPoint - inPoint >= 1 else {
+        guard abs(inPoint) < 1e9, abs(outPoint) < 1e9 else {
+            throw .malformed(
+                format: .lottie,
+                reason: "in point \(inPoint) or out point \(outPoint) is not under a billion frames from 0")
+        }
+        guard outPoint - inPoint >= 1 else {
             throw .malformed(
                 format: .lottie, reason: "out point \(outPoint) is not at least one frame after in point \(inPoint)")
         }
