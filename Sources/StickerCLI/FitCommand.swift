@@ -125,7 +125,8 @@ public struct FitCommand: ParsableCommand {
     static func checkReplaceable(_ output: String) throws {
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory else { return }
-        let entries = try FileManager.default.contentsOfDirectory(atPath: output).filter { !$0.hasPrefix(".") }
+        // Hidden files count (a .git folder is the user's), the Finder's .DS_Store does not.
+        let entries = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0 != ".DS_Store" }
         guard !entries.isEmpty,
             !entries.contains(where: { $0 == "Contents.json" || $0.lowercased().hasSuffix(".stickerpack") })
         else { return }

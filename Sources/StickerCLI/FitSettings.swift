@@ -18,7 +18,7 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted; under 512,000, which validate refuses).",
+            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted; validate refuses 512,000 or more).",
             valueName: "n"))
     var maxBytes = 500_000
 
@@ -104,8 +104,9 @@ struct FitSettings: ParsableArguments {
     /// The codec's limits.
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
-    /// Checks the options before any work.
-    func validate() throws {
+    /// Refuses a `--max-bytes` that is not positive, or that makes files validate refuses
+    /// (512,000 bytes or more: over 500 KB however it is counted).
+    static func checkBudget(_ maxBytes: Int) throws {
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
         let refused = ValidationThresholds.default.fileBytesError
         guard maxBytes < refused else {
@@ -113,6 +114,11 @@ struct FitSettings: ParsableArguments {
                 "--max-bytes \(maxBytes) is more than Messages takes: a sticker file must be under 500 KB, and validate refuses one of \(String(groupingThousands: refused)) bytes or more."
             )
         }
+    }
+
+    /// Checks the options before any work.
+    func validate() throws {
+        try Self.checkBudget(maxBytes)
         guard let background = Background(named: iconBackground ?? "white"), background.isOpaque else {
             throw ValidationError("--icon-background must be an opaque colour (a preset such as white, or #RRGGBB).")
         }
@@ -224,24 +230,31 @@ struct FitSettings: ParsableArguments {
         /// Contents.json, the icon set, as the icon options describe) and hidden files. Empty
         /// when `folder` holds no input. Paths are relative to `folder`, sorted.
         func unreadFiles(writing folder: OutputFolder, entries: [String]? = nil) -> [String] {
-            guard folder.holdsAny(of: sourceFiles, entries: entries) else { return [] }
+            guard folder.holdsAny(of: sourceFiles, entries: entries),
+                let base = OutputFolder.resolved(folder.final.path)
+            else { return [] }
             let read = Set(sourceFiles.compactMap(OutputFolder.resolved))
-            let roots = entries.map { $0.map { folder.final.appendingPathComponent($0) } } ?? [folder.final]
             var unread: [String] = []
-            for root in roots {
-                guard
-                    let walk = FileManager.default.enumerator(
-                        at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-                else { continue }
-                for case let url as URL in walk {
-                    if url.pathExtension == "stickersiconset" { walk.skipDescendants() }
-                    guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                        url.lastPathComponent != "Contents.json",
-                        let path = OutputFolder.resolved(url.path), !read.contains(path)
-                    else { continue }
-                    unread.append(String(url.path.dropFirst(folder.final.path.count + 1)))
+            // Depth first, links not followed; `relative` is the path under the output.
+            func walk(_ relative: String, inIconSet: Bool) {
+                let path = relative.isEmpty ? base : base + "/" + relative
+                var isDirectory = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+                if isDirectory {
+                    let iconSet = inIconSet || path.lowercased().hasSuffix(".stickersiconset")
+                    for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                        walk(relative.isEmpty ? name : relative + "/" + name, inIconSet: iconSet)
+                    }
+                    return
                 }
+                let name = relative.split(separator: "/").last.map(String.init) ?? relative
+                // Written anew, or the Finder's own.
+                if name == "Contents.json" || name == ".DS_Store" || name.hasPrefix("._") { return }
+                if inIconSet && name.lowercased().hasSuffix(".png") { return }
+                if let resolved = OutputFolder.resolved(path), read.contains(resolved) { return }
+                unread.append(relative)
             }
+            for entry in entries ?? [""] { walk(entry, inIconSet: false) }
             return unread.sorted()
         }
     }

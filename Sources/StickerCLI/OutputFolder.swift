@@ -109,9 +109,10 @@ struct OutputFolder {
             let manager = FileManager.default
             let names = try manager.contentsOfDirectory(atPath: staging.path)
             for name in names.sorted() {
-                var isDirectory = false
+                // The entry itself, a link not followed: a link is replaced, never what it points to.
                 let target = final.appendingPathComponent(name)
-                if manager.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory {
+                var status = stat()
+                if lstat(target.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
                     throw CLIError("\(target.path): is a folder, not replaced; nothing was written")
                 }
             }

@@ -47,7 +47,7 @@ public struct ReviewCommand: ParsableCommand {
     var photo: String?
 
     @Option(
-        name: .customLong("max-bytes"),
+        name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
             "The budget of the fit dry run, bytes a sticker (default \(ReviewOptions().maxBytes)).", valueName: "n"))
     var maxBytes: Int?
@@ -77,12 +77,7 @@ public struct ReviewCommand: ParsableCommand {
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name at least one pack.") }
         guard !output.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
-        if let maxBytes, maxBytes <= 0 { throw ValidationError("--max-bytes must be positive.") }
-        if let maxBytes, maxBytes >= ValidationThresholds.default.fileBytesError {
-            throw ValidationError(
-                "--max-bytes \(maxBytes) is more than Messages takes: a sticker file must be under 500 KB, and validate refuses one of \(String(groupingThousands: ValidationThresholds.default.fileBytesError)) bytes or more."
-            )
-        }
+        if let maxBytes { try FitSettings.checkBudget(maxBytes) }
         if let fitLevel, !(1...12).contains(fitLevel) { throw ValidationError("--fit-level must be 1-12.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         let fitOptions = [maxBytes.map { _ in "--max-bytes" }, fitLevel.map { _ in "--fit-level" }].compactMap { $0 }

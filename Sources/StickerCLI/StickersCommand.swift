@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import StickerPack
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `stickers` command: decode, inspect and dump animated stickers.
 public struct StickersCommand: ParsableCommand {
@@ -34,12 +38,12 @@ public struct StickersCommand: ParsableCommand {
         } catch let error as ValidationError {
             let subcommand = type(of: command)
             // The layout of ArgumentParser's parsing errors: continuation lines hang under "Usage: ".
-            let usage = usageString(for: subcommand).replacingOccurrences(of: "\n", with: "\n       ")
-            FileHandle.standardError.write(
-                Data(
-                    ("Error: \(error.message)\nUsage: \(usage)\n"
-                        + "  See 'stickers \(subcommand._commandName) --help' for more information.\n").utf8))
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+            let usage = usageString(for: subcommand).split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n       ")
+            let name = subcommand.configuration.commandName ?? subcommand._commandName
+            FileDescriptorOutput.standardError(
+                "Error: \(error.message)\nUsage: \(usage)\n  See 'stickers \(name) --help' for more information.\n")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
         } catch {
             exit(withError: error)
         }

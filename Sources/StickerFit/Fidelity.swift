@@ -67,6 +67,44 @@ public struct Fidelity: Sendable, Hashable {
             ssim: reference.frames.isEmpty ? 1 : similarity.reduce(0, +) / Double(reference.frames.count))
     }
 
+    /// Decodes `bytes` and compares what it shows at each start time of `durations` with the
+    /// reference frame `frames` hands over for that instant, SSIM included, as
+    /// ``measure(_:against:limits:)`` does; the reference frames come one at a time and are let
+    /// go, so only the file's own frames are held.
+    static func measure(
+        _ bytes: [UInt8], againstFramesShownFor durations: [Double], side: Int, limits: DecodingLimits,
+        frames: ((Int, [UInt8]) -> Void) throws -> Void
+    ) throws -> Fidelity {
+        let decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+        let shown = try decoder.decodeAllFrames(threads: 1).map(\.pixels)
+        let shownDurations = decoder.info.frames.map {
+            FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000
+        }
+        let shownAt = FrameTimeline.indicesShown(durations: shownDurations, atStartsOf: durations)
+        var squares = 0.0
+        var samples = 0.0
+        var similarity = 0.0
+        var worst = 0
+        var sizesDiffer = false
+        try frames { index, expected in
+            let frame = shown[shownAt[index]]
+            guard frame.count == expected.count, expected.count == side * side * 4 else {
+                sizesDiffer = true
+                return
+            }
+            let (sum, largest) = squaredDifferences(expected, frame)
+            squares += Double(sum)
+            samples += Double(expected.count)
+            worst = max(worst, largest)
+            similarity += StructuralSimilarity.mean(expected, frame, width: side, height: side)
+        }
+        if sizesDiffer || durations.isEmpty { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
+        guard squares > 0 else { return .exact }
+        return Fidelity(
+            maxError: worst, psnr: psnr(squares: squares, samples: samples),
+            ssim: similarity / Double(durations.count))
+    }
+
     /// Compares what `shown` shows at each start time of `reference` (its loop repeating) with
     /// `reference`'s frame, over every premultiplied channel; canvases must be the same size.
     public static func compare(_ shown: FrameTimeline, _ reference: FrameTimeline) -> Fidelity {

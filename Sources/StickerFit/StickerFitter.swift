@@ -195,30 +195,31 @@ public struct StickerFitter: Sendable {
             durations, input: input, original: original, maxDuration: options.maxDuration,
             maxFramesPerSecond: options.maximumFramesPerSecond)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
+        // With --max-fps, the search measured the frames the cap kept; a file is judged against
+        // every frame, the dropped ones too, as a lower rate the search chose is.
+        let capped = options.maximumFramesPerSecond.flatMap { source.kept == nil ? nil : $0 }
+        func judged(_ candidate: Candidate) throws -> Candidate {
+            guard capped != nil else { return candidate }
+            var judged = candidate
+            judged.attempt.fidelity = try fidelityAgainstEveryFrame(judged.attempt, of: input)
+            return judged
+        }
         switch try make(source, sizes: sizes(from: size)) {
-        case .made(var made):
-            if let cap = options.maximumFramesPerSecond, source.kept != nil {
-                // The search measured the frames --max-fps kept; what the file shows is judged
-                // against every frame, the dropped ones too, as a lower rate the search chose is.
-                let everyFrame = try Self.source(
-                    durations, input: input, original: nil, maxDuration: options.maxDuration)
-                let (frames, _) = try everyFrame.fitted(side: made.attempt.size.pixels, threads: options.threads)
-                made.attempt.fidelity = try Fidelity.measure(
-                    made.attempt.bytes, against: FrameTimeline(frames: frames, durations: everyFrame.durations),
-                    limits: options.limits)
-                guard options.meetsFloor(made.attempt.fidelity) else {
-                    record(made, into: &result)
-                    result.failure =
-                        String(cFormat: "with --max-fps %g the file made is ", cap) + Self.figures(made.attempt)
-                        + " against every frame of the input, under the quality floor of " + floorText
-                        + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
-                        + "; a higher --max-fps keeps more of the frames"
-                    return
-                }
+        case .made(let made):
+            let made = try judged(made)
+            if let capped, !options.meetsFloor(made.attempt.fidelity) {
+                record(made, into: &result)
+                result.failure =
+                    String(cFormat: "with --max-fps %g the file made is ", capped) + Self.figures(made.attempt)
+                    + " against every frame of the input, under the quality floor of " + floorText
+                    + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
+                    + "; a higher --max-fps keeps more of the frames"
+                return
             }
             record(made, into: &result)
             result.output = .file(name: result.name + "." + made.attempt.fileExtension, bytes: made.attempt.bytes)
-        case .failed(let belowFloor, let smallest):
+        case .failed(let found, let smallest):
+            let belowFloor = try found.map(judged)
             guard let shownCandidate = belowFloor ?? smallest else { return }
             record(shownCandidate, into: &result)
             let (attempt, steps) = shownCandidate
@@ -233,13 +234,33 @@ public struct StickerFitter: Sendable {
                     + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
                     + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
             }
-            let suggestions = options.allowLossy ? try suggestions(source, belowFloor: belowFloor, size: size) : []
+            // Under a frame-rate cap the other options' fits would be judged on the kept frames
+            // only: the lower floor (the same file) and a higher cap are what is named.
+            let suggestions =
+                !options.allowLossy
+                ? []
+                : capped != nil
+                    ? (belowFloor.flatMap { lowerFloorSuggestion($0.attempt) }.map { [$0] } ?? [])
+                        + ["a higher --max-fps keeps more of the frames"]
+                    : try suggestions(source, belowFloor: belowFloor, size: size)
             if !suggestions.isEmpty {
                 message += "; " + suggestions.joined(separator: "; ")
             } else if !options.allowLossy {
                 message += "; without --lossless it may fit"
             }
             result.failure = message
+        }
+    }
+
+    /// What `attempt` shows against every frame of `input` at their start times (the first
+    /// `--max-duration` seconds of them), scaled as the fit scales them, one at a time.
+    private func fidelityAgainstEveryFrame(_ attempt: Attempt, of input: Input) throws -> Fidelity {
+        let everyFrame = try Self.source(input.durations, input: input, original: nil, maxDuration: options.maxDuration)
+        let side = attempt.size.pixels
+        return try Fidelity.measure(
+            attempt.bytes, againstFramesShownFor: everyFrame.durations, side: side, limits: options.limits
+        ) { body in
+            _ = try everyFrame.forEachFitted(side: side, threads: options.threads, body)
         }
     }
 

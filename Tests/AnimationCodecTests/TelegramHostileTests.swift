@@ -386,7 +386,8 @@ struct TelegramHostileTests {
         #expect(
             Self.error(Array(#"{"v":"5","fr":30,"ip":0,"op":2e9,"w":64,"h":64,"layers":[]}"#.utf8))
                 == .malformed(
-                    format: .lottie, reason: "in point 0.0 or out point 2000000000.0 is not under a billion frames from 0"))
+                    format: .lottie,
+                    reason: "in point 0.0 or out point 2000000000.0 is not under a billion frames from 0"))
     }
 }
 

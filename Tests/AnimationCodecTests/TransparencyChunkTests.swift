@@ -80,6 +80,19 @@ struct TransparencyChunkTests {
             }, false
         ),
         (
+            // A 1-bit image reaches two entries, whatever PLTE holds: three tRNS entries are too many.
+            "three entries for a 1-bit image's palette of three",
+            {
+                var png = TestPNG()
+                png.header(width: 2, height: 1, bitDepth: 1, colorType: 3)
+                png.chunk("PLTE", palette + [0, 0, 255])
+                png.chunk("tRNS", [0x80, 0x80, 0x80])
+                png.chunk("IDAT", TestPNG.zlibStored([0, 0x40]))
+                png.chunk("IEND", [])
+                return png.bytes
+            }(), true
+        ),
+        (
             "in an RGBA image",
             png(colorType: 6) {
                 $0.chunk("tRNS", [0, 255, 0, 0, 0, 0])

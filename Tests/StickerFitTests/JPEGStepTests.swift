@@ -75,6 +75,9 @@ struct JPEGStepTests {
         #expect(fitted.failure == nil, "\(fitted.failure ?? "")")
         guard case .file(let name, let bytes) = fitted.output else { Issue.record("no file written"); return }
         #expect(name.hasSuffix(".jpg") && bytes.count <= maxBytes, "\(name): \(bytes.count) bytes")
+        // A quality under 45, the lowest tried before.
+        let quality = fitted.steps.last { $0.kind == .jpeg }?.detail.split(separator: " ").last.flatMap { Int($0) }
+        #expect((quality ?? 100) < 45, "\(fitted.steps.map(\.detail))")
         let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("card.jpg")))
         let measured = PixelDifference(original, try #require(shown.frames.first))
         #expect(measured.psnr >= 20, "Pillow sees \(measured.psnr) dB")

@@ -34,6 +34,10 @@ struct PNGFile: Sendable {
 }
 
 extension PNGFile {
+    /// The palette entries an index of the header's bit depth can reach: libpng keeps no more
+    /// (2 for a 1-bit image, whatever PLTE holds), and checks tRNS against that count.
+    private var paletteEntriesUsable: Int { min(palette.count / 3, 1 << header.bitDepth) }
+
     /// Why a tRNS chunk of `length` bytes read at this point is ignored, or nil when it is
     /// used. libpng, which browsers decode PNG with, drops such a chunk as a benign error:
     /// after IDAT, a second one (the first is kept), one of the wrong length for grey or RGB,
@@ -47,8 +51,8 @@ extension PNGFile {
             return "has \(length) bytes, not \(header.colorType == .rgb ? 6 : 2)"
         case .indexed where palette.isEmpty:
             return "before PLTE"
-        case .indexed where length == 0 || length > palette.count / 3:
-            return "has \(length) entries for a palette of \(palette.count / 3)"
+        case .indexed where length == 0 || length > paletteEntriesUsable:
+            return "has \(length) entries for a palette of \(paletteEntriesUsable)"
         case .grayscaleAlpha, .rgba:
             return "in an image with an alpha channel"
         default:
