@@ -284,6 +284,22 @@ struct XcodeProjectValidatorTests {
             "\(undefined)")
     }
 
+    @Test("$(PRODUCT_NAME:rfc1034identifier) is the target's name made an identifier, as Xcode expands it")
+    func modifierOfAReference() throws {
+        let folder = try Self.project()
+        // PRODUCT_NAME is $(TARGET_NAME): "My Stickers" and "My Stickers StickerPackExtension",
+        // spaces made hyphens: com.example.My-Stickers and its extension's
+        // com.example.My-Stickers.My-Stickers-StickerPackExtension, which extends it.
+        try Self.edit(
+            folder, Self.pbxproj, "PRODUCT_BUNDLE_IDENTIFIER = com.example.mystickers;",
+            "PRODUCT_BUNDLE_IDENTIFIER = \"com.example.$(PRODUCT_NAME:rfc1034identifier)\";")
+        try Self.edit(
+            folder, Self.pbxproj, "PRODUCT_BUNDLE_IDENTIFIER = com.example.mystickers.StickerPackExtension;",
+            "PRODUCT_BUNDLE_IDENTIFIER = \"com.example.My-Stickers.$(PRODUCT_NAME:rfc1034identifier)\";")
+        let findings = try Self.findings(folder)
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
     @Test("settings from an .xcconfig, $(SRCROOT) paths and a generated Info.plist are read as Xcode reads them")
     func modernProject() throws {
         let folder = try Self.project()

@@ -213,6 +213,15 @@ enum BuildSettingExpansion {
 
     /// One pass over `text`.
     static func expand(_ text: String, _ settings: [String: String]) -> String {
+        var budget = 100
+        return expand(text, settings, budget: &budget)
+    }
+
+    /// One pass over `text`; a value with a modifier is expanded through before the modifier
+    /// applies, as Xcode does (`$(PRODUCT_NAME:rfc1034identifier)` with `PRODUCT_NAME =
+    /// $(TARGET_NAME)` is the target's name made an identifier), each such expansion taking one
+    /// of `budget`'s steps so settings that name each other stop.
+    private static func expand(_ text: String, _ settings: [String: String], budget: inout Int) -> String {
         var out = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
@@ -232,7 +241,16 @@ enum BuildSettingExpansion {
             let inner = rest[rest.index(after: afterDollar)..<end]
             let parts = inner.split(separator: ":", maxSplits: 1)
             if let name = parts.first, let value = settings[String(name)] {
-                let expanded = parts.count > 1 ? modified(value, String(parts[1])) : value
+                var expanded = value
+                if parts.count > 1 {
+                    for _ in 0..<10 where budget > 0 {
+                        budget -= 1
+                        let next = expand(expanded, settings, budget: &budget)
+                        if next == expanded || next.utf8.count > maxBytes { break }
+                        expanded = next
+                    }
+                    expanded = modified(expanded, String(parts[1]))
+                }
                 out += expanded.utf8.count > maxBytes ? String(expanded.prefix(maxBytes)) : expanded
             } else {
                 out += rest[dollar...end]
