@@ -70,17 +70,11 @@ public struct FitCommand: ParsableCommand {
         var inputKept: String?
         if !catalog.entries.isEmpty, !dryRun, let output {
             let folder = try OutputFolder(final: output)
-            let unread = catalog.unreadFiles(writing: folder)
-            if catalog.wouldLoseInput(writing: folder) {
-                // Replacing an input with a catalog that lacks the stickers that failed would lose them.
+            if let loss = catalog.inputLoss(writing: folder) {
+                // Replacing an input with a catalog that lacks some of it would lose that part.
                 folder.discard()
                 inputKept =
-                    "\(output) holds the inputs and \(catalog.fitted.filter { !$0.succeeded }.count) sticker(s) could not be fitted, so it is left as it was (write to another catalog to keep the ones that fit)"
-            } else if !unread.isEmpty {
-                // Replacing it would lose the files no sticker came from.
-                folder.discard()
-                inputKept =
-                    "\(output) holds the inputs and files no sticker was read from (\(OutputFolder.listing(unread))), so it is left as it was (write to another catalog, or move them out)"
+                    "\(output) holds the inputs and \(loss.description), so it is left as it was (write to another catalog \(loss.advice))"
             } else {
                 do {
                     try settings.writeCatalog(catalog, to: folder.staging)

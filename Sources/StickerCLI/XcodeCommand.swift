@@ -129,24 +129,13 @@ public struct XcodeCommand: ParsableCommand {
                     spec.projectBundleName, spec.name,
                     String(spec.catalogPath.split(separator: "/").first ?? "")
                 ]
-                if catalog.wouldLoseInput(writing: folder, entries: replaced) {
-                    // The project's catalog would be replaced by one without the stickers that failed.
+                if let loss = catalog.inputLoss(writing: folder, entries: replaced, catalog: spec.catalogPath) {
+                    // The project's catalog would be replaced by one without part of the inputs.
                     folder.discard()
                     try report(
                         catalog, validation: nil, start: start,
                         nothingWritten:
-                            "the project in \(output) holds the inputs and some stickers could not be fitted, so it is left as it was (write the project elsewhere to keep the ones that fit)"
-                    )
-                    throw ExitCode.failure
-                }
-                let unread = catalog.unreadFiles(writing: folder, entries: [spec.catalogPath])
-                if !unread.isEmpty {
-                    // The project's catalog would be replaced without the files no sticker came from.
-                    folder.discard()
-                    try report(
-                        catalog, validation: nil, start: start,
-                        nothingWritten:
-                            "the project in \(output) holds the inputs and files no sticker was read from (\(OutputFolder.listing(unread))), so it is left as it was (write the project elsewhere, or move them out)"
+                            "the project in \(output) holds the inputs and \(loss.description), so it is left as it was (write the project elsewhere \(loss.advice))"
                     )
                     throw ExitCode.failure
                 }

@@ -63,11 +63,7 @@ struct ExifOrientationTests {
         return try String(contentsOf: listing, encoding: .utf8).split(separator: "\n").map { line in
             let meta = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             let name = meta["name"] as! String
-            let rgb = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".rgb")))
-            var rgba = [UInt8](repeating: 255, count: rgb.count / 3 * 4)
-            for p in 0..<(rgb.count / 3) {
-                rgba.replaceSubrange((4 * p)..<(4 * p + 3), with: rgb[(3 * p)..<(3 * p + 3)])
-            }
+            let rgba = try PillowJPEGReference.opaqueRGBA(fromRGBFile: folder.appendingPathComponent(name + ".rgb"))
             return Sample(
                 name: name, orientation: meta["orientation"] as! Int,
                 bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(name))),

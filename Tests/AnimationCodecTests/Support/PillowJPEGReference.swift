@@ -70,6 +70,14 @@ enum PillowJPEGReference {
                               "progressive": bool(image.info.get("progressive"))}))
         """#
 
+    /// The opaque RGBA8 of a file of raw RGB8 triples (what the scripts write Pillow's pixels as).
+    static func opaqueRGBA(fromRGBFile url: URL) throws -> [UInt8] {
+        let rgb = [UInt8](try Data(contentsOf: url))
+        var rgba = [UInt8](repeating: 255, count: rgb.count / 3 * 4)
+        for p in 0..<(rgb.count / 3) { rgba.replaceSubrange((4 * p)..<(4 * p + 3), with: rgb[(3 * p)..<(3 * p + 3)]) }
+        return rgba
+    }
+
     /// Every sample, or the reason none could be made.
     static func make() throws -> [Sample] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -85,11 +93,7 @@ enum PillowJPEGReference {
         return try lines.map { line in
             let meta = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             let name = meta["name"] as! String
-            let rgb = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".rgb")))
-            var rgba = [UInt8](repeating: 255, count: rgb.count / 3 * 4)
-            for p in 0..<(rgb.count / 3) {
-                rgba.replaceSubrange((4 * p)..<(4 * p + 3), with: rgb[(3 * p)..<(3 * p + 3)])
-            }
+            let rgba = try opaqueRGBA(fromRGBFile: folder.appendingPathComponent(name + ".rgb"))
             return Sample(
                 name: name, bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(name))),
                 width: meta["width"] as! Int, height: meta["height"] as! Int, mode: meta["mode"] as! String,
