@@ -18,7 +18,7 @@ enum InterruptCleanup {
     /// The paths to remove, and the signal sources once installed.
     private struct State {
         var pending: Set<String> = []
-        var sources: [DispatchSourceSignal] = []
+        var route: SignalRoute?
     }
 
     private static let state = Mutex(State())
@@ -27,7 +27,7 @@ enum InterruptCleanup {
     static func register(_ path: String) {
         state.withLock { state in
             state.pending.insert(path)
-            if state.sources.isEmpty { state.sources = installHandlers() }
+            if state.route == nil { state.route = installHandlers() }
         }
     }
 
@@ -55,15 +55,12 @@ enum InterruptCleanup {
         try AtomicFile.write(bytes, to: path)
     }
 
-    private static func installHandlers() -> [DispatchSourceSignal] {
-        let queue = DispatchQueue(label: "stickers.interrupt-cleanup")
-        return [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)  // delivered to the dispatch source instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { cleanUpAndDie(signal: number) }
-            source.resume()
-            return source
-        }
+    /// Routes the signals to the clean-up for the rest of the process; one that arrives while
+    /// the route is set up waits for it (``SignalRoute``) rather than being lost.
+    private static func installHandlers() -> SignalRoute {
+        SignalRoute(
+            [SIGINT, SIGTERM, SIGHUP].map { number in (number, { cleanUpAndDie(signal: number) }) },
+            queue: DispatchQueue(label: "stickers.interrupt-cleanup"))
     }
 
     private static func cleanUpAndDie(signal number: Int32) -> Never {

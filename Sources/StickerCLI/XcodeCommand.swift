@@ -71,7 +71,9 @@ public struct XcodeCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("no-fit"),
-        help: "Copy one .xcstickers catalog (or a project's) into the project as it is, without fitting.")
+        help:
+            "Copy one .xcstickers catalog (or a project's) into the project as it is, without fitting; files it links to are copied."
+    )
     var noFit = false
 
     @Flag(help: "Print the report as JSON.")
@@ -198,7 +200,8 @@ public struct XcodeCommand: ParsableCommand {
         if let written { print("wrote \(written)") }
     }
 
-    /// Copies the one catalog the input is (or holds) to `destination`.
+    /// Copies the one catalog the input is (or holds) to `destination`, its links followed
+    /// (``ResolvedCopy``).
     private func copyCatalog(into destination: URL) throws {
         let pack = try PackInput.load(inputs)
         guard let catalog = pack.catalogFolder else {
@@ -206,6 +209,6 @@ public struct XcodeCommand: ParsableCommand {
         }
         try FileManager.default.createDirectory(
             at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: catalog, to: destination)
+        try ResolvedCopy.copy(catalog, to: destination)
     }
 }

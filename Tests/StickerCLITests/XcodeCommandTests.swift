@@ -221,6 +221,57 @@ struct XcodeCommandTests {
                 == Self.tree(sample))
     }
 
+    @Test("--no-fit copies the files a catalog's links point to, so the project holds no link")
+    func noFitFollowsLinks() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let work = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let art = work.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        let catalog = work.appendingPathComponent("Linked.xcstickers")
+        try FileManager.default.copyItem(at: sample, to: catalog)
+        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+        // A frame linked to a file beside the catalog, and a whole sticker folder linked.
+        let frame = pack.appendingPathComponent("Heart.stickersequence/heart-03.png")
+        try FileManager.default.moveItem(at: frame, to: art.appendingPathComponent("heart-03.png"))
+        try FileManager.default.createSymbolicLink(atPath: frame.path, withDestinationPath: "../../../art/heart-03.png")
+        let star = pack.appendingPathComponent("Star.sticker")
+        try FileManager.default.moveItem(at: star, to: art.appendingPathComponent("Star.sticker"))
+        try FileManager.default.createSymbolicLink(atPath: star.path, withDestinationPath: "../../art/Star.sticker")
+
+        let out = work.appendingPathComponent("out")
+        let result = try CLITests.runExecutable([
+            "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let copied = out.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers")
+        #expect(try Self.tree(copied) == Self.tree(sample), "the linked files' bytes, under the links' names")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: out.path))
+        while let path = enumerator.nextObject() as? String {
+            let type = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(path).path)[.type]
+            #expect(type as? FileAttributeType != .typeSymbolicLink, "\(path) is a link")
+        }
+    }
+
+    @Test("--no-fit refuses a catalog whose link leads back to a folder holding it, and writes nothing")
+    func noFitLinkLoop() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let work = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let catalog = work.appendingPathComponent("Loop.xcstickers")
+        try FileManager.default.copyItem(at: sample, to: catalog)
+        let loop = catalog.appendingPathComponent("Sticker Pack.stickerpack/Loop.sticker")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: "..")
+        let out = work.appendingPathComponent("out")
+        let result = try CLITests.runExecutable([
+            "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
+        ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("Loop.sticker: links to a folder that holds it"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
+    }
+
     @Test("--no-fit with options that only fitting uses is a usage error naming them, nothing written")
     func noFitWithFitOptions() throws {
         let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")

@@ -229,6 +229,29 @@ struct ValidatorTests {
         #expect(report.findings.allSatisfy { $0.sticker == "s" })
     }
 
+    @Test(
+        "Each frame of a sequence is held to Apple's sizes, not the first alone",
+        arguments: [
+            ([408, 408, 408], [String]()),
+            ([408, 700, 408], ["error pixel-size 2.png", "warning square"]),
+            ([408, 408, 200], ["error pixel-size 3.png", "warning square"]),
+            ([700, 408], ["error pixel-size", "warning square"])
+        ])
+    func sequenceFrameSizes(sides: [Int], expected: [String]) throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let frames = sides.enumerated().map { folder.write(TestImages.png(width: $1, height: $1), "\($0 + 1).png") }
+        let sticker = Sticker(name: "s", source: .sequence(StickerSequence(frames: frames)))
+        let pack = StickerPack(name: "p", origin: .catalog, declaredGridSize: nil, stickers: [sticker])
+        let report = PackValidator().validate(pack)
+        // A frame's own finding names its file; the canvas's (the first frame's) does not.
+        let found = report.findings.map { finding in
+            let file = sides.indices.dropFirst().map { "\($0 + 1).png" }.first { finding.message.hasPrefix($0) }
+            return "\(finding.severity.rawValue) \(finding.rule.rawValue)" + (file.map { " " + $0 } ?? "")
+        }
+        #expect(found.sorted() == expected.sorted(), "\(report.findings)")
+    }
+
     @Test("Stickers that share a name, letter case aside, are one warning naming their files")
     func duplicateNames() throws {
         let folder = TestFolder()

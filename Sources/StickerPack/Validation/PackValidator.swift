@@ -263,6 +263,15 @@ private struct StickerChecker {
                 measured: "\(w) px", limit: "\(declared.pixels) px")
         }
         if isSequence {
+            // The canvas is the first frame's size; every later frame is an image Xcode checks too.
+            for (info, file) in zip(animation.fileInfos, sticker.files).dropFirst()
+            where !range.contains(info.width) || !range.contains(info.height) {
+                add(
+                    .error, .pixelSize,
+                    "\(file.lastPathComponent): \(info.width)x\(info.height) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
+                    measured: "\(info.width)x\(info.height) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px"
+                )
+            }
             for info in animation.fileInfos where info.width != w || info.height != h {
                 add(
                     .warning, .square,

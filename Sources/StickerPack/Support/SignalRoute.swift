@@ -12,13 +12,14 @@ import Dispatch
 /// one not Dispatch's, which block these signals) blocks them first: one that arrives early
 /// stays pending until the source reads it. A handler that does nothing stands in for the
 /// default action meanwhile; unlike `SIG_IGN`, installing it does not discard a pending signal.
-struct SignalRoute {
+/// Used by the terminal player and by the clean-up of half-written outputs.
+public struct SignalRoute {
     private let sources: [DispatchSourceSignal]
     private let numbers: [Int32]
     private let earlierMask: sigset_t
 
     /// Routes each signal number to its handler, run on `queue`.
-    init(_ handlers: [(number: Int32, handler: @Sendable () -> Void)], queue: DispatchQueue) {
+    public init(_ handlers: [(number: Int32, handler: @Sendable () -> Void)], queue: DispatchQueue) {
         numbers = handlers.map(\.number)
         var blocked = sigset_t()
         sigemptyset(&blocked)
@@ -38,7 +39,7 @@ struct SignalRoute {
     /// Ends the routing: the sources are cancelled, the signals get their default actions
     /// back, and the calling thread's earlier signal mask returns (a signal still pending then
     /// takes its default action).
-    func remove() {
+    public func remove() {
         for source in sources { source.cancel() }
         for number in numbers { signal(number, SIG_DFL) }
         var earlier = earlierMask
