@@ -40,19 +40,22 @@ public struct PreviewCommand: ParsableCommand {
     @Option(help: "Height in cells (default: the window's).")
     var height: Int?
 
-    @Option(help: "Play this many loops, then stop.")
+    @Option(parsing: .unconditional, help: "Play this many loops, then stop.")
     var loops: Int?
 
-    @Option(help: ArgumentHelp("Stop after this long, wall clock: 5s, 1500ms.", valueName: "time"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Stop after this long, wall clock: 5s, 1500ms.", valueName: "time"))
     var duration: String?
 
-    @Option(help: "Playback speed (2 = twice as fast).")
+    @Option(parsing: .unconditional, help: "Playback speed (2 = twice as fast).")
     var speed = 1.0
 
-    @Option(help: "Not a terminal: write this frame.")
+    @Option(parsing: .unconditional, help: "Not a terminal: write this frame.")
     var frame: Int?
 
-    @Option(help: ArgumentHelp("Not a terminal: write the picture at this time: 1.25s.", valueName: "time"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Not a terminal: write the picture at this time: 1.25s.", valueName: "time"))
     var at: String?
 
     @Flag(help: "A pack: draw the whole Messages view (by default only the rows that hold stickers fill the window).")

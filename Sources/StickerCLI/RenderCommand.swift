@@ -22,16 +22,19 @@ public struct RenderCommand: ParsableCommand {
 
     @OptionGroup var browser: BrowserOptions
 
-    @Option(help: ArgumentHelp("The instant to draw: 1.25s, 1250ms or seconds.", valueName: "time"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The instant to draw: 1.25s, 1250ms or seconds.", valueName: "time")
+    )
     var at: String?
 
-    @Option(help: "Draw every sticker on its frame N (its last frame when it has fewer).")
+    @Option(parsing: .unconditional, help: "Draw every sticker on its frame N (its last frame when it has fewer).")
     var frame: Int?
 
     @Flag(help: "Write an animated APNG of the browser (implied by a .apng output).")
     var animate = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time")
     )
     var duration: String?

@@ -28,7 +28,7 @@ public struct SheetCommand: ParsableCommand {
     @Option(help: "Output pixels per point: 1, 2 or 3.")
     var scale = 1
 
-    @Option(help: ArgumentHelp("The instant to show: 1.25s, 1250ms.", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The instant to show: 1.25s, 1250ms.", valueName: "time"))
     var at: String = "0"
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output .png or .ppm.", valueName: "out"), completion: .file())

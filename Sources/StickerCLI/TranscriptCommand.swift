@@ -16,7 +16,7 @@ public struct TranscriptCommand: ParsableCommand {
         abstract:
             "Draw a conversation as Messages shows it (bubbles, stickers sent and peeled, template messages) as PNG or APNG.",
         discussion: """
-            The input is a conversation script (a .txt file, one event a line: docs/transcript.md) or a pack, for which a default conversation is written: a few bubbles both ways, each sticker sent once, one peeled onto a bubble. One screen of the device is drawn, scrolled to the latest message as Messages is (--all: the whole conversation). Text is Inter (fonts-inter) standing in for SF Pro, emoji Noto Color Emoji (fonts-noto-color-emoji), shaped with HarfBuzz and FreeType. Animated stickers play on one clock; --animate or an .apng output writes an animation.
+            The input is a conversation script (a .txt file, one event a line: docs/transcript.md) or a pack, for which a default conversation is written: a few bubbles both ways, each sticker sent once, one peeled onto a bubble. One screen of the device is drawn, scrolled to the latest message as Messages is (--all: the whole conversation). Text is Inter (fonts-inter) standing in for SF Pro, emoji Noto Color Emoji (fonts-noto-color-emoji), shaped with HarfBuzz and FreeType. Animated stickers play on one clock; --animate or an .apng output writes an animation. A sticker that cannot be read is drawn as a crossed-out square and named on stderr; the output is written, with exit status 1.
             """)
 
     @Argument(
@@ -37,13 +37,16 @@ public struct TranscriptCommand: ParsableCommand {
     @Flag(help: "The whole conversation, as tall as it is, instead of one screen scrolled to the latest message.")
     var all = false
 
-    @Option(help: ArgumentHelp("The instant to draw: 1.25s, 1250ms or seconds.", valueName: "time"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The instant to draw: 1.25s, 1250ms or seconds.", valueName: "time")
+    )
     var at: String?
 
     @Flag(help: "Write an animated APNG (implied by a .apng output).")
     var animate = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time")
     )
     var duration: String?
@@ -108,7 +111,7 @@ public struct TranscriptCommand: ParsableCommand {
                 parsed.conversation, pack: pack, folder: folder, lines: parsed.lines, options: options)
         } catch {
             // A script's line is named with the script, as its parse errors are.
-            if error.line != nil, inputs.count == 1, inputs[0].hasSuffix(".txt") {
+            if error.line != nil, inputs.count == 1, Self.isScript(inputs[0]) {
                 throw CLIError("\(inputs[0]): \(error)")
             }
             throw CLIError(error.description)
@@ -136,12 +139,17 @@ public struct TranscriptCommand: ParsableCommand {
         print(
             "\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
                 + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
+        for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
+        if !renderer.problems.isEmpty { throw ExitCode.failure }
     }
+
+    /// Whether `path` names a conversation script: a `.txt` file, the extension in any case.
+    static func isScript(_ path: String) -> Bool { path.lowercased().hasSuffix(".txt") }
 
     /// The conversation to draw, the pack its stickers come from and the folder its paths are
     /// relative to: a script (naming its pack) or a pack given alone (the default conversation).
     static func conversation(_ inputs: [String]) throws -> (ParsedConversation, StickerPack, String) {
-        if inputs.count == 1, inputs[0].hasSuffix(".txt") {
+        if inputs.count == 1, isScript(inputs[0]) {
             let path = inputs[0]
             let text: String
             do {

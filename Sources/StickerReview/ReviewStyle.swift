@@ -59,7 +59,8 @@ enum ReviewStyle {
     }
 
     /// The index page's table sorting: a click on a column's button sorts the rows by that
-    /// column (numbers as numbers), again to reverse; without script the table stays in pack order.
+    /// column (a number column by value, a name as text with its digits read as numbers: "pack 9"
+    /// before "pack 10"), again to reverse; without script the table stays in pack order.
     static let sortScript = """
         document.querySelectorAll("table.sortable").forEach(function(table){
           table.querySelectorAll("th button").forEach(function(button, column){
@@ -70,8 +71,8 @@ enum ReviewStyle {
               var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
               rows.sort(function(a, b){
                 var x = a.cells[column].getAttribute("data-sort"), y = b.cells[column].getAttribute("data-sort");
-                var nx = parseFloat(x), ny = parseFloat(y);
-                var order = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+                var order = a.cells[column].classList.contains("num") ? Number(x) - Number(y)
+                  : x.localeCompare(y, undefined, {numeric: true});
                 return ascending ? order : -order;
               });
               rows.forEach(function(row){ body.appendChild(row); });

@@ -84,6 +84,13 @@ struct RenderCommandTests {
             Refusal(
                 arguments: ["render", "corpus/sample-pack", "--at", "soon", "-o", "OUT.png"], status: 64,
                 message: "Error: --at soon is not a time (1.25s, 1250ms)."),
+            // A negative value is named for what is wrong with it, not taken for a missing one.
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--at", "-1s", "-o", "OUT.png"], status: 64,
+                message: "Error: --at -1s is not a time (1.25s, 1250ms)."),
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--frame", "-1", "-o", "OUT.png"], status: 64,
+                message: "Error: --frame must be 0 or more."),
             Refusal(
                 arguments: ["render", "corpus/sample-pack", "--view", "0x10", "-o", "OUT.png"], status: 64,
                 message: "Error: --view must be WxH in points, for example 390x844."),
@@ -132,6 +139,22 @@ struct RenderCommandTests {
         }
         #expect(result.stdout.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("an output whose folder is a file is named for that, not as a missing folder; nothing is written")
+    func outputUnderAFile() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("notes")
+        try Data("notes".utf8).write(to: file)
+        for command in ["render", "sheet", "transcript"] {
+            let output = file.appendingPathComponent("\(command).png").path
+            let result = try CLITests.runExecutable([command, CLITests.samplePack.path, "-o", output])
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr == "Error: \(output): \(file.path) is a file, not a folder\n", "\(command)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes"])
     }
 
     @Test("render: a failed render leaves an earlier output untouched")

@@ -49,6 +49,34 @@ struct TranscriptCommandTests {
         #expect(Array(darkPixels[0..<4]) == [0, 0, 0, 255], "a black screen")
     }
 
+    @Test("a sticker that cannot be read is a crossed-out square named on stderr; the rest is drawn, exit 1")
+    func unreadableSticker() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"),
+            to: pack.appendingPathComponent("a.png"))
+        let output = folder.appendingPathComponent("t.png")
+        let whole = try Self.transcript([pack.path, "-o", output.path, "--scale", "1", "--all"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        // The placeholder is grey (200, 200, 200) crossed in red (255, 59, 48), as the browser's cells.
+        func count(_ colour: [UInt8]) throws -> Int {
+            let pixels = try #require(try Self.frames(output, width: 393).first)
+            return stride(from: 0, to: pixels.count, by: 4).filter { Array(pixels[$0..<$0 + 4]) == colour }.count
+        }
+        let greyBefore = try count([200, 200, 200, 255])
+        try Data().write(to: pack.appendingPathComponent("b.png"))
+        let broken = try Self.transcript([pack.path, "-o", output.path, "--scale", "1", "--all"])
+        #expect(broken.status == 1, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stderr.contains("warning: b: ") && broken.stderr.contains("empty"), "\(broken.stderr)")
+        #expect(broken.stdout.contains("393x"), "written: \(broken.stdout)")
+        // A sticker's default size is 408 px, 136 pt: at 1x its square is 136 px, most of it grey.
+        #expect(try count([200, 200, 200, 255]) - greyBefore >= 136 * 136 / 2)
+        #expect(try count([255, 59, 48, 255]) >= 136 * 2)
+    }
+
     @Test("--all draws the whole conversation, taller than one screen; --at picks the instant of the one clock")
     func allAndAt() throws {
         let folder = try Self.folder()
@@ -204,6 +232,11 @@ struct TranscriptCommandTests {
         let good = try Self.transcript([script.path, "-o", out.path, "--scale", "1"])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdout.contains("3 messages"), "\(good.stdout)")
+        // A script named in capitals (saved on Windows, say) is a script too.
+        let capitals = folder.appendingPathComponent("CHAT.TXT")
+        try FileManager.default.copyItem(at: script, to: capitals)
+        let shouted = try Self.transcript([capitals.path, "-o", out.path, "--scale", "1"])
+        #expect(shouted.status == 0 && shouted.stdout.contains("3 messages"), "\(shouted.stderr)")
 
         try "them: hi\nme: sticker\n".write(to: script, atomically: true, encoding: .utf8)
         let bad = try Self.transcript([script.path, "-o", out.path])
@@ -327,10 +360,11 @@ struct TranscriptCommandTests {
         let limited = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--max-file", "100"])
         let first = CLITests.samplePack.appendingPathComponent("01-bouncing-blob.png")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: first.path)[.size] as? Int)
+        // Each sticker over the limit is named and drawn as a placeholder.
         #expect(limited.status == 1, "\(limited.stderr)")
         #expect(
-            limited.stderr
-                == "Error: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker\n",
+            limited.stderr.split(separator: "\n").first
+                == "warning: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker",
             "\(limited.stderr)")
     }
 }

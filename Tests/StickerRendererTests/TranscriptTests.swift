@@ -379,6 +379,40 @@ struct TranscriptTemplateTests {
     }
 
     @Test(
+        "a caption of one word longer than three lines shows its first two lines whole and the third cut, with an ellipsis",
+        arguments: ["https://example.com/" + String(repeating: "a", count: 200), String(repeating: "W", count: 63)])
+    func longWordCaption(caption: String) throws {
+        let conversation = Conversation(events: [.template(.them, TemplateMessage(caption: caption))])
+        var options = TranscriptOptions()
+        options.scale = 1
+        let renderer = try TranscriptRenderer(
+            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
+        guard case .template(_, _, let parts) = renderer.layout.items.first?.kind else {
+            Issue.record("no template")
+            return
+        }
+        let lines = try #require(parts.leading.first?.lines)
+        let style = try TextStyle(
+            fonts: TranscriptFonts(), size: MessagesMetrics.captionFontSize, scale: 1,
+            lineHeight: MessagesMetrics.captionLineHeight)
+        // The word alone, wrapped between characters at the same width, takes more than three lines.
+        let textWidth = renderer.layout.items[0].frame.width - 2 * MessagesMetrics.captionPadding.x
+        let whole = TextLayout.lines(caption, style: style, maxWidth: textWidth)
+        #expect(whole.count > 3)
+        let glyphs = { (line: TextLine) in line.glyphs.map(\.glyph.glyph) }
+        let ellipsis = try #require(style.font.shape("…").first?.glyph)
+        #expect(lines.count == 3, "\(lines.count) lines")
+        #expect(lines.count == 3 && glyphs(lines[0]) == glyphs(whole[0]) && glyphs(lines[1]) == glyphs(whole[1]))
+        let third = try #require(lines.last.map(glyphs))
+        #expect(third.last == ellipsis)
+        // The third line is the word's next characters, as many as leave room for the ellipsis.
+        let next = glyphs(whole[2])
+        #expect(third.count >= 2 && Array(third.dropLast()) == Array(next.prefix(third.count - 1)))
+        #expect(third.count - 1 >= next.count - 3, "\(third.count - 1) of \(next.count) characters kept")
+        #expect(lines.allSatisfy { $0.width <= textWidth })
+    }
+
+    @Test(
         "a 30 x 16000 image is cropped to the box before it is scaled (no huge resize), and titles show only over an image"
     )
     func tallImage() throws {

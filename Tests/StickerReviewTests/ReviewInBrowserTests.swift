@@ -155,6 +155,34 @@ import Testing
         #expect(changed)
     }
 
+    /// Names sort as text with their numbers read as numbers ("2024-autumn" before "2024-winter",
+    /// "pack 9" before "pack 10"), not as the number a name starts with.
+    @Test func indexSortsNamesNaturally() throws {
+        let root = ReviewFixtures.temporaryFolder("natural")
+        let sticker = URL(fileURLWithPath: ReviewFixtures.samplePack).appendingPathComponent("05-still-blob.png")
+        let names = ["2024-winter", "pack 10", "2024-summer", "pack 9", "2024-autumn"]
+        for name in names {
+            let pack = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: sticker, to: pack.appendingPathComponent("blob.png"))
+        }
+        let (folder, _) = try ReviewFixtures.review(names.map { root.appendingPathComponent($0).path }, name: "natural")
+        let browser = try HeadlessChromium()
+        try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
+        let rows = "Array.from(document.querySelectorAll('tbody tr')).map(r => r.cells[0].textContent)"
+        #expect(try browser.evaluate(rows) as? [String] == names)
+        try browser.evaluate("document.querySelectorAll('th button')[0].click()")
+        #expect(
+            try browser.evaluate(rows) as? [String] == [
+                "2024-autumn", "2024-summer", "2024-winter", "pack 9", "pack 10"
+            ])
+        try browser.evaluate("document.querySelectorAll('th button')[0].click()")
+        #expect(
+            try browser.evaluate(rows) as? [String] == [
+                "pack 10", "pack 9", "2024-winter", "2024-summer", "2024-autumn"
+            ])
+    }
+
     /// The index of several packs: every page link works, and a column's button sorts the rows.
     @Test func indexSortsByAColumn() throws {
         let packs = try ReviewFixtures.packs()

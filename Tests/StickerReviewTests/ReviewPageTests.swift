@@ -192,5 +192,9 @@ import Testing
             html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-b-broken\"") })
         #expect(card.contains("<p class=\"error\">Cannot be drawn:"))
         #expect(html.contains("drawn as placeholders (unreadable): b-broken"))
+        // The conversation is drawn too, the unreadable sticker as its placeholder.
+        for appearance in ["light", "dark"] {
+            #expect(html.contains("conversation-\(appearance).png"), "\(appearance)")
+        }
     }
 }

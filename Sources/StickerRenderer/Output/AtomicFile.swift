@@ -40,8 +40,11 @@ public enum AtomicFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         var isDirectory = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             throw WriteError(description: "\(path): folder \(folder.path) does not exist")
+        }
+        guard isDirectory else {
+            throw WriteError(description: "\(path): \(folder.path) is a file, not a folder")
         }
         let temporary = URL(fileURLWithPath: temporaryPath(for: path))
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -1,8 +1,9 @@
 import StickerPixels
 
 /// The mark drawn in a cell whose sticker could not be read: a grey square with a red cross.
-enum Placeholder {
-    static func draw(in canvas: inout RGBAImage, rect: PixelRect) {
+public enum Placeholder {
+    /// Draws the mark over `rect` of `canvas` (the part inside the canvas).
+    public static func draw(in canvas: inout RGBAImage, rect: PixelRect) {
         let area = rect.clipped(toWidth: canvas.width, height: canvas.height)
         guard !area.isEmpty else { return }
         let thickness = max(1, rect.width / 40)

@@ -223,24 +223,31 @@ public struct TranscriptLayout {
         }
         let iconSpace = hasIcon ? M.templateIconSize.x + M.templateIconGap : 0
         let textWidth = width - 2 * M.captionPadding.x - iconSpace
+        /// The largest count up to `most` whose `lines` take at most the caption's lines (more
+        /// words or characters never take fewer lines, so the count is bisected); 0 when none does.
+        func mostFitting(_ most: Int, _ lines: (Int) -> [TextLine]) -> Int {
+            var low = 0
+            var high = most
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lines(middle).count <= M.captionMaximumLines { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
         func lines(_ text: String?, _ style: TextStyle, _ share: Double) -> [TextLine] {
             guard let text else { return [] }
             let width = textWidth * share
             let all = TextLayout.lines(text, style: style, maxWidth: width)
             guard all.count > M.captionMaximumLines else { return all }
-            // Truncated: the most words that fit the lines with an ellipsis after them (more
-            // words never take fewer lines, so the count is bisected).
+            // Truncated: the most words that fit the lines with an ellipsis after them.
             let words = text.split(separator: " ")
-            func set(_ count: Int) -> [TextLine] {
-                TextLayout.lines(words.prefix(count).joined(separator: " ") + "…", style: style, maxWidth: width)
+            func set(_ text: String) -> [TextLine] { TextLayout.lines(text + "…", style: style, maxWidth: width) }
+            let count = mostFitting(words.count - 1) { set(words.prefix($0).joined(separator: " ")) }
+            var fitted = set(words.prefix(count).joined(separator: " "))
+            if count == 0, let first = words.first {
+                // A first word longer than the lines is cut at the third, between characters.
+                fitted = set(String(first.prefix(mostFitting(first.count - 1) { set(String(first.prefix($0))) })))
             }
-            var low = 0
-            var high = words.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if set(middle).count <= M.captionMaximumLines { low = middle } else { high = middle - 1 }
-            }
-            let fitted = set(low)
             return fitted.count <= M.captionMaximumLines ? fitted : Array(all.prefix(M.captionMaximumLines))
         }
         let hasTrailing = template.trailingCaption != nil || template.trailingSubcaption != nil

@@ -78,6 +78,9 @@ public final class TranscriptRenderer {
     public let pixelHeight: Int
     /// How far the transcript is scrolled up, in points (its end shows at the screen's bottom).
     public let scrolled: Double
+    /// Stickers that could not be read, by name, with why: each is drawn as a crossed-out
+    /// square of the default sticker size where it shows, as the browser's cells are.
+    public let problems: [(sticker: String, error: PackError)]
 
     private let styles: TranscriptStyles
     private let base: RGBAImage
@@ -94,7 +97,9 @@ public final class TranscriptRenderer {
         self.options = options
         let scale = Double(options.scale)
         do { styles = try TranscriptStyles(fonts: options.fonts, scale: scale) } catch { throw .text(error) }
-        let animations = try Self.loadStickers(conversation, pack: pack, lines: lines, limits: options.limits)
+        let (animations, problems) = try Self.loadStickers(
+            conversation, pack: pack, lines: lines, limits: options.limits)
+        self.problems = problems
         let images = try Self.loadTemplateImages(conversation, folder: folder, lines: lines, limits: options.limits)
         let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
         layout = TranscriptLayout(
@@ -114,19 +119,20 @@ public final class TranscriptRenderer {
         stickers = Self.drawStill(
             layout, styles: styles, options: options, scrolled: scrolled, screenHeight: screenHeight,
             images: images, icon: icon, players: players, on: &canvas)
-        base = canvas
         peels = Self.placePeels(
             conversation, layout: layout, scrolled: scrolled, scale: scale, screen: (pixelWidth, pixelHeight),
-            animations: animations, players: players)
+            animations: animations, players: players, unreadable: &canvas)
+        base = canvas
     }
 
-    /// Every sticker the conversation sends or peels, read once each from `pack`; a name the
-    /// pack lacks is an error naming its script line.
+    /// Every sticker the conversation sends or peels, read once each from `pack`, and those
+    /// that could not be read; a name the pack lacks is an error naming its script line.
     private static func loadStickers(
         _ conversation: Conversation, pack: StickerPack, lines: [Int],
         limits: DecodingLimits
-    ) throws(TranscriptError) -> [String: StickerAnimation] {
+    ) throws(TranscriptError) -> ([String: StickerAnimation], [(sticker: String, error: PackError)]) {
         var animations: [String: StickerAnimation] = [:]
+        var problems: [(sticker: String, error: PackError)] = []
         let byName = Dictionary(pack.stickers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, event) in conversation.events.enumerated() {
             let name: String
@@ -135,16 +141,16 @@ public final class TranscriptRenderer {
             case .peel(let peel): name = peel.sticker
             default: continue
             }
-            guard animations[name] == nil else { continue }
+            guard animations[name] == nil, !problems.contains(where: { $0.sticker == name }) else { continue }
             guard let sticker = byName[name] else {
                 throw .unknownSticker(
                     name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
             }
             do { animations[name] = try StickerAnimation.load(sticker, limits: limits) } catch {
-                throw .unreadable(name: name, line: index < lines.count ? lines[index] : nil, error: error.description)
+                problems.append((name, error))
             }
         }
-        return animations
+        return (animations, problems)
     }
 
     /// Every template message's image, read once each, relative to `folder` (the script's);
@@ -225,6 +231,9 @@ public final class TranscriptRenderer {
             self.timing = timing
         }
 
+        /// Whether sticker `name` was read (it has frames to play).
+        func has(_ name: String) -> Bool { animations[name] != nil }
+
         /// The player of sticker `name` drawn at `width` x `height` pixels.
         func player(_ name: String, width: Int, height: Int) -> StickerPlayer {
             let key = "\(width)x\(height) \(name)"
@@ -272,6 +281,10 @@ public final class TranscriptRenderer {
                 let rect = PixelRect(
                     x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
                     width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
+                guard players.has(name) else {
+                    Placeholder.draw(in: &canvas, rect: rect)
+                    continue
+                }
                 stickers.append(
                     (
                         players.player(name, width: max(1, rect.width), height: max(1, rect.height)),
@@ -287,20 +300,22 @@ public final class TranscriptRenderer {
         return stickers
     }
 
-    /// The peels that reach the screen, over everything, at their place on their message.
+    /// The peels that reach the screen, over everything, at their place on their message; a
+    /// peel of a sticker that could not be read is its placeholder, unturned, drawn on `canvas`.
     private static func placePeels(
         _ conversation: Conversation, layout: TranscriptLayout, scrolled: Double, scale: Double,
         screen: (width: Int, height: Int), animations: [String: StickerAnimation],
-        players: PlayerBank
+        players: PlayerBank, unreadable canvas: inout RGBAImage
     ) -> [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] {
         var peels: [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] = []
         let messageFrames = Dictionary(
             layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
         for event in conversation.events {
-            guard case .peel(let peel) = event, let target = messageFrames[peel.message],
-                let animation = animations[peel.sticker]
-            else { continue }
-            let size = TranscriptLayout.stickerPoints((animation.width, animation.height))
+            guard case .peel(let peel) = event, let target = messageFrames[peel.message] else { continue }
+            let animation = animations[peel.sticker]
+            let size = TranscriptLayout.stickerPoints(
+                animation.map { ($0.width, $0.height) }
+                    ?? (MessagesMetrics.defaultStickerPixels, MessagesMetrics.defaultStickerPixels))
             let width = max(1, Int((size.width * peel.scale * scale).rounded()))
             let height = max(1, Int((size.height * peel.scale * scale).rounded()))
             let centre = SIMD2(target.x + peel.x * target.width, target.y - scrolled + peel.y * target.height) * scale
@@ -309,6 +324,15 @@ public final class TranscriptRenderer {
             guard centre.x + reach >= 0, centre.x - reach <= Double(screen.width), centre.y + reach >= 0,
                 centre.y - reach <= Double(screen.height)
             else { continue }
+            guard animation != nil else {
+                Placeholder.draw(
+                    in: &canvas,
+                    rect: PixelRect(
+                        x: Int((centre.x - Double(width) / 2).rounded()),
+                        y: Int((centre.y - Double(height) / 2).rounded()),
+                        width: width, height: height))
+                continue
+            }
             peels.append((players.player(peel.sticker, width: width, height: height), centre, peel.rotation))
         }
         return peels
