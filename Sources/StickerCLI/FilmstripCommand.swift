@@ -50,7 +50,7 @@ public struct FilmstripCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         LargeImageHeap.prepare()
-        let pack = try PackInput.load([input])
+        let pack = try PackInput.loadWarning([input])
         try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
         let chosen: Sticker
         if let sticker {

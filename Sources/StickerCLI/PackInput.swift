@@ -15,4 +15,13 @@ enum PackInput {
             throw CLIError(error.description)
         }
     }
+
+    /// ``load(_:)``, with what the loader left out or read in its own way (a file that is no
+    /// image, a folder the catalog does not list) named as warnings on stderr: a command that
+    /// draws a pack says what is missing from the drawing.
+    static func loadWarning(_ paths: [String]) throws -> StickerPack {
+        let pack = try load(paths)
+        for warning in pack.warnings { warn(warning.description) }
+        return pack
+    }
 }

@@ -73,7 +73,7 @@ public struct RenderCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         LargeImageHeap.prepare()
-        let pack = try PackInput.load(inputs)
+        let pack = try PackInput.loadWarning(inputs)
         // The stickers' files and a background image.
         try InputFile.checkOutput(
             output,

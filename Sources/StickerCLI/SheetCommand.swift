@@ -56,7 +56,7 @@ public struct SheetCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         LargeImageHeap.prepare()
-        let pack = try PackInput.load(inputs)
+        let pack = try PackInput.loadWarning(inputs)
         // The stickers' files and background images.
         try InputFile.checkOutput(
             output, isNoneOf: pack.stickers.flatMap(\.files) + extraBackgrounds.map(URL.init(fileURLWithPath:)))

@@ -178,12 +178,12 @@ public struct TranscriptCommand: ParsableCommand {
             }
             let resolved = packPath.hasPrefix("/") ? packPath : folder + "/" + packPath
             do {
-                return (parsed, try PackInput.load([resolved]), folder)
+                return (parsed, try PackInput.loadWarning([resolved]), folder)
             } catch {
                 throw CLIError("\(path): " + (parsed.packLine.map { "line \($0): " } ?? "") + "\(error)")
             }
         }
-        let pack = try PackInput.load(inputs)
+        let pack = try PackInput.loadWarning(inputs)
         let conversation = Conversation.default(stickers: pack.stickers.map(\.name))
         return (ParsedConversation(conversation: conversation, lines: []), pack, ".")
     }

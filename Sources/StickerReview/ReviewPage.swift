@@ -29,7 +29,7 @@ enum ReviewPage {
         out += shots(
             "The conversation", id: "conversation", review.transcript, source: source,
             note:
-                "The pack's stickers sent in a conversation and one peeled onto a bubble, as Messages shows them (`stickers transcript`).",
+                "The pack's stickers sent in a conversation and one peeled onto a bubble, as Messages shows them (as stickers transcript draws it).",
             alt: { "A Messages conversation using the pack's stickers, \($0) appearance" })
         out += "<h2 id=\"stickers\">Stickers</h2>\n"
         if review.cards.isEmpty { out += "<p>The pack has no sticker.</p>\n" }

@@ -141,6 +141,28 @@ struct RenderCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    @Test("render, sheet, transcript and filmstrip name the files of a pack they leave out, as cli.md says")
+    func ignoredFilesWarned() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(
+            at: pack.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("hi".utf8).write(to: pack.appendingPathComponent("readme.txt"))
+        try FileManager.default.copyItem(
+            at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"),
+            to: pack.appendingPathComponent("blob.png"))
+        for command in ["render", "sheet", "transcript", "filmstrip"] {
+            let output = folder.appendingPathComponent("\(command).png").path
+            let result = try CLITests.runExecutable([command, pack.path, "-o", output])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("warning: \(pack.path)/readme.txt: ignored: not an image file")
+                    && result.stderr.contains("warning: \(pack.path)/sub: ignored: a folder"),
+                "\(command): \(result.stderr)")
+        }
+    }
+
     @Test("an output whose folder is a file is named for that, not as a missing folder; nothing is written")
     func outputUnderAFile() throws {
         let folder = CLITests.temporaryDirectory()
