@@ -117,16 +117,12 @@ public struct FitCommand: ParsableCommand {
     /// catalog (holding a `.stickerpack` or a `Contents.json`) is: a folder of other files that
     /// happens to be named like a catalog would be lost with it.
     static func checkReplaceable(_ output: String) throws {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory else { return }
-        // Hidden files count (a .git folder is the user's), the Finder's .DS_Store does not.
-        let entries = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0 != ".DS_Store" }
-        guard !entries.isEmpty,
-            !entries.contains(where: { $0 == "Contents.json" || $0.lowercased().hasSuffix(".stickerpack") })
-        else { return }
-        throw CLIError(
-            "\(output): exists and is not a sticker catalog (no .stickerpack or Contents.json in it, but \(OutputFolder.listing(entries.sorted()))); it is not replaced: name another output"
-        )
+        try OutputFolder.checkReplaceable(
+            output,
+            isEarlierOutput: { $0.contains { $0 == "Contents.json" || $0.lowercased().hasSuffix(".stickerpack") } },
+            refusal: {
+                "exists and is not a sticker catalog (no .stickerpack or Contents.json in it, but \(OutputFolder.listing($0))); it is not replaced: name another output"
+            })
     }
 
     /// The report as text or JSON on stdout.

@@ -72,6 +72,28 @@ struct OutputFolder {
         return inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
     }
 
+    /// Refuses an existing folder at `path` that a commit replacing it as a whole must not
+    /// replace: one holding what `isEarlierOutput` (given its entries) does not take for an
+    /// earlier output of the command (a user's files would go with it; the Finder's `.DS_Store`
+    /// does not count, hidden files such as a `.git` do), one that cannot be listed, and the
+    /// current folder or one holding it (the shell would be left in a removed folder).
+    /// `refusal` words the first case, given the entries.
+    static func checkReplaceable(
+        _ path: String, isEarlierOutput: ([String]) -> Bool, refusal: ([String]) -> String
+    ) throws {
+        let manager = FileManager.default
+        var isDirectory = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else { return }
+        guard let contents = try? manager.contentsOfDirectory(atPath: path) else {
+            throw CLIError("\(path): cannot be listed, so it is not replaced; name a new or empty folder")
+        }
+        let entries = contents.filter { $0 != ".DS_Store" }.sorted()
+        if !entries.isEmpty && !isEarlierOutput(entries) { throw CLIError("\(path): \(refusal(entries))") }
+        if Self.path(manager.currentDirectoryPath, liesWithin: path) {
+            throw CLIError("\(path): is the current folder or holds it, so it is not replaced; name another folder")
+        }
+    }
+
     /// Paths for a message: all of three or fewer, else the first three "and N more".
     static func listing(_ paths: [String]) -> String {
         paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")

@@ -163,21 +163,11 @@ public struct ReviewCommand: ParsableCommand {
     /// earlier review (replacing it as a whole must never remove a user's files), and the
     /// current folder or one holding it (replacing it would pull the folder from under the shell).
     static func outputFolder(_ path: String) throws -> OutputFolder {
-        let manager = FileManager.default
-        var isDirectory = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
-            guard let contents = try? manager.contentsOfDirectory(atPath: path) else {
-                throw CLIError("\(path): cannot be listed, so it is not replaced; name a new or empty folder")
-            }
-            if !contents.isEmpty && !ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) {
-                throw CLIError(
-                    "\(path): holds files other than an earlier review's, so it is not replaced; name a new or empty folder"
-                )
-            }
-            if OutputFolder.path(manager.currentDirectoryPath, liesWithin: path) {
-                throw CLIError("\(path): is the current folder or holds it, so it is not replaced; name another folder")
-            }
-        }
+        try OutputFolder.checkReplaceable(
+            path, isEarlierOutput: { _ in ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) },
+            refusal: { _ in
+                "holds files other than an earlier review's, so it is not replaced; name a new or empty folder"
+            })
         return try OutputFolder(final: path)
     }
 }

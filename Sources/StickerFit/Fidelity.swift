@@ -38,33 +38,13 @@ public struct Fidelity: Sendable, Hashable {
         let durations = decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 }
         // The reference frames each decoded frame is shown for (a shorter loop comes round again).
         let shownFor = FrameTimeline.referenceFramesShown(durations: durations, atStartsOf: reference.durations)
-        // Each reference frame's figures, summed in its order as the comparisons of whole timelines are.
-        var squares = [UInt64](repeating: 0, count: reference.count)
-        var similarity = [Double](repeating: 0, count: reference.count)
-        var worst = 0
-        var sizesDiffer = false
+        var tally = Tally(count: reference.count, width: width, height: height)
         var position = 0
         try decoder.forEachFrame(threads: 1) { frame in
             defer { position += 1 }
-            for index in shownFor[position] {
-                let expected = reference.frames[index]
-                guard frame.pixels.count == expected.count, expected.count == width * height * 4 else {
-                    sizesDiffer = true
-                    continue
-                }
-                let (sum, largest) = squaredDifferences(expected, frame.pixels)
-                squares[index] = sum
-                worst = max(worst, largest)
-                similarity[index] = StructuralSimilarity.mean(expected, frame.pixels, width: width, height: height)
-            }
+            for index in shownFor[position] { tally.add(frame.pixels, against: reference.frames[index], at: index) }
         }
-        if sizesDiffer { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
-        let total = squares.reduce(0.0) { $0 + Double($1) }
-        guard total > 0 else { return .exact }
-        let samples = reference.frames.reduce(0.0) { $0 + Double($1.count) }
-        return Fidelity(
-            maxError: worst, psnr: psnr(squares: total, samples: samples),
-            ssim: reference.frames.isEmpty ? 1 : similarity.reduce(0, +) / Double(reference.frames.count))
+        return tally.fidelity
     }
 
     /// Decodes `bytes` and compares what it shows at each start time of `durations` with the
@@ -81,28 +61,10 @@ public struct Fidelity: Sendable, Hashable {
             FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000
         }
         let shownAt = FrameTimeline.indicesShown(durations: shownDurations, atStartsOf: durations)
-        var squares = 0.0
-        var samples = 0.0
-        var similarity = 0.0
-        var worst = 0
-        var sizesDiffer = false
-        try frames { index, expected in
-            let frame = shown[shownAt[index]]
-            guard frame.count == expected.count, expected.count == side * side * 4 else {
-                sizesDiffer = true
-                return
-            }
-            let (sum, largest) = squaredDifferences(expected, frame)
-            squares += Double(sum)
-            samples += Double(expected.count)
-            worst = max(worst, largest)
-            similarity += StructuralSimilarity.mean(expected, frame, width: side, height: side)
-        }
-        if sizesDiffer || durations.isEmpty { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
-        guard squares > 0 else { return .exact }
-        return Fidelity(
-            maxError: worst, psnr: psnr(squares: squares, samples: samples),
-            ssim: similarity / Double(durations.count))
+        guard !durations.isEmpty else { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
+        var tally = Tally(count: durations.count, width: side, height: side)
+        try frames { index, expected in tally.add(shown[shownAt[index]], against: expected, at: index) }
+        return tally.fidelity
     }
 
     /// Compares what `shown` shows at each start time of `reference` (its loop repeating) with

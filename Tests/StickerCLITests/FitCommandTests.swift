@@ -527,6 +527,12 @@ struct FitCommandTests {
         let written = try CLITests.runExecutable(["fit", still, "-o", empty.path])
         #expect(written.status == 0, "\(written.stdout)")
         #expect(try PackLoader.load(path: empty.path).stickers.count == 1)
+        // A catalog that is the current folder is not pulled from under the shell.
+        let before = try FileManager.default.contentsOfDirectory(atPath: empty.path).sorted()
+        let here = try TestProcess.capture(
+            [try CLITests.executable(), "fit", still, "-o", "../Empty.xcstickers"], directory: empty)
+        #expect(here.status == 1 && here.stderr.contains("is the current folder or holds it"), "\(here.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).sorted() == before)
     }
 
     @Test(

@@ -123,13 +123,8 @@ public struct XcodeProject: Sendable {
         /// rounds deep and up to 64 KiB (a setting that names itself stops there); a name no
         /// setting has is left as it is written.
         public func expand(_ text: String) -> String {
-            var result = text
-            for _ in 0..<10 {
-                let next = BuildSettingExpansion.expand(result, settings)
-                if next == result || next.utf8.count > BuildSettingExpansion.maxBytes { break }
-                result = next
-            }
-            return result
+            var budget = BuildSettingExpansion.steps
+            return BuildSettingExpansion.expandFully(text, settings, budget: &budget)
         }
     }
 
@@ -211,13 +206,23 @@ enum BuildSettingExpansion {
     /// long setting millions of times).
     static let maxBytes = 1 << 16
 
-    /// One pass over `text`.
-    static func expand(_ text: String, _ settings: [String: String]) -> String {
-        var budget = 100
-        return expand(text, settings, budget: &budget)
+    /// The expansions one text may take in all, rounds and modifiers' own expansions together.
+    static let steps = 100
+
+    /// `text` expanded pass after pass until nothing changes: ten passes at most, each taking
+    /// one of `budget`'s steps, and no longer than ``maxBytes``.
+    static func expandFully(_ text: String, _ settings: [String: String], budget: inout Int) -> String {
+        var result = text
+        for _ in 0..<10 where budget > 0 {
+            budget -= 1
+            let next = expand(result, settings, budget: &budget)
+            if next == result || next.utf8.count > maxBytes { break }
+            result = next
+        }
+        return result
     }
 
-    /// One pass over `text`; a value with a modifier is expanded through before the modifier
+    /// One pass over `text`; a value with a modifier is expanded fully before the modifier
     /// applies, as Xcode does (`$(PRODUCT_NAME:rfc1034identifier)` with `PRODUCT_NAME =
     /// $(TARGET_NAME)` is the target's name made an identifier), each such expansion taking one
     /// of `budget`'s steps so settings that name each other stop.
@@ -243,13 +248,7 @@ enum BuildSettingExpansion {
             if let name = parts.first, let value = settings[String(name)] {
                 var expanded = value
                 if parts.count > 1 {
-                    for _ in 0..<10 where budget > 0 {
-                        budget -= 1
-                        let next = expand(expanded, settings, budget: &budget)
-                        if next == expanded || next.utf8.count > maxBytes { break }
-                        expanded = next
-                    }
-                    expanded = modified(expanded, String(parts[1]))
+                    expanded = modified(expandFully(expanded, settings, budget: &budget), String(parts[1]))
                 }
                 out += expanded.utf8.count > maxBytes ? String(expanded.prefix(maxBytes)) : expanded
             } else {
