@@ -274,7 +274,7 @@ public struct PreviewCommand: ParsableCommand {
                 throw CLIError(error.description)
             }
         }
-        let pack = try PackInput.load(inputs)
+        let pack = try PackInput.loadWarning(inputs)
         var options = try browser.renderOptions(defaultBackground: "transparent")
         options.scale = 1  // a terminal has fewer pixels than a 1x browser
         options.filter = browser.previewFilter

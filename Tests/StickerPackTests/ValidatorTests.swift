@@ -172,18 +172,33 @@ struct ValidatorTests {
         #expect(format["clip"]?.contains("-c copy") == true, "\(format)")
     }
 
-    @Test("short delays are counted against the 10 ms line, which the message names, with the shortest")
+    @Test("short delays are those Messages shows for 100 ms (under 11 ms), named in the message with the shortest")
     func shortDelayMessage() throws {
         let folder = TestFolder()
         defer { folder.remove() }
-        // 0 and 10 ms are at or under the line; 500 ms is not.
-        folder.write(TestImages.apng(side: 408, delaysMs: [0, 10, 500]), "quick.png")
+        // 0, 10 and 10.5 ms are under Apple's line; 11 and 500 ms are not.
+        let delays = [
+            FrameDelay(numerator: 0, denominator: 1000), .init(numerator: 10, denominator: 1000),
+            .init(numerator: 21, denominator: 2000), .init(numerator: 11, denominator: 1000),
+            .init(numerator: 500, denominator: 1000)
+        ]
+        var writer = APNGWriter(width: 408, height: 408, frameCount: delays.count, plays: 0)
+        for (index, delay) in delays.enumerated() {
+            writer.append(
+                premultiplied: TestImages.canvas(408, 408, color: index % 2 == 0 ? [255, 0, 0, 255] : [0, 0, 255, 255]),
+                x: 0, y: 0, width: 408, height: 408, delay: delay)
+        }
+        folder.write(writer.finish(), "quick.png")
         let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
         let short = report.findings.filter { $0.rule == .shortDelay }
         #expect(
             short.map(\.message) == [
-                "2 of 3 frames show for 10 ms or less (the shortest 0 ms); players show those for 100 ms"
+                "3 of 5 frames are under 11 ms (the shortest 0 ms); Messages shows those for 100 ms"
             ], "\(report.findings)")
+        // Timed as Messages shows them: 100 + 100 + 100 + 11 + 500 ms, five frames in 0.811 s.
+        let summary = try #require(report.stickers.first)
+        #expect(summary.loopMilliseconds == 531.5, "the summary keeps the stored delays (0 + 10 + 10.5 + 11 + 500)")
+        #expect(!report.findings.contains { $0.rule == .frameRate }, "\(report.findings)")
     }
 
     @Test("a FIFO or a device named like an image is named for what it is, not read as an empty image")

@@ -306,17 +306,17 @@ private struct StickerChecker {
     private mutating func checkTiming(_ animation: StickerAnimation) {
         guard animation.isAnimated else { return }
         let delays = animation.delays.map(\.milliseconds)
-        let short = delays.filter { $0 <= thresholds.shortDelayMilliseconds }
+        let short = delays.filter { $0 < thresholds.shortDelayMilliseconds }
         if let shortest = short.min() {
             add(
                 .warning, .shortDelay,
-                "\(short.count) of \(delays.count) frames show for \(format(thresholds.shortDelayMilliseconds)) ms or less "
-                    + "(the shortest \(format(shortest)) ms); players show those for 100 ms",
-                measured: "\(format(shortest)) ms", limit: "> \(format(thresholds.shortDelayMilliseconds)) ms")
+                "\(short.count) of \(delays.count) frames are under \(format(thresholds.shortDelayMilliseconds)) ms "
+                    + "(the shortest \(format(shortest)) ms); Messages shows those for 100 ms",
+                measured: "\(format(shortest)) ms", limit: ">= \(format(thresholds.shortDelayMilliseconds)) ms")
         }
-        // The loop as players show it: a short delay (above) shows for 100 ms, so it is
+        // The loop as Messages shows it: a short delay (above) shows for 100 ms, so it is
         // neither a fast frame nor a short loop.
-        let shown = delays.map { $0 <= thresholds.shortDelayMilliseconds ? 100 : $0 }
+        let shown = delays.map { $0 < thresholds.shortDelayMilliseconds ? 100 : $0 }
         let loopSeconds = shown.reduce(0, +) / 1000
         if loopSeconds > thresholds.maxLoopSeconds {
             add(

@@ -38,7 +38,7 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// (a Lottie whose only layer is text rlottie does not draw, artwork exported hidden).
     /// Warning.
     case blank
-    /// No frame shows for 10 ms or less (players stretch those to 100 ms). Warning.
+    /// No frame is under 11 ms (Messages shows those for 100 ms). Warning.
     case shortDelay = "short-delay"
     /// One loop lasts at most the threshold (4 s by default). Warning.
     case loopDuration = "loop-duration"

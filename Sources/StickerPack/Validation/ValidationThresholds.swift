@@ -11,8 +11,9 @@ public struct ValidationThresholds: Sendable, Hashable {
     public var maxSide = 618
     /// The longest description, in UTF-16 code units (what `NSString.length` counts).
     public var maxDescriptionLength = 150
-    /// Frame delays at or below this many milliseconds are warned about.
-    public var shortDelayMilliseconds = 10.0
+    /// Frame delays under this many milliseconds are warned about, and timed as the 100 ms
+    /// Messages shows them for (Apple's image players: ``FrameTimingPolicy/apple``).
+    public var shortDelayMilliseconds = 11.0
     /// The longest loop, in seconds, before a warning.
     public var maxLoopSeconds = 4.0
     /// The most frames before a warning.
