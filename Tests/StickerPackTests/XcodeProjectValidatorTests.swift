@@ -56,6 +56,72 @@ struct XcodeProjectValidatorTests {
         #expect(try Self.findings(folder) == [])
     }
 
+    /// `project` as Xcode 16 lays out a new one: the extension's folder a synchronized root
+    /// group (every file in it the target's, its Info.plist taken out by an exception set), so
+    /// the catalog is in no build phase and no group; `exceptions` are the set's paths.
+    static func synchronized(_ folder: URL, exceptions: [String]) throws {
+        let url = folder.appendingPathComponent(pbxproj)
+        var text = try String(contentsOf: url, encoding: .utf8)
+        // The catalog leaves the Resources phases and the groups.
+        text.replace(#/\t\t\w{24} /\* Stickers\.xcstickers in Resources \*/ = \{[^\n]*\n/#, with: "")
+        text.replace(#/\t+\w{24} /\* Stickers\.xcstickers in Resources \*/,\n/#, with: "")
+        text.replace(#/\t\t\w{24} /\* Stickers\.xcstickers \*/ = \{isa = PBXFileReference;[^\n]*\n/#, with: "")
+        text.replace(#/\t+\w{24} /\* Stickers\.xcstickers \*/,\n/#, with: "")
+        let group = try #require(
+            text.firstMatch(
+                of:
+                    #/(\w{24}) /\* My Stickers StickerPackExtension \*/ = \{\n\t+isa = PBXGroup;\n\t+children = \(\n\t+(\w{24}) /\* Info\.plist \*/,\n\t+\);/#
+            ))
+        let target = try #require(
+            text.firstMatch(of: #/(\w{24}) /\* My Stickers StickerPackExtension \*/ = \{\n\t+isa = PBXNativeTarget;/#))
+        let (groupID, infoID, targetID) = (String(group.1), String(group.2), String(target.1))
+        let setID = "E0000000000000000000000A"
+        text.replace(
+            String(group.0),
+            with:
+                "\(groupID) /* My Stickers StickerPackExtension */ = {\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\texceptions = (\n\t\t\t\t\(setID),\n\t\t\t);"
+        )
+        text = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("\(infoID) /* Info.plist */ = {isa = PBXFileReference") }.joined(separator: "\n")
+        text.replace(
+            String(target.0),
+            with: "\(target.0)\n\t\t\tfileSystemSynchronizedGroups = (\n\t\t\t\t\(groupID),\n\t\t\t);")
+        try #require(!text.contains("Stickers.xcstickers") && !text.contains(infoID))
+        let paths = exceptions.map { "\"\($0)\", " }.joined()
+        text.replace(
+            "/* End PBXGroup section */",
+            with:
+                "\t\t\(setID) = {isa = PBXFileSystemSynchronizedBuildFileExceptionSet; membershipExceptions = (\(paths)); target = \(targetID); };\n/* End PBXGroup section */"
+        )
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    @Test(
+        "an Xcode 16 project, its extension's folder synchronized with the disk, is read and checked as Xcode builds it"
+    )
+    func synchronizedFolder() throws {
+        let folder = try Self.project()
+        try Self.synchronized(folder, exceptions: ["Info.plist"])
+        let pack = try PackLoader.load(path: folder.path)
+        #expect(pack.stickers.map(\.name) == ["Heart", "Star"])
+        let project = try XcodeProject(bundle: folder.appendingPathComponent("My Stickers.xcodeproj"))
+        #expect(
+            project.stickerCatalogs.map(\.standardizedFileURL.path) == [
+                folder.appendingPathComponent("My Stickers StickerPackExtension/Stickers.xcstickers")
+                    .standardizedFileURL
+                    .path
+            ])
+        #expect(try Self.findings(folder) == [])
+
+        // The catalog taken out of the target by the folder's exception set is no resource of it.
+        let without = try Self.project()
+        try Self.synchronized(without, exceptions: ["Info.plist", "Stickers.xcstickers"])
+        #expect(
+            try Self.findings(without) == [
+                "error [project] \(Self.pbxproj): the extension My Stickers StickerPackExtension has no .xcstickers catalog in its Copy Bundle Resources phase or its synchronized folders"
+            ])
+    }
+
     @Test("a bundle identifier with '_' is an error for the app and for its extension")
     func underscore() throws {
         let findings = try Self.findings(
@@ -216,7 +282,7 @@ struct XcodeProjectValidatorTests {
         let findings = try Self.findings(other)
         #expect(
             findings.contains(
-                "error [project] \(Self.pbxproj): the extension My Stickers StickerPackExtension has no .xcstickers catalog in its Copy Bundle Resources phase"
+                "error [project] \(Self.pbxproj): the extension My Stickers StickerPackExtension has no .xcstickers catalog in its Copy Bundle Resources phase or its synchronized folders"
             ), "\(findings)")
     }
 

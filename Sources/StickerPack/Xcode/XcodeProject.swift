@@ -162,16 +162,62 @@ public struct XcodeProject: Sendable {
         return settings
     }
 
-    /// The `.xcstickers` catalogs in the Copy Bundle Resources phases of the sticker pack
-    /// extension targets, where they are on disk.
+    /// The `.xcstickers` catalogs of the sticker pack extension targets (``catalogs(of:)``),
+    /// where they are on disk.
     public var stickerCatalogs: [URL] {
-        targets.filter { $0.productType == XcodeProjectValidator.extensionProductType }.flatMap { target in
-            target.phases.filter { string($0, "isa") == "PBXResourcesBuildPhase" }
-                .flatMap { list($0, "files") }
-                .compactMap { string($0, "fileRef") }
-                .filter { (string($0, "path") ?? "").lowercased().hasSuffix(".xcstickers") }
-                .compactMap(location(of:))
+        targets.filter { $0.productType == XcodeProjectValidator.extensionProductType }.flatMap(catalogs(of:))
+    }
+
+    /// The `.xcstickers` catalogs `target` copies as resources, where they are on disk: those
+    /// in its Copy Bundle Resources phases, and those inside the folders Xcode 16 keeps in step
+    /// with the disk (its `fileSystemSynchronizedGroups`, every file of which belongs to the
+    /// target) but for the paths the folders' exception sets take out of it.
+    public func catalogs(of target: Target) -> [URL] {
+        let inPhases = target.phases.filter { string($0, "isa") == "PBXResourcesBuildPhase" }
+            .flatMap { list($0, "files") }
+            .compactMap { string($0, "fileRef") }
+            .filter { (string($0, "path") ?? "").lowercased().hasSuffix(".xcstickers") }
+            .compactMap(location(of:))
+        let inFolders = list(target.id, "fileSystemSynchronizedGroups").flatMap { group -> [URL] in
+            guard string(group, "isa") == "PBXFileSystemSynchronizedRootGroup", let folder = location(of: group)
+            else { return [] }
+            let excluded = list(group, "exceptions").filter {
+                string($0, "isa") == "PBXFileSystemSynchronizedBuildFileExceptionSet"
+                    && string($0, "target") == target.id
+            }.flatMap { list($0, "membershipExceptions") }
+            return Self.catalogFolders(in: folder).filter { catalog in
+                !excluded.contains { catalog.relative == $0 || catalog.relative.hasPrefix($0 + "/") }
+            }.map(\.url)
         }
+        return inPhases + inFolders
+    }
+
+    /// The `.xcstickers` folders within `folder` with their paths relative to it, by name: a
+    /// catalog is not searched inside, hidden entries are skipped, and the walk stops four
+    /// folders down or after 4,096 entries (a synchronized folder is the target's sources).
+    static func catalogFolders(in folder: URL) -> [(url: URL, relative: String)] {
+        var found: [(url: URL, relative: String)] = []
+        var pending: [(url: URL, relative: String, depth: Int)] = [(folder, "", 0)]
+        var seen = 0
+        while let next = pending.popLast(), seen < 4_096 {
+            let (current, relative, depth) = next
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: current.path)) ?? []).sorted()
+            for name in names where !name.hasPrefix(".") {
+                seen += 1
+                let url = current.appendingPathComponent(name)
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var isDirectory = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory else {
+                    continue
+                }
+                if name.lowercased().hasSuffix(".xcstickers") {
+                    found.append((url, path))
+                } else if depth < 4 {
+                    pending.append((url, path, depth + 1))
+                }
+            }
+        }
+        return found.sorted { $0.relative < $1.relative }
     }
 
     /// Where a file reference (or group) points, following its groups up to the main group;

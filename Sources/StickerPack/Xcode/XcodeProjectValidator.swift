@@ -32,7 +32,7 @@ public enum XcodeProjectValidator {
     static let referenceKeys: Set<String> = [
         "fileRef", "target", "targetProxy", "buildConfigurationList", "mainGroup", "productRefGroup",
         "productReference", "containerPortal", "remoteGlobalIDString", "children", "files", "buildPhases",
-        "dependencies", "buildConfigurations", "targets"
+        "dependencies", "buildConfigurations", "targets", "fileSystemSynchronizedGroups", "exceptions"
     ]
 }
 
@@ -89,7 +89,8 @@ private struct ProjectCheck {
         checkIdentity(app: app.map { ($0, appInfo) }, extension: (stickers, stickersInfo))
     }
 
-    /// Every identifier an object names exists, and every file reference's file does.
+    /// Every identifier an object names exists, and every file reference's file (or
+    /// synchronized folder) does.
     mutating func checkReferences() {
         for id in project.objects.keys.sorted() {
             let object = project.objects[id]!
@@ -105,7 +106,9 @@ private struct ProjectCheck {
                         "object \(id)'s \(key) names \(missing.count) objects that do not exist, \(first) the first")
                 }
             }
-            if object["isa"]?.string == "PBXFileReference", let url = project.location(of: id),
+            // A file reference, or a folder Xcode 16 keeps in step with the disk.
+            if ["PBXFileReference", "PBXFileSystemSynchronizedRootGroup"].contains(object["isa"]?.string),
+                let url = project.location(of: id),
                 !FileManager.default.fileExists(atPath: url.path)
             {
                 let path = object["path"]?.string ?? id
@@ -125,14 +128,12 @@ private struct ProjectCheck {
     }
 
     mutating func checkCatalogPhase(of stickers: XcodeProject.Target) {
-        let resources = files(of: stickers, in: "PBXResourcesBuildPhase")
-        let catalogs = resources.filter {
-            (project.string($0, "path") ?? "").lowercased().hasSuffix(".xcstickers")
-        }
+        let catalogs = project.catalogs(of: stickers)
         if catalogs.isEmpty {
             error(
                 .project, projectFileName,
-                "the extension \(stickers.name) has no .xcstickers catalog in its Copy Bundle Resources phase")
+                "the extension \(stickers.name) has no .xcstickers catalog in its Copy Bundle Resources phase or its synchronized folders"
+            )
         }
         let iconSetName = stickers.settings["ASSETCATALOG_COMPILER_APPICON_NAME"].map(stickers.expand)
         guard let iconSetName, !iconSetName.isEmpty else {
@@ -142,9 +143,8 @@ private struct ProjectCheck {
             )
             return
         }
-        let hasSet = catalogs.contains { id in
-            guard let catalog = project.location(of: id) else { return false }
-            return FileManager.default.fileExists(
+        let hasSet = catalogs.contains { catalog in
+            FileManager.default.fileExists(
                 atPath: catalog.appendingPathComponent(iconSetName + ".stickersiconset").path)
         }
         if !catalogs.isEmpty && !hasSet {
