@@ -137,6 +137,13 @@ func warn(_ message: String) {
     FileDescriptorOutput.standardError("warning: \(message)\n")
 }
 
+/// Names each sticker a drawing shows as a placeholder, then fails the command (exit 1) when
+/// there is one: the drawing is written, but it is not the whole pack.
+func failForPlaceholders(_ problems: [(sticker: String, error: PackError)]) throws {
+    for problem in problems { warn("\(problem.sticker): \(problem.error)") }
+    if !problems.isEmpty { throw ExitCode.failure }
+}
+
 /// Reports a sticker drawn from a file with something wrong that reading worked around, each
 /// thing once: the drawing shows what a browser shows of it, which may not be the art meant.
 func warnRepaired(_ sticker: String, _ warnings: [CodecWarning]) {

@@ -27,7 +27,7 @@ public struct FitCommand: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The catalog to write (an existing one is replaced as a whole; a folder of other files is not).",
+            "The catalog to write (an existing one is replaced as a whole; a folder of other files, or the current folder, is not).",
             valueName: "OUT.xcstickers"),
         completion: .file())
     var output: String?

@@ -74,12 +74,13 @@ struct OutputFolder {
 
     /// Refuses an existing folder at `path` that a commit replacing it as a whole must not
     /// replace: one holding what `isEarlierOutput` (given its entries) does not take for an
-    /// earlier output of the command (a user's files would go with it; the Finder's `.DS_Store`
-    /// does not count, hidden files such as a `.git` do), one that cannot be listed, and the
-    /// current folder or one holding it (the shell would be left in a removed folder).
-    /// `refusal` words the first case, given the entries.
+    /// earlier output of the command (a user's files would go with it; entries `isIgnored`
+    /// names, the Finder's `.DS_Store` by default, do not count, hidden files such as a `.git`
+    /// do), one that cannot be listed, and the current folder or one holding it (the shell would
+    /// be left in a removed folder). `refusal` words the first case, given the entries.
     static func checkReplaceable(
-        _ path: String, isEarlierOutput: ([String]) -> Bool, refusal: ([String]) -> String
+        _ path: String, isIgnored: (String) -> Bool = { $0 == ".DS_Store" }, isEarlierOutput: ([String]) -> Bool,
+        refusal: ([String]) -> String
     ) throws {
         let manager = FileManager.default
         var isDirectory = false
@@ -87,7 +88,7 @@ struct OutputFolder {
         guard let contents = try? manager.contentsOfDirectory(atPath: path) else {
             throw CLIError("\(path): cannot be listed, so it is not replaced; name a new or empty folder")
         }
-        let entries = contents.filter { $0 != ".DS_Store" }.sorted()
+        let entries = contents.filter { !isIgnored($0) }.sorted()
         if !entries.isEmpty && !isEarlierOutput(entries) { throw CLIError("\(path): \(refusal(entries))") }
         if Self.path(manager.currentDirectoryPath, liesWithin: path) {
             throw CLIError("\(path): is the current folder or holds it, so it is not replaced; name another folder")

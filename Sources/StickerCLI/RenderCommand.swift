@@ -125,8 +125,7 @@ public struct RenderCommand: ParsableCommand {
                 + "\(layout.columns) columns of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(pack.stickers.count) stickers visible\(summary)"
         )
         for repair in renderer.repairs { warnRepaired(repair.sticker, repair.warnings) }
-        for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
-        if !renderer.problems.isEmpty { throw ExitCode.failure }
+        try failForPlaceholders(renderer.problems)
     }
 }
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StickerPack
 
 #if canImport(Glibc)
     import Glibc
@@ -8,38 +9,65 @@ import FoundationEssentials
 /// or folder it points to, so the copy stands alone when moved to another machine (a relative
 /// link would point nowhere from the copy's place, an absolute one to a file the Mac lacks).
 enum ResolvedCopy {
-    /// Copies `source` (a folder) to `destination`, following every link. A link that points to
-    /// a folder holding it (which would copy forever), one that points nowhere, and anything
-    /// but files and folders (a pipe, a socket, a device) are errors naming the entry.
-    static func copy(_ source: URL, to destination: URL) throws {
-        try copyFolder(source.path, to: destination.path, holding: [])
+    /// Copies `source` (a folder) to `destination`, following every link. A link that points
+    /// to a folder holding it or to one of `source`'s own folders (which would copy without
+    /// end, or copy the disk), one that leads into `outside` (the folder being written), and
+    /// anything but files and folders (a pipe, a socket, a device) are errors naming the
+    /// entry; a link that points nowhere is left out with a warning, as Xcode leaves it out.
+    static func copy(_ source: URL, to destination: URL, outside: URL) throws {
+        guard let root = OutputFolder.resolved(source.path) else {
+            throw CLIError("\(source.path): cannot be read")
+        }
+        // The folders above the source: a link back to any of them would copy them whole.
+        var above: Set<String> = []
+        var folder = URL(fileURLWithPath: root).deletingLastPathComponent()
+        while folder.path != "/" && above.insert(folder.path).inserted { folder.deleteLastPathComponent() }
+        above.insert("/")
+        let written = OutputFolder.resolved(outside.path) ?? outside.path
+        try copyFolder(source.path, resolved: root, to: destination.path, holding: above, written: written)
     }
 
-    /// Copies the folder at `path`, whose resolved ancestors (and itself, once added) are
-    /// `holding`, the chain of folders a link must not lead back into.
-    private static func copyFolder(_ path: String, to destination: String, holding: Set<String>) throws {
-        guard let resolved = OutputFolder.resolved(path) else {
-            throw CLIError("\(path): points nowhere")
-        }
+    /// Copies the folder at `path` (resolved: `resolved`), whose resolved ancestors are
+    /// `holding`, the folders a link must not lead back into.
+    private static func copyFolder(
+        _ path: String, resolved: String, to destination: String, holding: Set<String>, written: String
+    ) throws {
         guard !holding.contains(resolved) else {
             throw CLIError("\(path): links to a folder that holds it, so a copy would never end")
         }
+        guard !OutputFolder.path(resolved, liesWithin: written) else {
+            throw CLIError("\(path): links into \(written), the folder being written")
+        }
         let holding = holding.union([resolved])
-        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
-        for name in try FileManager.default.contentsOfDirectory(atPath: path).sorted() {
+        let names: [String]
+        do {
+            try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            throw CLIError("\(path): cannot be copied (\(errorReason(error)))")
+        }
+        for name in names {
             let entry = path + "/" + name
             let target = destination + "/" + name
             var status = stat()
             // stat follows links: the copy takes what the entry shows.
             guard stat(entry, &status) == 0 else {
-                throw CLIError("\(entry): points nowhere (\(String(cString: strerror(errno))))")
+                if errno == ENOENT || errno == ELOOP {
+                    warn("\(entry): a link to nothing, left out of the copy")
+                    continue
+                }
+                throw CLIError("\(entry): cannot be read (\(String(cString: strerror(errno))))")
+            }
+            guard let real = OutputFolder.resolved(entry) else {
+                throw CLIError("\(entry): cannot be read")
             }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
-                try copyFolder(entry, to: target, holding: holding)
+                try copyFolder(entry, resolved: real, to: target, holding: holding, written: written)
             case S_IFREG:
-                try FileManager.default.copyItem(
-                    atPath: OutputFolder.resolved(entry) ?? entry, toPath: target)
+                do { try FileManager.default.copyItem(atPath: real, toPath: target) } catch {
+                    throw CLIError("\(entry): cannot be copied (\(errorReason(error)))")
+                }
             default:
                 throw CLIError("\(entry): is neither a file nor a folder")
             }

@@ -164,7 +164,8 @@ public struct ReviewCommand: ParsableCommand {
     /// current folder or one holding it (replacing it would pull the folder from under the shell).
     static func outputFolder(_ path: String) throws -> OutputFolder {
         try OutputFolder.checkReplaceable(
-            path, isEarlierOutput: { _ in ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) },
+            path, isIgnored: ReviewWriter.isDesktopFile,
+            isEarlierOutput: { _ in ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) },
             refusal: { _ in
                 "holds files other than an earlier review's, so it is not replaced; name a new or empty folder"
             })

@@ -83,7 +83,6 @@ public struct SheetCommand: ParsableCommand {
             "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
         )
         for repair in sheet.repairs { warnRepaired(repair.sticker, repair.warnings) }
-        for problem in sheet.problems { warn("\(problem.sticker): \(problem.error)") }
-        if !sheet.problems.isEmpty { throw ExitCode.failure }
+        try failForPlaceholders(sheet.problems)
     }
 }

@@ -139,8 +139,7 @@ public struct TranscriptCommand: ParsableCommand {
         print(
             "\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
                 + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
-        for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
-        if !renderer.problems.isEmpty { throw ExitCode.failure }
+        try failForPlaceholders(renderer.problems)
     }
 
     /// Whether `path` names a conversation script: a `.txt` file, the extension in any case.

@@ -118,7 +118,7 @@ public struct XcodeCommand: ParsableCommand {
         var fitted: FitSettings.FittedCatalog?
         do {
             if noFit {
-                try copyCatalog(into: folder.staging.appendingPathComponent(spec.catalogPath))
+                try copyCatalog(into: folder.staging.appendingPathComponent(spec.catalogPath), staging: folder.staging)
             } else {
                 let catalog = try settings.fit(inputs)
                 fitted = catalog
@@ -202,13 +202,13 @@ public struct XcodeCommand: ParsableCommand {
 
     /// Copies the one catalog the input is (or holds) to `destination`, its links followed
     /// (``ResolvedCopy``).
-    private func copyCatalog(into destination: URL) throws {
+    private func copyCatalog(into destination: URL, staging: URL) throws {
         let pack = try PackInput.load(inputs)
         guard let catalog = pack.catalogFolder else {
             throw CLIError("\(inputs[0]): --no-fit takes an .xcstickers catalog, or a project holding one")
         }
         try FileManager.default.createDirectory(
             at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try ResolvedCopy.copy(catalog, to: destination)
+        try ResolvedCopy.copy(catalog, to: destination, outside: staging)
     }
 }

@@ -5,6 +5,7 @@ extension Fidelity {
     struct Tally {
         private var squares: [UInt64]
         private var similarity: [Double]
+        private var compared: [Bool]
         private var worst = 0
         private var sizesDiffer = false
         private let width: Int
@@ -14,6 +15,7 @@ extension Fidelity {
         init(count: Int, width: Int, height: Int) {
             squares = [UInt64](repeating: 0, count: count)
             similarity = [Double](repeating: 0, count: count)
+            compared = [Bool](repeating: false, count: count)
             self.width = width
             self.height = height
         }
@@ -27,14 +29,15 @@ extension Fidelity {
             }
             let (sum, largest) = Fidelity.squaredDifferences(expected, shown)
             squares[index] = sum
+            compared[index] = true
             worst = max(worst, largest)
             similarity[index] = StructuralSimilarity.mean(expected, shown, width: width, height: height)
         }
 
         /// The figures over every reference frame: exact when nothing differs, the worst when
-        /// a frame's size did not match.
+        /// a frame's size did not match or a reference frame was not compared at all.
         var fidelity: Fidelity {
-            if sizesDiffer { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
+            if sizesDiffer || compared.contains(false) { return Fidelity(maxError: 255, psnr: 0, ssim: 0) }
             let total = squares.reduce(0.0) { $0 + Double($1) }
             guard total > 0 else { return .exact }
             return Fidelity(

@@ -37,8 +37,9 @@ enum HTMLText {
                 lastWasHyphen = true
             }
         }
+        slug = String(slug.prefix(60))
         while slug.hasSuffix("-") { slug.removeLast() }
-        let base = prefix + (slug.isEmpty ? "x" : String(slug.prefix(60)))
+        let base = prefix + (slug.isEmpty ? "x" : slug)
         var candidate = base
         var counter = 2
         while used.contains(candidate) {

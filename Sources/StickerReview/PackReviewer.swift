@@ -219,8 +219,12 @@ public struct PackReviewer: Sendable {
             image: ReviewImage(
                 file: file, width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight, isAnimated: loop > 0
             ),
-            problem: placeholders.isEmpty
-                ? nil : "drawn as placeholders (unreadable): " + placeholders.joined(separator: ", "))
+            problem: Self.placeholderNote(placeholders))
+    }
+
+    /// What a drawing says of the stickers it shows as placeholders; nil when none.
+    static func placeholderNote(_ stickers: [String]) -> String? {
+        stickers.isEmpty ? nil : "drawn as placeholders (unreadable): " + stickers.joined(separator: ", ")
     }
 
     private func drawTranscript(_ pack: StickerPack, appearance: Appearance, target: ReviewTarget) throws(ReviewError)
@@ -250,7 +254,7 @@ public struct PackReviewer: Sendable {
             title: title,
             image: ReviewImage(
                 file: file, width: renderer.pixelWidth, height: renderer.pixelHeight, isAnimated: loop > 0),
-            problem: nil)
+            problem: Self.placeholderNote(renderer.problems.map(\.sticker)))
     }
 
     private func drawSticker(_ sticker: Sticker, index: Int, target: ReviewTarget) throws(ReviewError) -> StickerCard {

@@ -84,8 +84,9 @@ public enum ReviewWriter {
         }
     }
 
-    /// Files a desktop writes into a folder it shows.
-    private static func isDesktopFile(_ name: String) -> Bool {
+    /// Files a desktop writes into a folder it shows (the Finder's `.DS_Store` and `._NAME`,
+    /// Windows' `Thumbs.db`): set aside, never the user's work.
+    public static func isDesktopFile(_ name: String) -> Bool {
         name == ".DS_Store" || name.hasPrefix("._") || name == "Thumbs.db"
     }
 

@@ -75,6 +75,23 @@ struct TranscriptCommandTests {
         // A sticker's default size is 408 px, 136 pt: at 1x its square is 136 px, most of it grey.
         #expect(try count([200, 200, 200, 255]) - greyBefore >= 136 * 136 / 2)
         #expect(try count([255, 59, 48, 255]) >= 136 * 2)
+
+        // A peel of the unreadable sticker onto the sent one: its placeholder is over it, as a
+        // peel is over everything, so the middle of the crossed square is its red cross.
+        let script = folder.appendingPathComponent("peel.txt")
+        try "pack: \(pack.path)\nme: sticker a\npeel b on 1 at 0.5,0.5\n".write(
+            to: script, atomically: true, encoding: .utf8)
+        let peeled = try Self.transcript([script.path, "-o", output.path, "--scale", "1", "--all"])
+        #expect(peeled.status == 1, "\(peeled.stderr)")
+        let pixels = try #require(try Self.frames(output, width: 393).first)
+        let grey = stride(from: 0, to: pixels.count, by: 4).filter {
+            Array(pixels[$0..<$0 + 4]) == [200, 200, 200, 255]
+        }
+        .map { ($0 / 4 % 393, $0 / 4 / 393) }
+        let (left, right) = (try #require(grey.map(\.0).min()), try #require(grey.map(\.0).max()))
+        let (top, bottom) = (try #require(grey.map(\.1).min()), try #require(grey.map(\.1).max()))
+        let middle = (left + right) / 2 + (top + bottom) / 2 * 393
+        #expect(Array(pixels[middle * 4..<middle * 4 + 4]) == [255, 59, 48, 255], "the sent sticker hides the peel")
     }
 
     @Test("--all draws the whole conversation, taller than one screen; --at picks the instant of the one clock")

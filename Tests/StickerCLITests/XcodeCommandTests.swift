@@ -253,8 +253,10 @@ struct XcodeCommandTests {
         }
     }
 
-    @Test("--no-fit refuses a catalog whose link leads back to a folder holding it, and writes nothing")
-    func noFitLinkLoop() throws {
+    @Test(
+        "--no-fit refuses a catalog whose link leads back to a folder holding it, or above it, and writes nothing",
+        arguments: ["..", "../..", "/"])
+    func noFitLinkLoop(destination: String) throws {
         let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
         let work = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -262,7 +264,7 @@ struct XcodeCommandTests {
         let catalog = work.appendingPathComponent("Loop.xcstickers")
         try FileManager.default.copyItem(at: sample, to: catalog)
         let loop = catalog.appendingPathComponent("Sticker Pack.stickerpack/Loop.sticker")
-        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: destination)
         let out = work.appendingPathComponent("out")
         let result = try CLITests.runExecutable([
             "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
@@ -270,6 +272,28 @@ struct XcodeCommandTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("Loop.sticker: links to a folder that holds it"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
+    }
+
+    @Test("--no-fit leaves out a link that points nowhere, with a warning naming it")
+    func noFitDanglingLink() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let work = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let catalog = work.appendingPathComponent("Dead.xcstickers")
+        try FileManager.default.copyItem(at: sample, to: catalog)
+        let dead = catalog.appendingPathComponent("Sticker Pack.stickerpack/notes.txt")
+        try FileManager.default.createSymbolicLink(atPath: dead.path, withDestinationPath: "../gone/notes.txt")
+        let out = work.appendingPathComponent("out")
+        let result = try CLITests.runExecutable([
+            "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stderr.contains("warning: \(dead.path): a link to nothing, left out of the copy"), "\(result.stderr)"
+        )
+        let copied = out.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers")
+        #expect(try Self.tree(copied) == Self.tree(sample))
     }
 
     @Test("--no-fit with options that only fitting uses is a usage error naming them, nothing written")

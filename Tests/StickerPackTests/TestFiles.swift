@@ -61,12 +61,16 @@ enum TestImages {
 
     /// An APNG whose frames show `delaysMs` each, played `plays` times.
     static func apng(side: Int, delaysMs: [Int], plays: Int = 0) -> [UInt8] {
-        var writer = APNGWriter(width: side, height: side, frameCount: delaysMs.count, plays: plays)
-        for (i, delay) in delaysMs.enumerated() {
+        apng(side: side, delays: delaysMs.map { FrameDelay(numerator: $0, denominator: 1000) }, plays: plays)
+    }
+
+    /// Red and blue full frames in turn, with these delays.
+    static func apng(side: Int, delays: [FrameDelay], plays: Int = 0) -> [UInt8] {
+        var writer = APNGWriter(width: side, height: side, frameCount: delays.count, plays: plays)
+        for (i, delay) in delays.enumerated() {
             let color: [UInt8] = i % 2 == 0 ? [255, 0, 0, 255] : [0, 0, 255, 255]
             writer.append(
-                premultiplied: canvas(side, side, color: color), x: 0, y: 0, width: side, height: side,
-                delay: FrameDelay(numerator: delay, denominator: 1000))
+                premultiplied: canvas(side, side, color: color), x: 0, y: 0, width: side, height: side, delay: delay)
         }
         return writer.finish()
     }

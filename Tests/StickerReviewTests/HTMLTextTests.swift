@@ -19,5 +19,10 @@ import Testing
             HTMLText.identifier("01-bouncing-blob", prefix: "sticker-", used: &used) == "sticker-01-bouncing-blob-2")
         #expect(HTMLText.identifier("ÉÉÉ", prefix: "sticker-", used: &used) == "sticker-x")
         #expect(HTMLText.identifier("\"><script>", prefix: "sticker-", used: &used) == "sticker-script")
+        // Cut at 60 characters, and no hyphen left at the cut.
+        let long = String(repeating: "a", count: 59) + " b"
+        #expect(
+            HTMLText.identifier(long, prefix: "sticker-", used: &used) == "sticker-" + String(repeating: "a", count: 59)
+        )
     }
 }

@@ -192,9 +192,13 @@ import Testing
             html.components(separatedBy: "<article").first { $0.contains("id=\"sticker-b-broken\"") })
         #expect(card.contains("<p class=\"error\">Cannot be drawn:"))
         #expect(html.contains("drawn as placeholders (unreadable): b-broken"))
-        // The conversation is drawn too, the unreadable sticker as its placeholder.
+        // The conversation is drawn too, the unreadable sticker as its placeholder, named under
+        // each drawing (the browser's two and the conversation's two).
         for appearance in ["light", "dark"] {
             #expect(html.contains("conversation-\(appearance).png"), "\(appearance)")
         }
+        let conversation = try #require(
+            html.components(separatedBy: "id=\"conversation\"").last?.components(separatedBy: "id=\"stickers\"").first)
+        #expect(conversation.components(separatedBy: "drawn as placeholders (unreadable): b-broken").count == 3)
     }
 }

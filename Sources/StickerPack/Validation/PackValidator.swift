@@ -246,12 +246,15 @@ private struct StickerChecker {
     private mutating func checkDimensions(_ animation: StickerAnimation) {
         let (w, h) = (animation.width, animation.height)
         let range = thresholds.minSide...thresholds.maxSide
-        if !range.contains(w) || !range.contains(h) {
+        func checkSize(_ width: Int, _ height: Int, of file: String?) {
+            guard !range.contains(width) || !range.contains(height) else { return }
             add(
                 .error, .pixelSize,
-                "\(w)x\(h) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
-                measured: "\(w)x\(h) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px")
+                (file.map { "\($0): " } ?? "")
+                    + "\(width)x\(height) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
+                measured: "\(width)x\(height) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px")
         }
+        checkSize(w, h, of: nil)
         if w != h {
             add(
                 .warning, .square, "\(w)x\(h) px is not square; the browser letterboxes it in a square cell",
@@ -263,14 +266,11 @@ private struct StickerChecker {
                 measured: "\(w) px", limit: "\(declared.pixels) px")
         }
         if isSequence {
-            // The canvas is the first frame's size; every later frame is an image Xcode checks too.
+            // The canvas is the first frame's size (checked above); a later frame of another size
+            // is an image Xcode checks too.
             for (info, file) in zip(animation.fileInfos, sticker.files).dropFirst()
-            where !range.contains(info.width) || !range.contains(info.height) {
-                add(
-                    .error, .pixelSize,
-                    "\(file.lastPathComponent): \(info.width)x\(info.height) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
-                    measured: "\(info.width)x\(info.height) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px"
-                )
+            where info.width != w || info.height != h {
+                checkSize(info.width, info.height, of: file.lastPathComponent)
             }
             for info in animation.fileInfos where info.width != w || info.height != h {
                 add(

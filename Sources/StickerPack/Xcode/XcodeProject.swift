@@ -120,8 +120,8 @@ public struct XcodeProject: Sendable {
         }
 
         /// `$(NAME)`, `${NAME}` and `$(NAME:rfc1034identifier)` replaced by the settings, ten
-        /// rounds deep and up to 64 KiB (a setting that names itself stops there); a name no
-        /// setting has is left as it is written.
+        /// rounds deep, 100 expansions in all and up to 64 KiB (a setting that names itself
+        /// stops there); a name no setting has is left as it is written.
         public func expand(_ text: String) -> String {
             var budget = BuildSettingExpansion.steps
             return BuildSettingExpansion.expandFully(text, settings, budget: &budget)
@@ -291,7 +291,8 @@ enum BuildSettingExpansion {
             }
             let inner = rest[rest.index(after: afterDollar)..<end]
             let parts = inner.split(separator: ":", maxSplits: 1)
-            if let name = parts.first, let value = settings[String(name)] {
+            // A modifier with no steps left would apply to text not expanded: left as written.
+            if let name = parts.first, let value = settings[String(name)], parts.count == 1 || budget > 0 {
                 var expanded = value
                 if parts.count > 1 {
                     expanded = modified(expandFully(expanded, settings, budget: &budget), String(parts[1]))

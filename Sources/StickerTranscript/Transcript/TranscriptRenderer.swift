@@ -85,7 +85,20 @@ public final class TranscriptRenderer {
     private let styles: TranscriptStyles
     private let base: RGBAImage
     private let stickers: [(player: StickerPlayer, origin: SIMD2<Int>)]
-    private let peels: [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)]
+    /// The peels in the script's order: a player turned about its centre, or (a sticker that
+    /// could not be read) its placeholder's rectangle.
+    private let peels: [Peel]
+
+    /// One peel on the screen.
+    private enum Peel {
+        case sticker(StickerPlayer, centre: SIMD2<Double>, degrees: Double)
+        case placeholder(PixelRect)
+
+        var player: StickerPlayer? {
+            if case .sticker(let player, _, _) = self { return player }
+            return nil
+        }
+    }
 
     /// Reads every sticker the conversation uses from `pack` and every template image from
     /// `folder` (where the script is), lays the conversation out and draws what never changes.
@@ -121,7 +134,7 @@ public final class TranscriptRenderer {
             images: images, icon: icon, players: players, on: &canvas)
         peels = Self.placePeels(
             conversation, layout: layout, scrolled: scrolled, scale: scale, screen: (pixelWidth, pixelHeight),
-            animations: animations, players: players, unreadable: &canvas)
+            animations: animations, players: players)
         base = canvas
     }
 
@@ -301,13 +314,13 @@ public final class TranscriptRenderer {
     }
 
     /// The peels that reach the screen, over everything, at their place on their message; a
-    /// peel of a sticker that could not be read is its placeholder, unturned, drawn on `canvas`.
+    /// peel of a sticker that could not be read is its placeholder, unturned.
     private static func placePeels(
         _ conversation: Conversation, layout: TranscriptLayout, scrolled: Double, scale: Double,
         screen: (width: Int, height: Int), animations: [String: StickerAnimation],
-        players: PlayerBank, unreadable canvas: inout RGBAImage
-    ) -> [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] {
-        var peels: [(player: StickerPlayer, centre: SIMD2<Double>, degrees: Double)] = []
+        players: PlayerBank
+    ) -> [Peel] {
+        var peels: [Peel] = []
         let messageFrames = Dictionary(
             layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
         for event in conversation.events {
@@ -325,15 +338,16 @@ public final class TranscriptRenderer {
                 centre.y - reach <= Double(screen.height)
             else { continue }
             guard animation != nil else {
-                Placeholder.draw(
-                    in: &canvas,
-                    rect: PixelRect(
-                        x: Int((centre.x - Double(width) / 2).rounded()),
-                        y: Int((centre.y - Double(height) / 2).rounded()),
-                        width: width, height: height))
+                peels.append(
+                    .placeholder(
+                        PixelRect(
+                            x: Int((centre.x - Double(width) / 2).rounded()),
+                            y: Int((centre.y - Double(height) / 2).rounded()), width: width, height: height)))
                 continue
             }
-            peels.append((players.player(peel.sticker, width: width, height: height), centre, peel.rotation))
+            peels.append(
+                .sticker(
+                    players.player(peel.sticker, width: width, height: height), centre: centre, degrees: peel.rotation))
         }
         return peels
     }
@@ -344,10 +358,15 @@ public final class TranscriptRenderer {
         for (player, origin) in stickers {
             canvas.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), atX: origin.x, y: origin.y)
         }
-        for (player, centre, degrees) in peels {
-            RotatedDrawing.draw(
-                try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees,
-                on: &canvas)
+        for peel in peels {
+            switch peel {
+            case .sticker(let player, let centre, let degrees):
+                RotatedDrawing.draw(
+                    try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees,
+                    on: &canvas)
+            case .placeholder(let rect):
+                Placeholder.draw(in: &canvas, rect: rect)
+            }
         }
         return canvas
     }
@@ -371,11 +390,11 @@ public final class TranscriptRenderer {
     }
 
     /// The longest single loop among the stickers shown, in seconds (0 when none animates).
-    public var longestLoop: Double { (stickers.map(\.player) + peels.map(\.player)).longestLoop }
+    public var longestLoop: Double { (stickers.map(\.player) + peels.compactMap(\.player)).longestLoop }
 
     /// The instants in `0..<duration` at which any sticker shown changes frame, with 0.
     public func changeTimes(duration: Double, maxFrames: Int = BrowserRenderer.maxAnimationFrames) -> [Double] {
-        (stickers.map(\.player) + peels.map(\.player)).changeTimes(duration: duration, maxFrames: maxFrames)
+        (stickers.map(\.player) + peels.compactMap(\.player)).changeTimes(duration: duration, maxFrames: maxFrames)
     }
 
     /// The transcript over `duration` seconds as an APNG that loops forever, a frame at every
