@@ -113,6 +113,21 @@ struct XcodeProjectValidatorTests {
             ])
         #expect(try Self.findings(folder) == [])
 
+        // Listed in the extension's phase and in a synchronized folder, it is one catalog.
+        let both = try Self.project()
+        try Self.edit(
+            both, Self.pbxproj, "/* My Stickers StickerPackExtension */ = {\n\t\t\tisa = PBXNativeTarget;",
+            "/* My Stickers StickerPackExtension */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tfileSystemSynchronizedGroups = (\n\t\t\t\tE0000000000000000000000B,\n\t\t\t);"
+        )
+        try Self.edit(
+            both, Self.pbxproj, "/* End PBXGroup section */",
+            "\t\tE0000000000000000000000B = {isa = PBXFileSystemSynchronizedRootGroup; path = \"My Stickers StickerPackExtension\"; sourceTree = \"<group>\"; };\n/* End PBXGroup section */"
+        )
+        let bundle = both.appendingPathComponent("My Stickers.xcodeproj")
+        #expect(try XcodeProject(bundle: bundle).stickerCatalogs.count == 1)
+        #expect(try PackLoader.load(path: both.path).warnings.isEmpty)
+        #expect(try Self.findings(both) == [])
+
         // The catalog taken out of the target by the folder's exception set is no resource of it.
         let without = try Self.project()
         try Self.synchronized(without, exceptions: ["Info.plist", "Stickers.xcstickers"])

@@ -189,7 +189,9 @@ public struct XcodeProject: Sendable {
                 !excluded.contains { catalog.relative == $0 || catalog.relative.hasPrefix($0 + "/") }
             }.map(\.url)
         }
-        return inPhases + inFolders
+        // A catalog both listed and in a synchronized folder is one catalog.
+        var seen: Set<String> = []
+        return (inPhases + inFolders).filter { seen.insert($0.standardizedFileURL.path).inserted }
     }
 
     /// The `.xcstickers` folders within `folder` with their paths relative to it, by name: a
