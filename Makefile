@@ -211,7 +211,8 @@ uninstall:
 	  $(BASH_DIR)/stickers $(ZSH_DIR)/_stickers $(FISH_DIR)/stickers.fish
 
 # A man page a command (stickers.1, stickers.fit.1, ...), written by swift-argument-parser's
-# generate-manual from the commands' own help, built once in its own folder.
+# generate-manual from the commands' own help, built once in its own folder, with each
+# option's default added as --help prints it (scripts/man-defaults.py).
 MANUAL_TOOL := .build-tools/release/generate-manual
 
 man-tool:
@@ -230,6 +231,7 @@ $(STICKERS):
 $(MAN_OUT)/stickers.1: $(STICKERS) | $(MANUAL_TOOL)
 	rm -rf $(MAN_OUT) && mkdir -p $(MAN_OUT)
 	$(MANUAL_TOOL) $(STICKERS) --multi-page --output-directory $(MAN_OUT)
+	python3 scripts/man-defaults.py $(STICKERS) $(MAN_OUT)
 
 clean:
 	rm -rf .build .build-test .build-tools .build-docs $(MAN_OUT) $(DEMO_OUT) .conformance

@@ -48,6 +48,9 @@ struct InstallTests {
         #expect(page.status == 0, "\(page.stderr)")
         #expect(
             page.stdout.contains("stickers fit") && page.stdout.contains("--max-bytes"), "\(page.stdout.prefix(600))")
+        // Each option's default, as --help gives it: --max-bytes is 500,000 (cli.md).
+        let source = try String(contentsOfFile: path("share/man/man1/stickers.fit.1"), encoding: .utf8)
+        #expect(source.contains("validate refuses 512,000 or more). (default: 500000)"), "\(source.prefix(3000))")
         // bash's completion function, given `stickers fi`, offers exactly filmstrip and fit.
         let bash = try TestProcess.capture([
             "bash", "-c",
