@@ -89,7 +89,10 @@ public struct FrameTimeline: Sendable {
             kept.append(min(duration, seconds - start))
             start += duration
         }
-        if kept.count > 1, let last = kept.last, last < durations[kept.count - 1], last < 0.011 {
+        // A cut last frame so short that Messages would hold it for 100 ms (Apple's timing) goes.
+        if kept.count > 1, let last = kept.last, last < durations[kept.count - 1],
+            FrameTimingPolicy.apple.displayMilliseconds(forStored: last * 1000) != last * 1000
+        {
             kept.removeLast()
         }
         return kept

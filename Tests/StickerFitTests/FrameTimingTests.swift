@@ -11,6 +11,14 @@ import Testing
 /// error carried, so start times never drift.
 @Suite("fit: frame timing", .timeLimit(.minutes(3)))
 struct FrameTimingTests {
+    @Test(
+        "--max-duration's cut drops a last frame Messages would hold for 100 ms (under 11 ms), and keeps one of 11 ms or more",
+        arguments: [(0.205, [0.1, 0.1]), (0.2105, [0.1, 0.1]), (0.2115, [0.1, 0.1, 0.0115]), (0.25, [0.1, 0.1, 0.05])])
+    func cutLastFrame(seconds: Double, expected: [Double]) {
+        let kept = FrameTimeline.durations([0.1, 0.1, 0.1], keepingFirst: seconds)
+        #expect(kept.count == expected.count && zip(kept, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(kept)")
+    }
+
     @Test("a 60 fps clip is written at 1/60 s a frame, as Pillow reads it")
     func sixtyFramesPerSecond() throws {
         let folder = try FitFixtures.temporaryFolder()
