@@ -56,7 +56,7 @@ enum InterruptCleanup {
     }
 
     /// Routes the signals to the clean-up for the rest of the process; one that arrives while
-    /// the route is set up waits for it (``SignalRoute``) rather than being lost.
+    /// the route is set up waits for it (`SignalRoute`) rather than being lost.
     private static func installHandlers() -> SignalRoute {
         SignalRoute(
             [SIGINT, SIGTERM, SIGHUP].map { number in (number, { cleanUpAndDie(signal: number) }) },

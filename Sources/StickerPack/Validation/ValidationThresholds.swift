@@ -12,7 +12,7 @@ public struct ValidationThresholds: Sendable, Hashable {
     /// The longest description, in UTF-16 code units (what `NSString.length` counts).
     public var maxDescriptionLength = 150
     /// Frame delays under this many milliseconds are warned about, and timed as the 100 ms
-    /// Messages shows them for (Apple's image players: ``FrameTimingPolicy/apple``).
+    /// Messages shows them for (Apple's image players: `FrameTimingPolicy.apple`).
     public var shortDelayMilliseconds = 11.0
     /// The longest loop, in seconds, before a warning.
     public var maxLoopSeconds = 4.0
