@@ -356,23 +356,28 @@ struct TranscriptTemplateTests {
         }
     }
 
-    @Test("a caption longer than three lines stops at the third, with an ellipsis after the last word that fits")
-    func truncatedCaption() throws {
-        let caption = String(repeating: "words that go on ", count: 30)
+    /// A template message of `caption` alone laid out at 1x: its parts, the balloon's width in
+    /// points and the caption's text style.
+    static func caption(_ caption: String) throws -> (TranscriptLayout.TemplateLayout, Double, TextStyle) {
         let conversation = Conversation(events: [.template(.them, TemplateMessage(caption: caption))])
         var options = TranscriptOptions()
         options.scale = 1
         let renderer = try TranscriptRenderer(
             conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
-        guard case .template(_, _, let parts) = renderer.layout.items.first?.kind else {
-            Issue.record("no template")
-            return
-        }
-        let lines = try #require(parts.leading.first?.lines)
-        #expect(lines.count == 3)
+        let item = try #require(renderer.layout.items.first)
+        var template: TranscriptLayout.TemplateLayout?
+        if case .template(_, _, let parts) = item.kind { template = parts }
         let style = try TextStyle(
             fonts: TranscriptFonts(), size: MessagesMetrics.captionFontSize, scale: 1,
             lineHeight: MessagesMetrics.captionLineHeight)
+        return (try #require(template, "no template message laid out"), item.frame.width, style)
+    }
+
+    @Test("a caption longer than three lines stops at the third, with an ellipsis after the last word that fits")
+    func truncatedCaption() throws {
+        let (parts, _, style) = try Self.caption(String(repeating: "words that go on ", count: 30))
+        let lines = try #require(parts.leading.first?.lines)
+        #expect(lines.count == 3)
         let ellipsis = try #require(style.font.shape("…").first?.glyph)
         #expect(lines.last?.glyphs.last?.glyph.glyph == ellipsis)
         #expect(parts.icon == nil && parts.captionX == MessagesMetrics.captionPadding.x, "no icon without a catalog")
@@ -382,21 +387,10 @@ struct TranscriptTemplateTests {
         "a caption of one word longer than three lines shows its first two lines whole and the third cut, with an ellipsis",
         arguments: ["https://example.com/" + String(repeating: "a", count: 200), String(repeating: "W", count: 63)])
     func longWordCaption(caption: String) throws {
-        let conversation = Conversation(events: [.template(.them, TemplateMessage(caption: caption))])
-        var options = TranscriptOptions()
-        options.scale = 1
-        let renderer = try TranscriptRenderer(
-            conversation, pack: StickerPack(name: "", origin: .files, stickers: []), options: options)
-        guard case .template(_, _, let parts) = renderer.layout.items.first?.kind else {
-            Issue.record("no template")
-            return
-        }
+        let (parts, width, style) = try Self.caption(caption)
         let lines = try #require(parts.leading.first?.lines)
-        let style = try TextStyle(
-            fonts: TranscriptFonts(), size: MessagesMetrics.captionFontSize, scale: 1,
-            lineHeight: MessagesMetrics.captionLineHeight)
         // The word alone, wrapped between characters at the same width, takes more than three lines.
-        let textWidth = renderer.layout.items[0].frame.width - 2 * MessagesMetrics.captionPadding.x
+        let textWidth = width - 2 * MessagesMetrics.captionPadding.x
         let whole = TextLayout.lines(caption, style: style, maxWidth: textWidth)
         #expect(whole.count > 3)
         let glyphs = { (line: TextLine) in line.glyphs.map(\.glyph.glyph) }
