@@ -122,7 +122,7 @@ public struct RenderCommand: ParsableCommand {
         let layout = renderer.layout
         print(
             "\(output): \(layout.pixelWidth)x\(layout.pixelHeight) px, \(layout.style) \(renderer.size) on \(layout.view) @\(layout.scale)x, "
-                + "\(layout.columns) columns of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(pack.stickers.count) stickers visible\(summary)"
+                + "\(counted(layout.columns, "column")) of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(counted(pack.stickers.count, "sticker")) visible\(summary)"
         )
         for repair in renderer.repairs { warnRepaired(repair.sticker, repair.warnings) }
         try failForPlaceholders(renderer.problems)

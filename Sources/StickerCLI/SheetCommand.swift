@@ -80,7 +80,7 @@ public struct SheetCommand: ParsableCommand {
             ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
         print(
-            "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(pack.stickers.count) stickers (rows) x \(backgrounds.count) backgrounds (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
+            "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(counted(pack.stickers.count, "sticker")) (rows) x \(counted(backgrounds.count, "background")) (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
         )
         for repair in sheet.repairs { warnRepaired(repair.sticker, repair.warnings) }
         try failForPlaceholders(sheet.problems)

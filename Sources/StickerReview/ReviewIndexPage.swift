@@ -6,8 +6,8 @@ enum ReviewIndexPage {
     static func html(_ summaries: [PackSummary]) -> String {
         let failing = summaries.filter { !$0.passed }.count
         var out = ReviewPage.head(
-            title: "Review of \(ReviewPage.plural(summaries.count, "pack"))", css: ReviewStyle.css(photo: nil))
-        out += "<main>\n<h1>Review of \(ReviewPage.plural(summaries.count, "pack"))</h1>\n"
+            title: "Review of \(counted(summaries.count, "pack"))", css: ReviewStyle.css(photo: nil))
+        out += "<main>\n<h1>Review of \(counted(summaries.count, "pack"))</h1>\n"
         out +=
             failing == 0
             ? "<p class=\"verdict pass\" id=\"verdict\">Every pack passes Apple's rules.</p>\n"

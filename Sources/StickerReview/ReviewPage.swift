@@ -17,7 +17,7 @@ enum ReviewPage {
         out += "<h1>\(HTMLText.escape(title))</h1>\n"
         let totalBytes = report.stickers.reduce(0) { $0 + $1.fileBytes }
         out +=
-            "<p class=\"muted\">\(HTMLText.escape(review.path)): \(plural(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
+            "<p class=\"muted\">\(HTMLText.escape(review.path)): \(counted(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
             + "\(report.gridSizeDeclared ? "" : " (not declared)"), \(String(groupingThousands: totalBytes)) bytes in all.</p>\n"
         out += verdict(report)
         out += findings(report, cards: review.cards, cardIDs: cardIDs)
@@ -68,7 +68,7 @@ enum ReviewPage {
     }
 
     private static func verdict(_ report: ValidationReport) -> String {
-        let counts = "\(plural(report.errorCount, "error")), \(plural(report.warningCount, "warning"))"
+        let counts = "\(counted(report.errorCount, "error")), \(counted(report.warningCount, "warning"))"
         return report.passed
             ? "<p class=\"verdict pass\" id=\"verdict\">Passes Apple's rules: \(counts).</p>\n"
             : "<p class=\"verdict fail\" id=\"verdict\">Fails Apple's rules: \(counts).</p>\n"
@@ -180,7 +180,7 @@ enum ReviewPage {
                     (
                         "Loop",
                         "\(Int(loop.rounded())) ms, "
-                            + (summary.plays.map { $0 == 0 ? "forever" : plural($0, "play") } ?? "forever")
+                            + (summary.plays.map { $0 == 0 ? "forever" : counted($0, "play") } ?? "forever")
                     ))
                 rows.append(("Frame rate", String(cFormat: "%.1f fps", Double(frames) * 1000 / loop)))
             }
@@ -229,8 +229,6 @@ enum ReviewPage {
             "<img src=\"\(HTMLText.escape(source(image.file)))\" width=\"\(width)\" height=\"\(height)\" alt=\"\(HTMLText.escape(alt))\""
             + "\(image.isAnimated ? " data-animated=\"true\"" : "")>"
     }
-
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     private static func milliseconds(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
 

@@ -160,6 +160,9 @@ struct RenderCommandTests {
                 result.stderr.contains("warning: \(pack.path)/readme.txt: ignored: not an image file")
                     && result.stderr.contains("warning: \(pack.path)/sub: ignored: a folder"),
                 "\(command): \(result.stderr)")
+            // A pack of one sticker is counted in the singular.
+            let summary = ["render": "1 of 1 sticker visible", "sheet": "1 sticker (rows) x 8 backgrounds"][command]
+            #expect(summary.map { result.stdout.contains($0) } ?? true, "\(command): \(result.stdout)")
         }
     }
 
