@@ -228,10 +228,10 @@ man: $(MAN_OUT)/stickers.1
 $(STICKERS):
 	@echo "no $(STICKERS): make release-build first, or name a build with STICKERS=" >&2; exit 1
 
-$(MAN_OUT)/stickers.1: $(STICKERS) | $(MANUAL_TOOL)
+$(MAN_OUT)/stickers.1: $(STICKERS) scripts/man-defaults.py | $(MANUAL_TOOL)
 	rm -rf $(MAN_OUT) && mkdir -p $(MAN_OUT)
 	$(MANUAL_TOOL) $(STICKERS) --multi-page --output-directory $(MAN_OUT)
-	python3 scripts/man-defaults.py $(STICKERS) $(MAN_OUT)
+	python3 scripts/man-defaults.py $(STICKERS) $(MAN_OUT) || { rm -rf $(MAN_OUT); exit 1; }
 
 clean:
 	rm -rf .build .build-test .build-tools .build-docs $(MAN_OUT) $(DEMO_OUT) .conformance

@@ -23,7 +23,8 @@ def defaults(stickers, command):
     found = {}
     for argument in json.loads(dump)["command"].get("arguments", []):
         value = argument.get("defaultValue")
-        if argument.get("kind") != "option" or value in (None, ""):
+        # A hidden option has no description in the page.
+        if argument.get("kind") != "option" or value in (None, "") or not argument.get("shouldDisplay", True):
             continue
         for name in argument.get("names") or []:
             if name["kind"] == "long":
@@ -43,22 +44,27 @@ def option_name(line):
 
 
 def add_defaults(page, known):
-    """The page's lines with " (default: X)" after the description of each option in `known`."""
+    """The page's lines with " (default: X)" after the description of each option in `known`,
+    and the options whose default found no description (none, for a page as generate-manual
+    writes it)."""
     lines = page.split("\n")
     out = []
-    pending = None  # the default still to write for the option being described
+    placed = set()
+    pending = None  # the option being described, when it has a default
     last_text = None  # the index in `out` of that description's last line of text
     for line in lines:
         if line.startswith(".It") or line.startswith(".El") or line.startswith(".Sh"):
             if pending is not None and last_text is not None:
-                out[last_text] += f" (default: {pending})"
+                # A backslash is roff's escape: written as \e it prints as itself.
+                out[last_text] += " (default: " + known[pending].replace("\\", "\\e") + ")"
+                placed.add(pending)
             name = option_name(line)
-            pending = known.get(name) if name else None
+            pending = name if name in known else None
             last_text = None
-        elif not line.startswith("."):
+        elif not line.startswith(".") and not line.startswith("'"):
             last_text = len(out)
         out.append(line)
-    return "\n".join(out)
+    return "\n".join(out), sorted(set(known) - placed)
 
 
 def main():
@@ -69,7 +75,10 @@ def main():
             continue
         known = defaults(stickers, command)
         if known:
-            path.write_text(add_defaults(path.read_text(), known))
+            page, missed = add_defaults(path.read_text(), known)
+            if missed:
+                sys.exit(f"{path}: no description found for {', '.join(missed)}; the page was not changed")
+            path.write_text(page)
 
 
 if __name__ == "__main__":

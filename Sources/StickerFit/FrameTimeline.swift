@@ -90,8 +90,10 @@ public struct FrameTimeline: Sendable {
             start += duration
         }
         // A cut last frame so short that Messages would hold it for 100 ms (Apple's timing) goes.
+        // Judged to the microsecond, as it is stored: 0.211 - 0.2 s is 11 ms, not 10.999.
         if kept.count > 1, let last = kept.last, last < durations[kept.count - 1],
-            FrameTimingPolicy.apple.displayMilliseconds(forStored: last * 1000) != last * 1000
+            case let milliseconds = (last * 1e6).rounded() / 1e3,
+            FrameTimingPolicy.apple.displayMilliseconds(forStored: milliseconds) != milliseconds
         {
             kept.removeLast()
         }

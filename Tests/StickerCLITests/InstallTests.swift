@@ -51,6 +51,14 @@ struct InstallTests {
         // Each option's default, as --help gives it: --max-bytes is 500,000 (cli.md).
         let source = try String(contentsOfFile: path("share/man/man1/stickers.fit.1"), encoding: .utf8)
         #expect(source.contains("validate refuses 512,000 or more). (default: 500000)"), "\(source.prefix(3000))")
+        #expect(source.contains("lower levels finish sooner. (default: 12)"), "\(source.prefix(3000))")
+        // Every "(default: X)" that --help prints is in the page too.
+        let help = try TestProcess.capture([try PreviewTests.executable(), "help", "fit"]).stdout
+        // (A default --help wraps onto the next line is one line in the page.)
+        let given = help.matches(of: /\(default: [^)]*\)/).map {
+            $0.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        #expect(given.count >= 8 && given.allSatisfy { source.contains($0) }, "\(given)")
         // bash's completion function, given `stickers fi`, offers exactly filmstrip and fit.
         let bash = try TestProcess.capture([
             "bash", "-c",

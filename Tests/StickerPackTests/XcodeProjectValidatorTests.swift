@@ -59,7 +59,9 @@ struct XcodeProjectValidatorTests {
     /// `project` as Xcode 16 lays out a new one: the extension's folder a synchronized root
     /// group (every file in it the target's, its Info.plist taken out by an exception set), so
     /// the catalog is in no build phase and no group; `exceptions` are the set's paths.
-    static func synchronized(_ folder: URL, exceptions: [String]) throws {
+    /// With `listed` false the extension does not list the folder: the exception set then
+    /// gives the extension only the paths it names.
+    static func synchronized(_ folder: URL, exceptions: [String], listed: Bool = true) throws {
         let url = folder.appendingPathComponent(pbxproj)
         var text = try String(contentsOf: url, encoding: .utf8)
         // The catalog leaves the Resources phases and the groups.
@@ -83,9 +85,11 @@ struct XcodeProjectValidatorTests {
         )
         text = text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.contains("\(infoID) /* Info.plist */ = {isa = PBXFileReference") }.joined(separator: "\n")
-        text.replace(
-            String(target.0),
-            with: "\(target.0)\n\t\t\tfileSystemSynchronizedGroups = (\n\t\t\t\t\(groupID),\n\t\t\t);")
+        if listed {
+            text.replace(
+                String(target.0),
+                with: "\(target.0)\n\t\t\tfileSystemSynchronizedGroups = (\n\t\t\t\t\(groupID),\n\t\t\t);")
+        }
         try #require(!text.contains("Stickers.xcstickers") && !text.contains(infoID))
         let paths = exceptions.map { "\"\($0)\", " }.joined()
         text.replace(
@@ -128,12 +132,38 @@ struct XcodeProjectValidatorTests {
         #expect(try PackLoader.load(path: both.path).warnings.isEmpty)
         #expect(try Self.findings(both) == [])
 
+        // A folder the extension does not list gives it the paths its exception set names.
+        let named = try Self.project()
+        try Self.synchronized(named, exceptions: ["Stickers.xcstickers"], listed: false)
+        #expect(try Self.findings(named) == [])
+
         // The catalog taken out of the target by the folder's exception set is no resource of it.
         let without = try Self.project()
         try Self.synchronized(without, exceptions: ["Info.plist", "Stickers.xcstickers"])
         #expect(
             try Self.findings(without) == [
                 "error [project] \(Self.pbxproj): the extension My Stickers StickerPackExtension has no .xcstickers catalog in its Copy Bundle Resources phase or its synchronized folders"
+            ])
+    }
+
+    @Test(
+        "a synchronized folder's catalogs are found nearest first, past a crowded folder, never inside a folder Xcode takes whole"
+    )
+    func catalogWalk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in ["Art/Stickers.xcstickers", "Assets.xcassets/Inner.xcstickers", "en.lproj/Local.xcstickers", "Zeta"]
+        {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
+        }
+        for index in 0..<5_000 {
+            FileManager.default.createFile(
+                atPath: folder.appendingPathComponent("Zeta/\(index).png").path, contents: nil)
+        }
+        #expect(
+            XcodeProject.catalogFolders(in: folder).map(\.relative) == [
+                "Art/Stickers.xcstickers", "en.lproj/Local.xcstickers"
             ])
     }
 

@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An Xcode project as read from its `project.pbxproj`: the object graph, and the parts a
 /// sticker pack app is made of (targets, their build phases and settings, file references).
 public struct XcodeProject: Sendable {
@@ -169,42 +173,56 @@ public struct XcodeProject: Sendable {
     }
 
     /// The `.xcstickers` catalogs `target` copies as resources, where they are on disk: those
-    /// in its Copy Bundle Resources phases, and those inside the folders Xcode 16 keeps in step
-    /// with the disk (its `fileSystemSynchronizedGroups`, every file of which belongs to the
-    /// target) but for the paths the folders' exception sets take out of it.
+    /// in its Copy Bundle Resources phases, and those in the folders Xcode 16 keeps in step
+    /// with the disk. A folder a target lists (`fileSystemSynchronizedGroups`) gives it every
+    /// file inside but for the paths its exception set for that target names
+    /// (`membershipExceptions`); a folder it does not list gives it only those paths.
     public func catalogs(of target: Target) -> [URL] {
         let inPhases = target.phases.filter { string($0, "isa") == "PBXResourcesBuildPhase" }
             .flatMap { list($0, "files") }
             .compactMap { string($0, "fileRef") }
             .filter { (string($0, "path") ?? "").lowercased().hasSuffix(".xcstickers") }
             .compactMap(location(of:))
-        let inFolders = list(target.id, "fileSystemSynchronizedGroups").flatMap { group -> [URL] in
-            guard string(group, "isa") == "PBXFileSystemSynchronizedRootGroup", let folder = location(of: group)
-            else { return [] }
-            let excluded = list(group, "exceptions").filter {
+        let listed = Set(list(target.id, "fileSystemSynchronizedGroups"))
+        let groups = objects.keys.sorted().filter { string($0, "isa") == "PBXFileSystemSynchronizedRootGroup" }
+        let inFolders = groups.flatMap { group -> [URL] in
+            guard let folder = location(of: group) else { return [] }
+            let exceptions = list(group, "exceptions").filter {
                 string($0, "isa") == "PBXFileSystemSynchronizedBuildFileExceptionSet"
                     && string($0, "target") == target.id
             }.flatMap { list($0, "membershipExceptions") }
-            return Self.catalogFolders(in: folder).filter { catalog in
-                !excluded.contains { catalog.relative == $0 || catalog.relative.hasPrefix($0 + "/") }
-            }.map(\.url)
+            func named(_ catalog: (url: URL, relative: String)) -> Bool {
+                exceptions.contains { catalog.relative == $0 || catalog.relative.hasPrefix($0 + "/") }
+            }
+            guard listed.contains(group) || !exceptions.isEmpty else { return [] }
+            return Self.catalogFolders(in: folder).filter { listed.contains(group) != named($0) }.map(\.url)
         }
-        // A catalog both listed and in a synchronized folder is one catalog.
+        // A catalog both listed and in a synchronized folder (or reached through a link) is one.
         var seen: Set<String> = []
-        return (inPhases + inFolders).filter { seen.insert($0.standardizedFileURL.path).inserted }
+        return (inPhases + inFolders).filter { seen.insert(Self.resolved($0)).inserted }
     }
 
-    /// The `.xcstickers` folders within `folder` with their paths relative to it, by name: a
-    /// catalog is not searched inside, hidden entries are skipped, and the walk stops four
-    /// folders down or after 4,096 entries (a synchronized folder is the target's sources).
-    static func catalogFolders(in folder: URL) -> [(url: URL, relative: String)] {
+    /// `url`'s path with links followed (as it is when it cannot be resolved).
+    private static func resolved(_ url: URL) -> String {
+        guard let pointer = realpath(url.path, nil) else { return url.standardizedFileURL.path }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// The `.xcstickers` folders within `folder` with their paths relative to it, by name,
+    /// nearest first: a catalog is not searched inside, nor is a folder Xcode takes as one item
+    /// (a name with an extension, as `Assets.xcassets` or `Art.bundle`, but `.lproj`), hidden
+    /// entries are skipped, and the walk stops eight folders down or after 16,384 entries.
+    public static func catalogFolders(in folder: URL) -> [(url: URL, relative: String)] {
         var found: [(url: URL, relative: String)] = []
         var pending: [(url: URL, relative: String, depth: Int)] = [(folder, "", 0)]
         var seen = 0
-        while let next = pending.popLast(), seen < 4_096 {
-            let (current, relative, depth) = next
+        var next = 0
+        while next < pending.count, seen < 16_384 {
+            let (current, relative, depth) = pending[next]
+            next += 1
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: current.path)) ?? []).sorted()
-            for name in names where !name.hasPrefix(".") {
+            for name in names where !name.hasPrefix(".") && seen < 16_384 {
                 seen += 1
                 let url = current.appendingPathComponent(name)
                 let path = relative.isEmpty ? name : relative + "/" + name
@@ -212,14 +230,15 @@ public struct XcodeProject: Sendable {
                 guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory else {
                     continue
                 }
-                if name.lowercased().hasSuffix(".xcstickers") {
+                let suffix = url.pathExtension.lowercased()
+                if suffix == "xcstickers" {
                     found.append((url, path))
-                } else if depth < 4 {
+                } else if depth < 8, suffix.isEmpty || suffix == "lproj" {
                     pending.append((url, path, depth + 1))
                 }
             }
         }
-        return found.sorted { $0.relative < $1.relative }
+        return found
     }
 
     /// Where a file reference (or group) points, following its groups up to the main group;
