@@ -42,9 +42,9 @@ extension FitSettings {
         /// when `folder` holds no input. Paths are relative to `folder`, sorted.
         func unreadFiles(writing folder: OutputFolder, entries: [String]? = nil) -> [String] {
             guard folder.holdsAny(of: sourceFiles, entries: entries),
-                let base = OutputFolder.resolved(folder.final.path)
+                let base = resolvedPath(folder.final.path)
             else { return [] }
-            let read = Set(sourceFiles.compactMap(OutputFolder.resolved))
+            let read = Set(sourceFiles.compactMap(resolvedPath))
             var unread: [String] = []
             // Depth first, links not followed; `relative` is the path under the output.
             func walk(_ relative: String, inIconSet: Bool) {
@@ -62,7 +62,7 @@ extension FitSettings {
                 // Written anew, or the Finder's own.
                 if name == "Contents.json" || name == ".DS_Store" || name.hasPrefix("._") { return }
                 if inIconSet && name.lowercased().hasSuffix(".png") { return }
-                if let resolved = OutputFolder.resolved(path), read.contains(resolved) { return }
+                if let resolved = resolvedPath(path), read.contains(resolved) { return }
                 unread.append(relative)
             }
             for entry in entries ?? [""] { walk(entry, inIconSet: false) }

@@ -68,7 +68,7 @@ struct OutputFolder {
     /// Whether `inner` is `outer` or lies inside it, symbolic links and `.` or `..` resolved;
     /// false when either does not exist.
     static func path(_ inner: String, liesWithin outer: String) -> Bool {
-        guard let inner = resolved(inner), let outer = resolved(outer) else { return false }
+        guard let inner = resolvedPath(inner), let outer = resolvedPath(outer) else { return false }
         return inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
     }
 
@@ -98,13 +98,6 @@ struct OutputFolder {
     /// Paths for a message: all of three or fewer, else the first three "and N more".
     static func listing(_ paths: [String]) -> String {
         paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
-    }
-
-    /// `path` with symbolic links and `.` or `..` resolved; nil when it does not exist.
-    static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
-        defer { free(pointer) }
-        return String(cString: pointer)
     }
 
     func write(_ bytes: [UInt8], named name: String) throws {

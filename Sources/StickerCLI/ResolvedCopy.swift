@@ -15,7 +15,7 @@ enum ResolvedCopy {
     /// anything but files and folders (a pipe, a socket, a device) are errors naming the
     /// entry; a link that points nowhere is left out with a warning, as Xcode leaves it out.
     static func copy(_ source: URL, to destination: URL, outside: URL) throws {
-        guard let root = OutputFolder.resolved(source.path) else {
+        guard let root = resolvedPath(source.path) else {
             throw CLIError("\(source.path): cannot be read")
         }
         // The folders above the source: a link back to any of them would copy them whole.
@@ -23,7 +23,7 @@ enum ResolvedCopy {
         var folder = URL(fileURLWithPath: root).deletingLastPathComponent()
         while folder.path != "/" && above.insert(folder.path).inserted { folder.deleteLastPathComponent() }
         above.insert("/")
-        let written = OutputFolder.resolved(outside.path) ?? outside.path
+        let written = resolvedPath(outside.path) ?? outside.path
         try copyFolder(source.path, resolved: root, to: destination.path, holding: above, written: written)
     }
 
@@ -58,7 +58,7 @@ enum ResolvedCopy {
                 }
                 throw CLIError("\(entry): cannot be read (\(String(cString: strerror(errno))))")
             }
-            guard let real = OutputFolder.resolved(entry) else {
+            guard let real = resolvedPath(entry) else {
                 throw CLIError("\(entry): cannot be read")
             }
             switch status.st_mode & S_IFMT {

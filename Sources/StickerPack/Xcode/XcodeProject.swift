@@ -1,9 +1,5 @@
 import FoundationEssentials
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// An Xcode project as read from its `project.pbxproj`: the object graph, and the parts a
 /// sticker pack app is made of (targets, their build phases and settings, file references).
 public struct XcodeProject: Sendable {
@@ -199,14 +195,9 @@ public struct XcodeProject: Sendable {
         }
         // A catalog both listed and in a synchronized folder (or reached through a link) is one.
         var seen: Set<String> = []
-        return (inPhases + inFolders).filter { seen.insert(Self.resolved($0)).inserted }
-    }
-
-    /// `url`'s path with links followed (as it is when it cannot be resolved).
-    private static func resolved(_ url: URL) -> String {
-        guard let pointer = realpath(url.path, nil) else { return url.standardizedFileURL.path }
-        defer { free(pointer) }
-        return String(cString: pointer)
+        return (inPhases + inFolders).filter {
+            seen.insert(resolvedPath($0.path) ?? $0.standardizedFileURL.path).inserted
+        }
     }
 
     /// The `.xcstickers` folders within `folder` with their paths relative to it, by name,
