@@ -221,28 +221,42 @@ struct XcodeCommandTests {
                 == Self.tree(sample))
     }
 
-    @Test("--no-fit copies the files a catalog's links point to, so the project holds no link")
-    func noFitFollowsLinks() throws {
-        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+    /// The sample catalog copied into a new folder as `name` and changed by `change` (given the
+    /// folder and the catalog), then `xcode --no-fit` of it into the folder's `out`. The caller
+    /// removes the folder.
+    static func noFitCopy(_ name: String, _ change: (_ work: URL, _ catalog: URL) throws -> Void) throws -> (
+        work: URL, catalog: URL, out: URL, result: (status: Int32, stdout: String, stderr: String)
+    ) {
         let work = CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
-        let art = work.appendingPathComponent("art")
-        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
-        let catalog = work.appendingPathComponent("Linked.xcstickers")
-        try FileManager.default.copyItem(at: sample, to: catalog)
-        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
-        // A frame linked to a file beside the catalog, and a whole sticker folder linked.
-        let frame = pack.appendingPathComponent("Heart.stickersequence/heart-03.png")
-        try FileManager.default.moveItem(at: frame, to: art.appendingPathComponent("heart-03.png"))
-        try FileManager.default.createSymbolicLink(atPath: frame.path, withDestinationPath: "../../../art/heart-03.png")
-        let star = pack.appendingPathComponent("Star.sticker")
-        try FileManager.default.moveItem(at: star, to: art.appendingPathComponent("Star.sticker"))
-        try FileManager.default.createSymbolicLink(atPath: star.path, withDestinationPath: "../../art/Star.sticker")
-
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let catalog = work.appendingPathComponent(name)
+        try FileManager.default.copyItem(
+            at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: catalog)
+        try change(work, catalog)
         let out = work.appendingPathComponent("out")
         let result = try CLITests.runExecutable([
             "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
         ])
+        return (work, catalog, out, result)
+    }
+
+    @Test("--no-fit copies the files a catalog's links point to, so the project holds no link")
+    func noFitFollowsLinks() throws {
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let (work, _, out, result) = try Self.noFitCopy("Linked.xcstickers") { work, catalog in
+            let art = work.appendingPathComponent("art")
+            try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+            let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+            // A frame linked to a file beside the catalog, and a whole sticker folder linked.
+            let frame = pack.appendingPathComponent("Heart.stickersequence/heart-03.png")
+            try FileManager.default.moveItem(at: frame, to: art.appendingPathComponent("heart-03.png"))
+            try FileManager.default.createSymbolicLink(
+                atPath: frame.path, withDestinationPath: "../../../art/heart-03.png")
+            let star = pack.appendingPathComponent("Star.sticker")
+            try FileManager.default.moveItem(at: star, to: art.appendingPathComponent("Star.sticker"))
+            try FileManager.default.createSymbolicLink(atPath: star.path, withDestinationPath: "../../art/Star.sticker")
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let copied = out.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers")
         #expect(try Self.tree(copied) == Self.tree(sample), "the linked files' bytes, under the links' names")
@@ -257,18 +271,11 @@ struct XcodeCommandTests {
         "--no-fit refuses a catalog whose link leads back to a folder holding it, or above it, and writes nothing",
         arguments: ["..", "../..", "/"])
     func noFitLinkLoop(destination: String) throws {
-        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
-        let work = CLITests.temporaryDirectory()
+        let (work, _, out, result) = try Self.noFitCopy("Loop.xcstickers") { _, catalog in
+            let loop = catalog.appendingPathComponent("Sticker Pack.stickerpack/Loop.sticker")
+            try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: destination)
+        }
         defer { try? FileManager.default.removeItem(at: work) }
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let catalog = work.appendingPathComponent("Loop.xcstickers")
-        try FileManager.default.copyItem(at: sample, to: catalog)
-        let loop = catalog.appendingPathComponent("Sticker Pack.stickerpack/Loop.sticker")
-        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: destination)
-        let out = work.appendingPathComponent("out")
-        let result = try CLITests.runExecutable([
-            "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
-        ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("Loop.sticker: links to a folder that holds it"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
@@ -276,24 +283,20 @@ struct XcodeCommandTests {
 
     @Test("--no-fit leaves out a link that points nowhere, with a warning naming it")
     func noFitDanglingLink() throws {
-        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
-        let work = CLITests.temporaryDirectory()
+        let (work, catalog, out, result) = try Self.noFitCopy("Dead.xcstickers") { _, catalog in
+            try FileManager.default.createSymbolicLink(
+                atPath: catalog.appendingPathComponent("Sticker Pack.stickerpack/notes.txt").path,
+                withDestinationPath: "../gone/notes.txt")
+        }
         defer { try? FileManager.default.removeItem(at: work) }
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let catalog = work.appendingPathComponent("Dead.xcstickers")
-        try FileManager.default.copyItem(at: sample, to: catalog)
         let dead = catalog.appendingPathComponent("Sticker Pack.stickerpack/notes.txt")
-        try FileManager.default.createSymbolicLink(atPath: dead.path, withDestinationPath: "../gone/notes.txt")
-        let out = work.appendingPathComponent("out")
-        let result = try CLITests.runExecutable([
-            "xcode", catalog.path, "--no-fit", "-o", out.path, "--name", "Sample", "--bundle-id", "org.example.sample"
-        ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stderr.contains("warning: \(dead.path): a link to nothing, left out of the copy"), "\(result.stderr)"
         )
         let copied = out.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers")
-        #expect(try Self.tree(copied) == Self.tree(sample))
+        #expect(
+            try Self.tree(copied) == Self.tree(CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")))
     }
 
     @Test("--no-fit with options that only fitting uses is a usage error naming them, nothing written")
