@@ -14,7 +14,7 @@ import StickerPixels
 /// tolerance; the tolerance over a 256-colour palette; fewer colours; a lower frame rate).
 /// Within a family the mildest recipe that fits is found by interpolation on predicted sizes:
 /// a quick estimate from a sample of the frames
-/// (``AnimationEncoder/estimatedBytes(first:pairs:frameCount:width:height:level:threads:)``)
+/// (`SampledSizeEstimate`)
 /// scaled by the ratio of a real encode to its estimate, measured on this sticker. The
 /// families' winners are compared by PSNR against the exact frames at every instant, and only
 /// the best one is written at the strongest level; each real encode corrects the ratio and the
@@ -423,29 +423,44 @@ struct QualitySearch {
     /// The quick estimate of `recipe`'s file (made once, then remembered). An animation's is
     /// made from its first frame and ``sampledPairs`` pairs of consecutive frames spread over
     /// it, each with up to ``toleranceWindow`` frames before it: only those frames are coloured
-    /// and held, not the whole clip.
+    /// and held, not the whole clip. The pairs are made twice rather than all held (on a short
+    /// clip they are nearly all of its frames): once for their colours, only as long as they can
+    /// change the colour model, then as many at a time as there are threads, for their sizes.
     private mutating func estimate(_ recipe: LossyRecipe) -> Int {
         if let known = estimates[recipe] { return known }
         let start = startFrames(recipe)
         let kept = FrameTimeline.keptIndices(count: start.count, step: recipe.frameStep)
-        let first = coloured(kept[0], recipe, from: start)
         let positions = Self.sampledPositions(count: kept.count)
         let before = min(recipe.tolerance, Self.toleranceWindow)
-        let pairs = positions.map { position in
-            // The window's frames are coloured one at a time as the tolerance reaches them.
+        // The pair ending at `position`; `nil` when it came out equal (a frame merged into the
+        // one before, so not a change). The window's frames are coloured one at a time as the
+        // tolerance reaches them.
+        func changedPair(_ position: Int) -> (before: [UInt8], after: [UInt8])? {
             let first = max(0, position - 1 - before)
-            return InterframeTolerance.lastTwo(count: position - first + 1, tolerance: recipe.tolerance) {
+            let pair = InterframeTolerance.lastTwo(count: position - first + 1, tolerance: recipe.tolerance) {
                 coloured(kept[first + $0], recipe, from: start)
             }
+            return pair.before == pair.after ? nil : pair
         }
-        // A pair that came out equal is a frame merged into the one before.
-        let changes = pairs.filter { $0.before != $0.after }
+        var sample = SampledSizeEstimate(width: side, height: side, level: 1, threads: options.threads)
+        let first = coloured(kept[0], recipe, from: start)
+        sample.countColors(first)
+        for position in positions where sample.needsColors {
+            guard let pair = changedPair(position) else { continue }
+            sample.countColors(pair.before)
+            sample.countColors(pair.after)
+        }
+        sample.measureFirst(first)
+        var changes = 0
+        for batch in stride(from: 0, to: positions.count, by: max(1, options.threads)) {
+            let pairs = positions[batch..<min(batch + max(1, options.threads), positions.count)].compactMap(changedPair)
+            changes += pairs.count
+            sample.measure(pairs)
+        }
         let frameCount =
-            pairs.isEmpty
-            ? 1 : 1 + Int((Double((kept.count - 1) * changes.count) / Double(pairs.count)).rounded())
-        let bytes = AnimationEncoder.estimatedBytes(
-            first: first, pairs: changes, frameCount: frameCount, width: side, height: side, level: 1,
-            threads: options.threads)
+            positions.isEmpty
+            ? 1 : 1 + Int((Double((kept.count - 1) * changes) / Double(positions.count)).rounded())
+        let bytes = sample.bytes(frameCount: frameCount)
         estimates[recipe] = bytes
         return bytes
     }

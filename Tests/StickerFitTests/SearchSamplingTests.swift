@@ -168,4 +168,43 @@ struct SearchSamplingTests {
             first: clip[0], pairs: Array(pairs.prefix(4)), frameCount: clip.count, width: 48, height: 48, threads: 1)
         #expect(half > whole / 2 && half < whole * 2)
     }
+
+    @Test(
+        "a sample handed over a pair at a time, its colours counted only while they can change the model, gives the estimate of the sample handed over whole",
+        arguments: [false, true])
+    func estimateInPieces(flat: Bool) {
+        // Flat art keeps a palette possible to the last frame (every colour is counted); grain
+        // over translucent pixels rules out every model but RGBA on the first frame (the rest
+        // is never counted).
+        let side = 48
+        let clip =
+            flat
+            ? (0..<9).map { frame in
+                (0..<side * side).flatMap { pixel -> [UInt8] in
+                    let (x, y) = (pixel % side, pixel / side)
+                    if abs(x - 4 * frame - 8) < 6 && abs(y - 20) < 6 { return [200, 40, 40, 255] }
+                    return y < 10 ? [10, 90, 180, 255] : [0, 0, 0, 0]
+                }
+            }
+            : GrainyClip.frames(side: side, frames: 9, grain: 6, seed: 3).map { frame in
+                frame.map { min($0, 254) }
+            }
+        let pairs = [2, 5, 8].map { (before: clip[$0 - 1], after: clip[$0]) }
+        let whole = AnimationEncoder.estimatedBytes(
+            first: clip[0], pairs: pairs, frameCount: clip.count, width: side, height: side, threads: 1)
+        for threads in [1, 2] {
+            var estimate = SampledSizeEstimate(width: side, height: side, threads: threads)
+            estimate.countColors(clip[0])
+            var counted = 1
+            for pair in pairs where estimate.needsColors {
+                estimate.countColors(pair.before)
+                estimate.countColors(pair.after)
+                counted += 2
+            }
+            #expect(counted == (flat ? 7 : 1))
+            estimate.measureFirst(clip[0])
+            for pair in pairs { estimate.measure([pair]) }
+            #expect(estimate.bytes(frameCount: clip.count) == whole, "\(threads) threads")
+        }
+    }
 }

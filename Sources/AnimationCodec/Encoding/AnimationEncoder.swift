@@ -160,43 +160,32 @@ extension AnimationEncoder {
             !frames.isEmpty && frames.allSatisfy { $0.count == width * height * 4 },
             "frame size does not match the canvas")
         let step = max(1, sampleEvery)
-        let pairs = stride(from: 1, to: frames.count, by: step).map { (before: frames[$0 - 1], after: frames[$0]) }
-        return estimatedBytes(
-            sample: [frames[0]] + pairs.flatMap { [$0.before, $0.after] }, frameCount: frames.count,
-            colorModelOf: frames, width: width, height: height, level: level, threads: threads)
+        var estimate = SampledSizeEstimate(width: width, height: height, level: level, threads: threads)
+        for frame in frames { estimate.countColors(frame) }
+        estimate.measureFirst(frames[0])
+        estimate.measure(
+            stride(from: 1, to: frames.count, by: step).map { (before: frames[$0 - 1], after: frames[$0]) })
+        return estimate.bytes(frameCount: frames.count)
     }
 
     /// The same estimate from a sample of an animation rather than all of its frames: the first
     /// frame, and pairs of consecutive frames that differ (each pair's second frame cropped to
     /// what changed since its first), standing for the `frameCount - 1` changes of a file of
     /// `frameCount` frames. For a search over a long clip, where making every frame of each
-    /// candidate would cost more than the estimate itself.
+    /// candidate would cost more than the estimate itself (``SampledSizeEstimate`` makes the same
+    /// estimate from a sample handed over a piece at a time).
     public static func estimatedBytes(
         first: [UInt8], pairs: [(before: [UInt8], after: [UInt8])], frameCount: Int, width: Int, height: Int,
         level: Int32 = 1, threads: Int = AnimationDecoder.defaultThreadCount
     ) -> Int {
-        let frames = [first] + pairs.flatMap { [$0.before, $0.after] }
-        precondition(frames.allSatisfy { $0.count == width * height * 4 }, "frame size does not match the canvas")
-        return estimatedBytes(
-            sample: frames, frameCount: frameCount, colorModelOf: frames, width: width, height: height, level: level,
-            threads: threads)
-    }
-
-    /// Both estimates, from `sample` (the first frame, then each pair's two frames); the colour
-    /// model is the smallest exact one for `modelFrames`.
-    private static func estimatedBytes(
-        sample: [[UInt8]], frameCount: Int, colorModelOf modelFrames: [[UInt8]], width: Int, height: Int,
-        level: Int32, threads: Int
-    ) -> Int {
-        let smallest = PNGColorModel.smallest(for: modelFrames)
-        let model = smallest.unpacked ?? smallest
-        let planner = FramePlanner(
-            frames: sample, width: width, height: height, model: model,
-            options: .init(compressionLevel: level, searchLevel: level, threads: threads))
-        let pairs = Array(0..<(sample.count - 1) / 2)
-        let sizes = ParallelWork.map(pairs, threads: threads) { planner.deltaBytes(index: 2 * $0 + 2) }
-        let rest = pairs.isEmpty ? 0 : Double(sizes.reduce(0, +)) * Double(max(0, frameCount - 1)) / Double(pairs.count)
-        return planner.deltaBytes(index: 0) + Int(rest) + 38 * frameCount + 8 + 25 + 20 + 12
-            + model.paletteChunkBytes
+        var estimate = SampledSizeEstimate(width: width, height: height, level: level, threads: threads)
+        estimate.countColors(first)
+        for pair in pairs {
+            estimate.countColors(pair.before)
+            estimate.countColors(pair.after)
+        }
+        estimate.measureFirst(first)
+        estimate.measure(pairs)
+        return estimate.bytes(frameCount: frameCount)
     }
 }
