@@ -37,6 +37,9 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         /// Named anew in the catalog: another sticker has its name, or the name cannot name a
         /// folder (empty, hidden, or over 200 bytes, cut there).
         case rename
+        /// Frames stored under 11 ms that browsers and Messages show for 100 ms: made as shown,
+        /// so the loop is longer than its stored delays add up to.
+        case shortDelays = "short-delays"
     }
 
     /// What was done.
@@ -79,7 +82,7 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         case .smallerSize: return "size " + detail
         case .maxDuration: return detail.components(separatedBy: " kept").first
         case .maxFrameRate: return "frame rate " + (detail.components(separatedBy: ", ").first ?? detail)
-        case .search, .encode, .keepOriginal, .pad, .mergeRepeats, .label, .rename: return nil
+        case .search, .encode, .keepOriginal, .pad, .mergeRepeats, .label, .rename, .shortDelays: return nil
         }
     }
 

@@ -164,26 +164,41 @@ public struct FrameTimeline: Sendable {
 }
 
 extension FrameTimeline {
-    /// Every frame `decoder` composites, with the display times Messages gives them (a delay
-    /// under 11 ms shows for 100 ms): a file as a viewer sees it.
+    /// Every frame `decoder` composites, with the display times a viewer gives them
+    /// (``shownPolicy(for:)``): a file as a viewer sees it.
     public init(shownBy decoder: AnimationDecoder) throws(CodecError) {
+        let policy = Self.shownPolicy(for: decoder.info.format)
         self.init(
             frames: try decoder.decodeAllFrames(threads: 1).map(\.pixels),
-            durations: decoder.info.frames.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0.delay) / 1000 })
+            durations: decoder.info.frames.map { policy.displayMilliseconds(for: $0.delay) / 1000 })
+    }
+
+    /// How a file of `format` is timed where it is shown: an image's frames (GIF, APNG, WebP)
+    /// as Messages and browsers show them, a delay under 11 ms for 100 ms (Apple's rule); a
+    /// video's (WebM) and a Lottie file's as stored, since players show every frame for its
+    /// own time.
+    public static func shownPolicy(for format: ImageFormat) -> FrameTimingPolicy {
+        switch format {
+        case .webm, .lottie: return .raw
+        case .png, .apng, .gif, .jpeg, .webp: return .apple
+        }
     }
 }
 
 extension StickerAnimation {
-    /// Every frame, decoded, with the display times Messages gives them (a delay under 11 ms
-    /// shows for 100 ms): what `fit` scales, encodes and measures against.
+    /// Every frame, decoded, with the display times a viewer gives them (``shownDurations``):
+    /// what `fit` scales, encodes and measures against.
     public func shownTimeline(threads: Int) throws(PackError) -> FrameTimeline {
         var frames: [[UInt8]] = []
         try forEachFrame(threads: threads) { _, frame in frames.append(frame.pixels) }
         return FrameTimeline(frames: frames, durations: shownDurations)
     }
 
-    /// Each frame's display time in seconds, as Messages shows it.
+    /// Each frame's display time in seconds, as it is shown
+    /// (``FrameTimeline/shownPolicy(for:)``): an image's as Messages and browsers show it, a
+    /// video's or a Lottie file's as stored.
     public var shownDurations: [Double] {
-        delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
+        let policy = FrameTimeline.shownPolicy(for: fileInfos[0].format)
+        return delays.map { policy.displayMilliseconds(for: $0) / 1000 }
     }
 }

@@ -16,10 +16,20 @@ extension StickerFitter {
         var frameCount: Int
         var plays: Int
         var format: ImageFormat
-        /// Each frame's display time, in seconds, as a browser shows it.
+        /// Each frame's display time, in seconds, as it is shown (`StickerAnimation.shownDurations`).
         var durations: [Double]
+        /// Each frame's delay as stored, in seconds: shorter than in `durations` where a frame
+        /// stored under 11 ms shows for 100 ms.
+        var storedDurations: [Double]
         /// What the decoder worked around in the file and in the frames decoded so far.
         let damage = InputDamage()
+
+        /// How many frames of an animation show for longer than stored (a GIF's, APNG's or
+        /// WebP's frame stored under 11 ms shows for 100 ms in Messages); 0 for a still.
+        var lengthenedFrames: Int {
+            guard frameCount > 1 else { return 0 }
+            return zip(durations, storedDurations).filter { $0 > $1 + 1e-9 }.count
+        }
 
         /// Reads `sticker`'s file once for what the fit needs to know of it; its bytes are let
         /// go on return.
@@ -28,7 +38,8 @@ extension StickerFitter {
             let input = Input(
                 sticker: sticker, limits: limits, vectorSide: vectorSide, width: animation.width,
                 height: animation.height, frameCount: animation.frameCount, plays: animation.plays,
-                format: animation.fileInfos[0].format, durations: animation.shownDurations)
+                format: animation.fileInfos[0].format, durations: animation.shownDurations,
+                storedDurations: animation.delays.map(\.seconds))
             input.damage.note(animation.fileWarnings)
             return input
         }

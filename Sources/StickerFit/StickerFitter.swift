@@ -195,11 +195,12 @@ public struct StickerFitter: Sendable {
             durations, input: input, original: original, maxDuration: options.maxDuration,
             maxFramesPerSecond: options.maximumFramesPerSecond)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
-        // With --max-fps, the search measured the frames the cap kept; a file is judged against
-        // every frame, the dropped ones too, as a lower rate the search chose is.
-        let capped = options.maximumFramesPerSecond.flatMap { source.kept == nil ? nil : $0 }
+        // Where frames were dropped first (--max-fps, or frames under 11 ms), the search measured
+        // the frames kept; a file is judged against every frame, the dropped ones too, as a
+        // lower rate the search chose is.
+        let capped = source.leadingSteps.contains { $0.kind == .maxFrameRate } ? options.maximumFramesPerSecond : nil
         func judged(_ candidate: Candidate) throws -> Candidate {
-            guard capped != nil else { return candidate }
+            guard source.kept != nil else { return candidate }
             var judged = candidate
             judged.attempt.fidelity = try fidelityAgainstEveryFrame(judged.attempt, of: input)
             return judged
@@ -207,13 +208,13 @@ public struct StickerFitter: Sendable {
         switch try make(source, sizes: sizes(from: size)) {
         case .made(let made):
             let made = try judged(made)
-            if let capped, !options.meetsFloor(made.attempt.fidelity) {
+            if source.kept != nil, !options.meetsFloor(made.attempt.fidelity) {
                 record(made, into: &result)
                 result.failure =
-                    String(cFormat: "with --max-fps %g the file made is ", capped) + Self.figures(made.attempt)
-                    + " against every frame of the input, under the quality floor of " + floorText
-                    + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
-                    + "; a higher --max-fps keeps more of the frames"
+                    (capped.map { String(cFormat: "with --max-fps %g ", $0) } ?? "") + "the file made is "
+                    + Self.figures(made.attempt) + " against every frame of the input, under the quality floor of "
+                    + floorText + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
+                    + (capped != nil ? "; a higher --max-fps keeps more of the frames" : "")
                 return
             }
             record(made, into: &result)
@@ -255,7 +256,7 @@ public struct StickerFitter: Sendable {
     /// What `attempt` shows against every frame of `input` at their start times (the first
     /// `--max-duration` seconds of them), scaled as the fit scales them, one at a time.
     private func fidelityAgainstEveryFrame(_ attempt: Attempt, of input: Input) throws -> Fidelity {
-        let everyFrame = try Self.source(input.durations, input: input, original: nil, maxDuration: options.maxDuration)
+        let everyFrame = Self.trimmed(input.durations, input: input, original: nil, maxDuration: options.maxDuration)
         let side = attempt.size.pixels
         return try Fidelity.measure(
             attempt.bytes, againstFramesShownFor: everyFrame.durations, side: side, limits: options.limits
@@ -287,16 +288,28 @@ public struct StickerFitter: Sendable {
     /// the first seconds of an animation that is longer, and with `maxFramesPerSecond` at most
     /// as many frames, evenly spread, as the loop shows at that rate (with `validate`'s slack,
     /// never fewer than two) when it shows more once repeats merge (each a lossy step, named).
+    /// Frames shown for under 11 ms (a video's or a Lottie file's, timed as stored) are dropped
+    /// the same way, to as many as keep every frame shown for 11 ms or more, since Messages
+    /// shows a shorter one for 100 ms.
     static func source(
         _ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?,
         maxFramesPerSecond: Double? = nil
     ) throws -> Source {
         let source = trimmed(durations, input: input, original: original, maxDuration: maxDuration)
-        guard let maxFramesPerSecond, source.count > 2 else { return source }
-        // The most frames the loop may show at that rate, with the slack `validate` gives
-        // millisecond delays (30 fps stored as 33 ms frames), and never fewer than two.
-        let rate = min(ValidationThresholds.tolerated(framesPerSecond: maxFramesPerSecond), 1000)
-        let allowed = max(2, Int(min(source.totalSeconds * rate, Double(source.count)).rounded(.down)))
+        guard source.count > 2 else { return source }
+        // A video's or a Lottie file's frames are timed as stored; one under 11 ms would show
+        // for 100 ms in the file made, so every kept frame stands for at least 11 ms of them.
+        let shortest = source.durations.min() ?? 0
+        let merging =
+            shortest > 0 && shortest < Self.shortestShown ? Int((Self.shortestShown / shortest).rounded(.up)) : 1
+        let byShortFrames = merging > 1 ? source.count / merging : source.count
+        // The most frames the loop may show at the asked-for rate, with the slack `validate`
+        // gives millisecond delays (30 fps stored as 33 ms frames), and never fewer than two.
+        let byRate = maxFramesPerSecond.map { maxFramesPerSecond in
+            let rate = min(ValidationThresholds.tolerated(framesPerSecond: maxFramesPerSecond), 1000)
+            return Int(min(source.totalSeconds * rate, Double(source.count)).rounded(.down))
+        }
+        let allowed = max(2, min(byShortFrames, byRate ?? source.count))
         // Counted as the file will show them, once repeats are merged: a clip that holds a
         // frame is not slowed down for the frames that only repeat it.
         guard source.count > allowed, try input.distinctFrames(amongFirst: source.count) > allowed else {
@@ -309,26 +322,55 @@ public struct StickerFitter: Sendable {
         slower.kept = FrameTimeline.keptIndices(count: source.count, step: step)
         slower.durations = FrameTimeline.durations(source.durations, keepingEvery: step)
         slower.original = nil
-        slower.leadingSteps.append(
-            FitStep(
-                .maxFrameRate,
-                String(
-                    cFormat: "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept (--max-fps %g)", before,
-                    FrameTimeline.framesPerSecond(slower.durations), source.count, slower.count, maxFramesPerSecond),
-                isLossy: true))
+        let rates = String(
+            cFormat: "%.1f -> %.1f fps, %ld -> %ld frames", before, FrameTimeline.framesPerSecond(slower.durations),
+            source.count, slower.count)
+        if let maxFramesPerSecond, allowed == byRate {
+            slower.leadingSteps.append(
+                FitStep(
+                    .maxFrameRate,
+                    rates + String(cFormat: ", the loop's length kept (--max-fps %g)", maxFramesPerSecond),
+                    isLossy: true))
+        } else {
+            slower.leadingSteps.append(
+                FitStep(
+                    .frameRate,
+                    rates
+                        + String(
+                            cFormat:
+                                ", the loop's length kept: the input shows frames of %.1f ms, and Messages shows one under 11 ms for 100 ms",
+                            shortest * 1000), isLossy: true))
+        }
         return slower
     }
+
+    /// The shortest display time, in seconds, Messages shows as it is stored (Apple's rule:
+    /// a shorter one shows for 100 ms).
+    static let shortestShown = 0.011
 
     /// ``source(_:input:original:maxDuration:maxFramesPerSecond:)`` before any frame rate cap.
     private static func trimmed(_ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?)
         -> Source
     {
-        let full = Source(input: input, durations: durations, original: original, leadingSteps: [])
+        let lengthened = input.lengthenedFrames
+        let full = Source(
+            input: input, durations: durations, original: original,
+            leadingSteps: lengthened == 0
+                ? []
+                : [
+                    FitStep(
+                        .shortDelays,
+                        String(
+                            cFormat:
+                                "%ld of %ld frames stored under 11 ms, which Messages (and browsers, at 10 ms or less) shows for 100 ms each: made as shown, the loop %.2f s where its delays add up to %.2f s",
+                            lengthened, durations.count, durations.reduce(0, +),
+                            input.storedDurations.reduce(0, +)))
+                ])
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else { return full }
         var trimmed = full
         trimmed.durations = FrameTimeline.durations(durations, keepingFirst: maxDuration)
         trimmed.original = nil
-        trimmed.leadingSteps = [
+        trimmed.leadingSteps += [
             FitStep(
                 .maxDuration,
                 String(

@@ -1,6 +1,7 @@
 import AnimationCodec
 import Foundation
 import StickerPack
+import TestSupport
 import Testing
 
 @testable import StickerFit
@@ -43,6 +44,56 @@ struct FrameTimingTests {
         #expect(shown.frames.count == 12)
         for duration in shown.durationsMs { #expect(abs(duration - 1000.0 / 60) < 1e-6, "\(duration) ms") }
         #expect(abs(shown.durationsMs.reduce(0, +) - 200) < 1e-6)
+    }
+
+    @Test(
+        "a 100 fps Lottie file (10 ms frames, timed as stored) is made at 50 fps: frames of 20 ms, the 1 s loop kept, the dropped frames named"
+    )
+    func videoFramesUnderElevenMilliseconds() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The moving square at 100 frames a second: 100 frames, each a step further.
+        let document = LottieDocuments.movingSquare
+            .replacingOccurrences(of: "\"fr\":30,\"ip\":0,\"op\":30", with: "\"fr\":100,\"ip\":0,\"op\":100")
+            .replacingOccurrences(of: "\"ip\":0,\"op\":30,\"st\"", with: "\"ip\":0,\"op\":100,\"st\"")
+            .replacingOccurrences(of: "{\"t\":30}", with: "{\"t\":100}")
+        let input = folder.appendingPathComponent("fast.json")
+        try Data(document.utf8).write(to: input)
+
+        let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
+        #expect(fitted.failure == nil)
+        #expect(abs(fitted.framesPerSecondBefore - 100) < 1e-6)
+        let dropped = try #require(fitted.steps.first { $0.kind == .frameRate && $0.detail.contains("11 ms") })
+        #expect(dropped.isLossy && dropped.detail.hasPrefix("100.0 -> 50.0 fps, 100 -> 50 frames"), "\(dropped.detail)")
+        guard case .file(_, let bytes) = fitted.output else { Issue.record("no file written"); return }
+        // Messages shows a frame under 11 ms for 100 ms: every frame read back lasts 20 ms.
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png")))
+        #expect(shown.frames.count == 50)
+        for duration in shown.durationsMs { #expect(abs(duration - 20) < 1e-6, "\(duration) ms") }
+    }
+
+    @Test(
+        "an APNG's frames stored at 10 ms are made as Messages shows them (100 ms), and the step says so with the loop's two lengths"
+    )
+    func imageFramesUnderElevenMilliseconds() throws {
+        let folder = try FitFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = (0..<6).map {
+            FitFixtures.solid(width: 200, height: 200, UInt8(40 * $0), 90, UInt8(250 - 40 * $0))
+        }
+        let input = try FitFixtures.writeAPNG(
+            frames, milliseconds: [10, 20, 10, 20, 10, 20], width: 200, height: 200,
+            to: folder.appendingPathComponent("short.png"))
+
+        let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
+        #expect(fitted.failure == nil)
+        let note = try #require(fitted.steps.first { $0.kind == .shortDelays })
+        #expect(!note.isLossy)
+        #expect(note.detail.hasPrefix("3 of 6 frames stored under 11 ms"), "\(note.detail)")
+        #expect(note.detail.hasSuffix("the loop 0.36 s where its delays add up to 0.09 s"), "\(note.detail)")
+        guard case .file(_, let bytes) = fitted.output else { Issue.record("no file written"); return }
+        let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("fitted.png")))
+        #expect(shown.durationsMs.map { $0.rounded() } == [100, 20, 100, 20, 100, 20])
     }
 
     @Test("two of every three frames of 60 fps: 1/60 s and 1/30 s, alternately")

@@ -26,8 +26,12 @@ struct MergeRepeatsTests {
 
         let fitted = StickerFitter(options: FitFixtures.quickOptions()).fit(FitFixtures.sticker(input), size: .small)
         #expect(fitted.failure == nil)
-        #expect(fitted.steps.map(\.kind) == [.mergeRepeats, .encode])
-        #expect(fitted.steps.first?.detail.hasPrefix("7 -> 4 frames") == true)
+        #expect(fitted.steps.map(\.kind) == [.shortDelays, .mergeRepeats, .encode])
+        // 50 + 100 + 80 + 30 + 100 + 20 + 11 ms shown, 206 ms stored.
+        #expect(
+            fitted.steps.first?.detail.hasPrefix("2 of 7 frames stored under 11 ms") == true
+                && fitted.steps.first?.detail.hasSuffix("the loop 0.39 s where its delays add up to 0.21 s") == true)
+        #expect(fitted.steps.dropFirst().first?.detail.hasPrefix("7 -> 4 frames") == true)
         #expect(fitted.framesBefore == 7 && fitted.framesAfter == 4)
         #expect(fitted.fidelity.maxError == 0 && fitted.fidelity.psnr == nil, "merging is exact")
         guard case .file(_, let bytes) = fitted.output else { Issue.record("no file written"); return }
