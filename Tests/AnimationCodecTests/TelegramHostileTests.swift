@@ -373,6 +373,37 @@ struct TelegramHostileTests {
         #expect(Self.outcome(repeaters([100_000])) == .malformed(.lottie))
         #expect(Self.outcome(repeaters([100, 100, 100])) == .malformed(.lottie))
         #expect(Self.outcome(repeaters([10])) == nil)
+        // Precompositions each using the next twice: rlottie builds every use. With a shape
+        // layer at the bottom of n levels, asset i holds E(i) = 2 (1 + E(i + 1)) layers and the
+        // document 1 + E(0) = 3 x 2^n - 1: 12,287 at 12 levels (drawn), 24,575 at 13 (refused
+        // before rlottie reads it; a few hundred bytes more would take gigabytes).
+        func precompositions(levels: Int, references: (Int) -> [String]) -> [UInt8] {
+            let transform =
+                #""ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"p":{"a":0,"k":[0,0,0]},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]}}"#
+            func use(_ id: String, _ index: Int) -> String {
+                #"{"ty":0,"refId":"\#(id)","ind":\#(index),"ip":0,"op":2,"st":0,"w":64,"h":64,\#(transform)}"#
+            }
+            let shape =
+                #"{"ty":4,"ind":1,"ip":0,"op":2,"st":0,\#(transform),"shapes":[{"ty":"rc","p":{"a":0,"k":[32,32]},"s":{"a":0,"k":[8,8]},"r":{"a":0,"k":0}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
+            let assets =
+                (0..<levels).map { level in
+                    #"{"id":"a\#(level)","layers":[\#(references(level).enumerated().map { use($1, $0 + 1) }.joined(separator: ","))]}"#
+                } + [#"{"id":"a\#(levels)","layers":[\#(shape)]}"#]
+            return Array(
+                #"{"v":"5.5.2","fr":30,"ip":0,"op":2,"w":64,"h":64,"assets":[\#(assets.joined(separator: ","))],"layers":[\#(use("a0", 1))]}"#
+                    .utf8)
+        }
+        let twice = { (level: Int) in ["a\(level + 1)", "a\(level + 1)"] }
+        #expect(Self.outcome(precompositions(levels: 12, references: twice)) == nil)
+        #expect(
+            Self.error(precompositions(levels: 13, references: twice))
+                == .malformed(
+                    format: .lottie,
+                    reason: "its layers, each precomposition counted as often as it is used, come to more than 20000"))
+        // One that uses itself, and a chain of 200 (deeper than rlottie's builder should recurse).
+        #expect(Self.outcome(precompositions(levels: 3, references: { ["a\($0)"] })) == .malformed(.lottie))
+        #expect(
+            Self.outcome(precompositions(levels: 200, references: { ["a\($0 + 1)"] })) == .malformed(.lottie))
         // Missing or impossible fields are named.
         for bad in [
             #"{"v":"5","fr":0,"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#,

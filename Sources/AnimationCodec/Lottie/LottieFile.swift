@@ -27,10 +27,11 @@ struct LottieFile: Sendable {
         do {
             document = try LottieJSON.read(json)
         } catch {
+            guard let offset = error.offset else { throw .malformed(format: .lottie, reason: error.reason) }
             if error.endedEarly {
-                throw .truncated(context: "Lottie JSON ends at byte \(error.offset): \(error.reason)")
+                throw .truncated(context: "Lottie JSON ends at byte \(offset): \(error.reason)")
             }
-            throw .malformed(format: .lottie, reason: "JSON at byte \(error.offset): \(error.reason)")
+            throw .malformed(format: .lottie, reason: "JSON at byte \(offset): \(error.reason)")
         }
         func number(_ key: String) throws(CodecError) -> Double {
             guard let value = document.numbers[key], value.isFinite else {

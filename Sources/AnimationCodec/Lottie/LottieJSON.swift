@@ -3,12 +3,16 @@
 /// `ip`, `op`). Nesting is bounded, so a hostile file cannot exhaust the stack here or in
 /// rlottie's recursive model builder, and so are repeaters (shapes of `"ty": "rp"`, whose
 /// `"c"` copies what comes before them): rlottie builds every copy, so a repeater of a hundred
-/// million copies in a few hundred bytes would take gigabytes.
+/// million copies in a few hundred bytes would take gigabytes. For the same reason the layers
+/// are counted with every copy of a precomposition (a layer of `"refId"` naming an asset with
+/// `"layers"`): rlottie builds each use of one anew, so precompositions that use the next one
+/// twice double the layers at every level.
 struct LottieJSON {
     /// Why a document was refused, and where.
     struct SyntaxError: Error {
         var reason: String
-        var offset: Int
+        /// The byte the reader stopped at; `nil` for a document refused as a whole.
+        var offset: Int?
         /// Whether the text ended before the document did (a cut file, or a sniffed head).
         var endedEarly: Bool
     }
@@ -22,6 +26,10 @@ struct LottieJSON {
     /// (nested repeaters multiply; counting independent ones as if nested is the safe side).
     static let maxRepeaterCopies = 1000.0
     static let maxRepeaterProduct = 100_000.0
+    /// The most layers a document may come to with every precomposition's copies (real
+    /// stickers have tens to a few hundred; rlottie takes about 3 KB a layer and a frame's
+    /// drawing time grows with them).
+    static let maxExpandedLayers = 20_000
 
     /// The top-level keys, in order.
     private(set) var keys: [String] = []
@@ -41,6 +49,12 @@ struct LottieJSON {
     private var largestCount = 0.0
     /// Every repeater's copies multiplied together so far.
     private var repeaterProduct = 1.0
+    /// The `"refId"` of each layer of the array being read, innermost last (`nil` for a layer
+    /// with none).
+    private var layerReferences: [[String?]] = []
+    /// The top level's layers' references, and each asset's with layers (a precomposition), by id.
+    private var rootLayers: [String?] = []
+    private var precompositions: [String: [String?]] = [:]
 
     /// Reads a whole document.
     static func read(_ bytes: [UInt8]) throws(SyntaxError) -> LottieJSON {
@@ -48,6 +62,7 @@ struct LottieJSON {
             var reader = LottieJSON(text: text)
             do throws(SyntaxError) {
                 try reader.readDocument()
+                try reader.checkExpandedLayers()
                 return .success(reader)
             } catch {
                 return .failure(error)
@@ -77,12 +92,12 @@ struct LottieJSON {
         guard offset == text.count else { throw error("text after the document") }
     }
 
-    private mutating func readValue(depth: Int) throws(SyntaxError) {
+    private mutating func readValue(depth: Int, isLayer: Bool = false) throws(SyntaxError) {
         guard depth < Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels deep") }
         skipSpace()
         guard let byte = peek() else { throw error("a value is missing") }
         switch byte {
-        case UInt8(ascii: "{"): try readObject(depth: depth)
+        case UInt8(ascii: "{"): try readObject(depth: depth, isLayer: isLayer)
         case UInt8(ascii: "["): try readArray(depth: depth)
         case UInt8(ascii: "\""): _ = try readString(keeping: false)
         case UInt8(ascii: "t"): try readLiteral("true")
@@ -92,10 +107,17 @@ struct LottieJSON {
         }
     }
 
-    private mutating func readObject(depth: Int) throws(SyntaxError) {
+    private mutating func readObject(depth: Int, isLayer: Bool) throws(SyntaxError) {
         offset += 1
         skipSpace()
-        if peek() == UInt8(ascii: "}") { offset += 1; return }
+        if peek() == UInt8(ascii: "}") {
+            offset += 1
+            if isLayer { layerReferences[layerReferences.count - 1].append(nil) }
+            return
+        }
+        var id: String?
+        var reference: String?
+        var layers: [String?]?
         var isRepeater = false
         var copies = 0.0
         var isTypeFive = false
@@ -119,6 +141,20 @@ struct LottieJSON {
             } else if keyBytes.elementsEqual("t".utf8), depth > 0, peek() == UInt8(ascii: "{") {
                 hasTextDocument = true
                 try readValue(depth: depth + 1)
+            } else if keyBytes.elementsEqual("layers".utf8), peek() == UInt8(ascii: "[") {
+                if depth == 0 {
+                    keys.append(key)
+                    arrays.insert(key)
+                }
+                layerReferences.append([])
+                try readArray(depth: depth + 1, ofLayers: true)
+                layers = layerReferences.removeLast()
+            } else if keyBytes.elementsEqual("id".utf8) || keyBytes.elementsEqual("refId".utf8),
+                peek() == UInt8(ascii: "\"")
+            {
+                let value = try readString(keeping: true)
+                if keyBytes.elementsEqual("id".utf8) { id = value } else { reference = value }
+                if depth == 0 { keys.append(key) }
             } else if keyBytes.elementsEqual("x".utf8), depth > 0, peek() == UInt8(ascii: "\"") {
                 expressions += 1
                 _ = try readString(keeping: false)
@@ -147,6 +183,14 @@ struct LottieJSON {
             if next == UInt8(ascii: "}") {
                 if isRepeater { try countRepeater(copies) }
                 if isTypeFive && hasTextDocument { textLayers += 1 }
+                if isLayer { layerReferences[layerReferences.count - 1].append(reference) }
+                if let layers {
+                    if depth == 0 {
+                        rootLayers = layers
+                    } else if let id {
+                        precompositions[id] = layers
+                    }
+                }
                 return
             }
             guard next == UInt8(ascii: ",") else { offset -= 1; throw error("',' or '}' expected") }
@@ -164,12 +208,50 @@ struct LottieJSON {
         }
     }
 
-    private mutating func readArray(depth: Int) throws(SyntaxError) {
+    /// Checks the layers the document comes to, each precomposition counted as often as it is
+    /// used, against ``maxExpandedLayers``; a precomposition that uses itself, or precompositions
+    /// nested deeper than ``maxDepth``, are refused too (rlottie's builder recurses through them).
+    private func checkExpandedLayers() throws(SyntaxError) {
+        var counted: [String: Int] = [:]
+        var open: Set<String> = []
+        let limit = Self.maxExpandedLayers
+        // Layers under `references`, saturating just above the limit.
+        func count(_ references: [String?], level: Int) throws(SyntaxError) -> Int {
+            guard level < Self.maxDepth else {
+                throw refusal("precompositions nested more than \(Self.maxDepth) levels deep")
+            }
+            var total = 0
+            for reference in references {
+                total += 1
+                if let reference, let layers = precompositions[reference] {
+                    if let known = counted[reference] {
+                        total += known
+                    } else {
+                        guard open.insert(reference).inserted else {
+                            throw refusal("the precomposition \"\(reference)\" uses itself")
+                        }
+                        let inner = try count(layers, level: level + 1)
+                        open.remove(reference)
+                        counted[reference] = inner
+                        total += inner
+                    }
+                }
+                if total > limit { return limit + 1 }
+            }
+            return total
+        }
+        guard try count(rootLayers, level: 0) <= limit else {
+            throw refusal(
+                "its layers, each precomposition counted as often as it is used, come to more than \(limit)")
+        }
+    }
+
+    private mutating func readArray(depth: Int, ofLayers: Bool = false) throws(SyntaxError) {
         offset += 1
         skipSpace()
         if peek() == UInt8(ascii: "]") { offset += 1; return }
         while true {
-            try readValue(depth: depth + 1)
+            try readValue(depth: depth + 1, isLayer: ofLayers)
             skipSpace()
             guard let next = peek() else { throw error("the array is not closed") }
             offset += 1
@@ -285,6 +367,11 @@ struct LottieJSON {
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     private func peek() -> UInt8? { offset < text.count ? text[offset] : nil }
+
+    /// A whole document refused for what it comes to (not a place in its text).
+    private func refusal(_ reason: String) -> SyntaxError {
+        SyntaxError(reason: reason, offset: nil, endedEarly: false)
+    }
 
     private func error(_ reason: String) -> SyntaxError {
         SyntaxError(reason: reason, offset: offset, endedEarly: offset >= text.count)
