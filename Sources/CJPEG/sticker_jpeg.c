@@ -109,6 +109,28 @@ static void cmyk_to_rgba(uint8_t *row, size_t width) {
     }
 }
 
+// The most scans a progressive file may have. Encoders write about ten; each scan is a pass
+// over every coefficient of the image, so a file repeating one scan thousands of times (a few
+// hundred bytes each) would decode for minutes. libjpeg-turbo's own tools take such a limit
+// (`-maxscans`) through a progress monitor, as here.
+enum { MAX_SCANS = 100 };
+
+typedef struct {
+    struct jpeg_progress_mgr base;
+    guarded_error_mgr *err;
+} scan_limit_monitor;
+
+static void limit_scans(j_common_ptr cinfo) {
+    scan_limit_monitor *monitor = (scan_limit_monitor *)cinfo->progress;
+    if (!cinfo->is_decompressor) return;
+    if (((j_decompress_ptr)cinfo)->input_scan_number <= MAX_SCANS) return;
+    guarded_error_mgr *mgr = monitor->err;
+    if (mgr->message && mgr->capacity > 0) {
+        snprintf(mgr->message, mgr->capacity, "a progressive JPEG of more than %d scans", MAX_SCANS);
+    }
+    longjmp(mgr->escape, 1);
+}
+
 int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
                              uint8_t *rgba, size_t rgba_capacity,
                              char *error, size_t error_capacity,
@@ -128,6 +150,8 @@ int sticker_jpeg_decode_rgba(const uint8_t *data, size_t length,
         return -1;
     }
     jpeg_create_decompress(&cinfo);
+    scan_limit_monitor monitor = {.base = {.progress_monitor = limit_scans}, .err = &err};
+    cinfo.progress = &monitor.base;
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
     err.in_image = 1;   // a progressive file's scans are all read by jpeg_start_decompress

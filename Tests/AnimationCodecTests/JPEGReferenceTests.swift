@@ -32,4 +32,26 @@ struct JPEGReferenceTests {
         #expect(frame.width == sample.width && frame.height == sample.height)
         #expect(Reference.mismatches(frame.pixels, sample.expected) == 0)
     }
+
+    @Test(
+        "a progressive JPEG of 100 scans decodes; one of 101 (its last scan repeated) is refused before it decodes for minutes"
+    )
+    func scanLimit() throws {
+        let sample = try #require(Self.samples.first { $0.name == "pillow-progressive.jpg" })
+        let bytes = sample.bytes
+        // A scan starts at an SOS marker (FF DA); in entropy-coded data FF is followed by 00 or
+        // a restart marker, so every FF DA is one. Repeat the last scan before the EOI marker.
+        let starts = bytes.indices.dropLast().filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }
+        let end = try #require(bytes.indices.dropLast().last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD9 })
+        let lastScan = Array(bytes[starts.last!..<end])
+        #expect(starts.count > 1 && starts.count < 100, "\(starts.count) scans")
+        func repeated(toScans count: Int) -> [UInt8] {
+            Array(bytes[..<end]) + Array(repeating: lastScan, count: count - starts.count).flatMap { $0 } + [0xFF, 0xD9]
+        }
+        let hundred = try AnimationDecoder(bytes: repeated(toScans: 100)).frame(at: 0)
+        #expect(hundred.width == sample.width && hundred.height == sample.height)
+        #expect(throws: CodecError.jpeg(message: "a progressive JPEG of more than 100 scans")) {
+            _ = try AnimationDecoder(bytes: repeated(toScans: 101)).frame(at: 0)
+        }
+    }
 }
