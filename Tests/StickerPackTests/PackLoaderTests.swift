@@ -165,6 +165,39 @@ struct PackLoaderTests {
         #expect(try PackLoader.load(path: folder.url.path).stickers.map(\.name) == ["Zed", "Anim"])
     }
 
+    @Test(
+        "a sequence's frames are held to the limits together, as one file's: their count, the bytes read and the bytes decoded"
+    )
+    func sequenceLimits() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 16, height: 16)
+        folder.writeJSON(
+            ["frames": (1...4).map { ["filename": "\($0).png"] }], "P.stickerpack/A.stickersequence/Contents.json")
+        folder.writeJSON(["stickers": [["filename": "A.stickersequence"]]], "P.stickerpack/Contents.json")
+        for i in 1...4 { folder.write(png, "P.stickerpack/A.stickersequence/\(i).png") }
+        let sticker = try PackLoader.load(path: folder.path("P.stickerpack")).stickers[0]
+        let sequence = folder.path("P.stickerpack/A.stickersequence")
+        func limits(frames: Int = 100, fileBytes: Int = 1 << 20, decoded: Int = 1 << 20) -> DecodingLimits {
+            DecodingLimits(
+                maxSide: 1024, maxPixels: 1 << 20, maxFrames: frames, maxTotalDecodedBytes: decoded,
+                maxFileBytes: fileBytes)
+        }
+        #expect(try StickerAnimation.load(sticker, limits: limits()).frameCount == 4)
+        #expect(throws: PackError.codec(path: sequence, .limitExceeded(.frames(4, limit: 3)))) {
+            try StickerAnimation.load(sticker, limits: limits(frames: 3))
+        }
+        // Each file is under the bytes allowed, the four together are not: refused at the third.
+        let allowed = png.count * 5 / 2
+        #expect(throws: PackError.codec(path: sequence, .limitExceeded(.fileBytes(png.count * 3, limit: allowed)))) {
+            try StickerAnimation.load(sticker, limits: limits(fileBytes: allowed))
+        }
+        // Four frames of 16 x 16 decode to 4 x 1,024 bytes.
+        #expect(throws: PackError.codec(path: sequence, .limitExceeded(.decodedBytes(4096, limit: 4095)))) {
+            try StickerAnimation.load(sticker, limits: limits(decoded: 4095))
+        }
+    }
+
     @Test("Apple's sample typos (grid-space, repetions) are read, each with a warning; defaults fill gaps")
     func typos() throws {
         let folder = TestFolder()

@@ -41,17 +41,34 @@ public struct StickerAnimation: Sendable {
         return try animation.drawingVectors(atSide: vectorSide)
     }
 
-    /// The sticker's files read at their own sizes.
+    /// The sticker's files read at their own sizes. A sequence's frames are held to the limits
+    /// together, as one file's are: at most `maxFrames` of them, `maxFileBytes` read in all
+    /// (each decoder holds its file) and `maxTotalDecodedBytes` decoded.
     private static func loadFiles(_ sticker: Sticker, limits: DecodingLimits) throws(PackError) -> StickerAnimation {
+        let sequencePath = sticker.files.first?.deletingLastPathComponent().path ?? sticker.name
+        if case .sequence = sticker.source, sticker.files.count > limits.maxFrames {
+            throw .codec(path: sequencePath, .limitExceeded(.frames(sticker.files.count, limit: limits.maxFrames)))
+        }
         var decoders: [AnimationDecoder] = []
         var total = 0
         for url in sticker.files {
             let bytes = try BoundedFile.read(url.path, maxBytes: limits.maxFileBytes)
             total += bytes.count
+            guard total <= limits.maxFileBytes else {
+                throw .codec(path: sequencePath, .limitExceeded(.fileBytes(total, limit: limits.maxFileBytes)))
+            }
             do {
                 decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
             } catch {
                 throw .codec(path: url.path, error)
+            }
+        }
+        if case .sequence = sticker.source {
+            // Each frame is within `maxPixels`, and there are at most `maxFrames`: no overflow.
+            let decoded = decoders.reduce(0) { $0 + $1.info.width * $1.info.height * 4 }
+            guard decoded <= limits.maxTotalDecodedBytes else {
+                throw .codec(
+                    path: sequencePath, .limitExceeded(.decodedBytes(decoded, limit: limits.maxTotalDecodedBytes)))
             }
         }
         switch sticker.source {
