@@ -14,6 +14,9 @@ enum ResolvedCopy {
     /// end, or copy the disk), one that leads into `outside` (the folder being written), and
     /// anything but files and folders (a pipe, a socket, a device) are errors naming the
     /// entry; a link that points nowhere is left out with a warning, as Xcode leaves it out.
+    /// So are links that fan out: a folder reached a second time, and a copy past
+    /// ``maxEntries`` entries or ``maxBytes`` bytes (a few links to links to a folder would
+    /// otherwise copy it thousands of times).
     static func copy(_ source: URL, to destination: URL, outside: URL) throws {
         guard let root = resolvedPath(source.path) else {
             throw CLIError("\(source.path): cannot be read")
@@ -24,13 +27,40 @@ enum ResolvedCopy {
         while folder.path != "/" && above.insert(folder.path).inserted { folder.deleteLastPathComponent() }
         above.insert("/")
         let written = resolvedPath(outside.path) ?? outside.path
-        try copyFolder(source.path, resolved: root, to: destination.path, holding: above, written: written)
+        var tally = Tally()
+        try copyFolder(
+            source.path, resolved: root, to: destination.path, holding: above, written: written, tally: &tally)
+    }
+
+    /// The most entries (files and folders) a copy makes.
+    static let maxEntries = 100_000
+    /// The most bytes a copy writes (a catalog's stickers are at most 500 KB each).
+    static let maxBytes = 4 << 30
+
+    /// What a copy has made so far.
+    private struct Tally {
+        /// The resolved folders copied, each to the path it was first reached by.
+        var folders: [String: String] = [:]
+        var entries = 0
+        var bytes = 0
+
+        /// Counts one more entry of `bytes`, refusing `path` past the bounds.
+        mutating func add(_ path: String, bytes: Int = 0) throws {
+            entries += 1
+            self.bytes += bytes
+            guard entries <= ResolvedCopy.maxEntries, self.bytes <= ResolvedCopy.maxBytes else {
+                throw CLIError(
+                    "\(path): the copy comes to more than \(ResolvedCopy.maxEntries) entries or \(ResolvedCopy.maxBytes >> 30) GiB (do links lead to one folder many times?)"
+                )
+            }
+        }
     }
 
     /// Copies the folder at `path` (resolved: `resolved`), whose resolved ancestors are
     /// `holding`, the folders a link must not lead back into.
     private static func copyFolder(
-        _ path: String, resolved: String, to destination: String, holding: Set<String>, written: String
+        _ path: String, resolved: String, to destination: String, holding: Set<String>, written: String,
+        tally: inout Tally
     ) throws {
         guard !holding.contains(resolved) else {
             throw CLIError("\(path): links to a folder that holds it, so a copy would never end")
@@ -38,6 +68,11 @@ enum ResolvedCopy {
         guard !OutputFolder.path(resolved, liesWithin: written) else {
             throw CLIError("\(path): links into \(written), the folder being written")
         }
+        if let first = tally.folders[resolved] {
+            throw CLIError("\(path): leads to the folder \(first) leads to, which is copied already")
+        }
+        tally.folders[resolved] = path
+        try tally.add(path)
         let holding = holding.union([resolved])
         let names: [String]
         do {
@@ -63,8 +98,9 @@ enum ResolvedCopy {
             }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
-                try copyFolder(entry, resolved: real, to: target, holding: holding, written: written)
+                try copyFolder(entry, resolved: real, to: target, holding: holding, written: written, tally: &tally)
             case S_IFREG:
+                try tally.add(entry, bytes: Int(status.st_size))
                 do { try FileManager.default.copyItem(atPath: real, toPath: target) } catch {
                     throw CLIError("\(entry): cannot be copied (\(errorReason(error)))")
                 }

@@ -281,6 +281,34 @@ struct XcodeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
     }
 
+    @Test(
+        "--no-fit refuses links that fan out (two links to one folder, each level's two links to the next) and writes nothing"
+    )
+    func noFitLinkFanOut() throws {
+        let (work, _, out, result) = try Self.noFitCopy("Fan.xcstickers") { work, catalog in
+            // Twenty levels of two links each to the next would copy the last folder 2^20 times.
+            let fan = work.appendingPathComponent("fan")
+            for level in 0...20 {
+                try FileManager.default.createDirectory(
+                    at: fan.appendingPathComponent("d\(level)"), withIntermediateDirectories: true)
+            }
+            for level in 0..<20 {
+                for link in ["a", "b"] {
+                    try FileManager.default.createSymbolicLink(
+                        atPath: fan.appendingPathComponent("d\(level)/\(link)").path,
+                        withDestinationPath: fan.appendingPathComponent("d\(level + 1)").path)
+                }
+            }
+            try FileManager.default.createSymbolicLink(
+                atPath: catalog.appendingPathComponent("junk").path,
+                withDestinationPath: fan.appendingPathComponent("d0").path)
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("which is copied already"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
+    }
+
     @Test("--no-fit leaves out a link that points nowhere, with a warning naming it")
     func noFitDanglingLink() throws {
         let (work, catalog, out, result) = try Self.noFitCopy("Dead.xcstickers") { _, catalog in
