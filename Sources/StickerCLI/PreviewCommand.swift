@@ -76,8 +76,12 @@ public struct PreviewCommand: ParsableCommand {
     /// Checks the options.
     public func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Name an image file or a pack.") }
-        if let width, width < 2 { throw ValidationError("--width must be at least 2 cells.") }
-        if let height, height < 1 { throw ValidationError("--height must be at least 1 cell.") }
+        if let width, !(2...Self.maxCells).contains(width) {
+            throw ValidationError("--width must be 2 to \(Self.maxCells) cells.")
+        }
+        if let height, !(1...Self.maxCells).contains(height) {
+            throw ValidationError("--height must be 1 to \(Self.maxCells) cells.")
+        }
         if let loops, loops < 1 { throw ValidationError("--loops must be at least 1.") }
         if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
             throw ValidationError("--duration \(duration) is not a positive time.")
@@ -87,7 +91,9 @@ public struct PreviewCommand: ParsableCommand {
         }
         if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time.") }
         if at != nil && frame != nil { throw ValidationError("Give --at or --frame, not both.") }
-        if let frame, frame < 0 { throw ValidationError("--frame must be 0 or more.") }
+        if let frame, !(0...Self.maxFrame).contains(frame) {
+            throw ValidationError("--frame must be 0 to \(Self.maxFrame).")
+        }
     }
 
     /// Runs the command.
@@ -290,8 +296,18 @@ public struct PreviewCommand: ParsableCommand {
         let columns = width ?? window?.columns ?? environment["COLUMNS"].flatMap(Int.init) ?? 80
         let rows = height ?? window?.rows ?? environment["LINES"].flatMap(Int.init) ?? 24
         guard columns >= 2, rows >= 1 else { throw CLIError("the terminal is too small (\(columns)x\(rows) cells)") }
+        guard columns <= Self.maxCells, rows <= Self.maxCells else {
+            throw CLIError("the terminal is too large (\(columns)x\(rows) cells; at most \(Self.maxCells) a side)")
+        }
         return (columns, rows)
     }
+
+    /// The most cells a side the preview draws in (a window or COLUMNS/LINES past it is an
+    /// error, not a picture of billions of cells).
+    static let maxCells = 10_000
+    /// The highest --frame: frame N is found by walking N changes of the clock, which a
+    /// looping sticker never runs out of.
+    static let maxFrame = 1_000_000
 
     /// The instant a single picture shows: --at, the start of --frame N, or 0.
     private func instant(_ source: PreviewSource) throws -> Double {

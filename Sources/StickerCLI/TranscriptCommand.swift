@@ -103,6 +103,10 @@ public struct TranscriptCommand: ParsableCommand {
         options.view = screen.viewSize
         options.scale = screen.pixelsPerPoint()
         options.showAll = all
+        if let font, let what = BoundedFile.notRegularFile(font) {
+            // FreeType would wait on a FIFO for ever, or read a device without end.
+            throw CLIError("--font \(font): is \(what), not a font file")
+        }
         options.fonts = TranscriptFonts(font: font)
         options.limits = limits.limits
         let renderer: TranscriptRenderer

@@ -454,7 +454,17 @@ struct PreviewTests {
                 message: "Error: /no/such/file.png: no such file or folder"),
             Refusal(
                 arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "1"], status: 64,
-                message: "Error: --width must be at least 2 cells."),
+                message: "Error: --width must be 2 to 10000 cells."),
+            Refusal(
+                arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--width", "9223372036854775807"],
+                status: 64, message: "Error: --width must be 2 to 10000 cells."),
+            Refusal(
+                arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--height", "4611686018427387904"],
+                status: 64, message: "Error: --height must be 1 to 10000 cells."),
+            // Frame N is found by walking N changes of a clock that loops for ever.
+            Refusal(
+                arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--frame", "99999999999"],
+                status: 64, message: "Error: --frame must be 0 to 1000000."),
             Refusal(
                 arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"], status: 64,
                 message: "Error: --speed must be a positive number."),

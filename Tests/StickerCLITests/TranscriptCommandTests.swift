@@ -374,6 +374,13 @@ struct TranscriptCommandTests {
         #expect(regularBytes != plainBytes && boldBytes != plainBytes, "--font changes nothing from the default")
         let missing = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--font", "/nonexistent/font.otf"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/font.otf"), "\(missing.stderr)")
+        // A FIFO would hold FreeType's open for ever: it is named and refused at once.
+        let fifo = folder.appendingPathComponent("font.fifo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let piped = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--font", fifo])
+        #expect(
+            piped.status == 1 && piped.stderr == "Error: --font \(fifo): is a FIFO (named pipe), not a font file\n",
+            "\(piped.stderr)")
         let limited = try Self.transcript([CLITests.samplePack.path, "-o", out.path, "--max-file", "100"])
         let first = CLITests.samplePack.appendingPathComponent("01-bouncing-blob.png")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: first.path)[.size] as? Int)

@@ -80,6 +80,16 @@ struct ConversationHostileTests {
         }
     }
 
+    @Test("64 peels parse; a 65th, which would be drawn over the others in every frame, is refused on its line")
+    func peelLimit() throws {
+        let peel = "peel 02-spinning-star on 1 at 0.5,0.5 scale 4 rotate 45\n"
+        let allowed = "me: hi\n" + String(repeating: peel, count: 64)
+        #expect(try ConversationScript.parse(allowed).conversation.events.count == 65)
+        #expect(throws: ConversationScriptError(line: 66, message: "a conversation has at most 64 peels")) {
+            try ConversationScript.parse(allowed + peel)
+        }
+    }
+
     @Test(
         "100,000 messages parse in one pass; drawn whole they are refused by the pixel limit before any canvas, one screen draws"
     )

@@ -19,6 +19,9 @@ import StickerRenderer
 public enum ConversationScript {
     /// Scales a peel may have.
     public static let peelScales: ClosedRange<Double> = 0.25...4
+    /// The most peels a conversation may have: each is drawn rotated and scaled over the
+    /// others in every frame, so a script of thousands would draw for hours.
+    public static let maxPeels = 64
 
     /// The fields of a `message` line, as written, in the order they are documented.
     public static let templateFields = [
@@ -30,6 +33,7 @@ public enum ConversationScript {
     public static func parse(_ text: String) throws(ConversationScriptError) -> ParsedConversation {
         var parsed = ParsedConversation(conversation: Conversation(), lines: [])
         var messages = 0
+        var peels = 0
         // A byte-order mark (Windows editors write one before UTF-8) is no text.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (offset, rawLine) in text.split(
@@ -44,6 +48,8 @@ public enum ConversationScript {
 
             let event: ConversationEvent
             if line.hasPrefix("peel ") || line == "peel" {
+                peels += 1
+                guard peels <= maxPeels else { throw fail("a conversation has at most \(maxPeels) peels") }
                 event = .peel(try parsePeel(line, messagesSoFar: messages, fail: fail))
             } else if let colon = line.firstIndex(of: ":") {
                 let key = line[..<colon].trimmed
