@@ -53,11 +53,17 @@ public struct FittedSticker: Sendable {
     /// Whether any lossy step was taken.
     public var isLossy: Bool { steps.contains { $0.isLossy } }
 
-    /// What was given up and the quality kept, for a sticker made with lossy steps; `nil` for an
-    /// exact one or one not made.
+    /// What was given up and the quality kept, for a sticker made with lossy steps or from an
+    /// input it could not wholly draw; `nil` for an exact one or one not made. The end of a
+    /// clip cut short, a size class given up, parts not drawn and damaged input are
+    /// ``FitLoss/unmeasured``: the PSNR and SSIM compare the file with what was kept.
     public var loss: FitLoss? {
-        guard succeeded, isLossy else { return nil }
-        return FitLoss(psnr: fidelity.psnr, ssim: fidelity.ssim, givenUp: steps.compactMap(\.givenUp))
+        guard succeeded, isLossy || !notDrawn.isEmpty || !inputDamage.isEmpty else { return nil }
+        let unmeasured =
+            steps.filter { $0.kind == .maxDuration || $0.kind == .smallerSize }.compactMap(\.givenUp)
+            + notDrawn.map { "not drawn: " + $0 } + inputDamage.map { "damaged input: " + $0 }
+        return FitLoss(
+            psnr: fidelity.psnr, ssim: fidelity.ssim, givenUp: steps.compactMap(\.givenUp), unmeasured: unmeasured)
     }
 
     /// Every file the output holds, with its name.

@@ -63,6 +63,13 @@ public struct StickerFitter: Sendable {
         } catch {
             result.failure = "\(error)"
         }
+        // The floor refuses what the figures show; what they do not (a clip cut short, a
+        // smaller size, parts not drawn, damaged input) --strict refuses here.
+        if options.strict, let loss = result.loss, !loss.unmeasured.isEmpty {
+            result.failure =
+                loss.warning + "; --strict refuses it (without --strict it is made with this warning)"
+            result.output = nil
+        }
         if result.accessibilityLabel != wanted {
             result.steps.insert(
                 FitStep(

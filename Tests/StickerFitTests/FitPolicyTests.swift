@@ -94,7 +94,7 @@ struct FitPolicyTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (_, url) = try Self.writeClip(frames: 24, milliseconds: 1000 / 24, grain: 12, seed: 11, in: folder)
         let strict = Self.fit(url, maxBytes: Self.budget) { $0.strict = true }
-        #expect(strict.output == nil)
+        #expect(!strict.succeeded)
         let failure = try #require(strict.failure)
         #expect(failure.contains("under the quality floor of 30 dB and SSIM 0.9 (--strict)"), "\(failure)")
         let made = Self.fit(url, maxBytes: Self.budget)
@@ -189,6 +189,19 @@ struct FitPolicyTests {
         #expect(
             fitted.loss?.givenUp.first?.hasPrefix("the first 1.05 s of 3.00 s") == true, "\(fitted.loss?.givenUp ?? [])"
         )
+        // The frames kept are exact, but the clip's end is gone: a warning the figures cannot give,
+        // which --strict refuses.
+        #expect(fitted.fidelity.psnr == nil && fitted.loss?.isVisible == true)
+        #expect(fitted.loss?.unmeasured == ["the first 1.05 s of 3.00 s"], "\(fitted.loss?.unmeasured ?? [])")
+        let strict = Self.fit(url, maxBytes: 500_000) {
+            $0.maxDuration = 1.05
+            $0.strict = true
+        }
+        #expect(!strict.succeeded)
+        #expect(
+            strict.failure
+                == "made with loss its figures do not show: exact; not in these figures: the first 1.05 s of 3.00 s; --strict refuses it (without --strict it is made with this warning)",
+            "\(strict.failure ?? "")")
         let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("short.png")))
         // Frames 0-10 start where they did; the eleventh is cut to end at 1.05 s.
         #expect(shown.durationsMs == Array(repeating: 100, count: 10) + [50], "\(shown.durationsMs)")

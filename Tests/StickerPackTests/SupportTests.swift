@@ -116,4 +116,20 @@ struct FitLossRecordTests {
             #expect(read.warning.contains(String(format: "%.1f dB", psnr)), "\(read.warning)")
         }
     }
+
+    @Test("a loss the figures do not measure (a clip cut short) is visible at any PSNR, and read back")
+    func unmeasured() throws {
+        let cut = "the first 3.00 s of 12.00 s"
+        let written = FitLoss(psnr: 41.04, ssim: 0.97, givenUp: [cut, "256 colours"], unmeasured: [cut])
+        let read = try #require(FitLoss(contentsValue: written.contentsValue))
+        #expect(read == written && read.isVisible && !read.isUnderTheLine)
+        #expect(
+            read.warning
+                == "made with loss its figures do not show: 41.0 dB, SSIM 0.970: 256 colours; not in these figures: \(cut)"
+        )
+        // A record without the key (an older catalog) reads as nothing unmeasured.
+        var older = written.contentsValue
+        older["unmeasured"] = nil
+        #expect(FitLoss(contentsValue: older)?.isVisible == false)
+    }
 }
