@@ -400,10 +400,33 @@ struct TelegramHostileTests {
                 == .malformed(
                     format: .lottie,
                     reason: "its layers, each precomposition counted as often as it is used, come to more than 20000"))
+        let tooMany = CodecError.malformed(
+            format: .lottie,
+            reason: "its layers, each precomposition counted as often as it is used, come to more than 20000")
+        // As rlottie reads them: an asset's id may be a number; a repeated "layers" array adds to
+        // the ones before; an object with an id and layers that is not one of the top level's
+        // assets is no asset (it does not replace the one of its id).
+        let text = String(decoding: precompositions(levels: 13, references: twice), as: UTF8.self)
+        var numbered = text
+        for level in (0...13).reversed() {
+            numbered = numbered.replacingOccurrences(of: #""id":"a\#(level)""#, with: #""id":\#(level)"#)
+                .replacingOccurrences(of: #""refId":"a\#(level)""#, with: #""refId":"\#(level)""#)
+        }
+        #expect(Self.error(Array(numbered.utf8)) == tooMany)
+        let split = text.replacingOccurrences(
+            of: #"{"id":"a1","layers":["#, with: #"{"id":"a1","layers":[],"layers":["#)
+        #expect(split != text && Self.error(Array(split.utf8)) == tooMany)
+        let decoy = text.replacingOccurrences(
+            of: #""ip":0,"op":2,"st":0,"w":64,"h":64,"#,
+            with: #""ip":0,"op":2,"st":0,"w":64,"h":64,"nm":{"id":"a1","layers":[]},"#)
+        #expect(decoy != text && Self.error(Array(decoy.utf8)) == tooMany)
         // One that uses itself, and a chain of 200 (deeper than rlottie's builder should recurse).
-        #expect(Self.outcome(precompositions(levels: 3, references: { ["a\($0)"] })) == .malformed(.lottie))
         #expect(
-            Self.outcome(precompositions(levels: 200, references: { ["a\($0 + 1)"] })) == .malformed(.lottie))
+            Self.error(precompositions(levels: 3, references: { ["a\($0)"] }))
+                == .malformed(format: .lottie, reason: "the precomposition \"a0\" uses itself"))
+        #expect(
+            Self.error(precompositions(levels: 200, references: { ["a\($0 + 1)"] }))
+                == .malformed(format: .lottie, reason: "precompositions nested more than 128 levels deep"))
         // Missing or impossible fields are named.
         for bad in [
             #"{"v":"5","fr":0,"ip":0,"op":30,"w":64,"h":64,"layers":[]}"#,

@@ -92,12 +92,18 @@ struct LottieJSON {
         guard offset == text.count else { throw error("text after the document") }
     }
 
-    private mutating func readValue(depth: Int, isLayer: Bool = false) throws(SyntaxError) {
+    /// What an array's elements are: layers (their references are noted), the top level's
+    /// assets (those with layers are the precompositions), or anything else.
+    private enum Element {
+        case other, layer, asset
+    }
+
+    private mutating func readValue(depth: Int, element: Element = .other) throws(SyntaxError) {
         guard depth < Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels deep") }
         skipSpace()
         guard let byte = peek() else { throw error("a value is missing") }
         switch byte {
-        case UInt8(ascii: "{"): try readObject(depth: depth, isLayer: isLayer)
+        case UInt8(ascii: "{"): try readObject(depth: depth, element: element)
         case UInt8(ascii: "["): try readArray(depth: depth)
         case UInt8(ascii: "\""): _ = try readString(keeping: false)
         case UInt8(ascii: "t"): try readLiteral("true")
@@ -107,12 +113,12 @@ struct LottieJSON {
         }
     }
 
-    private mutating func readObject(depth: Int, isLayer: Bool) throws(SyntaxError) {
+    private mutating func readObject(depth: Int, element: Element) throws(SyntaxError) {
         offset += 1
         skipSpace()
         if peek() == UInt8(ascii: "}") {
             offset += 1
-            if isLayer { layerReferences[layerReferences.count - 1].append(nil) }
+            if element == .layer { layerReferences[layerReferences.count - 1].append(nil) }
             return
         }
         var id: String?
@@ -146,15 +152,25 @@ struct LottieJSON {
                     keys.append(key)
                     arrays.insert(key)
                 }
+                guard depth + 1 < Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels deep") }
                 layerReferences.append([])
-                try readArray(depth: depth + 1, ofLayers: true)
-                layers = layerReferences.removeLast()
-            } else if keyBytes.elementsEqual("id".utf8) || keyBytes.elementsEqual("refId".utf8),
-                peek() == UInt8(ascii: "\"")
-            {
-                let value = try readString(keeping: true)
-                if keyBytes.elementsEqual("id".utf8) { id = value } else { reference = value }
-                if depth == 0 { keys.append(key) }
+                try readArray(depth: depth + 1, of: .layer)
+                // rlottie adds a repeated "layers" array's layers to the ones before.
+                layers = (layers ?? []) + layerReferences.removeLast()
+            } else if keyBytes.elementsEqual("assets".utf8), depth == 0, peek() == UInt8(ascii: "[") {
+                keys.append(key)
+                arrays.insert(key)
+                try readArray(depth: depth + 1, of: .asset)
+            } else if keyBytes.elementsEqual("refId".utf8), peek() == UInt8(ascii: "\"") {
+                reference = try readString(keeping: true)
+            } else if keyBytes.elementsEqual("id".utf8), element == .asset, let byte = peek() {
+                // rlottie takes a number as an asset's id too, written as an integer.
+                if byte == UInt8(ascii: "\"") {
+                    id = try readString(keeping: true)
+                } else {
+                    let number = try readNumber()
+                    id = number.isFinite && abs(number) < 1e15 ? String(Int(number)) : nil
+                }
             } else if keyBytes.elementsEqual("x".utf8), depth > 0, peek() == UInt8(ascii: "\"") {
                 expressions += 1
                 _ = try readString(keeping: false)
@@ -183,11 +199,12 @@ struct LottieJSON {
             if next == UInt8(ascii: "}") {
                 if isRepeater { try countRepeater(copies) }
                 if isTypeFive && hasTextDocument { textLayers += 1 }
-                if isLayer { layerReferences[layerReferences.count - 1].append(reference) }
+                if element == .layer { layerReferences[layerReferences.count - 1].append(reference) }
                 if let layers {
                     if depth == 0 {
                         rootLayers = layers
-                    } else if let id {
+                    } else if element == .asset, let id {
+                        // rlottie finds an asset by id among the top level's; the last one wins.
                         precompositions[id] = layers
                     }
                 }
@@ -246,12 +263,12 @@ struct LottieJSON {
         }
     }
 
-    private mutating func readArray(depth: Int, ofLayers: Bool = false) throws(SyntaxError) {
+    private mutating func readArray(depth: Int, of element: Element = .other) throws(SyntaxError) {
         offset += 1
         skipSpace()
         if peek() == UInt8(ascii: "]") { offset += 1; return }
         while true {
-            try readValue(depth: depth + 1, isLayer: ofLayers)
+            try readValue(depth: depth + 1, element: element)
             skipSpace()
             guard let next = peek() else { throw error("the array is not closed") }
             offset += 1
