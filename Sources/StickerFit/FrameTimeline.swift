@@ -100,6 +100,47 @@ public struct FrameTimeline: Sendable {
         return kept
     }
 
+    /// Whether a frame of `seconds` is shorter than `shortest`, judged to the microsecond, as
+    /// it is stored (0.011 s is not under 11 ms).
+    static func isShorter(_ seconds: Double, than shortest: Double) -> Bool {
+        (seconds * 1e6).rounded() < (shortest * 1e6).rounded()
+    }
+
+    /// Frames of `durations` grouped so each group lasts at least `shortest`: a frame shorter
+    /// than that (a zero-length one too) is merged with the frames after it until the group
+    /// lasts that long, and a short group at the end joins the one before. Each group is shown
+    /// as its longest frame (the first of equals) for the group's time, so the loop keeps its
+    /// length and a frame shown for no time never stands for one that was. `nil` when no frame
+    /// is that short.
+    static func mergingShortFrames(_ durations: [Double], shortest: Double) -> (kept: [Int], durations: [Double])? {
+        guard durations.count > 1, durations.contains(where: { isShorter($0, than: shortest) }) else { return nil }
+        // Each group: the frame it shows (its longest) and how long the group lasts.
+        struct Group {
+            var shown: Int
+            var longest: Double
+            var total: Double
+
+            mutating func take(_ other: Group) {
+                if other.longest > longest { (shown, longest) = (other.shown, other.longest) }
+                total += other.total
+            }
+        }
+        var groups: [Group] = []
+        for (index, duration) in durations.enumerated() {
+            let frame = Group(shown: index, longest: duration, total: duration)
+            if let last = groups.last, isShorter(last.total, than: shortest) {
+                groups[groups.count - 1].take(frame)
+            } else {
+                groups.append(frame)
+            }
+        }
+        if groups.count > 1, let last = groups.last, isShorter(last.total, than: shortest) {
+            groups.removeLast()
+            groups[groups.count - 1].take(last)
+        }
+        return (groups.map(\.shown), groups.map(\.total))
+    }
+
     /// The frames ``keepingEvery(_:)`` keeps of `count`.
     static func keptIndices(count: Int, step: Double) -> [Int] {
         guard step > 1 else { return Array(0..<count) }

@@ -205,7 +205,8 @@ public struct StickerFitter: Sendable {
         // Where frames were dropped first (--max-fps, or frames under 11 ms), the search measured
         // the frames kept; a file is judged against every frame, the dropped ones too, as a
         // lower rate the search chose is.
-        let capped = source.leadingSteps.contains { $0.kind == .maxFrameRate } ? options.maximumFramesPerSecond : nil
+        let maxFPSStepTaken = source.leadingSteps.contains { $0.kind == .maxFrameRate }
+        let capped = maxFPSStepTaken ? options.maximumFramesPerSecond : nil
         func judged(_ candidate: Candidate) throws -> Candidate {
             guard source.kept != nil else { return candidate }
             var judged = candidate
@@ -242,14 +243,14 @@ public struct StickerFitter: Sendable {
                     + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
                     + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
             }
-            // Under a frame-rate cap the other options' fits would be judged on the kept frames
-            // only: the lower floor (the same file) and a higher cap are what is named.
+            // Where frames were dropped first, the other options' fits would be judged on the
+            // kept frames only: the lower floor (the same file) and a higher cap are what is named.
             let suggestions =
                 !options.allowLossy
                 ? []
-                : capped != nil
+                : source.kept != nil
                     ? (belowFloor.flatMap { lowerFloorSuggestion($0.attempt) }.map { [$0] } ?? [])
-                        + ["a higher --max-fps keeps more of the frames"]
+                        + (capped != nil ? ["a higher --max-fps keeps more of the frames"] : [])
                     : try suggestions(source, belowFloor: belowFloor, size: size)
             if !suggestions.isEmpty {
                 message += "; " + suggestions.joined(separator: "; ")
@@ -295,31 +296,29 @@ public struct StickerFitter: Sendable {
     /// the first seconds of an animation that is longer, and with `maxFramesPerSecond` at most
     /// as many frames, evenly spread, as the loop shows at that rate (with `validate`'s slack,
     /// never fewer than two) when it shows more once repeats merge (each a lossy step, named).
-    /// Frames shown for under 11 ms (a video's or a Lottie file's, timed as stored) are dropped
-    /// the same way, to as many as keep every frame shown for 11 ms or more, since Messages
-    /// shows a shorter one for 100 ms.
+    /// Then a frame shown for under 11 ms (a video's or a Lottie file's, timed as stored), which
+    /// Messages would show for 100 ms, is merged with the frames after it until they last 11 ms
+    /// or more (``FrameTimeline/mergingShortFrames(_:shortest:)``; a lossy step, named).
     static func source(
         _ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?,
         maxFramesPerSecond: Double? = nil
     ) throws -> Source {
-        let source = trimmed(durations, input: input, original: original, maxDuration: maxDuration)
-        guard source.count > 2 else { return source }
-        // A video's or a Lottie file's frames are timed as stored; one under 11 ms would show
-        // for 100 ms in the file made, so every kept frame stands for at least 11 ms of them.
-        let shortest = source.durations.min() ?? 0
-        let merging =
-            shortest > 0 && shortest < Self.shortestShown ? Int((Self.shortestShown / shortest).rounded(.up)) : 1
-        let byShortFrames = merging > 1 ? source.count / merging : source.count
-        // The most frames the loop may show at the asked-for rate, with the slack `validate`
-        // gives millisecond delays (30 fps stored as 33 ms frames), and never fewer than two.
-        let byRate = maxFramesPerSecond.map { maxFramesPerSecond in
-            let rate = min(ValidationThresholds.tolerated(framesPerSecond: maxFramesPerSecond), 1000)
-            return Int(min(source.totalSeconds * rate, Double(source.count)).rounded(.down))
-        }
-        let allowed = max(2, min(byShortFrames, byRate ?? source.count))
+        try mergingShortFrames(
+            capped(
+                trimmed(durations, input: input, original: original, maxDuration: maxDuration),
+                maxFramesPerSecond: maxFramesPerSecond))
+    }
+
+    /// `source` with at most as many frames as its loop shows at `maxFramesPerSecond`.
+    private static func capped(_ source: Source, maxFramesPerSecond: Double?) throws -> Source {
+        guard let maxFramesPerSecond, source.count > 2 else { return source }
+        // The most frames the loop may show at that rate, with the slack `validate` gives
+        // millisecond delays (30 fps stored as 33 ms frames), and never fewer than two.
+        let rate = min(ValidationThresholds.tolerated(framesPerSecond: maxFramesPerSecond), 1000)
+        let allowed = max(2, Int(min(source.totalSeconds * rate, Double(source.count)).rounded(.down)))
         // Counted as the file will show them, once repeats are merged: a clip that holds a
         // frame is not slowed down for the frames that only repeat it.
-        guard source.count > allowed, try input.distinctFrames(amongFirst: source.count) > allowed else {
+        guard source.count > allowed, try source.input.distinctFrames(amongFirst: source.count) > allowed else {
             return source
         }
         let before = FrameTimeline.framesPerSecond(source.durations)
@@ -329,26 +328,35 @@ public struct StickerFitter: Sendable {
         slower.kept = FrameTimeline.keptIndices(count: source.count, step: step)
         slower.durations = FrameTimeline.durations(source.durations, keepingEvery: step)
         slower.original = nil
-        let rates = String(
-            cFormat: "%.1f -> %.1f fps, %ld -> %ld frames", before, FrameTimeline.framesPerSecond(slower.durations),
-            source.count, slower.count)
-        if let maxFramesPerSecond, allowed == byRate {
-            slower.leadingSteps.append(
-                FitStep(
-                    .maxFrameRate,
-                    rates + String(cFormat: ", the loop's length kept (--max-fps %g)", maxFramesPerSecond),
-                    isLossy: true))
-        } else {
-            slower.leadingSteps.append(
-                FitStep(
-                    .frameRate,
-                    rates
-                        + String(
-                            cFormat:
-                                ", the loop's length kept: the input shows frames of %.1f ms, and Messages shows one under 11 ms for 100 ms",
-                            shortest * 1000), isLossy: true))
-        }
+        slower.leadingSteps.append(
+            FitStep(
+                .maxFrameRate,
+                String(
+                    cFormat: "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept (--max-fps %g)", before,
+                    FrameTimeline.framesPerSecond(slower.durations), source.count, slower.count, maxFramesPerSecond),
+                isLossy: true))
         return slower
+    }
+
+    /// `source` with each frame under 11 ms merged with the frames after it.
+    private static func mergingShortFrames(_ source: Source) -> Source {
+        guard let merged = FrameTimeline.mergingShortFrames(source.durations, shortest: shortestShown) else {
+            return source
+        }
+        let short = source.durations.filter { FrameTimeline.isShorter($0, than: shortestShown) }.count
+        var merging = source
+        merging.kept = merged.kept.map { source.kept?[$0] ?? $0 }
+        merging.durations = merged.durations
+        merging.original = nil
+        merging.leadingSteps.append(
+            FitStep(
+                .frameRate,
+                String(
+                    cFormat:
+                        "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept: %ld frame(s) under 11 ms, which Messages shows for 100 ms, merged with the frames after them",
+                    FrameTimeline.framesPerSecond(source.durations), FrameTimeline.framesPerSecond(merged.durations),
+                    source.count, merged.durations.count, short), isLossy: true))
+        return merging
     }
 
     /// The shortest display time, in seconds, Messages shows as it is stored (Apple's rule:

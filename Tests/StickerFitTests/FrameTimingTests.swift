@@ -47,6 +47,26 @@ struct FrameTimingTests {
     }
 
     @Test(
+        "frames under 11 ms merge with the frames after them until 11 ms, shown as the longest; a short end joins the group before",
+        arguments: [
+            ([0.01, 0.01, 0.01, 0.01], [0, 2], [0.02, 0.02]),
+            // A last frame of 1 ms (what is left of a WebM's segment) costs nothing else.
+            ([0.033, 0.033, 0.033, 0.001], [0, 1, 2], [0.033, 0.033, 0.034]),
+            // A frame shown for no time never stands for the one after it.
+            ([0.033, 0, 0.033, 0.033], [0, 2, 3], [0.033, 0.033, 0.033]),
+            ([0.011, 0.0105], [0], [0.0215]),
+            ([0.004, 0.004, 0.004, 0.05], [0, 3], [0.012, 0.05])
+        ])
+    func shortFramesMerged(durations: [Double], kept: [Int], merged: [Double]) throws {
+        let result = try #require(FrameTimeline.mergingShortFrames(durations, shortest: 0.011))
+        #expect(result.kept == kept)
+        #expect(
+            result.durations.count == merged.count && zip(result.durations, merged).allSatisfy { abs($0 - $1) < 1e-9 },
+            "\(result.durations)")
+        #expect(FrameTimeline.mergingShortFrames([0.011, 0.033], shortest: 0.011) == nil, "11 ms is not under 11 ms")
+    }
+
+    @Test(
         "a 100 fps Lottie file (10 ms frames, timed as stored) is made at 50 fps: frames of 20 ms, the 1 s loop kept, the dropped frames named"
     )
     func videoFramesUnderElevenMilliseconds() throws {
