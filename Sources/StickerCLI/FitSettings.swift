@@ -75,7 +75,10 @@ struct FitSettings: ParsableArguments {
         help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (0: none).", valueName: "ssim"))
     var minimumSSIM: Double = 0
 
-    @Flag(help: "A sticker made with visible loss (under 30 dB or SSIM 0.90) is an error, not a warning: for CI.")
+    @Flag(
+        help:
+            "A sticker made with visible loss (under 30 dB or SSIM 0.90, or a loss those figures do not measure: a clip cut short, a smaller size, parts not drawn, damaged input) is an error, not a warning: for CI."
+    )
     var strict = false
 
     @Option(

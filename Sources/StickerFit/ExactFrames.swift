@@ -2,7 +2,8 @@ import AnimationCodec
 import StickerPack
 
 /// What the exact steps of `fit` encode for a sticker: its frames scaled and padded to the size
-/// class's square, repeats merged, with the delays Messages shows. `stickers bench --fit` hands
+/// class's square, repeats merged, with the delays they are shown for (``FrameTimeline/shownPolicy(for:)``;
+/// a video's or Lottie file's frames under 11 ms are not merged here). `stickers bench --fit` hands
 /// the same frames to apngasm.
 public struct ExactFrames: Sendable {
     /// The square's side in pixels.

@@ -42,7 +42,8 @@ public struct FitReport: Sendable, Codable {
         /// What lossy steps gave up, in a few words each (empty when exact or not made).
         public var givenUp: [String]
         /// The warning when the sticker was made under the line where loss is visible
-        /// (``FitLoss/warningPSNR``, ``FitLoss/warningSSIM``): what was given up and by how much.
+        /// (``FitLoss/warningPSNR``, ``FitLoss/warningSSIM``), or with a loss the figures do not
+        /// measure (``FitLoss/unmeasured``): what was given up and by how much.
         public var warning: String?
         /// What the decoder had to work around in the input (data ending early, corrupt data);
         /// empty for a whole file.

@@ -66,9 +66,12 @@ extension StickerFitter {
         /// The options worth a fit for `fitter`'s refused `source`, in the order they are named.
         static func all(for fitter: StickerFitter, source: Source, size: StickerSize) -> [Proof] {
             var proofs: [Proof] = []
+            // --strict refuses what a smaller size or a clip cut short gives up (the figures do
+            // not measure it), so under it neither is named.
+            let strict = fitter.options.strict
             let smaller = StickerSize.allCases.filter { $0.pixels < size.pixels }.max { $0.pixels < $1.pixels }
-            if !fitter.options.allowSmallerSize, let smaller { proofs.append(.smallerSize(smaller)) }
-            if fitter.options.maxDuration == nil, source.count > 1,
+            if !strict, !fitter.options.allowSmallerSize, let smaller { proofs.append(.smallerSize(smaller)) }
+            if !strict, fitter.options.maxDuration == nil, source.count > 1,
                 !durations(within: source.totalSeconds).isEmpty
             {
                 proofs.append(.maxDuration)

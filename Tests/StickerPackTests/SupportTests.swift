@@ -122,7 +122,7 @@ struct FitLossRecordTests {
         let cut = "the first 3.00 s of 12.00 s"
         let written = FitLoss(psnr: 41.04, ssim: 0.97, givenUp: [cut, "256 colours"], unmeasured: [cut])
         let read = try #require(FitLoss(contentsValue: written.contentsValue))
-        #expect(read == written && read.isVisible && !read.isUnderTheLine)
+        #expect(read == written && read.isVisible && !read.isUnderWarningLine)
         #expect(
             read.warning
                 == "made with loss its figures do not show: 41.0 dB, SSIM 0.970: 256 colours; not in these figures: \(cut)"

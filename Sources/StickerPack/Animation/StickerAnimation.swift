@@ -63,9 +63,12 @@ public struct StickerAnimation: Sendable {
                 throw .codec(path: url.path, error)
             }
         }
-        if case .sequence = sticker.source {
-            // Each frame is within `maxPixels`, and there are at most `maxFrames`: no overflow.
-            let decoded = decoders.reduce(0) { $0 + $1.info.width * $1.info.height * 4 }
+        if case .sequence = sticker.source, let first = decoders.first {
+            // Every frame is drawn on the first one's canvas, and decoded at its own size first
+            // (in floating point: with limits raised far enough, the bytes would not fit an Int).
+            func bytes(_ info: AnimationInfo) -> Double { Double(info.width) * Double(info.height) * 4 }
+            let exact = max(bytes(first.info) * Double(decoders.count), decoders.reduce(0) { $0 + bytes($1.info) })
+            let decoded = exact < 0x1p62 ? Int(exact) : Int.max
             guard decoded <= limits.maxTotalDecodedBytes else {
                 throw .codec(
                     path: sequencePath, .limitExceeded(.decodedBytes(decoded, limit: limits.maxTotalDecodedBytes)))

@@ -31,10 +31,10 @@ public struct FitLoss: Sendable, Hashable, Codable {
 
     /// Whether the loss is under the warning line (PSNR under 30 dB or SSIM under 0.90), or
     /// holds something the figures do not measure (``unmeasured``).
-    public var isVisible: Bool { isUnderTheLine || !unmeasured.isEmpty }
+    public var isVisible: Bool { isUnderWarningLine || !unmeasured.isEmpty }
 
     /// Whether the PSNR is under 30 dB or the SSIM under 0.90.
-    public var isUnderTheLine: Bool {
+    public var isUnderWarningLine: Bool {
         (psnr.map { $0 < Self.warningPSNR } ?? false) || (ssim.map { $0 < Self.warningSSIM } ?? false)
     }
 
@@ -53,7 +53,7 @@ public struct FitLoss: Sendable, Hashable, Codable {
     /// The warning's text: `made with visible loss (under 30 dB or SSIM 0.90): 24.1 dB, ...`.
     /// With only ``unmeasured`` loss: `made with loss its figures do not show: exact; not in ...`.
     public var warning: String {
-        (isUnderTheLine
+        (isUnderWarningLine
             ? String(
                 cFormat: "made with visible loss (under %.0f dB or SSIM %.2f): ", Self.warningPSNR, Self.warningSSIM)
             : "made with loss its figures do not show: ") + description

@@ -159,7 +159,9 @@ private struct StickerChecker {
         guard let loss = sticker.fitLoss, loss.isVisible else { return }
         add(
             .warning, .fitLoss, loss.warning, measured: loss.description,
-            limit: String(cFormat: "%.0f dB, SSIM %.2f", FitLoss.warningPSNR, FitLoss.warningSSIM))
+            limit: loss.isUnderWarningLine
+                ? String(cFormat: "%.0f dB, SSIM %.2f", FitLoss.warningPSNR, FitLoss.warningSSIM)
+                : "nothing lost that the figures do not measure")
     }
 
     /// Size and format of one file; `false` when it cannot be decoded at all.
