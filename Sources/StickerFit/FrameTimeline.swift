@@ -91,29 +91,28 @@ public struct FrameTimeline: Sendable {
         }
         // A cut last frame so short that Messages would hold it for 100 ms (Apple's timing) goes.
         // Judged to the microsecond, as it is stored: 0.211 - 0.2 s is 11 ms, not 10.999.
-        if kept.count > 1, let last = kept.last, last < durations[kept.count - 1],
-            case let milliseconds = (last * 1e6).rounded() / 1e3,
-            FrameTimingPolicy.apple.displayMilliseconds(forStored: milliseconds) != milliseconds
-        {
+        if kept.count > 1, let last = kept.last, last < durations[kept.count - 1], isHeldLonger(last) {
             kept.removeLast()
         }
         return kept
     }
 
-    /// Whether a frame of `seconds` is shorter than `shortest`, judged to the microsecond, as
-    /// it is stored (0.011 s is not under 11 ms).
-    static func isShorter(_ seconds: Double, than shortest: Double) -> Bool {
-        (seconds * 1e6).rounded() < (shortest * 1e6).rounded()
+    /// Whether Messages shows a frame of `seconds` for longer than that (Apple's timing: under
+    /// 11 ms, for 100 ms), judged to the microsecond, as it is stored: 0.211 - 0.2 s is 11 ms.
+    static func isHeldLonger(_ seconds: Double) -> Bool {
+        let milliseconds = (seconds * 1e6).rounded() / 1e3
+        return FrameTimingPolicy.apple.displayMilliseconds(forStored: milliseconds) != milliseconds
     }
 
-    /// Frames of `durations` grouped so each group lasts at least `shortest`: a frame shorter
-    /// than that (a zero-length one too) is merged with the frames after it until the group
-    /// lasts that long, and a short group at the end joins the one before. Each group is shown
+    /// Frames of `durations` grouped so Messages shows each group for its own time (11 ms or
+    /// more, ``isHeldLonger(_:)``): a frame shorter than that (a zero-length one too) is merged
+    /// with the frames after it until the group lasts that long, and a short group at the end
+    /// joins the one before. Each group is shown
     /// as its longest frame (the first of equals) for the group's time, so the loop keeps its
     /// length and a frame shown for no time never stands for one that was. `nil` when no frame
     /// is that short.
-    static func mergingShortFrames(_ durations: [Double], shortest: Double) -> (kept: [Int], durations: [Double])? {
-        guard durations.count > 1, durations.contains(where: { isShorter($0, than: shortest) }) else { return nil }
+    static func mergingShortFrames(_ durations: [Double]) -> (kept: [Int], durations: [Double])? {
+        guard durations.count > 1, durations.contains(where: isHeldLonger) else { return nil }
         // Each group: the frame it shows (its longest) and how long the group lasts.
         struct Group {
             var shown: Int
@@ -128,13 +127,13 @@ public struct FrameTimeline: Sendable {
         var groups: [Group] = []
         for (index, duration) in durations.enumerated() {
             let frame = Group(shown: index, longest: duration, total: duration)
-            if let last = groups.last, isShorter(last.total, than: shortest) {
+            if let last = groups.last, isHeldLonger(last.total) {
                 groups[groups.count - 1].take(frame)
             } else {
                 groups.append(frame)
             }
         }
-        if groups.count > 1, let last = groups.last, isShorter(last.total, than: shortest) {
+        if groups.count > 1, let last = groups.last, isHeldLonger(last.total) {
             groups.removeLast()
             groups[groups.count - 1].take(last)
         }

@@ -298,7 +298,7 @@ public struct StickerFitter: Sendable {
     /// never fewer than two) when it shows more once repeats merge (each a lossy step, named).
     /// Then a frame shown for under 11 ms (a video's or a Lottie file's, timed as stored), which
     /// Messages would show for 100 ms, is merged with the frames after it until they last 11 ms
-    /// or more (``FrameTimeline/mergingShortFrames(_:shortest:)``; a lossy step, named).
+    /// or more (``FrameTimeline/mergingShortFrames(_:)``; a lossy step, named).
     static func source(
         _ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?,
         maxFramesPerSecond: Double? = nil
@@ -340,10 +340,10 @@ public struct StickerFitter: Sendable {
 
     /// `source` with each frame under 11 ms merged with the frames after it.
     private static func mergingShortFrames(_ source: Source) -> Source {
-        guard let merged = FrameTimeline.mergingShortFrames(source.durations, shortest: shortestShown) else {
+        guard let merged = FrameTimeline.mergingShortFrames(source.durations) else {
             return source
         }
-        let short = source.durations.filter { FrameTimeline.isShorter($0, than: shortestShown) }.count
+        let short = source.durations.filter(FrameTimeline.isHeldLonger).count
         var merging = source
         merging.kept = merged.kept.map { source.kept?[$0] ?? $0 }
         merging.durations = merged.durations
@@ -358,10 +358,6 @@ public struct StickerFitter: Sendable {
                     source.count, merged.durations.count, short), isLossy: true))
         return merging
     }
-
-    /// The shortest display time, in seconds, Messages shows as it is stored (Apple's rule:
-    /// a shorter one shows for 100 ms).
-    static let shortestShown = 0.011
 
     /// ``source(_:input:original:maxDuration:maxFramesPerSecond:)`` before any frame rate cap.
     private static func trimmed(_ durations: [Double], input: Input, original: [UInt8]?, maxDuration: Double?)

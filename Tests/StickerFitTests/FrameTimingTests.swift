@@ -58,12 +58,12 @@ struct FrameTimingTests {
             ([0.004, 0.004, 0.004, 0.05], [0, 3], [0.012, 0.05])
         ])
     func shortFramesMerged(durations: [Double], kept: [Int], merged: [Double]) throws {
-        let result = try #require(FrameTimeline.mergingShortFrames(durations, shortest: 0.011))
+        let result = try #require(FrameTimeline.mergingShortFrames(durations))
         #expect(result.kept == kept)
         #expect(
             result.durations.count == merged.count && zip(result.durations, merged).allSatisfy { abs($0 - $1) < 1e-9 },
             "\(result.durations)")
-        #expect(FrameTimeline.mergingShortFrames([0.011, 0.033], shortest: 0.011) == nil, "11 ms is not under 11 ms")
+        #expect(FrameTimeline.mergingShortFrames([0.011, 0.033]) == nil, "11 ms is not under 11 ms")
     }
 
     @Test(
