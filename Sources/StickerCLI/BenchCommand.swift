@@ -134,14 +134,14 @@ public struct BenchCommand: ParsableCommand {
 
     /// Rejects nonsense before running.
     public func validate() throws {
-        guard requestedThreads ?? 1 >= 1 else { throw ValidationError("--threads must be at least 1.") }
-        guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1.") }
+        try OptionBounds.check(requestedThreads, in: OptionBounds.threads, "--threads")
+        try OptionBounds.check(repeats, in: OptionBounds.repeats, "--repeat")
         guard mode == .fitPeer || (stickerConvert == nil && keep == nil) else {
             throw ValidationError("--sticker-convert and --keep go with --fit-peer.")
         }
         if keep?.isEmpty == true { throw ValidationError("--keep " + OutputFolder.emptyPathMessage) }
         guard against == nil || mode == .decode else { throw ValidationError("--against goes with --decode.") }
-        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
+        try OptionBounds.check(rounds, in: OptionBounds.repeats, "--rounds")
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be over 0 and at most 3600.") }
         guard previewCells != nil else {
             throw ValidationError("--cells must be WxH, at least 2x1, for example 60x30.")
@@ -225,7 +225,9 @@ public struct BenchCommand: ParsableCommand {
                 } catch let error as CodecError {
                     throw CLIError(path: file, error)
                 }
-                if !json { print("\(URL(fileURLWithPath: file).lastPathComponent) \(decoded.last!.frames)") }
+                if !json {
+                    TerminalOutput.line("\(URL(fileURLWithPath: file).lastPathComponent) \(decoded.last!.frames)")
+                }
             }
             if json { try emit(decoded, text: "") }
         }
@@ -249,10 +251,11 @@ public struct BenchCommand: ParsableCommand {
         }
         let results = try runner.run(subjects)
         let limits = try runner.inflateLimits(paths: files)
-        print(
-            json
-                ? try BenchReport.json(results, threads: threads, limits: limits)
-                : BenchReport.text(results, threads: threads, limits: limits))
+        if json {
+            TerminalOutput.json(text: try BenchReport.json(results, threads: threads, limits: limits))
+        } else {
+            TerminalOutput.line(BenchReport.text(results, threads: threads, limits: limits))
+        }
     }
 
     /// This build against `other`, file by file in turns (see ``ABBench``).
@@ -291,11 +294,9 @@ public struct BenchCommand: ParsableCommand {
     /// Prints `result` as pretty JSON with --json, else `text`.
     private func emit<Result: Encodable>(_ result: Result, text: String) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            try TerminalOutput.json(result)
         } else {
-            print(text)
+            TerminalOutput.line(text)
         }
     }
 

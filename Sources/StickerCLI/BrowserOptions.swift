@@ -132,11 +132,6 @@ struct BrowserOptions: ParsableArguments {
     }
 }
 
-/// Reports a sticker that could not be drawn.
-func warn(_ message: String) {
-    FileDescriptorOutput.standardError("warning: \(message)\n")
-}
-
 /// Names each sticker a drawing shows as a placeholder, then fails the command (exit 1) when
 /// there is one: the drawing is written, but it is not the whole pack.
 func failForPlaceholders(_ problems: [(sticker: String, error: PackError)]) throws {

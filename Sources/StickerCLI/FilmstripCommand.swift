@@ -78,11 +78,11 @@ public struct FilmstripCommand: ParsableCommand {
             SnapshotEncoder.Kind(path: output) == .ppm
             ? SnapshotEncoder.ppm(strip.image) : SnapshotEncoder.png(strip.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
-        print(
+        TerminalOutput.line(
             "\(output): \(strip.image.width)x\(strip.image.height) px, \(strip.frames.count) frames of \(chosen.name) (\(timing) timing)"
         )
         for frame in strip.frames {
-            print(
+            TerminalOutput.line(
                 "  #\(frame.index)  start \(Int((frame.start * 1000).rounded())) ms  shows \(Int((frame.duration * 1000).rounded())) ms"
             )
         }

@@ -103,9 +103,9 @@ public struct FitCommand: ParsableCommand {
         try Self.printReport(report, json: json)
         if !json {
             if let reason = report.nothingWritten {
-                print(dryRun ? "dry run: nothing written" : "nothing written: " + reason)
+                TerminalOutput.line(dryRun ? "dry run: nothing written" : "nothing written: " + reason)
             } else {
-                print("wrote \(output ?? "")")
+                TerminalOutput.line("wrote \(output ?? "")")
             }
         }
         if report.failures > 0 || validation?.passed == false || catalog.entries.isEmpty || inputKept != nil {
@@ -128,11 +128,9 @@ public struct FitCommand: ParsableCommand {
     /// The report as text or JSON on stdout.
     static func printReport(_ report: FitReport, json: Bool) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try TerminalOutput.json(report)
         } else {
-            print(report.text)
+            TerminalOutput.line(report.text)
         }
     }
 }

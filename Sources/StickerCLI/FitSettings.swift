@@ -142,7 +142,7 @@ struct FitSettings: ParsableArguments {
                 "--lossless keeps every frame; --max-duration drops the rest of the clip: choose one.")
         }
         guard (1...12).contains(level) else { throw ValidationError("--level must be 1-12.") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        try OptionBounds.check(threads, in: OptionBounds.threads, "--threads")
         if let minimumFramesPerSecond, !(minimumFramesPerSecond > 0 && minimumFramesPerSecond.isFinite) {
             throw ValidationError("--min-fps must be a positive number of frames per second.")
         }
@@ -160,9 +160,8 @@ struct FitSettings: ParsableArguments {
                     "--min-fps \(minimumFramesPerSecond) is above --max-fps \(maximumFramesPerSecond).")
             }
         }
-        if let maxDuration, !(maxDuration > 0 && maxDuration <= 3600) {
-            throw ValidationError("--max-duration must be a positive number of seconds, at most 3600.")
-        }
+        try OptionBounds.check(
+            maxDuration.map { $0.isNaN ? 0 : $0 }, in: OptionBounds.maxDuration, "--max-duration", unit: " seconds")
     }
 
     /// The fitting options given on the command line with values other than their defaults, by

@@ -88,7 +88,7 @@ public struct FramesCommand: ParsableCommand {
 
     /// One line on stderr: `FILE: warning: ...`.
     private func report(_ warning: CodecWarning) {
-        FileDescriptorOutput.standardError("\(file): warning: \(warning)\n")
+        TerminalOutput.errorLine("\(file): warning: \(warning)")
     }
 
     /// The frame files an earlier run wrote into `folder`, as its `frames.json` lists them: only

@@ -27,7 +27,11 @@ public struct InfoCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         let decoder = try InputFile.decoder(for: file, limits: limits.limits)
-        print(json ? try Self.json(for: decoder.info) : Self.text(for: decoder.info, path: file))
+        if json {
+            TerminalOutput.json(text: try Self.json(for: decoder.info))
+        } else {
+            TerminalOutput.line(Self.text(for: decoder.info, path: file))
+        }
     }
 
     static func json(for info: AnimationInfo) throws -> String {

@@ -37,6 +37,10 @@ struct LimitOptions: ParsableArguments {
         guard maxSide > 0, maxFrames > 0, maxPixels.value > 0, maxDecoded.value > 0, maxFile.value > 0 else {
             throw ValidationError("limits must be positive.")
         }
+        try OptionBounds.check(maxFrames, in: OptionBounds.maxFrames, "--max-frames")
+        try OptionBounds.check(maxPixels.value, in: OptionBounds.maxPixels, "--max-pixels")
+        try OptionBounds.check(maxDecoded.value, in: OptionBounds.maxDecoded, "--max-decoded")
+        try OptionBounds.check(maxFile.value, in: OptionBounds.maxFile, "--max-file")
     }
 
     /// The limits these options describe.

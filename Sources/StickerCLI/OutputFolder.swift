@@ -221,7 +221,7 @@ struct OutputFolder {
         do {
             try FileManager.default.removeItem(at: aside)
         } catch {
-            FileDescriptorOutput.standardError(
+            TerminalOutput.errorLine(
                 "warning: the earlier output, renamed to \(aside.path), could not be removed (\(errorReason(error))); remove it by hand\n"
             )
         }

@@ -82,13 +82,11 @@ public struct PreviewCommand: ParsableCommand {
         if let height, !(1...Self.maxCells).contains(height) {
             throw ValidationError("--height must be 1 to \(Self.maxCells) cells.")
         }
-        if let loops, loops < 1 { throw ValidationError("--loops must be at least 1.") }
+        try OptionBounds.check(loops, in: OptionBounds.loops, "--loops")
         if let duration, (DurationParsing.seconds(duration) ?? 0) <= 0 {
             throw ValidationError("--duration \(duration) is not a positive time.")
         }
-        guard speed.isFinite, speed > 0, speed <= 1000 else {
-            throw ValidationError("--speed must be a positive number.")
-        }
+        try OptionBounds.check(speed.isNaN ? 0 : speed, in: OptionBounds.speed, "--speed")
         if let at, DurationParsing.seconds(at) == nil { throw ValidationError("--at \(at) is not a time.") }
         if at != nil && frame != nil { throw ValidationError("Give --at or --frame, not both.") }
         if let frame, !(0...Self.maxFrame).contains(frame) {
@@ -114,7 +112,7 @@ public struct PreviewCommand: ParsableCommand {
             graphics != .auto
             ? graphics : (capabilities?.choice(environment: environment) ?? .blocks)
         if detect {
-            print(detection(mode: mode, capabilities: capabilities))
+            TerminalOutput.line(detection(mode: mode, capabilities: capabilities))
             return
         }
         let source = try makeSource()

@@ -120,7 +120,7 @@ public struct RenderCommand: ParsableCommand {
             throw CLIError(error.description)
         }
         let layout = renderer.layout
-        print(
+        TerminalOutput.line(
             "\(output): \(layout.pixelWidth)x\(layout.pixelHeight) px, \(layout.style) \(renderer.size) on \(layout.view) @\(layout.scale)x, "
                 + "\(counted(layout.columns, "column")) of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(counted(pack.stickers.count, "sticker")) visible\(summary)"
         )

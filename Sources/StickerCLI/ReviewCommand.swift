@@ -79,7 +79,7 @@ public struct ReviewCommand: ParsableCommand {
         guard !output.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
         if let maxBytes { try FitSettings.checkBudget(maxBytes) }
         if let fitLevel, !(1...12).contains(fitLevel) { throw ValidationError("--fit-level must be 1-12.") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        try OptionBounds.check(threads, in: OptionBounds.threads, "--threads")
         let fitOptions = [maxBytes.map { _ in "--max-bytes" }, fitLevel.map { _ in "--fit-level" }].compactMap { $0 }
         if noFit, !fitOptions.isEmpty {
             throw ValidationError(
@@ -134,20 +134,15 @@ public struct ReviewCommand: ParsableCommand {
         }
         let page = folder.final.appendingPathComponent("index.html").path
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(
-                String(
-                    decoding: try encoder.encode(
-                        ReviewSummary(folder: folder.final.path, page: page, packs: summaries)), as: UTF8.self))
+            try TerminalOutput.json(ReviewSummary(folder: folder.final.path, page: page, packs: summaries))
         } else {
             for summary in summaries {
                 let verdict = summary.passed ? "passes" : "FAILS"
-                print(
+                TerminalOutput.line(
                     "\(summary.pack): \(verdict), \(summary.errors) error(s), \(summary.warnings) warning(s), \(summary.stickers) sticker(s), \(summary.totalBytes) bytes"
                         + (summaries.count > 1 ? " (\(summary.page))" : ""))
             }
-            print("wrote \(page)")
+            TerminalOutput.line("wrote \(page)")
         }
         if summaries.contains(where: { !$0.passed }) { throw ExitCode.failure }
     }

@@ -79,7 +79,7 @@ public struct SheetCommand: ParsableCommand {
             SnapshotEncoder.Kind(path: output) == .ppm
             ? SnapshotEncoder.ppm(sheet.image) : SnapshotEncoder.png(sheet.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
-        print(
+        TerminalOutput.line(
             "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(counted(pack.stickers.count, "sticker")) (rows) x \(counted(backgrounds.count, "background")) (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
         )
         for repair in sheet.repairs { warnRepaired(repair.sticker, repair.warnings) }

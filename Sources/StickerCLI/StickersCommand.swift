@@ -26,12 +26,14 @@ public struct StickersCommand: ParsableCommand {
     /// finds while running (a `--duration` past what a snapshot holds, a pack that needs
     /// `--sticker`) is reported as a parsing error is: the message, that subcommand's usage
     /// line, and exit status 64. (ArgumentParser's own `main` would print the top-level usage.)
+    /// Errors, which quote file names and what files hold, are shown with every character a
+    /// terminal would act on written visibly (``TerminalText``).
     public static func main() {
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
         } catch {
-            exit(withError: error)
+            fail(error)
         }
         do {
             try command.run()
@@ -41,11 +43,21 @@ public struct StickersCommand: ParsableCommand {
             let usage = usageString(for: subcommand).split(separator: "\n", omittingEmptySubsequences: false)
                 .joined(separator: "\n       ")
             let name = subcommand.configuration.commandName ?? subcommand._commandName
-            FileDescriptorOutput.standardError(
-                "Error: \(error.message)\nUsage: \(usage)\n  See 'stickers \(name) --help' for more information.\n")
+            TerminalOutput.errorLine(
+                "Error: \(error.message)\nUsage: \(usage)\n  See 'stickers \(name) --help' for more information.")
             Glibc.exit(ExitCode.validationFailure.rawValue)
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// Ends the process for `error` as ArgumentParser's `exit(withError:)` does (help and the
+    /// version on standard output, exit 0), but with an error's message shown safely.
+    private static func fail(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let message = fullMessage(for: error)
+        if !message.isEmpty { TerminalOutput.errorLine(message) }
+        Glibc.exit(code.rawValue)
     }
 }

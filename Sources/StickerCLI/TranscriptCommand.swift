@@ -140,7 +140,7 @@ public struct TranscriptCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         let messages = parsed.conversation.messages.count
-        print(
+        TerminalOutput.line(
             "\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
                 + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
         try failForPlaceholders(renderer.problems)

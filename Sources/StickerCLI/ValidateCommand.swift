@@ -41,15 +41,13 @@ public struct ValidateCommand: ParsableCommand {
         if json {
             try printJSON(report)
         } else {
-            print(Self.text(report))
+            TerminalOutput.line(Self.text(report))
         }
         if !report.passed { throw ExitCode.failure }
     }
 
     private func printJSON(_ report: ValidationReport) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        try TerminalOutput.json(report)
     }
 
     static func text(_ report: ValidationReport) -> String {

@@ -156,7 +156,7 @@ public struct XcodeCommand: ParsableCommand {
         }
         let bundle = URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName).path
         for earlier in XcodeProjectWriter.earlierProjects(in: URL(fileURLWithPath: output), besides: spec.name) {
-            FileDescriptorOutput.standardError(
+            TerminalOutput.errorLine(
                 "warning: \(output) also holds \(earlier).xcodeproj, written earlier under that name, with its folders \"\(earlier)\" and \"\(earlier) StickerPackExtension\": remove the three to rename the project (a folder of two projects is no pack: validate asks which to use)\n"
             )
         }
@@ -164,13 +164,11 @@ public struct XcodeCommand: ParsableCommand {
         if let fitted {
             try report(fitted, validation: validation, start: start, written: writtenBundle)
         } else if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(validation), as: UTF8.self))
+            try TerminalOutput.json(validation)
         } else {
-            print(ValidateCommand.text(validation))
+            TerminalOutput.line(ValidateCommand.text(validation))
         }
-        if !json, fitted == nil { print("wrote \(writtenBundle)") }
+        if !json, fitted == nil { TerminalOutput.line("wrote \(writtenBundle)") }
         let failures = fitted.map { $0.fitted.filter { !$0.succeeded }.count } ?? 0
         if failures > 0 || !validation.passed { throw ExitCode.failure }
     }
@@ -196,8 +194,8 @@ public struct XcodeCommand: ParsableCommand {
         report.nothingWritten = nothingWritten
         try FitCommand.printReport(report, json: json)
         guard !json else { return }
-        if let nothingWritten { print("nothing written: " + nothingWritten) }
-        if let written { print("wrote \(written)") }
+        if let nothingWritten { TerminalOutput.line("nothing written: " + nothingWritten) }
+        if let written { TerminalOutput.line("wrote \(written)") }
     }
 
     /// Copies the one catalog the input is (or holds) to `destination`, its links followed

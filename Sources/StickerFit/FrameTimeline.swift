@@ -85,7 +85,8 @@ public struct FrameTimeline: Sendable {
     static func durations(_ durations: [Double], keepingFirst seconds: Double) -> [Double] {
         var kept: [Double] = []
         var start = 0.0
-        for duration in durations where start < seconds - 1e-9 {
+        // The first frame stays however short the cut: a clip is never cut to nothing.
+        for duration in durations where kept.isEmpty || start < seconds - 1e-9 {
             kept.append(min(duration, seconds - start))
             start += duration
         }

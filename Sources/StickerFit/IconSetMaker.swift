@@ -45,9 +45,13 @@ public enum IconSetMaker {
             (image, cover) = (visible.isEmpty ? art : art.cropped(to: visible), false)
         }
         guard image.width > 0 && image.height > 0 else { return canvas }
+        if cover {
+            canvas.draw(Resampler(filter: .lanczos3).cover(image, width: width, height: height), atX: 0, y: 0)
+            return canvas
+        }
         let scaleX = Double(width) / Double(image.width)
         let scaleY = Double(height) / Double(image.height)
-        let scale = cover ? max(scaleX, scaleY) : min(scaleX, scaleY) * stickerFill
+        let scale = min(scaleX, scaleY) * stickerFill
         let drawnWidth = max(1, Int((Double(image.width) * scale).rounded()))
         let drawnHeight = max(1, Int((Double(image.height) * scale).rounded()))
         let resized = Resampler(filter: .lanczos3).resize(image, width: drawnWidth, height: drawnHeight)

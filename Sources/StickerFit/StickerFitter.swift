@@ -167,7 +167,7 @@ public struct StickerFitter: Sendable {
             var steps: [FitStep] = []
             var batch: [[UInt8]] = []
             var made = 0
-            let batchSize = 4 * max(1, threads)
+            let batchSize = 4 * min(max(1, threads), 1024)
             func scaleBatch() {
                 let fitted = StickerGeometry.fit(
                     batch, width: animation.width, height: animation.height, side: side, threads: threads,

@@ -85,12 +85,7 @@ public enum Background: Sendable, Hashable, CustomStringConvertible {
             }
             return RGBAImage(width: width, height: height, pixels: pixels)
         case .image(let picture, _):
-            guard picture.width > 0, picture.height > 0 else { return RGBAImage(width: width, height: height) }
-            let cover = max(Double(width) / Double(picture.width), Double(height) / Double(picture.height))
-            let w = max(width, Int((Double(picture.width) * cover).rounded()))
-            let h = max(height, Int((Double(picture.height) * cover).rounded()))
-            let scaled = Resampler().resize(picture, width: w, height: h)
-            return scaled.cropped(to: PixelRect(x: (w - width) / 2, y: (h - height) / 2, width: width, height: height))
+            return Resampler().cover(picture, width: width, height: height)
         }
     }
 

@@ -115,6 +115,27 @@ struct StructureTests {
         }
     }
 
+    @Test("limits raised to Int.max: a canvas whose bytes would overflow an Int is still refused, never a trap")
+    func unboundedLimits() {
+        let open = DecodingLimits(
+            maxSide: .max, maxPixels: .max, maxFrames: .max, maxTotalDecodedBytes: .max, maxFileBytes: .max)
+        // PNG's largest sides: (2^31 - 1)^2 pixels, 2^62 - 2^32 + 1, times 4 bytes is past Int.max.
+        let side = (1 << 31) - 1
+        for frames in [0, 2] {
+            var png = TestPNG()
+            png.header(width: side, height: side)
+            if frames > 0 {
+                png.chunk("acTL", TestPNG.be32(frames) + TestPNG.be32(0))
+                png.chunk("fcTL", TestPNG.frameControl(sequence: 0, width: side, height: side))
+            }
+            png.chunk("IDAT", TestPNG.zlibStored([0]))
+            png.chunk("IEND", [])
+            #expect(throws: CodecError.limitExceeded(.pixels(side * side, limit: .max))) {
+                try AnimationDecoder(bytes: png.bytes, limits: open)
+            }
+        }
+    }
+
     @Test("limits can be lowered and raised by the caller", .needs("gif-peterdn"))
     func adjustableLimits() throws {
         let bytes = Self.staticPNG(width: 64, height: 64).bytes

@@ -467,7 +467,7 @@ struct PreviewTests {
                 status: 64, message: "Error: --frame must be 0 to 1000000."),
             Refusal(
                 arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--speed", "0"], status: 64,
-                message: "Error: --speed must be a positive number."),
+                message: "Error: --speed must be 0.001 to 1000."),
             Refusal(
                 arguments: ["preview", "corpus/sample-pack/01-bouncing-blob.png", "--colors", "16"], status: 64,
                 message:

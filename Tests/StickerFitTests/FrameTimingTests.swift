@@ -16,7 +16,9 @@ struct FrameTimingTests {
         "--max-duration's cut drops a last frame Messages would hold for 100 ms (under 11 ms), and keeps one of 11 ms or more",
         arguments: [
             (0.205, [0.1, 0.1]), (0.2105, [0.1, 0.1]), (0.2115, [0.1, 0.1, 0.0115]), (0.211, [0.1, 0.1, 0.011]),
-            (0.25, [0.1, 0.1, 0.05])
+            (0.25, [0.1, 0.1, 0.05]),
+            // A cut shorter than the first frame keeps that frame, cut: never an empty clip.
+            (1e-12, [1e-12])
         ])
     func cutLastFrame(seconds: Double, expected: [Double]) {
         let kept = FrameTimeline.durations([0.1, 0.1, 0.1], keepingFirst: seconds)

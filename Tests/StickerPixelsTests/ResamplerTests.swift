@@ -189,6 +189,46 @@ struct ResamplerTests {
                 ])
         }
     }
+
+    /// A strip `long` pixels along one side and 1 across, red but for 16 green pixels in its middle.
+    static func strip(long: Int, vertical: Bool) -> RGBAImage {
+        var image = RGBAImage(width: vertical ? 1 : long, height: vertical ? long : 1)
+        for i in 0..<long {
+            let green = (long / 2 - 8)..<(long / 2 + 8)
+            image.pixels.replaceSubrange(
+                (i * 4)..<(i * 4 + 4), with: green.contains(i) ? [0, 255, 0, 255] : [255, 0, 0, 255])
+        }
+        return image
+    }
+
+    @Test("Cover: a long strip covers a square with its centre only, scaled from that part (1 x 65,536 to 1,024 px)")
+    func coverLongStrip() {
+        for vertical in [true, false] {
+            // Scaled whole, the strip would be 1,024 x 67,108,864 pixels (256 GiB): the visible
+            // middle pixel of the source is all the square shows.
+            let out = Resampler().cover(Self.strip(long: 65_536, vertical: vertical), width: 1024, height: 1024)
+            #expect(out.width == 1024 && out.height == 1024)
+            #expect(out.pixels.count == 1024 * 1024 * 4)
+            #expect(
+                stride(from: 0, to: out.pixels.count, by: 4).allSatisfy {
+                    Array(out.pixels[$0..<($0 + 4)]) == [UInt8]([0, 255, 0, 255])
+                })
+        }
+    }
+
+    @Test("Cover: an image of another aspect is scaled to fill and cropped to its centre")
+    func coverCrops() {
+        // 4 x 2 (columns red, green, blue, white) into 2 x 2: scale 1, the middle two columns.
+        var image = RGBAImage(width: 4, height: 2)
+        let columns: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]]
+        for y in 0..<2 {
+            for x in 0..<4 { image.pixels.replaceSubrange(((y * 4 + x) * 4)..<((y * 4 + x) * 4 + 4), with: columns[x]) }
+        }
+        let out = Resampler().cover(image, width: 2, height: 2)
+        #expect(out.width == 2 && out.height == 2)
+        #expect(out.pixels == columns[1] + columns[2] + columns[1] + columns[2])
+        #expect(Resampler().cover(image, width: 0, height: 5).pixels.isEmpty)
+    }
 }
 
 /// A direct, slow Lanczos-3 downscale written from the formula (double precision, no

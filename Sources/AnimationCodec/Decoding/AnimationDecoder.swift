@@ -226,7 +226,7 @@ public struct AnimationDecoder: Sendable {
             while let frame = try iterator.next() { try body(frame) }
             return
         }
-        try ParallelFrames(decoder: self, threads: threads).run(canvas: &canvas, body)
+        try ParallelFrames(decoder: self, threads: min(threads, frameCount)).run(canvas: &canvas, body)
     }
 
     /// Decodes every frame once on this thread and reports where the time went. Slower than

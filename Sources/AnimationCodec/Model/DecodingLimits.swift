@@ -41,20 +41,26 @@ public struct DecodingLimits: Sendable, Hashable {
         if count > maxFileBytes { throw .limitExceeded(.fileBytes(count, limit: maxFileBytes)) }
     }
 
-    /// Throws unless a `width` x `height` image fits.
+    /// Throws unless a `width` x `height` image fits. An image whose bytes (4 a pixel) would
+    /// not fit in an `Int` never does, whatever the limits, so sizes computed from a checked
+    /// canvas cannot overflow.
     func checkCanvas(width: Int, height: Int) throws(CodecError) {
         if width > maxSide || height > maxSide {
             throw .limitExceeded(.side(width: width, height: height, limit: maxSide))
         }
-        if width * height > maxPixels {
-            throw .limitExceeded(.pixels(width * height, limit: maxPixels))
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels || pixels > Int.max / 4 {
+            throw .limitExceeded(.pixels(overflow ? Int.max : pixels, limit: maxPixels))
         }
     }
 
     /// Throws unless `frames` frames of a `width` x `height` canvas fit.
     func checkAnimation(frames: Int, width: Int, height: Int) throws(CodecError) {
         if frames > maxFrames { throw .limitExceeded(.frames(frames, limit: maxFrames)) }
-        let (bytes, overflow) = (width * height * 4).multipliedReportingOverflow(by: max(frames, 1))
+        let (pixels, pixelsOverflow) = width.multipliedReportingOverflow(by: height)
+        let (bytes, overflow) =
+            pixelsOverflow || pixels > Int.max / 4
+            ? (0, true) : (pixels * 4).multipliedReportingOverflow(by: max(frames, 1))
         if overflow || bytes > maxTotalDecodedBytes {
             throw .limitExceeded(.decodedBytes(overflow ? Int.max : bytes, limit: maxTotalDecodedBytes))
         }

@@ -1,0 +1,53 @@
+/// Text from files, folders and command lines made safe to show on a terminal.
+///
+/// A file name, a string in a catalog or a line of a conversation script can hold characters a
+/// terminal acts on instead of showing: ESC and the other C0 controls (a title set, the screen
+/// cleared, the cursor moved back over a warning), DEL, the C1 controls (U+009B is CSI to a
+/// terminal that reads them), and the bidirectional overrides and isolates that reorder what
+/// follows them on the line. Each of those is written as a visible escape, so a hostile name
+/// shows as what it is. Newlines and tabs pass: reports are lines of text.
+public enum TerminalText {
+    /// `text` with every character a terminal acts on written as a Swift-style escape:
+    /// `"a\u{1B}[2J"` shows as `a\u{1B}[2J`.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isActedOn(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
+    /// JSON text with DEL, the C1 controls and the bidirectional controls inside its strings
+    /// written as `\u` escapes, which read back as the same characters. (JSON's own encoding
+    /// escapes the C0 controls already; outside strings JSON is ASCII, so every such character
+    /// is inside one.)
+    public static func escapedJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isActedOn) else { return json }
+        var shown = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isActedOn(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                shown.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
+    /// Whether a terminal acts on `scalar` rather than showing it (newline and tab excepted).
+    public static func isActedOn(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        // Bidirectional embeddings, overrides, isolates and marks.
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
+    }
+}

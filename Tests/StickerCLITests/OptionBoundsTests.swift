@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Numbers past what any run can use are usage errors naming the range (exit 64, before any
+/// work), where they had overflowed the arithmetic they fed (exit 132, nothing said) or asked
+/// for exabytes.
+@Suite("Option bounds", .timeLimit(.minutes(3)))
+struct OptionBoundsTests {
+    static let sticker = CLITests.samplePack.appendingPathComponent("02-spinning-star.gif").path
+
+    @Test(
+        "Each bound's message, exit 64, on every command that takes the option",
+        arguments: [
+            (["info", sticker, "--max-pixels", "4294967296G"], "--max-pixels must be 1 to 4G."),
+            (["frames", sticker, "--out", "/nonexistent/x", "--max-pixels", "8G"], "--max-pixels must be 1 to 4G."),
+            (["info", sticker, "--max-frames", "1000000000"], "--max-frames must be 1 to 1000000."),
+            (["info", sticker, "--max-decoded", "2048G"], "--max-decoded must be 1 to 1024G."),
+            (["info", sticker, "--max-file", "16384G"], "--max-file must be 1 to 4G."),
+            (["fit", sticker, "--dry-run", "--threads", "9223372036854775807"], "--threads must be 1 to 256."),
+            (["fit", sticker, "--dry-run", "--threads", "0"], "--threads must be 1 to 256."),
+            (["fit", sticker, "--dry-run", "--max-duration", "1e-9"], "--max-duration must be 0.01 to 3600 seconds."),
+            (["fit", sticker, "--dry-run", "--max-duration", "nan"], "--max-duration must be 0.01 to 3600 seconds."),
+            (["bench", "--ours-only", sticker, "--threads", "2305843009213693951"], "--threads must be 1 to 256."),
+            (["bench", "--ours-only", sticker, "--repeat", "0"], "--repeat must be 1 to 100000."),
+            (["preview", sticker, "--loops", "9223372036854775807"], "--loops must be 1 to 1000000."),
+            (["preview", sticker, "--speed", "1e-17"], "--speed must be 0.001 to 1000."),
+            (["preview", sticker, "--speed", "nan"], "--speed must be 0.001 to 1000.")
+        ])
+    func refused(_ arguments: [String], _ message: String) throws {
+        let result = try CLITests.runExecutable(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(message)\n"), "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("The bounds themselves are accepted")
+    func accepted() throws {
+        let info = try CLITests.runExecutable([
+            "info", Self.sticker, "--max-pixels", "4G", "--max-frames", "1000000", "--max-decoded", "1024G",
+            "--max-file", "4G"
+        ])
+        #expect(info.status == 0, "\(info.stderr)")
+        let fit = try CLITests.runExecutable([
+            "fit", Self.sticker, "--dry-run", "--level", "1", "--threads", "256", "--max-duration", "0.01"
+        ])
+        #expect(fit.status == 0 || fit.status == 1, "\(fit.stderr)")
+        #expect(!fit.stderr.contains("Usage:"), "\(fit.stderr)")
+    }
+}
