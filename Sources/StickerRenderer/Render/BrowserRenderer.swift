@@ -22,8 +22,13 @@ public final class BrowserRenderer {
     public let layout: BrowserLayout
     /// The size stickers are shown at.
     public let size: StickerSize
-    /// Stickers that could not be drawn (shown as crossed-out placeholders), by name.
-    public let problems: [(sticker: String, error: PackError)]
+    /// Stickers that could not be drawn (shown as crossed-out placeholders), by name: those
+    /// unreadable at load, and those with a frame that failed to decode, each drawn as the
+    /// placeholder from that frame on (so far as snapshots have been taken).
+    public var problems: [(sticker: String, error: PackError)] {
+        loadProblems + players.compactMap { player in player.failure.map { (player.name, $0) } }
+    }
+    private let loadProblems: [(sticker: String, error: PackError)]
     /// Stickers drawn from files with something wrong that reading worked around (damage, a
     /// broken animation, layers not drawn), by name, with what the decoder noted.
     public let repairs: [(sticker: String, warnings: [CodecWarning])]
@@ -77,7 +82,8 @@ public final class BrowserRenderer {
                 if cacheAll { plannedCache += bytes }
                 players.append(
                     StickerPlayer(
-                        index: cell.index, animation: animation, rect: rect, timing: options.timing,
+                        index: cell.index, name: pack.stickers[cell.index].name, animation: animation, rect: rect,
+                        timing: options.timing,
                         resampler: resampler, cacheAll: cacheAll))
             case .failure(let error):
                 problems.append((pack.stickers[cell.index].name, error))
@@ -86,7 +92,7 @@ public final class BrowserRenderer {
         }
         self.players = players
         self.placeholders = placeholders
-        self.problems = problems
+        self.loadProblems = problems
         self.repairs = repairs
     }
 
@@ -222,24 +228,19 @@ public final class BrowserRenderer {
         // Largest stickers first, so the workers finish together.
         let jobs = players.indices.compactMap { i in which(i).map { (i, $0) } }
             .sorted { self.players[$0.0].sourcePixels > self.players[$1.0].sourcePixels }
-        var results = [Result<RGBAImage, PackError>?](repeating: nil, count: players.count)
+        var images = [RGBAImage?](repeating: nil, count: players.count)
         let players = self.players
-        let run:
-            @Sendable (UncheckedSendable<UnsafeMutableBufferPointer<Result<RGBAImage, PackError>?>>, (Int, Int)) -> Void =
-                { slots, job in
-                    slots.value[job.0] = Result { () throws(PackError) in try players[job.0].image(forFrame: job.1) }
-                }
-        results.withUnsafeMutableBufferPointer { buffer in
+        let run: @Sendable (UncheckedSendable<UnsafeMutableBufferPointer<RGBAImage?>>, (Int, Int)) -> Void = {
+            slots, job in
+            slots.value[job.0] = players[job.0].image(forFrame: job.1)
+        }
+        images.withUnsafeMutableBufferPointer { buffer in
             let slots = UncheckedSendable(buffer)
             if options.threads <= 1 || jobs.count <= 1 {
                 for job in jobs { run(slots, job) }
             } else {
                 DispatchQueue.concurrentPerform(iterations: jobs.count) { run(slots, jobs[$0]) }
             }
-        }
-        var images = [RGBAImage?](repeating: nil, count: players.count)
-        for (i, result) in results.enumerated() {
-            if let result { images[i] = try result.get() }
         }
         return images
     }

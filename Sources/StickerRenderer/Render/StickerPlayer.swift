@@ -10,6 +10,8 @@ import StickerPixels
 /// player, and the transcript draws its players on one thread.
 package final class StickerPlayer: @unchecked Sendable {
     package let index: Int
+    /// The sticker's name, for the renderer's problems.
+    package let name: String
     package let animation: StickerAnimation
     package let clock: StickerClock
     package let rect: PixelRect
@@ -18,12 +20,17 @@ package final class StickerPlayer: @unchecked Sendable {
     private var cache: [Int: RGBAImage] = [:]
     private var iterator: StickerFrameIterator
     private var lastDecoded: (index: Int, image: RGBAImage)?
+    /// Why the sticker stopped part-way: a frame that failed to decode (damage past what was
+    /// read at load). From then on the player draws the ``Placeholder``, as a sticker that
+    /// cannot be read at all is drawn, and its renderer names it among its problems.
+    package private(set) var failure: PackError?
 
     package init(
-        index: Int, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
+        index: Int, name: String, animation: StickerAnimation, rect: PixelRect, timing: FrameTimingPolicy,
         resampler: Resampler, cacheAll: Bool
     ) {
         self.index = index
+        self.name = name
         self.animation = animation
         self.rect = rect
         self.resampler = resampler
@@ -41,8 +48,18 @@ package final class StickerPlayer: @unchecked Sendable {
     /// The bytes one scaled frame takes.
     package var scaledFrameBytes: Int { rect.width * rect.height * 4 }
 
-    /// Frame `frameIndex`, scaled to the cell.
-    package func image(forFrame frameIndex: Int) throws(PackError) -> RGBAImage {
+    /// Frame `frameIndex`, scaled to the cell; the placeholder once a frame has failed to decode.
+    package func image(forFrame frameIndex: Int) -> RGBAImage {
+        if failure == nil {
+            do { return try decodedImage(forFrame: frameIndex) } catch { failure = error }
+        }
+        var mark = RGBAImage(width: rect.width, height: rect.height)
+        Placeholder.draw(in: &mark, rect: PixelRect(x: 0, y: 0, width: rect.width, height: rect.height))
+        return mark
+    }
+
+    /// Frame `frameIndex`, scaled to the cell, decoding up to it when it is not at hand.
+    private func decodedImage(forFrame frameIndex: Int) throws(PackError) -> RGBAImage {
         if let cached = cache[frameIndex] { return cached }
         if let last = lastDecoded, last.index == frameIndex { return last.image }
         if iterator.nextIndex > frameIndex { iterator = animation.makeFrameIterator() }

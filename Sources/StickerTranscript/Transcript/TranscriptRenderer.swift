@@ -79,8 +79,19 @@ public final class TranscriptRenderer {
     /// How far the transcript is scrolled up, in points (its end shows at the screen's bottom).
     public let scrolled: Double
     /// Stickers that could not be read, by name, with why: each is drawn as a crossed-out
-    /// square of the default sticker size where it shows, as the browser's cells are.
-    public let problems: [(sticker: String, error: PackError)]
+    /// square of the default sticker size where it shows, as the browser's cells are. A
+    /// sticker with a frame that failed to decode is drawn as that square, at its own size,
+    /// from that frame on (so far as snapshots have been taken).
+    public var problems: [(sticker: String, error: PackError)] {
+        var named = Set(loadProblems.map(\.sticker))
+        let players = stickers.map(\.player) + peels.compactMap(\.player)
+        return loadProblems
+            + players.compactMap { player in
+                guard let failure = player.failure, named.insert(player.name).inserted else { return nil }
+                return (player.name, failure)
+            }
+    }
+    private let loadProblems: [(sticker: String, error: PackError)]
 
     private let styles: TranscriptStyles
     private let base: RGBAImage
@@ -112,7 +123,7 @@ public final class TranscriptRenderer {
         do { styles = try TranscriptStyles(fonts: options.fonts, scale: scale) } catch { throw .text(error) }
         let (animations, problems) = try Self.loadStickers(
             conversation, pack: pack, lines: lines, limits: options.limits)
-        self.problems = problems
+        self.loadProblems = problems
         let images = try Self.loadTemplateImages(conversation, folder: folder, lines: lines, limits: options.limits)
         let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
         layout = TranscriptLayout(
@@ -256,7 +267,8 @@ public final class TranscriptRenderer {
             let cacheAll = cached + bytes <= TranscriptRenderer.frameCacheBytes
             if cacheAll { cached += bytes }
             let made = StickerPlayer(
-                index: players.count, animation: animation, rect: PixelRect(x: 0, y: 0, width: width, height: height),
+                index: players.count, name: name, animation: animation,
+                rect: PixelRect(x: 0, y: 0, width: width, height: height),
                 timing: timing, resampler: resampler, cacheAll: cacheAll)
             players[key] = made
             return made
@@ -356,13 +368,13 @@ public final class TranscriptRenderer {
     public func snapshot(at time: Double) throws(PackError) -> RGBAImage {
         var canvas = base
         for (player, origin) in stickers {
-            canvas.draw(try player.image(forFrame: player.clock.frameIndex(at: time)), atX: origin.x, y: origin.y)
+            canvas.draw(player.image(forFrame: player.clock.frameIndex(at: time)), atX: origin.x, y: origin.y)
         }
         for peel in peels {
             switch peel {
             case .sticker(let player, let centre, let degrees):
                 RotatedDrawing.draw(
-                    try player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees,
+                    player.image(forFrame: player.clock.frameIndex(at: time)), centre: centre, degrees: degrees,
                     on: &canvas)
             case .placeholder(let rect):
                 Placeholder.draw(in: &canvas, rect: rect)

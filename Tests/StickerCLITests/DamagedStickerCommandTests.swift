@@ -1,0 +1,57 @@
+import AnimationCodec
+import Foundation
+import TestSupport
+import Testing
+
+/// `render` and `transcript` with a sticker whose frame 2 of 4 does not decode: the image is
+/// written with the placeholder in the sticker's place, the sticker named once on stderr,
+/// exit 1, as for a sticker that cannot be read at all.
+@Suite("Damaged stickers in drawings", .timeLimit(.minutes(3)))
+struct DamagedStickerCommandTests {
+    static func folder() throws -> URL {
+        let folder = CLITests.temporaryDirectory()
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        var writer = APNGWriter(width: 64, height: 64, frameCount: 4, plays: 0)
+        for value in [UInt8(40), 90, 140, 190] {
+            writer.append(
+                premultiplied: [UInt8](repeating: value, count: 64 * 64 * 4), x: 0, y: 0, width: 64, height: 64,
+                delay: FrameDelay(numerator: 1, denominator: 10))
+        }
+        let damaged = try #require(DamagedPNG.withBrokenFrame(writer.finish(), frame: 2))
+        try Data(damaged).write(to: pack.appendingPathComponent("blob.png"))
+        return folder
+    }
+
+    @Test("render at 0.25 s (frame 2): written, the sticker named, exit 1; at 0.15 s: exit 0")
+    func render() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pack = folder.appendingPathComponent("pack").path
+        let before = try CLITests.runExecutable(["render", pack, "-o", folder.path + "/a.png", "--at", "0.15"])
+        #expect(before.status == 0, "\(before.stderr)")
+        let output = folder.path + "/b.png"
+        let damaged = try CLITests.runExecutable(["render", pack, "-o", output, "--at", "0.25"])
+        #expect(damaged.status == 1)
+        #expect(FileManager.default.fileExists(atPath: output))
+        let warnings = damaged.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: blob: ") }
+        #expect(warnings.count == 1 && warnings[0].contains("invalid block type"), "\(damaged.stderr)")
+    }
+
+    @Test("transcript: the sticker sent and peeled at two sizes is named once, the image written, exit 1")
+    func transcript() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("chat.txt")
+        try "pack: pack\nme: hello\nme: sticker blob\npeel blob on 1 at 0.5,0.5 scale 0.5\n".write(
+            to: script, atomically: true, encoding: .utf8)
+        let output = folder.path + "/chat.png"
+        let result = try CLITests.runExecutable(["transcript", script.path, "-o", output, "--at", "0.25"])
+        #expect(result.status == 1)
+        #expect(FileManager.default.fileExists(atPath: output))
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: blob: ") }
+        #expect(warnings.count == 1 && warnings[0].contains("invalid block type"), "\(result.stderr)")
+        let early = try CLITests.runExecutable(["transcript", script.path, "-o", output, "--at", "0.1"])
+        #expect(early.status == 0, "\(early.stderr)")
+    }
+}
