@@ -222,7 +222,6 @@ public struct StickerFitter: Sendable {
                     (capped.map { String(cFormat: "with --max-fps %g ", $0) } ?? "") + "the file made is "
                     + Self.figures(made.attempt) + " against every frame of the input, under the quality floor of "
                     + floorText + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
-                    + (capped != nil ? "; a higher --max-fps keeps more of the frames" : "")
                 return
             }
             record(made, into: &result)
@@ -244,13 +243,12 @@ public struct StickerFitter: Sendable {
                     + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
             }
             // Where frames were dropped first, the other options' fits would be judged on the
-            // kept frames only: the lower floor (the same file) and a higher cap are what is named.
+            // kept frames only: the lower floor (the same file, so proven) is what is named.
             let suggestions =
                 !options.allowLossy
                 ? []
                 : source.kept != nil
                     ? (belowFloor.flatMap { lowerFloorSuggestion($0.attempt) }.map { [$0] } ?? [])
-                        + (capped != nil ? ["a higher --max-fps keeps more of the frames"] : [])
                     : try suggestions(source, belowFloor: belowFloor, size: size)
             if !suggestions.isEmpty {
                 message += "; " + suggestions.joined(separator: "; ")
