@@ -222,7 +222,7 @@ struct OutputFolder {
             try FileManager.default.removeItem(at: aside)
         } catch {
             TerminalOutput.errorLine(
-                "warning: the earlier output, renamed to \(aside.path), could not be removed (\(errorReason(error))); remove it by hand\n"
+                "warning: the earlier output, renamed to \(aside.path), could not be removed (\(errorReason(error))); remove it by hand"
             )
         }
     }

@@ -115,7 +115,15 @@ public struct PreviewCommand: ParsableCommand {
             TerminalOutput.line(detection(mode: mode, capabilities: capabilities))
             return
         }
-        let source = try makeSource()
+        let (source, renderer) = try makeSource()
+        // A sticker whose frame failed to decode while drawing is named once the drawing is
+        // done (and the terminal restored), as those unreadable at load were before it.
+        let namedAtLoad = renderer?.problems.count ?? 0
+        defer {
+            for problem in renderer?.problems.dropFirst(namedAtLoad) ?? [] {
+                warn("\(problem.sticker): \(problem.error)")
+            }
+        }
         let size = try cellBox(interactive: interactive, terminal: terminal)
         if mode != .blocks {
             try drawGraphics(
@@ -259,8 +267,8 @@ public struct PreviewCommand: ParsableCommand {
         terminal.write(StandardOutputTerminal.isTerminal ? text + "\n" : text)
     }
 
-    /// A sticker for one file; the browser for a pack or several files.
-    private func makeSource() throws -> PreviewSource {
+    /// A sticker for one file; the browser for a pack or several files, with its renderer.
+    private func makeSource() throws -> (PreviewSource, BrowserRenderer?) {
         var isDirectory = false
         let single =
             inputs.count == 1 && FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory)
@@ -270,10 +278,11 @@ public struct PreviewCommand: ParsableCommand {
             let pack = try PackInput.load(inputs)
             do {
                 let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
-                return StickerPreviewSource(
+                let source = StickerPreviewSource(
                     animation: animation, timing: browser.timing,
                     background: background.flatMap { $0 == .transparent ? nil : $0 },
                     filter: browser.previewFilter)
+                return (source, nil)
             } catch {
                 throw CLIError(error.description)
             }
@@ -284,7 +293,7 @@ public struct PreviewCommand: ParsableCommand {
         options.filter = browser.previewFilter
         let renderer = BrowserRenderer(pack: pack, options: options)
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
-        return BrowserPreviewSource(renderer: renderer, wholeView: wholeView, filter: browser.previewFilter)
+        return (BrowserPreviewSource(renderer: renderer, wholeView: wholeView, filter: browser.previewFilter), renderer)
     }
 
     /// The cells to draw in: --width/--height, else the window, else COLUMNS/LINES, else 80x24.

@@ -157,7 +157,7 @@ public struct XcodeCommand: ParsableCommand {
         let bundle = URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName).path
         for earlier in XcodeProjectWriter.earlierProjects(in: URL(fileURLWithPath: output), besides: spec.name) {
             TerminalOutput.errorLine(
-                "warning: \(output) also holds \(earlier).xcodeproj, written earlier under that name, with its folders \"\(earlier)\" and \"\(earlier) StickerPackExtension\": remove the three to rename the project (a folder of two projects is no pack: validate asks which to use)\n"
+                "warning: \(output) also holds \(earlier).xcodeproj, written earlier under that name, with its folders \"\(earlier)\" and \"\(earlier) StickerPackExtension\": remove the three to rename the project (a folder of two projects is no pack: validate asks which to use)"
             )
         }
         let validation = PackValidator(limits: settings.limits.limits).validate(try PackInput.load([bundle]))

@@ -85,7 +85,9 @@ public struct FrameTimeline: Sendable {
     static func durations(_ durations: [Double], keepingFirst seconds: Double) -> [Double] {
         var kept: [Double] = []
         var start = 0.0
-        // The first frame stays however short the cut: a clip is never cut to nothing.
+        // A clip is never cut to nothing: a cut of no time keeps the first frame whole, a cut
+        // shorter than it keeps the first frame, cut.
+        guard seconds > 0 else { return Array(durations.prefix(1)) }
         for duration in durations where kept.isEmpty || start < seconds - 1e-9 {
             kept.append(min(duration, seconds - start))
             start += duration

@@ -38,6 +38,22 @@ struct DamagedStickerCommandTests {
         #expect(warnings.count == 1 && warnings[0].contains("invalid block type"), "\(damaged.stderr)")
     }
 
+    @Test(
+        "preview of the pack at 0.25 s: the picture drawn, then the sticker named (exit 0, as for one unreadable at load)"
+    )
+    func preview() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pack = folder.appendingPathComponent("pack").path
+        let result = try CLITests.runExecutable(["preview", pack, "--at", "0.25", "--width", "40", "--height", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.isEmpty)
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: blob: ") }
+        #expect(warnings.count == 1 && warnings[0].contains("invalid block type"), "\(result.stderr)")
+        let early = try CLITests.runExecutable(["preview", pack, "--at", "0.1", "--width", "40", "--height", "10"])
+        #expect(early.status == 0 && early.stderr.isEmpty, "\(early.stderr)")
+    }
+
     @Test("transcript: the sticker sent and peeled at two sizes is named once, the image written, exit 1")
     func transcript() throws {
         let folder = try Self.folder()

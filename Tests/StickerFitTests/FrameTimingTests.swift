@@ -17,8 +17,9 @@ struct FrameTimingTests {
         arguments: [
             (0.205, [0.1, 0.1]), (0.2105, [0.1, 0.1]), (0.2115, [0.1, 0.1, 0.0115]), (0.211, [0.1, 0.1, 0.011]),
             (0.25, [0.1, 0.1, 0.05]),
-            // A cut shorter than the first frame keeps that frame, cut: never an empty clip.
-            (1e-12, [1e-12])
+            // A cut shorter than the first frame keeps that frame, cut; a cut of no time keeps it
+            // whole: never an empty clip, never a frame of no time.
+            (1e-12, [1e-12]), (0.0, [0.1]), (-1.0, [0.1])
         ])
     func cutLastFrame(seconds: Double, expected: [Double]) {
         let kept = FrameTimeline.durations([0.1, 0.1, 0.1], keepingFirst: seconds)

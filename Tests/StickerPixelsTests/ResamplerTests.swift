@@ -216,6 +216,63 @@ struct ResamplerTests {
         }
     }
 
+    @Test(
+        "Cover: a long image's visible part scaled alone equals the whole image scaled then cropped (scale kept, centred)",
+        arguments: [(2, 400, 200, 250), (3, 500, 200, 250), (400, 2, 250, 200), (500, 3, 250, 200), (7, 3000, 300, 300)]
+    )
+    func coverCropKeepsScale(_ sourceWidth: Int, _ sourceHeight: Int, _ width: Int, _ height: Int) {
+        // Rows (or columns, for a wide image) of one pixel cycling red, green, blue, white.
+        let cycle: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]]
+        var image = RGBAImage(width: sourceWidth, height: sourceHeight)
+        for y in 0..<sourceHeight {
+            for x in 0..<sourceWidth {
+                let o = (y * sourceWidth + x) * 4
+                image.pixels.replaceSubrange(o..<(o + 4), with: cycle[(sourceWidth > sourceHeight ? x : y) % 4])
+            }
+        }
+        // The definition: the whole image scaled to cover, then its centre cut out.
+        let scale = max(Double(width) / Double(sourceWidth), Double(height) / Double(sourceHeight))
+        let (w, h) = (
+            max(width, Int((Double(sourceWidth) * scale).rounded())),
+            max(height, Int((Double(sourceHeight) * scale).rounded()))
+        )
+        #expect(w * h > 4 * width * height, "the case takes the cropping path")
+        let expected = Resampler().resize(image, width: w, height: h).cropped(
+            to: PixelRect(x: (w - width) / 2, y: (h - height) / 2, width: width, height: height))
+        let out = Resampler().cover(image, width: width, height: height)
+        #expect(out.width == width && out.height == height)
+        // Along the long axis, through the middle: each pixel's nearest stripe colour. The
+        // stripes' edges must fall where the whole image scaled puts them, to the pixel (the
+        // crop starts at a whole source pixel, which may scale to a fraction of one): same
+        // stripes, same order, each edge within one pixel.
+        func edges(_ picture: RGBAImage) -> [(position: Int, stripe: Int)] {
+            let wide = sourceWidth > sourceHeight
+            let count = wide ? width : height
+            var found: [(Int, Int)] = []
+            for i in 0..<count {
+                let pixel = wide ? picture.pixel(x: i, y: height / 2) : picture.pixel(x: width / 2, y: i)
+                let values = [Int(pixel.r), Int(pixel.g), Int(pixel.b)]
+                func distance(_ stripe: Int) -> Int {
+                    var sum = 0
+                    for channel in 0..<3 {
+                        let d = values[channel] - Int(cycle[stripe][channel])
+                        sum += d * d
+                    }
+                    return sum
+                }
+                let nearest = (0..<cycle.count).min { distance($0) < distance($1) }!
+                if found.last?.1 != nearest { found.append((i, nearest)) }
+            }
+            return found
+        }
+        let made = edges(out)
+        let wanted = edges(expected)
+        #expect(made.map(\.stripe) == wanted.map(\.stripe), "\(made) against \(wanted)")
+        #expect(
+            zip(made, wanted).allSatisfy { abs($0.position - $1.position) <= 1 }, "\(made) against \(wanted)")
+        #expect(wanted.count >= 3, "the window crosses stripes")
+    }
+
     @Test("Cover: an image of another aspect is scaled to fill and cropped to its centre")
     func coverCrops() {
         // 4 x 2 (columns red, green, blue, white) into 2 x 2: scale 1, the middle two columns.

@@ -50,7 +50,7 @@ public struct DecodingLimits: Sendable, Hashable {
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels || pixels > Int.max / 4 {
-            throw .limitExceeded(.pixels(overflow ? Int.max : pixels, limit: maxPixels))
+            throw .limitExceeded(.pixels(overflow ? Int.max : pixels, limit: min(maxPixels, Int.max / 4)))
         }
     }
 
