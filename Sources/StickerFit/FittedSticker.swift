@@ -47,6 +47,9 @@ public struct FittedSticker: Sendable {
     /// How many times the input's longer side was scaled up to the size's side, when more than
     /// twice (a raster input drawn that large looks soft); `nil` otherwise.
     public var upscale: Double?
+    /// The loss an earlier fit recorded for the input (a catalog `stickers fit` wrote): the
+    /// input is already that far from its original, so the record is carried on.
+    public var earlierLoss: FitLoss?
 
     /// Whether the sticker was fitted.
     public var succeeded: Bool { output != nil }
@@ -57,13 +60,26 @@ public struct FittedSticker: Sendable {
     /// input it could not wholly draw; `nil` for an exact one or one not made. The end of a
     /// clip cut short, a size class given up, parts not drawn and damaged input are
     /// ``FitLoss/unmeasured``: the PSNR and SSIM compare the file with what was kept.
+    ///
+    /// An input with an earlier fit's record (``earlierLoss``) keeps it: made exactly, the
+    /// sticker carries that record as it is (its figures still compare the file with the
+    /// original); made with loss again, the figures are this fit's, against the input, and the
+    /// earlier record is named among what they do not measure when it was visible, else among
+    /// what was given up.
     public var loss: FitLoss? {
-        guard succeeded, isLossy || !notDrawn.isEmpty || !inputDamage.isEmpty else { return nil }
-        let unmeasured =
+        guard succeeded else { return nil }
+        let exact = !isLossy && notDrawn.isEmpty && inputDamage.isEmpty
+        if exact { return earlierLoss }
+        var unmeasured =
             steps.filter { $0.kind == .maxDuration || $0.kind == .smallerSize }.compactMap(\.givenUp)
             + notDrawn.map { "not drawn: " + $0 } + inputDamage.map { "damaged input: " + $0 }
-        return FitLoss(
-            psnr: fidelity.psnr, ssim: fidelity.ssim, givenUp: steps.compactMap(\.givenUp), unmeasured: unmeasured)
+        var givenUp = steps.compactMap(\.givenUp)
+        if let earlierLoss {
+            let earlier = "an earlier fit: " + earlierLoss.description
+            givenUp.append(earlier)
+            if earlierLoss.isVisible { unmeasured.append(earlier) }
+        }
+        return FitLoss(psnr: fidelity.psnr, ssim: fidelity.ssim, givenUp: givenUp, unmeasured: unmeasured)
     }
 
     /// Every file the output holds, with its name.

@@ -38,6 +38,7 @@ public struct StickerFitter: Sendable {
         let limit = ValidationThresholds.default.maxDescriptionLength
         var result = FittedSticker(
             name: sticker.name, accessibilityLabel: Self.shortened(wanted, toUTF16: limit), sizeClass: size)
+        result.earlierLoss = sticker.fitLoss
         result.bytesBefore = sticker.files.reduce(0) { total, url in
             total + (BoundedFile.size(url.path) ?? 0)
         }
@@ -63,11 +64,16 @@ public struct StickerFitter: Sendable {
         } catch {
             result.failure = "\(error)"
         }
-        // The floor refuses what the figures show; what they do not (a clip cut short, a
-        // smaller size, parts not drawn, damaged input) --strict refuses here.
-        if options.strict, let loss = result.loss, !loss.unmeasured.isEmpty {
+        // The floor refuses what this fit's figures show; what they do not (a clip cut short,
+        // a smaller size, parts not drawn, damaged input, an earlier fit's visible loss)
+        // --strict refuses here.
+        if options.strict, let loss = result.loss,
+            !loss.unmeasured.isEmpty || (result.earlierLoss?.isVisible ?? false)
+        {
+            let carried = result.earlierLoss != nil && loss == result.earlierLoss
             result.failure =
-                loss.warning + "; --strict refuses it (without --strict it is made with this warning)"
+                (carried ? "the input, from an earlier fit, was " : "") + loss.warning
+                + "; --strict refuses it (without --strict it is made with this warning)"
             result.output = nil
         }
         if result.accessibilityLabel != wanted {
