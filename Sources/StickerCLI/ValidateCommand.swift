@@ -59,7 +59,13 @@ public struct ValidateCommand: ParsableCommand {
             if let w = sticker.width, let h = sticker.height { parts.append("\(w)x\(h)") }
             if let frames = sticker.frameCount, frames > 1 {
                 parts.append("\(frames) frames")
-                if let loop = sticker.loopMilliseconds { parts.append("\(Int(loop.rounded())) ms loop") }
+                if let loop = sticker.loopMilliseconds {
+                    let shown = sticker.shownLoopMilliseconds ?? loop
+                    parts.append(
+                        shown == loop
+                            ? "\(Int(loop.rounded())) ms loop"
+                            : "\(Int(shown.rounded())) ms loop as Messages shows it (\(Int(loop.rounded())) ms stored)")
+                }
                 if let plays = sticker.plays { parts.append(plays == 0 ? "loops forever" : "\(plays) plays") }
             }
             if let bytes = sticker.decodedBytes { parts.append("\(bytes / 1024) KiB decoded") }

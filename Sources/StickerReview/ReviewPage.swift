@@ -175,12 +175,16 @@ enum ReviewPage {
         if let w = summary.width, let h = summary.height { rows.append(("Pixels", "\(w) x \(h)")) }
         if let frames = summary.frameCount {
             rows.append(("Frames", "\(frames)"))
-            if frames > 1, let loop = summary.loopMilliseconds, loop > 0 {
+            // As Messages shows it (a delay under 11 ms shows for 100 ms), as the frame times are.
+            let stored = summary.loopMilliseconds ?? 0
+            let loop = summary.shownLoopMilliseconds ?? stored
+            if frames > 1, loop > 0 {
                 rows.append(
                     (
                         "Loop",
                         "\(Int(loop.rounded())) ms, "
                             + (summary.plays.map { $0 == 0 ? "forever" : counted($0, "play") } ?? "forever")
+                            + (loop == stored ? "" : " (\(Int(stored.rounded())) ms stored)")
                     ))
                 rows.append(("Frame rate", String(cFormat: "%.1f fps", Double(frames) * 1000 / loop)))
             }

@@ -170,6 +170,10 @@ struct ValidatorTests {
         folder.write(
             Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8X".utf8) + [UInt8](repeating: 0, count: 18), "x.png")
         folder.write([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x88] + Array("matroska".utf8), "clip.webm")
+        // ISO media boxes: an ftyp of major brand isom (an MP4 video), heic and avif (images).
+        for (brand, name) in [("isom", "movie.png"), ("heic", "photo.png"), ("avif", "still.png")] {
+            folder.write([0, 0, 0, 24] + Array("ftyp\(brand)".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8), name)
+        }
         let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
         let format = Dictionary(
             uniqueKeysWithValues: report.findings.filter { $0.rule == .format }.map { ($0.sticker ?? "", $0.message) })
@@ -179,6 +183,10 @@ struct ValidatorTests {
             "\(format)")
         #expect(format["clip"]?.contains("but Matroska, not WebM") == true, "\(format)")
         #expect(format["clip"]?.contains("-c copy") == true, "\(format)")
+        #expect(format["movie"]?.contains("but an MP4 or QuickTime video (brand \"isom\"") == true, "\(format)")
+        #expect(format["movie"]?.contains("OUT.webm") == true, "\(format)")
+        #expect(format["photo"]?.contains("but HEIF (") == true, "\(format)")
+        #expect(format["still"]?.contains("but AVIF (") == true, "\(format)")
     }
 
     @Test("short delays are those Messages shows for 100 ms (under 11 ms), named in the message with the shortest")
@@ -198,6 +206,7 @@ struct ValidatorTests {
             ], "\(report.findings)")
         let summary = try #require(report.stickers.first)
         #expect(summary.loopMilliseconds == 531.5, "the summary keeps the stored delays (0 + 10 + 10.5 + 11 + 500)")
+        #expect(summary.shownLoopMilliseconds == 811, "as Messages shows them: 100 + 100 + 100 + 11 + 500")
     }
 
     @Test("a FIFO or a device named like an image is named for what it is, not read as an empty image")

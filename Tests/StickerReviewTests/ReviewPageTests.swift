@@ -1,3 +1,4 @@
+import AnimationCodec
 import Foundation
 import StickerReview
 import TestSupport
@@ -52,6 +53,25 @@ import Testing
 
     /// Each card's facts are the file's: its size on disk, its pixels, frames and timing as
     /// ReviewFixtures.py wrote them (2 frames of 300 ms, looping forever).
+    @Test("A loop of 10 ms frames: the facts give it as Messages shows it (100 ms a frame), with the stored length")
+    func factsShownTiming() throws {
+        let pack = ReviewFixtures.temporaryFolder("quick")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        // 30 frames of 10 ms: stored, a 300 ms loop; shown, 30 x 100 ms = 3000 ms, 10 fps.
+        let frames = (0..<30).map { index in
+            PNGEncoder.AnimationFrame(
+                pixels: [UInt8](repeating: UInt8(index * 8), count: 408 * 408 * 4),
+                delay: FrameDelay(numerator: 10, denominator: 1000))
+        }
+        try Data(PNGEncoder.encodeAnimation(frames, width: 408, height: 408, plays: 0)).write(
+            to: pack.appendingPathComponent("quick.png"))
+        let (folder, _) = try ReviewFixtures.review([pack.path], name: "quick-facts")
+        let html = try Self.page(folder)
+        for fact in ["<dt>Loop</dt><dd>3000 ms, forever (300 ms stored)</dd>", "<dt>Frame rate</dt><dd>10.0 fps</dd>"] {
+            #expect(html.contains(fact), "\(fact)")
+        }
+    }
+
     @Test func factsAreTheFile() throws {
         let packs = try ReviewFixtures.packs()
         let (folder, _) = try ReviewFixtures.review([packs.appendingPathComponent("good").path], name: "facts")

@@ -41,17 +41,18 @@ public struct FitLoss: Sendable, Hashable, Codable {
     /// What was given up that the figures measure (``givenUp`` but ``unmeasured``).
     private var measured: [String] { givenUp.filter { !unmeasured.contains($0) } }
 
-    /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`.
+    /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`; with no figures (what
+    /// was kept is exact), `kept exact; not in these figures: the first 3.00 s of 12.00 s`.
     public var description: String {
         let quality = [psnr.map { String(cFormat: "%.1f dB", $0) }, ssim.map { String(cFormat: "SSIM %.3f", $0) }]
             .compactMap { $0 }
-        return (quality.isEmpty ? "exact" : quality.joined(separator: ", "))
+        return (quality.isEmpty ? "kept exact" : quality.joined(separator: ", "))
             + (measured.isEmpty ? "" : ": " + measured.joined(separator: "; "))
             + (unmeasured.isEmpty ? "" : "; not in these figures: " + unmeasured.joined(separator: "; "))
     }
 
     /// The warning's text: `made with visible loss (under 30 dB or SSIM 0.90): 24.1 dB, ...`.
-    /// With only ``unmeasured`` loss: `made with loss its figures do not show: exact; not in ...`.
+    /// With only ``unmeasured`` loss: `made with loss its figures do not show: kept exact; not in ...`.
     public var warning: String {
         (isUnderWarningLine
             ? String(

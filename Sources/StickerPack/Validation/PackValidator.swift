@@ -120,6 +120,7 @@ private struct StickerChecker {
         summary.frameCount = animation.frameCount
         // To the nanosecond, so a sum of thirds reads 1000, not 999.9999999999999.
         summary.loopMilliseconds = (animation.delays.reduce(0) { $0 + $1.milliseconds } * 1e6).rounded() / 1e6
+        summary.shownLoopMilliseconds = (shownMilliseconds(animation).reduce(0, +) * 1e6).rounded() / 1e6
         summary.plays = animation.plays
         summary.decodedBytes = animation.decodedBytes
         checkDimensions(animation)
@@ -305,6 +306,12 @@ private struct StickerChecker {
         }
     }
 
+    /// Each frame's time as Messages shows it, in milliseconds: a delay under the short-delay
+    /// line shows for 100 ms.
+    private func shownMilliseconds(_ animation: StickerAnimation) -> [Double] {
+        animation.delays.map { $0.milliseconds < thresholds.shortDelayMilliseconds ? 100 : $0.milliseconds }
+    }
+
     private mutating func checkTiming(_ animation: StickerAnimation) {
         guard animation.isAnimated else { return }
         let delays = animation.delays.map(\.milliseconds)
@@ -318,7 +325,7 @@ private struct StickerChecker {
         }
         // The loop as Messages shows it: a short delay (above) shows for 100 ms, so it is
         // neither a fast frame nor a short loop.
-        let shown = delays.map { $0 < thresholds.shortDelayMilliseconds ? 100 : $0 }
+        let shown = shownMilliseconds(animation)
         let loopSeconds = shown.reduce(0, +) / 1000
         if loopSeconds > thresholds.maxLoopSeconds {
             add(
@@ -338,7 +345,7 @@ private struct StickerChecker {
             if fps > ValidationThresholds.tolerated(framesPerSecond: thresholds.maxFramesPerSecond) {
                 add(
                     .warning, .frameRate,
-                    "\(format(fps)) frames per second on average; above \(format(thresholds.maxFramesPerSecond)) costs battery for no visible gain (`stickers fit --max-fps \(format(thresholds.maxFramesPerSecond))` drops frames to that rate, the loop's length kept)",
+                    "\(format(fps)) frames per second on average; each frame above \(format(thresholds.maxFramesPerSecond)) a second costs battery and bytes (`stickers fit --max-fps \(format(thresholds.maxFramesPerSecond))` drops frames to that rate, the loop's length kept, and its report measures the motion that costs: little for slow motion, a visible loss for fast)",
                     measured: "\(format(fps)) fps", limit: "\(format(thresholds.maxFramesPerSecond)) fps")
             }
         }
@@ -418,7 +425,14 @@ private func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String
     case .lottie: return "Lottie"
     default: break
     }
-    if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return "HEIF/AVIF" }
+    if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) {
+        // The major brand says which ISO media file it is: an image (HEIF, AVIF) or a video.
+        let brand = String(decoding: head[8..<12], as: UTF8.self)
+        if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return "HEIF" }
+        if ["avif", "avis"].contains(brand) { return "AVIF" }
+        return
+            "an MP4 or QuickTime video (brand \"\(brand)\"; `ffmpeg -i IN -c:v libvpx-vp9 -pix_fmt yuva420p OUT.webm` converts it to WebM, which `stickers fit` makes a sticker of)"
+    }
     if head.count >= 2, head[0] == 0x42, head[1] == 0x4D { return "BMP" }
     if head.count >= 4, head[0...1] == [0x49, 0x49] || head[0...1] == [0x4D, 0x4D] { return "TIFF" }
     if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {

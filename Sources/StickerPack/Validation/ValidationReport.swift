@@ -84,6 +84,9 @@ public struct StickerSummary: Sendable, Hashable, Codable {
     public var frameCount: Int?
     /// One loop's length in milliseconds, stored delays.
     public var loopMilliseconds: Double?
+    /// One loop's length in milliseconds as Messages shows it: a delay under the short-delay
+    /// line (11 ms) shows for 100 ms. The stored length for most files.
+    public var shownLoopMilliseconds: Double?
     /// Plays (0 = forever).
     public var plays: Int?
     /// Bytes all frames take decoded.
