@@ -141,6 +141,36 @@ struct FitCommandTests {
         }
     }
 
+    @Test("validate names a WebP as the wrong format and still gives its facts: Pillow's size, frames and loop")
+    func webPFacts() throws {
+        let inputs = try Self.inputs()
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let wave = inputs.appendingPathComponent("wave.webp").path
+        let pillow = try TestProcess.capture([
+            "python3", "-c",
+            "import sys; from PIL import Image; im = Image.open(sys.argv[1]); d = 0\n"
+                + "for i in range(im.n_frames):\n im.seek(i); im.load(); d += im.info['duration']\n"
+                + "print(im.size[0], im.size[1], im.n_frames, d)", wave
+        ])
+        let expected = pillow.stdout.split(separator: " ").compactMap {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        try #require(expected.count == 4, "\(pillow.stderr)")
+        let result = try CLITests.runExecutable(["validate", wave, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let summary = try #require((report["stickers"] as? [[String: Any]])?.first)
+        #expect(summary["format"] as? String == "webp")
+        #expect(
+            summary["width"] as? Int == Int(expected[0]) && summary["height"] as? Int == Int(expected[1]), "\(summary)")
+        #expect(summary["frameCount"] as? Int == Int(expected[2]), "\(summary)")
+        #expect(summary["loopMilliseconds"] as? Double == expected[3], "\(summary)")
+        let text = try CLITests.runExecutable(["validate", wave])
+        #expect(text.stdout.contains("webp, "), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("\(Int(expected[0]))x\(Int(expected[1])), \(Int(expected[2])) frames"),
+            "\(text.stdout)")
+    }
+
     @Test(
         "wrong stickers (too small, too big, GIF, WebP) are fixed; a broken WebP fails alone", .timeLimit(.minutes(3)))
     func wrongStickers() throws {

@@ -220,14 +220,34 @@ private struct StickerChecker {
     }
 
     /// Why the codec cannot open `file` (its size, header and limits), or `nil` when it can.
-    private func unreadableReason(_ file: URL) -> String? {
+    /// Why `stickers fit` cannot read `file` either, or `nil` when it can: then the facts of
+    /// a sticker of that one file (size, frames, loop) fill the summary, so the report
+    /// describes what the user has, though Messages does not take it.
+    private mutating func unreadableReason(_ file: URL) -> String? {
         do {
-            _ = try AnimationDecoder(
+            let decoder = try AnimationDecoder(
                 bytes: try BoundedFile.read(file.path, maxBytes: limits.maxFileBytes), limits: limits)
+            if sticker.files.count == 1 { describe(decoder.info) }
             return nil
         } catch {
             return "\(error)"
         }
+    }
+
+    /// The summary's facts from a file's structure. A video's or a Lottie file's frames are
+    /// shown for their own times (players show every frame so); an image's short delays as
+    /// Messages shows them.
+    private mutating func describe(_ info: AnimationInfo) {
+        summary.width = info.width
+        summary.height = info.height
+        summary.frameCount = info.frameCount
+        summary.plays = info.plays
+        summary.decodedBytes = info.frameCount * info.width * info.height * 4
+        let stored = info.frames.map(\.delay.milliseconds)
+        let timedAsStored = info.format == .webm || info.format == .lottie
+        let shown = timedAsStored ? stored : stored.map { $0 < thresholds.shortDelayMilliseconds ? 100 : $0 }
+        summary.loopMilliseconds = (stored.reduce(0, +) * 1e6).rounded() / 1e6
+        summary.shownLoopMilliseconds = (shown.reduce(0, +) * 1e6).rounded() / 1e6
     }
 
     private mutating func report(_ error: PackError) {
