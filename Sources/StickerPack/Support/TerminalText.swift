@@ -10,16 +10,7 @@ public enum TerminalText {
     /// `text` with every character a terminal acts on written as a Swift-style escape:
     /// `"a\u{1B}[2J"` shows as `a\u{1B}[2J`.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isActedOn(scalar) {
-                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                shown.append(scalar)
-            }
-        }
-        return String(shown)
+        replacingActedOn(text) { "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
     }
 
     /// JSON text with DEL, the C1 controls and the bidirectional controls inside its strings
@@ -27,12 +18,19 @@ public enum TerminalText {
     /// escapes the C0 controls already; outside strings JSON is ASCII, so every such character
     /// is inside one.)
     public static func escapedJSON(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: isActedOn) else { return json }
+        replacingActedOn(json) { scalar in
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+    }
+
+    /// `text` with each character a terminal acts on replaced by `escape` of it.
+    private static func replacingActedOn(_ text: String, with escape: (Unicode.Scalar) -> String) -> String {
+        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
         var shown = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
+        for scalar in text.unicodeScalars {
             if isActedOn(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                shown.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                shown.append(contentsOf: escape(scalar).unicodeScalars)
             } else {
                 shown.append(scalar)
             }

@@ -118,9 +118,9 @@ private struct StickerChecker {
         summary.width = animation.width
         summary.height = animation.height
         summary.frameCount = animation.frameCount
-        // To the nanosecond, so a sum of thirds reads 1000, not 999.9999999999999.
-        summary.loopMilliseconds = (animation.delays.reduce(0) { $0 + $1.milliseconds } * 1e6).rounded() / 1e6
-        summary.shownLoopMilliseconds = (shownMilliseconds(animation).reduce(0, +) * 1e6).rounded() / 1e6
+        let delays = animation.delays.map(\.milliseconds)
+        summary.loopMilliseconds = loopMilliseconds(delays)
+        summary.shownLoopMilliseconds = loopMilliseconds(shownMilliseconds(delays))
         summary.plays = animation.plays
         summary.decodedBytes = animation.decodedBytes
         checkDimensions(animation)
@@ -219,7 +219,6 @@ private struct StickerChecker {
         return true
     }
 
-    /// Why the codec cannot open `file` (its size, header and limits), or `nil` when it can.
     /// Why `stickers fit` cannot read `file` either, or `nil` when it can: then the facts of
     /// a sticker of that one file (size, frames, loop) fill the summary, so the report
     /// describes what the user has, though Messages does not take it.
@@ -245,9 +244,8 @@ private struct StickerChecker {
         summary.decodedBytes = info.frameCount * info.width * info.height * 4
         let stored = info.frames.map(\.delay.milliseconds)
         let timedAsStored = info.format == .webm || info.format == .lottie
-        let shown = timedAsStored ? stored : stored.map { $0 < thresholds.shortDelayMilliseconds ? 100 : $0 }
-        summary.loopMilliseconds = (stored.reduce(0, +) * 1e6).rounded() / 1e6
-        summary.shownLoopMilliseconds = (shown.reduce(0, +) * 1e6).rounded() / 1e6
+        summary.loopMilliseconds = loopMilliseconds(stored)
+        summary.shownLoopMilliseconds = loopMilliseconds(timedAsStored ? stored : shownMilliseconds(stored))
     }
 
     private mutating func report(_ error: PackError) {
@@ -326,10 +324,16 @@ private struct StickerChecker {
         }
     }
 
-    /// Each frame's time as Messages shows it, in milliseconds: a delay under the short-delay
-    /// line shows for 100 ms.
-    private func shownMilliseconds(_ animation: StickerAnimation) -> [Double] {
-        animation.delays.map { $0.milliseconds < thresholds.shortDelayMilliseconds ? 100 : $0.milliseconds }
+    /// Each frame's time as Messages shows it, from its stored `delays` in milliseconds: a
+    /// delay under the short-delay line shows for 100 ms.
+    private func shownMilliseconds(_ delays: [Double]) -> [Double] {
+        delays.map { $0 < thresholds.shortDelayMilliseconds ? 100 : $0 }
+    }
+
+    /// A loop's length from its frames' milliseconds, to the nanosecond, so a sum of thirds
+    /// reads 1000, not 999.9999999999999.
+    private func loopMilliseconds(_ milliseconds: [Double]) -> Double {
+        (milliseconds.reduce(0, +) * 1e6).rounded() / 1e6
     }
 
     private mutating func checkTiming(_ animation: StickerAnimation) {
@@ -345,7 +349,7 @@ private struct StickerChecker {
         }
         // The loop as Messages shows it: a short delay (above) shows for 100 ms, so it is
         // neither a fast frame nor a short loop.
-        let shown = shownMilliseconds(animation)
+        let shown = shownMilliseconds(delays)
         let loopSeconds = shown.reduce(0, +) / 1000
         if loopSeconds > thresholds.maxLoopSeconds {
             add(
