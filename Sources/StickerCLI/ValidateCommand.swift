@@ -52,7 +52,7 @@ public struct ValidateCommand: ParsableCommand {
 
     static func text(_ report: ValidationReport) -> String {
         var lines = [
-            "pack \(report.pack): \(report.stickers.count) stickers, grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"
+            "pack \(report.pack): \(counted(report.stickers.count, "sticker")), grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"
         ]
         for sticker in report.stickers {
             var parts = [sticker.format ?? "unreadable", "\(sticker.fileBytes) bytes"]

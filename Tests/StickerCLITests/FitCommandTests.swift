@@ -485,6 +485,46 @@ struct FitCommandTests {
     }
 
     @Test(
+        "validate's size advice, run: a 700 px PNG of 750 KB is refused naming fit for its pixels and its bytes, and fit's catalog of it validates clean"
+    )
+    func sizeAdvice() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Gradients with three bits of noise: Pillow writes them at about 750 KB.
+        let script = """
+            import random, sys
+            from PIL import Image
+            random.seed(1)
+            w = 700
+            im = Image.new("RGBA", (w, w))
+            px = im.load()
+            for y in range(w):
+                for x in range(w):
+                    n = random.randrange(8)
+                    px[x, y] = (x * 255 // w ^ n, y * 255 // w ^ n, (x + y) * 255 // (2 * w) ^ n, 255)
+            im.save(sys.argv[1])
+            """
+        let input = folder.appendingPathComponent("noisy.png")
+        try #require(try TestProcess.run(["python3", "-c", script, input.path]) == 0)
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int)
+        try #require(bytes >= 512_000, "the input is over 500 KiB: \(bytes) bytes")
+        let advice = try CLITests.runExecutable(["validate", input.path])
+        #expect(advice.status == 1)
+        let lines = advice.stdout.split(separator: "\n")
+        #expect(lines.first?.contains(": 1 sticker, grid-size") == true, "one sticker, counted as one")
+        for rule in ["[file-size]", "[pixel-size]"] {
+            let line = lines.first { $0.hasPrefix("error \(rule)") }
+            #expect(line?.contains("`stickers fit`") == true, "\(rule): \(advice.stdout)")
+        }
+        let catalog = folder.appendingPathComponent("Fixed.xcstickers")
+        let fit = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path, "--level", "1"])
+        #expect(fit.status == 0, "\(fit.stdout)")
+        let validate = try CLITests.runExecutable(["validate", catalog.path])
+        #expect(validate.status == 0 && !validate.stdout.contains("error"), "\(validate.stdout)")
+    }
+
+    @Test(
         "the icons are drawn from the first sticker that shows anything, at a frame that shows it, not an empty first frame"
     )
     func iconFromVisibleFrame() throws {

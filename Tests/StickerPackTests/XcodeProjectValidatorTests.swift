@@ -56,6 +56,26 @@ struct XcodeProjectValidatorTests {
         #expect(try Self.findings(folder) == [])
     }
 
+    @Test("an image beside the project in its folder is named as ignored, not left out unseen")
+    func imageBesideProject() throws {
+        let folder = try Self.project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let star = try #require(
+            try FileManager.default.contentsOfDirectory(
+                at: Self.repoRoot.appendingPathComponent(
+                    "corpus/Sample.xcstickers/Sticker Pack.stickerpack/Star.sticker"),
+                includingPropertiesForKeys: nil
+            ).first { $0.pathExtension == "png" })
+        let added = folder.appendingPathComponent("added later.png")
+        try FileManager.default.copyItem(at: star, to: added)
+        let pack = try PackLoader.load(path: folder.path)
+        #expect(pack.stickers.map(\.name) == ["Heart", "Star"])
+        #expect(
+            pack.warnings.map(\.description) == [
+                "\(added.path): ignored: an image beside My Stickers.xcodeproj, which this folder is read as; name the image to include it"
+            ])
+    }
+
     /// `project` as Xcode 16 lays out a new one: the extension's folder a synchronized root
     /// group (every file in it the target's, its Info.plist taken out by an exception set), so
     /// the catalog is in no build phase and no group; `exceptions` are the set's paths.

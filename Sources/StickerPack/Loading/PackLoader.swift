@@ -36,19 +36,14 @@ public enum PackLoader {
         default:
             let entries = (try? listing(of: url)) ?? []
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }
-            if projects.count == 1, let pack = try loadProject(projects[0], required: false) { return pack }
+            if projects.count == 1, var pack = try loadProject(projects[0], required: false) {
+                pack.warnings += imagesIgnored(in: entries, besides: projects[0])
+                return pack
+            }
             let catalogs = entries.filter { $0.pathExtension.lowercased() == "xcstickers" }
             if catalogs.count == 1 {
                 var pack = try loadCatalog(catalogs[0])
-                // The folder is read as its catalog: images beside it are not in the pack.
-                for image in entries where isImage(image) {
-                    pack.warnings.append(
-                        PackWarning(
-                            path: image.path,
-                            message:
-                                "ignored: an image beside \(catalogs[0].lastPathComponent), which this folder is read as; name the image to include it"
-                        ))
-                }
+                pack.warnings += imagesIgnored(in: entries, besides: catalogs[0])
                 return pack
             }
             do {
@@ -59,6 +54,18 @@ public enum PackLoader {
                 throw .notAPack(
                     path: url.path, reason: "it holds \(names); name the one to use")
             }
+        }
+    }
+
+    /// A folder holding one project or catalog is read as it: the images beside it in
+    /// `entries` are not in the pack, and each is named so that none is left out unseen.
+    private static func imagesIgnored(in entries: [URL], besides bundle: URL) -> [PackWarning] {
+        entries.filter(isImage).map { image in
+            PackWarning(
+                path: image.path,
+                message:
+                    "ignored: an image beside \(bundle.lastPathComponent), which this folder is read as; name the image to include it"
+            )
         }
     }
 

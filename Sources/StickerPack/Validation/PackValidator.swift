@@ -172,12 +172,12 @@ private struct StickerChecker {
         if bytes >= thresholds.fileBytesError {
             add(
                 .error, .fileSize,
-                "\(name) is \(bytes) bytes; stickers must be under 500 KB (\(thresholds.fileBytesWarning) bytes; \(thresholds.fileBytesError) read as KiB)",
+                "\(name) is \(bytes) bytes; stickers must be under 500 KB (\(thresholds.fileBytesWarning) bytes; \(thresholds.fileBytesError) read as KiB); `stickers fit` writes it under that",
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         } else if bytes >= thresholds.fileBytesWarning {
             add(
                 .warning, .fileSize,
-                "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it",
+                "\(name) is \(bytes) bytes: under 500 KiB but not under 500 KB (500,000 bytes); Xcode or Messages may refuse it; `stickers fit` writes it under that",
                 measured: "\(bytes) bytes", limit: "< \(thresholds.fileBytesWarning) bytes")
         }
         if let kind = BoundedFile.notRegularFile(file.path) {
@@ -272,7 +272,7 @@ private struct StickerChecker {
             add(
                 .error, .pixelSize,
                 (file.map { "\($0): " } ?? "")
-                    + "\(width)x\(height) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x)",
+                    + "\(width)x\(height) px; each side must be \(thresholds.minSide)-\(thresholds.maxSide) px (100-206 pt @3x); `stickers fit` scales it to the pack's size",
                 measured: "\(width)x\(height) px", limit: "\(thresholds.minSide)-\(thresholds.maxSide) px")
         }
         checkSize(w, h, of: nil)
@@ -283,7 +283,8 @@ private struct StickerChecker {
         }
         if let declared = pack.declaredGridSize, w == h, range.contains(w), w != declared.pixels {
             add(
-                .warning, .gridSize, "\(w) px, but the pack's grid-size \(declared) wants \(declared.pixels) px",
+                .warning, .gridSize,
+                "\(w) px, but the pack's grid-size \(declared) wants \(declared.pixels) px; `stickers fit` scales it to that",
                 measured: "\(w) px", limit: "\(declared.pixels) px")
         }
         if isSequence {
@@ -359,7 +360,8 @@ private struct StickerChecker {
         }
         if animation.frameCount > thresholds.maxFrames {
             add(
-                .warning, .frameCount, "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames)",
+                .warning, .frameCount,
+                "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames) (`stickers fit --max-fps` drops frames, the loop's length kept)",
                 measured: "\(animation.frameCount) frames", limit: "\(thresholds.maxFrames) frames")
         }
         if loopSeconds > 0 {
