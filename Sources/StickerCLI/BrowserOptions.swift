@@ -47,7 +47,7 @@ struct BrowserOptions: ParsableArguments {
 
     @Option(
         help:
-            "Sticker size: small, regular or large (default: the pack's grid-size, else guessed from the first sticker)."
+            "Sticker size: small, regular or large (default: the pack's grid-size; for images not in a catalog, their common side, else regular)."
     )
     var size: StickerSize?
 

@@ -11,7 +11,7 @@ import StickerPixels
 struct FitSettings: ParsableArguments {
     @Option(
         help:
-            "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size, else regular."
+            "Sticker size: small (300 px), regular (408 px) or large (618 px); default: the pack's grid-size; for images not in a catalog, their common side (all 300, 408 or 618 px square), else regular."
     )
     var size: StickerSize?
 

@@ -22,7 +22,7 @@ public struct SheetCommand: ParsableCommand {
         help: ArgumentHelp("An extra background column (a colour or a photo).", valueName: "background"))
     var extraBackgrounds: [String] = []
 
-    @Option(help: "Sticker size (default: the pack's).")
+    @Option(help: "Sticker size (default: the pack's, as render takes it).")
     var size: StickerSize?
 
     @Option(help: "Output pixels per point: 1, 2 or 3.")

@@ -12,9 +12,10 @@ public struct PackFitter: Sendable {
         self.options = options
     }
 
-    /// The size class a pack is fitted to: the option's, else the pack's `grid-size`, else regular.
+    /// The size class a pack is fitted to: the option's, else the one it is shown at
+    /// (``StickerPack/gridSize(limits:)``: its `grid-size`, else its stickers' common side).
     public func size(for pack: StickerPack) -> StickerSize {
-        options.size ?? pack.declaredGridSize ?? .regular
+        options.size ?? pack.gridSize(limits: options.limits)
     }
 
     /// Every sticker of `stickers` fitted to `size`, in order. Names are made distinct (and

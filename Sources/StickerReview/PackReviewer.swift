@@ -59,7 +59,8 @@ public struct PackReviewer: Sendable {
             case browser(BrowserStyle, Appearance)
             case transcript(Appearance)
             case sticker(Int)
-            case fit(Int)
+            /// A sticker fitted (dry run) at the size its pack is fitted at.
+            case fit(Int, StickerSize)
         }
         var target: Int
         var kind: Kind
@@ -92,7 +93,8 @@ public struct PackReviewer: Sendable {
         var jobs: [Job] = []
         // Longest first: the fit dry runs, then the drawings of whole screens, then the stickers.
         for (index, target) in targets.enumerated() where options.dryRunFit {
-            jobs += target.pack.stickers.indices.map { Job(target: index, kind: .fit($0)) }
+            let size = PackFitter(options: fitOptions).size(for: target.pack)
+            jobs += target.pack.stickers.indices.map { Job(target: index, kind: .fit($0, size)) }
         }
         for index in targets.indices {
             for style in [BrowserStyle.expanded, .compact] {
@@ -179,17 +181,22 @@ public struct PackReviewer: Sendable {
             return .transcript(try drawTranscript(pack, appearance: appearance, target: target))
         case .sticker(let index):
             return .card(index, try drawSticker(pack.stickers[index], index: index, target: target))
-        case .fit(let index):
-            var limits = options.limits
-            limits.maxTotalDecodedBytes = min(limits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
-            var fitOptions = FitOptions(
-                maxBytes: options.maxBytes, allowSmallerSize: false, allowLossy: true, limits: limits)
-            fitOptions.compressionLevel = options.fitLevel
-            fitOptions.threads = 1
-            let size = PackFitter(options: fitOptions).size(for: pack)
+        case .fit(let index, let size):
             let fitted = StickerFitter(options: fitOptions).fit(pack.stickers[index], size: size)
             return .fit(index, FitReport.Entry(fitted))
         }
+    }
+
+    /// How the review's dry runs fit a sticker: `stickers fit`'s defaults at the review's
+    /// budget and level, one thread each (the stickers run in parallel).
+    private var fitOptions: FitOptions {
+        var limits = options.limits
+        limits.maxTotalDecodedBytes = min(limits.maxTotalDecodedBytes, FitOptions.maxDecodedBytes)
+        var fitOptions = FitOptions(
+            maxBytes: options.maxBytes, allowSmallerSize: false, allowLossy: true, limits: limits)
+        fitOptions.compressionLevel = options.fitLevel
+        fitOptions.threads = 1
+        return fitOptions
     }
 
     private func drawBrowser(_ pack: StickerPack, style: BrowserStyle, appearance: Appearance, target: ReviewTarget)

@@ -91,11 +91,8 @@ enum ReviewPage {
             } else {
                 sticker = HTMLText.escape(finding.sticker ?? "the pack")
             }
-            var message = HTMLText.escape(finding.message)
-            if let measured = finding.measured {
-                message +=
-                    " <span class=\"muted\">(\(HTMLText.escape(measured))\(finding.limit.map { "; limit " + HTMLText.escape($0) } ?? ""))</span>"
-            }
+            // The message states its figures; `measured` and `limit` are for --json's readers.
+            let message = HTMLText.escape(finding.message)
             out +=
                 "<tr><td data-label=\"Severity\" class=\"\(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td data-label=\"Sticker\">\(sticker)</td>"
                 + "<td data-label=\"Rule\"><code>\(HTMLText.escape(finding.rule.rawValue))</code></td><td data-label=\"Finding\">\(message)</td></tr>\n"

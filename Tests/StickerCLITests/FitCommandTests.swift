@@ -525,6 +525,60 @@ struct FitCommandTests {
     }
 
     @Test(
+        "a folder of 618 px stickers is large in validate, render, review and fit (kept at 618 px); a catalog naming no size is regular"
+    )
+    func sizeFromStickers() throws {
+        let folder = CLITests.temporaryDirectory()
+        let pack = folder.appendingPathComponent("big")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = """
+            import sys
+            from PIL import Image, ImageDraw
+            for k in range(2):
+                im = Image.new("RGBA", (618, 618), (0, 0, 0, 0))
+                ImageDraw.Draw(im).ellipse([20, 20, 598, 598], fill=(200, 60 * k, 30, 255))
+                im.save(f"{sys.argv[1]}/s{k}.png")
+            """
+        try #require(try TestProcess.run(["python3", "-c", script, pack.path]) == 0)
+        let validate = try CLITests.runExecutable(["validate", pack.path, "--json"])
+        let report = try Self.report(validate.stdout)
+        #expect(report["gridSize"] as? String == "large" && report["gridSizeDeclared"] as? Bool == false)
+        let render = try CLITests.runExecutable(["render", pack.path, "-o", folder.appendingPathComponent("r.png").path]
+        )
+        #expect(render.status == 0 && render.stdout.contains("compact large"), "\(render.stdout)")
+        let review = try CLITests.runExecutable([
+            "review", pack.path, "-o", folder.appendingPathComponent("review").path, "--no-fit", "--progress", "none"
+        ])
+        let page = try String(contentsOf: folder.appendingPathComponent("review/index.html"), encoding: .utf8)
+        #expect(review.status == 0 && page.contains("grid size large (not declared)"), "\(review.stderr)")
+        let catalog = folder.appendingPathComponent("Big.xcstickers")
+        let fit = try CLITests.runExecutable(["fit", pack.path, "-o", catalog.path, "--level", "1"])
+        #expect(fit.status == 0, "\(fit.stdout)")
+        let written = try Self.pillow(try Self.stickerFile(catalog, "s0"))
+        #expect(written.frames.first?.count == 618 * 618 * 4, "kept at 618 px, not scaled to 408")
+        let shown = try Self.report(try CLITests.runExecutable(["validate", catalog.path, "--json"]).stdout)
+        #expect(shown["gridSize"] as? String == "large" && shown["gridSizeDeclared"] as? Bool == true)
+        // The same catalog without its grid-size is what Xcode shows regular: said so, drawn so.
+        let contents = catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: contents)) as? [String: Any])
+        json["properties"] = nil
+        try JSONSerialization.data(withJSONObject: json).write(to: contents)
+        let undeclared = try CLITests.runExecutable(["validate", catalog.path])
+        #expect(
+            undeclared.stdout.hasPrefix("pack Big: 2 stickers, grid-size regular (not declared)"),
+            "\(undeclared.stdout)")
+        #expect(
+            undeclared.stdout.contains(
+                "warning [grid-size] s0: 618 px, but the catalog names no grid-size, so Messages shows it regular, at 408 px; declare grid-size large, or `stickers fit` scales it to 408 px"
+            ), "\(undeclared.stdout)")
+        let drawn = try CLITests.runExecutable([
+            "render", catalog.path, "-o", folder.appendingPathComponent("c.png").path
+        ])
+        #expect(drawn.stdout.contains("compact regular"), "\(drawn.stdout)")
+    }
+
+    @Test(
         "the icons are drawn from the first sticker that shows anything, at a frame that shows it, not an empty first frame"
     )
     func iconFromVisibleFrame() throws {

@@ -137,10 +137,10 @@ struct TelegramCommandTests {
 
     @Test("sheet: the square's first frame where its geometry puts it, on every background")
     func sheet() throws {
-        let (image, _) = try SheetOptionTests.run("sheet", [try Self.pack.get().path])
-        // Two rows (clip, then square) of eight 116 px tiles: small stickers, 100 px cells with
-        // 8 px around them. Frame 0 of the square spans 8...24 x 24...40 of 64: in a 100 px
-        // cell, 12.5...37.5 x 37.5...62.5.
+        let (image, _) = try SheetOptionTests.run("sheet", [try Self.pack.get().path, "--size", "small"])
+        // Two rows (clip, then square) of eight 116 px tiles: small stickers (asked for: the
+        // clip's side is no size's), 100 px cells with 8 px around them. Frame 0 of the square
+        // spans 8...24 x 24...40 of 64: in a 100 px cell, 12.5...37.5 x 37.5...62.5.
         #expect(image.width == 8 * 116 && image.height == 2 * 116)
         for column in 0..<8 {
             let (x, y) = (column * 116 + 8, 116 + 8)

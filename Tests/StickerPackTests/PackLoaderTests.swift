@@ -21,7 +21,7 @@ struct PackLoaderTests {
         let pack = try PackLoader.load(path: folder.url.path)
         #expect(pack.origin == .folder)
         #expect(pack.stickers.map(\.name) == ["10", "a", "b", "no-extension"])
-        #expect(pack.declaredGridSize == nil && pack.gridSize == .regular)
+        #expect(pack.declaredGridSize == nil && pack.gridSize(sides: []) == .regular)
         #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
     }
 
@@ -250,6 +250,26 @@ struct PackLoaderTests {
         let catalog = folder.url.appendingPathComponent("Sample.xcstickers")
         try FileManager.default.copyItem(at: root.appendingPathComponent("corpus/Sample.xcstickers"), to: catalog)
         return (folder, catalog)
+    }
+
+    @Test("A .stickersequence or .sticker named alone is a pack of that one sticker, not of its frames")
+    func oneStickerFolder() throws {
+        let (folder, catalog) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+        let heart = try PackLoader.load(path: pack.appendingPathComponent("Heart.stickersequence").path)
+        #expect(heart.stickers.map(\.name) == ["Heart"] && heart.warnings.isEmpty)
+        guard case .sequence(let sequence) = heart.stickers.first?.source else {
+            Issue.record("Heart is a sequence")
+            return
+        }
+        // Its Contents.json lists heart-01.png to heart-06.png at 8 fps.
+        #expect(sequence.frames.map(\.lastPathComponent) == (1...6).map { "heart-0\($0).png" })
+        #expect(sequence.duration == 8 && heart.stickers.first?.accessibilityLabel == "Beating heart")
+        let star = try PackLoader.load(path: pack.appendingPathComponent("Star.sticker").path)
+        #expect(
+            star.stickers.map(\.name) == ["Star"] && star.stickers.first?.files.map(\.lastPathComponent) == ["star.png"]
+        )
     }
 
     @Test("A file the catalog names that is there only in other letter case: missing, naming the file that is there")

@@ -36,9 +36,12 @@ struct ValidatorTests {
             name: "not the grid size", fileName: "large.png", bytes: { TestImages.png(width: 618, height: 618) },
             expected: ["warning grid-size"]),
         Case(
-            name: "no grid size declared: any allowed size", fileName: "large.png",
-            bytes: { TestImages.png(width: 618, height: 618) },
-            gridSize: nil, expected: []),
+            name: "a catalog that declares no grid size is shown regular (Xcode's default): 618 px is not its side",
+            fileName: "large.png", bytes: { TestImages.png(width: 618, height: 618) },
+            gridSize: nil, expected: ["warning grid-size"]),
+        Case(
+            name: "a catalog that declares no grid size takes 408 px as it is", fileName: "regular.png",
+            bytes: { TestImages.png(width: 408, height: 408) }, gridSize: nil, expected: []),
         Case(
             name: "opaque", fileName: "opaque.png", bytes: { TestImages.png(width: 408, height: 408, opaque: true) },
             expected: ["warning transparency"]),

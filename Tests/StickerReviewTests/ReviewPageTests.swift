@@ -35,6 +35,11 @@ import Testing
                 $0.contains("error") && $0.contains("<a href=\"#sticker-tiny\">tiny</a>") && $0.contains("pixel-size")
             })
         #expect(rows.contains { $0.contains("warning") && $0.contains("the pack") && $0.contains("mixed-sizes") })
+        for row in rows.map({ $0.components(separatedBy: "</tr>")[0] }) {
+            // Each figure stated once: "120x120 px" by the message, not again in parentheses.
+            let figure = try #require(row.firstMatch(of: #/\d+x\d+/#)).output
+            #expect(row.components(separatedBy: figure).count == 2, "\(row)")
+        }
         #expect(html.contains("<article class=\"card\" id=\"sticker-tiny\">"))
         #expect(
             summaries.map(\.errors) == [1] && summaries.map(\.warnings) == [1]

@@ -20,7 +20,7 @@ public enum PackLoader {
     }
 
     /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
-    /// image file (a pack of one).
+    /// image file, `.sticker` or `.stickersequence` (a pack of one).
     public static func load(path: String) throws(PackError) -> StickerPack {
         let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory = false
@@ -33,6 +33,14 @@ public enum PackLoader {
         case "stickerpack":
             return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
         case "xcodeproj": return try loadProject(url, required: true)!
+        case "sticker", "stickersequence":
+            // One sticker of a catalog, named alone: a pack of it, as a file named alone is.
+            var warnings: [PackWarning] = []
+            let sticker =
+                url.pathExtension.lowercased() == "sticker"
+                ? try loadSticker(url, warnings: &warnings) : try loadSequence(url, warnings: &warnings)
+            return StickerPack(
+                name: sticker.name, origin: .files, stickers: [sticker], warnings: warnings)
         default:
             let entries = (try? listing(of: url)) ?? []
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }

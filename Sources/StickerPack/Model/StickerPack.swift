@@ -41,9 +41,6 @@ public struct StickerPack: Sendable, Hashable {
         self.warnings = warnings
         self.catalogFolder = catalogFolder
     }
-
-    /// The size every sticker is shown at: the catalog's, else regular (Apple's default).
-    public var gridSize: StickerSize { declaredGridSize ?? .regular }
 }
 
 /// Something the loader tolerated but the pack's author should fix.

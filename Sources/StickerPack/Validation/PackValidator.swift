@@ -75,9 +75,18 @@ public struct PackValidator: Sendable {
             }
         }
         return ValidationReport(
-            pack: pack.name, gridSize: pack.gridSize.rawValue,
+            pack: pack.name, gridSize: pack.gridSize(sides: Self.rasterSides(summaries)).rawValue,
             gridSizeDeclared: pack.declaredGridSize != nil,
             stickers: summaries, findings: findings + stickerFindings)
+    }
+
+    /// The pixel sizes of the summarised raster stickers (a vector one is drawn at any size).
+    private static func rasterSides(_ summaries: [StickerSummary]) -> [(width: Int, height: Int)] {
+        summaries.compactMap { summary in
+            guard let width = summary.width, let height = summary.height, summary.format != ImageFormat.lottie.rawValue
+            else { return nil }
+            return (width, height)
+        }
     }
 }
 
@@ -281,11 +290,17 @@ private struct StickerChecker {
                 .warning, .square, "\(w)x\(h) px is not square; the browser letterboxes it in a square cell",
                 measured: "\(w)x\(h) px")
         }
-        if let declared = pack.declaredGridSize, w == h, range.contains(w), w != declared.pixels {
+        // A catalog that names no grid-size is shown regular; a folder's size is its stickers'.
+        if let shown = pack.declaredGridSize ?? (pack.origin == .catalog ? .regular : nil), w == h, range.contains(w),
+            w != shown.pixels
+        {
+            let wanted =
+                pack.declaredGridSize == nil
+                ? "the catalog names no grid-size, so Messages shows it regular, at \(shown.pixels) px; declare grid-size \(StickerSize(pixels: w).map(\.rawValue) ?? "for it"), or"
+                : "the pack's grid-size \(shown) wants \(shown.pixels) px;"
             add(
-                .warning, .gridSize,
-                "\(w) px, but the pack's grid-size \(declared) wants \(declared.pixels) px; `stickers fit` scales it to that",
-                measured: "\(w) px", limit: "\(declared.pixels) px")
+                .warning, .gridSize, "\(w) px, but \(wanted) `stickers fit` scales it to \(shown.pixels) px",
+                measured: "\(w) px", limit: "\(shown.pixels) px")
         }
         if isSequence {
             // The canvas is the first frame's size (checked above); a later frame of another size

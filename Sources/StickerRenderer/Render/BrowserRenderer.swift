@@ -245,8 +245,8 @@ public final class BrowserRenderer {
         return images
     }
 
-    /// The size to show a pack at: its grid size, else the size of its first readable
-    /// sticker's pixel side (nearest of 300 / 408 / 618), else regular.
+    /// The size to show a pack at: ``StickerPack/gridSize(sides:)`` of its readable stickers,
+    /// as `validate` and `fit` take it.
     public static func packSize(_ pack: StickerPack, limits: DecodingLimits) -> StickerSize {
         var discarded = [Result<StickerAnimation, PackError>?](repeating: nil, count: pack.stickers.count)
         return packSize(pack, limits: limits, keeping: &discarded)
@@ -257,19 +257,10 @@ public final class BrowserRenderer {
         _ pack: StickerPack, limits: DecodingLimits,
         keeping loaded: inout [Result<StickerAnimation, PackError>?]
     ) -> StickerSize {
-        if let declared = pack.declaredGridSize { return declared }
+        if pack.declaredGridSize != nil || pack.origin == .catalog { return pack.gridSize(sides: []) }
         for (index, sticker) in pack.stickers.enumerated() {
-            let result = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: limits) }
-            loaded[index] = result
-            if case .success(let animation) = result {
-                return nearestSize(toSide: max(animation.width, animation.height))
-            }
+            loaded[index] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: limits) }
         }
-        return .regular
-    }
-
-    /// The sticker size whose @3x side is nearest `side` pixels.
-    static func nearestSize(toSide side: Int) -> StickerSize {
-        StickerSize.allCases.min { abs($0.pixels - side) < abs($1.pixels - side) } ?? .regular
+        return pack.gridSize(sides: StickerPack.rasterSides(loaded.map { try? $0?.get() }))
     }
 }
