@@ -16,7 +16,9 @@ enum ResolvedCopy {
     /// entry; a link that points nowhere is left out with a warning, as Xcode leaves it out.
     /// So are links that fan out: a folder reached a second time, and a copy past
     /// ``maxEntries`` entries or ``maxBytes`` bytes (a few links to links to a folder would
-    /// otherwise copy it thousands of times).
+    /// otherwise copy it thousands of times). Only what a catalog can use is copied
+    /// (``isCatalogEntry(_:isFolder:)``); anything else, linked or not, is left out with a
+    /// warning (hidden files without one), so a link to a folder of secrets is never copied.
     static func copy(_ source: URL, to destination: URL, outside: URL) throws {
         guard let root = resolvedPath(source.path) else {
             throw CLIError("\(source.path): cannot be read")
@@ -30,6 +32,18 @@ enum ResolvedCopy {
         var tally = Tally()
         try copyFolder(
             source.path, resolved: root, to: destination.path, holding: above, written: written, tally: &tally)
+    }
+
+    /// The folders a sticker catalog is made of, by extension.
+    static let catalogFolderTypes: Set<String> = ["stickerpack", "sticker", "stickersequence", "stickersiconset"]
+
+    /// Whether a catalog can use an entry of this name: a `Contents.json`, an image file,
+    /// one of ``catalogFolderTypes``. Xcode leaves anything else out of the app.
+    static func isCatalogEntry(_ name: String, isFolder: Bool) -> Bool {
+        guard !name.hasPrefix(".") else { return false }
+        let type = URL(fileURLWithPath: name).pathExtension.lowercased()
+        return isFolder
+            ? catalogFolderTypes.contains(type) : name == "Contents.json" || PackLoader.imageExtensions.contains(type)
     }
 
     /// The most entries (files and folders) a copy makes.
@@ -96,7 +110,14 @@ enum ResolvedCopy {
             guard let real = resolvedPath(entry) else {
                 throw CLIError("\(entry): cannot be read")
             }
-            switch status.st_mode & S_IFMT {
+            let kind = status.st_mode & S_IFMT
+            guard Self.isCatalogEntry(name, isFolder: kind == S_IFDIR) || (kind != S_IFDIR && kind != S_IFREG) else {
+                if !name.hasPrefix(".") {
+                    warn("\(entry): left out of the copy, not a file or folder a sticker catalog uses")
+                }
+                continue
+            }
+            switch kind {
             case S_IFDIR:
                 try copyFolder(entry, resolved: real, to: target, holding: holding, written: written, tally: &tally)
             case S_IFREG:

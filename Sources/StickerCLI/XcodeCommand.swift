@@ -13,7 +13,7 @@ public struct XcodeCommand: ParsableCommand {
         abstract:
             "Write a Sticker Pack App Xcode project (app, sticker pack extension, catalog, scheme) from any images.",
         discussion: """
-            The inputs are fitted as `stickers fit` fits them (every fit option applies) unless --no-fit, which takes one .xcstickers catalog (or a project) as it is. The project is laid out as Xcode's Sticker Pack App template lays it out: DIR/NAME.xcodeproj (with a shared scheme NAME, so `xcodebuild -scheme NAME archive` works on a Mac), DIR/NAME/Info.plist for the app and DIR/NAME StickerPackExtension/ with its Info.plist and Stickers.xcstickers. Identifiers are derived from the names, so writing the same pack twice gives the same bytes. The project's folders are replaced as a whole (other files in DIR are left alone), written all-or-nothing, then validated with the App Store's rules as `stickers validate DIR` does.
+            The inputs are fitted as `stickers fit` fits them (every fit option applies) unless --no-fit, which takes one .xcstickers catalog (or a project) as it is. The project is laid out as Xcode's Sticker Pack App template lays it out: DIR/NAME.xcodeproj (with a shared scheme NAME, so `xcodebuild -scheme NAME archive` works on a Mac), DIR/NAME/Info.plist for the app and DIR/NAME StickerPackExtension/ with its Info.plist and Stickers.xcstickers. Identifiers are derived from the names, so writing the same pack twice gives the same bytes. The project's folders are replaced as a whole (other files in DIR are left alone), written all-or-nothing, then validated with the App Store's rules as `stickers validate DIR` does. Only an earlier project of this command is replaced: a folder of those names holding anything else (a folder of your own, the input images), a NAME.xcodeproj from elsewhere, the current folder and a DIR inside a catalog are refused, nothing written.
             """)
 
     @Argument(
@@ -72,7 +72,7 @@ public struct XcodeCommand: ParsableCommand {
     @Flag(
         name: .customLong("no-fit"),
         help:
-            "Copy one .xcstickers catalog (or a project's) into the project as it is, without fitting; files it links to are copied."
+            "Copy one .xcstickers catalog (or a project's) into the project as it is, without fitting; files it links to are copied, and what a catalog does not use (other files, links to them) is left out, named."
     )
     var noFit = false
 
@@ -114,6 +114,7 @@ public struct XcodeCommand: ParsableCommand {
     public func run() throws {
         let start = Date()
         let spec = self.spec
+        try checkReplaceable(spec)
         let folder = try OutputFolder(final: output)
         var fitted: FitSettings.FittedCatalog?
         do {
@@ -171,6 +172,39 @@ public struct XcodeCommand: ParsableCommand {
         if !json, fitted == nil { TerminalOutput.line("wrote \(writtenBundle)") }
         let failures = fitted.map { $0.fitted.filter { !$0.succeeded }.count } ?? 0
         if failures > 0 || !validation.passed { throw ExitCode.failure }
+    }
+
+    /// Refuses an output whose project folders hold what this project does not write (a
+    /// user's folder that happens to carry the app's name, the input images themselves), a
+    /// project of that name written by anything else, the current folder, and a folder inside
+    /// a sticker catalog: replacing them would lose files without a word.
+    private func checkReplaceable(_ spec: StickerAppSpec) throws {
+        let root = URL(fileURLWithPath: output).standardizedFileURL
+        var ancestor = root
+        while ancestor.path != "/" && !ancestor.path.isEmpty {
+            if ancestor.pathExtension.lowercased() == "xcstickers" {
+                throw CLIError(
+                    "\(output): is inside the sticker catalog \(ancestor.path), so no project is written there; name a folder beside the catalog"
+                )
+            }
+            ancestor.deleteLastPathComponent()
+        }
+        for (entry, written) in XcodeProjectWriter.entriesWritten(for: spec).sorted(by: { $0.key < $1.key }) {
+            let path = root.appendingPathComponent(entry).path
+            let isProject = entry == spec.projectBundleName
+            try OutputFolder.checkReplaceable(
+                path,
+                isEarlierOutput: { entries in
+                    entries.allSatisfy(written.contains)
+                        && (!isProject || XcodeProjectWriter.isWritten(URL(fileURLWithPath: path), name: spec.name))
+                },
+                refusal: { entries in
+                    let foreign = entries.filter { !written.contains($0) }
+                    return foreign.isEmpty
+                        ? "is a project this command did not write, so it is not replaced; name another --output or --name"
+                        : "holds files this project does not write (\(OutputFolder.listing(foreign))), so it is not replaced; name another --output or --name"
+                })
+        }
     }
 
     /// The project's bundle as the user named its folder: `-o App/` writes `App/NAME.xcodeproj`.

@@ -178,12 +178,67 @@ struct XcodeCommandTests {
         #expect(tree == (try Self.tree(second)))
 
         try Data("notes".utf8).write(to: first.appendingPathComponent("NOTES.md"))
-        try Data("stale".utf8).write(to: first.appendingPathComponent("\(Self.name)/Stale.txt"))
         let again = try CLITests.runExecutable(["xcode"] + Self.inputs + ["-o", first.path] + Self.options)
         #expect(again.status == 0, "\(again.stderr)")
         var expected = tree
         expected["NOTES.md"] = Data("notes".utf8)
         #expect(try Self.tree(first) == expected, "the project's folders replaced whole, NOTES.md kept")
+    }
+
+    @Test(
+        "what the project does not write is never replaced: a folder of the app's name holding other files, the input images, a project from elsewhere, a catalog's inside"
+    )
+    func foreignFoldersKept() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+            let result = try CLITests.runExecutable(["xcode"] + arguments + ["--bundle-id", "com.example.app"])
+            return (result.status, result.stderr)
+        }
+        // A user's folder that happens to carry the app's name.
+        let work = folder.appendingPathComponent("work")
+        try manager.createDirectory(at: work.appendingPathComponent("Photos/src"), withIntermediateDirectories: true)
+        try Data("code".utf8).write(to: work.appendingPathComponent("Photos/src/main.swift"))
+        try Data("thesis".utf8).write(to: work.appendingPathComponent("Photos/thesis.docx"))
+        let before = try Self.tree(work)
+        let named = try run(Self.inputs + ["-o", work.path, "--name", "Photos"])
+        #expect(named.status == 1, "\(named.stderr)")
+        #expect(
+            named.stderr.contains(
+                "\(work.path)/Photos: holds files this project does not write (src, thesis.docx), so it is not replaced"
+            ),
+            "\(named.stderr)")
+        #expect(try Self.tree(work) == before, "nothing written, nothing removed")
+        #expect(try manager.contentsOfDirectory(atPath: work.path) == ["Photos"], "no staging left")
+
+        // The input images themselves, in the folder the project's app folder would replace.
+        let art = work.appendingPathComponent("art")
+        try manager.createDirectory(at: art, withIntermediateDirectories: true)
+        try manager.copyItem(at: URL(fileURLWithPath: Self.inputs[0]), to: art.appendingPathComponent("blob.png"))
+        let input = try run([art.path, "-o", work.path, "--name", "art"])
+        #expect(input.status == 1 && input.stderr.contains("(blob.png)"), "\(input.stderr)")
+        #expect(manager.fileExists(atPath: art.appendingPathComponent("blob.png").path))
+
+        // A project of that name that this command did not write.
+        let foreign = work.appendingPathComponent("Other.xcodeproj")
+        try manager.createDirectory(at: foreign, withIntermediateDirectories: true)
+        let text =
+            "// !$*UTF8*$!\n{ archiveVersion = 1; objects = { 0123456789ABCDEF01234567 = { isa = PBXProject; }; }; rootObject = 0123456789ABCDEF01234567; }\n"
+        try Data(text.utf8).write(to: foreign.appendingPathComponent("project.pbxproj"))
+        let other = try run(Self.inputs + ["-o", work.path, "--name", "Other"])
+        #expect(
+            other.status == 1 && other.stderr.contains("is a project this command did not write"), "\(other.stderr)")
+        #expect(try String(contentsOf: foreign.appendingPathComponent("project.pbxproj"), encoding: .utf8) == text)
+
+        // Inside a sticker catalog.
+        let catalog = folder.appendingPathComponent("In.xcstickers")
+        try manager.copyItem(at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: catalog)
+        let inside = try run([
+            catalog.path, "--no-fit", "-o", catalog.appendingPathComponent("App").path, "--name", "App"
+        ])
+        #expect(inside.status == 1 && inside.stderr.contains("is inside the sticker catalog"), "\(inside.stderr)")
+        #expect(!manager.fileExists(atPath: catalog.appendingPathComponent("App").path))
     }
 
     @Test("a project written again under a new name names the project left beside it, and no other")
@@ -286,27 +341,60 @@ struct XcodeCommandTests {
     )
     func noFitLinkFanOut() throws {
         let (work, _, out, result) = try Self.noFitCopy("Fan.xcstickers") { work, catalog in
-            // Twenty levels of two links each to the next would copy the last folder 2^20 times.
+            // Twenty levels of two links each to the next would copy the last folder 2^20 times
+            // (named as sticker folders, which the copy follows).
             let fan = work.appendingPathComponent("fan")
             for level in 0...20 {
                 try FileManager.default.createDirectory(
                     at: fan.appendingPathComponent("d\(level)"), withIntermediateDirectories: true)
             }
             for level in 0..<20 {
-                for link in ["a", "b"] {
+                for link in ["a.sticker", "b.sticker"] {
                     try FileManager.default.createSymbolicLink(
                         atPath: fan.appendingPathComponent("d\(level)/\(link)").path,
                         withDestinationPath: fan.appendingPathComponent("d\(level + 1)").path)
                 }
             }
             try FileManager.default.createSymbolicLink(
-                atPath: catalog.appendingPathComponent("junk").path,
+                atPath: catalog.appendingPathComponent("junk.sticker").path,
                 withDestinationPath: fan.appendingPathComponent("d0").path)
         }
         defer { try? FileManager.default.removeItem(at: work) }
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("which is copied already"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
+    }
+
+    @Test(
+        "--no-fit copies only what a catalog uses: a link to a file of secrets, a linked folder of them and a stray file are left out, named"
+    )
+    func noFitLeavesOutWhatIsNotCatalog() throws {
+        let (work, catalog, out, result) = try Self.noFitCopy("Stray.xcstickers") { work, catalog in
+            let secrets = work.appendingPathComponent("home/.ssh")
+            try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+            try Data("PRIVATE KEY".utf8).write(to: secrets.appendingPathComponent("id_rsa"))
+            try FileManager.default.createSymbolicLink(
+                atPath: catalog.appendingPathComponent("key").path,
+                withDestinationPath: secrets.appendingPathComponent("id_rsa").path)
+            try FileManager.default.createSymbolicLink(
+                atPath: catalog.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker/ssh").path,
+                withDestinationPath: secrets.path)
+            try Data("notes".utf8).write(to: catalog.appendingPathComponent("notes.txt"))
+            try Data("finder".utf8).write(to: catalog.appendingPathComponent(".DS_Store"))
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let copied = out.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers")
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        #expect(try Self.tree(copied) == Self.tree(sample), "the catalog's own files, nothing else")
+        for left in ["key", "Sticker Pack.stickerpack/Star.sticker/ssh", "notes.txt"] {
+            #expect(
+                result.stderr.contains(
+                    "warning: \(catalog.path)/\(left): left out of the copy, not a file or folder a sticker catalog uses"
+                ),
+                "\(result.stderr)")
+        }
+        #expect(!result.stderr.contains(".DS_Store"), "hidden files are left out without a word")
     }
 
     @Test("--no-fit leaves out a link that points nowhere, with a warning naming it")
@@ -357,6 +445,10 @@ struct XcodeCommandTests {
             (["--team", "A1B2C3"], "is not a team identifier (ten capital letters and digits"),
             (["--display-name", "$(HOME)"], "holds \"$(\", which Xcode expands as a build setting"),
             (["--copyright", "(c) $(USER)"], "holds \"$(\", which Xcode expands as a build setting"),
+            (["--display-name", "${PRODUCT_NAME}"], "holds \"${\", which Xcode expands as a build setting"),
+            (["--copyright", "a\u{1}b"], "\"a?b\" holds a control character (shown as ?)"),
+            (["--display-name", "Two\r\nlines"], "holds a control character"),
+            (["--name", "ab\u{FFFE}"], "cannot name a project"),
             (["--name", "Trailing "], "starts or ends with a space"),
             // "é" is two bytes: 118 of them are 236 bytes, two over the 234 that keep
             // "NAME StickerPackExtension" within 255.

@@ -51,13 +51,19 @@ public struct StickerAppSpec: Sendable, Hashable {
     /// is then at most 255 bytes, the longest file name.
     static let longestName = 255 - " StickerPackExtension".utf8.count
 
+    /// A character no name, display name or copyright may hold: the C0 controls and DEL, and
+    /// U+FFFE and U+FFFF, which XML 1.0 (the Info.plist, the scheme) cannot hold at all.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    }
+
     /// What is wrong with the spec before anything is written: a name that cannot be a
     /// folder, identifiers, versions or a display name App Store Connect refuses. Empty when
     /// it is good.
     public var problems: [String] {
         var problems: [String] = []
         if name.isEmpty || name.hasPrefix(".") || name.contains("/") || name.contains(where: \.isNewline)
-            || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" || $0 == "$" })
+            || name.unicodeScalars.contains(where: { Self.isControl($0) || $0 == "\"" || $0 == "\\" || $0 == "$" })
         {
             problems.append(
                 "the name \"\(name)\" cannot name a project (no '/', '$', quotes, control characters or leading '.')")
@@ -68,9 +74,16 @@ public struct StickerAppSpec: Sendable, Hashable {
                 "the name is \(name.utf8.count) bytes; at most \(Self.longestName) keep the extension's folder (\"NAME StickerPackExtension\") within a file name's 255 bytes"
             )
         }
-        for (label, text) in [("display name", displayName), ("copyright", copyright ?? "")] where text.contains("$(") {
-            problems.append(
-                "the \(label) \"\(text)\" holds \"$(\", which Xcode expands as a build setting in the Info.plist")
+        for (label, text) in [("display name", displayName), ("copyright", copyright ?? "")] {
+            if let opening = ["$(", "${"].first(where: text.contains) {
+                problems.append(
+                    "the \(label) \"\(text)\" holds \"\(opening)\", which Xcode expands as a build setting in the Info.plist"
+                )
+            } else if text.unicodeScalars.contains(where: Self.isControl) {
+                problems.append(
+                    "the \(label) \"\(text.unicodeScalars.map { Self.isControl($0) ? "?" : String($0) }.joined())\" holds a control character (shown as ?), which an Info.plist cannot hold"
+                )
+            }
         }
         if let problem = AppStoreRules.bundleIdentifierProblem(bundleIdentifier) {
             problems.append("the bundle identifier \(problem)")

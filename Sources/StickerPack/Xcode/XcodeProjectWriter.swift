@@ -61,11 +61,28 @@ public enum XcodeProjectWriter {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return entries.filter { $0.hasSuffix(".xcodeproj") && $0 != name + ".xcodeproj" }.compactMap { entry in
             let earlier = String(entry.dropLast(".xcodeproj".count))
-            guard let project = try? XcodeProject(bundle: folder.appendingPathComponent(entry)),
-                project.rootID == StableIdentifier.make(project: earlier, role: "project")
-            else { return nil }
-            return earlier
+            return isWritten(folder.appendingPathComponent(entry), name: earlier) ? earlier : nil
         }.sorted()
+    }
+
+    /// Whether `bundle` is a project this writer wrote under `name`: its root object has the
+    /// identifier the writer gives a project of that name.
+    public static func isWritten(_ bundle: URL, name: String) -> Bool {
+        guard let project = try? XcodeProject(bundle: bundle) else { return false }
+        return project.rootID == StableIdentifier.make(project: name, role: "project")
+    }
+
+    /// The entries of each folder ``write(_:to:)`` puts files in, by the folder's path in the
+    /// project folder (the catalog, written beside, included): anything else in them is not
+    /// the writer's, and would be lost were the folder replaced. Xcode's own per-user state
+    /// (`xcuserdata`) is taken as part of the bundle.
+    public static func entriesWritten(for spec: StickerAppSpec) -> [String: Set<String>] {
+        let catalog = String(spec.catalogPath.split(separator: "/").last ?? "")
+        return [
+            spec.projectBundleName: ["project.pbxproj", "project.xcworkspace", "xcshareddata", "xcuserdata"],
+            spec.name: ["Info.plist"],
+            spec.extensionName: ["Info.plist", catalog]
+        ]
     }
 
     // MARK: - Info.plist
