@@ -136,7 +136,8 @@ struct TranscriptTests {
         // 136 pt at scale 0.5: a 68 pt square about the message's centre; its top-right corner
         // (34, -34) turned 30 degrees clockwise (y down) lands at (34 cos - (-34) sin, 34 sin + (-34) cos).
         let angle = 30.0 * .pi / 180
-        let centre = SIMD2(frame.x + frame.width / 2, frame.y + frame.height / 2)
+        // The image starts `scrolled` points into the transcript (above it, when negative).
+        let centre = SIMD2(frame.x + frame.width / 2, frame.y - renderer.scrolled + frame.height / 2)
         let corner = centre + SIMD2(34 * cos(angle) + 34 * sin(angle), 34 * sin(angle) - 34 * cos(angle))
         let direction = (centre - corner) / ((centre - corner) * (centre - corner)).sum().squareRoot()
         let inside = corner + direction * 2
@@ -145,6 +146,30 @@ struct TranscriptTests {
         #expect(Self.color(image, outside.x, outside.y, scale: 2) != [255, 0, 0, 255], "2 pt beyond the corner")
         // The unturned corner's place (34, -34) from the centre is not red: it was turned away.
         #expect(Self.color(image, centre.x + 32, centre.y - 32, scale: 2) != [255, 0, 0, 255])
+    }
+
+    @Test("--all takes in a peel reaching above the first message: the image grows by what reaches past, nothing cut")
+    func peelAboveTheTop() throws {
+        let files = RenderTests.Files()
+        let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
+        let conversation = Conversation(events: [
+            .text(.them, "Hi", service: .iMessage),
+            .peel(Peel(sticker: "red.png", message: 1, x: 0.5, y: 0, scale: 1, rotation: 0))
+        ])
+        let renderer = try TranscriptRenderer(
+            conversation, pack: RenderTests.pack([red]), options: Self.options(scale: 1, all: true))
+        let image = try renderer.snapshot(at: 0)
+        let frame = try #require(renderer.layout.items.first?.frame)
+        // 408 px is 136 pt: centred on the bubble's top edge (16 pt down), the square reaches
+        // 68 pt above it, 52 pt above the transcript's top, and down to 84 pt, past the 72 pt
+        // the bubble takes with the 16 pt insets: the image is the square's 136 pt.
+        #expect(frame.y == 16 && frame.height == 40)
+        #expect(renderer.scrolled == -52)
+        #expect(image.height == 136, "\(image.height)")
+        let x = frame.x + frame.width / 2
+        #expect(Self.color(image, x, 1, scale: 1) == [255, 0, 0, 255], "the square's top row is in the image")
+        #expect(Self.color(image, x, 135, scale: 1) == [255, 0, 0, 255], "its bottom row")
+        #expect(Self.color(image, x + 69, 1, scale: 1) != [255, 0, 0, 255], "68 pt each side of its centre, no more")
     }
 
     @Test(

@@ -122,7 +122,7 @@ public enum ConversationEvent: Sendable, Hashable {
 extension Conversation {
     /// The conversation `stickers transcript` writes for a pack given alone: a few bubbles both
     /// ways, each sticker sent once (alternating sides), and the first sticker peeled onto the
-    /// first bubble.
+    /// bubble that answers them.
     public static func `default`(stickers: [String]) -> Conversation {
         var events: [ConversationEvent] = [
             .date("Today 9:41"),
@@ -135,7 +135,10 @@ extension Conversation {
         events.append(.text(.them, "Love them 😍", service: .iMessage))
         events.append(.text(.me, "Which one is your favourite?", service: .iMessage))
         if let first = stickers.first {
-            events.append(.peel(Peel(sticker: first, message: 1, x: 0.85, y: 0.1, scale: 0.8, rotation: -12)))
+            // On "Love them", near the end, so the one screen scrolled to the latest shows it;
+            // at the short bubble's right end, over the room beside it more than its text.
+            let loveThem = stickers.count + 3
+            events.append(.peel(Peel(sticker: first, message: loveThem, x: 0.95, y: 0.5, scale: 0.7, rotation: -12)))
         }
         return Conversation(events: events)
     }

@@ -76,7 +76,8 @@ public final class TranscriptRenderer {
     public let pixelWidth: Int
     /// The image's height in pixels.
     public let pixelHeight: Int
-    /// How far the transcript is scrolled up, in points (its end shows at the screen's bottom).
+    /// How far the transcript is scrolled up, in points (its end shows at the screen's bottom);
+    /// with ``TranscriptOptions/showAll``, minus the room above the top for a peel reaching past it.
     public let scrolled: Double
     /// Stickers that could not be read, by name, with why: each is drawn as a crossed-out
     /// square of the default sticker size where it shows, as the browser's cells are. A
@@ -98,10 +99,10 @@ public final class TranscriptRenderer {
     private let stickers: [(player: StickerPlayer, origin: SIMD2<Int>)]
     /// The peels in the script's order: a player turned about its centre, or (a sticker that
     /// could not be read) its placeholder's rectangle.
-    private let peels: [Peel]
+    private let peels: [PlacedPeel]
 
     /// One peel on the screen.
-    private enum Peel {
+    private enum PlacedPeel {
         case sticker(StickerPlayer, centre: SIMD2<Double>, degrees: Double)
         case placeholder(PixelRect)
 
@@ -130,8 +131,18 @@ public final class TranscriptRenderer {
             conversation, width: options.view.width, styles: styles,
             stickerPixels: animations.mapValues { ($0.width, $0.height) },
             imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
-        let screenHeight = options.showAll ? layout.contentHeight : options.view.height
-        scrolled = max(0, layout.contentHeight - screenHeight)
+        let screenHeight: Double
+        if options.showAll {
+            // The whole conversation takes in the peels that reach past its top or bottom:
+            // scrolled back by what reaches above, as tall as what reaches below.
+            let reach = Self.peelReach(conversation, layout: layout, animations: animations)
+            let above = max(0, -reach.top)
+            scrolled = -above
+            screenHeight = above + max(layout.contentHeight, reach.bottom)
+        } else {
+            screenHeight = options.view.height
+            scrolled = max(0, layout.contentHeight - screenHeight)
+        }
         (pixelWidth, pixelHeight) = try Self.pixelSize(
             width: options.view.width, height: screenHeight, scale: scale, limits: options.limits)
 
@@ -325,24 +336,49 @@ public final class TranscriptRenderer {
         return stickers
     }
 
+    /// How far the peels reach up and down, in points from the transcript's top: each one's
+    /// turned square's extent about its centre on its message. (0, 0) without peels.
+    private static func peelReach(
+        _ conversation: Conversation, layout: TranscriptLayout, animations: [String: StickerAnimation]
+    ) -> (top: Double, bottom: Double) {
+        let messageFrames = Dictionary(
+            layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
+        var reach = (top: 0.0, bottom: 0.0)
+        for event in conversation.events {
+            guard case .peel(let peel) = event, let target = messageFrames[peel.message] else { continue }
+            let size = peelPoints(peel, animation: animations[peel.sticker])
+            let angle = peel.rotation * .pi / 180
+            let halfHeight = (abs(size.width * sin(angle)) + abs(size.height * cos(angle))) / 2
+            let centre = target.y + peel.y * target.height
+            reach = (min(reach.top, centre - halfHeight), max(reach.bottom, centre + halfHeight))
+        }
+        return reach
+    }
+
+    /// A peel's size in points: its sticker's (a placeholder's when unreadable) times its scale.
+    private static func peelPoints(_ peel: Peel, animation: StickerAnimation?) -> (width: Double, height: Double) {
+        let size = TranscriptLayout.stickerPoints(
+            animation.map { ($0.width, $0.height) }
+                ?? (MessagesMetrics.defaultStickerPixels, MessagesMetrics.defaultStickerPixels))
+        return (size.width * peel.scale, size.height * peel.scale)
+    }
+
     /// The peels that reach the screen, over everything, at their place on their message; a
     /// peel of a sticker that could not be read is its placeholder, unturned.
     private static func placePeels(
         _ conversation: Conversation, layout: TranscriptLayout, scrolled: Double, scale: Double,
         screen: (width: Int, height: Int), animations: [String: StickerAnimation],
         players: PlayerBank
-    ) -> [Peel] {
-        var peels: [Peel] = []
+    ) -> [PlacedPeel] {
+        var peels: [PlacedPeel] = []
         let messageFrames = Dictionary(
             layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
         for event in conversation.events {
             guard case .peel(let peel) = event, let target = messageFrames[peel.message] else { continue }
             let animation = animations[peel.sticker]
-            let size = TranscriptLayout.stickerPoints(
-                animation.map { ($0.width, $0.height) }
-                    ?? (MessagesMetrics.defaultStickerPixels, MessagesMetrics.defaultStickerPixels))
-            let width = max(1, Int((size.width * peel.scale * scale).rounded()))
-            let height = max(1, Int((size.height * peel.scale * scale).rounded()))
+            let size = peelPoints(peel, animation: animation)
+            let width = max(1, Int((size.width * scale).rounded()))
+            let height = max(1, Int((size.height * scale).rounded()))
             let centre = SIMD2(target.x + peel.x * target.width, target.y - scrolled + peel.y * target.height) * scale
             // A peel whose turned square (within its diagonal) misses the screen is not drawn.
             let reach = (Double(width * width + height * height)).squareRoot() / 2
