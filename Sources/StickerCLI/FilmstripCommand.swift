@@ -79,7 +79,7 @@ public struct FilmstripCommand: ParsableCommand {
             ? SnapshotEncoder.ppm(strip.image) : SnapshotEncoder.png(strip.image)
         do { try InterruptCleanup.writeAtomically(bytes, to: output) } catch { throw CLIError(error.description) }
         TerminalOutput.line(
-            "\(output): \(strip.image.width)x\(strip.image.height) px, \(strip.frames.count) frames of \(chosen.name) (\(timing) timing)"
+            "\(output): \(strip.image.width)x\(strip.image.height) px, \(counted(strip.frames.count, "frame")) of \(chosen.name) (\(timing) timing)"
         )
         for frame in strip.frames {
             TerminalOutput.line(

@@ -8,12 +8,22 @@ import StickerRenderer
 /// Loads what the user named: one pack path, or image files one by one.
 enum PackInput {
     static func load(_ paths: [String]) throws -> StickerPack {
+        // A pack is named alone: a folder among files is a usage error, not an unreadable pack.
+        if paths.count > 1, let folder = paths.first(where: isFolder) {
+            throw ValidationError(
+                "\(folder) is a folder: name one pack alone, or image files one by one.")
+        }
         do {
             if paths.count == 1 { return try PackLoader.load(path: paths[0]) }
             return try PackLoader.load(files: paths)
         } catch {
             throw CLIError(error.description)
         }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// ``load(_:)``, with what the loader left out or read in its own way (a file that is no

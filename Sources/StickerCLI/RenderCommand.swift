@@ -35,7 +35,9 @@ public struct RenderCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time")
+        help: ArgumentHelp(
+            "Animated output length: 3s, 2500ms (default: the longest sticker loop, whole, so a shorter loop restarts where it stands when the APNG repeats; 1s when nothing moves).",
+            valueName: "time")
     )
     var duration: String?
 
@@ -93,14 +95,15 @@ public struct RenderCommand: ParsableCommand {
         var summary = ""
         switch kind {
         case .apng:
-            let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
+            let seconds =
+                duration.flatMap(DurationParsing.seconds) ?? (renderer.longestLoop > 0 ? renderer.longestLoop : 1)
             let frames = try animationFrameCount(seconds: seconds) {
                 renderer.changeTimes(duration: seconds, maxFrames: $0)
             }
             let bar = progress.bar("rendering")
             defer { bar.finish() }
             bytes = try SnapshotEncoder.apng(renderer, duration: seconds) { bar.update($0, of: $1) }
-            summary = ", \(frames) frames over \(seconds) s"
+            summary = ", \(counted(frames, "frame")) over \(seconds) s"
         case .png, .ppm:
             do {
                 let time = at.flatMap(DurationParsing.seconds) ?? 0

@@ -47,7 +47,9 @@ public struct TranscriptCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Animated output length: 3s, 2500ms (default: the longest sticker loop).", valueName: "time")
+        help: ArgumentHelp(
+            "Animated output length: 3s, 2500ms (default: the longest sticker loop, whole, so a shorter loop restarts where it stands when the APNG repeats; 1s when nothing moves).",
+            valueName: "time")
     )
     var duration: String?
 
@@ -122,7 +124,7 @@ public struct TranscriptCommand: ParsableCommand {
         }
         let bytes: [UInt8]
         var summary = ""
-        let seconds = duration.flatMap(DurationParsing.seconds) ?? max(renderer.longestLoop, 0.001)
+        let seconds = duration.flatMap(DurationParsing.seconds) ?? (renderer.longestLoop > 0 ? renderer.longestLoop : 1)
         let frames =
             isAnimated
             ? try animationFrameCount(seconds: seconds) { renderer.changeTimes(duration: seconds, maxFrames: $0) } : 0
@@ -131,7 +133,7 @@ public struct TranscriptCommand: ParsableCommand {
                 let bar = progress.bar("rendering")
                 defer { bar.finish() }
                 bytes = try renderer.apng(duration: seconds) { bar.update($0, of: $1) }
-                summary = ", \(frames) frames over \(seconds) s"
+                summary = ", \(counted(frames, "frame")) over \(seconds) s"
             } else {
                 bytes = try renderer.snapshotPNG(at: at.flatMap(DurationParsing.seconds) ?? 0)
             }
@@ -154,6 +156,9 @@ public struct TranscriptCommand: ParsableCommand {
     static func conversation(_ inputs: [String]) throws -> (ParsedConversation, StickerPack, String) {
         if inputs.count == 1, isScript(inputs[0]) {
             let path = inputs[0]
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CLIError("\(path): no such file or folder")
+            }
             let text: String
             do {
                 let bytes = try BoundedFile.read(path, maxBytes: 1 << 20)

@@ -67,6 +67,15 @@ struct RenderCommandTests {
         // The heart sequence runs at 8 fps: frames at 0, 125, ..., 875 ms.
         #expect(animation.info.format == .apng && animation.info.frameCount == 8)
         #expect(animation.info.frames.allSatisfy { $0.delay.milliseconds == 125 })
+
+        // Nothing moves: one frame shown for a second, not for a millisecond.
+        let still = folder.appendingPathComponent("s.apng").path
+        let drawn = try CLITests.runExecutable([
+            "render", CLITests.samplePack.appendingPathComponent("05-still-blob.png").path, "--scale", "1", "-o", still
+        ])
+        #expect(drawn.stdout.contains(", 1 frame over 1.0 s"), "\(drawn.stdout)")
+        let one = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: still))))
+        #expect(one.info.frameCount == 1 && one.info.frames.first?.delay.milliseconds == 1000)
     }
 
     @Test(
@@ -114,7 +123,14 @@ struct RenderCommandTests {
                 message: "Error: --icon /no/such/icon.png: no such file"),
             Refusal(
                 arguments: ["render", "/no/such/pack", "-o", "OUT.png"], status: 1,
-                message: "Error: /no/such/pack: no such file or folder")
+                message: "Error: /no/such/pack: no such file or folder"),
+            Refusal(
+                arguments: ["render", "corpus/sample-pack/05-still-blob.png", "corpus/sample-pack", "-o", "OUT.png"],
+                status: 64,
+                message: "Error: corpus/sample-pack is a folder: name one pack alone, or image files one by one."),
+            Refusal(
+                arguments: ["transcript", "/no/such/chat.txt", "-o", "OUT.png"], status: 1,
+                message: "Error: /no/such/chat.txt: no such file or folder")
         ])
     func renderErrors(_ bad: Refusal) throws {
         let folder = CLITests.temporaryDirectory()
@@ -127,7 +143,9 @@ struct RenderCommandTests {
         let result = try CLITests.runExecutable(args)
         #expect(result.status == bad.status)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == bad.message, "\(result.stderr)")
+        #expect(
+            lines.first == bad.message.replacingOccurrences(of: "corpus/", with: CLITests.repoRoot.path + "/corpus/"),
+            "\(result.stderr)")
         if bad.status == 64 {
             // swift-argument-parser's usage hint follows a usage error.
             #expect(

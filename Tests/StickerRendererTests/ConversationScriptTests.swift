@@ -53,6 +53,18 @@ struct ConversationScriptTests {
             ])
     }
 
+    @Test("a sticker name with spaces is written in double quotes, sent and peeled")
+    func quotedNames() throws {
+        let parsed = try ConversationScript.parse(
+            "me: sticker \"my star\"\npeel \"a-b 2\" on 1 at 0.5,0.5 rotate 10\nthem: \"sticker my star\"")
+        #expect(
+            parsed.conversation.events == [
+                .sticker(.me, name: "my star"),
+                .peel(Peel(sticker: "a-b 2", message: 1, x: 0.5, y: 0.5, rotation: 10)),
+                .text(.them, "sticker my star", service: .iMessage)
+            ])
+    }
+
     @Test(
         "every mistake names its line and says what is expected",
         arguments: [
@@ -65,7 +77,10 @@ struct ConversationScriptTests {
             ("pack:", 1, "`pack:` needs a folder"),
             ("date:", 1, "`date:` needs the header's text"),
             ("me: sticker", 1, "needs the sticker's name"),
-            ("me: sticker two words", 1, "put it in double quotes"),
+            ("me: sticker two words", 1, "in double quotes when it has spaces: `sticker \"my star\"`"),
+            ("me: sticker \"my star", 1, "a quote opened is never closed"),
+            ("me: sticker \"my\"star", 1, "a space after a closing quote"),
+            ("me: hi\npeel \"my star on 1 at 0.5,0.5", 2, "a quote opened is never closed"),
             ("me: message", 1, "at least one field"),
             ("me: message colour=red", 1, "unknown field `colour`"),
             ("me: message caption=a caption=b", 1, "given twice"),

@@ -102,16 +102,17 @@ public enum ConversationScript {
             // Quoted: the text as it is, even when it starts with `sticker` or `message`.
             return .text(sender, String(value.dropFirst().dropLast()), service: service)
         }
-        let words = value.split(separator: " ", omittingEmptySubsequences: true)
-        switch words.first {
+        switch value.split(separator: " ", omittingEmptySubsequences: true).first {
         case "sticker":
+            let words = try quotedWords(value, fail: fail)
             guard words.count == 2 else {
                 throw fail(
                     words.count == 1
                         ? "`sticker` needs the sticker's name, for example `sticker 01-bouncing-blob`"
-                        : "`sticker` takes one name; to send this as text, put it in double quotes")
+                        : "`sticker` takes one name (in double quotes when it has spaces: `sticker \"my star\"`); to send this as text, put it all in double quotes"
+                )
             }
-            return .sticker(sender, name: String(words[1]))
+            return .sticker(sender, name: words[1])
         case "message":
             let fields = try parseFields(value.dropFirst("message".count), fail: fail)
             var template = TemplateMessage()
@@ -140,6 +141,30 @@ public enum ConversationScript {
         default:
             return .text(sender, value, service: service)
         }
+    }
+
+    /// The words of `text`, split at spaces; a word in double quotes keeps its spaces (a
+    /// sticker's name such as `"my star"`), its quotes dropped.
+    static func quotedWords(_ text: String, fail: (String) -> ConversationScriptError)
+        throws(ConversationScriptError) -> [String]
+    {
+        var words: [String] = []
+        var rest = text[...]
+        while let start = rest.firstIndex(where: { $0 != " " }) {
+            rest = rest[start...]
+            if rest.first == "\"" {
+                let body = rest.dropFirst()
+                guard let close = body.firstIndex(of: "\"") else { throw fail("a quote opened is never closed") }
+                words.append(String(body[..<close]))
+                rest = body[body.index(after: close)...]
+                guard rest.isEmpty || rest.first == " " else { throw fail("expected a space after a closing quote") }
+            } else {
+                let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                words.append(String(rest[..<end]))
+                rest = rest[end...]
+            }
+        }
+        return words
     }
 
     /// `name=value name="a value" ...`, each name once.
@@ -184,7 +209,7 @@ public enum ConversationScript {
         fail: (String) -> ConversationScriptError
     ) throws(ConversationScriptError) -> Peel {
         let usage = "`peel NAME on MESSAGE at X,Y [scale S] [rotate DEGREES]`"
-        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let words = try quotedWords(line, fail: fail)
         guard words.count >= 6, words[2] == "on", words[4] == "at" else { throw fail("a peel is written \(usage)") }
         guard let message = Int(words[3]), message >= 1 else {
             throw fail("`on` takes a message number from 1, found `\(words[3])`")
