@@ -17,7 +17,10 @@ public struct FilmstripCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("An image file, or a pack with --sticker.", valueName: "file"), completion: .file())
     var input: String
 
-    @Option(help: ArgumentHelp("In a pack, the sticker to show (name).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "In a pack, the sticker to show: its name (letter case aside when only one matches) or its file's name.",
+            valueName: "name"))
     var sticker: String?
 
     @Option(help: "Frames per row.")
@@ -54,7 +57,17 @@ public struct FilmstripCommand: ParsableCommand {
         try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
         let chosen: Sticker
         if let sticker {
-            guard let match = pack.stickers.first(where: { $0.name == sticker }) else {
+            // The name as written, else in any letter case, else with its file's extension.
+            let named = { (rule: (Sticker) -> Bool) in
+                pack.stickers.filter(rule).count == 1 ? pack.stickers.first(where: rule) : nil
+            }
+            guard
+                let match = pack.stickers.first(where: { $0.name == sticker })
+                    ?? named({ $0.name.lowercased() == sticker.lowercased() })
+                    ?? named({
+                        $0.files.count == 1 && $0.files[0].lastPathComponent.lowercased() == sticker.lowercased()
+                    })
+            else {
                 throw CLIError(
                     "\(input): no sticker named \(sticker) (\(pack.stickers.map(\.name).joined(separator: ", ")))")
             }

@@ -74,6 +74,7 @@ public struct FramesCommand: ParsableCommand {
             try staging.write([UInt8](try encoder.encode(metadata)), named: "frames.json")
             let earlier = Self.framesOfEarlierRun(in: URL(fileURLWithPath: out))
             try staging.commit(removing: earlier.contains)
+            TerminalOutput.line("wrote \(counted(info.frames.count, "frame")) and frames.json to \(out)")
         } catch let error as CodecError {
             staging.discard()
             throw CLIError(path: file, error)

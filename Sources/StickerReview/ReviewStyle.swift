@@ -4,7 +4,7 @@ enum ReviewStyle {
     /// The test backgrounds every sticker is shown on, in order: (class suffix, label).
     static let backgrounds: [(id: String, label: String)] = [
         ("white", "white"), ("black", "black"), ("red", "red"), ("yellow", "yellow"),
-        ("multicolor", "multicolour"), ("photo", "a photo"), ("checker", "checker")
+        ("multicolor", "multicolor"), ("photo", "a photo"), ("checker", "checker")
     ]
 
     /// The style sheet; `photo` is the URL of the photo background (`nil`: a page without one,

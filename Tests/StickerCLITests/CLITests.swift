@@ -43,6 +43,21 @@ struct CLITests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
     }
 
+    @Test("frames says what it wrote: as many frames as Pillow counts in the file, and frames.json")
+    func framesSummary() throws {
+        let input = Self.samplePack.appendingPathComponent("02-spinning-star.gif")
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let count = try TestProcess.capture([
+            "python3", "-c", "import sys; from PIL import Image; print(Image.open(sys.argv[1]).n_frames)", input.path
+        ])
+        let frames = try #require(Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(count)")
+        let result = try Self.runExecutable(["frames", input.path, "--out", out.path])
+        #expect(result.status == 0)
+        #expect(result.stdout == "wrote \(frames) frames and frames.json to \(out.path)\n", "\(result.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).count == frames + 1)
+    }
+
     @Test("frames --format rgba: one exact premultiplied buffer per frame, plus frames.json", .needs("gif-peterdn"))
     func framesRGBA() throws {
         let input = Self.conformance.appendingPathComponent("gif-peterdn/animated_loop.gif")

@@ -264,5 +264,15 @@ struct RenderCommandTests {
         #expect(film.stdout.contains("#7  start 700 ms  shows 1500 ms"))
         let stripImage = try AnimationDecoder(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: strip))))
         #expect(stripImage.info.width == 4 * (204 + 12))
+
+        // --sticker in a pack: the catalog's "Heart" as heart, a folder's sticker by its file name.
+        for (pack, name, frames) in [
+            (Self.catalog.path, "heart", 6), (CLITests.samplePack.path, "04-party-popper.gif", 8)
+        ] {
+            let chosen = try CLITests.runExecutable(["filmstrip", pack, "--sticker", name, "-o", strip])
+            #expect(
+                chosen.status == 0 && chosen.stdout.contains(", \(frames) frames of"),
+                "\(chosen.stdout)\(chosen.stderr)")
+        }
     }
 }

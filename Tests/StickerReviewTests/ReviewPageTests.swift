@@ -141,7 +141,7 @@ import Testing
         let html = try Self.page(folder)
         // corpus/Sample.xcstickers: Heart.stickersequence and Star.sticker carry these labels.
         for label in ["Beating heart", "Orange star"] {
-            for background in ["white", "black", "red", "yellow", "multicolour", "a photo", "checker"] {
+            for background in ["white", "black", "red", "yellow", "multicolor", "a photo", "checker"] {
                 #expect(html.contains("alt=\"\(label), on \(background)\""), "\(label) on \(background)")
             }
             #expect(html.contains("VoiceOver reads: \u{201C}\(label)\u{201D}"))
