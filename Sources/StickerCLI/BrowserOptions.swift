@@ -139,6 +139,18 @@ func failForPlaceholders(_ problems: [(sticker: String, error: PackError)]) thro
     if !problems.isEmpty { throw ExitCode.failure }
 }
 
+/// Names each of `stickers` that Messages would not take as it is, and why: a drawing shows
+/// any sticker the codec reads (WebP, WebM, Lottie, any size), so it must not pass for a check.
+func warnNotTakenByMessages(_ stickers: [Sticker], limits: DecodingLimits) {
+    for sticker in stickers {
+        let reasons = MessagesAcceptance.refusals(sticker, limits: limits)
+        guard !reasons.isEmpty else { continue }
+        warn(
+            "\(sticker.name): drawn, but Messages does not take it as it is (\(reasons.joined(separator: "; "))); `stickers fit` makes it a sticker"
+        )
+    }
+}
+
 /// Reports a sticker drawn from a file with something wrong that reading worked around, each
 /// thing once: the drawing shows what a browser shows of it, which may not be the art meant.
 func warnRepaired(_ sticker: String, _ warnings: [CodecWarning]) {

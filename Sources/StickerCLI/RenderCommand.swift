@@ -128,6 +128,7 @@ public struct RenderCommand: ParsableCommand {
                 + "\(counted(layout.columns, "column")) of \(trim(layout.cellSide)) pt, \(layout.cells.count) of \(counted(pack.stickers.count, "sticker")) visible\(summary)"
         )
         for repair in renderer.repairs { warnRepaired(repair.sticker, repair.warnings) }
+        warnNotTakenByMessages(pack.stickers, limits: options.limits)
         try failForPlaceholders(renderer.problems)
     }
 }

@@ -83,6 +83,7 @@ public struct SheetCommand: ParsableCommand {
             "\(output): \(sheet.image.width)x\(sheet.image.height) px, \(counted(pack.stickers.count, "sticker")) (rows) x \(counted(backgrounds.count, "background")) (columns: \(backgrounds.map(\.description).joined(separator: ", ")))"
         )
         for repair in sheet.repairs { warnRepaired(repair.sticker, repair.warnings) }
+        warnNotTakenByMessages(pack.stickers, limits: limits.limits)
         try failForPlaceholders(sheet.problems)
     }
 }

@@ -145,6 +145,15 @@ public struct TranscriptCommand: ParsableCommand {
         TerminalOutput.line(
             "\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
                 + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
+        let sent = Set(
+            parsed.conversation.events.compactMap { event -> String? in
+                switch event {
+                case .sticker(_, let name): name
+                case .peel(let peel): peel.sticker
+                default: nil
+                }
+            })
+        warnNotTakenByMessages(pack.stickers.filter { sent.contains($0.name) }, limits: options.limits)
         try failForPlaceholders(renderer.problems)
     }
 

@@ -1,5 +1,6 @@
 import AnimationCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// `validate`, `render`, `sheet` and `filmstrip` as a user runs them: the built executable,
@@ -240,6 +241,38 @@ struct RenderCommandTests {
         #expect(status & 0x7F == SIGINT, "ended by the signal")
         #expect(try Data(contentsOf: out) == Data("earlier".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["browser.apng"])
+    }
+
+    @Test(
+        "render, sheet and transcript draw a WebP and an 800 px PNG, and name them as stickers Messages does not take as they are"
+    )
+    func notTakenByMessages() throws {
+        let folder = CLITests.temporaryDirectory()
+        let pack = folder.appendingPathComponent("mixed")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = """
+            import sys
+            from PIL import Image
+            Image.new("RGBA", (408, 408), (0, 90, 200, 255)).save(sys.argv[1] + "/a-good.png")
+            Image.new("RGBA", (408, 408), (200, 90, 0, 255)).save(sys.argv[1] + "/b-telegram.webp", lossless=True)
+            Image.new("RGBA", (800, 800), (0, 200, 90, 255)).save(sys.argv[1] + "/c-big.png")
+            """
+        try #require(try TestProcess.run(["python3", "-c", script, pack.path]) == 0)
+        let expected = [
+            "warning: b-telegram: drawn, but Messages does not take it as it is (a WebP file); `stickers fit` makes it a sticker",
+            "warning: c-big: drawn, but Messages does not take it as it is (800x800 px, outside 300-618); `stickers fit` makes it a sticker"
+        ]
+        for command in ["render", "sheet", "transcript"] {
+            let result = try CLITests.runExecutable([
+                command, pack.path, "-o", folder.appendingPathComponent("\(command).png").path
+            ])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            let warnings = result.stderr.split(separator: "\n").map(String.init).filter {
+                $0.contains("Messages does not")
+            }
+            #expect(warnings == expected, "\(command): \(result.stderr)")
+        }
     }
 
     @Test("sheet and filmstrip: sizes follow the stickers, backgrounds and frames")
