@@ -99,5 +99,6 @@ public struct FilmstripCommand: ParsableCommand {
                 "  #\(frame.index)  start \(Int((frame.start * 1000).rounded())) ms  shows \(Int((frame.duration * 1000).rounded())) ms"
             )
         }
+        warnNotTakenByMessages([chosen], limits: limits.limits)
     }
 }

@@ -277,7 +277,8 @@ struct FitSettings: ParsableArguments {
                 catalogFolder = pack.catalogFolder
                 stickers += pack.stickers
                 warnings += pack.warnings
-                gridSize = gridSize ?? pack.declaredGridSize
+                // A catalog that names no grid-size is regular, as validate and Messages take it.
+                gridSize = gridSize ?? pack.declaredGridSize ?? (pack.origin == .catalog ? .regular : nil)
             } else {
                 files.append(path)
             }

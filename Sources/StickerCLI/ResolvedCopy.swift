@@ -46,6 +46,12 @@ enum ResolvedCopy {
             ? catalogFolderTypes.contains(type) : name == "Contents.json" || PackLoader.imageExtensions.contains(type)
     }
 
+    /// Whether the file at `path` is an image by its bytes (a catalog may name one with no
+    /// extension).
+    private static func isImage(_ path: String) -> Bool {
+        BoundedFile.sniffedFormat(path) != nil
+    }
+
     /// The most entries (files and folders) a copy makes.
     static let maxEntries = 100_000
     /// The most bytes a copy writes (a catalog's stickers are at most 500 KB each).
@@ -111,7 +117,10 @@ enum ResolvedCopy {
                 throw CLIError("\(entry): cannot be read")
             }
             let kind = status.st_mode & S_IFMT
-            guard Self.isCatalogEntry(name, isFolder: kind == S_IFDIR) || (kind != S_IFDIR && kind != S_IFREG) else {
+            guard
+                Self.isCatalogEntry(name, isFolder: kind == S_IFDIR) || (kind != S_IFDIR && kind != S_IFREG)
+                    || (kind == S_IFREG && !name.hasPrefix(".") && Self.isImage(real))
+            else {
                 if !name.hasPrefix(".") {
                     warn("\(entry): left out of the copy, not a file or folder a sticker catalog uses")
                 }

@@ -4,6 +4,10 @@ import StickerBench
 import StickerFit
 import StickerPack
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `stickers xcode`: a Sticker Pack App project, ready for Xcode and App Store Connect, from
 /// anything `fit` takes.
 public struct XcodeCommand: ParsableCommand {
@@ -180,17 +184,36 @@ public struct XcodeCommand: ParsableCommand {
     /// a sticker catalog: replacing them would lose files without a word.
     private func checkReplaceable(_ spec: StickerAppSpec) throws {
         let root = URL(fileURLWithPath: output).standardizedFileURL
+        // The output's folders as written, and as they are on disk from the deepest that
+        // exists (links resolved): a link into a catalog is inside it too.
+        var ancestors: [URL] = []
         var ancestor = root
         while ancestor.path != "/" && !ancestor.path.isEmpty {
-            if ancestor.pathExtension.lowercased() == "xcstickers" {
-                throw CLIError(
-                    "\(output): is inside the sticker catalog \(ancestor.path), so no project is written there; name a folder beside the catalog"
-                )
-            }
+            ancestors.append(ancestor)
             ancestor.deleteLastPathComponent()
+        }
+        if let existing = ancestors.first(where: { resolvedPath($0.path) != nil }),
+            var real = resolvedPath(existing.path).map(URL.init(fileURLWithPath:))
+        {
+            while real.path != "/" && !real.path.isEmpty {
+                ancestors.append(real)
+                real.deleteLastPathComponent()
+            }
+        }
+        if let catalog = ancestors.first(where: { $0.pathExtension.lowercased() == "xcstickers" }) {
+            throw CLIError(
+                "\(output): is inside the sticker catalog \(catalog.path), so no project is written there; name a folder beside the catalog"
+            )
         }
         for (entry, written) in XcodeProjectWriter.entriesWritten(for: spec).sorted(by: { $0.key < $1.key }) {
             let path = root.appendingPathComponent(entry).path
+            // A file or a link where the project puts a folder is the user's: never replaced.
+            var status = stat()
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+                throw CLIError(
+                    "\(path): is a file, not a folder this project wrote, so it is not replaced; name another --output or --name"
+                )
+            }
             let isProject = entry == spec.projectBundleName
             try OutputFolder.checkReplaceable(
                 path,

@@ -576,6 +576,8 @@ struct FitCommandTests {
             "render", catalog.path, "-o", folder.appendingPathComponent("c.png").path
         ])
         #expect(drawn.stdout.contains("compact regular"), "\(drawn.stdout)")
+        let refit = try CLITests.runExecutable(["fit", catalog.path, "--dry-run", "--level", "1"])
+        #expect(refit.stdout.hasPrefix("fit inputs: 2 sticker(s), regular,"), "\(refit.stdout)")
     }
 
     @Test(

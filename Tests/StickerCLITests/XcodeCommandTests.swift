@@ -231,6 +231,12 @@ struct XcodeCommandTests {
             other.status == 1 && other.stderr.contains("is a project this command did not write"), "\(other.stderr)")
         #expect(try String(contentsOf: foreign.appendingPathComponent("project.pbxproj"), encoding: .utf8) == text)
 
+        // A file where the project puts a folder.
+        try Data("notes".utf8).write(to: work.appendingPathComponent("Notes"))
+        let file = try run(Self.inputs + ["-o", work.path, "--name", "Notes"])
+        #expect(file.status == 1 && file.stderr.contains("Notes: is a file, not a folder"), "\(file.stderr)")
+        #expect(try String(contentsOf: work.appendingPathComponent("Notes"), encoding: .utf8) == "notes")
+
         // Inside a sticker catalog.
         let catalog = folder.appendingPathComponent("In.xcstickers")
         try manager.copyItem(at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: catalog)
@@ -238,6 +244,12 @@ struct XcodeCommandTests {
             catalog.path, "--no-fit", "-o", catalog.appendingPathComponent("App").path, "--name", "App"
         ])
         #expect(inside.status == 1 && inside.stderr.contains("is inside the sticker catalog"), "\(inside.stderr)")
+        #expect(!manager.fileExists(atPath: catalog.appendingPathComponent("App").path))
+        // Through a link to the catalog.
+        let link = folder.appendingPathComponent("link")
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: catalog.path)
+        let linked = try run([catalog.path, "--no-fit", "-o", link.appendingPathComponent("App").path, "--name", "App"])
+        #expect(linked.status == 1 && linked.stderr.contains("is inside the sticker catalog"), "\(linked.stderr)")
         #expect(!manager.fileExists(atPath: catalog.appendingPathComponent("App").path))
     }
 
@@ -381,12 +393,26 @@ struct XcodeCommandTests {
                 withDestinationPath: secrets.path)
             try Data("notes".utf8).write(to: catalog.appendingPathComponent("notes.txt"))
             try Data("finder".utf8).write(to: catalog.appendingPathComponent(".DS_Store"))
+            // An image the catalog names without an extension is the catalog's all the same.
+            let star = catalog.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker")
+            try FileManager.default.moveItem(
+                at: star.appendingPathComponent("star.png"), to: star.appendingPathComponent("star"))
+            let contents = star.appendingPathComponent("Contents.json")
+            let json = try String(contentsOf: contents, encoding: .utf8)
+            try #require(json.contains("\"star.png\""))
+            try json.replacingOccurrences(of: "\"star.png\"", with: "\"star\"").write(
+                to: contents, atomically: true, encoding: .utf8)
         }
         defer { try? FileManager.default.removeItem(at: work) }
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let copied = out.appendingPathComponent("Sample StickerPackExtension/Stickers.xcstickers")
         let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
-        #expect(try Self.tree(copied) == Self.tree(sample), "the catalog's own files, nothing else")
+        var expected = try Self.tree(sample)
+        expected["Sticker Pack.stickerpack/Star.sticker/star"] = expected.removeValue(
+            forKey: "Sticker Pack.stickerpack/Star.sticker/star.png")
+        expected["Sticker Pack.stickerpack/Star.sticker/Contents.json"] = try Data(
+            contentsOf: catalog.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker/Contents.json"))
+        #expect(try Self.tree(copied) == expected, "the catalog's own files, nothing else")
         for left in ["key", "Sticker Pack.stickerpack/Star.sticker/ssh", "notes.txt"] {
             #expect(
                 result.stderr.contains(

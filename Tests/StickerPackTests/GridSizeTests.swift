@@ -19,6 +19,8 @@ struct GridSizeTests {
         #expect(StickerSize.shared(by: [(618, 400)]) == nil, "not square")
         #expect(StickerSize.shared(by: [(512, 512)]) == nil, "no size's side")
         #expect(StickerSize.shared(by: []) == nil)
+        #expect(StickerSize.shared(by: [(618, 618), (700, 700), (618, 618)]) == .large, "no pack takes 700 px")
+        #expect(StickerSize.shared(by: [(120, 120)]) == nil)
     }
 
     @Test("declared wins; a catalog naming none is regular whatever its stickers; images take their shared side")

@@ -270,6 +270,8 @@ struct PackLoaderTests {
         #expect(
             star.stickers.map(\.name) == ["Star"] && star.stickers.first?.files.map(\.lastPathComponent) == ["star.png"]
         )
+        // Its pack's Contents.json declares "grid-size": "regular": the lone sticker keeps it.
+        #expect(star.declaredGridSize == .regular && heart.declaredGridSize == .regular)
     }
 
     @Test("A file the catalog names that is there only in other letter case: missing, naming the file that is there")

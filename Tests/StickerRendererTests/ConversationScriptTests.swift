@@ -56,12 +56,14 @@ struct ConversationScriptTests {
     @Test("a sticker name with spaces is written in double quotes, sent and peeled")
     func quotedNames() throws {
         let parsed = try ConversationScript.parse(
-            "me: sticker \"my star\"\npeel \"a-b 2\" on 1 at 0.5,0.5 rotate 10\nthem: \"sticker my star\"")
+            "me: sticker \"my star\"\npeel \"a-b 2\" on 1 at 0.5,0.5 rotate 10\nthem: \"sticker my star\"\nme: sticker\t\"tab\""
+        )
         #expect(
             parsed.conversation.events == [
                 .sticker(.me, name: "my star"),
                 .peel(Peel(sticker: "a-b 2", message: 1, x: 0.5, y: 0.5, rotation: 10)),
-                .text(.them, "sticker my star", service: .iMessage)
+                .text(.them, "sticker my star", service: .iMessage),
+                .sticker(.me, name: "tab")
             ])
     }
 
@@ -80,6 +82,7 @@ struct ConversationScriptTests {
             ("me: sticker two words", 1, "in double quotes when it has spaces: `sticker \"my star\"`"),
             ("me: sticker \"my star", 1, "a quote opened is never closed"),
             ("me: sticker \"my\"star", 1, "a space after a closing quote"),
+            ("me: sticker \"\"", 1, "a name in quotes is empty"),
             ("me: hi\npeel \"my star on 1 at 0.5,0.5", 2, "a quote opened is never closed"),
             ("me: message", 1, "at least one field"),
             ("me: message colour=red", 1, "unknown field `colour`"),

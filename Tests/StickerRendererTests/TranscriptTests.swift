@@ -121,21 +121,33 @@ struct TranscriptTests {
         }
     }
 
-    @Test("a peeled sticker turned 30 degrees has its corner where the rotation puts it")
-    func peeledCorner() throws {
+    /// One received message, `text`, with a 408 px red square (`red.png`) peeled onto it as
+    /// `peel` says, drawn whole (--all) at `scale`: the renderer, its image at 0 s and the
+    /// message's frame.
+    static func redPeel(on text: String, _ peel: Peel, scale: Int) throws -> (
+        renderer: TranscriptRenderer, image: RGBAImage, frame: PointRect
+    ) {
         let files = RenderTests.Files()
         let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
-        let conversation = Conversation(events: [
-            .text(.them, "A long enough message to peel a sticker onto", service: .iMessage),
-            .peel(Peel(sticker: "red.png", message: 1, x: 0.5, y: 0.5, scale: 0.5, rotation: 30))
-        ])
+        let conversation = Conversation(events: [.text(.them, text, service: .iMessage), .peel(peel)])
         let renderer = try TranscriptRenderer(
-            conversation, pack: RenderTests.pack([red]), options: Self.options(scale: 2, all: true))
+            conversation, pack: RenderTests.pack([red]), options: Self.options(scale: scale, all: true))
         let image = try renderer.snapshot(at: 0)
-        let frame = try #require(renderer.layout.items.first?.frame)
+        return (renderer, image, try #require(renderer.layout.items.first?.frame))
+    }
+
+    @Test("a peeled sticker turned 30 degrees has its corner where the rotation puts it")
+    func peeledCorner() throws {
+        let (renderer, image, frame) = try Self.redPeel(
+            on: "A long enough message to peel a sticker onto",
+            Peel(sticker: "red.png", message: 1, x: 0.5, y: 0.5, scale: 0.5, rotation: 30), scale: 2)
         // 136 pt at scale 0.5: a 68 pt square about the message's centre; its top-right corner
         // (34, -34) turned 30 degrees clockwise (y down) lands at (34 cos - (-34) sin, 34 sin + (-34) cos).
         let angle = 30.0 * .pi / 180
+        // --all makes room above for the turned square: half its height turned, 34 (sin + cos),
+        // reaches 46.4 pt above the message's centre, past the top when that is nearer.
+        let top = frame.y + frame.height / 2 - 34 * (sin(angle) + cos(angle))
+        #expect(top < 0 && abs(renderer.scrolled - top) < 1e-9, "\(renderer.scrolled), \(top)")
         // The image starts `scrolled` points into the transcript (above it, when negative).
         let centre = SIMD2(frame.x + frame.width / 2, frame.y - renderer.scrolled + frame.height / 2)
         let corner = centre + SIMD2(34 * cos(angle) + 34 * sin(angle), 34 * sin(angle) - 34 * cos(angle))
@@ -148,18 +160,10 @@ struct TranscriptTests {
         #expect(Self.color(image, centre.x + 32, centre.y - 32, scale: 2) != [255, 0, 0, 255])
     }
 
-    @Test("--all takes in a peel reaching above the first message: the image grows by what reaches past, nothing cut")
+    @Test("--all takes in a peel reaching above the first message: the image grows by what reaches past")
     func peelAboveTheTop() throws {
-        let files = RenderTests.Files()
-        let red = files.solid("red.png", side: 408, [255, 0, 0, 255])
-        let conversation = Conversation(events: [
-            .text(.them, "Hi", service: .iMessage),
-            .peel(Peel(sticker: "red.png", message: 1, x: 0.5, y: 0, scale: 1, rotation: 0))
-        ])
-        let renderer = try TranscriptRenderer(
-            conversation, pack: RenderTests.pack([red]), options: Self.options(scale: 1, all: true))
-        let image = try renderer.snapshot(at: 0)
-        let frame = try #require(renderer.layout.items.first?.frame)
+        let (renderer, image, frame) = try Self.redPeel(
+            on: "Hi", Peel(sticker: "red.png", message: 1, x: 0.5, y: 0, scale: 1, rotation: 0), scale: 1)
         // 408 px is 136 pt: centred on the bubble's top edge (16 pt down), the square reaches
         // 68 pt above it, 52 pt above the transcript's top, and down to 84 pt, past the 72 pt
         // the bubble takes with the 16 pt insets: the image is the square's 136 pt.

@@ -34,13 +34,23 @@ public enum PackLoader {
             return try loadStickerPack(url, catalogName: url.deletingPathExtension().lastPathComponent, warnings: [])
         case "xcodeproj": return try loadProject(url, required: true)!
         case "sticker", "stickersequence":
-            // One sticker of a catalog, named alone: a pack of it, as a file named alone is.
+            // One sticker of a catalog, named alone: a pack of it, as a file named alone is,
+            // shown at its sticker pack's grid-size when it is in one.
             var warnings: [PackWarning] = []
             let sticker =
                 url.pathExtension.lowercased() == "sticker"
                 ? try loadSticker(url, warnings: &warnings) : try loadSequence(url, warnings: &warnings)
+            let parent = url.deletingLastPathComponent()
+            guard parent.pathExtension.lowercased() == "stickerpack" else {
+                return StickerPack(name: sticker.name, origin: .files, stickers: [sticker], warnings: warnings)
+            }
+            var ignored: [PackWarning] = []
+            let declared = (try? ContentsJSON(folder: parent))
+                .flatMap { try? $0.string("grid-size", misspelledAs: ["grid-space"], warnings: &ignored) }
+                .flatMap(StickerSize.init(rawValue:))
             return StickerPack(
-                name: sticker.name, origin: .files, stickers: [sticker], warnings: warnings)
+                name: sticker.name, origin: .catalog, declaredGridSize: declared, stickers: [sticker],
+                warnings: warnings)
         default:
             let entries = (try? listing(of: url)) ?? []
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }

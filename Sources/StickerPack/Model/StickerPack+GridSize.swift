@@ -31,8 +31,12 @@ extension StickerPack {
 
 extension StickerSize {
     /// The size whose @3x side every one of `sides` is, square; `nil` when they are not all
-    /// the same such square, or there are none.
+    /// the same such square, or there are none. Sides outside every size (under 300 or over
+    /// 618 px, which no pack takes) do not count: one oversized sticker does not make a pack
+    /// of 618 px stickers regular.
     public static func shared(by sides: [(width: Int, height: Int)]) -> StickerSize? {
+        let range = StickerSize.small.pixels...StickerSize.large.pixels
+        let sides = sides.filter { range.contains($0.width) && range.contains($0.height) }
         guard let first = sides.first, first.width == first.height, let size = StickerSize(pixels: first.width),
             sides.allSatisfy({ $0.width == size.pixels && $0.height == size.pixels })
         else { return nil }

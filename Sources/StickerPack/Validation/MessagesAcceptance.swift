@@ -6,25 +6,21 @@ import FoundationEssentials
 /// all the same. `stickers validate` checks every rule; this checks the three that refuse a
 /// sticker outright.
 public enum MessagesAcceptance {
-    /// The formats Messages reads in a sticker pack.
-    public static let formats: Set<ImageFormat> = [.png, .apng, .gif, .jpeg]
-
     /// Why Messages refuses `sticker` as it is: a format it does not read, a side outside
-    /// 300-618 px, a file of 500 KB or more. Empty when it takes it, and when the sticker cannot
+    /// 300-618 px, a file over 500 KB however read (`validate`'s errors; a file of 500,000 to
+    /// 511,999 bytes is its warning, and not named here). Empty when it takes it, and when the sticker cannot
     /// be read (which the drawing names on its own).
     public static func refusals(
         _ sticker: Sticker, limits: DecodingLimits = .default, thresholds: ValidationThresholds = .default
     ) -> [String] {
         guard let animation = try? StickerAnimation.load(sticker, limits: limits) else { return [] }
         var reasons: [String] = []
-        let foreign = Set(animation.fileInfos.map(\.format)).subtracting(formats)
-        for format in ImageFormat.allCases where foreign.contains(format) {
-            switch format {
-            case .webp: reasons.append("a WebP file")
-            case .webm: reasons.append("a WebM video")
-            case .lottie: reasons.append("a Lottie animation")
-            default: reasons.append("a \(format) file")
-            }
+        let formats = Set(animation.fileInfos.map(\.format))
+        for (format, name) in [
+            (ImageFormat.webp, "a WebP file"), (.webm, "a WebM video"), (.lottie, "a Lottie animation")
+        ]
+        where formats.contains(format) && !format.isMessagesFormat {
+            reasons.append(name)
         }
         let sides = thresholds.minSide...thresholds.maxSide
         if !sides.contains(animation.width) || !sides.contains(animation.height) {
@@ -32,8 +28,8 @@ public enum MessagesAcceptance {
                 "\(animation.width)x\(animation.height) px, outside \(thresholds.minSide)-\(thresholds.maxSide)")
         }
         for file in sticker.files {
-            if let bytes = BoundedFile.size(file.path), bytes >= thresholds.fileBytesWarning {
-                reasons.append("\(file.lastPathComponent) is \(bytes) bytes, not under 500 KB")
+            if let bytes = BoundedFile.size(file.path), bytes >= thresholds.fileBytesError {
+                reasons.append("\(file.lastPathComponent) is \(bytes) bytes, over 500 KB")
             }
         }
         return reasons

@@ -296,7 +296,8 @@ private struct StickerChecker {
         {
             let wanted =
                 pack.declaredGridSize == nil
-                ? "the catalog names no grid-size, so Messages shows it regular, at \(shown.pixels) px; declare grid-size \(StickerSize(pixels: w).map(\.rawValue) ?? "for it"), or"
+                ? "the catalog names no grid-size, so Messages shows it regular, at \(shown.pixels) px;"
+                    + (StickerSize(pixels: w).map { " declare grid-size \($0.rawValue), or" } ?? "")
                 : "the pack's grid-size \(shown) wants \(shown.pixels) px;"
             add(
                 .warning, .gridSize, "\(w) px, but \(wanted) `stickers fit` scales it to \(shown.pixels) px",
@@ -393,7 +394,7 @@ private struct StickerChecker {
         if animation.decodedBytes > thresholds.maxDecodedBytes {
             add(
                 .warning, .playbackCost,
-                "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded",
+                "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded, over the \(thresholds.maxDecodedBytes >> 20) MiB a sticker should keep to",
                 measured: "\(animation.decodedBytes) bytes", limit: "\(thresholds.maxDecodedBytes) bytes")
         }
     }

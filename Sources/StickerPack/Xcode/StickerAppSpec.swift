@@ -81,7 +81,7 @@ public struct StickerAppSpec: Sendable, Hashable {
                 )
             } else if text.unicodeScalars.contains(where: Self.isControl) {
                 problems.append(
-                    "the \(label) \"\(text.unicodeScalars.map { Self.isControl($0) ? "?" : String($0) }.joined())\" holds a control character (shown as ?), which an Info.plist cannot hold"
+                    "the \(label) \"\(text.unicodeScalars.map { Self.isControl($0) ? "?" : String($0) }.joined())\" holds a control character (shown as ?), which no name in an Info.plist should hold"
                 )
             }
         }

@@ -133,11 +133,11 @@ extension Conversation {
             events.append(.sticker(index % 2 == 0 ? .me : .them, name: name))
         }
         events.append(.text(.them, "Love them 😍", service: .iMessage))
+        // On "Love them", near the end, so the one screen scrolled to the latest shows it; at
+        // the short bubble's right end, over the room beside it more than its text.
+        let loveThem = events.filter(\.isMessage).count
         events.append(.text(.me, "Which one is your favourite?", service: .iMessage))
         if let first = stickers.first {
-            // On "Love them", near the end, so the one screen scrolled to the latest shows it;
-            // at the short bubble's right end, over the room beside it more than its text.
-            let loveThem = stickers.count + 3
             events.append(.peel(Peel(sticker: first, message: loveThem, x: 0.95, y: 0.5, scale: 0.7, rotation: -12)))
         }
         return Conversation(events: events)

@@ -102,7 +102,7 @@ public enum ConversationScript {
             // Quoted: the text as it is, even when it starts with `sticker` or `message`.
             return .text(sender, String(value.dropFirst().dropLast()), service: service)
         }
-        switch value.split(separator: " ", omittingEmptySubsequences: true).first {
+        switch value.split(whereSeparator: { $0 == " " || $0 == "\t" }).first {
         case "sticker":
             let words = try quotedWords(value, fail: fail)
             guard words.count == 2 else {
@@ -143,23 +143,26 @@ public enum ConversationScript {
         }
     }
 
-    /// The words of `text`, split at spaces; a word in double quotes keeps its spaces (a
+    /// The words of `text`, split at spaces and tabs; a word in double quotes keeps its spaces (a
     /// sticker's name such as `"my star"`), its quotes dropped.
     static func quotedWords(_ text: String, fail: (String) -> ConversationScriptError)
         throws(ConversationScriptError) -> [String]
     {
         var words: [String] = []
         var rest = text[...]
-        while let start = rest.firstIndex(where: { $0 != " " }) {
+        while let start = rest.firstIndex(where: { $0 != " " && $0 != "\t" }) {
             rest = rest[start...]
             if rest.first == "\"" {
                 let body = rest.dropFirst()
                 guard let close = body.firstIndex(of: "\"") else { throw fail("a quote opened is never closed") }
+                guard close > body.startIndex else { throw fail("a name in quotes is empty") }
                 words.append(String(body[..<close]))
                 rest = body[body.index(after: close)...]
-                guard rest.isEmpty || rest.first == " " else { throw fail("expected a space after a closing quote") }
+                guard rest.isEmpty || rest.first == " " || rest.first == "\t" else {
+                    throw fail("expected a space after a closing quote")
+                }
             } else {
-                let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                let end = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? rest.endIndex
                 words.append(String(rest[..<end]))
                 rest = rest[end...]
             }
