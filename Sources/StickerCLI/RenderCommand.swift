@@ -96,7 +96,7 @@ public struct RenderCommand: ParsableCommand {
         switch kind {
         case .apng:
             let seconds =
-                duration.flatMap(DurationParsing.seconds) ?? (renderer.longestLoop > 0 ? renderer.longestLoop : 1)
+                animationSeconds(duration, longestLoop: renderer.longestLoop)
             let frames = try animationFrameCount(seconds: seconds) {
                 renderer.changeTimes(duration: seconds, maxFrames: $0)
             }

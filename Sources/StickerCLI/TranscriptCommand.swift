@@ -124,7 +124,7 @@ public struct TranscriptCommand: ParsableCommand {
         }
         let bytes: [UInt8]
         var summary = ""
-        let seconds = duration.flatMap(DurationParsing.seconds) ?? (renderer.longestLoop > 0 ? renderer.longestLoop : 1)
+        let seconds = animationSeconds(duration, longestLoop: renderer.longestLoop)
         let frames =
             isAnimated
             ? try animationFrameCount(seconds: seconds) { renderer.changeTimes(duration: seconds, maxFrames: $0) } : 0

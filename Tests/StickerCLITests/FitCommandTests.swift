@@ -363,7 +363,8 @@ struct FitCommandTests {
             Image.new("RGBA", (10, 8), (200, 40, 40, 255)).save(sys.argv[1] + "/tiny.png")
             Image.new("RGBA", (300, 300), (40, 200, 40, 255)).save(sys.argv[1] + "/small.png")
             """, [folder.path])
-        let inputs = ["tiny.png", "small.png"].map { folder.appendingPathComponent($0).path }
+        // Regular asked for: by their sides alone the two make a small pack (10 px is no size's).
+        let inputs = ["tiny.png", "small.png"].map { folder.appendingPathComponent($0).path } + ["--size", "regular"]
         let json = try CLITests.runExecutable(["fit"] + inputs + ["--dry-run", "--json", "--level", "1"])
         let entries = Self.entries(try Self.report(json.stdout))
         // 408 px over the longer side's 10 px.

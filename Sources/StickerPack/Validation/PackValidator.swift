@@ -83,8 +83,8 @@ public struct PackValidator: Sendable {
     /// The pixel sizes of the summarised raster stickers (a vector one is drawn at any size).
     private static func rasterSides(_ summaries: [StickerSummary]) -> [(width: Int, height: Int)] {
         summaries.compactMap { summary in
-            guard let width = summary.width, let height = summary.height, summary.format != ImageFormat.lottie.rawValue
-            else { return nil }
+            let isVector = summary.format.flatMap(ImageFormat.init(rawValue:))?.isVector ?? false
+            guard let width = summary.width, let height = summary.height, !isVector else { return nil }
             return (width, height)
         }
     }

@@ -86,6 +86,11 @@ public struct TranscriptLayout {
     public let width: Double
     /// The items, top to bottom (peels are not items: they are drawn over them).
     public let items: [Item]
+
+    /// Each message's frame, by its number (from 1), as a peel names it.
+    public var messageFrames: [Int: PointRect] {
+        Dictionary(items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
+    }
     /// The whole transcript's height.
     public let contentHeight: Double
 

@@ -341,8 +341,7 @@ public final class TranscriptRenderer {
     private static func peelReach(
         _ conversation: Conversation, layout: TranscriptLayout, animations: [String: StickerAnimation]
     ) -> (top: Double, bottom: Double) {
-        let messageFrames = Dictionary(
-            layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
+        let messageFrames = layout.messageFrames
         var reach = (top: 0.0, bottom: 0.0)
         for event in conversation.events {
             guard case .peel(let peel) = event, let target = messageFrames[peel.message] else { continue }
@@ -371,8 +370,7 @@ public final class TranscriptRenderer {
         players: PlayerBank
     ) -> [PlacedPeel] {
         var peels: [PlacedPeel] = []
-        let messageFrames = Dictionary(
-            layout.items.compactMap { item in item.message.map { ($0, item.frame) } }, uniquingKeysWith: { a, _ in a })
+        let messageFrames = layout.messageFrames
         for event in conversation.events {
             guard case .peel(let peel) = event, let target = messageFrames[peel.message] else { continue }
             let animation = animations[peel.sticker]
