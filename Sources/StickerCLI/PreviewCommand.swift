@@ -276,6 +276,7 @@ public struct PreviewCommand: ParsableCommand {
         let background = try browser.background.map { try BrowserOptions.background($0, limits: browser.limits.limits) }
         if single {
             let pack = try PackInput.load(inputs)
+            warnNotTakenByMessages(pack.stickers, limits: browser.limits.limits)
             do {
                 let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
                 let source = StickerPreviewSource(
@@ -293,6 +294,7 @@ public struct PreviewCommand: ParsableCommand {
         options.filter = browser.previewFilter
         let renderer = BrowserRenderer(pack: pack, options: options)
         for problem in renderer.problems { warn("\(problem.sticker): \(problem.error)") }
+        warnNotTakenByMessages(pack.stickers, limits: browser.limits.limits)
         return (BrowserPreviewSource(renderer: renderer, wholeView: wholeView, filter: browser.previewFilter), renderer)
     }
 

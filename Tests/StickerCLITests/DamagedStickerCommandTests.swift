@@ -50,10 +50,17 @@ struct DamagedStickerCommandTests {
         let result = try CLITests.runExecutable(["preview", pack, "--at", "0.25", "--width", "40", "--height", "10"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.isEmpty)
-        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: blob: ") }
-        #expect(warnings.count == 1 && warnings[0].contains("invalid block type"), "\(result.stderr)")
+        // The 64 px blob is also named as a size Messages does not take; that line aside:
+        func damage(_ stderr: String) -> [Substring] {
+            stderr.split(separator: "\n").filter { !$0.contains("Messages does not take it") }
+        }
+        let warnings = damage(result.stderr)
+        #expect(
+            warnings.count == 1 && warnings[0].hasPrefix("warning: blob: ")
+                && warnings[0].contains("invalid block type"),
+            "\(result.stderr)")
         let early = try CLITests.runExecutable(["preview", pack, "--at", "0.1", "--width", "40", "--height", "10"])
-        #expect(early.status == 0 && early.stderr.isEmpty, "\(early.stderr)")
+        #expect(early.status == 0 && damage(early.stderr).isEmpty, "\(early.stderr)")
     }
 
     @Test("transcript: the sticker sent and peeled at two sizes is named once, the image written, exit 1")

@@ -244,7 +244,7 @@ struct RenderCommandTests {
     }
 
     @Test(
-        "render, sheet and transcript draw a WebP and an 800 px PNG, and name them as stickers Messages does not take as they are"
+        "render, sheet, transcript and preview draw a WebP and an 800 px PNG, and name them as stickers Messages does not take as they are"
     )
     func notTakenByMessages() throws {
         let folder = CLITests.temporaryDirectory()
@@ -263,10 +263,12 @@ struct RenderCommandTests {
             "warning: b-telegram: drawn, but Messages does not take it as it is (a WebP file); `stickers fit` makes it a sticker",
             "warning: c-big: drawn, but Messages does not take it as it is (800x800 px, outside 300-618); `stickers fit` makes it a sticker"
         ]
-        for command in ["render", "sheet", "transcript"] {
-            let result = try CLITests.runExecutable([
-                command, pack.path, "-o", folder.appendingPathComponent("\(command).png").path
-            ])
+        for command in ["render", "sheet", "transcript", "preview"] {
+            let output =
+                command == "preview"
+                ? ["--at", "0", "--width", "40", "--height", "10"]
+                : ["-o", folder.appendingPathComponent("\(command).png").path]
+            let result = try CLITests.runExecutable([command, pack.path] + output)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             let warnings = result.stderr.split(separator: "\n").map(String.init).filter {
                 $0.contains("Messages does not")
