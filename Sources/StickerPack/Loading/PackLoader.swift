@@ -45,9 +45,7 @@ public enum PackLoader {
                 return StickerPack(name: sticker.name, origin: .files, stickers: [sticker], warnings: warnings)
             }
             var ignored: [PackWarning] = []
-            let declared = (try? ContentsJSON(folder: parent))
-                .flatMap { try? $0.string("grid-size", misspelledAs: ["grid-space"], warnings: &ignored) }
-                .flatMap(StickerSize.init(rawValue:))
+            let declared = (try? ContentsJSON(folder: parent)).flatMap { try? gridSize(of: $0, warnings: &ignored) }
             return StickerPack(
                 name: sticker.name, origin: .catalog, declaredGridSize: declared, stickers: [sticker],
                 warnings: warnings)
@@ -233,14 +231,8 @@ public enum PackLoader {
     {
         var warnings = initial
         let contents = try ContentsJSON(folder: folder)
-        var gridSize: StickerSize?
-        if let value = try contents.string("grid-size", misspelledAs: ["grid-space"], warnings: &warnings) {
-            guard let size = StickerSize(rawValue: value) else {
-                throw .invalidContents(
-                    path: contents.path, reason: "grid-size \"\(value)\" is not small, regular or large")
-            }
-            gridSize = size
-        } else {
+        let gridSize = try gridSize(of: contents, warnings: &warnings)
+        if gridSize == nil {
             warnings.append(PackWarning(path: contents.path, message: "no grid-size; using regular"))
         }
         var names: [String]
@@ -285,6 +277,20 @@ public enum PackLoader {
         }
         return StickerPack(
             name: catalogName, origin: .catalog, declaredGridSize: gridSize, stickers: stickers, warnings: warnings)
+    }
+
+    /// The `grid-size` a sticker pack's `Contents.json` declares (`grid-space` read as it),
+    /// `nil` when it names none; a value that is no size is an error.
+    private static func gridSize(of contents: ContentsJSON, warnings: inout [PackWarning]) throws(PackError)
+        -> StickerSize?
+    {
+        guard let value = try contents.string("grid-size", misspelledAs: ["grid-space"], warnings: &warnings) else {
+            return nil
+        }
+        guard let size = StickerSize(rawValue: value) else {
+            throw .invalidContents(path: contents.path, reason: "grid-size \"\(value)\" is not small, regular or large")
+        }
+        return size
     }
 
     private static func isStickerFolder(_ name: String) -> Bool {

@@ -15,10 +15,14 @@ extension StickerPack {
     /// ``gridSize(sides:)`` with the sides read from the stickers' files (their structure,
     /// no pixels). Vector stickers are drawn at any size and do not count; nor do unreadable ones.
     public func gridSize(limits: DecodingLimits) -> StickerSize {
-        if declaredGridSize != nil || origin == .catalog { return gridSize(sides: []) }
+        guard sizeComesFromStickers else { return gridSize(sides: []) }
         let animations = stickers.map { try? StickerAnimation.load($0, limits: limits) }
         return gridSize(sides: StickerPack.rasterSides(animations))
     }
+
+    /// Whether ``gridSize(sides:)`` depends on the stickers' sides: no grid-size is declared and
+    /// the pack is not a catalog (whose default is regular). When false, no sticker need be read.
+    public var sizeComesFromStickers: Bool { declaredGridSize == nil && origin != .catalog }
 
     /// The pixel sizes of the raster stickers among `animations` (`nil`: unreadable).
     public static func rasterSides(_ animations: [StickerAnimation?]) -> [(width: Int, height: Int)] {

@@ -257,7 +257,7 @@ public final class BrowserRenderer {
         _ pack: StickerPack, limits: DecodingLimits,
         keeping loaded: inout [Result<StickerAnimation, PackError>?]
     ) -> StickerSize {
-        if pack.declaredGridSize != nil || pack.origin == .catalog { return pack.gridSize(sides: []) }
+        guard pack.sizeComesFromStickers else { return pack.gridSize(sides: []) }
         for (index, sticker) in pack.stickers.enumerated() {
             loaded[index] = Result { () throws(PackError) in try StickerAnimation.load(sticker, limits: limits) }
         }
