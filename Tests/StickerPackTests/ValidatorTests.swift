@@ -318,6 +318,50 @@ struct ValidatorTests {
         #expect(report.stickers.map(\.width) == [408, 618])
     }
 
+    @Test(
+        "What a folder or catalog leaves out is a left-out warning naming its path from the pack's folder; a catalog workaround stays a catalog warning"
+    )
+    func leftOutFromThePack() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        folder.write(TestImages.png(width: 408, height: 408), "a.png")
+        folder.write(Array("to do".utf8), "notes.txt")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("drafts"), withIntermediateDirectories: true)
+        let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
+        let found = report.findings.map { "\($0.severity.rawValue) \($0.rule.rawValue) \($0.message)" }
+        #expect(
+            found.sorted() == [
+                "warning left-out drafts: ignored: a folder (a pack's stickers are the images in its own folder)",
+                "warning left-out notes.txt: ignored: not an image file"
+            ])
+
+        // A catalog without a "stickers" list, and a sticker folder beside one it lists.
+        let catalog = folder.url.appendingPathComponent("Mine.xcstickers/Sticker Pack.stickerpack")
+        for sticker in ["a", "b"] {
+            let url = catalog.appendingPathComponent("\(sticker).sticker")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try Data(TestImages.png(width: 408, height: 408)).write(to: url.appendingPathComponent("\(sticker).png"))
+            try Data(#"{"info":{"version":1,"author":"xcode"},"properties":{"filename":"\#(sticker).png"}}"#.utf8)
+                .write(to: url.appendingPathComponent("Contents.json"))
+        }
+        try Data(
+            #"{"info":{"version":1,"author":"xcode"},"properties":{"grid-space":"regular"},"stickers":[{"filename":"a.sticker"}]}"#
+                .utf8
+        )
+        .write(to: catalog.appendingPathComponent("Contents.json"))
+        let catalogReport = PackValidator().validate(
+            try PackLoader.load(path: folder.url.appendingPathComponent("Mine.xcstickers").path))
+        let catalogFound = catalogReport.findings.filter { $0.sticker == nil && $0.rule != .iconSet }.map {
+            "\($0.rule.rawValue) \($0.message)"
+        }
+        #expect(
+            catalogFound.sorted() == [
+                "catalog Sticker Pack.stickerpack/Contents.json: \"grid-space\" read as \"grid-size\" (a misspelling found in Apple's samples)",
+                "left-out Sticker Pack.stickerpack/b.sticker: ignored: a sticker folder the \"stickers\" list does not name"
+            ], "\(catalogFound)")
+    }
+
     @Test("The summary measures what the file holds")
     func summary() throws {
         let folder = TestFolder()

@@ -46,6 +46,28 @@ import Testing
                 && summaries.map(\.worstSticker) == ["tiny"])
     }
 
+    /// A file and a sub-folder left out of a folder pack are named on the page by their path
+    /// from the pack's folder, under their own rule: a page meant to be shared does not show
+    /// where it was made.
+    @Test func leftOutFilesAreNamedFromThePack() throws {
+        let pack = ReviewFixtures.temporaryFolder("left-out").appendingPathComponent("mine")
+        try FileManager.default.copyItem(at: try ReviewFixtures.packs().appendingPathComponent("good"), to: pack)
+        try Data("to do".utf8).write(to: pack.appendingPathComponent("notes.txt"))
+        try FileManager.default.createDirectory(
+            at: pack.appendingPathComponent("old/drafts"), withIntermediateDirectories: true)
+        let (folder, summaries) = try ReviewFixtures.review([pack.path], name: "left-out")
+        let html = try Self.page(folder)
+        let rows = html.components(separatedBy: "<tr><td data-label=\"Severity\"").dropFirst().map {
+            $0.components(separatedBy: "</tr>")[0]
+        }
+        let leftOut = rows.filter { $0.contains("<code>left-out</code>") }
+        #expect(leftOut.count == 2, "\(rows)")
+        #expect(leftOut.contains { $0.contains(">notes.txt: ignored: not an image file<") }, "\(leftOut)")
+        #expect(leftOut.contains { $0.contains(">old: ignored: a folder") }, "\(leftOut)")
+        #expect(!rows.contains { $0.contains(pack.deletingLastPathComponent().path) }, "\(rows)")
+        #expect(summaries.map(\.warnings) == [2] && summaries.map(\.errors) == [0])
+    }
+
     /// A sticker name full of markup characters is text on the page, never markup.
     @Test func markupInANameIsText() throws {
         let (folder, _) = try ReviewFixtures.review(

@@ -28,6 +28,14 @@ public enum PackLoader {
             throw .notFound(path: path)
         }
         guard isDirectory else { return try load(files: [path]) }
+        var pack = try loadFolderPack(url)
+        pack.folder = url
+        return pack
+    }
+
+    /// The pack of the folder `url`: a catalog, a sticker pack, a project, a sticker folder, a
+    /// folder holding one catalog or project, or a folder of images.
+    private static func loadFolderPack(_ url: URL) throws(PackError) -> StickerPack {
         switch url.pathExtension.lowercased() {
         case "xcstickers": return try loadCatalog(url)
         case "stickerpack":
@@ -80,8 +88,8 @@ public enum PackLoader {
             PackWarning(
                 path: image.path,
                 message:
-                    "ignored: an image beside \(bundle.lastPathComponent), which this folder is read as; name the image to include it"
-            )
+                    "ignored: an image beside \(bundle.lastPathComponent), which this folder is read as; name the image to include it",
+                kind: .leftOut)
         }
     }
 
@@ -160,11 +168,12 @@ public enum PackLoader {
                     guard !imageExtensions.contains(url.pathExtension.lowercased()) else {
                         throw .nameNotUTF8(path: url.path)
                     }
-                    warnings.append(PackWarning(path: url.path, message: "ignored: its name is not UTF-8"))
+                    warnings.append(
+                        PackWarning(path: url.path, message: "ignored: its name is not UTF-8", kind: .leftOut))
                     continue
                 }
                 let kind = BoundedFile.notRegularFile(url.path) ?? "a link to a file that does not exist"
-                warnings.append(PackWarning(path: url.path, message: "ignored: " + kind))
+                warnings.append(PackWarning(path: url.path, message: "ignored: " + kind, kind: .leftOut))
                 continue
             }
             if isDirectory {
@@ -172,12 +181,13 @@ public enum PackLoader {
                 warnings.append(
                     PackWarning(
                         path: url.path,
-                        message: "ignored: a folder (a pack's stickers are the images in its own folder)"))
+                        message: "ignored: a folder (a pack's stickers are the images in its own folder)",
+                        kind: .leftOut))
                 continue
             }
             let isImageName = imageExtensions.contains(url.pathExtension.lowercased())
             guard isImageName || sniffsAsImage(url) else {
-                warnings.append(PackWarning(path: url.path, message: "ignored: not an image file"))
+                warnings.append(PackWarning(path: url.path, message: "ignored: not an image file", kind: .leftOut))
                 continue
             }
             stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
@@ -252,7 +262,8 @@ public enum PackLoader {
             for url in folders where isStickerFolder(url.lastPathComponent) && !names.contains(url.lastPathComponent) {
                 warnings.append(
                     PackWarning(
-                        path: url.path, message: "ignored: a sticker folder the \"stickers\" list does not name"))
+                        path: url.path, message: "ignored: a sticker folder the \"stickers\" list does not name",
+                        kind: .leftOut))
             }
         } else {
             names = try listing(of: folder).map(\.lastPathComponent).filter { isStickerFolder($0) }

@@ -28,6 +28,10 @@ public struct StickerPack: Sendable, Hashable {
     /// The `.xcodeproj` of the sticker pack app the catalog was found in (its App Store rules
     /// are validated too); `nil` for anything else.
     public var projectBundle: URL?
+    /// The folder the pack was read from, as named (a folder of images, a catalog, a project's
+    /// folder, a sticker folder); `nil` for files named one by one. Findings name the files in
+    /// it by their path from it, so a report or page shared does not show where it was made.
+    public var folder: URL?
 
     /// Creates a pack.
     public init(
@@ -45,17 +49,39 @@ public struct StickerPack: Sendable, Hashable {
 
 /// Something the loader tolerated but the pack's author should fix.
 public struct PackWarning: Sendable, Hashable, CustomStringConvertible {
+    /// What the loader did about it.
+    public enum Kind: Sendable, Hashable {
+        /// Read the pack all the same (a misspelt key, a missing list, one of several packs).
+        case workaround
+        /// Left the file or folder out of the pack (not an image, a sub-folder, a link to
+        /// nothing, a sticker folder the list does not name).
+        case leftOut
+    }
+
     /// The file or folder concerned.
     public var path: String
     /// What was wrong and what the loader did.
     public var message: String
+    /// Whether the pack was read with a workaround or without the file.
+    public var kind: Kind
 
     /// Creates a warning.
-    public init(path: String, message: String) {
+    public init(path: String, message: String, kind: Kind = .workaround) {
         self.path = path
         self.message = message
+        self.kind = kind
     }
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
+
+    /// `path: message`, the path from `folder` when it is in it (the folder itself by its
+    /// name).
+    public func description(from folder: URL?) -> String {
+        guard let folder else { return description }
+        let root = folder.path
+        if path == root { return "\(folder.lastPathComponent): \(message)" }
+        guard path.hasPrefix(root + "/") else { return description }
+        return "\(path.dropFirst(root.count + 1)): \(message)"
+    }
 }

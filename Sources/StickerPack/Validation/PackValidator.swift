@@ -17,7 +17,9 @@ public struct PackValidator: Sendable {
     /// Validates every sticker of `pack`, decoding every frame of each.
     public func validate(_ pack: StickerPack) -> ValidationReport {
         var findings = pack.warnings.map {
-            ValidationFinding(.warning, sticker: nil, rule: .catalog, message: $0.description)
+            ValidationFinding(
+                .warning, sticker: nil, rule: $0.kind == .leftOut ? .leftOut : .catalog,
+                message: $0.description(from: pack.folder))
         }
         var summaries: [StickerSummary] = []
         var stickerFindings: [ValidationFinding] = []

@@ -53,6 +53,10 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case fitLoss = "fit-loss"
     /// The catalog needed a workaround (a misspelt key, a missing list). Warning.
     case catalog
+    /// Everything in the pack's folder is in the pack: a file that is not an image, a
+    /// sub-folder, a link to nothing or a sticker folder the catalog's list does not name is
+    /// left out, and named. Warning.
+    case leftOut = "left-out"
     /// The catalog's iMessage app icon set has every size Apple lists, each entry under the idiom
     /// and platform App Store Connect expects, each a PNG of the right pixel size, and opaque
     /// marketing icons (1024x1024 and 1024x768). Error.
