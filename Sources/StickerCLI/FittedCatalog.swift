@@ -77,10 +77,10 @@ extension FitSettings {
         /// Files, relative to the output, no sticker was read from.
         case unreadFiles([String])
 
-        /// `3 sticker(s) could not be fitted`, or the files named.
+        /// `3 stickers could not be fitted`, or the files named.
         var description: String {
             switch self {
-            case .failedStickers(let count): return "\(count) sticker(s) could not be fitted"
+            case .failedStickers(let count): return "\(counted(count, "sticker")) could not be fitted"
             case .unreadFiles(let paths): return "files no sticker was read from (\(OutputFolder.listing(paths)))"
             }
         }

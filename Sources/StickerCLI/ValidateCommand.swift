@@ -74,8 +74,8 @@ public struct ValidateCommand: ParsableCommand {
         for finding in report.findings { lines.append(finding.description) }
         lines.append(
             report.passed
-                ? "passed: \(report.warningCount) warning(s)"
-                : "FAILED: \(report.errorCount) error(s), \(report.warningCount) warning(s)")
+                ? "passed: \(counted(report.warningCount, "warning"))"
+                : "FAILED: \(counted(report.errorCount, "error")), \(counted(report.warningCount, "warning"))")
         return lines.joined(separator: "\n")
     }
 }

@@ -130,7 +130,7 @@ public struct FitReport: Sendable, Codable {
 
     /// The report for a terminal.
     public var text: String {
-        var lines = ["fit \(catalog): \(stickers.count) sticker(s), \(size), at most \(maxBytes) bytes a file"]
+        var lines = ["fit \(catalog): \(counted(stickers.count, "sticker")), \(size), at most \(maxBytes) bytes a file"]
         for entry in stickers {
             let psnr =
                 entry.psnr.map {
@@ -150,7 +150,7 @@ public struct FitReport: Sendable, Codable {
                 lines.append("  \(head) \(entry.name): \(String(cFormat: "%.2f", entry.seconds)) s")
             } else {
                 lines.append(
-                    "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(entry.framesAfter) frame(s)\(rate), "
+                    "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(counted(entry.framesAfter, "frame"))\(rate), "
                         + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             }
             for step in entry.steps { lines.append("         \(step)") }
@@ -175,7 +175,7 @@ public struct FitReport: Sendable, Codable {
         if let validation {
             lines.append(
                 "validate: " + (validation.passed ? "passed" : "FAILED")
-                    + ", \(validation.errorCount) error(s), \(validation.warningCount) warning(s)")
+                    + ", \(counted(validation.errorCount, "error")), \(counted(validation.warningCount, "warning"))")
             for finding in validation.findings { lines.append("  \(finding)") }
         }
         lines.append(

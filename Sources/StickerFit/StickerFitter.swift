@@ -245,7 +245,7 @@ public struct StickerFitter: Sendable {
             } else {
                 message =
                     "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
-                    + " (\(attempt.size), \(attempt.frames) frame(s)\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
+                    + " (\(attempt.size), \(counted(attempt.frames, "frame"))\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
                     + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
             }
             // Where frames were dropped first, the other options' fits would be judged on the

@@ -96,7 +96,8 @@ public struct PackReviewer: Sendable {
             let size = PackFitter(options: fitOptions).size(for: target.pack)
             jobs += target.pack.stickers.indices.map { Job(target: index, kind: .fit($0, size)) }
         }
-        for index in targets.indices {
+        // A pack with no sticker (one that could not be read) has no browser or conversation.
+        for (index, target) in targets.enumerated() where !target.pack.stickers.isEmpty {
             for style in [BrowserStyle.expanded, .compact] {
                 jobs += Appearance.allCases.map { Job(target: index, kind: .browser(style, $0)) }
             }

@@ -104,6 +104,7 @@ enum ReviewPage {
         _ heading: String, id: String, _ shots: [ReviewShot], source: (String) -> String,
         note: String, alt: (String) -> String
     ) -> String {
+        guard !shots.isEmpty else { return "" }
         var out =
             "<h2 id=\"\(id)\">\(heading)</h2>\n<p class=\"muted\">\(HTMLText.escape(note))</p>\n<div class=\"shots\">\n"
         for shot in shots {

@@ -578,7 +578,7 @@ struct FitCommandTests {
         ])
         #expect(drawn.stdout.contains("compact regular"), "\(drawn.stdout)")
         let refit = try CLITests.runExecutable(["fit", catalog.path, "--dry-run", "--level", "1"])
-        #expect(refit.stdout.hasPrefix("fit inputs: 2 sticker(s), regular,"), "\(refit.stdout)")
+        #expect(refit.stdout.hasPrefix("fit inputs: 2 stickers, regular,"), "\(refit.stdout)")
     }
 
     @Test(

@@ -34,7 +34,7 @@ struct RenderCommandTests {
         let result = try CLITests.runExecutable(["validate", folder.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error [pixel-size] tiny: 100x100 px"))
-        #expect(result.stdout.contains("FAILED: 1 error(s)"))
+        #expect(result.stdout.contains("FAILED: 1 error,"))
     }
 
     @Test("render: compact PNG of the sample pack at the documented size; PPM and APNG too")

@@ -50,7 +50,7 @@ struct ReviewCommandTests {
         let seven = try OptionFixtures.path("seven")
         let good = try Self.review([seven, "-o", out.appendingPathComponent("good").path, "--fit-level", "1"])
         #expect(good.status == 0, "\(good.stderr)")
-        #expect(good.stdout.contains("seven: passes, 0 error(s)"), "\(good.stdout)")
+        #expect(good.stdout.contains("seven: passes, 0 errors, "), "\(good.stdout)")
         let images = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("good/images").path)
         // 4 browser drawings, 2 conversations, the photo, a preview and a filmstrip per sticker.
         #expect(images.count == 4 + 2 + 1 + 7 * 2, "\(images.sorted())")
@@ -312,7 +312,9 @@ struct ReviewCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == [folder.lastPathComponent])
     }
 
-    @Test("a pack that cannot be read is its page's one error; the other packs' pages are written")
+    @Test(
+        "a pack that cannot be read, or an empty folder, is its page's one error, with no drawing of a browser or conversation it does not have; the other packs' pages are written"
+    )
     func unreadablePack() throws {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -322,17 +324,34 @@ struct ReviewCommandTests {
             at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: broken)
         try FileManager.default.removeItem(
             at: broken.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker/star.png"))
+        let empty = out.appendingPathComponent("Empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let reviewed = out.appendingPathComponent("review")
         let result = try Self.review(
-            [try OptionFixtures.path("seven"), broken.path, "-o", reviewed.path, "--no-fit", "--json"])
+            [try OptionFixtures.path("seven"), broken.path, empty.path, "-o", reviewed.path, "--no-fit", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let packs = try #require(summary["packs"] as? [[String: Any]])
-        #expect(packs.map { $0["passed"] as? Bool } == [true, false], "\(result.stdout)")
+        #expect(packs.map { $0["passed"] as? Bool } == [true, false, false], "\(result.stdout)")
+        #expect(packs.map { $0["errors"] as? Int } == [0, 1, 1], "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: reviewed.appendingPathComponent("seven/index.html").path))
-        let pagePath = try #require(packs.last?["page"] as? String)
-        let page = try String(contentsOf: reviewed.appendingPathComponent(pagePath), encoding: .utf8)
-        #expect(page.contains("star.png"), "the page names the missing file")
+        let pages = try packs.dropFirst().map { pack in
+            let pagePath = try #require(pack["page"] as? String)
+            return (
+                pagePath,
+                try String(contentsOf: reviewed.appendingPathComponent(pagePath), encoding: .utf8)
+            )
+        }
+        #expect(pages[0].1.contains("star.png"), "the page names the missing file")
+        #expect(pages[1].1.contains("no image files"), "the page says why the folder is no pack")
+        for (pagePath, page) in pages {
+            #expect(!page.contains("<img"), "\(pagePath) draws a pack it could not read")
+            #expect(!page.contains("id=\"browser\"") && !page.contains("id=\"conversation\""))
+            let images = reviewed.appendingPathComponent(pagePath).deletingLastPathComponent()
+                .appendingPathComponent("images")
+            let drawn = (try? FileManager.default.contentsOfDirectory(atPath: images.path)) ?? []
+            #expect(drawn.allSatisfy { !$0.hasPrefix("browser") && !$0.hasPrefix("conversation") }, "\(drawn)")
+        }
     }
 
     @Test("a missing pack, a missing -o, fit with neither -o nor --dry-run: errors")

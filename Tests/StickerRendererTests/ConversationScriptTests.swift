@@ -93,8 +93,14 @@ struct ConversationScriptTests {
             ("me: message caption", 1, "expected FIELD=VALUE"),
             ("me: hi\npeel star on 1", 2, "a peel is written"),
             ("me: hi\npeel star on 0 at 0.5,0.5", 2, "from 1"),
-            ("me: hi\npeel star on 2 at 0.5,0.5\nme: later", 2, "message 2 is not sent yet: 1 message(s)"),
-            ("date: Today\npeel star on 1 at 0.5,0.5", 2, "message 1 is not sent yet: 0 message(s)"),
+            (
+                "me: hi\npeel star on 2 at 0.5,0.5\nme: later", 2,
+                "message 2 is not sent yet: 1 message comes before this line"
+            ),
+            (
+                "date: Today\npeel star on 1 at 0.5,0.5", 2,
+                "message 1 is not sent yet: 0 messages come before this line"
+            ),
             ("me: hi\npeel star on 1 at 0.5", 2, "X,Y as fractions"),
             ("me: hi\npeel star on 1 at 1.5,0.5", 2, "outside the message"),
             ("me: hi\npeel star on 1 at 0.5,0.5 scale 9", 2, "`scale` takes a number from 0.25 to 4.0"),

@@ -218,7 +218,9 @@ public enum ConversationScript {
             throw fail("`on` takes a message number from 1, found `\(words[3])`")
         }
         guard message <= messagesSoFar else {
-            throw fail("message \(message) is not sent yet: \(messagesSoFar) message(s) come before this line")
+            throw fail(
+                "message \(message) is not sent yet: \(messagesSoFar == 1 ? "1 message comes" : "\(messagesSoFar) messages come") before this line"
+            )
         }
         let position = words[5].split(separator: ",", omittingEmptySubsequences: false)
         guard position.count == 2, let x = Double(position[0]), let y = Double(position[1]) else {
