@@ -65,7 +65,8 @@ public struct FitCommand: ParsableCommand {
     public func run() throws {
         let start = Date()
         if !dryRun, let output { try Self.checkReplaceable(output) }
-        let catalog = try settings.fit(inputs)
+        // The catalog written into an input folder of images is not read as that folder next time.
+        let catalog = try settings.fit(inputs, outputs: output.map { [URL(fileURLWithPath: $0)] } ?? [])
         var validation: ValidationReport?
         var inputKept: String?
         if !catalog.entries.isEmpty, !dryRun, let output {

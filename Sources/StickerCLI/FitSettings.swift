@@ -131,6 +131,14 @@ struct FitSettings: ParsableArguments {
                 throw ValidationError("--label takes NAME=TEXT, not \(label)")
             }
             let text = label[label.index(after: equals)...]
+            guard equals > label.startIndex else {
+                throw ValidationError("--label \(label): no sticker name before the \"=\" (--label NAME=TEXT)")
+            }
+            guard !text.allSatisfy(\.isWhitespace) else {
+                throw ValidationError(
+                    "--label \(label): an empty label leaves VoiceOver nothing to read; leave --label out to use the sticker's name"
+                )
+            }
             guard text.utf16.count <= limit else {
                 throw ValidationError(
                     "--label \(label[..<equals])=...: the label is \(text.utf16.count) characters; Messages allows \(limit)"
@@ -200,16 +208,17 @@ struct FitSettings: ParsableArguments {
         return options
     }
 
-    /// Fits every sticker of `inputs` (with a progress bar).
-    func fit(_ inputs: [String]) throws -> FittedCatalog {
-        let pack = try Self.loadInputs(inputs)
+    /// Fits every sticker of `inputs` (with a progress bar); `outputs` are what the command
+    /// writes, never read as an input folder's pack while it holds images besides them.
+    func fit(_ inputs: [String], outputs: [URL] = []) throws -> FittedCatalog {
+        let pack = try Self.loadInputs(inputs, outputs: outputs)
         let options = self.options
         let fitter = PackFitter(options: options)
         let size = fitter.size(for: pack)
         let artwork = try icon.map(Self.firstFrame)
         let labelMap = Dictionary(
             labels.map { label -> (String, String) in
-                let parts = label.split(separator: "=", maxSplits: 1)
+                let parts = label.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             }, uniquingKeysWith: { $1 })
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
@@ -260,8 +269,9 @@ struct FitSettings: ParsableArguments {
         return icons
     }
 
-    /// Every sticker of every input: folders and catalogs each as a pack, loose files together.
-    static func loadInputs(_ paths: [String]) throws -> StickerPack {
+    /// Every sticker of every input: folders and catalogs each as a pack, loose files together;
+    /// `outputs` are left out of a folder of images that holds them.
+    static func loadInputs(_ paths: [String], outputs: [URL] = []) throws -> StickerPack {
         var stickers: [Sticker] = []
         var gridSize: StickerSize?
         var files: [String] = []
@@ -273,7 +283,7 @@ struct FitSettings: ParsableArguments {
                 throw CLIError("\(path): no such file or folder")
             }
             if isDirectory {
-                let pack = try PackInput.load([path])
+                let pack = try PackInput.load([path], outputs: outputs)
                 catalogFolder = pack.catalogFolder
                 stickers += pack.stickers
                 warnings += pack.warnings

@@ -7,14 +7,16 @@ import StickerRenderer
 
 /// Loads what the user named: one pack path, or image files one by one.
 enum PackInput {
-    static func load(_ paths: [String]) throws -> StickerPack {
+    /// The pack of `paths`; `outputs` are what the command writes, left out of a folder of
+    /// images that holds them (``PackLoader/load(path:outputs:)``).
+    static func load(_ paths: [String], outputs: [URL] = []) throws -> StickerPack {
         // A pack is named alone: a folder among files is a usage error, not an unreadable pack.
         if paths.count > 1, let folder = paths.first(where: isFolder) {
             throw ValidationError(
                 "\(folder) is a folder: name one pack alone, or image files one by one.")
         }
         do {
-            if paths.count == 1 { return try PackLoader.load(path: paths[0]) }
+            if paths.count == 1 { return try PackLoader.load(path: paths[0], outputs: outputs) }
             return try PackLoader.load(files: paths)
         } catch {
             throw CLIError(error.description)

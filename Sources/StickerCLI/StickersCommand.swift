@@ -29,6 +29,10 @@ public struct StickersCommand: ParsableCommand {
     /// Errors, which quote file names and what files hold, are shown with every character a
     /// terminal would act on written visibly (``TerminalText``).
     public static func main() {
+        if let misuse = versionMisuse(Array(CommandLine.arguments.dropFirst())) {
+            TerminalOutput.errorLine("Error: \(misuse)")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -49,6 +53,22 @@ public struct StickersCommand: ParsableCommand {
         } catch {
             fail(error)
         }
+    }
+
+    /// Why `arguments` misuse `--version`, which prints the tool's version on any command and
+    /// does nothing else: given with anything but a command's name (`xcode ... --version 1.2`,
+    /// meant as the app's version), it would print that and exit 0 with nothing done.
+    static func versionMisuse(_ arguments: [String]) -> String? {
+        let options = arguments.prefix { $0 != "--" }
+        guard options.contains("--version") else { return nil }
+        let others = arguments.filter { $0 != "--version" }
+        let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
+        if others.isEmpty || (others.count == 1 && commands.contains(others[0])) { return nil }
+        let command = others.first.flatMap { commands.contains($0) ? "stickers \($0)" : nil } ?? "stickers"
+        let appVersion =
+            others.first == XcodeCommand.configuration.commandName ? "; the app's version is --app-version" : ""
+        return
+            "--version prints the tool's version and nothing else, so \(command) was not run: leave --version out\(appVersion)"
     }
 
     /// Ends the process for `error` as ArgumentParser's `exit(withError:)` does (help and the

@@ -125,7 +125,14 @@ public struct XcodeCommand: ParsableCommand {
             if noFit {
                 try copyCatalog(into: folder.staging.appendingPathComponent(spec.catalogPath), staging: folder.staging)
             } else {
-                let catalog = try settings.fit(inputs)
+                // The project written into an input folder of images is not read as that
+                // folder next time: its bundle and its two folders are left out of it.
+                let root = URL(fileURLWithPath: output)
+                let catalog = try settings.fit(
+                    inputs,
+                    outputs: [spec.projectBundleName, spec.name, spec.extensionName].map {
+                        root.appendingPathComponent($0)
+                    })
                 fitted = catalog
                 guard !catalog.entries.isEmpty else {
                     folder.discard()

@@ -310,7 +310,7 @@ struct FitCommandTests {
     }
 
     @Test(
-        "a name over 150 characters makes a label shortened to 150 that passes validate; a --label over 150, --lossless with --max-duration or --max-fps, and --min-fps over --max-fps are usage errors"
+        "a name over 150 characters makes a label shortened to 150 that passes validate; a --label over 150, empty or without a name, --lossless with --max-duration or --max-fps, and --min-fps over --max-fps are usage errors"
     )
     func longLabels() throws {
         let folder = CLITests.temporaryDirectory()
@@ -344,6 +344,10 @@ struct FitCommandTests {
             // Files validate refuses (512,000 bytes or more); negative numbers named as such.
             (["--max-bytes", "512000"], "validate refuses one of 512,000 bytes"),
             (["--min-psnr", "-5"], "--min-psnr must be 0-100 dB"),
+            // A label with no name, or an empty one (VoiceOver would read nothing).
+            (["--label", "=A blob"], "no sticker name before the \"=\""),
+            (["--label", "\(name)="], "an empty label leaves VoiceOver nothing to read"),
+            (["--label", "\(name)=  "], "an empty label leaves VoiceOver nothing to read"),
             (["--max-pixels", "-5"], "The value '-5' is invalid for '--max-pixels")
         ] {
             let refused = try CLITests.runExecutable(["fit", input.path, "--dry-run"] + options)
@@ -620,6 +624,66 @@ struct FitCommandTests {
         #expect(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(255, 0, 0) (255, 255, 255)")
     }
 
+    @Test(
+        "fit and xcode written into their folder of images read the images again the next time, not what they wrote there",
+        .timeLimit(.minutes(3)))
+    func outputInsideTheInputFolder() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let art = folder.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        // Pillow draws each sticker: a disc of one colour on a clear 408 px square.
+        func draw(_ name: String, _ colour: String) throws {
+            let script = """
+                import sys
+                from PIL import Image, ImageDraw
+                image = Image.new("RGBA", (408, 408), (0, 0, 0, 0))
+                ImageDraw.Draw(image).ellipse([50, 50, 357, 357], fill=tuple(int(c) for c in sys.argv[2].split(",")))
+                image.save(sys.argv[1])
+                """
+            try #require(
+                try TestProcess.run(["python3", "-c", script, art.appendingPathComponent(name).path, colour]) == 0)
+        }
+        /// Pillow's reading of the centre of a catalog's sticker.
+        func centre(_ catalog: URL, _ name: String) throws -> String {
+            let probe =
+                "import sys\nfrom PIL import Image\nprint(Image.open(sys.argv[1]).convert('RGBA').getpixel((204, 204)))"
+            let file = try Self.stickerFile(catalog, name)
+            return try TestProcess.capture(["python3", "-c", probe, file.path]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        try draw("a.png", "100,0,200,255")
+        try draw("b.png", "0,0,255,255")
+        let catalog = art.appendingPathComponent("Stickers.xcstickers")
+        let first = try CLITests.runExecutable(["fit", art.path, "-o", catalog.path, "--level", "1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        // The artist redraws a sticker and adds one, and runs the same command again.
+        try draw("a.png", "0,255,0,255")
+        try draw("c.png", "255,0,0,255")
+        let again = try CLITests.runExecutable(["fit", art.path, "-o", catalog.path, "--level", "1"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("ignored"), "\(again.stderr)")
+        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["a", "b", "c"])
+        #expect(try centre(catalog, "a") == "(0, 255, 0, 255)")
+        #expect(try centre(catalog, "c") == "(255, 0, 0, 255)")
+
+        // The same for a project written into the folder of images.
+        let project = ["--name", "Sea", "--bundle-id", "com.example.sea", "--level", "1"]
+        try FileManager.default.removeItem(at: catalog)
+        let made = try CLITests.runExecutable(["xcode", art.path, "-o", art.path] + project)
+        #expect(made.status == 0, "\(made.stderr)")
+        try draw("d.png", "255,255,0,255")
+        let remade = try CLITests.runExecutable(["xcode", art.path, "-o", art.path] + project)
+        #expect(remade.status == 0, "\(remade.stderr)")
+        #expect(!remade.stderr.contains("ignored"), "\(remade.stderr)")
+        let catalogs = try FileManager.default.contentsOfDirectory(
+            atPath: art.appendingPathComponent("Sea StickerPackExtension").path
+        ).filter { $0.hasSuffix(".xcstickers") }
+        let projectCatalog = art.appendingPathComponent("Sea StickerPackExtension/\(try #require(catalogs.first))")
+        #expect(try PackLoader.load(path: projectCatalog.path).stickers.map(\.name) == ["a", "b", "c", "d"])
+        #expect(try centre(projectCatalog, "d") == "(255, 255, 0, 255)")
+    }
+
     @Test("the report's line and its frame-rate step print one rate alike (6.25 fps is 6.3 in both)")
     func frameRatePrintedAlike() throws {
         // 12 frames of 80 ms; at 30,000 bytes the search keeps every 2nd: 6 in 0.96 s, 6.25 fps.
@@ -752,11 +816,12 @@ struct FitCommandTests {
         #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name).sorted() == ["dot", "noise"])
         // Noise cannot be 1,000 bytes at 618 px; the dot can.
         let tight = ["--max-bytes", "1000", "--size", "large", "--level", "1"]
-        // The catalog over itself; the folder holding it, which is read as that catalog; the
-        // project over itself; each as text and as JSON (no `written`, and why).
+        // The catalog over itself and the project over itself, each as text and as JSON (no
+        // `written`, and why). (The folder of images holding the catalog is read as its images:
+        // `outputInsideTheInputFolder`.)
         let app = ["--name", "App", "--bundle-id", "org.example.app"]
         for (command, input, folder, extra) in [
-            ("fit", catalog, catalog, [String]()), ("fit", catalog, catalog, ["--json"]), ("fit", inputs, catalog, []),
+            ("fit", catalog, catalog, [String]()), ("fit", catalog, catalog, ["--json"]),
             ("xcode", project, project, app), ("xcode", project, project, app + ["--json"])
         ] {
             let before = try XcodeCommandTests.tree(folder)

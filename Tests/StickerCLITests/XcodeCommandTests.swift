@@ -186,6 +186,28 @@ struct XcodeCommandTests {
     }
 
     @Test(
+        "--version among a command's arguments (meant as the app's version) is a usage error naming --app-version, with nothing written; alone it prints the tool's version"
+    )
+    func versionAmongArguments() throws {
+        let folder = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        let output = folder.appendingPathComponent("Sea")
+        let misused = try CLITests.runExecutable([
+            "xcode", sample.path, "--no-fit", "-o", output.path, "--name", "Sea", "--bundle-id", "com.example.sea",
+            "--version", "1.2"
+        ])
+        #expect(misused.status == 64 && misused.stderr.contains("--app-version"), "\(misused.stderr)")
+        #expect(misused.stdout.isEmpty && !FileManager.default.fileExists(atPath: output.path))
+        let fit = try CLITests.runExecutable(["fit", sample.path, "--dry-run", "--version"])
+        #expect(fit.status == 64 && fit.stderr.contains("stickers fit was not run"), "\(fit.stderr)")
+        for alone in [["--version"], ["xcode", "--version"]] {
+            let version = try CLITests.runExecutable(alone)
+            #expect(version.status == 0 && version.stdout.firstMatch(of: #/^\d+\.\d+\.\d+\n$/#) != nil, "\(version)")
+        }
+    }
+
+    @Test(
         "what the project does not write is never replaced: a folder of the app's name holding other files, the input images, a project from elsewhere, a catalog's inside"
     )
     func foreignFoldersKept() throws {

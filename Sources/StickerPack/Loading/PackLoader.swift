@@ -21,21 +21,30 @@ public enum PackLoader {
 
     /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
     /// image file, `.sticker` or `.stickersequence` (a pack of one).
-    public static func load(path: String) throws(PackError) -> StickerPack {
+    ///
+    /// `outputs` are what the command writes (a catalog, a project and its folders): a folder
+    /// of images holding them is read as its images, without them, and not as the catalog or
+    /// project written there before; a folder holding an output and no image is read as it.
+    public static func load(path: String, outputs: [URL] = []) throws(PackError) -> StickerPack {
         let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .notFound(path: path)
         }
         guard isDirectory else { return try load(files: [path]) }
-        var pack = try loadFolderPack(url)
+        let written = Set(
+            outputs.filter {
+                $0.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path == url.path
+            }.map(\.lastPathComponent))
+        var pack = try loadFolderPack(url, leavingOut: written)
         pack.folder = url
         return pack
     }
 
     /// The pack of the folder `url`: a catalog, a sticker pack, a project, a sticker folder, a
-    /// folder holding one catalog or project, or a folder of images.
-    private static func loadFolderPack(_ url: URL) throws(PackError) -> StickerPack {
+    /// folder holding one catalog or project, or a folder of images; entries named in `written`
+    /// are left out of a folder that holds an image besides them.
+    private static func loadFolderPack(_ url: URL, leavingOut written: Set<String>) throws(PackError) -> StickerPack {
         switch url.pathExtension.lowercased() {
         case "xcstickers": return try loadCatalog(url)
         case "stickerpack":
@@ -59,6 +68,10 @@ public enum PackLoader {
                 warnings: warnings)
         default:
             let entries = (try? listing(of: url)) ?? []
+            let unwritten = entries.filter { !written.contains($0.lastPathComponent) }
+            if unwritten.count < entries.count, unwritten.contains(where: isImage) {
+                return try loadFolder(url, leavingOut: written)
+            }
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }
             if projects.count == 1, var pack = try loadProject(projects[0], required: false) {
                 pack.warnings += imagesIgnored(in: entries, besides: projects[0])
@@ -155,11 +168,13 @@ public enum PackLoader {
 
     // MARK: - Folders of images
 
-    private static func loadFolder(_ folder: URL) throws(PackError) -> StickerPack {
+    private static func loadFolder(_ folder: URL, leavingOut written: Set<String> = []) throws(PackError)
+        -> StickerPack
+    {
         var stickers: [Sticker] = []
         var warnings: [PackWarning] = []
         var folders = 0
-        for url in try listing(of: folder) {
+        for url in try listing(of: folder) where !written.contains(url.lastPathComponent) {
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
                 if PackError.nameIsNotUTF8(url) {
