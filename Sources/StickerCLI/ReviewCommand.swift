@@ -95,7 +95,8 @@ public struct ReviewCommand: ParsableCommand {
         // still written; a path that does not exist at all is a mistake in the command line.
         let packs = try inputs.map { path -> (pack: StickerPack, error: String?) in
             do {
-                return (try PackInput.load([path]), nil)
+                // The review written into a pack's folder is not read as part of the pack.
+                return (try PackInput.load([path], outputs: [URL(fileURLWithPath: output)]), nil)
             } catch  where FileManager.default.fileExists(atPath: path) {
                 return (StickerPack(name: PackLoader.packName(for: path), origin: .folder, stickers: []), "\(error)")
             }

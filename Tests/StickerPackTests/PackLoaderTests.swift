@@ -348,6 +348,42 @@ struct PackLoaderTests {
         #expect(pack.warnings.first?.message.contains("beside Sample.xcstickers") == true)
     }
 
+    @Test(
+        "A folder holding the output the command writes: read as its images when the output was made from them, else as the output, as before"
+    )
+    func outputInTheFolder() throws {
+        let (folder, catalog) = try Self.sampleCatalogCopy()
+        defer { folder.remove() }
+        // Only the output: read as it (fit run again over its own catalog).
+        #expect(
+            try PackLoader.load(path: folder.url.path, outputs: [catalog]).stickers.map(\.name) == ["Heart", "Star"])
+        // The output beside an icon it was not made from: still the catalog, the icon named.
+        folder.write(TestImages.png(width: 300, height: 300), "icon.png")
+        let beside = try PackLoader.load(path: folder.url.path, outputs: [catalog])
+        #expect(beside.stickers.map(\.name) == ["Heart", "Star"])
+        #expect(beside.warnings.map(\.kind) == [.leftOut] && beside.warnings.first?.path.hasSuffix("icon.png") == true)
+        // Images named like every sticker of the output (another letter case too), and one
+        // more: the images, the output left out without a word.
+        for name in ["heart.png", "Star.gif", "Zebra.png"] {
+            folder.write(TestImages.png(width: 300, height: 300), name)
+        }
+        let images = try PackLoader.load(path: folder.url.path, outputs: [catalog])
+        #expect(images.stickers.map(\.name) == ["Star", "Zebra", "heart", "icon"] && images.warnings.isEmpty)
+        // The same folder with another output: read as the catalog it holds, as without one.
+        let other = try PackLoader.load(
+            path: folder.url.path, outputs: [folder.url.appendingPathComponent("New.xcstickers")])
+        #expect(other.stickers.map(\.name) == ["Heart", "Star"] && other.warnings.count == 4)
+
+        // A review written into a folder of images is no sub-folder of the pack.
+        let images2 = TestFolder()
+        defer { images2.remove() }
+        images2.write(TestImages.png(width: 300, height: 300), "a.png")
+        let review = images2.url.appendingPathComponent("review")
+        try FileManager.default.createDirectory(at: review, withIntermediateDirectories: true)
+        #expect(try PackLoader.load(path: images2.url.path).warnings.map(\.kind) == [.leftOut])
+        #expect(try PackLoader.load(path: images2.url.path, outputs: [review]).warnings.isEmpty)
+    }
+
     @Test("A catalog whose own Contents.json is not JSON fails, naming that file")
     func brokenCatalogContents() throws {
         let (folder, catalog) = try Self.sampleCatalogCopy()

@@ -70,6 +70,9 @@ struct XcodeProjectValidatorTests {
         try FileManager.default.copyItem(at: star, to: added)
         let pack = try PackLoader.load(path: folder.path)
         #expect(pack.stickers.map(\.name) == ["Heart", "Star"])
+        // Named by its bundle, the project's files are still under the folder holding it.
+        let named = try PackLoader.load(path: folder.appendingPathComponent("My Stickers.xcodeproj").path)
+        #expect(named.folder?.path == folder.standardizedFileURL.resolvingSymlinksInPath().path)
         #expect(
             pack.warnings.map(\.description) == [
                 "\(added.path): ignored: an image beside My Stickers.xcodeproj, which this folder is read as; name the image to include it"

@@ -22,9 +22,11 @@ public enum PackLoader {
     /// Loads the pack at `path`: a catalog, a sticker-pack folder, a folder of images, or one
     /// image file, `.sticker` or `.stickersequence` (a pack of one).
     ///
-    /// `outputs` are what the command writes (a catalog, a project and its folders): a folder
-    /// of images holding them is read as its images, without them, and not as the catalog or
-    /// project written there before; a folder holding an output and no image is read as it.
+    /// `outputs` are what the command writes (a catalog, a project and its folders, a review's
+    /// folder), left out of the folder that holds them. A catalog or project written there
+    /// before from the images beside it (every sticker it holds is named like one of them) is
+    /// left out too, so running the command again reads the images anew; one holding stickers
+    /// no image beside it names (kept beside its icon or a screenshot) is read as it is.
     public static func load(path: String, outputs: [URL] = []) throws(PackError) -> StickerPack {
         let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory = false
@@ -37,7 +39,8 @@ public enum PackLoader {
                 $0.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path == url.path
             }.map(\.lastPathComponent))
         var pack = try loadFolderPack(url, leavingOut: written)
-        pack.folder = url
+        // A project's files are beside its bundle, in the folder that holds it.
+        pack.folder = url.pathExtension.lowercased() == "xcodeproj" ? url.deletingLastPathComponent() : url
         return pack
     }
 
@@ -67,11 +70,9 @@ public enum PackLoader {
                 name: sticker.name, origin: .catalog, declaredGridSize: declared, stickers: [sticker],
                 warnings: warnings)
         default:
-            let entries = (try? listing(of: url)) ?? []
-            let unwritten = entries.filter { !written.contains($0.lastPathComponent) }
-            if unwritten.count < entries.count, unwritten.contains(where: isImage) {
-                return try loadFolder(url, leavingOut: written)
-            }
+            let listed = (try? listing(of: url)) ?? []
+            let leftOut = leftOutOutputs(listed, written: written)
+            let entries = listed.filter { !leftOut.contains($0.lastPathComponent) }
             let projects = entries.filter { $0.pathExtension.lowercased() == "xcodeproj" }
             if projects.count == 1, var pack = try loadProject(projects[0], required: false) {
                 pack.warnings += imagesIgnored(in: entries, besides: projects[0])
@@ -84,7 +85,7 @@ public enum PackLoader {
                 return pack
             }
             do {
-                return try loadFolder(url)
+                return try loadFolder(url, leavingOut: leftOut)
             } catch .notAPack where projects.count > 1 || catalogs.count > 1 {
                 // Not a folder of images, but one of several apps or catalogs: say which to name.
                 let names = (projects.count > 1 ? projects : catalogs).map(\.lastPathComponent).joined(separator: ", ")
@@ -92,6 +93,28 @@ public enum PackLoader {
                     path: url.path, reason: "it holds \(names); name the one to use")
             }
         }
+    }
+
+    /// The entries of `entries` named in `written` that the folder is read without: all of
+    /// them when the catalogs and projects among them were made from the images beside them
+    /// (each reads, and each of its stickers has the name of one of those images, letter case
+    /// aside), else all but those catalogs and projects.
+    private static func leftOutOutputs(_ entries: [URL], written: Set<String>) -> Set<String> {
+        let bundles = entries.filter {
+            written.contains($0.lastPathComponent)
+                && ["xcstickers", "xcodeproj"].contains($0.pathExtension.lowercased())
+        }
+        let images = Set(
+            entries.filter { !written.contains($0.lastPathComponent) && isImage($0) }.map {
+                $0.deletingPathExtension().lastPathComponent.lowercased()
+            })
+        let madeFromImages =
+            !images.isEmpty
+            && bundles.allSatisfy { bundle in
+                guard let pack = try? loadFolderPack(bundle, leavingOut: []) else { return false }
+                return pack.stickers.allSatisfy { images.contains($0.name.lowercased()) }
+            }
+        return madeFromImages ? written : written.subtracting(bundles.map(\.lastPathComponent))
     }
 
     /// A folder holding one project or catalog is read as it: the images beside it in
@@ -168,6 +191,8 @@ public enum PackLoader {
 
     // MARK: - Folders of images
 
+    /// The pack of the images in `folder`, in file-name order, without the entries named in
+    /// `written`; everything else in it is named as left out.
     private static func loadFolder(_ folder: URL, leavingOut written: Set<String> = []) throws(PackError)
         -> StickerPack
     {

@@ -28,8 +28,8 @@ public struct StickerPack: Sendable, Hashable {
     /// The `.xcodeproj` of the sticker pack app the catalog was found in (its App Store rules
     /// are validated too); `nil` for anything else.
     public var projectBundle: URL?
-    /// The folder the pack was read from, as named (a folder of images, a catalog, a project's
-    /// folder, a sticker folder); `nil` for files named one by one. Findings name the files in
+    /// The folder the pack was read from, links resolved (a folder of images, a catalog, a
+    /// sticker folder, the folder holding a project); `nil` for files named one by one. Findings name the files in
     /// it by their path from it, so a report or page shared does not show where it was made.
     public var folder: URL?
 
