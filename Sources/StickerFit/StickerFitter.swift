@@ -356,10 +356,10 @@ public struct StickerFitter: Sendable {
             FitStep(
                 .frameRate,
                 String(
-                    cFormat:
-                        "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept: %ld frame(s) under 11 ms, which Messages shows for 100 ms, merged with the frames after them",
-                    FrameTimeline.framesPerSecond(source.durations), FrameTimeline.framesPerSecond(merged.durations),
-                    source.count, merged.durations.count, short), isLossy: true))
+                    cFormat: "%.1f -> %.1f fps", FrameTimeline.framesPerSecond(source.durations),
+                    FrameTimeline.framesPerSecond(merged.durations))
+                    + ", \(source.count) -> \(counted(merged.durations.count, "frame")), the loop's length kept: \(counted(short, "frame")) under 11 ms, which Messages shows for 100 ms, merged with the frames after them",
+                isLossy: true))
         return merging
     }
 
@@ -452,7 +452,8 @@ public struct StickerFitter: Sendable {
                 return made == nil ? nil : QualitySearch.StartFrames(frames: frames, durations: merging.durations)
             }
         if merged.count < reference.count {
-            steps.append(FitStep(.mergeRepeats, "\(reference.count) -> \(merged.count) frames, delays summed"))
+            steps.append(
+                FitStep(.mergeRepeats, "\(reference.count) -> \(counted(merged.count, "frame")), delays summed"))
         }
         let original = source.original ?? []
         // A damaged input is written anew from what decodes, never kept as it is.

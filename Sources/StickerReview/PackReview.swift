@@ -49,6 +49,9 @@ public struct PackReview: Sendable {
     public var name: String
     /// The path it was read from, as given.
     public var path: String
+    /// The pack's folder, links resolved (a file's folder for one file): the page names the
+    /// files under it by their path from it, so a page shared does not show where it was made.
+    public var folder: String?
     /// Apple's rules and the lints.
     public var report: ValidationReport
     /// The browser: compact and expanded, light and dark.
@@ -60,6 +63,41 @@ public struct PackReview: Sendable {
     /// The byte budget and compression level of the `fit` dry run (each card's ``StickerCard/fit``
     /// when it ran).
     public var fitBudget: (maxBytes: Int, level: Int32)
+
+    /// The review with every path under ``folder`` in its messages (findings, why a sticker or
+    /// drawing could not be made, why a sticker cannot fit) shown from the folder.
+    func pathsFromFolder() -> PackReview {
+        guard let folder else { return self }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        func shown(_ text: String) -> String { text.replacing(prefix, with: "") }
+        var review = self
+        review.report.findings = report.findings.map { finding in
+            var finding = finding
+            finding.message = shown(finding.message)
+            return finding
+        }
+        review.cards = cards.map { card in
+            var card = card
+            card.problem = card.problem.map(shown)
+            if var fit = card.fit {
+                fit.failure = fit.failure.map(shown)
+                fit.warning = fit.warning.map(shown)
+                card.fit = fit
+            }
+            return card
+        }
+        review.browser = browser.map { shot in
+            var shot = shot
+            shot.problem = shot.problem.map(shown)
+            return shot
+        }
+        review.transcript = transcript.map { shot in
+            var shot = shot
+            shot.problem = shot.problem.map(shown)
+            return shot
+        }
+        return review
+    }
 
     /// The pack's line of the index and of `--json`.
     public var summary: PackSummary {

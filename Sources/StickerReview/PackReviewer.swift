@@ -124,7 +124,7 @@ public struct PackReviewer: Sendable {
         }
         var reviews = targets.map { target in
             PackReview(
-                name: target.pack.name, path: target.path,
+                name: target.pack.name, path: target.path, folder: Self.folder(of: target),
                 report: ValidationReport(
                     pack: target.pack.name, gridSize: "", gridSizeDeclared: false, stickers: [], findings: []),
                 browser: [], transcript: [],
@@ -149,6 +149,16 @@ public struct PackReviewer: Sendable {
             reviews[index].browser.sort { Self.pageOrder($0.title) < Self.pageOrder($1.title) }
         }
         return reviews
+    }
+
+    /// The folder `target`'s files are in: the pack's, else the path's (a folder), else the
+    /// path's folder (a file), links resolved.
+    static func folder(of target: ReviewTarget) -> String {
+        if let folder = target.pack.folder { return folder.path }
+        let url = URL(fileURLWithPath: target.path).standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory = false
+        let isFolder = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory
+        return isFolder ? url.path : url.deletingLastPathComponent().path
     }
 
     /// The user's photo as a JPEG at most 640 px on its longer side (a tile is 120 CSS pixels);

@@ -7,6 +7,7 @@ enum ReviewPage {
     /// The page's HTML; `source` gives each image file's URL (a relative path, or a data URL),
     /// `index` links back to the index page of several packs.
     static func html(_ review: PackReview, source: (String) -> String, index: String?) -> String {
+        let review = review.pathsFromFolder()
         var ids = Set<String>()
         let cardIDs = review.cards.map { HTMLText.identifier($0.name, prefix: "sticker-", used: &ids) }
         let report = review.report
@@ -203,7 +204,7 @@ enum ReviewPage {
         if fit.fitted {
             out +=
                 "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (under \(String(groupingThousands: budget.maxBytes))), "
-                + "\(fit.framesBefore) \u{2192} \(fit.framesAfter) frames\(rate), \(quality).</p>\n"
+                + "\(fit.framesBefore) \u{2192} \(counted(fit.framesAfter, "frame"))\(rate), \(quality).</p>\n"
         } else {
             out +=
                 "<p class=\"error\">Cannot fit: \(HTMLText.escape(fit.failure ?? "no candidate under the budget"))</p>\n"

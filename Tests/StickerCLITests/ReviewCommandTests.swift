@@ -343,6 +343,7 @@ struct ReviewCommandTests {
             )
         }
         #expect(pages[0].1.contains("star.png"), "the page names the missing file")
+        #expect(!pages[0].1.contains(broken.path + "/"), "the page names it from the catalog's folder")
         #expect(pages[1].1.contains("no image files"), "the page says why the folder is no pack")
         for (pagePath, page) in pages {
             #expect(!page.contains("<img"), "\(pagePath) draws a pack it could not read")
