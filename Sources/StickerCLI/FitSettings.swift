@@ -127,22 +127,25 @@ struct FitSettings: ParsableArguments {
         }
         let limit = ValidationThresholds.default.maxDescriptionLength
         for label in labels {
-            guard let equals = label.firstIndex(of: "=") else {
+            guard let (name, text) = Self.split(label: label) else {
                 throw ValidationError("--label takes NAME=TEXT, not \(label)")
             }
-            let text = label[label.index(after: equals)...]
-            guard equals > label.startIndex else {
+            guard !name.isEmpty else {
                 throw ValidationError("--label \(label): no sticker name before the \"=\" (--label NAME=TEXT)")
             }
-            guard !text.allSatisfy(\.isWhitespace) else {
+            // Spaces and characters that show nothing (a zero-width space) leave VoiceOver silent.
+            guard
+                !text.unicodeScalars.allSatisfy({
+                    $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint
+                })
+            else {
                 throw ValidationError(
                     "--label \(label): an empty label leaves VoiceOver nothing to read; leave --label out to use the sticker's name"
                 )
             }
             guard text.utf16.count <= limit else {
                 throw ValidationError(
-                    "--label \(label[..<equals])=...: the label is \(text.utf16.count) characters; Messages allows \(limit)"
-                )
+                    "--label \(name)=...: the label is \(text.utf16.count) characters; Messages allows \(limit)")
             }
         }
         if lossless, maxDuration != nil {
@@ -208,6 +211,13 @@ struct FitSettings: ParsableArguments {
         return options
     }
 
+    /// A `--label` value split at its first "=": the sticker's name and the label (which may
+    /// hold "=" itself); `nil` without one.
+    static func split(label: String) -> (name: String, text: String)? {
+        guard let equals = label.firstIndex(of: "=") else { return nil }
+        return (String(label[..<equals]), String(label[label.index(after: equals)...]))
+    }
+
     /// Fits every sticker of `inputs` (with a progress bar); `outputs` are what the command
     /// writes, never read as an input folder's pack while it holds images besides them.
     func fit(_ inputs: [String], outputs: [URL] = []) throws -> FittedCatalog {
@@ -216,11 +226,7 @@ struct FitSettings: ParsableArguments {
         let fitter = PackFitter(options: options)
         let size = fitter.size(for: pack)
         let artwork = try icon.map(Self.firstFrame)
-        let labelMap = Dictionary(
-            labels.map { label -> (String, String) in
-                let parts = label.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-            }, uniquingKeysWith: { $1 })
+        let labelMap = Dictionary(labels.compactMap(Self.split(label:)), uniquingKeysWith: { $1 })
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
             // A file name given for its sticker's name, or another letter case: say which was meant.
             let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent

@@ -59,8 +59,11 @@ public struct StickersCommand: ParsableCommand {
     /// does nothing else: given with anything but a command's name (`xcode ... --version 1.2`,
     /// meant as the app's version), it would print that and exit 0 with nothing done.
     static func versionMisuse(_ arguments: [String]) -> String? {
-        let options = arguments.prefix { $0 != "--" }
-        guard options.contains("--version") else { return nil }
+        let options = Array(arguments.prefix { $0 != "--" })
+        // Help asked for is shown; `--app-version --version` gives the app that version.
+        guard let at = options.firstIndex(of: "--version"), !options.contains(where: ["help", "--help", "-h"].contains),
+            at == 0 || options[at - 1] != "--app-version"
+        else { return nil }
         let others = arguments.filter { $0 != "--version" }
         let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
         if others.isEmpty || (others.count == 1 && commands.contains(others[0])) { return nil }

@@ -181,7 +181,8 @@ struct FitCommandTests {
         let result = try CLITests.runExecutable(
             ["fit"] + names.map { inputs.appendingPathComponent($0).path }
                 + [
-                    "-o", catalog.path, "--json", "--label", "wave=A waving shape", "--label", "nobody=x", "--label",
+                    "-o", catalog.path, "--json", "--label", "wave=A waving shape = hello", "--label", "nobody=x",
+                    "--label",
                     "still.webp=x"
                 ])
         #expect(result.status == 1, "a sticker failed, so the exit status says so")
@@ -192,7 +193,9 @@ struct FitCommandTests {
         #expect((entries["broken"]?["failure"] as? String)?.contains("truncated") == true)
         let pack = try PackLoader.load(path: catalog.path)
         #expect(pack.stickers.map(\.name) == ["too-small", "too-big", "wave", "still"])
-        #expect(pack.stickers.first { $0.name == "wave" }?.accessibilityLabel == "A waving shape")
+        #expect(
+            pack.stickers.first { $0.name == "wave" }?.accessibilityLabel == "A waving shape = hello",
+            "the text after the first = is the label")
         let validation = try CLITests.runExecutable(["validate", catalog.path, "--json"])
         #expect(validation.status == 0, "\(validation.stdout)")
         for sticker in pack.stickers {
@@ -348,6 +351,7 @@ struct FitCommandTests {
             (["--label", "=A blob"], "no sticker name before the \"=\""),
             (["--label", "\(name)="], "an empty label leaves VoiceOver nothing to read"),
             (["--label", "\(name)=  "], "an empty label leaves VoiceOver nothing to read"),
+            (["--label", "\(name)=\u{200B}"], "an empty label leaves VoiceOver nothing to read"),
             (["--max-pixels", "-5"], "The value '-5' is invalid for '--max-pixels")
         ] {
             let refused = try CLITests.runExecutable(["fit", input.path, "--dry-run"] + options)

@@ -201,9 +201,12 @@ struct XcodeCommandTests {
         #expect(misused.stdout.isEmpty && !FileManager.default.fileExists(atPath: output.path))
         let fit = try CLITests.runExecutable(["fit", sample.path, "--dry-run", "--version"])
         #expect(fit.status == 64 && fit.stderr.contains("stickers fit was not run"), "\(fit.stderr)")
-        for alone in [["--version"], ["xcode", "--version"]] {
+        for alone in [["--version"], ["xcode", "--version"], ["help", "--version"], ["fit", "--help", "--version"]] {
             let version = try CLITests.runExecutable(alone)
-            #expect(version.status == 0 && version.stdout.firstMatch(of: #/^\d+\.\d+\.\d+\n$/#) != nil, "\(version)")
+            #expect(version.status == 0, "\(alone): \(version)")
+            if !alone.contains(where: { $0.contains("help") }) {
+                #expect(version.stdout.firstMatch(of: #/^\d+\.\d+\.\d+\n$/#) != nil, "\(version)")
+            }
         }
     }
 
