@@ -313,27 +313,35 @@ struct ReviewCommandTests {
     }
 
     @Test(
-        "a pack that cannot be read, or an empty folder, is its page's one error, with no drawing of a browser or conversation it does not have; the other packs' pages are written"
+        "a pack that cannot be read, or an empty folder, is its page's one error, with no drawing of a browser or conversation it does not have; a catalog missing one sticker's file is reviewed with that sticker's error; the other packs' pages are written"
     )
     func unreadablePack() throws {
         let out = CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        // The sample catalog without the file its Star sticker names.
+        let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
+        // The sample catalog whose sticker pack's Contents.json is not JSON.
         let broken = out.appendingPathComponent("Broken.xcstickers")
-        try FileManager.default.copyItem(
-            at: CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers"), to: broken)
-        try FileManager.default.removeItem(
-            at: broken.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker/star.png"))
+        try FileManager.default.copyItem(at: sample, to: broken)
+        try Data("not json".utf8).write(to: broken.appendingPathComponent("Sticker Pack.stickerpack/Contents.json"))
         let empty = out.appendingPathComponent("Empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        // The sample catalog without the file its Star sticker names.
+        let gap = out.appendingPathComponent("Gap.xcstickers")
+        try FileManager.default.copyItem(at: sample, to: gap)
+        try FileManager.default.removeItem(
+            at: gap.appendingPathComponent("Sticker Pack.stickerpack/Star.sticker/star.png"))
         let reviewed = out.appendingPathComponent("review")
         let result = try Self.review(
-            [try OptionFixtures.path("seven"), broken.path, empty.path, "-o", reviewed.path, "--no-fit", "--json"])
+            [
+                try OptionFixtures.path("seven"), broken.path, empty.path, gap.path, "-o", reviewed.path, "--no-fit",
+                "--json"
+            ])
         #expect(result.status == 1, "\(result.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let packs = try #require(summary["packs"] as? [[String: Any]])
-        #expect(packs.map { $0["passed"] as? Bool } == [true, false, false], "\(result.stdout)")
-        #expect(packs.map { $0["errors"] as? Int } == [0, 1, 1], "\(result.stdout)")
+        #expect(packs.map { $0["passed"] as? Bool } == [true, false, false, false], "\(result.stdout)")
+        #expect(packs.map { $0["errors"] as? Int } == [0, 1, 1, 1], "\(result.stdout)")
+        #expect(packs.map { $0["stickers"] as? Int } == [7, 0, 0, 2], "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: reviewed.appendingPathComponent("seven/index.html").path))
         let pages = try packs.dropFirst().map { pack in
             let pagePath = try #require(pack["page"] as? String)
@@ -342,10 +350,10 @@ struct ReviewCommandTests {
                 try String(contentsOf: reviewed.appendingPathComponent(pagePath), encoding: .utf8)
             )
         }
-        #expect(pages[0].1.contains("star.png"), "the page names the missing file")
-        #expect(!pages[0].1.contains(broken.path + "/"), "the page names it from the catalog's folder")
+        #expect(pages[0].1.contains("invalid Contents.json"), "the page says why the catalog cannot be read")
+        #expect(!pages[0].1.contains(broken.path + "/"), "the page names the file from the catalog's folder")
         #expect(pages[1].1.contains("no image files"), "the page says why the folder is no pack")
-        for (pagePath, page) in pages {
+        for (pagePath, page) in pages.prefix(2) {
             #expect(!page.contains("<img"), "\(pagePath) draws a pack it could not read")
             #expect(!page.contains("id=\"browser\"") && !page.contains("id=\"conversation\""))
             let images = reviewed.appendingPathComponent(pagePath).deletingLastPathComponent()
@@ -353,6 +361,13 @@ struct ReviewCommandTests {
             let drawn = (try? FileManager.default.contentsOfDirectory(atPath: images.path)) ?? []
             #expect(drawn.allSatisfy { !$0.hasPrefix("browser") && !$0.hasPrefix("conversation") }, "\(drawn)")
         }
+        // The catalog with a gap: Heart is drawn and has its card; Star's error names its file.
+        let gapPage = pages[2].1
+        #expect(gapPage.contains("id=\"browser\"") && gapPage.contains("id=\"sticker-heart\""))
+        #expect(
+            gapPage.contains("star.png: file named by the catalog is missing"),
+            "the page names the missing file from the catalog's folder")
+        #expect(!gapPage.contains(gap.path + "/"))
     }
 
     @Test("a missing pack, a missing -o, fit with neither -o nor --dry-run: errors")

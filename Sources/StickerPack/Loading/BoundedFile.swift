@@ -11,7 +11,8 @@ public enum BoundedFile {
     /// The bytes of `path`, or an error when it is missing, unreadable or over `maxBytes`.
     public static func read(_ path: String, maxBytes: Int) throws(PackError) -> [UInt8] {
         let fd = openRegularFile(path)
-        guard fd >= 0 else { throw fd == -ENOENT ? .missingFile(path: path) : .unreadable(path: path) }
+        // Not there, or a link to nothing or round in a loop: missing (its message says which).
+        guard fd >= 0 else { throw fd == -ENOENT || fd == -ELOOP ? .missingFile(path: path) : .unreadable(path: path) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .unreadable(path: path) }

@@ -357,8 +357,9 @@ public enum PackLoader {
             guard !filename.contains("/") else {
                 throw .invalidContents(path: contents.path, reason: "filename \"\(filename)\" leaves its folder")
             }
+            // A file that is not there fails its sticker when it is read, not the pack: the
+            // other stickers are still checked and drawn.
             file = folder.appendingPathComponent(filename)
-            guard FileManager.default.fileExists(atPath: file.path) else { throw .missingFile(path: file.path) }
         } else {
             let images = try listing(of: folder).filter { imageExtensions.contains($0.pathExtension.lowercased()) }
             guard images.count == 1 else {
@@ -394,9 +395,7 @@ public enum PackLoader {
         guard !names.isEmpty else { throw .emptySequence(path: folder.path) }
         var frames: [URL] = []
         for name in names {
-            let url = folder.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { throw .missingFile(path: url.path) }
-            frames.append(url)
+            frames.append(folder.appendingPathComponent(name))
         }
         let sequence = StickerSequence(
             frames: frames, duration: duration, durationType: durationType, repetitions: Int(repetitions))

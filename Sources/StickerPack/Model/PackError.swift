@@ -40,6 +40,14 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         return lstat(url.path, &status) != 0
     }
 
+    /// " (NAME is there: ...)" when a file beside `path` differs from its name only in letter
+    /// case, the likely reason it is missing.
+    static func caseTwinNote(of path: String) -> String? {
+        caseTwin(of: path).map {
+            " (\($0) is there: the names differ only in letter case, which this file system tells apart; rename one to match)"
+        }
+    }
+
     /// The name of a file beside `path` that differs from its name only in letter case, if any.
     static func caseTwin(of path: String) -> String? {
         let url = URL(fileURLWithPath: path)
@@ -59,10 +67,7 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
                 // A link is there, to nothing or round in a loop.
                 return "\(path): file named by the catalog is \(kind)"
             }
-            return "\(path): file named by the catalog is missing"
-                + (Self.caseTwin(of: path).map {
-                    " (\($0) is there: the names differ only in letter case, which this file system tells apart; rename one to match)"
-                } ?? "")
+            return "\(path): file named by the catalog is missing" + (Self.caseTwinNote(of: path) ?? "")
         case .unreadable(let path): return "\(path): cannot be read"
         case .fileTooLarge(let path, let bytes, let limit):
             return "\(path): \(bytes) bytes, more than the \(limit) bytes StickerKit reads for a sticker"

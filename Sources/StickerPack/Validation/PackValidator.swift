@@ -195,6 +195,14 @@ private struct StickerChecker {
             add(.error, .format, "\(name) is \(kind), not an image file", measured: kind, limit: "a regular file")
             return false
         }
+        if !FileManager.default.fileExists(atPath: file.path) {
+            // A file a catalog names that is not there (a folder's files are there when listed).
+            add(
+                .error, .format,
+                "\(name): file named by the catalog is missing" + (PackError.caseTwinNote(of: file.path) ?? ""),
+                measured: "missing", limit: "a regular file")
+            return false
+        }
         let head = readHead(file)
         let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
         if head.isEmpty, BoundedFile.size(file.path) == 0 {
