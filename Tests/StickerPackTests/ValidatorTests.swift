@@ -362,6 +362,21 @@ struct ValidatorTests {
             ], "\(catalogFound)")
     }
 
+    @Test("A frame-count warning names the whole frame rate that keeps the loop within 60 frames")
+    func frameCountAdvice() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        // 90 frames of 33 ms: a loop of 2.97 s; 60 / 2.97 = 20.2 frames a second, so 20 fps.
+        let url = folder.write(TestImages.apng(side: 300, delaysMs: Array(repeating: 33, count: 90), plays: 0), "a.png")
+        let report = PackValidator().validate(
+            StickerPack(name: "p", origin: .files, stickers: [Sticker(name: "a", source: .file(url))]))
+        let finding = try #require(report.findings.first { $0.rule == .frameCount })
+        #expect(
+            finding.message
+                == "90 frames; keep it within 60: `stickers fit --max-fps 20` keeps it within that (20 fps over its 2.97 s loop, the loop's length kept)"
+        )
+    }
+
     @Test("The summary measures what the file holds")
     func summary() throws {
         let folder = TestFolder()

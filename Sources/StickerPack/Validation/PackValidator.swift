@@ -385,9 +385,16 @@ private struct StickerChecker {
                 measured: "\(format(loopSeconds)) s", limit: "\(format(thresholds.maxLoopSeconds)) s")
         }
         if animation.frameCount > thresholds.maxFrames {
+            // The whole rate that keeps the loop within the limit: fit's --max-fps never makes
+            // more frames a second than it is given, so the loop then has at most that many.
+            let rate = loopSeconds > 0 ? (Double(thresholds.maxFrames) / loopSeconds).rounded(.down) : 0
+            let advice =
+                rate >= 1
+                ? "`stickers fit --max-fps \(format(rate))` keeps it within that (\(format(rate)) fps over its \(format(loopSeconds)) s loop, the loop's length kept)"
+                : "`stickers fit --max-fps` drops frames, the loop's length kept"
             add(
                 .warning, .frameCount,
-                "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames) (`stickers fit --max-fps` drops frames, the loop's length kept)",
+                "\(animation.frameCount) frames; keep it within \(thresholds.maxFrames): \(advice)",
                 measured: "\(animation.frameCount) frames", limit: "\(thresholds.maxFrames) frames")
         }
         if loopSeconds > 0 {
