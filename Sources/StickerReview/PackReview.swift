@@ -67,8 +67,9 @@ public struct PackReview: Sendable {
     /// The review with every path under ``folder`` in its messages (findings, why a sticker or
     /// drawing could not be made, why a sticker cannot fit) shown from the folder.
     func pathsFromFolder() -> PackReview {
-        guard let folder else { return self }
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        // The root folder aside: every absolute path is under it, and shown whole.
+        guard let folder, folder != "/" else { return self }
+        let prefix = folder + "/"
         func shown(_ text: String) -> String { text.replacing(prefix, with: "") }
         var review = self
         review.report.findings = report.findings.map { finding in

@@ -45,8 +45,8 @@ public enum PackLoader {
     }
 
     /// The pack of the folder `url`: a catalog, a sticker pack, a project, a sticker folder, a
-    /// folder holding one catalog or project, or a folder of images; entries named in `written`
-    /// are left out of a folder that holds an image besides them.
+    /// folder holding one catalog or project, or a folder of images; of the entries named in
+    /// `written`, those ``leftOutOutputs(_:written:)`` gives are left out.
     private static func loadFolderPack(_ url: URL, leavingOut written: Set<String>) throws(PackError) -> StickerPack {
         switch url.pathExtension.lowercased() {
         case "xcstickers": return try loadCatalog(url)
