@@ -211,6 +211,28 @@ struct FitSettings: ParsableArguments {
         return options
     }
 
+    /// `stickers` with the VoiceOver labels the catalogs or projects among `outputs` give
+    /// stickers of their names (letter case aside), where they have none of their own: read
+    /// from the images again, the stickers keep the labels the catalog written before holds
+    /// (given by `--label` then, or in Xcode since). `--label` still overrides them.
+    static func keepingLabels(_ stickers: [Sticker], of outputs: [URL]) -> [Sticker] {
+        var labels: [String: String] = [:]
+        for output in outputs where ["xcstickers", "xcodeproj"].contains(output.pathExtension.lowercased()) {
+            guard FileManager.default.fileExists(atPath: output.path),
+                let earlier = try? PackLoader.load(path: output.path)
+            else { continue }
+            for sticker in earlier.stickers {
+                if let label = sticker.accessibilityLabel { labels[sticker.name.lowercased()] = label }
+            }
+        }
+        guard !labels.isEmpty else { return stickers }
+        return stickers.map { sticker in
+            var sticker = sticker
+            if sticker.accessibilityLabel == nil { sticker.accessibilityLabel = labels[sticker.name.lowercased()] }
+            return sticker
+        }
+    }
+
     /// A `--label` value split at its first "=": the sticker's name and the label (which may
     /// hold "=" itself); `nil` without one.
     static func split(label: String) -> (name: String, text: String)? {
@@ -221,7 +243,8 @@ struct FitSettings: ParsableArguments {
     /// Fits every sticker of `inputs` (with a progress bar); `outputs` are what the command
     /// writes, never read as an input folder's pack while it holds images besides them.
     func fit(_ inputs: [String], outputs: [URL] = []) throws -> FittedCatalog {
-        let pack = try Self.loadInputs(inputs, outputs: outputs)
+        var pack = try Self.loadInputs(inputs, outputs: outputs)
+        pack.stickers = Self.keepingLabels(pack.stickers, of: outputs)
         let options = self.options
         let fitter = PackFitter(options: options)
         let size = fitter.size(for: pack)

@@ -659,7 +659,9 @@ struct FitCommandTests {
         try draw("a.png", "100,0,200,255")
         try draw("b.png", "0,0,255,255")
         let catalog = art.appendingPathComponent("Stickers.xcstickers")
-        let first = try CLITests.runExecutable(["fit", art.path, "-o", catalog.path, "--level", "1"])
+        let first = try CLITests.runExecutable([
+            "fit", art.path, "-o", catalog.path, "--level", "1", "--label", "b=A blue disc"
+        ])
         #expect(first.status == 0, "\(first.stderr)")
         // The artist redraws a sticker and adds one, and runs the same command again.
         try draw("a.png", "0,255,0,255")
@@ -667,7 +669,10 @@ struct FitCommandTests {
         let again = try CLITests.runExecutable(["fit", art.path, "-o", catalog.path, "--level", "1"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stderr.contains("ignored"), "\(again.stderr)")
-        #expect(try PackLoader.load(path: catalog.path).stickers.map(\.name) == ["a", "b", "c"])
+        let refitted = try PackLoader.load(path: catalog.path)
+        #expect(refitted.stickers.map(\.name) == ["a", "b", "c"])
+        // The label the first run gave stays with its sticker, read from the image again.
+        #expect(refitted.stickers.map(\.accessibilityLabel) == ["a", "A blue disc", "c"])
         #expect(try centre(catalog, "a") == "(0, 255, 0, 255)")
         #expect(try centre(catalog, "c") == "(255, 0, 0, 255)")
 
