@@ -353,7 +353,7 @@ struct PackLoaderTests {
     }
 
     @Test(
-        "A folder holding the output the command writes: read as its images when the output was made from them, else as the output, as before"
+        "A folder holding the output the command writes: read as its images when the output was made from them, else as the output"
     )
     func outputInTheFolder() throws {
         let (folder, catalog) = try Self.sampleCatalogCopy()
