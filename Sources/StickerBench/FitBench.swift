@@ -140,7 +140,7 @@ package enum FitBench {
         func ms(_ value: Double?) -> String { value.map { String(cFormat: "%.0f ms", $0) } ?? "-" }
         func ratio(_ value: Double?) -> String { value.map { String(cFormat: "%.2fx", $0) } ?? "-" }
         var lines = [
-            "fit's exact steps vs apngasm (default options) on \(result.pack), \(result.size), medians of \(result.repeats), \(result.threads) thread(s)",
+            "fit's exact steps vs apngasm (default options) on \(result.pack), \(result.size), medians of \(result.repeats), \(counted(result.threads, "thread"))",
             "sticker                        frames   ours bytes  apngasm bytes  size ratio   ours ms  apngasm ms  speed ratio"
         ]
         for entry in result.stickers {

@@ -1,3 +1,4 @@
+import AnimationCodec
 import FoundationEssentials
 import StickerPack
 
@@ -94,7 +95,7 @@ package enum ReviewBench {
         let speedupVerdict =
             result.speedup >= 1.7 ? "met" : (result.cores < 2 ? "not measurable on one core" : "NOT met")
         return [
-            "review bench: \(result.pack), \(result.repeats) run(s) each, medians, \(result.cores) core(s)",
+            "review bench: \(result.pack), \(counted(result.repeats, "run")) each, medians, \(counted(result.cores, "core"))",
             String(cFormat: "  stickers review PACK (a process, every core):  %8.0f ms", result.packMilliseconds)
                 + "   target under \(Int(result.packTargetMilliseconds)) ms: \(packVerdict)",
             String(

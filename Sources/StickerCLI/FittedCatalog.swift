@@ -1,3 +1,4 @@
+import AnimationCodec
 import FoundationEssentials
 import StickerFit
 import StickerPack

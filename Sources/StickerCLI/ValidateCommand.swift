@@ -1,3 +1,4 @@
+import AnimationCodec
 import ArgumentParser
 import FoundationEssentials
 import StickerPack

@@ -1,3 +1,4 @@
+import AnimationCodec
 import StickerPack
 
 /// The page over several packs: a table of their verdicts, sortable by any column.

@@ -1,3 +1,4 @@
+import AnimationCodec
 import StickerFit
 import StickerPack
 import StickerRenderer

@@ -82,6 +82,88 @@ struct TelegramCommandTests {
         #expect(result.stdout.components(separatedBy: "`stickers fit` converts it").count == 3, "\(result.stdout)")
     }
 
+    @Test(
+        "validate of what fit converts: besides the format error, the lints of what the file holds (a vector's size aside)"
+    )
+    func validateLintsConvertible() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // long.webm: VP8 without alpha, 400 x 300, 30 fps for 4.5 s (135 frames). fast.webm: VP9
+        // with an alpha disc, 320 x 320, 120 fps for 0.5 s (60 frames).
+        for (name, arguments) in [
+            ("long.webm", ["testsrc2=size=400x300:rate=30:duration=4.5", "-c:v", "libvpx", "-b:v", "200k"]),
+            (
+                "fast.webm",
+                [
+                    "testsrc2=size=320x320:rate=120:duration=0.5", "-vf",
+                    "format=yuva420p,geq=lum='lum(X,Y)':cb='cb(X,Y)':cr='cr(X,Y)':a='if(lt(hypot(X-160,Y-160),120),255,0)'",
+                    "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p"
+                ]
+            )
+        ] {
+            let status = try TestProcess.run(
+                ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i"] + arguments
+                    + [folder.appendingPathComponent(name).path])
+            try #require(status == 0)
+        }
+        // hello.json: a 64 x 64 document whose only layer is text, which rlottie does not draw.
+        try Data(
+            #"""
+            {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"assets":[],
+             "fonts":{"list":[{"fName":"Arial","fFamily":"Arial","fStyle":"Regular","ascent":75}]},
+             "layers":[{"ddd":0,"ind":1,"ty":5,"nm":"t","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+              "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[10,32,0]}},
+              "t":{"d":{"k":[{"s":{"s":20,"f":"Arial","t":"Hi","j":0,"tr":0,"lh":24,"ls":0,"fc":[0,0,0]},"t":0}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}}]}
+            """#.utf8
+        ).write(to: folder.appendingPathComponent("hello.json"))
+        // spin.json: the moving square at 60 fps for 180 frames, 3 s.
+        let spin = LottieDocuments.movingSquare.replacingOccurrences(
+            of: #""fr":30,"ip":0,"op":30"#, with: #""fr":60,"ip":0,"op":180"#)
+        try #require(spin != LottieDocuments.movingSquare)
+        try Data(spin.utf8).write(to: folder.appendingPathComponent("spin.json"))
+        let result = try CLITests.runExecutable(["validate", folder.path, "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try FitCommandTests.report(result.stdout)
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        func rules(_ sticker: String) -> Set<String> {
+            Set(
+                findings.filter { $0["sticker"] as? String == sticker }.map {
+                    "\($0["severity"] as? String ?? "") \($0["rule"] as? String ?? "")"
+                })
+        }
+        func message(_ sticker: String, _ rule: String) -> String {
+            findings.first { $0["sticker"] as? String == sticker && $0["rule"] as? String == rule }?["message"]
+                as? String ?? ""
+        }
+        // 4.5 s at 30 fps: 135 frames over 60, a loop over 4 s, 4:3, every pixel opaque; 60 / 4.5 s
+        // is 13.3 frames a second, so --max-fps 13 keeps it within 60 frames.
+        #expect(
+            rules("long")
+                == [
+                    "error format", "warning square", "warning transparency", "warning loop-duration",
+                    "warning frame-count"
+                ], "\(findings)")
+        #expect(message("long", "frame-count").contains("--max-fps 13`"), "\(findings)")
+        // 120 frames a second, over 30; a video shows its 8 ms frames for their own time, so no
+        // short-delay warning; 60 frames are within the limit.
+        #expect(rules("fast") == ["error format", "warning frame-rate"], "\(findings)")
+        // A vector is drawn at any size: its 64 px document is no pixel-size error. It draws
+        // nothing, and says why.
+        #expect(rules("hello") == ["error format", "warning not-drawn", "warning blank"], "\(findings)")
+        #expect(message("hello", "not-drawn").contains("1 text layer left out"), "\(findings)")
+        // 180 frames over 3 s: 60 frames a second, and 60 / 3 s = 20 keeps it within 60 frames.
+        #expect(rules("spin") == ["error format", "warning frame-count", "warning frame-rate"], "\(findings)")
+        #expect(message("spin", "frame-rate").hasPrefix("60 frames per second on average;"), "\(findings)")
+        #expect(
+            message("spin", "frame-count").contains(
+                "`stickers fit --max-fps 20` keeps it within that (20 fps over its 3 s loop"),
+            "\(findings)")
+        // Sizes are a raster sticker's: the vectors are drawn at the pack's.
+        let mixed = findings.first { $0["rule"] as? String == "mixed-sizes" }?["measured"] as? String
+        #expect(mixed == "320x320, 400x300", "\(findings)")
+    }
+
     /// ffmpeg's frames of `name` (libvpx's decoders, which keep the alpha channel),
     /// premultiplied by the test's own rule.
     static func ffmpegFrames(_ name: String) throws -> [[UInt8]] {
@@ -277,7 +359,7 @@ struct TelegramCommandTests {
         let catalog = out.appendingPathComponent("Hello.xcstickers")
         let text = try CLITests.runExecutable(["fit", hello.path, "-o", catalog.path, "--level", "1"])
         #expect(
-            text.stdout.contains("warning: the sticker lacks part of its input: 1 text layer(s) left out"),
+            text.stdout.contains("warning: the sticker lacks part of its input: 1 text layer left out"),
             "\(text.stdout)")
         let json = try CLITests.runExecutable(["fit", hello.path, "-o", catalog.path, "--level", "1", "--json"])
         let report = try FitCommandTests.report(json.stdout)

@@ -125,7 +125,7 @@ extension GIFFile {
             }
         }
         if truncated {
-            warnings.append(CodecWarning(.truncated, "GIF ends early, after \(images.count) frame(s)"))
+            warnings.append(CodecWarning(.truncated, "GIF ends early, after \(counted(images.count, "frame"))"))
         }
         guard !images.isEmpty else {
             throw truncated ? .truncated(context: "GIF ends before its first frame") : .noImageData

@@ -58,7 +58,7 @@ struct JPEGImage: Sendable {
         let text = withUnsafeBytes(of: repaired.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        let more = repaired.count > 1 ? ", and \(repaired.count - 1) more libjpeg warning(s)" : ""
+        let more = repaired.count > 1 ? ", and \(counted(Int(repaired.count) - 1, "more libjpeg warning"))" : ""
         return repaired.truncated != 0
             ? CodecWarning(.truncated, "JPEG data ends early; the rest of the image is filled in\(more)")
             : CodecWarning(.other, "\(text)\(more)")

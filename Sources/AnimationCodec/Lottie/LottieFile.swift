@@ -70,14 +70,14 @@ struct LottieFile: Sendable {
             warnings.append(
                 CodecWarning(
                     .notDrawn,
-                    "\(document.textLayers) text layer(s) left out: rlottie does not draw Lottie text (convert text to shapes in the editor)"
+                    "\(document.textLayers) text \(document.textLayers == 1 ? "layer" : "layers") left out: rlottie does not draw Lottie text (convert text to shapes in the editor)"
                 ))
         }
         if document.expressions > 0 {
             warnings.append(
                 CodecWarning(
                     .notDrawn,
-                    "\(document.expressions) expression(s) ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
+                    "\(document.expressions) \(document.expressions == 1 ? "expression" : "expressions") ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
                 ))
         }
         renderWidth = renderSize?.width ?? width

@@ -49,7 +49,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noImageData:
             return "the file contains no image data"
         case .frameIndexOutOfRange(let index, let frameCount):
-            return "frame \(index) requested, but the animation has \(frameCount) frame(s)"
+            return "frame \(index) requested, but the animation has \(counted(frameCount, "frame"))"
         case .jpeg(let message):
             return "invalid JPEG: \(message)"
         case .missingLibrary(let format, let library, let package):

@@ -33,11 +33,8 @@ public struct PackValidator: Sendable {
                 return finding
             }
         }
-        let sides = Set(
-            summaries.compactMap { summary -> String? in
-                guard let w = summary.width, let h = summary.height else { return nil }
-                return "\(w)x\(h)"
-            })
+        // A vector is drawn at the pack's size, whatever its document's.
+        let sides = Set(Self.rasterSides(summaries).map { "\($0.width)x\($0.height)" })
         if sides.count > 1 {
             findings.append(
                 ValidationFinding(
@@ -113,11 +110,11 @@ private struct StickerChecker {
     mutating func run() {
         checkDescription()
         checkFitLoss()
-        var readable = true
+        var readings: [FileReading] = []
         for file in sticker.files {
-            readable = checkFileBytes(file) && readable
+            readings.append(checkFileBytes(file))
         }
-        guard readable else { return }
+        guard !readings.contains(.unreadable) else { return }
         let animation: StickerAnimation
         do {
             animation = try StickerAnimation.load(sticker, limits: limits)
@@ -131,13 +128,21 @@ private struct StickerChecker {
         summary.frameCount = animation.frameCount
         let delays = animation.delays.map(\.milliseconds)
         summary.loopMilliseconds = loopMilliseconds(delays)
-        summary.shownLoopMilliseconds = loopMilliseconds(shownMilliseconds(delays))
+        summary.shownLoopMilliseconds = loopMilliseconds(shownMilliseconds(delays, of: animation))
         summary.plays = animation.plays
         summary.decodedBytes = animation.decodedBytes
         checkDimensions(animation)
         checkLostAnimation(animation)
         checkTiming(animation)
         checkPixels(animation)
+    }
+
+    /// What checking a file's bytes found: an image Messages takes, a file of another format that
+    /// `stickers fit` converts (its format is an error; what it holds is checked like an
+    /// image's, so the report says what the made sticker will carry), or a file that cannot be
+    /// read further.
+    private enum FileReading: Equatable {
+        case image, convertible, unreadable
     }
 
     private var isSequence: Bool {
@@ -176,8 +181,8 @@ private struct StickerChecker {
                 : "nothing lost that the figures do not measure")
     }
 
-    /// Size and format of one file; `false` when it cannot be decoded at all.
-    private mutating func checkFileBytes(_ file: URL) -> Bool {
+    /// Size and format of one file, and whether what it holds can be checked further.
+    private mutating func checkFileBytes(_ file: URL) -> FileReading {
         let bytes = fileSize(file)
         let name = file.lastPathComponent
         if bytes >= thresholds.fileBytesError {
@@ -193,7 +198,7 @@ private struct StickerChecker {
         }
         if let kind = BoundedFile.notRegularFile(file.path) {
             add(.error, .format, "\(name) is \(kind), not an image file", measured: kind, limit: "a regular file")
-            return false
+            return .unreadable
         }
         if !FileManager.default.fileExists(atPath: file.path) {
             // A file a catalog names that is not there (a folder's files are there when listed).
@@ -201,41 +206,44 @@ private struct StickerChecker {
                 .error, .format,
                 "\(name): file named by the catalog is missing" + (PackError.caseTwinNote(of: file.path) ?? ""),
                 measured: "missing", limit: "a regular file")
-            return false
+            return .unreadable
         }
         let head = readHead(file)
         let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
         if head.isEmpty, BoundedFile.size(file.path) == 0 {
             add(.error, .format, "\(name) is empty (0 bytes)", measured: "empty file", limit: "PNG, APNG, GIF, JPEG")
-            return false
+            return .unreadable
         }
         guard let format = sniffed, format.isMessagesFormat else {
             let ext = file.pathExtension.isEmpty ? "no extension" : ".\(file.pathExtension)"
             // Every format the codec reads that Messages does not take, fit converts, when the
             // file itself can be read.
             var fix = ""
+            var reading = FileReading.unreadable
             if let sniffed {
                 // The summary names what the file is, though Messages does not take it.
                 if sticker.files.count == 1 { summary.format = sniffed.rawValue }
+                let reason = unreadableReason(file)
                 fix =
-                    unreadableReason(file).map { "; `stickers fit` cannot convert it either: \($0)" }
-                    ?? "; `stickers fit` converts it"
+                    reason.map { "; `stickers fit` cannot convert it either: \($0)" } ?? "; `stickers fit` converts it"
+                // One file fit converts is a sticker of its own; a sequence's frames are images.
+                if reason == nil && sticker.files.count == 1 { reading = .convertible }
             }
             let found = describeSignature(head, sniffed: sniffed)
             add(
                 .error, .format,
                 "\(name) is not PNG, APNG, GIF or JPEG but \(found.hasPrefix("unknown") ? "of \(found)" : found) (identified from its bytes; named \(ext))\(fix)",
                 measured: found, limit: "PNG, APNG, GIF, JPEG")
-            return false
+            return reading
         }
         if format == .png, head.count >= 16, Array(head[12..<16]) == Array("CgBI".utf8) {
             add(
                 .warning, .cgbi,
                 "\(name) is an Apple CgBI PNG (Xcode's iOS-optimised form): other tools cannot read it, and StickerKit cannot preview it; export the original PNG",
                 measured: "CgBI chunk")
-            return false
+            return .unreadable
         }
-        return true
+        return .image
     }
 
     /// Why `stickers fit` cannot read `file` either, or `nil` when it can: then the facts of
@@ -262,9 +270,9 @@ private struct StickerChecker {
         summary.plays = info.plays
         summary.decodedBytes = info.frameCount * info.width * info.height * 4
         let stored = info.frames.map(\.delay.milliseconds)
-        let timedAsStored = info.format == .webm || info.format == .lottie
         summary.loopMilliseconds = loopMilliseconds(stored)
-        summary.shownLoopMilliseconds = loopMilliseconds(timedAsStored ? stored : shownMilliseconds(stored))
+        summary.shownLoopMilliseconds = loopMilliseconds(
+            Self.isTimedAsStored(info.format) ? stored : shownMilliseconds(stored))
     }
 
     private mutating func report(_ error: PackError) {
@@ -285,6 +293,15 @@ private struct StickerChecker {
 
     private mutating func checkDimensions(_ animation: StickerAnimation) {
         let (w, h) = (animation.width, animation.height)
+        // A vector (Lottie) is drawn at any size, so only its shape is the document's.
+        guard !animation.isVector else {
+            if w != h {
+                add(
+                    .warning, .square, "\(w)x\(h) is not square; the browser letterboxes it in a square cell",
+                    measured: "\(w)x\(h)")
+            }
+            return
+        }
         let range = thresholds.minSide...thresholds.maxSide
         func checkSize(_ width: Int, _ height: Int, of file: String?) {
             guard !range.contains(width) || !range.contains(height) else { return }
@@ -357,6 +374,19 @@ private struct StickerChecker {
         delays.map { $0 < thresholds.shortDelayMilliseconds ? 100 : $0 }
     }
 
+    /// Each frame's time as it is shown: a video's or a Lottie file's frames for their own
+    /// times (players show every frame so, and `stickers fit` keeps them), an image's short
+    /// delays as Messages shows them.
+    private func shownMilliseconds(_ delays: [Double], of animation: StickerAnimation) -> [Double] {
+        Self.isTimedAsStored(isSequence ? nil : animation.fileInfos[0].format)
+            ? delays : shownMilliseconds(delays)
+    }
+
+    /// Whether a file of `format` shows its frames for their stored times.
+    private static func isTimedAsStored(_ format: ImageFormat?) -> Bool {
+        format == .webm || format == .lottie
+    }
+
     /// A loop's length from its frames' milliseconds, to the nanosecond, so a sum of thirds
     /// reads 1000, not 999.9999999999999.
     private func loopMilliseconds(_ milliseconds: [Double]) -> Double {
@@ -366,7 +396,8 @@ private struct StickerChecker {
     private mutating func checkTiming(_ animation: StickerAnimation) {
         guard animation.isAnimated else { return }
         let delays = animation.delays.map(\.milliseconds)
-        let short = delays.filter { $0 < thresholds.shortDelayMilliseconds }
+        let shown = shownMilliseconds(delays, of: animation)
+        let short = zip(delays, shown).filter { $0 != $1 }.map(\.0)
         if let shortest = short.min() {
             add(
                 .warning, .shortDelay,
@@ -374,9 +405,8 @@ private struct StickerChecker {
                     + "(the shortest \(format(shortest)) ms); Messages shows those for 100 ms",
                 measured: "\(format(shortest)) ms", limit: ">= \(format(thresholds.shortDelayMilliseconds)) ms")
         }
-        // The loop as Messages shows it: a short delay (above) shows for 100 ms, so it is
+        // The loop as it is shown: an image's short delay (above) shows for 100 ms, so it is
         // neither a fast frame nor a short loop.
-        let shown = shownMilliseconds(delays)
         let loopSeconds = shown.reduce(0, +) / 1000
         if loopSeconds > thresholds.maxLoopSeconds {
             add(
@@ -408,7 +438,8 @@ private struct StickerChecker {
                     measured: "\(format(fps)) fps", limit: "\(format(thresholds.maxFramesPerSecond)) fps")
             }
         }
-        if animation.decodedBytes > thresholds.maxDecodedBytes {
+        // A vector's cost is that of the size it is drawn at, not its document's.
+        if animation.decodedBytes > thresholds.maxDecodedBytes && !animation.isVector {
             add(
                 .warning, .playbackCost,
                 "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded, over the \(thresholds.maxDecodedBytes >> 20) MiB a sticker should keep to",
@@ -421,7 +452,7 @@ private struct StickerChecker {
         var sawVisible = false
         // What the decoders worked around, in the files and in their frames (a broken acTL
         // is `lost-animation`'s), each message once.
-        var repairs = animation.fileWarnings.filter { $0.kind != .animationIgnored }
+        var repairs = animation.fileWarnings.filter { $0.kind != .animationIgnored && $0.kind != .notDrawn }
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
                 if !sawTransparency || !sawVisible {
@@ -441,6 +472,14 @@ private struct StickerChecker {
                 .warning, .damaged,
                 "the file is damaged and shows only as decoders repair it: \(first.message)\(more); export it again",
                 measured: first.message)
+        }
+        let notDrawn = animation.fileWarnings.filter { $0.kind == .notDrawn }.map(\.message)
+        if let first = notDrawn.first {
+            let more = notDrawn.count > 1 ? "; " + notDrawn.dropFirst().joined(separator: "; ") : ""
+            add(
+                .warning, .notDrawn,
+                "every frame lacks what the renderer does not draw: \(first)\(more)",
+                measured: notDrawn.joined(separator: "; "))
         }
         if !sawVisible {
             add(
@@ -502,6 +541,10 @@ private func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String
     return "unknown signature " + head.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
 }
 
+/// `value` to two decimals, without them when it is whole to that precision (60, not 60.00,
+/// for 180 frames over a loop of 180 sixtieths of a second).
 private func format(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(cFormat: "%.2f", value)
+    let hundredths = (value * 100).rounded()
+    return hundredths.remainder(dividingBy: 100) == 0
+        ? String(Int(hundredths / 100)) : String(cFormat: "%.2f", hundredths / 100)
 }

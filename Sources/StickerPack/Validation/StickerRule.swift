@@ -38,6 +38,10 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// (a Lottie whose only layer is text rlottie does not draw, artwork exported hidden).
     /// Warning.
     case blank
+    /// Everything the file holds is drawn: a Lottie text layer or expression, which rlottie
+    /// leaves out, is named (every frame lacks it, and so does what `stickers fit` makes of it).
+    /// Warning.
+    case notDrawn = "not-drawn"
     /// No frame is under 11 ms (Messages shows those for 100 ms). Warning.
     case shortDelay = "short-delay"
     /// One loop lasts at most the threshold (4 s by default). Warning.
