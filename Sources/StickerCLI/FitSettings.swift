@@ -18,9 +18,12 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most bytes a sticker file may have (500,000 is under 500 KB however it is counted; validate refuses 512,000 or more).",
+            "The most bytes a sticker file may have, as 500000, 500K or 500KB (K, KB, M and MB count in thousands, as Apple's 500 KB does; KiB and MiB in 1024s; 500,000 is under 500 KB however it is counted; validate refuses 512,000 or more).",
             valueName: "n"))
-    var maxBytes = 500_000
+    var budget = DecimalByteCount(500_000)
+
+    /// The most bytes a sticker file may have.
+    var maxBytes: Int { budget.value }
 
     @Flag(
         name: .customLong("allow-smaller-size"),
@@ -84,8 +87,12 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("max-duration"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Keep only the first this many seconds of a longer animation, at its own speed.", valueName: "seconds"))
-    var maxDuration: Double?
+            "Keep only the first this long of a longer animation, at its own speed: 2.5s, 2500ms or seconds.",
+            valueName: "time"))
+    var maxDurationTime: TimeArgument?
+
+    /// `--max-duration` in seconds.
+    var maxDuration: Double? { maxDurationTime?.seconds }
 
     @Option(
         name: .customLong("max-fps"), parsing: .unconditional,

@@ -49,8 +49,12 @@ public struct ReviewCommand: ParsableCommand {
     @Option(
         name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The budget of the fit dry run, bytes a sticker (default \(ReviewOptions().maxBytes)).", valueName: "n"))
-    var maxBytes: Int?
+            "The budget of the fit dry run, bytes a sticker, as fit's --max-bytes takes it (default \(ReviewOptions().maxBytes)).",
+            valueName: "n"))
+    var budget: DecimalByteCount?
+
+    /// `--max-bytes`, in bytes.
+    var maxBytes: Int? { budget?.value }
 
     @Option(
         name: .customLong("fit-level"),

@@ -33,6 +33,39 @@ struct OptionBoundsTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test(
+        "--max-duration takes 0.5s, 500ms and 0.5 alike; --max-bytes takes 400K, 400KB and 0.4MB as 400,000 bytes (Apple's KB), 500KiB as 512,000, which is refused"
+    )
+    func spelledValues() throws {
+        // The spinning star's loop is 16 frames of 60 ms (960 ms): half a second keeps 9 of them.
+        for duration in ["0.5s", "500ms", "0.5", "0.5S"] {
+            let result = try CLITests.runExecutable([
+                "fit", Self.sticker, "--dry-run", "--json", "--level", "1", "--max-duration", duration
+            ])
+            #expect(result.status == 0, "\(duration): \(result.stderr)")
+            let sticker = (try FitCommandTests.report(result.stdout)["stickers"] as? [[String: Any]])?.first ?? [:]
+            #expect(sticker["framesAfter"] as? Int == 9, "\(duration): \(sticker)")
+            #expect((sticker["givenUp"] as? [String]) == ["the first 0.50 s of 0.96 s"], "\(duration): \(sticker)")
+        }
+        for (bytes, expected) in [
+            ("400K", 400_000), ("400KB", 400_000), ("400kB", 400_000), ("0.4MB", 400_000), ("499999", 499_999)
+        ] {
+            let result = try CLITests.runExecutable([
+                "fit", Self.sticker, "--dry-run", "--json", "--level", "1", "--max-bytes", bytes
+            ])
+            #expect(result.status == 0, "\(bytes): \(result.stderr)")
+            #expect(try FitCommandTests.report(result.stdout)["maxBytes"] as? Int == expected, "\(bytes)")
+        }
+        let kibibytes = try CLITests.runExecutable(["fit", Self.sticker, "--dry-run", "--max-bytes", "500KiB"])
+        #expect(kibibytes.status == 64, "\(kibibytes.stderr)")
+        #expect(
+            kibibytes.stderr.hasPrefix("Error: --max-bytes 512000 is more than Messages takes"), "\(kibibytes.stderr)")
+        for wrong in ["0.5B", "500 K", "1e3K", "0.0000001K"] {
+            let result = try CLITests.runExecutable(["fit", Self.sticker, "--dry-run", "--max-bytes", wrong])
+            #expect(result.status == 64, "\(wrong): \(result.stderr)")
+        }
+    }
+
     @Test("The bounds themselves are accepted")
     func accepted() throws {
         let info = try CLITests.runExecutable([
