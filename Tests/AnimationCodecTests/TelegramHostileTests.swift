@@ -50,15 +50,40 @@ struct TelegramHostileTests {
         return 4 + sizeLength + size
     }
 
-    @Test("every prefix of a WebM: unrecognised inside the EBML header, truncated after it")
+    @Test(
+        "every prefix of a WebM: unrecognised inside the EBML header, truncated until a block is whole, then the whole blocks' frames with a truncated warning"
+    )
     func webmPrefixes() throws {
         let bytes = try Self.webm()
         let header = Self.ebmlHeaderEnd(bytes)
-        for cut in 0..<bytes.count {
-            let expected: CodecErrorCase = cut == 0 ? .emptyFile : cut < header ? .unknownFormat : .truncated
-            #expect(Self.outcome(Array(bytes.prefix(cut))) == expected, "cut at \(cut) of \(bytes.count)")
+        let layout = WebMLayout(bytes)
+        // Where each block is whole: the end of its BlockGroup (its alpha and duration with it),
+        // else of its SimpleBlock.
+        let groups = layout.elements.filter { $0.id == WebMLayout.blockGroup }
+        let wholeAt = layout.blocks.map { entry in
+            groups.first { ($0.start..<$0.end).contains(entry.block.start) }?.end ?? entry.block.end
         }
-        #expect(Self.outcome(bytes) == nil)
+        var originals: [[UInt8]] = []
+        let (original, _) = DecodeOutcome.of(bytes) { _, frame in originals.append(frame.pixels) }
+        #expect(original == DecodeOutcome(frameCount: 15, framesDecoded: 15))
+        #expect(wholeAt.count == 15)
+        for cut in 0..<bytes.count {
+            let whole = wholeAt.filter { $0 <= cut }.count
+            var changed: [Int] = []
+            let (outcome, _) = DecodeOutcome.of(Array(bytes.prefix(cut))) { index, frame in
+                if frame.pixels != originals[index] { changed.append(index) }
+            }
+            let expected =
+                cut == 0
+                ? .failed(.emptyFile)
+                : cut < header
+                    ? .failed(.unknownFormat)
+                    : whole == 0
+                        ? .failed(.truncated)
+                        : DecodeOutcome(frameCount: whole, warnings: [.truncated], framesDecoded: whole)
+            #expect(outcome == expected, "cut at \(cut) of \(bytes.count)")
+            #expect(changed.isEmpty, "cut at \(cut): frames \(changed) differ from the whole file's")
+        }
     }
 
     @Test("random corruption of a WebM: the outcome documented for what each flip hits")
@@ -141,7 +166,7 @@ struct TelegramHostileTests {
         }
     }
 
-    @Test("lying EBML sizes: past the file is truncation, past the parent a malformed file")
+    @Test("lying EBML sizes: past the file is a file cut short, past the parent a malformed file")
     func webmLyingSizes() throws {
         let bytes = try Self.webm()
         // The Segment's size field (after its 4-byte ID) made 8 bytes of "2^50".
@@ -149,16 +174,18 @@ struct TelegramHostileTests {
         let sizeLength = bytes[segment + 4].leadingZeroBitCount + 1
         var lying =
             Array(bytes[..<(segment + 4)]) + [0x01, 0x04, 0, 0, 0, 0, 0, 0] + bytes[(segment + 4 + sizeLength)...]
-        #expect(Self.outcome(lying) == .truncated)
+        let whole = DecodeOutcome(frameCount: 15, warnings: [.truncated], framesDecoded: 15)
+        #expect(DecodeOutcome.of(lying).0 == whole)
         // The first Cluster's size made one byte more than what is left of the Segment, whose
-        // end is the file's: truncation.
+        // end is the file's: a Cluster cut short, which ends where the next element of the
+        // Segment starts, so every block is read.
         let layout = WebMLayout(bytes)
         let segmentElement = try #require(layout.elements.first { $0.id == WebMLayout.segment })
         #expect(segmentElement.end == bytes.count)
         let cluster = try #require(layout.elements.first { $0.id == WebMLayout.cluster })
         lying = bytes
         try WebMLayout.setSize(of: cluster, to: bytes.count - cluster.dataStart + 1, in: &lying)
-        #expect(Self.outcome(lying) == .truncated)
+        #expect(DecodeOutcome.of(lying).0 == whole)
         // The first BlockGroup's size made one byte more than what is left of its Cluster,
         // which ends before the file does (Cues follow): a malformed file.
         #expect(cluster.end < bytes.count)

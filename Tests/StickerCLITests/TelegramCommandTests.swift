@@ -191,6 +191,52 @@ struct TelegramCommandTests {
         }
     }
 
+    @Test(
+        "a .webm cut short: the frames of its whole blocks, as ffmpeg decodes them, with the cut named by info, validate and fit"
+    )
+    func truncatedWebM() throws {
+        let source = try Self.path("clip.webm")
+        // ffprobe's packet positions: cut where frame 7's data starts, frames 0-6 are whole.
+        let probe = try TestProcess.capture([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pos", "-of", "csv=p=0", source
+        ])
+        let positions = probe.stdout.split(whereSeparator: \.isNewline).compactMap { Int($0.prefix { $0.isNumber }) }
+        try #require(positions.count == 12, "\(probe.stdout)")
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cut = folder.appendingPathComponent("cut.webm")
+        try Data(contentsOf: URL(fileURLWithPath: source)).prefix(positions[7]).write(to: cut)
+        let note = "WebM ends at byte \(positions[7])"
+        let info = try CLITests.runExecutable(["info", cut.path])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("frames:     7\n") && info.stdout.contains("warning: \(note)"), "\(info.stdout)")
+        // Frames 0-6 hold no data of the blocks after them: ffmpeg's frames of the whole file.
+        let out = folder.appendingPathComponent("frames")
+        let frames = try CLITests.runExecutable(["frames", cut.path, "--out", out.path, "--format", "rgba"])
+        #expect(frames.status == 0, "\(frames.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".rgba") }
+        #expect(written.count == 7, "\(written)")
+        for (index, expected) in try Self.ffmpegFrames("clip.webm").prefix(7).enumerated() {
+            let ours = [UInt8](
+                try Data(contentsOf: out.appendingPathComponent(String(format: "frame-%04d.rgba", index))))
+            try #require(ours.count == expected.count, "frame \(index)")
+            let worst = zip(ours, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "frame \(index): \(worst) levels from ffmpeg's")
+        }
+        let validate = try CLITests.runExecutable(["validate", folder.path, "--json"])
+        let findings = try FitCommandTests.report(validate.stdout)["findings"] as? [[String: Any]] ?? []
+        #expect(
+            findings.contains {
+                $0["rule"] as? String == "damaged" && ($0["message"] as? String ?? "").contains(note)
+            }, "\(findings)")
+        let fit = try CLITests.runExecutable(["fit", cut.path, "--dry-run", "--json", "--level", "1"])
+        #expect(fit.status == 0, "\(fit.stderr)")
+        let sticker = (try FitCommandTests.report(fit.stdout)["stickers"] as? [[String: Any]])?.first ?? [:]
+        #expect(sticker["framesBefore"] as? Int == 7, "\(sticker)")
+        #expect((sticker["inputDamage"] as? [String])?.first?.hasPrefix(note) == true, "\(sticker)")
+    }
+
     @Test("filmstrip of the .webm: cell k is ffmpeg's frame k over the strip's checkerboard")
     func webmFilmstrip() throws {
         let (image, stdout) = try SheetOptionTests.run("filmstrip", [try Self.path("clip.webm"), "--cell", "96"])

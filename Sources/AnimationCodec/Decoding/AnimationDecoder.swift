@@ -111,7 +111,7 @@ public struct AnimationDecoder: Sendable {
                 frames: file.delays.enumerated().map { index, delay in
                     FrameInfo(index: index, rect: whole, delay: delay, dispose: .none, blend: .source)
                 },
-                loopCount: 0, fileSize: bytes.count, warnings: [],
+                loopCount: 0, fileSize: bytes.count, warnings: file.warnings,
                 details: [
                     "codec": file.codec == .vp9 ? "VP9" : "VP8",
                     "alpha": String(file.blocks.contains { $0.alpha != nil }),

@@ -9,6 +9,9 @@ struct EBMLElement: Sendable {
     var data: Range<Int>
     /// Whether the size field was all ones ("unknown", as a live muxer writes a Segment or Cluster).
     var hasUnknownSize: Bool
+    /// Whether the file ends before the data its size declares: the data reaches to the file's
+    /// end (only when read with `cutAtFileEnd`).
+    var isCut = false
 }
 
 /// Reads EBML elements from a byte array, never past the bounds of the element that holds
@@ -18,9 +21,12 @@ struct EBMLReader {
     let bytes: [UInt8]
 
     /// The element whose header starts at `offset`, inside a parent whose data ends at `end`.
-    /// - Throws: `.truncated` when the file ends inside the element, `.malformed` when an ID
-    ///   or size is invalid or the element overruns a parent that ends before the file does.
-    func element(at offset: Int, end: Int) throws(CodecError) -> EBMLElement {
+    /// With `cutAtFileEnd`, an element whose data the file ends inside is read as reaching to
+    /// the file's end, marked ``EBMLElement/isCut``, so what is whole of it can be read.
+    /// - Throws: `.truncated` when the file ends inside the element's header (or its data,
+    ///   without `cutAtFileEnd`), `.malformed` when an ID or size is invalid or the element
+    ///   overruns a parent that ends before the file does.
+    func element(at offset: Int, end: Int, cutAtFileEnd: Bool = false) throws(CodecError) -> EBMLElement {
         let (id, idLength) = try variableInteger(
             at: offset, end: end, maxLength: 4, what: "element ID", keepMarker: true)
         let (size, sizeLength) = try variableInteger(
@@ -30,6 +36,9 @@ struct EBMLReader {
         let allOnes: UInt64 = sizeLength == 8 ? (1 << 56) - 1 : (1 << (7 * UInt64(sizeLength))) - 1
         if size == allOnes {
             return EBMLElement(id: UInt32(id), start: offset, data: dataStart..<end, hasUnknownSize: true)
+        }
+        if cutAtFileEnd, end == bytes.count, size > UInt64(end - dataStart) {
+            return EBMLElement(id: UInt32(id), start: offset, data: dataStart..<end, hasUnknownSize: false, isCut: true)
         }
         guard size <= UInt64(end - dataStart) else {
             throw overrun("element \(hexID(id)) declares \(size) bytes at offset \(dataStart)", parentEnd: end)

@@ -38,12 +38,19 @@ struct WebMFile: Sendable {
     /// Each block's display time, from the next block's time (the last: its BlockDuration,
     /// the track's DefaultDuration, or what is left of the segment's Duration).
     var delays: [FrameDelay]
+    /// What reading the file worked around: a file cut short gives the frames of its whole
+    /// blocks, as browsers play them.
+    var warnings: [CodecWarning] = []
 
     /// Parses `bytes`, checking the canvas and the frame count against `limits` before any
     /// frame is decoded.
     init(parsing bytes: [UInt8], limits: DecodingLimits) throws(CodecError) {
         var parser = WebMParser(reader: EBMLReader(bytes: bytes), limits: limits)
         try parser.parse()
+        // A file cut before its first whole block has nothing to show.
+        if let cut = parser.endedEarly, parser.videoTrack == nil || parser.blocks.isEmpty {
+            throw .truncated(context: "WebM \(cut), before a whole video block")
+        }
         guard let track = parser.videoTrack else {
             throw .malformed(format: .webm, reason: "no VP8 or VP9 video track")
         }
@@ -65,7 +72,15 @@ struct WebMFile: Sendable {
             if blocks[index].isKeyframe { lastKeyframe = index }
             return lastKeyframe
         }
-        delays = Self.delays(of: blocks, defaultDuration: track.defaultDuration, segmentEnd: parser.segmentDuration)
+        // A cut file's Duration is the whole clip's, not where its last whole block ends.
+        delays = Self.delays(
+            of: blocks, defaultDuration: track.defaultDuration,
+            segmentEnd: parser.endedEarly == nil ? parser.segmentDuration : nil)
+        if let cut = parser.endedEarly {
+            warnings.append(
+                CodecWarning(
+                    .truncated, "WebM \(cut); what is whole before it shows: \(counted(blocks.count, "frame"))"))
+        }
     }
 
     /// Delays in microseconds: the gap to the next block's time (0 when times go backwards).
@@ -151,6 +166,9 @@ private struct WebMParser {
     var timestampScale: Int64 = 1_000_000
     /// Blocks seen of the video track, or of any track before the Tracks element.
     var blockCount = 0
+    /// Where the file ends early ("ends at byte N, before the end of a Cluster"), when it is cut
+    /// short: the file holds fewer bytes than an element's size declares.
+    var endedEarly: String?
 
     init(reader: EBMLReader, limits: DecodingLimits) {
         self.reader = reader
@@ -168,8 +186,9 @@ private struct WebMParser {
         }
         var offset = header.data.upperBound
         while offset < end {
-            let element = try reader.element(at: offset, end: end)
+            let element = try reader.element(at: offset, end: end, cutAtFileEnd: true)
             if element.id == MatroskaID.segment {
+                if element.isCut { noteCut(inside: "the Segment") }
                 try parseSegment(element)
                 return
             }
@@ -178,20 +197,61 @@ private struct WebMParser {
         throw .truncated(context: "no Segment after the EBML header")
     }
 
+    /// Notes that the file ends before the end of `element`: what is whole before it is read.
+    private mutating func noteCut(inside element: String) {
+        if endedEarly == nil { endedEarly = "ends at byte \(reader.bytes.count), before the end of \(element)" }
+    }
+
+    /// The element at `offset` inside `parent`, or `nil` when the file ends inside its header
+    /// or (for an element that cannot be read in part) its data.
+    private mutating func wholeElement(at offset: Int, in parent: EBMLElement, named name: String) throws(CodecError)
+        -> EBMLElement?
+    {
+        do {
+            return try reader.element(at: offset, end: parent.data.upperBound)
+        } catch {
+            guard case .truncated = error else { throw error }
+            noteCut(inside: name)
+            return nil
+        }
+    }
+
     private mutating func parseSegment(_ segment: EBMLElement) throws(CodecError) {
         var offset = segment.data.lowerBound
         while offset < segment.data.upperBound {
-            var element = try reader.element(at: offset, end: segment.data.upperBound)
+            var element: EBMLElement
+            do {
+                element = try reader.element(at: offset, end: segment.data.upperBound, cutAtFileEnd: true)
+            } catch {
+                guard case .truncated = error else { throw error }
+                noteCut(inside: "the Segment")
+                return
+            }
             switch element.id {
-            case MatroskaID.info: try parseInfo(element)
-            case MatroskaID.tracks: try parseTracks(element)
+            case MatroskaID.info, MatroskaID.tracks:
+                // Neither can be read in part: a cut one is a file that cannot be shown.
+                guard !element.isCut else {
+                    throw .truncated(
+                        context:
+                            "WebM ends at byte \(reader.bytes.count), before the end of its \(element.id == MatroskaID.info ? "Info" : "Tracks")"
+                    )
+                }
+                if element.id == MatroskaID.info { try parseInfo(element) } else { try parseTracks(element) }
             case MatroskaID.cluster:
-                if element.hasUnknownSize { element.data = element.data.lowerBound..<unknownClusterEnd(element) }
+                // A Cluster of unknown size, or one the file ends inside, ends where the next
+                // element of the Segment starts.
+                if element.isCut { noteCut(inside: "a Cluster") }
+                if element.hasUnknownSize || element.isCut {
+                    element.data = element.data.lowerBound..<unknownClusterEnd(element)
+                }
                 try parseCluster(element)
             default:
                 // A Segment's other children (SeekHead, Cues, Tags, ...) are of no use here;
                 // one of unknown size would swallow the rest, so nothing follows it.
-                break
+                if element.isCut {
+                    noteCut(inside: "element \(hexID(element.id))")
+                    return
+                }
             }
             offset = element.data.upperBound
         }
@@ -305,7 +365,11 @@ private struct WebMParser {
 
     private mutating func parseCluster(_ cluster: EBMLElement) throws(CodecError) {
         var clusterTime: Int64 = 0
-        for child in try reader.children(of: cluster) {
+        var offset = cluster.data.lowerBound
+        while offset < cluster.data.upperBound {
+            // A block the file ends inside is left out, with everything after it.
+            guard let child = try wholeElement(at: offset, in: cluster, named: "a Cluster") else { return }
+            offset = child.data.upperBound
             switch child.id {
             case MatroskaID.timestamp:
                 let ticks = try reader.unsigned(child)
