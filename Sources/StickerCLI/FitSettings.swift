@@ -224,7 +224,7 @@ struct FitSettings: ParsableArguments {
     /// (given by `--label` then, or in Xcode since). `--label` still overrides them.
     static func keepingLabels(_ stickers: [Sticker], of outputs: [URL]) -> [Sticker] {
         var labels: [String: String] = [:]
-        for output in outputs where ["xcstickers", "xcodeproj"].contains(output.pathExtension.lowercased()) {
+        for output in outputs where PackLoader.isCatalogOrProject(output) {
             guard FileManager.default.fileExists(atPath: output.path),
                 let earlier = try? PackLoader.load(path: output.path)
             else { continue }

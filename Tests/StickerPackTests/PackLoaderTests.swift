@@ -7,7 +7,7 @@ import Testing
 /// (and as Apple's own samples misspell them), and every way a catalog can be broken.
 @Suite("Pack loading")
 struct PackLoaderTests {
-    @Test("A folder lists its images in sorted file-name order and skips other files")
+    @Test("A folder lists its images in file-name order and skips other files")
     func folderOrder() throws {
         let folder = TestFolder()
         defer { folder.remove() }
@@ -23,6 +23,31 @@ struct PackLoaderTests {
         #expect(pack.stickers.map(\.name) == ["10", "a", "b", "no-extension"])
         #expect(pack.declaredGridSize == nil && pack.gridSize(sides: []) == .regular)
         #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
+    }
+
+    @Test(
+        "A folder's browser order is Finder's: letter case aside, numbers by their value (2 before 10), digits before letters"
+    )
+    func folderNaturalOrder() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.png(width: 300, height: 300)
+        for name in [
+            "sticker10.png", "sticker2.png", "Banana.png", "apple.png", "sticker1.png", "b1.png", "b01.png",
+            "Sticker3.png",
+            "10.png", "9.png", "Éclair.png", "eclair.png"
+        ] {
+            folder.write(png, name)
+        }
+        let pack = try PackLoader.load(path: folder.url.path)
+        // Worked out by hand from Finder's rules: 9 < 10; "b01" and "b1" are equal as numbers, and
+        // ties go to the byte order ("0" before "1"); "b" before "banana" (a prefix first);
+        // "Sticker3" between "sticker2" and "sticker10"; é after every unaccented letter.
+        #expect(
+            pack.stickers.map(\.name) == [
+                "9", "10", "apple", "b01", "b1", "Banana", "eclair", "sticker1", "sticker2", "Sticker3", "sticker10",
+                "Éclair"
+            ])
     }
 
     @Test("A folder holding two catalogs and no images is not a pack, and the error names them")
@@ -372,11 +397,37 @@ struct PackLoaderTests {
             folder.write(TestImages.png(width: 300, height: 300), name)
         }
         let images = try PackLoader.load(path: folder.url.path, outputs: [catalog])
-        #expect(images.stickers.map(\.name) == ["Star", "Zebra", "heart", "icon"] && images.warnings.isEmpty)
+        #expect(images.stickers.map(\.name) == ["heart", "icon", "Star", "Zebra"] && images.warnings.isEmpty)
         // The same folder with another output: read as the catalog it holds, as without one.
         let other = try PackLoader.load(
             path: folder.url.path, outputs: [folder.url.appendingPathComponent("New.xcstickers")])
         #expect(other.stickers.map(\.name) == ["Heart", "Star"] && other.warnings.count == 4)
+
+        // A catalog whose stickers fit named apart ("Wave" and "wave 2" for Wave.png and
+        // wave.gif) or cut to 200 bytes is one made from the images beside it.
+        let renamed = TestFolder()
+        defer { renamed.remove() }
+        let png = TestImages.png(width: 408, height: 408)
+        let long = String(repeating: "x", count: 250)
+        for name in ["Wave.png", "wave.gif", long + ".png"] { renamed.write(png, name) }
+        let made = renamed.url.appendingPathComponent("Stickers.xcstickers")
+        try CatalogWriter.write(
+            stickers: ["Wave", "wave 2", String(repeating: "x", count: 200)].map {
+                CatalogWriter.Entry(name: $0, accessibilityLabel: $0, content: .file(name: $0 + ".png", bytes: png))
+            }, gridSize: .regular, icons: [], to: made)
+        let again = try PackLoader.load(path: renamed.url.path, outputs: [made])
+        // (Finder's order: "wave.gif" before "Wave.png".)
+        #expect(again.stickers.map(\.name) == ["wave", "Wave", long] && again.warnings.isEmpty, "\(again.warnings)")
+        // "wave 3" is no name fit gives those images: the catalog is read as it is.
+        let pack = made.appendingPathComponent(CatalogWriter.packFolderName)
+        try FileManager.default.moveItem(
+            at: pack.appendingPathComponent("wave 2.sticker"), to: pack.appendingPathComponent("wave 3.sticker"))
+        let contents = pack.appendingPathComponent("Contents.json")
+        try Data(String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "wave 2", with: "wave 3").utf8)
+            .write(to: contents)
+        let asCatalog = try PackLoader.load(path: renamed.url.path, outputs: [made])
+        #expect(asCatalog.stickers.map(\.name) == ["Wave", "wave 3", String(repeating: "x", count: 200)])
+        #expect(asCatalog.warnings.map(\.kind) == [.leftOut, .leftOut, .leftOut], "\(asCatalog.warnings)")
 
         // A review written into a folder of images is no sub-folder of the pack.
         let images2 = TestFolder()

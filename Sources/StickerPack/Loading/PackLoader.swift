@@ -95,24 +95,37 @@ public enum PackLoader {
         }
     }
 
+    /// Whether `url` names a catalog or a project: an output whose stickers can be read back.
+    public static func isCatalogOrProject(_ url: URL) -> Bool {
+        ["xcstickers", "xcodeproj"].contains(url.pathExtension.lowercased())
+    }
+
     /// The entries of `entries` named in `written` that the folder is read without: all of
     /// them when the catalogs and projects among them were made from the images beside them
-    /// (each reads, and each of its stickers has the name of one of those images, letter case
-    /// aside), else all but those catalogs and projects.
+    /// (each reads, and each of its stickers has the name a catalog gives one of those images:
+    /// ``CatalogWriter/folderName(_:)``, with the counter that tells apart names equal
+    /// letter case aside), else all but those catalogs and projects.
     private static func leftOutOutputs(_ entries: [URL], written: Set<String>) -> Set<String> {
-        let bundles = entries.filter {
-            written.contains($0.lastPathComponent)
-                && ["xcstickers", "xcodeproj"].contains($0.pathExtension.lowercased())
-        }
-        let images = Set(
+        let bundles = entries.filter { written.contains($0.lastPathComponent) && isCatalogOrProject($0) }
+        // How many images a catalog would give each name, letter case aside.
+        let names = Dictionary(
             entries.filter { !written.contains($0.lastPathComponent) && isImage($0) }.map {
-                $0.deletingPathExtension().lastPathComponent.lowercased()
-            })
+                (CatalogWriter.folderName($0.deletingPathExtension().lastPathComponent).lowercased(), 1)
+            }, uniquingKeysWith: +)
+        func isImageName(_ sticker: String) -> Bool {
+            let name = sticker.lowercased()
+            if names[name] != nil { return true }
+            // "wave 2": the second of the images named "wave" (CatalogWriter.uniqueName).
+            guard let space = name.lastIndex(of: " "), let counter = Int(name[name.index(after: space)...]),
+                let count = names[String(name[..<space])]
+            else { return false }
+            return counter >= 2 && counter <= count
+        }
         let madeFromImages =
-            !images.isEmpty
+            !names.isEmpty
             && bundles.allSatisfy { bundle in
                 guard let pack = try? loadFolderPack(bundle, leavingOut: []) else { return false }
-                return pack.stickers.allSatisfy { images.contains($0.name.lowercased()) }
+                return pack.stickers.allSatisfy { isImageName($0.name) }
             }
         return madeFromImages ? written : written.subtracting(bundles.map(\.lastPathComponent))
     }
@@ -393,10 +406,7 @@ public enum PackLoader {
         }
         let names = try contents.filenames(in: "frames") ?? []
         guard !names.isEmpty else { throw .emptySequence(path: folder.path) }
-        var frames: [URL] = []
-        for name in names {
-            frames.append(folder.appendingPathComponent(name))
-        }
+        let frames = names.map { folder.appendingPathComponent($0) }
         let sequence = StickerSequence(
             frames: frames, duration: duration, durationType: durationType, repetitions: Int(repetitions))
         return Sticker(
@@ -405,7 +415,8 @@ public enum PackLoader {
             fitLoss: contents.fitLoss)
     }
 
-    /// The visible entries of a folder, sorted by name (the browser order of a folder pack).
+    /// The visible entries of a folder in Finder's order of their names (``FileNameOrder``: the
+    /// browser order of a folder pack).
     private static func listing(of folder: URL) throws(PackError) -> [URL] {
         let names: [String]
         do {
@@ -413,6 +424,8 @@ public enum PackLoader {
         } catch {
             throw .unreadable(path: folder.path)
         }
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
+        return names.filter { !$0.hasPrefix(".") }.sorted(by: FileNameOrder.areInIncreasingOrder).map {
+            folder.appendingPathComponent($0)
+        }
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 public struct StickerPack: Sendable, Hashable {
     /// Where a pack was read from.
     public enum Origin: String, Sendable, Hashable {
-        /// A folder of image files, in sorted file-name order.
+        /// A folder of image files, in Finder's order of their names (letter case aside, numbers by value).
         case folder
         /// An Xcode `.xcstickers` catalog (or a bare `.stickerpack`).
         case catalog
