@@ -11,6 +11,11 @@ struct DecimalByteCount: ExpressibleByArgument, CustomStringConvertible {
     init(_ value: Int) { self.value = value }
 
     init?(argument: String) {
+        // A plain number, negative too, so the option's own check names what it takes.
+        if let plain = Int(argument) {
+            value = plain
+            return
+        }
         let units: [String: Int] = [
             "": 1, "k": 1000, "kb": 1000, "m": 1_000_000, "mb": 1_000_000, "kib": 1024, "mib": 1 << 20
         ]

@@ -90,9 +90,11 @@ struct TelegramCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // long.webm: VP8 without alpha, 400 x 300, 30 fps for 4.5 s (135 frames). fast.webm: VP9
-        // with an alpha disc, 320 x 320, 120 fps for 0.5 s (60 frames).
+        // with an alpha disc, 320 x 320, 120 fps for 0.5 s (60 frames). three.webm: VP8, 320 x 320,
+        // 30 fps for 3 s (90 frames; its last frame's time makes the loop 3.0003 s).
         for (name, arguments) in [
             ("long.webm", ["testsrc2=size=400x300:rate=30:duration=4.5", "-c:v", "libvpx", "-b:v", "200k"]),
+            ("three.webm", ["testsrc2=size=320x320:rate=30:duration=3", "-c:v", "libvpx", "-b:v", "200k"]),
             (
                 "fast.webm",
                 [
@@ -108,15 +110,7 @@ struct TelegramCommandTests {
             try #require(status == 0)
         }
         // hello.json: a 64 x 64 document whose only layer is text, which rlottie does not draw.
-        try Data(
-            #"""
-            {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"assets":[],
-             "fonts":{"list":[{"fName":"Arial","fFamily":"Arial","fStyle":"Regular","ascent":75}]},
-             "layers":[{"ddd":0,"ind":1,"ty":5,"nm":"t","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
-              "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[10,32,0]}},
-              "t":{"d":{"k":[{"s":{"s":20,"f":"Arial","t":"Hi","j":0,"tr":0,"lh":24,"ls":0,"fc":[0,0,0]},"t":0}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}}]}
-            """#.utf8
-        ).write(to: folder.appendingPathComponent("hello.json"))
+        try Data(LottieDocuments.textOnly.utf8).write(to: folder.appendingPathComponent("hello.json"))
         // spin.json: the moving square at 60 fps for 180 frames, 3 s.
         let spin = LottieDocuments.movingSquare.replacingOccurrences(
             of: #""fr":30,"ip":0,"op":30"#, with: #""fr":60,"ip":0,"op":180"#)
@@ -159,6 +153,26 @@ struct TelegramCommandTests {
             message("spin", "frame-count").contains(
                 "`stickers fit --max-fps 20` keeps it within that (20 fps over its 3 s loop"),
             "\(findings)")
+        // 60 frames over 3.0003 s is 19.998 a second; fit's --max-fps 20 keeps 60 frames (it
+        // gives rates the frame-rate rule's slack), so 20 is the advice, and following it holds.
+        #expect(rules("three") == ["error format", "warning frame-count", "warning transparency"], "\(findings)")
+        #expect(message("three", "frame-count").contains("`stickers fit --max-fps 20`"), "\(findings)")
+        let three = try CLITests.runExecutable([
+            "fit", folder.appendingPathComponent("three.webm").path, "--dry-run", "--json", "--level", "1",
+            "--max-fps", "20"
+        ])
+        let fitted = (try FitCommandTests.report(three.stdout)["stickers"] as? [[String: Any]])?.first ?? [:]
+        #expect(fitted["framesAfter"] as? Int == 60, "\(fitted)")
+        // A frame rate the frame-rate rule warns of is never the advice: 180 frames of 1 ms.
+        let quick = LottieDocuments.movingSquare.replacingOccurrences(
+            of: #""fr":30,"ip":0,"op":30"#, with: #""fr":1000,"ip":0,"op":180"#)
+        try Data(quick.utf8).write(to: folder.appendingPathComponent("quick.json"))
+        let quickReport = try FitCommandTests.report(
+            try CLITests.runExecutable(["validate", folder.appendingPathComponent("quick.json").path, "--json"]).stdout)
+        let quickCount =
+            (quickReport["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "frame-count" }?[
+                "message"] as? String ?? ""
+        #expect(quickCount.contains("`stickers fit --max-fps 30`"), "\(quickCount)")
         // Sizes are a raster sticker's: the vectors are drawn at the pack's.
         let mixed = findings.first { $0["rule"] as? String == "mixed-sizes" }?["measured"] as? String
         #expect(mixed == "320x320, 400x300", "\(findings)")
@@ -189,6 +203,30 @@ struct TelegramCommandTests {
             // The alpha disc: both kinds of pixel, so the comparison covers the alpha channel.
             #expect(expected[3] == 0 && expected[(48 * 96 + 48) * 4 + 3] == 255, "frame \(index)")
         }
+    }
+
+    @Test("validate of a WebM whose frame does not decode: the format error no longer says fit converts it")
+    func validateUndecodableWebM() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.webm")
+        let status = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x320:rate=30:duration=0.2", "-c:v",
+            "libvpx", file.path
+        ])
+        try #require(status == 0)
+        // The first keyframe's start code (9D 01 2A, RFC 6386 section 9.1) zeroed: its block
+        // reads, its frame does not decode.
+        var bytes = [UInt8](try Data(contentsOf: file))
+        let start = try #require((0..<bytes.count - 3).first { bytes[$0..<$0 + 3] == [0x9D, 0x01, 0x2A] })
+        bytes.replaceSubrange(start..<start + 3, with: [0, 0, 0])
+        try Data(bytes).write(to: file)
+        let result = try CLITests.runExecutable(["validate", folder.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error [decodes] broken:"), "\(result.stdout)")
+        #expect(!result.stdout.contains("converts it"), "\(result.stdout)")
+        #expect(result.stdout.contains("`stickers fit` cannot convert it either"), "\(result.stdout)")
     }
 
     @Test(
@@ -391,17 +429,9 @@ struct TelegramCommandTests {
         let out = CLITests.temporaryDirectory()
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        // Bodymovin's text layer ("Hello"): the one thing in the document, which rlottie does not draw.
+        // Bodymovin's text layer: the one thing in the document, which rlottie does not draw.
         let hello = out.appendingPathComponent("hello.json")
-        try Data(
-            #"""
-            {"v":"5.5.2","fr":60,"ip":0,"op":60,"w":512,"h":512,"assets":[],
-             "fonts":{"list":[{"fName":"Arial","fFamily":"Arial","fStyle":"Regular","ascent":75}]},
-             "layers":[{"ddd":0,"ind":1,"ty":5,"nm":"t","sr":1,"ip":0,"op":60,"st":0,"bm":0,"ao":0,
-              "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[100,256,0]}},
-              "t":{"d":{"k":[{"s":{"s":72,"f":"Arial","t":"Hello","j":0,"tr":0,"lh":86,"ls":0,"fc":[0,0,0]},"t":0}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}}]}
-            """#.utf8
-        ).write(to: hello)
+        try Data(LottieDocuments.textOnly.utf8).write(to: hello)
         let catalog = out.appendingPathComponent("Hello.xcstickers")
         let text = try CLITests.runExecutable(["fit", hello.path, "-o", catalog.path, "--level", "1"])
         #expect(

@@ -418,15 +418,16 @@ struct PackLoaderTests {
         let again = try PackLoader.load(path: renamed.url.path, outputs: [made])
         // (Finder's order: "wave.gif" before "Wave.png".)
         #expect(again.stickers.map(\.name) == ["wave", "Wave", long] && again.warnings.isEmpty, "\(again.warnings)")
-        // "wave 3" is no name fit gives those images: the catalog is read as it is.
+        // "wave 9" is no name fit gives three images (its counter skips names taken, so it
+        // reaches at most the count of images): the catalog is read as it is.
         let pack = made.appendingPathComponent(CatalogWriter.packFolderName)
         try FileManager.default.moveItem(
-            at: pack.appendingPathComponent("wave 2.sticker"), to: pack.appendingPathComponent("wave 3.sticker"))
+            at: pack.appendingPathComponent("wave 2.sticker"), to: pack.appendingPathComponent("wave 9.sticker"))
         let contents = pack.appendingPathComponent("Contents.json")
-        try Data(String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "wave 2", with: "wave 3").utf8)
+        try Data(String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "wave 2", with: "wave 9").utf8)
             .write(to: contents)
         let asCatalog = try PackLoader.load(path: renamed.url.path, outputs: [made])
-        #expect(asCatalog.stickers.map(\.name) == ["Wave", "wave 3", String(repeating: "x", count: 200)])
+        #expect(asCatalog.stickers.map(\.name) == ["Wave", "wave 9", String(repeating: "x", count: 200)])
         #expect(asCatalog.warnings.map(\.kind) == [.leftOut, .leftOut, .leftOut], "\(asCatalog.warnings)")
 
         // A review written into a folder of images is no sub-folder of the pack.

@@ -11,4 +11,14 @@ public enum LottieDocuments {
           "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[16,16]},"r":{"a":0,"k":0}},
                     {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
         """
+
+    /// A 64 x 64 document, 30 frames at 30 fps, whose only layer is Bodymovin's text ("Hi"),
+    /// which rlottie does not draw: every frame is clear.
+    public static let textOnly = """
+        {"v":"5.5.2","fr":30,"ip":0,"op":30,"w":64,"h":64,"assets":[],
+         "fonts":{"list":[{"fName":"Arial","fFamily":"Arial","fStyle":"Regular","ascent":75}]},
+         "layers":[{"ddd":0,"ind":1,"ty":5,"nm":"t","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+          "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},"p":{"a":0,"k":[10,32,0]}},
+          "t":{"d":{"k":[{"s":{"s":20,"f":"Arial","t":"Hi","j":0,"tr":0,"lh":24,"ls":0,"fc":[0,0,0]},"t":0}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}}]}
+        """
 }

@@ -70,14 +70,14 @@ struct LottieFile: Sendable {
             warnings.append(
                 CodecWarning(
                     .notDrawn,
-                    "\(document.textLayers) text \(document.textLayers == 1 ? "layer" : "layers") left out: rlottie does not draw Lottie text (convert text to shapes in the editor)"
+                    "\(counted(document.textLayers, "text layer")) left out: rlottie does not draw Lottie text (convert text to shapes in the editor)"
                 ))
         }
         if document.expressions > 0 {
             warnings.append(
                 CodecWarning(
                     .notDrawn,
-                    "\(document.expressions) \(document.expressions == 1 ? "expression" : "expressions") ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
+                    "\(counted(document.expressions, "expression")) ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
                 ))
         }
         renderWidth = renderSize?.width ?? width

@@ -49,7 +49,7 @@ struct WebMFile: Sendable {
         try parser.parse()
         // A file cut before its first whole block has nothing to show.
         if let cut = parser.endedEarly, parser.videoTrack == nil || parser.blocks.isEmpty {
-            throw .truncated(context: "WebM \(cut), before a whole video block")
+            throw .truncated(context: "WebM \(cut); no video block before it is whole")
         }
         guard let track = parser.videoTrack else {
             throw .malformed(format: .webm, reason: "no VP8 or VP9 video track")

@@ -107,19 +107,18 @@ public enum PackLoader {
     /// letter case aside), else all but those catalogs and projects.
     private static func leftOutOutputs(_ entries: [URL], written: Set<String>) -> Set<String> {
         let bundles = entries.filter { written.contains($0.lastPathComponent) && isCatalogOrProject($0) }
-        // How many images a catalog would give each name, letter case aside.
-        let names = Dictionary(
-            entries.filter { !written.contains($0.lastPathComponent) && isImage($0) }.map {
-                (CatalogWriter.folderName($0.deletingPathExtension().lastPathComponent).lowercased(), 1)
-            }, uniquingKeysWith: +)
+        let images = entries.filter { !written.contains($0.lastPathComponent) && isImage($0) }
+        let names = Set(
+            images.map { CatalogWriter.folderName($0.deletingPathExtension().lastPathComponent).lowercased() })
         func isImageName(_ sticker: String) -> Bool {
             let name = sticker.lowercased()
-            if names[name] != nil { return true }
-            // "wave 2": the second of the images named "wave" (CatalogWriter.uniqueName).
-            guard let space = name.lastIndex(of: " "), let counter = Int(name[name.index(after: space)...]),
-                let count = names[String(name[..<space])]
-            else { return false }
-            return counter >= 2 && counter <= count
+            if names.contains(name) { return true }
+            // "wave 2": another image named "wave" (CatalogWriter.uniqueName, whose counter
+            // skips names taken, so it reaches at most the count of images).
+            guard let space = name.lastIndex(of: " "), let counter = Int(name[name.index(after: space)...]) else {
+                return false
+            }
+            return names.contains(String(name[..<space])) && (2...max(2, images.count)).contains(counter)
         }
         let madeFromImages =
             !names.isEmpty

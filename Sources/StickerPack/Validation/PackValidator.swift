@@ -115,6 +115,7 @@ private struct StickerChecker {
             readings.append(checkFileBytes(file))
         }
         guard !readings.contains(.unreadable) else { return }
+        defer { if readings.contains(.convertible) { withdrawConversionAdvice() } }
         let animation: StickerAnimation
         do {
             animation = try StickerAnimation.load(sticker, limits: limits)
@@ -144,6 +145,20 @@ private struct StickerChecker {
     private enum FileReading: Equatable {
         case image, convertible, unreadable
     }
+
+    /// The format error's advice that `stickers fit` converts the file, when a frame of it then
+    /// did not decode: fit cannot convert it either.
+    private mutating func withdrawConversionAdvice() {
+        guard findings.contains(where: { $0.rule == .decodes }),
+            let index = findings.firstIndex(where: { $0.rule == .format && $0.message.hasSuffix(Self.convertsIt) })
+        else { return }
+        findings[index].message =
+            String(findings[index].message.dropLast(Self.convertsIt.count))
+            + "; `stickers fit` cannot convert it either: a frame does not decode"
+    }
+
+    /// The end of a format error whose file `stickers fit` converts.
+    private static let convertsIt = "; `stickers fit` converts it"
 
     private var isSequence: Bool {
         if case .sequence = sticker.source { return true }
@@ -225,7 +240,7 @@ private struct StickerChecker {
                 if sticker.files.count == 1 { summary.format = sniffed.rawValue }
                 let reason = unreadableReason(file)
                 fix =
-                    reason.map { "; `stickers fit` cannot convert it either: \($0)" } ?? "; `stickers fit` converts it"
+                    reason.map { "; `stickers fit` cannot convert it either: \($0)" } ?? Self.convertsIt
                 // One file fit converts is a sticker of its own; a sequence's frames are images.
                 if reason == nil && sticker.files.count == 1 { reading = .convertible }
             }
@@ -415,9 +430,8 @@ private struct StickerChecker {
                 measured: "\(format(loopSeconds)) s", limit: "\(format(thresholds.maxLoopSeconds)) s")
         }
         if animation.frameCount > thresholds.maxFrames {
-            // The whole rate that keeps the loop within the limit: fit's --max-fps never makes
-            // more frames a second than it is given, so the loop then has at most that many.
-            let rate = loopSeconds > 0 ? (Double(thresholds.maxFrames) / loopSeconds).rounded(.down) : 0
+            let rate = Self.wholeRate(
+                keeping: thresholds.maxFrames, over: loopSeconds, atMost: thresholds.maxFramesPerSecond)
             let advice =
                 rate >= 1
                 ? "`stickers fit --max-fps \(format(rate))` keeps it within that (\(format(rate)) fps over its \(format(loopSeconds)) s loop, the loop's length kept)"
@@ -445,6 +459,21 @@ private struct StickerChecker {
                 "all \(animation.frameCount) frames take \(animation.decodedBytes >> 20) MiB decoded, over the \(thresholds.maxDecodedBytes >> 20) MiB a sticker should keep to",
                 measured: "\(animation.decodedBytes) bytes", limit: "\(thresholds.maxDecodedBytes) bytes")
         }
+    }
+
+    /// The highest whole `--max-fps` rate, at most `ceiling` (the frame-rate rule's, so its
+    /// advice and this agree), at which `stickers fit` keeps at most `frames` frames of a loop of
+    /// `seconds`: fit keeps ⌊seconds × the rate with the frame-rate rule's slack⌋ of them
+    /// (``ValidationThresholds/tolerated(framesPerSecond:)``). 0 when no whole rate does.
+    private static func wholeRate(keeping frames: Int, over seconds: Double, atMost ceiling: Double) -> Double {
+        guard seconds > 0 else { return 0 }
+        var rate = min((Double(frames) / seconds).rounded(.up), ceiling.rounded(.down))
+        while rate >= 1,
+            (seconds * ValidationThresholds.tolerated(framesPerSecond: rate)).rounded(.down) > Double(frames)
+        {
+            rate -= 1
+        }
+        return max(rate, 0)
     }
 
     private mutating func checkPixels(_ animation: StickerAnimation) {
