@@ -202,13 +202,14 @@ private struct WebMParser {
         if endedEarly == nil { endedEarly = "ends at byte \(reader.bytes.count), before the end of \(element)" }
     }
 
-    /// The element at `offset` inside `parent`, or `nil` when the file ends inside its header
-    /// or (for an element that cannot be read in part) its data.
-    private mutating func wholeElement(at offset: Int, in parent: EBMLElement, named name: String) throws(CodecError)
-        -> EBMLElement?
-    {
+    /// The element at `offset` inside `parent`, or `nil` (the cut noted as inside `name`) when
+    /// the file ends inside its header, or inside its data unless `cutAtFileEnd` reads such an
+    /// element in part (``EBMLReader/element(at:end:cutAtFileEnd:)``).
+    private mutating func element(
+        at offset: Int, in parent: EBMLElement, named name: String, cutAtFileEnd: Bool = false
+    ) throws(CodecError) -> EBMLElement? {
         do {
-            return try reader.element(at: offset, end: parent.data.upperBound)
+            return try reader.element(at: offset, end: parent.data.upperBound, cutAtFileEnd: cutAtFileEnd)
         } catch {
             guard case .truncated = error else { throw error }
             noteCut(inside: name)
@@ -219,12 +220,7 @@ private struct WebMParser {
     private mutating func parseSegment(_ segment: EBMLElement) throws(CodecError) {
         var offset = segment.data.lowerBound
         while offset < segment.data.upperBound {
-            var element: EBMLElement
-            do {
-                element = try reader.element(at: offset, end: segment.data.upperBound, cutAtFileEnd: true)
-            } catch {
-                guard case .truncated = error else { throw error }
-                noteCut(inside: "the Segment")
+            guard var element = try element(at: offset, in: segment, named: "the Segment", cutAtFileEnd: true) else {
                 return
             }
             switch element.id {
@@ -368,7 +364,7 @@ private struct WebMParser {
         var offset = cluster.data.lowerBound
         while offset < cluster.data.upperBound {
             // A block the file ends inside is left out, with everything after it.
-            guard let child = try wholeElement(at: offset, in: cluster, named: "a Cluster") else { return }
+            guard let child = try element(at: offset, in: cluster, named: "a Cluster") else { return }
             offset = child.data.upperBound
             switch child.id {
             case MatroskaID.timestamp:
