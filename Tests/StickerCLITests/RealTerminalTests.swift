@@ -159,6 +159,11 @@ enum RealTerminal {
     static let available = tools.allSatisfy(installed)
     static let konsoleAvailable = installed("konsole")
 
+    /// How long a wait for a terminal lasts before the test fails: it ends as soon as what is
+    /// awaited shows, so only a broken terminal (or a machine stalled for minutes) meets it.
+    /// Under the suite's time limit, so a broken terminal fails its test with a message.
+    static let patience: Duration = .seconds(200)
+
     static func installed(_ tool: String) -> Bool {
         ["/usr/bin", "/bin", "/usr/local/bin"].contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
@@ -222,7 +227,7 @@ enum RealTerminal {
                 display: self, title: title,
                 argv: [
                     "/usr/bin/env", "xterm", "-T", title, "-ti", "vt340", "-geometry", "100x40+0+0", "-e", "sh", "-c",
-                    try Terminal.command(arguments, output: output)
+                    try Terminal.command(arguments, gate: Terminal.gate(in: folder, title: title), output: output)
                 ])
         }
 
@@ -233,7 +238,8 @@ enum RealTerminal {
                 argv: [
                     "/usr/bin/env", "kitty", "--title", title, "-o", "initial_window_width=1000", "-o",
                     "initial_window_height=700", "-o", "remember_window_size=no", "-o", "cursor=#000000", "-o",
-                    "cursor_blink_interval=0", "sh", "-c", try Terminal.command(arguments, output: output)
+                    "cursor_blink_interval=0", "sh", "-c",
+                    try Terminal.command(arguments, gate: Terminal.gate(in: folder, title: title), output: output)
                 ])
         }
 
@@ -273,7 +279,7 @@ enum RealTerminal {
                 display: self, title: title,
                 argv: [
                     "/usr/bin/env", "konsole", "--nofork", "--hide-menubar", "--hide-tabbar", "-e", "sh", "-c",
-                    try Terminal.command(arguments, output: output)
+                    try Terminal.command(arguments, gate: Terminal.gate(in: folder, title: title), output: output)
                 ], window: .konsole)
         }
 
@@ -297,17 +303,24 @@ enum RealTerminal {
         case konsole
     }
 
-    /// A terminal window running one command.
+    /// A terminal window running one command, which starts once the window is on the screen.
+    ///
+    /// Nothing here waits for a time: the command waits on a FIFO that the test opens once
+    /// xwininfo reports the window viewable (so a terminal never draws before its window is
+    /// mapped, as kitty's software-rendered window can do on a busy machine and then show
+    /// nothing), and screenshots are taken until they show what is expected. A terminal is
+    /// started again only when it exits (kitty, when its OpenGL context cannot be made yet on a
+    /// server just started). ``RealTerminal/patience`` only bounds a wait for a terminal that
+    /// is broken, so that the test fails rather than hangs.
     final class Terminal {
         let display: Display
         let title: String
         let window: Window
         private(set) var pid: pid_t = 0
-
-        /// Starts the terminal and waits for its window. A terminal that exits before its window
-        /// shows (kitty, when its OpenGL context cannot be made yet on a server just started)
-        /// is started again, up to three times.
         private let argv: [String]
+
+        /// The FIFO the command reads one line from before it starts.
+        var gate: String { Self.gate(in: display.folder, title: title) }
 
         init(display: Display, title: String, argv: [String], window: Window = .titled) throws {
             self.display = display
@@ -317,18 +330,18 @@ enum RealTerminal {
             try launch()
         }
 
+        static func gate(in folder: URL, title: String) -> String {
+            folder.appendingPathComponent("\(title).go").path
+        }
+
         /// The contents of `file`, which the terminal's command writes whole when it succeeds;
-        /// a terminal that has not written it within 30 seconds is started again (up to three
-        /// times in all: on a busy machine a terminal can miss its first start). Empty when it
-        /// never came.
+        /// empty when it never came.
         func waitForOutput(_ file: URL) throws -> String {
-            for attempt in 0..<3 {
-                if attempt > 0 { try restart() }
-                let deadline = ContinuousClock.now + .seconds(30)
-                while ContinuousClock.now < deadline {
-                    if let text = try? String(contentsOf: file, encoding: .utf8) { return text }
-                    usleep(20_000)
-                }
+            let deadline = ContinuousClock.now + RealTerminal.patience
+            while ContinuousClock.now < deadline {
+                if let text = try? String(contentsOf: file, encoding: .utf8) { return text }
+                try relaunchIfExited()
+                usleep(20_000)
             }
             return ""
         }
@@ -338,41 +351,65 @@ enum RealTerminal {
         func diagnostics() -> String {
             let errors = display.folder.appendingPathComponent("\(title).err")
             let written = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            let shown = (try? windowExists()) ?? false
+            let shown = (try? windowArguments()) != nil
             return "[window \(shown ? "shown" : "missing"); stderr: \(written.suffix(2000))]"
         }
 
-        /// Stops the terminal and starts it again.
-        func restart() throws {
-            stop()
-            try launch()
-        }
-
+        /// Starts the terminal (again, up to three times, while it exits before its window
+        /// shows), waits for its window to be viewable, then lets the command start.
         private func launch() throws {
             let log = display.folder.appendingPathComponent("\(title).log").path
             let errors = display.folder.appendingPathComponent("\(title).err").path
+            let deadline = ContinuousClock.now + RealTerminal.patience
             for _ in 0..<3 {
                 for file in [log, errors] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
+                unlink(gate)
+                guard mkfifo(gate, 0o600) == 0 else { throw Failure(description: "mkfifo \(gate): errno \(errno)") }
                 pid = try TestProcess.spawn(
                     argv, standardOutput: log, standardError: .file(errors), environment: display.environment,
                     newSession: true)
-                let deadline = ContinuousClock.now + .seconds(60)
-                var exited = false
-                while ContinuousClock.now < deadline {
-                    if try windowExists() { return }
-                    var status: Int32 = 0
-                    if waitpid(pid, &status, WNOHANG) == pid {
-                        exited = true
-                        break
+                while ContinuousClock.now < deadline && !exited() {
+                    if try windowViewable() {
+                        try openGate(until: deadline)
+                        return
                     }
+                    usleep(20_000)
                 }
-                if !exited { return }
+                if ContinuousClock.now >= deadline { return }
             }
         }
 
-        /// Whether the window is on the display.
-        func windowExists() throws -> Bool {
-            try windowArguments() != nil
+        /// Writes the line the command waits for, once the command's shell has the FIFO open.
+        private func openGate(until deadline: ContinuousClock.Instant) throws {
+            while ContinuousClock.now < deadline && !exited() {
+                // Without a reader yet, a non-blocking open fails (ENXIO) instead of waiting.
+                let fd = open(gate, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 {
+                    defer { close(fd) }
+                    guard write(fd, "go\n", 3) == 3 else { throw Failure(description: "cannot write \(gate)") }
+                    return
+                }
+                usleep(20_000)
+            }
+        }
+
+        /// Whether the terminal has exited (reaped here).
+        private func exited() -> Bool {
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == pid
+        }
+
+        /// Starts the terminal again when it has exited: its command ends by holding the
+        /// window open, so it exits only when it failed.
+        private func relaunchIfExited() throws {
+            if exited() { try launch() }
+        }
+
+        /// Whether the window is on the display and mapped.
+        func windowViewable() throws -> Bool {
+            guard let arguments = try windowArguments() else { return false }
+            let info = try TestProcess.capture(["xwininfo", "-display", ":\(display.number)"] + arguments)
+            return info.status == 0 && info.stdout.contains("Map State: IsViewable")
         }
 
         /// The window as xwd and xwininfo name it (`-name TITLE` or `-id ID`); nil while it
@@ -390,12 +427,13 @@ enum RealTerminal {
             }
         }
 
-        /// The shell command: the preview (its output to `output` when given, written whole by
-        /// a rename), then the cursor hidden and the window held open.
-        static func command(_ arguments: [String], output: String? = nil) throws -> String {
+        /// The shell command: one line read from `gate` (the test writes it once the window is
+        /// viewable), the preview (its output to `output` when given, written whole by a
+        /// rename), then the cursor hidden and the window held open.
+        static func command(_ arguments: [String], gate: String, output: String? = nil) throws -> String {
             let quoted = ([try PreviewTests.executable()] + arguments).map { "'\($0)'" }.joined(separator: " ")
             let run = output.map { "\(quoted) > '\($0).partial' && mv '\($0).partial' '\($0)'" } ?? quoted
-            return "\(run); printf '\\033[?25l'; exec sleep 600"
+            return "read go < '\(gate)'; \(run); printf '\\033[?25l'; exec sleep 600"
         }
 
         /// A screenshot of the window, matched against `sticker`'s frames; nil while the
@@ -421,38 +459,29 @@ enum RealTerminal {
                 p99: facts["p99"] as? Double ?? 255)
         }
 
-        /// Screenshots until one matches by `good` (or 90 seconds pass); the last match. A window
-        /// that shows nothing matching for 30 seconds is started again: on a busy machine kitty's
-        /// software-rendered window can stay black when it drew before the window was mapped,
-        /// and it draws a still only once.
+        /// Screenshots until one matches by `good`; the last match.
         func waitForMatch(_ sticker: String, background: String, good: (Match) -> Bool) throws -> Match? {
             var last: Match?
-            for _ in 0..<3 {
-                let deadline = ContinuousClock.now + .seconds(30)
-                while ContinuousClock.now < deadline {
-                    last = try match(sticker, background: background)
-                    if let last, good(last) { return last }
-                }
-                try restart()
+            let deadline = ContinuousClock.now + RealTerminal.patience
+            while ContinuousClock.now < deadline {
+                last = try match(sticker, background: background)
+                if let last, good(last) { return last }
+                try relaunchIfExited()
             }
             return last
         }
 
-        /// Screenshots until `count` different frames have matched by `good` (or 90 seconds; the
-        /// terminal started again after each 30 seconds with no match, as above).
+        /// Screenshots until `count` different frames have matched by `good`.
         func waitForFrames(_ sticker: String, background: String, count: Int, good: (Match) -> Bool) throws
             -> Set<Int>
         {
             var frames: Set<Int> = []
-            for _ in 0..<3 {
-                let deadline = ContinuousClock.now + .seconds(30)
-                while ContinuousClock.now < deadline && frames.count < count {
-                    if let found = try match(sticker, background: background), good(found) {
-                        frames.insert(found.frame)
-                    }
+            let deadline = ContinuousClock.now + RealTerminal.patience
+            while ContinuousClock.now < deadline && frames.count < count {
+                if let found = try match(sticker, background: background), good(found) {
+                    frames.insert(found.frame)
                 }
-                if frames.count >= count { break }
-                try restart()
+                try relaunchIfExited()
             }
             return frames
         }
