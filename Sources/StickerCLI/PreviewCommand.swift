@@ -278,7 +278,13 @@ public struct PreviewCommand: ParsableCommand {
             let pack = try PackInput.load(inputs)
             warnNotTakenByMessages(pack.stickers, limits: browser.limits.limits)
             do {
-                let animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
+                // A vector document larger than the largest sticker is drawn at that size: a
+                // terminal shows no more, and a 4096 px document's frames would not fit the limits.
+                let largest = StickerSize.large.pixels
+                var animation = try StickerAnimation.load(pack.stickers[0], limits: browser.limits.limits)
+                if animation.isVector, max(animation.width, animation.height) > largest {
+                    animation = try animation.drawingVectors(atSide: largest)
+                }
                 let source = StickerPreviewSource(
                     animation: animation, timing: browser.timing,
                     background: background.flatMap { $0 == .transparent ? nil : $0 },

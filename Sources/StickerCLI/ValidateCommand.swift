@@ -57,7 +57,11 @@ public struct ValidateCommand: ParsableCommand {
         ]
         for sticker in report.stickers {
             var parts = [sticker.format ?? "unreadable", "\(sticker.fileBytes) bytes"]
-            if let w = sticker.width, let h = sticker.height { parts.append("\(w)x\(h)") }
+            if let w = sticker.width, let h = sticker.height {
+                // A vector's document is drawn at the pack's size.
+                let isVector = sticker.format.flatMap(ImageFormat.init(rawValue:))?.isVector ?? false
+                parts.append(isVector ? "drawn at \(w)x\(h)" : "\(w)x\(h)")
+            }
             if let frames = sticker.frameCount, frames > 1 {
                 parts.append("\(frames) frames")
                 if let loop = sticker.loopMilliseconds {

@@ -206,6 +206,52 @@ struct LottieTests {
         for (x, y) in [(45, 64), (83, 64), (64, 45), (64, 83)] { #expect(Self.pixel(frame, x, y) == [0, 0, 0, 0]) }
     }
 
+    @Test(
+        "a 4096 px document of 180 frames (12 GB at its own size): read, its frames refused at that size, and drawn at 128 px by its longer side, its geometry scaled"
+    )
+    func largeDocumentDrawnSmall() throws {
+        // movingSquare scaled 64 times: a 1024 px square whose centre moves from (1024, 2048)
+        // to (3072, 2048) over 180 frames, on a 4096 x 4096 canvas (4096^2 x 4 x 180 bytes
+        // = 12,079,595,520, over the default 4 GiB).
+        let document = """
+            {"v":"5.5.2","fr":60,"ip":0,"op":180,"w":4096,"h":4096,"layers":[{"ddd":0,"ind":1,"ty":4,"sr":1,
+             "ip":0,"op":180,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},
+             "s":{"a":0,"k":[100,100,100]},"p":{"a":1,"k":[{"t":0,"s":[1024,2048,0],"e":[3072,2048,0],
+             "i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":180}]}},
+             "shapes":[{"ty":"rc","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[1024,1024]},"r":{"a":0,"k":0}},
+                       {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+            """
+        // Read at its own size, its facts are known, and drawing a frame there is refused.
+        let asItIs = try AnimationDecoder(bytes: Array(document.utf8))
+        #expect(asItIs.info.width == 4096 && asItIs.frameCount == 180)
+        #expect(throws: CodecError.limitExceeded(.decodedBytes(12_079_595_520, limit: 4 << 30))) {
+            _ = try asItIs.frame(at: 0)
+        }
+        #expect(throws: CodecError.limitExceeded(.decodedBytes(12_079_595_520, limit: 4 << 30))) {
+            _ = try asItIs.decodeAllFrames(threads: 2)
+        }
+        // Drawn smaller from there, it draws.
+        let drawn = try asItIs.drawingVectors(at: PixelSize(width: 128, height: 128))
+        #expect(
+            try drawn.frame(at: 90).pixels
+                == (try AnimationDecoder(bytes: Array(document.utf8), vectorSide: 128).frame(at: 90).pixels))
+        let decoder = try AnimationDecoder(bytes: Array(document.utf8), vectorSide: 128)
+        #expect(decoder.info.width == 128 && decoder.info.height == 128 && decoder.frameCount == 180)
+        // At frame 90 the centre is at (2048, 2048): at 128 px a 32 px square over 48..80.
+        let frame = try decoder.frame(at: 90)
+        for (x, y) in [(50, 50), (77, 77), (64, 64)] { #expect(Self.pixel(frame, x, y) == [255, 0, 0, 255]) }
+        for (x, y) in [(45, 64), (83, 64), (64, 45), (64, 83)] { #expect(Self.pixel(frame, x, y) == [0, 0, 0, 0]) }
+        // A wide document keeps its aspect: 4096 x 2048 drawn 128 x 64; the size asked for is
+        // still held to the limits.
+        let wide = document.replacingOccurrences(of: #""h":4096"#, with: #""h":2048"#)
+        let drawnWide = try AnimationDecoder(bytes: Array(wide.utf8), vectorSide: 128)
+        #expect(drawnWide.info.width == 128 && drawnWide.info.height == 64)
+        let small = DecodingLimits(maxSide: 1024, maxPixels: 1 << 20, maxFrames: 1000, maxTotalDecodedBytes: 1 << 30)
+        #expect(throws: CodecError.limitExceeded(.side(width: 2000, height: 2000, limit: 1024))) {
+            _ = try AnimationDecoder(bytes: Array(document.utf8), limits: small, vectorSide: 2000)
+        }
+    }
+
     @Test("every frame equals rlottie's own render called directly, at two sizes")
     func equalsRlottie() throws {
         for (document, size) in [(Self.movingSquare, 64), (Self.fadingCircle, 64), (Self.fadingCircle, 97)] {

@@ -424,6 +424,67 @@ struct TelegramCommandTests {
         #expect(abs(mean - reported) <= 3, "reported \(reported) dB, against ffmpeg's frames \(mean) dB")
     }
 
+    @Test(
+        "a Lottie document of 4096 px and 180 frames (12 GB drawn at its own size): validate says fit converts it, and fit draws it at 408 px"
+    )
+    func largeLottieDocument() throws {
+        let out = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        // The moving square scaled 64 times, over 3 s at 60 fps: a 1024 px square whose centre
+        // moves from (1024, 2048) to (3072, 2048).
+        let document = """
+            {"v":"5.5.2","fr":60,"ip":0,"op":180,"w":4096,"h":4096,"layers":[{"ddd":0,"ind":1,"ty":4,"sr":1,
+             "ip":0,"op":180,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},
+             "s":{"a":0,"k":[100,100,100]},"p":{"a":1,"k":[{"t":0,"s":[1024,2048,0],"e":[3072,2048,0],
+             "i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":180}]}},
+             "shapes":[{"ty":"rc","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[1024,1024]},"r":{"a":0,"k":0}},
+                       {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+            """
+        let big = out.appendingPathComponent("big.json")
+        try Data(document.utf8).write(to: big)
+        let validate = try CLITests.runExecutable(["validate", big.path])
+        #expect(
+            validate.stdout.contains("(identified from its bytes; named .json); `stickers fit` converts it\n"),
+            "\(validate.stdout)")
+        #expect(!validate.stdout.contains("[decodes]"), "\(validate.stdout)")
+        // Checked as fit draws it, at the pack's size (regular, 408 px).
+        #expect(validate.stdout.contains(", drawn at 408x408, 180 frames, 3000 ms loop"), "\(validate.stdout)")
+        let catalog = out.appendingPathComponent("Big.xcstickers")
+        let fit = try CLITests.runExecutable(["fit", big.path, "-o", catalog.path, "--level", "1"])
+        #expect(fit.status == 0, "\(fit.stdout)\(fit.stderr)")
+        // Pillow reads the sticker: 408 px, and the frame shown at 1.5 s (document frame 90,
+        // the centre at 2048) has the 102 px square over 153...255.
+        let (frames, durations) = try #require(
+            try Pillow.animations([FitCommandTests.stickerFile(catalog, "big")]).first)
+        var start = 0.0
+        let middle = try #require(
+            durations.indices.first { k in
+                defer { start += durations[k] }
+                return start + durations[k] > 1500
+            })
+        #expect(frames[middle].width == 408)
+        #expect(frames[middle].pixel(204, 204) == Colour(255, 0, 0, 255))
+        #expect(frames[middle].pixel(158, 204) == Colour(255, 0, 0, 255))
+        #expect(frames[middle].pixel(148, 204).a == 0 && frames[middle].pixel(260, 204).a == 0)
+        // The drawing commands draw it at the size they show it, and Messages' quick check
+        // names its format, not its document's size.
+        for command in [
+            ["sheet", big.path, "-o", out.appendingPathComponent("sheet.png").path],
+            ["filmstrip", big.path, "-o", out.appendingPathComponent("strip.png").path],
+            ["preview", big.path, "--frame", "90", "--width", "16", "--height", "8"],
+            ["render", big.path, "-o", out.appendingPathComponent("browser.png").path]
+        ] {
+            let result = try CLITests.runExecutable(command)
+            #expect(result.status == 0, "\(command[0]): \(result.stderr)")
+            #expect(
+                result.stderr.isEmpty
+                    || result.stderr
+                        == "warning: big: drawn, but Messages does not take it as it is (a Lottie animation); `stickers fit` makes it a sticker\n",
+                "\(command[0]): \(result.stderr)")
+        }
+    }
+
     @Test("fit of a Lottie whose only layer is text: the report says the text is left out, validate that it is blank")
     func textOnlyLottie() throws {
         let out = CLITests.temporaryDirectory()

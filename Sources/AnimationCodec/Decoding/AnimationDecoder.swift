@@ -33,11 +33,26 @@ public struct AnimationDecoder: Sendable {
     ///   - bytes: the whole file.
     ///   - limits: the sizes the file may declare, checked before anything is allocated.
     ///   - vectorSize: the size a vector format (Lottie) is drawn at, so a caller that will show
-    ///     it at 408 px gets 408 px without resampling; `nil` draws at the file's own size.
+    ///     it at 408 px gets 408 px without resampling, and only that size is held to `limits`;
+    ///     `nil` draws at the file's own size.
     ///     Pixel formats ignore it.
     /// - Throws: ``CodecError`` naming the problem; a broken APNG animation is not an
     ///   error (the default image is used, with a warning in ``AnimationInfo/warnings``).
     public init(bytes: [UInt8], limits: DecodingLimits = .default, vectorSize: PixelSize? = nil) throws(CodecError) {
+        try self.init(bytes: bytes, limits: limits, drawingVectors: vectorSize.map { .exactly($0) } ?? .document)
+    }
+
+    /// Reads the structure of `bytes` as ``init(bytes:limits:vectorSize:)`` does, a vector
+    /// format (Lottie) drawn with its longer side `vectorSide` pixels, its aspect kept. Only that
+    /// size is held to `limits`, not the document's own: a 4096 px document of 180 frames
+    /// (12 GB of frames at its size) drawn at 408 px takes what 408 px frames take.
+    public init(bytes: [UInt8], limits: DecodingLimits = .default, vectorSide: Int) throws(CodecError) {
+        try self.init(bytes: bytes, limits: limits, drawingVectors: .longerSide(vectorSide))
+    }
+
+    private init(bytes: [UInt8], limits: DecodingLimits, drawingVectors vectorSize: LottieFile.RenderSize)
+        throws(CodecError)
+    {
         try limits.checkFile(bytes: bytes.count)
         guard !bytes.isEmpty else { throw .emptyFile }
         guard let format = ImageFormat.sniff(bytes) else { throw .unknownFormat }

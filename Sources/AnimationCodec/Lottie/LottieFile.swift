@@ -16,11 +16,30 @@ struct LottieFile: Sendable {
     var wasGzipped: Bool
     /// What the document holds that rlottie does not draw (text layers, expressions).
     var warnings: [CodecWarning] = []
+    /// Why frames cannot be drawn at the render size: a document read at its own size whose
+    /// frames there would exceed the limits is still read (its facts are known, and it can be
+    /// drawn smaller, ``drawn(at:limits:)``), but drawing a frame at that size throws this
+    /// before rlottie draws anything.
+    private var refusal: CodecError?
     private let renderers: LottieRenderers
 
-    /// Parses `bytes` (gzip or plain JSON), checking the inflated size, the canvas, the size
-    /// asked for and the frame count against `limits` before rlottie reads the document.
-    init(parsing bytes: [UInt8], limits: DecodingLimits, renderSize: PixelSize?) throws(CodecError) {
+    /// The size a document is drawn at.
+    enum RenderSize {
+        /// Its own canvas.
+        case document
+        /// Exactly this size.
+        case exactly(PixelSize)
+        /// Its longer side this many pixels, its aspect kept (``PixelSize/scaled(toLongerSide:)``).
+        case longerSide(Int)
+    }
+
+    /// Parses `bytes` (gzip or plain JSON), checking the inflated size, the size it is drawn
+    /// at and the frame count against `limits` before rlottie reads the document. Only the
+    /// size drawn at is held to the limits: a document's own canvas is a coordinate space, and
+    /// a 4096 px document drawn at 408 px costs what 408 px costs. Read at its own size, a
+    /// document whose frames there would take more bytes than the limits allow is read, and
+    /// refuses to draw a frame at that size.
+    init(parsing bytes: [UInt8], limits: DecodingLimits, renderSize: RenderSize) throws(CodecError) {
         wasGzipped = bytes.starts(with: Gunzip.signature)
         var json = wasGzipped ? try Gunzip.inflate(bytes, maxBytes: limits.maxFileBytes) : bytes
         let document: LottieJSON
@@ -80,12 +99,22 @@ struct LottieFile: Sendable {
                     "\(counted(document.expressions, "expression")) ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
                 ))
         }
-        renderWidth = renderSize?.width ?? width
-        renderHeight = renderSize?.height ?? height
+        let drawn: PixelSize
+        switch renderSize {
+        case .document: drawn = PixelSize(width: width, height: height)
+        case .exactly(let size): drawn = size
+        case .longerSide(let side): drawn = PixelSize(width: width, height: height).scaled(toLongerSide: side)
+        }
+        (renderWidth, renderHeight) = (drawn.width, drawn.height)
         // rlottie counts frames as Int(op) - Int(ip); checked before it parses the document.
         let declaredFrames = Int(outPoint) - Int(inPoint)
-        try Self.check(PixelSize(width: width, height: height), frames: declaredFrames, limits: limits)
-        if let renderSize { try Self.check(renderSize, frames: declaredFrames, limits: limits) }
+        do {
+            try Self.check(drawn, frames: declaredFrames, limits: limits)
+        } catch .limitExceeded(.decodedBytes(let bytes, let limit)) {
+            // Only the frames' bytes at the document's own size: it may be drawn smaller.
+            guard case .document = renderSize else { throw .limitExceeded(.decodedBytes(bytes, limit: limit)) }
+            refusal = .limitExceeded(.decodedBytes(bytes, limit: limit))
+        }
         json.append(0)  // rlottie takes a C string
         renderers = LottieRenderers(json: json)
         let (parsedFrames, parsedRate) = try renderers.withAnimation { animation in
@@ -110,6 +139,7 @@ struct LottieFile: Sendable {
         var drawn = self
         drawn.renderWidth = size.width
         drawn.renderHeight = size.height
+        drawn.refusal = nil
         return drawn
     }
 
@@ -132,6 +162,7 @@ struct LottieFile: Sendable {
 
     /// Renders frame `index` into a premultiplied RGBA layer in `storage`.
     func decodeLayer(_ index: Int, storage: inout [UInt8]) throws(CodecError) -> FrameLayer {
+        if let refusal { throw refusal }
         let (width, height) = (renderWidth, renderHeight)
         LayerStorage.prepare(&storage, count: width * height * 4)
         try renderers.withAnimation { animation in
@@ -175,6 +206,15 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
 
     /// `WxH`.
     public var description: String { "\(width)x\(height)" }
+
+    /// This size scaled so that its longer side is `side`, its aspect kept (each side rounded,
+    /// at least 1): 4096 x 2048 to 408 is 408 x 204.
+    public func scaled(toLongerSide side: Int) -> PixelSize {
+        let scale = Double(side) / Double(max(width, height, 1))
+        return PixelSize(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
+    }
 }
 
 /// The rlottie animations of one document, parsed on demand and reused: an animation renders

@@ -31,20 +31,16 @@ public struct StickerAnimation: Sendable {
     ///   - limits: the codec's limits for every file; files larger than `limits.maxFileBytes`
     ///     are refused before they are read.
     ///   - vectorSide: for a vector file (Lottie), the longer side to draw it at, its aspect
-    ///     kept, so a caller that needs that many pixels gets them without resampling; `nil`
-    ///     draws it at the document's own size. Pixel formats ignore it.
+    ///     kept, so a caller that needs that many pixels gets them without resampling (and
+    ///     only that size is held to `limits`, not the document's own); `nil` draws it at the
+    ///     document's own size. Pixel formats ignore it.
+    ///
+    /// A sequence's frames are held to the limits together, as one file's are: at most
+    /// `maxFrames` of them, `maxFileBytes` read in all (each decoder holds its file) and
+    /// `maxTotalDecodedBytes` decoded.
     public static func load(_ sticker: Sticker, limits: DecodingLimits = .default, vectorSide: Int? = nil)
         throws(PackError) -> StickerAnimation
     {
-        let animation = try loadFiles(sticker, limits: limits)
-        guard let vectorSide else { return animation }
-        return try animation.drawingVectors(atSide: vectorSide)
-    }
-
-    /// The sticker's files read at their own sizes. A sequence's frames are held to the limits
-    /// together, as one file's are: at most `maxFrames` of them, `maxFileBytes` read in all
-    /// (each decoder holds its file) and `maxTotalDecodedBytes` decoded.
-    private static func loadFiles(_ sticker: Sticker, limits: DecodingLimits) throws(PackError) -> StickerAnimation {
         let sequencePath = sticker.files.first?.deletingLastPathComponent().path ?? sticker.name
         if case .sequence = sticker.source, sticker.files.count > limits.maxFrames {
             throw .codec(path: sequencePath, .limitExceeded(.frames(sticker.files.count, limit: limits.maxFrames)))
@@ -58,7 +54,12 @@ public struct StickerAnimation: Sendable {
                 throw .codec(path: sequencePath, .limitExceeded(.fileBytes(total, limit: limits.maxFileBytes)))
             }
             do {
-                decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
+                // A sequence's frames are each drawn at their own size, vectors or not.
+                if case .file = sticker.source, let vectorSide {
+                    decoders.append(try AnimationDecoder(bytes: bytes, limits: limits, vectorSide: vectorSide))
+                } else {
+                    decoders.append(try AnimationDecoder(bytes: bytes, limits: limits))
+                }
             } catch {
                 throw .codec(path: url.path, error)
             }
@@ -100,10 +101,7 @@ public struct StickerAnimation: Sendable {
     /// file (the parsed document is shared, nothing is read again); otherwise itself.
     public func drawingVectors(atSide side: Int) throws(PackError) -> StickerAnimation {
         guard isVector else { return self }
-        let scale = Double(side) / Double(max(width, height))
-        let size = PixelSize(
-            width: max(1, Int((Double(width) * scale).rounded())),
-            height: max(1, Int((Double(height) * scale).rounded())))
+        let size = PixelSize(width: width, height: height).scaled(toLongerSide: side)
         let decoder: AnimationDecoder
         do {
             decoder = try decoders[0].drawingVectors(at: size)

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// sticker outright.
 public enum MessagesAcceptance {
     /// Why Messages refuses `sticker` as it is: a format it does not read, a side outside
-    /// 300-618 px, a file over 500 KB however read (`validate`'s errors; a file of 500,000 to
+    /// 300-618 px (a raster's), a file over 500 KB however read (`validate`'s errors; a file of 500,000 to
     /// 511,999 bytes is its warning, and not named here). Empty when it takes it, and when the sticker cannot
     /// be read (which the drawing names on its own).
     public static func refusals(
@@ -23,7 +23,8 @@ public enum MessagesAcceptance {
             reasons.append(name)
         }
         let sides = thresholds.minSide...thresholds.maxSide
-        if !sides.contains(animation.width) || !sides.contains(animation.height) {
+        // A vector (Lottie) is drawn at any size: its document's is no reason.
+        if !animation.isVector, !sides.contains(animation.width) || !sides.contains(animation.height) {
             reasons.append(
                 "\(animation.width)x\(animation.height) px, outside \(thresholds.minSide)-\(thresholds.maxSide)")
         }

@@ -23,8 +23,10 @@ public struct PackValidator: Sendable {
         }
         var summaries: [StickerSummary] = []
         var stickerFindings: [ValidationFinding] = []
+        let vectorSide = vectorSide(of: pack)
         for (index, sticker) in pack.stickers.enumerated() {
-            var checker = StickerChecker(sticker: sticker, pack: pack, thresholds: thresholds, limits: limits)
+            var checker = StickerChecker(
+                sticker: sticker, pack: pack, thresholds: thresholds, limits: limits, vectorSide: vectorSide)
             checker.run()
             summaries.append(checker.summary)
             stickerFindings += checker.findings.map { finding in
@@ -79,6 +81,17 @@ public struct PackValidator: Sendable {
             stickers: summaries, findings: findings + stickerFindings)
     }
 
+    /// The side `stickers fit` draws the pack's vector stickers (Lottie) at, its grid size
+    /// (``StickerPack/gridSize(limits:)``), which they are checked at too: their documents'
+    /// own sizes are only coordinate spaces. Nil, and nothing read, when the pack has none.
+    private func vectorSide(of pack: StickerPack) -> Int? {
+        let hasVector = pack.stickers.contains { sticker in
+            guard case .file = sticker.source, let file = sticker.files.first else { return false }
+            return BoundedFile.sniffedFormat(file.path)?.isVector ?? false
+        }
+        return hasVector ? pack.gridSize(limits: limits).pixels : nil
+    }
+
     /// The pixel sizes of the summarised raster stickers (a vector one is drawn at any size).
     private static func rasterSides(_ summaries: [StickerSummary]) -> [(width: Int, height: Int)] {
         summaries.compactMap { summary in
@@ -95,14 +108,20 @@ private struct StickerChecker {
     let pack: StickerPack
     let thresholds: ValidationThresholds
     let limits: DecodingLimits
+    /// The side a vector file is drawn at (the pack's size).
+    let vectorSide: Int?
     var findings: [ValidationFinding] = []
     var summary: StickerSummary
 
-    init(sticker: Sticker, pack: StickerPack, thresholds: ValidationThresholds, limits: DecodingLimits) {
+    init(
+        sticker: Sticker, pack: StickerPack, thresholds: ValidationThresholds, limits: DecodingLimits,
+        vectorSide: Int?
+    ) {
         self.sticker = sticker
         self.pack = pack
         self.thresholds = thresholds
         self.limits = limits
+        self.vectorSide = vectorSide
         let sizes = sticker.files.map { fileSize($0) }
         summary = StickerSummary(name: sticker.name, files: sticker.files.map(\.path), fileBytes: sizes.reduce(0, +))
     }
@@ -118,7 +137,7 @@ private struct StickerChecker {
         defer { if readings.contains(.convertible) { withdrawConversionAdvice() } }
         let animation: StickerAnimation
         do {
-            animation = try StickerAnimation.load(sticker, limits: limits)
+            animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: vectorSide)
         } catch {
             report(error)
             return
@@ -266,8 +285,12 @@ private struct StickerChecker {
     /// describes what the user has, though Messages does not take it.
     private mutating func unreadableReason(_ file: URL) -> String? {
         do {
-            let decoder = try AnimationDecoder(
-                bytes: try BoundedFile.read(file.path, maxBytes: limits.maxFileBytes), limits: limits)
+            let bytes = try BoundedFile.read(file.path, maxBytes: limits.maxFileBytes)
+            // One vector file is drawn at the pack's size, as fit draws it.
+            let decoder =
+                try vectorSide.flatMap { sticker.files.count == 1 ? $0 : nil }.map { side throws(CodecError) in
+                    try AnimationDecoder(bytes: bytes, limits: limits, vectorSide: side)
+                } ?? AnimationDecoder(bytes: bytes, limits: limits)
             if sticker.files.count == 1 { describe(decoder.info) }
             return nil
         } catch {

@@ -76,9 +76,10 @@ public struct StickerSummary: Sendable, Hashable, Codable {
     public var format: String?
     /// The files' total size in bytes.
     public var fileBytes: Int
-    /// Canvas width in pixels.
+    /// Canvas width in pixels; for a vector file (Lottie), the width it is drawn at in the
+    /// pack (its longer side the pack's grid size), not its document's.
     public var width: Int?
-    /// Canvas height in pixels.
+    /// Canvas height in pixels (for a vector file, as drawn in the pack).
     public var height: Int?
     /// Frame count.
     public var frameCount: Int?

@@ -34,7 +34,8 @@ public enum ContactSheets {
             let image: RGBAImage
             let fitted: PixelRect
             do {
-                let animation = try StickerAnimation.load(sticker, limits: limits)
+                // A vector sticker is drawn at the cell's size.
+                let animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: cell)
                 let warnings = animation.fileWarnings
                 if !warnings.isEmpty { repairs.append((sticker.name, warnings)) }
                 let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
@@ -70,11 +71,12 @@ public enum ContactSheets {
     /// Every frame of `animation` in a grid of `columns`, each over a checkerboard in a
     /// `cell`-pixel square with its start time written under it. Throws ``ImageTooLarge`` when
     /// the filmstrip would have more than `maxPixels` pixels, else what decoding throws
-    /// (``PackError``).
+    /// (``PackError``). A vector sticker (Lottie) is drawn at the cell's size.
     public static func filmstrip(
         _ animation: StickerAnimation, columns: Int = 8, cell: Int = 204,
         timing: FrameTimingPolicy = .apple, maxPixels: Int = DecodingLimits.default.maxPixels
     ) throws -> (image: RGBAImage, frames: [FilmstripFrame]) {
+        let animation = try animation.drawingVectors(atSide: cell)
         let columns = max(1, min(columns, animation.frameCount))
         let rows = (animation.frameCount + columns - 1) / columns
         let label = TinyFont.lineHeight(scale: 2) + 6
