@@ -53,6 +53,18 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     #else
         let limits = DecodingLimits(maxSide: 4096, maxPixels: 1 << 22, maxFrames: 256, maxTotalDecodedBytes: 64 << 20)
     #endif
+    #if FUZZ_LOTTIE
+        // Drawn by its longer side, as fit and validate draw a document: only that size is held
+        // to the limits, whatever the document's own.
+        if let drawn = try? AnimationDecoder(bytes: bytes, limits: limits, vectorSide: 48) {
+            precondition(
+                max(drawn.info.width, drawn.info.height) == 48, "drawn at \(drawn.info.width)x\(drawn.info.height)")
+            var frames = drawn.makeFrameIterator()
+            while let frame = try? frames.next() {
+                precondition(frame.pixels.count == drawn.info.width * drawn.info.height * 4)
+            }
+        }
+    #endif
     guard let decoder = try? AnimationDecoder(bytes: bytes, limits: limits) else { return 0 }
     var iterator = decoder.makeFrameIterator()
     var count = 0

@@ -20,6 +20,16 @@ struct OptionBoundsTests {
             (["fit", sticker, "--dry-run", "--threads", "0"], "--threads must be 1 to 256."),
             (["fit", sticker, "--dry-run", "--max-duration", "1e-9"], "--max-duration must be 0.01 to 3600 seconds."),
             (["fit", sticker, "--dry-run", "--max-duration", "nan"], "--max-duration must be 0.01 to 3600 seconds."),
+            (["fit", sticker, "--dry-run", "--max-duration", "-1s"], "--max-duration must be 0.01 to 3600 seconds."),
+            (
+                ["fit", sticker, "--dry-run", "--max-duration", "0x10"],
+                "The value '0x10' is invalid for '--max-duration <time>'"
+            ),
+            (["preview", sticker, "--at", "0x10"], "--at 0x10 is not a time."),
+            (
+                ["render", sticker, "-o", "/nonexistent/x.png", "--at", "0x1p4"],
+                "--at 0x1p4 is not a time (1.25s, 1250ms)."
+            ),
             (["bench", "--ours-only", sticker, "--threads", "2305843009213693951"], "--threads must be 1 to 256."),
             (["bench", "--ours-only", sticker, "--repeat", "0"], "--repeat must be 1 to 100000."),
             (["preview", sticker, "--loops", "9223372036854775807"], "--loops must be 1 to 1000000."),

@@ -54,13 +54,14 @@ struct ClockTests {
         #expect(clock.frameIndex(at: 3) == 0 && !clock.isAnimated && clock.changeTimes(until: 5) == [0])
     }
 
-    @Test("Times parse as seconds or milliseconds")
+    @Test("Times parse as decimal seconds or milliseconds; hexadecimal, infinite and not-a-number are no times")
     func parsing() {
         #expect(
             DurationParsing.seconds("1.25s") == 1.25 && DurationParsing.seconds("1250ms") == 1.25
                 && DurationParsing.seconds("2") == 2)
-        #expect(
-            DurationParsing.seconds("-1") == nil && DurationParsing.seconds("soon") == nil
-                && DurationParsing.seconds("inf") == nil)
+        #expect(DurationParsing.seconds(".5") == 0.5 && DurationParsing.seconds("1e1s") == 10)
+        for text in ["-1", "soon", "inf", "nan", "0x10", "0x1p4", "0X10s", "1.5.2", "", "s", "ms", "1 s"] {
+            #expect(DurationParsing.seconds(text) == nil, "\(text)")
+        }
     }
 }

@@ -1,17 +1,21 @@
 /// Reads a time given on the command line: `1.25s`, `1250ms` or a bare number of seconds.
 public enum DurationParsing {
-    /// The seconds `text` names, or `nil` when it is not a finite, non-negative time.
+    /// The seconds `text` names (`1.5`, `1.5s`, `1500ms`), or `nil` when it is not a finite,
+    /// non-negative decimal time (`0x10`, which Swift's `Double` reads as 16, is not one).
     public static func seconds(_ text: String) -> Double? {
         let t = text.lowercased().trimmingCharacters(in: " ")
-        let value: Double?
+        let number: Substring
+        let scale: Double
         if t.hasSuffix("ms") {
-            value = Double(t.dropLast(2)).map { $0 / 1000 }
+            (number, scale) = (t.dropLast(2), 1000)
         } else if t.hasSuffix("s") {
-            value = Double(t.dropLast())
+            (number, scale) = (t.dropLast(), 1)
         } else {
-            value = Double(t)
+            (number, scale) = (Substring(t), 1)
         }
-        guard let value, value.isFinite, value >= 0 else { return nil }
+        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || ".e+-".contains($0)) }),
+            let value = Double(number).map({ $0 / scale }), value.isFinite, value >= 0
+        else { return nil }
         return value
     }
 }
