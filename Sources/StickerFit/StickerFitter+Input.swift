@@ -8,7 +8,12 @@ extension StickerFitter {
     struct Input: Sendable {
         /// The sticker whose file this is.
         var sticker: Sticker
+        /// The limits the file is read under: the caller's, but for the bytes of all its frames
+        /// decoded together, which ``Source/checkDecodedBytes()`` holds to ``decodeLimit`` for the
+        /// frames a fit decodes (fit decodes a few frames at a time and keeps them scaled).
         var limits: DecodingLimits
+        /// The most bytes the frames a fit decodes may take at the file's size.
+        var decodeLimit: Int
         /// The side a vector file is drawn at.
         var vectorSide: Int
         var width: Int
@@ -34,9 +39,13 @@ extension StickerFitter {
         /// Reads `sticker`'s file once for what the fit needs to know of it; its bytes are let
         /// go on return.
         static func read(_ sticker: Sticker, limits: DecodingLimits, vectorSide: Int) throws(PackError) -> Input {
-            let animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: vectorSide)
+            // A clip longer than its frames at its size allow is read: its first seconds may fit.
+            var reading = limits
+            reading.maxTotalDecodedBytes = .max
+            let animation = try StickerAnimation.load(sticker, limits: reading, vectorSide: vectorSide)
             let input = Input(
-                sticker: sticker, limits: limits, vectorSide: vectorSide, width: animation.width,
+                sticker: sticker, limits: reading, decodeLimit: limits.maxTotalDecodedBytes, vectorSide: vectorSide,
+                width: animation.width,
                 height: animation.height, frameCount: animation.frameCount, plays: animation.plays,
                 format: animation.fileInfos[0].format, durations: animation.shownDurations,
                 storedDurations: animation.delays.map(\.seconds))
@@ -50,8 +59,7 @@ extension StickerFitter {
             let animation = try load()
             var previous: [UInt8]?
             var distinct = 0
-            try animation.forEachFrame(threads: 1) { index, frame in
-                guard index < count else { return }
+            try animation.forEachFrame(threads: 1, count: count) { index, frame in
                 if frame.pixels != previous { distinct += 1 }
                 previous = frame.pixels
             }

@@ -122,6 +122,8 @@ extension StickerFitter {
                 let shorter = try Self.source(
                     source.input.durations, input: source.input, original: source.original, maxDuration: seconds,
                     maxFramesPerSecond: options.maximumFramesPerSecond)
+                // Its frames must fit the decoding limit too.
+                guard (try? shorter.checkDecodedBytes()) != nil else { continue }
                 if case .made(let made) = try make(shorter, sizes: sizes(from: size), onlyAtFloor: true) {
                     return String(
                         cFormat: "made with --max-duration %g (the first %g s at their own speed): ", seconds, seconds)

@@ -145,6 +145,19 @@ public struct StickerFitter: Sendable {
 
         /// The frames shown.
         var count: Int { durations.count }
+        /// The input's frames decoded to show them: the first through the last one shown.
+        var decodedFrames: Int { (kept?.last ?? (count - 1)) + 1 }
+
+        /// Throws the codec's limit error when the frames decoded to show these, at the
+        /// input's size, take more than ``Input/decodeLimit``: what a fit decodes is held to
+        /// the limit, not the whole file (a long clip's first seconds may fit).
+        func checkDecodedBytes() throws(PackError) {
+            let bytes = decodedFrames * input.width * input.height * 4
+            guard bytes <= input.decodeLimit else {
+                throw .codec(
+                    path: input.sticker.files[0].path, .limitExceeded(.decodedBytes(bytes, limit: input.decodeLimit)))
+            }
+        }
         /// Seconds one loop of them takes.
         var totalSeconds: Double { durations.reduce(0, +) }
 
@@ -187,7 +200,7 @@ public struct StickerFitter: Sendable {
             }
             let wanted = kept ?? Array(0..<count)
             var nextWanted = 0
-            try animation.forEachFrame(threads: threads) { index, frame in
+            try animation.forEachFrame(threads: threads, count: decodedFrames) { index, frame in
                 guard nextWanted < wanted.count else { return }
                 input.damage.note(frame.warnings)
                 guard wanted[nextWanted] == index else { return }
@@ -208,6 +221,16 @@ public struct StickerFitter: Sendable {
             durations, input: input, original: original, maxDuration: options.maxDuration,
             maxFramesPerSecond: options.maximumFramesPerSecond)
         result.framesPerSecondBefore = FrameTimeline.framesPerSecond(durations)
+        do {
+            try source.checkDecodedBytes()
+        } catch {
+            // Over the limit: its first seconds, when they fit it, are fitted to prove the option.
+            let proof =
+                !options.strict && options.maxDuration == nil && source.count > 1
+                ? (try? prove(.maxDuration, source: source, size: size)) ?? nil : nil
+            result.failure = "\(error)" + (proof.map { "; " + $0 } ?? "")
+            return
+        }
         // Where frames were dropped first (--max-fps, or frames under 11 ms), the search measured
         // the frames kept; a file is judged against every frame, the dropped ones too, as a
         // lower rate the search chose is.

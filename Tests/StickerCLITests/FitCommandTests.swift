@@ -1169,3 +1169,45 @@ struct FitLossCommandTests {
         #expect(try Data(contentsOf: FitCommandTests.stickerFile(catalog, "clip")).count == entry["bytesAfter"] as? Int)
     }
 }
+
+@Suite("stickers fit: a clip whose frames are over the decoding limit", .timeLimit(.minutes(3)))
+struct FitDecodingLimitTests {
+    @Test(
+        "a 10 s clip over --max-decoded is refused naming the limit and --max-duration 3, proven; --max-duration 3 decodes only its first 3 s and makes it"
+    )
+    func longClipOverTheLimit() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 100 frames of 320 x 240 at 10 fps: 100 x 320 x 240 x 4 = 30,720,000 bytes decoded, over
+        // 16 MiB (16,777,216); its first 3 s, 30 frames, take 9,216,000, and made small, 30
+        // frames of 300 x 300 take 10,800,000.
+        let clip = folder.appendingPathComponent("long.gif")
+        let made = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=10",
+            "-vf", "split[a][b];[a]palettegen=max_colors=32[p];[b][p]paletteuse=dither=none", clip.path
+        ])
+        try #require(made == 0)
+        let limit = ["--max-decoded", "16M", "--size", "small", "--level", "1", "--progress", "none"]
+        let catalog = folder.appendingPathComponent("Long.xcstickers")
+        let refused = try CLITests.runExecutable(["fit", clip.path, "-o", catalog.path, "--json"] + limit)
+        #expect(refused.status == 1)
+        let failure = try #require(
+            FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["long"]?["failure"] as? String,
+            "\(refused.stdout)")
+        #expect(
+            failure.contains("decoded frames would take at least 30720000 bytes, more than the limit of 16777216"),
+            "\(failure)")
+        let proof = try #require(
+            failure.firstMatch(of: /made with --max-duration 3 \(the first 3 s at their own speed\): ([0-9,]+) bytes/),
+            "\(failure)")
+        // Run as the message says: the file it names, the first 3 s of the clip.
+        let cut = try CLITests.runExecutable(
+            ["fit", clip.path, "-o", catalog.path, "--json", "--max-duration", "3"] + limit)
+        #expect(cut.status == 0, "\(cut.stdout)\(cut.stderr)")
+        let entry = try #require(FitCommandTests.entries(try FitCommandTests.report(cut.stdout))["long"])
+        #expect(String(groupingThousands: entry["bytesAfter"] as? Int ?? -1) == String(proof.1))
+        let durations = try Pillow.animation(FitCommandTests.stickerFile(catalog, "long")).durations
+        #expect(abs(durations.reduce(0, +) - 3000) <= 1, "\(durations)")
+    }
+}

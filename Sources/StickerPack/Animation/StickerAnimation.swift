@@ -126,12 +126,18 @@ public struct StickerAnimation: Sendable {
     /// sticker costs a player that keeps every frame.
     public var decodedBytes: Int { frameCount * width * height * 4 }
 
-    /// Every frame, in order, to `body`. A file's frames are composited by the codec; a
-    /// sequence's stills are each centred on the canvas (the first still's size).
-    public func forEachFrame(threads: Int = 1, _ body: (Int, Frame) throws(PackError) -> Void) throws(PackError) {
+    /// Every frame, in order, to `body`, or the first `count` of them (the rest are not
+    /// decoded). A file's frames are composited by the codec; a sequence's stills are each
+    /// centred on the canvas (the first still's size).
+    public func forEachFrame(threads: Int = 1, count: Int? = nil, _ body: (Int, Frame) throws(PackError) -> Void)
+        throws(PackError)
+    {
+        let count = min(count ?? frameCount, frameCount)
+        guard count > 0 else { return }
         if !isSequence {
             var index = 0
             var forwarded: PackError?
+            var done = false
             do throws(CodecError) {
                 try decoders[0].forEachFrame(threads: threads) { (frame: Frame) throws(CodecError) in
                     do throws(PackError) {
@@ -141,14 +147,19 @@ public struct StickerAnimation: Sendable {
                         throw .noImageData  // stops the codec's loop; `forwarded` is rethrown below
                     }
                     index += 1
+                    if index == count {
+                        done = true
+                        throw .noImageData  // stops the codec's loop: the frames asked for are done
+                    }
                 }
             } catch {
+                if done { return }
                 if let forwarded { throw forwarded }
                 throw .codec(path: paths[0], error)
             }
             return
         }
-        for (index, decoder) in decoders.enumerated() {
+        for (index, decoder) in decoders.prefix(count).enumerated() {
             let still: Frame
             do {
                 still = try decoder.frame(at: 0)
