@@ -152,7 +152,8 @@ public struct StickerFitter: Sendable {
         /// input's size, take more than ``Input/decodeLimit``: what a fit decodes is held to
         /// the limit, not the whole file (a long clip's first seconds may fit).
         func checkDecodedBytes() throws(PackError) {
-            let bytes = decodedFrames * input.width * input.height * 4
+            let (product, overflow) = (input.width * input.height).multipliedReportingOverflow(by: decodedFrames * 4)
+            let bytes = overflow ? Int.max : product
             guard bytes <= input.decodeLimit else {
                 throw .codec(
                     path: input.sticker.files[0].path, .limitExceeded(.decodedBytes(bytes, limit: input.decodeLimit)))
@@ -225,8 +226,12 @@ public struct StickerFitter: Sendable {
             try source.checkDecodedBytes()
         } catch {
             // Over the limit: its first seconds, when they fit it, are fitted to prove the option.
+            // As the search's own suggestions: not under --strict or --lossless (which refuse
+            // a clip cut short), and not where frames were dropped first (the proof would be
+            // judged on the frames kept only).
             let proof =
-                !options.strict && options.maxDuration == nil && source.count > 1
+                !options.strict && options.allowLossy && options.maxDuration == nil && source.kept == nil
+                    && source.count > 1
                 ? (try? prove(.maxDuration, source: source, size: size)) ?? nil : nil
             result.failure = "\(error)" + (proof.map { "; " + $0 } ?? "")
             return
@@ -294,10 +299,19 @@ public struct StickerFitter: Sendable {
         let everyFrame = Self.trimmed(input.durations, input: input, original: nil, maxDuration: options.maxDuration)
         let side = attempt.size.pixels
         return try Fidelity.measure(
-            attempt.bytes, againstFramesShownFor: everyFrame.durations, side: side, limits: options.limits
+            attempt.bytes, againstFramesShownFor: everyFrame.durations, side: side, limits: outputLimits
         ) { body in
             _ = try everyFrame.forEachFitted(side: side, threads: options.threads, body)
         }
+    }
+
+    /// The limits fit's own files are decoded under to be measured: the caller's, but for the
+    /// bytes of all frames together (a written file is decoded a frame at a time, and its frames
+    /// are no more than those the input was held to: `--max-decoded` bounds the input).
+    private var outputLimits: DecodingLimits {
+        var limits = options.limits
+        limits.maxTotalDecodedBytes = .max
+        return limits
     }
 
     /// The floors in force, as the report names them: `20 dB (--min-psnr)`.
@@ -555,7 +569,7 @@ public struct StickerFitter: Sendable {
                         opaque: merged.frames[0], width: target.pixels, height: target.pixels, quality: quality)
                 else { break }
                 guard jpeg.count <= options.maxBytes else { continue }
-                let fidelity = try Fidelity.measure(jpeg, against: reference, limits: options.limits)
+                let fidelity = try Fidelity.measure(jpeg, against: reference, limits: outputLimits)
                 fitting.append(
                     (
                         Attempt(
@@ -627,7 +641,7 @@ public struct StickerFitter: Sendable {
         _ found: QualitySearch.Found, reference: FrameTimeline, merged: FrameTimeline, size: StickerSize,
         steps: [FitStep]
     ) throws -> Candidate {
-        let fidelity = try Fidelity.measure(found.bytes, against: reference, limits: options.limits)
+        let fidelity = try Fidelity.measure(found.bytes, against: reference, limits: outputLimits)
         var lossySteps =
             steps
             + found.recipe.steps(
@@ -705,7 +719,7 @@ public struct StickerFitter: Sendable {
                     frames: PaletteQuantizer(dither: options.dither).quantize(scaled, width: size.pixels),
                     durations: [1])
                 bytes = encode(quantized, plays: 1, level: options.compressionLevel).bytes
-                fidelity = try Fidelity.measure(bytes, against: reference, limits: options.limits)
+                fidelity = try Fidelity.measure(bytes, against: reference, limits: outputLimits)
                 steps.append(
                     FitStep(
                         .palette, "frame \(index + 1): at most 256 colours", isLossy: true, bytesAfter: bytes.count,

@@ -1210,4 +1210,33 @@ struct FitDecodingLimitTests {
         let durations = try Pillow.animation(FitCommandTests.stickerFile(catalog, "long")).durations
         #expect(abs(durations.reduce(0, +) - 3000) <= 1, "\(durations)")
     }
+
+    @Test(
+        "a 618 px clip over the limit: made large from its first 3 s (its side is read though its frames are over); --lossless names no --max-duration"
+    )
+    func largeClipOverTheLimit() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 50 frames of 618 x 618: 76,384,800 bytes, over 64 MiB; the first 3 s, 30 frames,
+        // 45,830,880 bytes.
+        let clip = folder.appendingPathComponent("wide.gif")
+        let made = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=618x618:rate=10:duration=5",
+            "-vf", "split[a][b];[a]palettegen=max_colors=32[p];[b][p]paletteuse=dither=none", clip.path
+        ])
+        try #require(made == 0)
+        let common = ["--dry-run", "--json", "--max-decoded", "64M", "--level", "1", "--progress", "none"]
+        let cut = try CLITests.runExecutable(["fit", clip.path, "--max-duration", "3"] + common)
+        #expect(cut.status == 0, "\(cut.stdout)\(cut.stderr)")
+        #expect(try FitCommandTests.report(cut.stdout)["size"] as? String == "large", "\(cut.stdout)")
+        // --lossless keeps every frame, so it cannot take --max-duration: the refusal names none.
+        let lossless = try CLITests.runExecutable(["fit", clip.path, "--lossless"] + common)
+        #expect(lossless.status == 1)
+        let failure = try #require(
+            FitCommandTests.entries(try FitCommandTests.report(lossless.stdout))["wide"]?["failure"] as? String)
+        #expect(
+            failure.hasSuffix("decoded frames would take at least 76384800 bytes, more than the limit of 67108864"),
+            "\(failure)")
+    }
 }

@@ -13,7 +13,7 @@ import Testing
 /// different frames, each matching: the test waits for the change by taking screenshots until
 /// it sees it, never for a fixed time.
 @Suite(
-    "preview in real terminals (Xvfb: xterm -ti vt340, kitty)", .serialized, .timeLimit(.minutes(5)),
+    "preview in real terminals (Xvfb: xterm -ti vt340, kitty)", .serialized, .timeLimit(.minutes(10)),
     .enabled(if: RealTerminal.available, "needs Xvfb, xterm, kitty, xwd and ImageMagick: make test installs them"))
 struct RealTerminalTests {
     static let still = CLITests.samplePack.appendingPathComponent("05-still-blob.png").path
@@ -96,7 +96,7 @@ struct RealTerminalTests {
 /// images (a GIF's first frame only). auto must find that out and play the frames itself.
 @Suite(
     "preview in Konsole (Xvfb): kitty stills without animation, iTerm2's images", .serialized,
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: RealTerminal.available && RealTerminal.konsoleAvailable, "needs Konsole: make test installs it"))
 struct KonsoleTests {
     @Test("--detect in Konsole: kitty graphics without animation, and sixel")
@@ -159,9 +159,11 @@ enum RealTerminal {
     static let available = tools.allSatisfy(installed)
     static let konsoleAvailable = installed("konsole")
 
-    /// How long a wait for a terminal lasts before the test fails: it ends as soon as what is
-    /// awaited shows, so only a broken terminal (or a machine stalled for minutes) meets it.
-    /// Under the suite's time limit, so a broken terminal fails its test with a message.
+    /// How long a terminal is waited for, from its start to the last thing awaited of it,
+    /// before the test fails: each wait ends as soon as what it awaits shows, so only a broken
+    /// terminal (or a machine stalled for minutes) meets it. Two terminals and the display's
+    /// start stay under the suites' time limit, so a broken terminal fails its test with a
+    /// message.
     static let patience: Duration = .seconds(200)
 
     static func installed(_ tool: String) -> Bool {
@@ -310,14 +312,18 @@ enum RealTerminal {
     /// mapped, as kitty's software-rendered window can do on a busy machine and then show
     /// nothing), and screenshots are taken until they show what is expected. A terminal is
     /// started again only when it exits (kitty, when its OpenGL context cannot be made yet on a
-    /// server just started). ``RealTerminal/patience`` only bounds a wait for a terminal that
-    /// is broken, so that the test fails rather than hangs.
+    /// server just started). ``RealTerminal/patience``, from the terminal's start, only bounds
+    /// the waits for a terminal that is broken, so that the test fails rather than hangs.
     final class Terminal {
         let display: Display
         let title: String
         let window: Window
         private(set) var pid: pid_t = 0
         private let argv: [String]
+        /// When waiting for this terminal ends (``RealTerminal/patience`` from its start).
+        private let deadline = ContinuousClock.now + RealTerminal.patience
+        /// Whether the terminal started last has exited (and been reaped).
+        private var reaped = false
 
         /// The FIFO the command reads one line from before it starts.
         var gate: String { Self.gate(in: display.folder, title: title) }
@@ -337,7 +343,6 @@ enum RealTerminal {
         /// The contents of `file`, which the terminal's command writes whole when it succeeds;
         /// empty when it never came.
         func waitForOutput(_ file: URL) throws -> String {
-            let deadline = ContinuousClock.now + RealTerminal.patience
             while ContinuousClock.now < deadline {
                 if let text = try? String(contentsOf: file, encoding: .utf8) { return text }
                 try relaunchIfExited()
@@ -360,7 +365,6 @@ enum RealTerminal {
         private func launch() throws {
             let log = display.folder.appendingPathComponent("\(title).log").path
             let errors = display.folder.appendingPathComponent("\(title).err").path
-            let deadline = ContinuousClock.now + RealTerminal.patience
             for _ in 0..<3 {
                 for file in [log, errors] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
                 unlink(gate)
@@ -368,10 +372,11 @@ enum RealTerminal {
                 pid = try TestProcess.spawn(
                     argv, standardOutput: log, standardError: .file(errors), environment: display.environment,
                     newSession: true)
+                reaped = false
                 while ContinuousClock.now < deadline && !exited() {
                     if try windowViewable() {
-                        try openGate(until: deadline)
-                        return
+                        if try openGate() { return }
+                        break
                     }
                     usleep(20_000)
                 }
@@ -379,24 +384,27 @@ enum RealTerminal {
             }
         }
 
-        /// Writes the line the command waits for, once the command's shell has the FIFO open.
-        private func openGate(until deadline: ContinuousClock.Instant) throws {
+        /// Writes the line the command waits for, once the command's shell has the FIFO open;
+        /// false when the terminal exited first (or the wait ended).
+        private func openGate() throws -> Bool {
             while ContinuousClock.now < deadline && !exited() {
                 // Without a reader yet, a non-blocking open fails (ENXIO) instead of waiting.
                 let fd = open(gate, O_WRONLY | O_NONBLOCK)
                 if fd >= 0 {
                     defer { close(fd) }
                     guard write(fd, "go\n", 3) == 3 else { throw Failure(description: "cannot write \(gate)") }
-                    return
+                    return true
                 }
                 usleep(20_000)
             }
+            return false
         }
 
-        /// Whether the terminal has exited (reaped here).
+        /// Whether the terminal started last has exited (reaped here, and remembered).
         private func exited() -> Bool {
             var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) == pid
+            if !reaped && waitpid(pid, &status, WNOHANG) == pid { reaped = true }
+            return reaped
         }
 
         /// Starts the terminal again when it has exited: its command ends by holding the
@@ -462,7 +470,6 @@ enum RealTerminal {
         /// Screenshots until one matches by `good`; the last match.
         func waitForMatch(_ sticker: String, background: String, good: (Match) -> Bool) throws -> Match? {
             var last: Match?
-            let deadline = ContinuousClock.now + RealTerminal.patience
             while ContinuousClock.now < deadline {
                 last = try match(sticker, background: background)
                 if let last, good(last) { return last }
@@ -476,7 +483,6 @@ enum RealTerminal {
             -> Set<Int>
         {
             var frames: Set<Int> = []
-            let deadline = ContinuousClock.now + RealTerminal.patience
             while ContinuousClock.now < deadline && frames.count < count {
                 if let found = try match(sticker, background: background), good(found) {
                     frames.insert(found.frame)

@@ -181,7 +181,11 @@ public final class TranscriptRenderer {
                 throw .unknownSticker(
                     name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
             }
-            do { animations[name] = try StickerAnimation.load(sticker, limits: limits) } catch {
+            // A vector sticker (Lottie) is drawn at the largest sticker side, not its document's.
+            do {
+                animations[name] = try StickerAnimation.load(
+                    sticker, limits: limits, vectorSide: StickerSize.large.pixels)
+            } catch {
                 problems.append((name, error))
             }
         }
