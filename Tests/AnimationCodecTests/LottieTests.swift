@@ -210,17 +210,8 @@ struct LottieTests {
         "a 4096 px document of 180 frames (12 GB at its own size): read, its frames refused at that size, and drawn at 128 px by its longer side, its geometry scaled"
     )
     func largeDocumentDrawnSmall() throws {
-        // movingSquare scaled 64 times: a 1024 px square whose centre moves from (1024, 2048)
-        // to (3072, 2048) over 180 frames, on a 4096 x 4096 canvas (4096^2 x 4 x 180 bytes
-        // = 12,079,595,520, over the default 4 GiB).
-        let document = """
-            {"v":"5.5.2","fr":60,"ip":0,"op":180,"w":4096,"h":4096,"layers":[{"ddd":0,"ind":1,"ty":4,"sr":1,
-             "ip":0,"op":180,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},
-             "s":{"a":0,"k":[100,100,100]},"p":{"a":1,"k":[{"t":0,"s":[1024,2048,0],"e":[3072,2048,0],
-             "i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":180}]}},
-             "shapes":[{"ty":"rc","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[1024,1024]},"r":{"a":0,"k":0}},
-                       {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
-            """
+        // 4096^2 x 4 x 180 bytes = 12,079,595,520, over the default 4 GiB.
+        let document = LottieDocuments.largeMovingSquare
         // Read at its own size, its facts are known, and drawing a frame there is refused.
         let asItIs = try AnimationDecoder(bytes: Array(document.utf8))
         #expect(asItIs.info.width == 4096 && asItIs.frameCount == 180)

@@ -1172,6 +1172,16 @@ struct FitLossCommandTests {
 
 @Suite("stickers fit: a clip whose frames are over the decoding limit", .timeLimit(.minutes(3)))
 struct FitDecodingLimitTests {
+    /// ffmpeg's testsrc2 at 10 fps, `size` pixels, `seconds` long, as a GIF of 32 colours.
+    static func testClip(_ url: URL, size: String, seconds: Int) throws -> URL {
+        let made = try TestProcess.run([
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=10:duration=\(seconds)",
+            "-vf", "split[a][b];[a]palettegen=max_colors=32[p];[b][p]paletteuse=dither=none", url.path
+        ])
+        try #require(made == 0)
+        return url
+    }
+
     @Test(
         "a 10 s clip over --max-decoded is refused naming the limit and --max-duration 3, proven; --max-duration 3 decodes only its first 3 s and makes it"
     )
@@ -1182,12 +1192,7 @@ struct FitDecodingLimitTests {
         // 100 frames of 320 x 240 at 10 fps: 100 x 320 x 240 x 4 = 30,720,000 bytes decoded, over
         // 16 MiB (16,777,216); its first 3 s, 30 frames, take 9,216,000, and made small, 30
         // frames of 300 x 300 take 10,800,000.
-        let clip = folder.appendingPathComponent("long.gif")
-        let made = try TestProcess.run([
-            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=10",
-            "-vf", "split[a][b];[a]palettegen=max_colors=32[p];[b][p]paletteuse=dither=none", clip.path
-        ])
-        try #require(made == 0)
+        let clip = try Self.testClip(folder.appendingPathComponent("long.gif"), size: "320x240", seconds: 10)
         let limit = ["--max-decoded", "16M", "--size", "small", "--level", "1", "--progress", "none"]
         let catalog = folder.appendingPathComponent("Long.xcstickers")
         let refused = try CLITests.runExecutable(["fit", clip.path, "-o", catalog.path, "--json"] + limit)
@@ -1220,12 +1225,7 @@ struct FitDecodingLimitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // 50 frames of 618 x 618: 76,384,800 bytes, over 64 MiB; the first 3 s, 30 frames,
         // 45,830,880 bytes.
-        let clip = folder.appendingPathComponent("wide.gif")
-        let made = try TestProcess.run([
-            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=618x618:rate=10:duration=5",
-            "-vf", "split[a][b];[a]palettegen=max_colors=32[p];[b][p]paletteuse=dither=none", clip.path
-        ])
-        try #require(made == 0)
+        let clip = try Self.testClip(folder.appendingPathComponent("wide.gif"), size: "618x618", seconds: 5)
         let common = ["--dry-run", "--json", "--max-decoded", "64M", "--level", "1", "--progress", "none"]
         let cut = try CLITests.runExecutable(["fit", clip.path, "--max-duration", "3"] + common)
         #expect(cut.status == 0, "\(cut.stdout)\(cut.stderr)")

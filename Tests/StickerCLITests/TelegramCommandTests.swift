@@ -431,16 +431,7 @@ struct TelegramCommandTests {
         let out = CLITests.temporaryDirectory()
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        // The moving square scaled 64 times, over 3 s at 60 fps: a 1024 px square whose centre
-        // moves from (1024, 2048) to (3072, 2048).
-        let document = """
-            {"v":"5.5.2","fr":60,"ip":0,"op":180,"w":4096,"h":4096,"layers":[{"ddd":0,"ind":1,"ty":4,"sr":1,
-             "ip":0,"op":180,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},
-             "s":{"a":0,"k":[100,100,100]},"p":{"a":1,"k":[{"t":0,"s":[1024,2048,0],"e":[3072,2048,0],
-             "i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":180}]}},
-             "shapes":[{"ty":"rc","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[1024,1024]},"r":{"a":0,"k":0}},
-                       {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
-            """
+        let document = LottieDocuments.largeMovingSquare
         let big = out.appendingPathComponent("big.json")
         try Data(document.utf8).write(to: big)
         let validate = try CLITests.runExecutable(["validate", big.path])

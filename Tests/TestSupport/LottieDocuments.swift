@@ -12,6 +12,19 @@ public enum LottieDocuments {
                     {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
         """
 
+    /// ``movingSquare`` scaled 64 times and over 3 s at 60 fps: a 4096 x 4096 document, 180
+    /// frames, a 1024 px red square whose centre moves linearly from (1024, 2048) at frame 0
+    /// to (3072, 2048) at frame 180 (the out point). Its frames at its own size take
+    /// 12,079,595,520 bytes.
+    public static let largeMovingSquare = """
+        {"v":"5.5.2","fr":60,"ip":0,"op":180,"w":4096,"h":4096,"layers":[{"ddd":0,"ind":1,"ty":4,"sr":1,
+         "ip":0,"op":180,"st":0,"ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},
+         "s":{"a":0,"k":[100,100,100]},"p":{"a":1,"k":[{"t":0,"s":[1024,2048,0],"e":[3072,2048,0],
+         "i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":180}]}},
+         "shapes":[{"ty":"rc","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[1024,1024]},"r":{"a":0,"k":0}},
+                   {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+        """
+
     /// A 64 x 64 document, 30 frames at 30 fps, whose only layer is Bodymovin's text ("Hi"),
     /// which rlottie does not draw: every frame is clear.
     public static let textOnly = """
