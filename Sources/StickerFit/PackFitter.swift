@@ -15,11 +15,7 @@ public struct PackFitter: Sendable {
     /// The size class a pack is fitted to: the option's, else the one it is shown at
     /// (``StickerPack/gridSize(limits:)``: its `grid-size`, else its stickers' common side).
     public func size(for pack: StickerPack) -> StickerSize {
-        // Only the stickers' structure is read: a clip whose frames together are over the
-        // decoding limit still has its side (fit may make its first seconds).
-        var reading = options.limits
-        reading.maxTotalDecodedBytes = .max
-        return options.size ?? pack.gridSize(limits: reading)
+        options.size ?? pack.gridSize(limits: options.limits)
     }
 
     /// Every sticker of `stickers` fitted to `size`, in order. Names are made distinct (and

@@ -159,6 +159,7 @@ public struct StickerFitter: Sendable {
                     path: input.sticker.files[0].path, .limitExceeded(.decodedBytes(bytes, limit: input.decodeLimit)))
             }
         }
+
         /// Seconds one loop of them takes.
         var totalSeconds: Double { durations.reduce(0, +) }
 

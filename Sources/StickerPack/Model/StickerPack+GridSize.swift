@@ -13,10 +13,13 @@ extension StickerPack {
     }
 
     /// ``gridSize(sides:)`` with the sides read from the stickers' files (their structure,
-    /// no pixels). Vector stickers are drawn at any size and do not count; nor do unreadable ones.
+    /// no pixels: a clip whose frames together are over `limits`' decoded bytes still has its
+    /// side). Vector stickers are drawn at any size and do not count; nor do unreadable ones.
     public func gridSize(limits: DecodingLimits) -> StickerSize {
         guard sizeComesFromStickers else { return gridSize(sides: []) }
-        let animations = stickers.map { try? StickerAnimation.load($0, limits: limits) }
+        var reading = limits
+        reading.maxTotalDecodedBytes = .max
+        let animations = stickers.map { try? StickerAnimation.load($0, limits: reading) }
         return gridSize(sides: StickerPack.rasterSides(animations))
     }
 

@@ -286,11 +286,13 @@ private struct StickerChecker {
     private mutating func unreadableReason(_ file: URL) -> String? {
         do {
             let bytes = try BoundedFile.read(file.path, maxBytes: limits.maxFileBytes)
-            // One vector file is drawn at the pack's size, as fit draws it.
-            let decoder =
-                try vectorSide.flatMap { sticker.files.count == 1 ? $0 : nil }.map { side throws(CodecError) in
-                    try AnimationDecoder(bytes: bytes, limits: limits, vectorSide: side)
-                } ?? AnimationDecoder(bytes: bytes, limits: limits)
+            let decoder: AnimationDecoder
+            if let vectorSide, sticker.files.count == 1 {
+                // One vector file is drawn at the pack's size, as fit draws it.
+                decoder = try AnimationDecoder(bytes: bytes, limits: limits, vectorSide: vectorSide)
+            } else {
+                decoder = try AnimationDecoder(bytes: bytes, limits: limits)
+            }
             if sticker.files.count == 1 { describe(decoder.info) }
             return nil
         } catch {
