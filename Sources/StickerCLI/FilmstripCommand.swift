@@ -80,7 +80,8 @@ public struct FilmstripCommand: ParsableCommand {
         }
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {
-            let animation = try StickerAnimation.load(chosen, limits: limits.limits)
+            // A vector sticker is drawn at the cell's size.
+            let animation = try StickerAnimation.load(chosen, limits: limits.limits, vectorSide: cell)
             warnRepaired(chosen.name, animation.fileWarnings)
             strip = try ContactSheets.filmstrip(
                 animation, columns: columns, cell: cell, timing: timing, maxPixels: limits.limits.maxPixels)

@@ -13,7 +13,9 @@ public enum MessagesAcceptance {
     public static func refusals(
         _ sticker: Sticker, limits: DecodingLimits = .default, thresholds: ValidationThresholds = .default
     ) -> [String] {
-        guard let animation = try? StickerAnimation.load(sticker, limits: limits) else { return [] }
+        // A vector (Lottie) is read at the largest sticker side: its document's size is no reason.
+        guard let animation = try? StickerAnimation.load(sticker, limits: limits, vectorSide: StickerSize.large.pixels)
+        else { return [] }
         var reasons: [String] = []
         let formats = Set(animation.fileInfos.map(\.format))
         for (format, name) in [
