@@ -40,8 +40,7 @@ extension StickerFitter {
         /// go on return.
         static func read(_ sticker: Sticker, limits: DecodingLimits, vectorSide: Int) throws(PackError) -> Input {
             // A clip longer than its frames at its size allow is read: its first seconds may fit.
-            var reading = limits
-            reading.maxTotalDecodedBytes = .max
+            let reading = limits.withoutTotalDecodedBytes
             let animation = try StickerAnimation.load(sticker, limits: reading, vectorSide: vectorSide)
             let input = Input(
                 sticker: sticker, limits: reading, decodeLimit: limits.maxTotalDecodedBytes, vectorSide: vectorSide,

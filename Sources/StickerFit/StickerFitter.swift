@@ -309,11 +309,7 @@ public struct StickerFitter: Sendable {
     /// The limits fit's own files are decoded under to be measured: the caller's, but for the
     /// bytes of all frames together (a written file is decoded a frame at a time, and its frames
     /// are no more than those the input was held to: `--max-decoded` bounds the input).
-    private var outputLimits: DecodingLimits {
-        var limits = options.limits
-        limits.maxTotalDecodedBytes = .max
-        return limits
-    }
+    private var outputLimits: DecodingLimits { options.limits.withoutTotalDecodedBytes }
 
     /// The floors in force, as the report names them: `20 dB (--min-psnr)`.
     private var floorText: String {

@@ -110,10 +110,10 @@ struct LottieFile: Sendable {
         let declaredFrames = Int(outPoint) - Int(inPoint)
         do {
             try Self.check(drawn, frames: declaredFrames, limits: limits)
-        } catch .limitExceeded(.decodedBytes(let bytes, let limit)) {
+        } catch {
             // Only the frames' bytes at the document's own size: it may be drawn smaller.
-            guard case .document = renderSize else { throw .limitExceeded(.decodedBytes(bytes, limit: limit)) }
-            refusal = .limitExceeded(.decodedBytes(bytes, limit: limit))
+            guard case .document = renderSize, case .limitExceeded(.decodedBytes) = error else { throw error }
+            refusal = error
         }
         json.append(0)  // rlottie takes a C string
         renderers = LottieRenderers(json: json)

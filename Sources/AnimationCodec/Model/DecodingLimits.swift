@@ -36,6 +36,14 @@ public struct DecodingLimits: Sendable, Hashable {
         self.maxFileBytes = maxFileBytes
     }
 
+    /// These limits without ``maxTotalDecodedBytes``: for a caller that reads a file's
+    /// structure only, or decodes a frame at a time and bounds what it keeps itself.
+    public var withoutTotalDecodedBytes: DecodingLimits {
+        var limits = self
+        limits.maxTotalDecodedBytes = .max
+        return limits
+    }
+
     /// Throws unless a file of `count` bytes fits.
     func checkFile(bytes count: Int) throws(CodecError) {
         if count > maxFileBytes { throw .limitExceeded(.fileBytes(count, limit: maxFileBytes)) }

@@ -98,10 +98,11 @@ public struct StickerAnimation: Sendable {
     public var isVector: Bool { !isSequence && fileInfos[0].format.isVector }
 
     /// This sticker drawn with its longer side `side`, its aspect kept, when it is a vector
-    /// file (the parsed document is shared, nothing is read again); otherwise itself.
+    /// file (the parsed document is shared, nothing is read again); otherwise, or when it is
+    /// drawn at that size already, itself.
     public func drawingVectors(atSide side: Int) throws(PackError) -> StickerAnimation {
-        guard isVector else { return self }
         let size = PixelSize(width: width, height: height).scaled(toLongerSide: side)
+        guard isVector, size != PixelSize(width: width, height: height) else { return self }
         let decoder: AnimationDecoder
         do {
             decoder = try decoders[0].drawingVectors(at: size)

@@ -17,9 +17,7 @@ extension StickerPack {
     /// side). Vector stickers are drawn at any size and do not count; nor do unreadable ones.
     public func gridSize(limits: DecodingLimits) -> StickerSize {
         guard sizeComesFromStickers else { return gridSize(sides: []) }
-        var reading = limits
-        reading.maxTotalDecodedBytes = .max
-        let animations = stickers.map { try? StickerAnimation.load($0, limits: reading) }
+        let animations = stickers.map { try? StickerAnimation.load($0, limits: limits.withoutTotalDecodedBytes) }
         return gridSize(sides: StickerPack.rasterSides(animations))
     }
 
