@@ -58,8 +58,11 @@ public struct BenchCommand: ParsableCommand {
     public var cells = "60x30"
 
     /// Seconds of playback for --preview.
-    @Option(help: "Seconds of playback per --preview run.")
-    public var seconds = 4.0
+    @Option(name: .customLong("seconds"), help: "Seconds of playback per --preview run.")
+    var secondsNumber = DecimalNumber(4)
+
+    /// `--seconds`.
+    public var seconds: Double { secondsNumber.value }
 
     /// Another `stickers` binary to take turns with (decoding only).
     @Option(

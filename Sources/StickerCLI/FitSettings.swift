@@ -64,19 +64,28 @@ struct FitSettings: ParsableArguments {
         help: ArgumentHelp(
             "The lowest frame rate the lossy search may drop an animation to (frames are dropped, never sped up); default: as low as the best quality needs, down to two frames.",
             valueName: "fps"))
-    var minimumFramesPerSecond: Double?
+    var minimumFramesPerSecondNumber: DecimalNumber?
+
+    /// `--min-fps`.
+    var minimumFramesPerSecond: Double? { minimumFramesPerSecondNumber?.value }
 
     @Option(
         name: .customLong("min-psnr"), parsing: .unconditional,
         help: ArgumentHelp(
             "The quality floor: a sticker whose best file within the budget is under this PSNR against the original is not made.",
             valueName: "dB"))
-    var minimumPSNR: Double = FitOptions.defaultMinimumPSNR
+    var minimumPSNRNumber = DecimalNumber(FitOptions.defaultMinimumPSNR)
+
+    /// `--min-psnr`.
+    var minimumPSNR: Double { minimumPSNRNumber.value }
 
     @Option(
         name: .customLong("min-ssim"), parsing: .unconditional,
         help: ArgumentHelp("A second floor on the file's mean SSIM, 0-1 (0: none).", valueName: "ssim"))
-    var minimumSSIM: Double = 0
+    var minimumSSIMNumber = DecimalNumber(0)
+
+    /// `--min-ssim`.
+    var minimumSSIM: Double { minimumSSIMNumber.value }
 
     @Flag(
         help:
@@ -99,7 +108,10 @@ struct FitSettings: ParsableArguments {
         help: ArgumentHelp(
             "The highest frame rate to make (at most 1000): an animation faster once repeats merge keeps every (rate/N)th frame, each shown for the frames it stands for (the loop keeps its length); default: the input's own.",
             valueName: "fps"))
-    var maximumFramesPerSecond: Double?
+    var maximumFramesPerSecondNumber: DecimalNumber?
+
+    /// `--max-fps`.
+    var maximumFramesPerSecond: Double? { maximumFramesPerSecondNumber?.value }
 
     @Flag(
         help: "Dither reduced palettes (ordered: still areas stay still): smoother gradients for a lower PSNR and SSIM."
@@ -112,7 +124,7 @@ struct FitSettings: ParsableArguments {
     @OptionGroup var progress: ProgressOptions
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions
+    @OptionGroup(title: "Limits") var limits: LimitOptions<FitDecoding>
 
     /// Refuses a `--max-bytes` that is not positive, or that makes files validate refuses
     /// (512,000 bytes or more: over 500 KB however it is counted).

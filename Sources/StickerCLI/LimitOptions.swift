@@ -1,11 +1,30 @@
 import AnimationCodec
 import ArgumentParser
+import StickerFit
+
+/// What a command's `--max-decoded` help says: most commands decode whole files, while fit
+/// holds a sticker's decoded frames to a lower cap of its own.
+protocol DecodedBytesHelp {
+    /// The option's help text.
+    static var maxDecodedHelp: String { get }
+}
+
+/// `--max-decoded` of a command that decodes whole files.
+enum WholeFileDecoding: DecodedBytesHelp {
+    static let maxDecodedHelp = "Most bytes all decoded frames of a file may add up to (frames x W x H x 4)."
+}
+
+/// `--max-decoded` of the commands that fit stickers, review among them (``FitOptions/maxDecodedBytes``).
+enum FitDecoding: DecodedBytesHelp {
+    static let maxDecodedHelp =
+        "Most bytes all decoded frames of a file may add up to (frames x W x H x 4); a sticker is fitted from at most \(ScaledCount(FitOptions.maxDecodedBytes)) of its frames, or this when lower."
+}
 
 /// `--max-side`, `--max-pixels`, `--max-frames`, `--max-decoded` and `--max-file`: the codec's
 /// ``DecodingLimits`` for every command that reads images. Each defaults to the library's.
 /// Each takes the next word as its value, so `--max-pixels -5` is named as not positive rather
-/// than read as a missing value.
-struct LimitOptions: ParsableArguments {
+/// than read as a missing value. `Help` words `--max-decoded`'s help for the command.
+struct LimitOptions<Help: DecodedBytesHelp>: ParsableArguments {
     @Option(
         name: .customLong("max-side"), parsing: .unconditional,
         help: ArgumentHelp("Longest canvas or frame side, in pixels.", valueName: "px"))
@@ -24,8 +43,7 @@ struct LimitOptions: ParsableArguments {
 
     @Option(
         name: .customLong("max-decoded"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "Most bytes all decoded frames of a file may add up to (frames x W x H x 4).", valueName: "bytes"))
+        help: ArgumentHelp(Help.maxDecodedHelp, valueName: "bytes"))
     var maxDecoded = ScaledCount(DecodingLimits.default.maxTotalDecodedBytes)
 
     @Option(

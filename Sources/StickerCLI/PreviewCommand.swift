@@ -47,8 +47,11 @@ public struct PreviewCommand: ParsableCommand {
         parsing: .unconditional, help: ArgumentHelp("Stop after this long, wall clock: 5s, 1500ms.", valueName: "time"))
     var duration: String?
 
-    @Option(parsing: .unconditional, help: "Playback speed (2 = twice as fast).")
-    var speed = 1.0
+    @Option(name: .customLong("speed"), parsing: .unconditional, help: "Playback speed (2 = twice as fast).")
+    var speedNumber = DecimalNumber(1)
+
+    /// `--speed`.
+    var speed: Double { speedNumber.value }
 
     @Option(parsing: .unconditional, help: "Not a terminal: write this frame.")
     var frame: Int?

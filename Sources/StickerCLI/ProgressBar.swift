@@ -25,7 +25,10 @@ public struct ProgressOptions: ParsableArguments {
 
     /// How long the work runs before `auto` draws its bar (tests draw it at once).
     @Option(name: .customLong("progress-after"), help: .hidden)
-    public var progressAfter: Double = 1
+    var progressAfterNumber = DecimalNumber(1)
+
+    /// `--progress-after`: seconds before a bar is shown.
+    public var progressAfter: Double { progressAfterNumber.value }
 
     /// Creates the options (argument parsing fills them in).
     public init() {}

@@ -59,7 +59,7 @@ public struct TranscriptCommand: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

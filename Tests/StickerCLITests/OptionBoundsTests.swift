@@ -26,6 +26,37 @@ struct OptionBoundsTests {
                 "The value '0x10' is invalid for '--max-duration <time>'"
             ),
             (["preview", sticker, "--at", "0x10"], "--at 0x10 is not a time."),
+            // Swift's Double(_:) reads hexadecimal: 0x14 would be a 20 dB floor, 0x0.8p0 SSIM 0.5.
+            (
+                ["fit", sticker, "--dry-run", "--min-psnr", "0x14"],
+                "The value '0x14' is invalid for '--min-psnr <dB>'"
+            ),
+            (
+                ["fit", sticker, "--dry-run", "--min-ssim", "0x0.8p0"],
+                "The value '0x0.8p0' is invalid for '--min-ssim <ssim>'"
+            ),
+            (
+                ["fit", sticker, "--dry-run", "--max-fps", "0x10"],
+                "The value '0x10' is invalid for '--max-fps <fps>'"
+            ),
+            (
+                ["fit", sticker, "--dry-run", "--min-fps", "0X1P3"],
+                "The value '0X1P3' is invalid for '--min-fps <fps>'"
+            ),
+            (
+                ["preview", sticker, "--speed", "0x2"],
+                "The value '0x2' is invalid for '--speed <speed>'"
+            ),
+            (
+                ["fit", sticker, "--dry-run", "--min-fps", "-1"],
+                "--min-fps must be a positive number of frames per second."
+            ),
+            (["fit", sticker, "--dry-run", "--min-psnr", "nan"], "--min-psnr must be 0-100 dB."),
+            (["fit", sticker, "--dry-run", "--min-ssim", "-0.5"], "--min-ssim must be 0-1."),
+            (
+                ["fit", sticker, "--dry-run", "--max-fps", "inf"],
+                "--max-fps must be a positive number of frames per second, at most 1000."
+            ),
             (
                 ["render", sticker, "-o", "/nonexistent/x.png", "--at", "0x1p4"],
                 "--at 0x1p4 is not a time (1.25s, 1250ms)."
@@ -73,6 +104,33 @@ struct OptionBoundsTests {
         for wrong in ["0.5B", "500 K", "1e3K", "0.0000001K"] {
             let result = try CLITests.runExecutable(["fit", Self.sticker, "--dry-run", "--max-bytes", wrong])
             #expect(result.status == 64, "\(wrong): \(result.stderr)")
+        }
+    }
+
+    @Test("Floors written in decimal, with an exponent or a sign, are read as those numbers")
+    func decimalFloors() throws {
+        let result = try CLITests.runExecutable([
+            "fit", Self.sticker, "--dry-run", "--json", "--level", "1", "--min-psnr", "1.5e1", "--min-ssim", ".25",
+            "--min-fps", "+2.5", "--max-fps", "3E1"
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try FitCommandTests.report(result.stdout)
+        #expect(report["minPSNR"] as? Double == 15)
+        #expect(report["minSSIM"] as? Double == 0.25)
+    }
+
+    @Test("--max-decoded's help names fit's own 1 GiB cap where a command fits stickers, and only there")
+    func decodedBytesHelp() throws {
+        let cap = "a sticker is fitted from at most 1G of its frames, or this when lower"
+        for (command, namesCap) in [
+            ("fit", true), ("xcode", true), ("review", true), ("info", false), ("validate", false)
+        ] {
+            let result = try CLITests.runExecutable([command, "--help"])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            // Help wraps at the terminal's width: compare with runs of white space as one space.
+            let help = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(help.contains("--max-decoded <bytes>"), "\(command)")
+            #expect(help.contains(cap) == namesCap, "\(command): \(help)")
         }
     }
 
