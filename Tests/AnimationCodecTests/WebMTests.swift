@@ -158,6 +158,31 @@ struct WebMTests {
         #expect(abs(decoder.info.totalDurationMilliseconds - Double(testCase.frames) * period) <= 1)
     }
 
+    @Test(
+        "a clip plays for its segment's Duration, as ffprobe and a browser's video element give it: 120 frames at 60 fps are 2000 ms, though their times are stored in whole milliseconds"
+    )
+    func playsForItsDuration() throws {
+        let clip = Case(
+            name: "vp9-opaque-60fps-2s", encoder: "libvpx-vp9", pixelFormat: "yuv420p", width: 32, height: 32,
+            rate: 60, frames: 120)
+        let url = try Self.file(clip)
+        let probe = try TestProcess.capture([
+            "ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path
+        ])
+        let printed = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let seconds = try #require(Double(printed), "ffprobe: \(probe.stderr)")
+        #expect(seconds == 2)
+        let decoder = try AnimationDecoder(bytes: [UInt8](try Data(contentsOf: url)))
+        #expect(decoder.frameCount == 120)
+        #expect(abs(decoder.info.totalDurationMilliseconds - seconds * 1000) < 0.001)
+        // The times are 0, 17, 33, 50 ... 1983 ms: every frame shows for 16 or 17 ms, the last
+        // too (2000 - 1983).
+        for frame in decoder.info.frames {
+            let milliseconds = frame.delay.milliseconds
+            #expect([16, 17].contains { abs(milliseconds - $0) < 0.001 }, "frame \(frame.index): \(milliseconds) ms")
+        }
+    }
+
     @Test("every frame within one level of ffmpeg's libvpx planes converted by the formula", arguments: cases)
     func pixels(testCase: Case) throws {
         let url = try Self.file(testCase)

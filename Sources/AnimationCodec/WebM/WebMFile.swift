@@ -35,8 +35,9 @@ struct WebMFile: Sendable {
     var blocks: [Block]
     /// For each block, the last keyframe at or before it: where decoding it may start.
     var keyframes: [Int]
-    /// Each block's display time, from the next block's time (the last: its BlockDuration,
-    /// the track's DefaultDuration, or what is left of the segment's Duration).
+    /// Each block's display time, from the next block's time (the last: what is left of the
+    /// segment's Duration, as a browser plays it, else its BlockDuration or the track's
+    /// DefaultDuration).
     var delays: [FrameDelay]
     /// What reading the file worked around: a file cut short gives the frames of its whole
     /// blocks, as browsers play them.
@@ -91,10 +92,12 @@ struct WebMFile: Sendable {
             let nanoseconds: Int64
             if index + 1 < blocks.count {
                 nanoseconds = blocks[index + 1].time - blocks[index].time
+            } else if let segmentEnd, segmentEnd > blocks[index].time {
+                // A browser plays the clip for its Duration and loops there: 120 frames at
+                // 60 fps stored in milliseconds end at 1983 ms, and the Duration says 2000.
+                nanoseconds = segmentEnd - blocks[index].time
             } else if let duration = blocks[index].duration ?? defaultDuration {
                 nanoseconds = duration
-            } else if let segmentEnd, segmentEnd > blocks[index].time {
-                nanoseconds = segmentEnd - blocks[index].time
             } else {
                 nanoseconds = index > 0 ? blocks[index].time - blocks[index - 1].time : 0
             }
