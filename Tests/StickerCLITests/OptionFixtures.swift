@@ -35,6 +35,15 @@ enum OptionFixtures {
         Colour(255, 0, 255), Colour(0, 255, 255), Colour(128, 64, 0), Colour(255, 255, 255)
     ]
     static let eightDelays = [Double](repeating: 100, count: 8)
+    /// ninety.png (64 px): ninety frames of 33 ms (2.97 s), each its own colour: frame k's
+    /// starts at k x 33 ms, a time that seconds in floating point do not all hold exactly.
+    static let ninetyColours: [Colour] = (0..<90).map { (k: Int) -> Colour in
+        let red = UInt8(k * 2)
+        let green = UInt8(255 - k * 2)
+        let blue = UInt8(k * 37 % 256)
+        return Colour(red, green, blue)
+    }
+    static let ninetyDelays = [Double](repeating: 33, count: 90)
     /// two.png and three.png (408 px): 2 x 300 ms and 3 x 250 ms, the stickers of animate/.
     static let twoColours = [Colour(200, 30, 30), Colour(30, 200, 30)]
     static let twoDelays: [Double] = [300, 300]
@@ -42,7 +51,8 @@ enum OptionFixtures {
     static let threeDelays: [Double] = [250, 250, 250]
 
     /// The folder holding every fixture:
-    /// - timing.png, eight.png, two.png, three.png: the animations above (looping forever);
+    /// - timing.png, eight.png, ninety.png, two.png, three.png: the animations above (looping
+    ///   forever);
     /// - solid.png (408 px) and solid618.png (618 px) of ``solidColour``;
     /// - pattern.png, opaque 408 px stripes and gradients, and pattern.rgba, its pixels;
     /// - noise.png, 300 px of random RGBA (no lossless encoding gets it under 150,000 bytes);
@@ -100,6 +110,7 @@ enum OptionFixtures {
 
         animation("timing.png", 408, \(list(timingColours)), \(list(timingDelays)))
         animation("eight.png", 64, \(list(eightColours)), \(list(eightDelays)))
+        animation("ninety.png", 64, \(list(ninetyColours)), \(list(ninetyDelays)))
         animation("two.png", 408, \(list(twoColours)), \(list(twoDelays)))
         animation("three.png", 408, \(list(threeColours)), \(list(threeDelays)))
         solid(408, \(solidColour.python)).save(os.path.join(out, "solid.png"))

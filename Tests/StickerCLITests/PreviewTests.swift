@@ -447,6 +447,26 @@ struct PreviewTests {
     }
 
     @Test(
+        "--frame N of ninety 33 ms frames draws frame N, past the first second too; --at the middle of frame N draws it",
+        arguments: [1, 31, 32, 60, 89])
+    func frameOfMany(frame: Int) throws {
+        let animation = try OptionFixtures.path("ninety.png")
+        let colour = OptionFixtures.ninetyColours[frame]
+        let middle = String(format: "%.4fs", (Double(frame) + 0.5) * 0.033)
+        for selection in [["--frame", "\(frame)"], ["--at", middle]] {
+            let result = try CLITests.runExecutable(
+                ["preview", animation, "--width", "8", "--height", "4", "--colors", "truecolor"] + selection)
+            #expect(result.status == 0, "\(result.stderr)")
+            let cells = ANSIPicture.cells(result.stdout)
+            #expect(cells.count == 4 && cells.allSatisfy { $0.count == 8 }, "\(selection)")
+            #expect(
+                cells.allSatisfy { $0.allSatisfy { $0 == ANSIPicture.Cell(top: colour, bottom: colour) } },
+                "\(selection): every cell should show frame \(frame)'s \(colour): \(Set(cells.joined().map { "\($0.top?.description ?? "default")" }))"
+            )
+        }
+    }
+
+    @Test(
         "Errors: the documented exit code, nothing on stdout, and the error first on stderr, alone for a bad input",
         arguments: [
             Refusal(

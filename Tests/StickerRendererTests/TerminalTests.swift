@@ -1,4 +1,5 @@
 import AnimationCodec
+import StickerPack
 import StickerPixels
 import StickerRenderer
 import Testing
@@ -188,6 +189,23 @@ struct TerminalTests {
         #expect(StickerClock(durations: [0.1, 0.2], plays: 0).nextChange(after: 1000.25) == 1000.3)
         #expect(StickerClock(durations: [0.5], plays: 0).nextChange(after: 0) == nil)
     }
+
+    @Test(
+        "Walking the changes of 90 frames of 33 ms reaches every frame at its start, k x 33 ms, two loops through; so does a loop sent to a terminal"
+    )
+    func walkEveryChange() throws {
+        let clock = StickerClock(durations: Array(repeating: 0.033, count: 90), plays: 0)
+        var time = 0.0
+        for change in 1..<180 {
+            let next = try #require(clock.nextChange(after: time), "change \(change)")
+            #expect(abs(next - Double(change) * 0.033) < 1e-9, "change \(change) at \(next) s")
+            #expect(clock.frameIndex(at: next) == change % 90, "change \(change) at \(next) s")
+            time = next
+        }
+        let frames = try LoopFrames.sample(ClockOnlySource(clock: clock), width: 1, height: 1)
+        #expect(frames.count == 90)
+        #expect(frames.allSatisfy { abs($0.duration - 0.033) < 1e-9 }, "\(frames.map(\.duration))")
+    }
 }
 
 extension TerminalFit {
@@ -195,5 +213,19 @@ extension TerminalFit {
         var fit = TerminalFit(width: 1, height: 1, columns: 1, rows: 1)
         fit.pixelWidth = w; fit.pixelHeight = h; fit.column = column; fit.row = row
         return fit
+    }
+}
+
+/// A picture that changes on `clock` and is one transparent pixel whatever the time.
+private final class ClockOnlySource: PreviewSource {
+    let clock: StickerClock
+    init(clock: StickerClock) { self.clock = clock }
+    var pixelWidth: Int { 1 }
+    var pixelHeight: Int { 1 }
+    var loopDuration: Double { clock.loopDuration }
+    var endTime: Double? { clock.endTime }
+    func nextChange(after time: Double) -> Double? { clock.nextChange(after: time) }
+    func image(at time: Double, width: Int, height: Int) throws(PackError) -> RGBAImage {
+        RGBAImage(width: width, height: height)
     }
 }

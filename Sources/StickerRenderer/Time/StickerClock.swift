@@ -111,7 +111,10 @@ public struct StickerClock: Sendable, Hashable {
     /// changes again (a still, or the last play has ended).
     public func nextChange(after time: Double) -> Double? {
         guard isAnimated, !time.isNaN else { return nil }
-        let t = time >= 1e12 ? Int.max / 4 : Int((max(0, time) * 1e6).rounded(.down))
+        // To the nearest microsecond, as frameIndex(at:) reads it: a change this returned
+        // (1.023 s, which is 1022999.9999999999 µs in floating point) reads back as itself, so
+        // a walk from change to change goes on rather than returning the same one again.
+        let t = time >= 1e12 ? Int.max / 4 : Int((max(0, time) * 1e6).rounded())
         let loop = t / loopMicros
         let within = t - loop * loopMicros
         var next: Int?
