@@ -28,7 +28,8 @@ public struct FitReport: Sendable, Codable {
         public var framesAfter: Int
         /// Input frames per second over the loop (0 for a still).
         public var fpsBefore: Double
-        /// Output frames per second over the loop (0 for a still).
+        /// Output frames per second over the loop (0 for a still), a last frame `--max-duration`
+        /// cut short counted whole: the rate the frames play at.
         public var fpsAfter: Double
         /// Largest channel error against the scaled original (0-255, premultiplied).
         public var maxError: Int
