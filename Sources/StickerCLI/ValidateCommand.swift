@@ -71,7 +71,9 @@ public struct ValidateCommand: ParsableCommand {
                             ? "\(Int(loop.rounded())) ms loop"
                             : "\(Int(shown.rounded())) ms loop as Messages shows it (\(Int(loop.rounded())) ms stored)")
                 }
-                if let plays = sticker.plays { parts.append(plays == 0 ? "loops forever" : "\(plays) plays") }
+                if let plays = sticker.plays {
+                    parts.append(plays == 0 ? "loops forever" : plays == 1 ? "plays once" : "\(plays) plays")
+                }
             }
             if let bytes = sticker.decodedBytes { parts.append("\(bytes / 1024) KiB decoded") }
             lines.append("  \(sticker.name): " + parts.joined(separator: ", "))

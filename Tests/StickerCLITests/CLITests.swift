@@ -108,6 +108,20 @@ struct CLITests {
         #expect(meta["plays"] as? Int == plays)
     }
 
+    @Test(
+        "validate says how often each sticker plays as a browser counts it: once, three times, forever",
+        .needs("gif-peterdn", "apng-philip-taylor", "gif-pillow"),
+        arguments: [
+            ("apng-philip-taylor/num_plays_1.png", "plays once"),
+            ("gif-pillow/duplicate_number_of_loops.gif", "3 plays"),
+            ("apng-philip-taylor/num_plays.png", "loops forever")
+        ])
+    func validatePlays(path: String, phrase: String) throws {
+        let result = try Self.runExecutable(["validate", Self.conformance.appendingPathComponent(path).path])
+        let summary = result.stdout.split(separator: "\n").first { $0.contains(" ms loop") } ?? ""
+        #expect(summary.hasSuffix(", \(phrase)") || summary.contains(", \(phrase),"), "\(result.stdout)")
+    }
+
     @Test("frames --format ppm writes P6 images of the frame over black", .needs("apng-philip-taylor"))
     func framesPPM() throws {
         let input = Self.conformance.appendingPathComponent("apng-philip-taylor/blend_op_source_near_transparent.png")

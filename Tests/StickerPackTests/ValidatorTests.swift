@@ -318,6 +318,22 @@ struct ValidatorTests {
         #expect(report.stickers.map(\.width) == [408, 618])
     }
 
+    @Test("Mixed sizes are listed smallest first, by width and then height, not as text")
+    func mixedSizesInOrder() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let sizes = [(100, 100), (9, 9), (20, 40), (20, 20)]
+        let stickers = sizes.enumerated().map { index, size in
+            Sticker(
+                name: "s\(index)",
+                source: .file(folder.write(TestImages.png(width: size.0, height: size.1), "s\(index).png")))
+        }
+        let report = PackValidator().validate(StickerPack(name: "p", origin: .folder, stickers: stickers))
+        let mixed = try #require(report.findings.first { $0.rule == .mixedSizes })
+        #expect(mixed.measured == "9x9, 20x20, 20x40, 100x100")
+        #expect(mixed.message.contains("4 sizes (9x9, 20x20, 20x40, 100x100)"), "\(mixed.message)")
+    }
+
     @Test(
         "What a folder or catalog leaves out is a left-out warning naming its path from the pack's folder; a catalog workaround stays a catalog warning"
     )

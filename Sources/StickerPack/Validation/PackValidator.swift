@@ -36,14 +36,17 @@ public struct PackValidator: Sendable {
             }
         }
         // A vector is drawn at the pack's size, whatever its document's.
-        let sides = Set(Self.rasterSides(summaries).map { "\($0.width)x\($0.height)" })
-        if sides.count > 1 {
+        let sizes = Set(Self.rasterSides(summaries).map { [$0.width, $0.height] })
+        if sizes.count > 1 {
+            // Smallest first: 9x9 before 100x100, which sorting the text would put first.
+            let listed = sizes.sorted { $0.lexicographicallyPrecedes($1) }.map { "\($0[0])x\($0[1])" }
+                .joined(separator: ", ")
             findings.append(
                 ValidationFinding(
                     .warning, sticker: nil, rule: .mixedSizes,
                     message:
-                        "stickers come in \(sides.count) sizes (\(sides.sorted().joined(separator: ", "))); a pack shows every sticker at one size",
-                    measured: sides.sorted().joined(separator: ", ")))
+                        "stickers come in \(sizes.count) sizes (\(listed)); a pack shows every sticker at one size",
+                    measured: listed))
         }
         // A catalog holds one sticker of a name (its folder); names differing only in case
         // collide on the case-insensitive file systems Xcode usually runs on, and `a:b` and
