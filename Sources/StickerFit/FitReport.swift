@@ -56,6 +56,26 @@ public struct FitReport: Sendable, Codable {
         /// How many times the input was scaled up, when more than twice (it looks soft).
         public var upscale: Double?
 
+        /// Every warning about the sticker made, as the report words them: scaled up, damaged
+        /// input, parts not drawn, then the loss (``warning``).
+        public var warnings: [String] {
+            var warnings: [String] = []
+            if let upscale {
+                warnings.append(
+                    "the input was scaled up \(String(cFormat: "%.1f", upscale))x, so it looks soft; "
+                        + "artwork at least as large as the sticker (\(StickerSize(rawValue: size)?.pixels ?? 0) px) keeps it sharp"
+                )
+            }
+            if let damage = inputDamage.first {
+                let more = inputDamage.count > 1 ? "; and \(inputDamage.count - 1) more" : ""
+                warnings.append(
+                    "the input is damaged, so it was made from what decodes, as browsers show it: " + damage + more)
+            }
+            warnings += notDrawn.map { "the sticker lacks part of its input: \($0)" }
+            if let warning { warnings.append(warning) }
+            return warnings
+        }
+
         /// The entry for `sticker`.
         public init(_ sticker: FittedSticker) {
             name = sticker.name
@@ -156,22 +176,7 @@ public struct FitReport: Sendable, Codable {
                         + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             }
             for step in entry.steps { lines.append("         \(step)") }
-            if let upscale = entry.upscale {
-                lines.append(
-                    "         warning: the input was scaled up \(String(cFormat: "%.1f", upscale))x, so it looks soft; "
-                        + "artwork at least as large as the sticker (\(StickerSize(rawValue: entry.size)?.pixels ?? 0) px) keeps it sharp"
-                )
-            }
-            if let damage = entry.inputDamage.first {
-                let more = entry.inputDamage.count > 1 ? "; and \(entry.inputDamage.count - 1) more" : ""
-                lines.append(
-                    "         warning: the input is damaged, so it was made from what decodes, as browsers show it: "
-                        + damage + more)
-            }
-            for missing in entry.notDrawn {
-                lines.append("         warning: the sticker lacks part of its input: \(missing)")
-            }
-            if let warning = entry.warning { lines.append("         warning: \(warning)") }
+            for warning in entry.warnings { lines.append("         warning: \(warning)") }
             if let failure = entry.failure { lines.append("         error: \(failure)") }
         }
         if let validation {

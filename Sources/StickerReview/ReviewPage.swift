@@ -210,8 +210,11 @@ enum ReviewPage {
             out +=
                 "<p class=\"error\">Cannot fit: \(HTMLText.escape(fit.failure ?? "no candidate under the budget"))</p>\n"
         }
-        if let warning = fit.warning {
-            out += "<p class=\"warning\">Loss: \(HTMLText.escape(warning))</p>\n"
+        // Every warning fit prints for it: the loss, and what the figures do not show (scaled
+        // up, damaged input, parts not drawn).
+        for warning in fit.warnings {
+            let kind = warning == fit.warning ? "Loss" : "Warning"
+            out += "<p class=\"warning\">\(kind): \(HTMLText.escape(warning))</p>\n"
         }
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"

@@ -46,6 +46,20 @@ import Testing
                 && summaries.map(\.worstSticker) == ["tiny"])
     }
 
+    /// The card's dry run states every warning fit prints: tiny.png, 120 px, is scaled up to
+    /// the pack's 408 px, 3.4 times, which looks soft.
+    @Test func dryRunStatesEveryWarning() throws {
+        let (folder, _) = try ReviewFixtures.review(
+            [try ReviewFixtures.packs().appendingPathComponent("bad").path], name: "bad-warnings")
+        let html = try Self.page(folder)
+        let card = try #require(html.components(separatedBy: "<article class=\"card\" id=\"sticker-tiny\">").last)
+            .components(separatedBy: "</article>")[0]
+        #expect(
+            card.contains(
+                "<p class=\"warning\">Warning: the input was scaled up 3.4x, so it looks soft; artwork at least as large as the sticker (408 px) keeps it sharp</p>"
+            ), "\(card)")
+    }
+
     /// A file and a sub-folder left out of a folder pack are named on the page by their path
     /// from the pack's folder, under their own rule: a page meant to be shared does not show
     /// where it was made.
