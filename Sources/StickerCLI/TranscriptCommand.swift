@@ -154,6 +154,14 @@ public struct TranscriptCommand: ParsableCommand {
                 }
             })
         warnNotTakenByMessages(pack.stickers.filter { sent.contains($0.name) }, limits: options.limits)
+        for (line, characters) in renderer.missingCharacters {
+            let codes = characters.flatMap(\.unicodeScalars).map { "U+" + String($0.value, radix: 16, uppercase: true) }
+            warn(
+                (line.map { "line \($0): " } ?? "") + "\(String(characters)) ("
+                    + codes.prefix(8).joined(separator: " ") + (codes.count > 8 ? " ..." : "")
+                    + ") is drawn as boxes: \(font == nil ? "Inter and Noto Color Emoji have" : "--font and Noto Color Emoji have") no glyph for it"
+            )
+        }
         try failForPlaceholders(renderer.problems)
     }
 

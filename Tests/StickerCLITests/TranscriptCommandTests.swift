@@ -323,6 +323,27 @@ struct TranscriptCommandTests {
         }
     }
 
+    @Test(
+        "text no font here draws is named with its line and code points, drawn as boxes, exit 0: Inter has no Hebrew, Noto Color Emoji has the waving hand"
+    )
+    func missingGlyphsNamed() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("chat.txt")
+        try """
+        pack: \(CLITests.samplePack.path)
+        them: hi 👋🏽 שלום
+        me: Hello again, café
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try Self.transcript([script.path, "-o", folder.appendingPathComponent("chat.png").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(
+            warnings == [
+                "warning: line 2: שלום (U+5E9 U+5DC U+5D5 U+5DD) is drawn as boxes: Inter and Noto Color Emoji have no glyph for it"
+            ], "\(result.stderr)")
+    }
+
     @Test("a character asking for emoji presentation (VS16) is drawn in colour: the red heart is red")
     func emojiPresentation() throws {
         try #require(

@@ -170,13 +170,31 @@ public enum TextLayout {
         return (glyphs, pen, trailingSpace)
     }
 
+    /// The characters of `text` that neither `style`'s font nor its emoji font has a glyph for,
+    /// each once, in the order they first come: they are drawn as the font's missing-glyph box
+    /// (Hebrew or Chinese in Inter, say). White space is not counted.
+    public static func missingCharacters(in text: String, style: TextStyle) -> [Character] {
+        var missing: [Character] = []
+        for character in text where !character.isWhitespace && !missing.contains(character) {
+            let scalars = drawnScalars(of: character)
+            let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
+            let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
+            if !textHasIt && !emojiHasIt { missing.append(character) }
+        }
+        return missing
+    }
+
+    /// The scalars of `character` a font draws: not the zero-width joiner and the variation
+    /// selectors, which only shape the others.
+    private static func drawnScalars(of character: Character) -> [Unicode.Scalar] {
+        character.unicodeScalars.filter { $0.value != 0x200D && !(0xFE00...0xFE0F).contains($0.value) }
+    }
+
     /// `word` split into runs the text font draws and runs only the emoji font has.
     private static func runs(of word: Substring, style: TextStyle) -> [(String, Bool)] {
         var runs: [(String, Bool)] = []
         for character in word {
-            let scalars = character.unicodeScalars.filter {
-                $0.value != 0x200D && !(0xFE00...0xFE0F).contains($0.value)
-            }
+            let scalars = drawnScalars(of: character)
             let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
             let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
             // Emoji presentation: by default (U+1F600), or asked for with VS16 (U+2764 U+FE0F,

@@ -94,6 +94,11 @@ public final class TranscriptRenderer {
     }
     private let loadProblems: [(sticker: String, error: PackError)]
 
+    /// Text the fonts cannot draw, by the script line it is on (`nil` when no lines were
+    /// given): the characters neither the text font nor the emoji font has, which are drawn
+    /// as the font's missing-glyph box.
+    public let missingCharacters: [(line: Int?, characters: [Character])]
+
     private let styles: TranscriptStyles
     private let base: RGBAImage
     private let stickers: [(player: StickerPlayer, origin: SIMD2<Int>)]
@@ -112,6 +117,33 @@ public final class TranscriptRenderer {
         }
     }
 
+    /// ``missingCharacters`` of each event with text, in the style it is set in.
+    private static func missingCharacters(_ conversation: Conversation, lines: [Int], styles: TranscriptStyles)
+        -> [(line: Int?, characters: [Character])]
+    {
+        conversation.events.enumerated().compactMap { index, event in
+            var texts: [(String, TextStyle)] = []
+            switch event {
+            case .text(_, let text, _): texts = [(text, styles.body)]
+            case .date(let text): texts = [(text, styles.label)]
+            case .template(_, let template):
+                texts =
+                    [template.imageTitle, template.imageSubtitle].compactMap { $0.map { ($0, styles.imageTitle) } }
+                    + [template.caption, template.subcaption, template.trailingCaption, template.trailingSubcaption]
+                    .compactMap { $0.map { ($0, styles.caption) } }
+            case .sticker, .peel: break
+            }
+            var missing: [Character] = []
+            for (text, style) in texts {
+                for character in TextLayout.missingCharacters(in: text, style: style) where !missing.contains(character)
+                {
+                    missing.append(character)
+                }
+            }
+            return missing.isEmpty ? nil : (index < lines.count ? lines[index] : nil, missing)
+        }
+    }
+
     /// Reads every sticker the conversation uses from `pack` and every template image from
     /// `folder` (where the script is), lays the conversation out and draws what never changes.
     /// `lines` gives each event's script line, for errors.
@@ -125,6 +157,7 @@ public final class TranscriptRenderer {
         let (animations, problems) = try Self.loadStickers(
             conversation, pack: pack, lines: lines, limits: options.limits)
         self.loadProblems = problems
+        missingCharacters = Self.missingCharacters(conversation, lines: lines, styles: styles)
         let images = try Self.loadTemplateImages(conversation, folder: folder, lines: lines, limits: options.limits)
         let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
         layout = TranscriptLayout(
