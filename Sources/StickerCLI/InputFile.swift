@@ -17,6 +17,9 @@ enum InputFile {
             bytes = try BoundedFile.read(path, maxBytes: limits.maxFileBytes)
         } catch .missingFile {
             throw CLIError("\(path): no such file")
+        } catch .unreadable where BoundedFile.notRegularFile(path) != nil {
+            // A FIFO, a device or a socket: said so, as validate says it.
+            throw CLIError("\(path): is \(BoundedFile.notRegularFile(path) ?? "not a regular file"), not an image file")
         } catch {
             throw CLIError(error.description)
         }

@@ -336,6 +336,21 @@ struct CLITests {
         #expect(!siblings.contains { $0.contains(out.lastPathComponent) })
     }
 
+    @Test("info and frames on a FIFO say it is one, exit 1, without waiting for a writer")
+    func fifoNamed() throws {
+        let folder = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for arguments in [["info", fifo], ["frames", fifo, "--out", folder.appendingPathComponent("out").path]] {
+            let result = try Self.runExecutable(arguments)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr == "Error: \(fifo): is a FIFO (named pipe), not an image file\n", "\(arguments)")
+        }
+    }
+
     @Test("a frame that fails to decode midway leaves no output folder behind")
     func failureMidway() throws {
         // Corrupt the deflate data of the last fdAT of a sample sticker, keeping its CRC valid,
@@ -434,7 +449,9 @@ struct CLITests {
         }
         #expect(try Self.runExecutable(["info", sticker, "--max-side", "408", "--max-frames", "12"]).status == 0)
         let device = try Self.runExecutable(["info", "/dev/zero"])
-        #expect(device.status == 1 && device.stderr.contains("/dev/zero: cannot be read"))
+        #expect(
+            device.status == 1 && device.stderr.contains("/dev/zero: is a device, not an image file"),
+            "\(device.stderr)")
         #expect(
             try Self.runExecutable(["info", sticker, "--max-pixels", "lots"]).status == 64,
             "a bad value is a usage error")
