@@ -28,8 +28,7 @@ public struct FitReport: Sendable, Codable {
         public var framesAfter: Int
         /// Input frames per second over the loop (0 for a still).
         public var fpsBefore: Double
-        /// Output frames per second over the loop (0 for a still), a last frame `--max-duration`
-        /// cut short counted whole: the rate the frames play at.
+        /// Output frames per second over the loop (0 for a still).
         public var fpsAfter: Double
         /// Largest channel error against the scaled original (0-255, premultiplied).
         public var maxError: Int

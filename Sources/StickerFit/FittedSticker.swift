@@ -30,8 +30,7 @@ public struct FittedSticker: Sendable {
     public var framesAfter = 0
     /// The input's frames per second over its loop (0 for a still).
     public var framesPerSecondBefore = 0.0
-    /// The output's frames per second over its loop (0 for a still), a last frame
-    /// `--max-duration` cut short counted whole: the rate the frames play at.
+    /// The output's frames per second over its loop (0 for a still).
     public var framesPerSecond = 0.0
     /// The size class the output is made for.
     public var sizeClass: StickerSize

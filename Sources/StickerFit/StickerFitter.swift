@@ -142,17 +142,6 @@ public struct StickerFitter: Sendable {
         /// The input frames shown, by index, when not every one of the first ``count`` is
         /// (``StickerFitter/source(_:input:original:maxDuration:maxFramesPerSecond:)``).
         var kept: [Int]?
-        /// Seconds of the last frame shown that `--max-duration` cut off (0 when none was).
-        var cutSeconds = 0.0
-
-        /// The rate at which `frames` frames made from these, `rate` frames a second over the
-        /// loop, play: a last frame cut short by `--max-duration` counted whole, so the first
-        /// 0.25 s of a 10 fps clip (three frames, the last shown for 50 ms) plays at 10 fps,
-        /// not 12.
-        func playbackRate(frames: Int, rate: Double) -> Double {
-            guard cutSeconds > 0, rate > 0 else { return rate }
-            return Double(frames) / (Double(frames) / rate + cutSeconds)
-        }
 
         /// The frames shown.
         var count: Int { durations.count }
@@ -263,19 +252,19 @@ public struct StickerFitter: Sendable {
         case .made(let made):
             let made = try judged(made)
             if source.kept != nil, !options.meetsFloor(made.attempt.fidelity) {
-                record(made, of: source, into: &result)
+                record(made, into: &result)
                 result.failure =
                     (capped.map { String(cFormat: "with --max-fps %g ", $0) } ?? "") + "the file made is "
                     + Self.figures(made.attempt) + " against every frame of the input, under the quality floor of "
                     + floorText + (lowerFloorSuggestion(made.attempt).map { "; " + $0 } ?? "")
                 return
             }
-            record(made, of: source, into: &result)
+            record(made, into: &result)
             result.output = .file(name: result.name + "." + made.attempt.fileExtension, bytes: made.attempt.bytes)
         case .failed(let found, let smallest):
             let belowFloor = try found.map(judged)
             guard let shownCandidate = belowFloor ?? smallest else { return }
-            record(shownCandidate, of: source, into: &result)
+            record(shownCandidate, into: &result)
             let (attempt, steps) = shownCandidate
             var message: String
             if belowFloor != nil {
@@ -429,7 +418,6 @@ public struct StickerFitter: Sendable {
         guard let maxDuration, full.count > 1, full.totalSeconds > maxDuration + 1e-9 else { return full }
         var trimmed = full
         trimmed.durations = FrameTimeline.durations(durations, keepingFirst: maxDuration)
-        trimmed.cutSeconds = max(0, durations.prefix(trimmed.count).reduce(0, +) - trimmed.totalSeconds)
         trimmed.original = nil
         trimmed.leadingSteps += [
             FitStep(
@@ -685,14 +673,14 @@ public struct StickerFitter: Sendable {
 
     /// Records `candidate`'s steps and figures in `result`: the file made, or a failure's best
     /// or smallest file.
-    private func record(_ candidate: Candidate, of source: Source, into result: inout FittedSticker) {
+    private func record(_ candidate: Candidate, into result: inout FittedSticker) {
         let attempt = candidate.attempt
         result.steps = candidate.steps
         result.bytesAfter = attempt.bytes.count
         result.framesAfter = attempt.frames
         result.fidelity = attempt.fidelity
         result.sizeClass = attempt.size
-        result.framesPerSecond = source.playbackRate(frames: attempt.frames, rate: attempt.framesPerSecond)
+        result.framesPerSecond = attempt.framesPerSecond
     }
 
     private func pick(_ current: Candidate?, _ candidate: Candidate) -> Candidate {
