@@ -62,7 +62,10 @@ public struct BenchCommand: ParsableCommand {
     var secondsNumber = DecimalNumber(4)
 
     /// `--seconds`.
-    public var seconds: Double { secondsNumber.value }
+    public var seconds: Double {
+        get { secondsNumber.value }
+        set { secondsNumber = DecimalNumber(newValue) }
+    }
 
     /// Another `stickers` binary to take turns with (decoding only).
     @Option(

@@ -79,7 +79,7 @@ struct BrowserOptions: ParsableArguments {
     var filter: Resampler.Filter?
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     func validate() throws {
         if CompactHeight(parsing: compactHeight) == nil {

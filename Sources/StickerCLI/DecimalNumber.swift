@@ -1,4 +1,5 @@
 import ArgumentParser
+import StickerRenderer
 
 /// A number option written in decimal: `29.97`, `1e-3`, `+2.5`, `-1`, `nan`, `inf`. Swift's
 /// `Double(_:)` also reads hexadecimal (`0x10` and `0x1p4` are both 16), which nobody means by a
@@ -13,13 +14,17 @@ struct DecimalNumber: ExpressibleByArgument, CustomStringConvertible, Sendable {
     init(_ value: Double) { self.value = value }
 
     init?(argument: String) {
-        let unsigned = argument.first.map { "+-".contains($0) } == true ? argument.dropFirst() : Substring(argument)
-        let special = ["nan", "inf", "infinity"].contains(unsigned.lowercased())
-        let decimal =
-            unsigned.first.map { $0.isASCII && ($0.isNumber || $0 == ".") } == true
-            && unsigned.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
-        guard special || decimal, let value = Double(argument) else { return nil }
+        guard DurationParsing.isDecimal(Substring(argument)) || Self.isSpecial(argument),
+            let value = Double(argument)
+        else { return nil }
         self.value = value
+    }
+
+    /// Whether `text` is `nan`, `inf` or `infinity`, signed or not, in any case: kept as that
+    /// number so the option's range check names its range.
+    static func isSpecial(_ text: String) -> Bool {
+        let unsigned = text.first.map { "+-".contains($0) } == true ? text.dropFirst() : Substring(text)
+        return ["nan", "inf", "infinity"].contains(unsigned.lowercased())
     }
 
     /// The number as Swift writes a `Double`: `20.0`.

@@ -36,7 +36,7 @@ public struct FilmstripCommand: ParsableCommand {
     var output: String
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

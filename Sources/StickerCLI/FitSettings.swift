@@ -124,7 +124,7 @@ struct FitSettings: ParsableArguments {
     @OptionGroup var progress: ProgressOptions
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<FitDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<FitDecodedHelp>
 
     /// Refuses a `--max-bytes` that is not positive, or that makes files validate refuses
     /// (512,000 bytes or more: over 500 KB however it is counted).

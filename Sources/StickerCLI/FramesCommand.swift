@@ -39,7 +39,7 @@ public struct FramesCommand: ParsableCommand {
     public var format: OutputFormat = .png
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     /// How progress is shown.
     @OptionGroup var progress: ProgressOptions

@@ -19,7 +19,7 @@ public struct InfoCommand: ParsableCommand {
     public var json = false
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

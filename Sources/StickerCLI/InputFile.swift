@@ -17,10 +17,11 @@ enum InputFile {
             bytes = try BoundedFile.read(path, maxBytes: limits.maxFileBytes)
         } catch .missingFile {
             throw CLIError("\(path): no such file")
-        } catch .unreadable where BoundedFile.notRegularFile(path) != nil {
-            // A FIFO, a device or a socket: said so, as validate says it.
-            throw CLIError("\(path): is \(BoundedFile.notRegularFile(path) ?? "not a regular file"), not an image file")
         } catch {
+            // A FIFO, a device or a socket: said so, as validate says it.
+            if case .unreadable = error, let kind = BoundedFile.notRegularFile(path) {
+                throw CLIError("\(path): is \(kind), not an image file")
+            }
             throw CLIError(error.description)
         }
         do {

@@ -10,12 +10,12 @@ protocol DecodedBytesHelp {
 }
 
 /// `--max-decoded` of a command that decodes whole files.
-enum WholeFileDecoding: DecodedBytesHelp {
+enum WholeFileDecodedHelp: DecodedBytesHelp {
     static let maxDecodedHelp = "Most bytes all decoded frames of a file may add up to (frames x W x H x 4)."
 }
 
 /// `--max-decoded` of the commands that fit stickers, review among them (``FitOptions/maxDecodedBytes``).
-enum FitDecoding: DecodedBytesHelp {
+enum FitDecodedHelp: DecodedBytesHelp {
     static let maxDecodedHelp =
         "Most bytes all decoded frames of a file may add up to (frames x W x H x 4); a sticker is fitted from at most \(ScaledCount(FitOptions.maxDecodedBytes)) of its frames, or this when lower."
 }

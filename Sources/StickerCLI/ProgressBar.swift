@@ -28,10 +28,20 @@ public struct ProgressOptions: ParsableArguments {
     var progressAfterNumber = DecimalNumber(1)
 
     /// `--progress-after`: seconds before a bar is shown.
-    public var progressAfter: Double { progressAfterNumber.value }
+    public var progressAfter: Double {
+        get { progressAfterNumber.value }
+        set { progressAfterNumber = DecimalNumber(newValue) }
+    }
 
     /// Creates the options (argument parsing fills them in).
     public init() {}
+
+    /// Refuses a `--progress-after` that is negative or not a number of seconds.
+    public func validate() throws {
+        guard progressAfter >= 0, progressAfter.isFinite else {
+            throw ValidationError("--progress-after must be a number of seconds, 0 or more.")
+        }
+    }
 
     /// The bar or lines these options ask for, labelled `label`.
     func bar(_ label: String) -> ProgressBar { ProgressBar(label, style: progress, after: progressAfter) }

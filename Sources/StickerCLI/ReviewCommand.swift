@@ -72,7 +72,7 @@ public struct ReviewCommand: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<FitDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<FitDecodedHelp>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

@@ -35,7 +35,7 @@ public struct SheetCommand: ParsableCommand {
     var output: String
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

@@ -11,7 +11,7 @@ struct TimeArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         let negated = argument.hasPrefix("-") ? DurationParsing.seconds(String(argument.dropFirst())).map { -$0 } : nil
-        let special = ["nan", "inf", "infinity"].contains(argument.lowercased()) ? Double(argument.lowercased()) : nil
+        let special = DecimalNumber.isSpecial(argument) ? Double(argument.lowercased()) : nil
         guard let seconds = DurationParsing.seconds(argument) ?? negated ?? special else { return nil }
         self.seconds = seconds
     }

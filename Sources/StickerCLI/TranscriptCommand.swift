@@ -59,7 +59,7 @@ public struct TranscriptCommand: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}
@@ -154,13 +154,21 @@ public struct TranscriptCommand: ParsableCommand {
                 }
             })
         warnNotTakenByMessages(pack.stickers.filter { sent.contains($0.name) }, limits: options.limits)
+        let fonts =
+            (font == nil ? "Inter" : "the --font file")
+            + (options.fonts.emoji == nil
+                ? " has no glyph for it (and Noto Color Emoji, fonts-noto-color-emoji, is not installed)"
+                : " and Noto Color Emoji have no glyph for it")
         for (line, characters) in renderer.missingCharacters {
-            let codes = characters.flatMap(\.unicodeScalars).map { "U+" + String($0.value, radix: 16, uppercase: true) }
+            // Code points as Unicode writes them: U+05E9, at least four digits.
+            let codes = characters.flatMap(\.unicodeScalars).map { scalar -> String in
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }
             warn(
                 (line.map { "line \($0): " } ?? "") + "\(String(characters)) ("
-                    + codes.prefix(8).joined(separator: " ") + (codes.count > 8 ? " ..." : "")
-                    + ") is drawn as boxes: \(font == nil ? "Inter and Noto Color Emoji have" : "--font and Noto Color Emoji have") no glyph for it"
-            )
+                    + codes.prefix(8).joined(separator: " ") + (codes.count > 8 ? " ..." : "") + ") is drawn as boxes: "
+                    + fonts)
         }
         try failForPlaceholders(renderer.problems)
     }

@@ -20,7 +20,7 @@ public struct ValidateCommand: ParsableCommand {
     var json = false
 
     /// The codec's limits.
-    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecoding>
+    @OptionGroup(title: "Limits") var limits: LimitOptions<WholeFileDecodedHelp>
 
     /// Creates the command (argument parsing fills it in).
     public init() {}

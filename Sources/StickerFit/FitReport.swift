@@ -55,9 +55,13 @@ public struct FitReport: Sendable, Codable {
         /// How many times the input was scaled up, when more than twice (it looks soft).
         public var upscale: Double?
 
-        /// Every warning about the sticker made, as the report words them: scaled up, damaged
-        /// input, parts not drawn, then the loss (``warning``).
-        public var warnings: [String] {
+        /// Every warning about the sticker made, as the report words them: those its figures do
+        /// not show (``unmeasuredWarnings``), then the loss (``warning``).
+        public var warnings: [String] { unmeasuredWarnings + (warning.map { [$0] } ?? []) }
+
+        /// The warnings about what the sticker's figures do not show: scaled up, damaged input,
+        /// parts not drawn.
+        public var unmeasuredWarnings: [String] {
             var warnings: [String] = []
             if let upscale {
                 warnings.append(
@@ -71,7 +75,6 @@ public struct FitReport: Sendable, Codable {
                     "the input is damaged, so it was made from what decodes, as browsers show it: " + damage + more)
             }
             warnings += notDrawn.map { "the sticker lacks part of its input: \($0)" }
-            if let warning { warnings.append(warning) }
             return warnings
         }
 

@@ -212,9 +212,11 @@ enum ReviewPage {
         }
         // Every warning fit prints for it: the loss, and what the figures do not show (scaled
         // up, damaged input, parts not drawn).
-        for warning in fit.warnings {
-            let kind = warning == fit.warning ? "Loss" : "Warning"
-            out += "<p class=\"warning\">\(kind): \(HTMLText.escape(warning))</p>\n"
+        for warning in fit.unmeasuredWarnings {
+            out += "<p class=\"warning\">Warning: \(HTMLText.escape(warning))</p>\n"
+        }
+        if let loss = fit.warning {
+            out += "<p class=\"warning\">Loss: \(HTMLText.escape(loss))</p>\n"
         }
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"

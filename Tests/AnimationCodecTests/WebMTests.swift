@@ -181,6 +181,20 @@ struct WebMTests {
             let milliseconds = frame.delay.milliseconds
             #expect([16, 17].contains { abs(milliseconds - $0) < 0.001 }, "frame \(frame.index): \(milliseconds) ms")
         }
+        // A Duration that is more than the times' rounding off the DefaultDuration (16.667 ms
+        // after 1983) is not the video's end: a longer audio track, or a number the file
+        // makes up. The last frame then keeps the DefaultDuration: 1999.666 ms in all.
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let info = try #require(bytes.indices.dropLast(11).first { bytes[$0] == 0x44 && bytes[$0 + 1] == 0x89 })
+        try #require(bytes[info + 2] == 0x88, "Duration is an 8-byte float (ffmpeg's)")
+        for (duration, expected) in [(1990.0, 1999.666), (5000.0, 1999.666), (1e15, 1999.666), (2000.5, 2000.5)] {
+            var patched = bytes
+            withUnsafeBytes(of: duration.bitPattern.bigEndian) {
+                patched.replaceSubrange(info + 3..<info + 11, with: $0)
+            }
+            let total = try AnimationDecoder(bytes: patched).info.totalDurationMilliseconds
+            #expect(abs(total - expected) < 0.002, "Duration \(duration) ms: \(total) ms")
+        }
     }
 
     @Test("every frame within one level of ffmpeg's libvpx planes converted by the formula", arguments: cases)

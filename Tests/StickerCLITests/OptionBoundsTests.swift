@@ -110,13 +110,18 @@ struct OptionBoundsTests {
     @Test("Floors written in decimal, with an exponent or a sign, are read as those numbers")
     func decimalFloors() throws {
         let result = try CLITests.runExecutable([
-            "fit", Self.sticker, "--dry-run", "--json", "--level", "1", "--min-psnr", "1.5e1", "--min-ssim", ".25",
-            "--min-fps", "+2.5", "--max-fps", "3E1"
+            "fit", Self.sticker, "--dry-run", "--json", "--level", "1", "--min-psnr", "1.5e1", "--min-ssim", ".25"
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try FitCommandTests.report(result.stdout)
         #expect(report["minPSNR"] as? Double == 15)
         #expect(report["minSSIM"] as? Double == 0.25)
+        // The two rates, read as 30 and 2.5, the wrong way round: the message gives the numbers read.
+        let rates = try CLITests.runExecutable([
+            "fit", Self.sticker, "--dry-run", "--min-fps", "3E1", "--max-fps", "+2.5"
+        ])
+        #expect(rates.status == 64)
+        #expect(rates.stderr.hasPrefix("Error: --min-fps 30.0 is above --max-fps 2.5.\n"), "\(rates.stderr)")
     }
 
     @Test("--max-decoded's help names fit's own 1 GiB cap where a command fits stickers, and only there")

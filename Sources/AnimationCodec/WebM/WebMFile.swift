@@ -35,9 +35,9 @@ struct WebMFile: Sendable {
     var blocks: [Block]
     /// For each block, the last keyframe at or before it: where decoding it may start.
     var keyframes: [Int]
-    /// Each block's display time, from the next block's time (the last: what is left of the
-    /// segment's Duration, as a browser plays it, else its BlockDuration or the track's
-    /// DefaultDuration).
+    /// Each block's display time, from the next block's time (the last: its BlockDuration or
+    /// the track's DefaultDuration, made what is left of the segment's Duration where the two
+    /// differ by less than a tick, as a browser plays it; else what is left of the Duration).
     var delays: [FrameDelay]
     /// What reading the file worked around: a file cut short gives the frames of its whole
     /// blocks, as browsers play them.
@@ -76,7 +76,7 @@ struct WebMFile: Sendable {
         // A cut file's Duration is the whole clip's, not where its last whole block ends.
         delays = Self.delays(
             of: blocks, defaultDuration: track.defaultDuration,
-            segmentEnd: parser.endedEarly == nil ? parser.segmentDuration : nil)
+            segmentEnd: parser.endedEarly == nil ? parser.segmentDuration : nil, tick: parser.timestampScale)
         if let cut = parser.endedEarly {
             warnings.append(
                 CodecWarning(
@@ -85,19 +85,29 @@ struct WebMFile: Sendable {
     }
 
     /// Delays in microseconds: the gap to the next block's time (0 when times go backwards).
-    private static func delays(of blocks: [Block], defaultDuration: Int64?, segmentEnd: Int64?) -> [FrameDelay] {
+    private static func delays(of blocks: [Block], defaultDuration: Int64?, segmentEnd: Int64?, tick: Int64)
+        -> [FrameDelay]
+    {
         var delays: [FrameDelay] = []
         delays.reserveCapacity(blocks.count)
         for index in blocks.indices {
             let nanoseconds: Int64
+            let remainder = segmentEnd.map { $0 - blocks[index].time }.flatMap { $0 > 0 ? $0 : nil }
             if index + 1 < blocks.count {
                 nanoseconds = blocks[index + 1].time - blocks[index].time
-            } else if let segmentEnd, segmentEnd > blocks[index].time {
-                // A browser plays the clip for its Duration and loops there: 120 frames at
-                // 60 fps stored in milliseconds end at 1983 ms, and the Duration says 2000.
-                nanoseconds = segmentEnd - blocks[index].time
             } else if let duration = blocks[index].duration ?? defaultDuration {
-                nanoseconds = duration
+                // What is left of the segment's Duration, where a browser's video ends and loops,
+                // when it only undoes the rounding of times to whole ticks: 120 frames at 60 fps
+                // stored in milliseconds end at 1983 ms, the DefaultDuration says 16.67 ms more,
+                // and the Duration says 2000. A Duration further off (a longer audio track, or
+                // any number a file writes) leaves the frame its own duration.
+                if let remainder, abs(remainder - duration) < tick {
+                    nanoseconds = remainder
+                } else {
+                    nanoseconds = duration
+                }
+            } else if let remainder {
+                nanoseconds = remainder
             } else {
                 nanoseconds = index > 0 ? blocks[index].time - blocks[index - 1].time : 0
             }

@@ -13,10 +13,18 @@ public enum DurationParsing {
         } else {
             (number, scale) = (Substring(t), 1)
         }
-        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || ".e+-".contains($0)) }),
-            let value = Double(number).map({ $0 / scale }), value.isFinite, value >= 0
-        else { return nil }
+        guard isDecimal(number), let value = Double(number).map({ $0 / scale }), value.isFinite, value >= 0 else {
+            return nil
+        }
         return value
+    }
+
+    /// Whether `text` is a number written in decimal, a sign allowed: `12`, `-7.5`, `.25`,
+    /// `1e-3`. Not hexadecimal (`0x10`, `0x1p4`), which Swift's `Double` reads too.
+    public static func isDecimal(_ text: Substring) -> Bool {
+        let unsigned = text.first.map { "+-".contains($0) } == true ? text.dropFirst() : text
+        return unsigned.first.map { $0.isASCII && ($0.isNumber || $0 == ".") } == true
+            && unsigned.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
     }
 }
 

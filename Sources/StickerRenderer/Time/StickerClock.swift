@@ -71,7 +71,7 @@ public struct StickerClock: Sendable, Hashable {
     public func frameIndex(at time: Double) -> Int {
         guard isAnimated else { return loopMicros > 0 ? 0 : durationMicros.count - 1 }
         guard !time.isNaN else { return 0 }
-        let t = time >= 1e12 ? Int.max / 2 : Int((max(0, time) * 1e6).rounded())
+        let t = Self.micros(time)
         if let end = endMicros, t >= end { return durationMicros.count - 1 }
         let within = t % loopMicros
         // The last frame starting at or before `within` (zero-length frames are skipped over).
@@ -90,7 +90,7 @@ public struct StickerClock: Sendable, Hashable {
     public func changeTimes(until: Double, maxCount: Int = 100_000) -> [Double] {
         var times: [Double] = [0]
         guard isAnimated, until > 0 else { return times }
-        let limit = until >= 1e12 ? Int.max / 2 : Int((until * 1e6).rounded())
+        let limit = Self.micros(until)
         var loopStart = 0
         var play = 0
         while loopStart < limit && times.count < maxCount {
@@ -107,14 +107,19 @@ public struct StickerClock: Sendable, Hashable {
         return times
     }
 
-    /// The first time after `time` at which the shown frame changes; `nil` when it never
-    /// changes again (a still, or the last play has ended).
+    /// `time` in whole microseconds, to the nearest, as every reading of the clock takes it: a
+    /// change ``nextChange(after:)`` returned (1.023 s, 1022999.9999999999 µs in floating
+    /// point) reads back as itself, so a walk from change to change goes on. From 1e12 s on, a
+    /// quarter of `Int`'s range: past any loop's end, with room to add a loop to it.
+    private static func micros(_ time: Double) -> Int {
+        time >= 1e12 ? Int.max / 4 : Int((max(0, time) * 1e6).rounded())
+    }
+
+    /// The first time after `time` (read to the nearest microsecond) at which the shown frame
+    /// changes; `nil` when it never changes again (a still, or the last play has ended).
     public func nextChange(after time: Double) -> Double? {
         guard isAnimated, !time.isNaN else { return nil }
-        // To the nearest microsecond, as frameIndex(at:) reads it: a change this returned
-        // (1.023 s, which is 1022999.9999999999 µs in floating point) reads back as itself, so
-        // a walk from change to change goes on rather than returning the same one again.
-        let t = time >= 1e12 ? Int.max / 4 : Int((max(0, time) * 1e6).rounded())
+        let t = Self.micros(time)
         let loop = t / loopMicros
         let within = t - loop * loopMicros
         var next: Int?

@@ -176,27 +176,27 @@ public enum TextLayout {
     public static func missingCharacters(in text: String, style: TextStyle) -> [Character] {
         var missing: [Character] = []
         for character in text where !character.isWhitespace && !missing.contains(character) {
-            let scalars = drawnScalars(of: character)
-            let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
-            let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
+            let (textHasIt, emojiHasIt) = coverage(of: character, style: style)
             if !textHasIt && !emojiHasIt { missing.append(character) }
         }
         return missing
     }
 
-    /// The scalars of `character` a font draws: not the zero-width joiner and the variation
-    /// selectors, which only shape the others.
-    private static func drawnScalars(of character: Character) -> [Unicode.Scalar] {
-        character.unicodeScalars.filter { $0.value != 0x200D && !(0xFE00...0xFE0F).contains($0.value) }
+    /// Whether `style`'s text font has every glyph `character` draws, and whether its emoji
+    /// font has any. Default-ignorable scalars draw nothing and are not asked for: the
+    /// zero-width joiner, the variation selectors, the right-to-left mark, the word joiner.
+    private static func coverage(of character: Character, style: TextStyle) -> (text: Bool, emoji: Bool) {
+        let scalars = character.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }
+        let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
+        let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
+        return (textHasIt, emojiHasIt)
     }
 
     /// `word` split into runs the text font draws and runs only the emoji font has.
     private static func runs(of word: Substring, style: TextStyle) -> [(String, Bool)] {
         var runs: [(String, Bool)] = []
         for character in word {
-            let scalars = drawnScalars(of: character)
-            let textHasIt = scalars.allSatisfy { style.font.hasGlyph(for: $0) }
-            let emojiHasIt = style.emoji.map { emoji in scalars.contains { emoji.hasGlyph(for: $0) } } ?? false
+            let (textHasIt, emojiHasIt) = coverage(of: character, style: style)
             // Emoji presentation: by default (U+1F600), or asked for with VS16 (U+2764 U+FE0F,
             // the red heart, which the text font may also have as a text glyph).
             let asksForEmoji =

@@ -127,10 +127,13 @@ public final class TranscriptRenderer {
             case .text(_, let text, _): texts = [(text, styles.body)]
             case .date(let text): texts = [(text, styles.label)]
             case .template(_, let template):
+                // The image's title is semibold; its subtitle and the captions regular (as laid out).
                 texts =
-                    [template.imageTitle, template.imageSubtitle].compactMap { $0.map { ($0, styles.imageTitle) } }
-                    + [template.caption, template.subcaption, template.trailingCaption, template.trailingSubcaption]
-                    .compactMap { $0.map { ($0, styles.caption) } }
+                    [template.imageTitle].compactMap { $0.map { ($0, styles.imageTitle) } }
+                    + [
+                        template.imageSubtitle, template.caption, template.subcaption, template.trailingCaption,
+                        template.trailingSubcaption
+                    ].compactMap { $0.map { ($0, styles.caption) } }
             case .sticker, .peel: break
             }
             var missing: [Character] = []
