@@ -324,7 +324,7 @@ struct TranscriptCommandTests {
     }
 
     @Test(
-        "text no font here draws is named with its line and code points, drawn as boxes, exit 0: Inter has no Hebrew, Noto Color Emoji has the waving hand"
+        "text no font here draws is named with its line and code points, drawn as boxes, exit 0: Inter has no Hebrew, Noto Color Emoji has the waving hand; a caption cut short is named for what it draws"
     )
     func missingGlyphsNamed() throws {
         try #require(
@@ -337,13 +337,18 @@ struct TranscriptCommandTests {
         pack: \(CLITests.samplePack.path)
         them: hi 👋🏽 שלום
         me: Hello again, café\u{200F}, a word\u{2060}joiner (a right-to-left mark and a word joiner draw nothing)
+        me: message caption="תודה"
+        them: message caption="\(String(repeating: "a caption too long for two lines ", count: 20))סוף"
         """.write(to: script, atomically: true, encoding: .utf8)
         let result = try Self.transcript([script.path, "-o", folder.appendingPathComponent("chat.png").path])
         #expect(result.status == 0, "\(result.stderr)")
         let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
         #expect(
             warnings == [
-                "warning: line 2: שלום (U+05E9 U+05DC U+05D5 U+05DD) is drawn as boxes: Inter and Noto Color Emoji have no glyph for it"
+                "warning: line 2: שלום (U+05E9 U+05DC U+05D5 U+05DD) is drawn as boxes: Inter and Noto Color Emoji have no glyph for it",
+                // A caption is named as any text; one cut short by its ellipsis before the
+                // Hebrew does not draw it, so it is not named.
+                "warning: line 4: תודה (U+05EA U+05D5 U+05D3 U+05D4) is drawn as boxes: Inter and Noto Color Emoji have no glyph for it"
             ], "\(result.stderr)")
     }
 

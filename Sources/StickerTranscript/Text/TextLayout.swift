@@ -51,6 +51,10 @@ public struct TextLine: Sendable, Hashable {
     public var glyphs: [PlacedGlyph]
     /// Its width in points (the last glyph's advance included, trailing spaces not).
     public var width: Double
+    /// The characters set in it that neither the text font nor the emoji font has a glyph
+    /// for, each once, in the order they come: they are drawn as the font's missing-glyph box
+    /// (Hebrew or Chinese in Inter, say). White space is not counted.
+    public var missing: [Character] = []
 }
 
 /// Sets text in lines no wider than a width: shaped with HarfBuzz a run of one font at a time
@@ -121,10 +125,9 @@ public enum TextLayout {
         return (left / style.scale, right / style.scale, top / style.scale, bottom / style.scale)
     }
 
-    private static func append(
-        _ set: (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double), to line: inout TextLine, pen: inout Double
-    ) {
+    private static func append(_ set: SetWord, to line: inout TextLine, pen: inout Double) {
         line.glyphs += set.glyphs.map { PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen) }
+        line.missing += set.missing.filter { !line.missing.contains($0) }
         line.width = pen + set.width - set.trailingSpace
         pen += set.width
     }
@@ -149,14 +152,17 @@ public enum TextLayout {
         return words
     }
 
+    /// One word set: shaped in runs of one font, its width, the width of its trailing spaces,
+    /// and the characters no font draws.
+    private typealias SetWord = (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double, missing: [Character])
+
     /// One word shaped in runs of one font; its width and the width of its trailing spaces.
-    private static func setWord(_ word: Substring, style: TextStyle) -> (
-        glyphs: [PlacedGlyph], width: Double, trailingSpace: Double
-    ) {
+    private static func setWord(_ word: Substring, style: TextStyle) -> SetWord {
         var glyphs: [PlacedGlyph] = []
         var pen = 0.0
         var trailingSpace = 0.0
-        for (text, isEmoji) in runs(of: word, style: style) {
+        let split = runs(of: word, style: style)
+        for (text, isEmoji) in split.runs {
             let font = isEmoji ? style.emoji! : style.font
             let utf8 = Array(text.utf8)
             for glyph in font.shape(text) {
@@ -167,19 +173,7 @@ public enum TextLayout {
                 trailingSpace = glyph.cluster < utf8.count && utf8[glyph.cluster] == 0x20 ? trailingSpace + advance : 0
             }
         }
-        return (glyphs, pen, trailingSpace)
-    }
-
-    /// The characters of `text` that neither `style`'s font nor its emoji font has a glyph for,
-    /// each once, in the order they first come: they are drawn as the font's missing-glyph box
-    /// (Hebrew or Chinese in Inter, say). White space is not counted.
-    public static func missingCharacters(in text: String, style: TextStyle) -> [Character] {
-        var missing: [Character] = []
-        for character in text where !character.isWhitespace && !missing.contains(character) {
-            let (textHasIt, emojiHasIt) = coverage(of: character, style: style)
-            if !textHasIt && !emojiHasIt { missing.append(character) }
-        }
-        return missing
+        return (glyphs, pen, trailingSpace, split.missing)
     }
 
     /// Whether `style`'s text font has every glyph `character` draws, and whether its emoji
@@ -192,11 +186,16 @@ public enum TextLayout {
         return (textHasIt, emojiHasIt)
     }
 
-    /// `word` split into runs the text font draws and runs only the emoji font has.
-    private static func runs(of word: Substring, style: TextStyle) -> [(String, Bool)] {
+    /// `word` split into runs the text font draws and runs only the emoji font has, and the
+    /// characters (not white space) that neither has, each once.
+    private static func runs(of word: Substring, style: TextStyle) -> (runs: [(String, Bool)], missing: [Character]) {
         var runs: [(String, Bool)] = []
+        var missing: [Character] = []
         for character in word {
             let (textHasIt, emojiHasIt) = coverage(of: character, style: style)
+            if !textHasIt && !emojiHasIt && !character.isWhitespace && !missing.contains(character) {
+                missing.append(character)
+            }
             // Emoji presentation: by default (U+1F600), or asked for with VS16 (U+2764 U+FE0F,
             // the red heart, which the text font may also have as a text glyph).
             let asksForEmoji =
@@ -209,7 +208,7 @@ public enum TextLayout {
                 runs.append((String(character), isEmoji))
             }
         }
-        return runs
+        return (runs, missing)
     }
 }
 

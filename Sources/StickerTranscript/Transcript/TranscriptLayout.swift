@@ -60,6 +60,19 @@ public struct TranscriptLayout {
         public var frame: PointRect
         /// Its number among the messages (from 1), for a message.
         public var message: Int?
+        /// The index of the conversation's event it shows (`nil` for "Delivered").
+        public var event: Int?
+
+        /// Every line of text it draws.
+        public var lines: [TextLine] {
+            switch kind {
+            case .date(let line), .delivered(let line): [line]
+            case .bubble(let lines, _, _, _): lines
+            case .sticker: []
+            case .template(_, _, let layout):
+                layout.titleLines + layout.subtitleLines + (layout.leading + layout.trailing).flatMap(\.lines)
+            }
+        }
     }
 
     /// The template message's parts, in points from its top left.
@@ -117,7 +130,10 @@ public struct TranscriptLayout {
         }
         // A run ends at a message from someone else, at a date header, or at the end: the
         // sender of the next message or date after each event (nil for a date or the end).
-        let shown = conversation.events.filter { if case .peel = $0 { false } else { true } }
+        let shownIndices = conversation.events.indices.filter {
+            if case .peel = conversation.events[$0] { false } else { true }
+        }
+        let shown = shownIndices.map { conversation.events[$0] }
         let lastSent = shown.lastIndex { sender(of: $0) == .me }
         for (index, event) in shown.enumerated() {
             if case .date(let text) = event {
@@ -138,7 +154,8 @@ public struct TranscriptLayout {
                         kind: .date(line),
                         frame: PointRect(
                             x: (width - line.width) / 2, y: baseline - styles.label.ascender,
-                            width: line.width, height: styles.label.ascender + styles.label.descender)))
+                            width: line.width, height: styles.label.ascender + styles.label.descender),
+                        event: shownIndices[index]))
                 previous = nil
                 continue
             }
@@ -178,6 +195,7 @@ public struct TranscriptLayout {
             case .peel, .date:
                 continue
             }
+            item.event = shownIndices[index]
             items.append(item)
             y = item.frame.maxY
             if index == lastSent {

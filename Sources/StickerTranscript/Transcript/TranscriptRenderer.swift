@@ -117,34 +117,21 @@ public final class TranscriptRenderer {
         }
     }
 
-    /// ``missingCharacters`` of each event with text, in the style it is set in.
-    private static func missingCharacters(_ conversation: Conversation, lines: [Int], styles: TranscriptStyles)
-        -> [(line: Int?, characters: [Character])]
-    {
-        conversation.events.enumerated().compactMap { index, event in
-            var texts: [(String, TextStyle)] = []
-            switch event {
-            case .text(_, let text, _): texts = [(text, styles.body)]
-            case .date(let text): texts = [(text, styles.label)]
-            case .template(_, let template):
-                // The image's title is semibold; its subtitle and the captions regular (as laid out).
-                texts =
-                    [template.imageTitle].compactMap { $0.map { ($0, styles.imageTitle) } }
-                    + [
-                        template.imageSubtitle, template.caption, template.subcaption, template.trailingCaption,
-                        template.trailingSubcaption
-                    ].compactMap { $0.map { ($0, styles.caption) } }
-            case .sticker, .peel: break
+    /// ``missingCharacters`` of each event whose laid-out text has any, by its script line.
+    private static func missingCharacters(_ layout: TranscriptLayout, lines: [Int]) -> [(
+        line: Int?, characters: [Character]
+    )] {
+        var byEvent: [(event: Int, characters: [Character])] = []
+        for item in layout.items {
+            guard let event = item.event else { continue }
+            let missing = item.lines.flatMap(\.missing)
+            guard !missing.isEmpty else { continue }
+            if byEvent.last?.event != event { byEvent.append((event, [])) }
+            for character in missing where !byEvent[byEvent.count - 1].characters.contains(character) {
+                byEvent[byEvent.count - 1].characters.append(character)
             }
-            var missing: [Character] = []
-            for (text, style) in texts {
-                for character in TextLayout.missingCharacters(in: text, style: style) where !missing.contains(character)
-                {
-                    missing.append(character)
-                }
-            }
-            return missing.isEmpty ? nil : (index < lines.count ? lines[index] : nil, missing)
         }
+        return byEvent.map { (event, characters) in (event < lines.count ? lines[event] : nil, characters) }
     }
 
     /// Reads every sticker the conversation uses from `pack` and every template image from
@@ -160,13 +147,13 @@ public final class TranscriptRenderer {
         let (animations, problems) = try Self.loadStickers(
             conversation, pack: pack, lines: lines, limits: options.limits)
         self.loadProblems = problems
-        missingCharacters = Self.missingCharacters(conversation, lines: lines, styles: styles)
         let images = try Self.loadTemplateImages(conversation, folder: folder, lines: lines, limits: options.limits)
         let icon = Self.messagesIcon(conversation, pack: pack, limits: options.limits)
         layout = TranscriptLayout(
             conversation, width: options.view.width, styles: styles,
             stickerPixels: animations.mapValues { ($0.width, $0.height) },
             imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
+        missingCharacters = Self.missingCharacters(layout, lines: lines)
         let screenHeight: Double
         if options.showAll {
             // The whole conversation takes in the peels that reach past its top or bottom:
