@@ -94,7 +94,7 @@ package enum RenderBench {
             let t4 = DispatchTime.now().uptimeNanoseconds
             let conversationPack = try PackLoader.load(path: path)
             if let drawn = try? TranscriptRenderer(
-                Conversation.default(stickers: conversationPack.stickers.map(\.name)), pack: conversationPack,
+                Conversation.default(for: conversationPack), pack: conversationPack,
                 options: transcriptOptions)
             {
                 try AtomicFile.write(try drawn.snapshotPNG(at: 0), to: transcriptOutput)

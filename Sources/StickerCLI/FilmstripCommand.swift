@@ -19,7 +19,7 @@ public struct FilmstripCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "In a pack, the sticker to show: its name (letter case aside when only one matches) or its file's name.",
+            "In a pack, the sticker to show: its name, or its file's name where two share one (a.gif beside a.png); letter case aside when only one matches.",
             valueName: "name"))
     var sticker: String?
 
@@ -57,21 +57,18 @@ public struct FilmstripCommand: ParsableCommand {
         try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))
         let chosen: Sticker
         if let sticker {
-            // The name as written, else in any letter case, else with its file's extension.
-            let named = { (rule: (Sticker) -> Bool) in
-                pack.stickers.filter(rule).count == 1 ? pack.stickers.first(where: rule) : nil
-            }
-            guard
-                let match = pack.stickers.first(where: { $0.name == sticker })
-                    ?? named({ $0.name.lowercased() == sticker.lowercased() })
-                    ?? named({
-                        $0.files.count == 1 && $0.files[0].lastPathComponent.lowercased() == sticker.lowercased()
-                    })
-            else {
+            // The name as written, else its file's (a.gif), else either in any letter case.
+            switch pack.lookup(sticker) {
+            case .sticker(let index): chosen = pack.stickers[index]
+            case .ambiguous(let found):
                 throw CLIError(
-                    "\(input): no sticker named \(sticker) (\(pack.stickers.map(\.name).joined(separator: ", ")))")
+                    "\(input): \(found.count) stickers are named \(sticker): choose one with --sticker "
+                        + found.map(pack.reference(of:)).joined(separator: " or "))
+            case .none:
+                throw CLIError(
+                    "\(input): no sticker named \(sticker) (\(pack.stickers.indices.map(pack.reference(of:)).joined(separator: ", ")))"
+                )
             }
-            chosen = match
         } else {
             guard pack.stickers.count == 1 else {
                 throw ValidationError("\(input): \(pack.stickers.count) stickers; choose one with --sticker")

@@ -146,14 +146,17 @@ public struct TranscriptCommand: ParsableCommand {
             "\(output): \(renderer.pixelWidth)x\(renderer.pixelHeight) px, \(messages) message\(messages == 1 ? "" : "s"), \(appearance) on \(options.view) @\(options.scale)x"
                 + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
         let sent = Set(
-            parsed.conversation.events.compactMap { event -> String? in
+            parsed.conversation.events.compactMap { event -> Int? in
+                let name: String
                 switch event {
-                case .sticker(_, let name): name
-                case .peel(let peel): peel.sticker
-                default: nil
+                case .sticker(_, let sticker): name = sticker
+                case .peel(let peel): name = peel.sticker
+                default: return nil
                 }
+                if case .sticker(let index) = pack.lookup(name) { return index }
+                return nil
             })
-        warnNotTakenByMessages(pack.stickers.filter { sent.contains($0.name) }, limits: options.limits)
+        warnNotTakenByMessages(sent.sorted().map { pack.stickers[$0] }, limits: options.limits)
         let fonts =
             (font == nil ? "Inter" : "the --font file")
             + (options.fonts.emoji == nil
@@ -217,7 +220,7 @@ public struct TranscriptCommand: ParsableCommand {
             }
         }
         let pack = try PackInput.loadWarning(inputs)
-        let conversation = Conversation.default(stickers: pack.stickers.map(\.name))
+        let conversation = Conversation.default(for: pack)
         return (ParsedConversation(conversation: conversation, lines: []), pack, ".")
     }
 }

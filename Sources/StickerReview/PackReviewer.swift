@@ -261,7 +261,7 @@ public struct PackReviewer: Sendable {
         let loop: Double
         do {
             renderer = try TranscriptRenderer(
-                Conversation.default(stickers: pack.stickers.map(\.name)), pack: pack, options: transcript)
+                Conversation.default(for: pack), pack: pack, options: transcript)
             loop = min(renderer.longestLoop, Self.longestAnimation)
             bytes = loop > 0 ? try renderer.apng(duration: loop) : try renderer.snapshotPNG(at: 0)
         } catch {

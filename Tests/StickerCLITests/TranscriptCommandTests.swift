@@ -352,6 +352,71 @@ struct TranscriptCommandTests {
             ], "\(result.stderr)")
     }
 
+    @Test(
+        "stickers sharing a name (a.png, a.gif) are each sent by the pack's conversation; a script picks one by its file's name, and the bare name is an error naming both; filmstrip likewise"
+    )
+    func sharedNames() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pack = folder.appendingPathComponent("dup")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        // Pillow writes three opaque squares of colours nothing else on the screen has.
+        let make = """
+            import sys
+            from PIL import Image
+            folder = sys.argv[1]
+            Image.new("RGBA", (408, 408), (255, 0, 255, 255)).save(folder + "/a.png")
+            Image.new("RGB", (408, 408), (0, 200, 0)).save(folder + "/a.gif")
+            Image.new("RGBA", (408, 408), (255, 128, 0, 255)).save(folder + "/b.png")
+            """
+        try #require(try TestProcess.capture(["python3", "-c", make, pack.path]).status == 0)
+        /// How many pixels of `url` are within 8 of each colour, by Pillow.
+        func counts(_ url: URL) throws -> [Int] {
+            let probe = """
+                import sys
+                from PIL import Image
+                image = Image.open(sys.argv[1]).convert("RGB")
+                colours = [(255, 0, 255), (0, 200, 0), (255, 128, 0)]
+                near = lambda p, c: all(abs(p[i] - c[i]) <= 8 for i in range(3))
+                pixels = list(image.getdata())
+                print(" ".join(str(sum(1 for p in pixels if near(p, c))) for c in colours))
+                """
+            let result = try TestProcess.capture(["python3", "-c", probe, url.path])
+            return result.stdout.split(separator: " ").compactMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        // The pack's own conversation sends each of the three once (136 x 136 pt at 1x).
+        let screen = folder.appendingPathComponent("screen.png")
+        let drawn = try Self.transcript([pack.path, "-o", screen.path, "--scale", "1", "--all"])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let shown = try counts(screen)
+        #expect(shown.count == 3 && shown.allSatisfy { $0 >= 136 * 136 }, "magenta, green, orange pixels: \(shown)")
+
+        let script = folder.appendingPathComponent("chat.txt")
+        try "pack: dup\nme: sticker a.png\nthem: sticker b\n".write(to: script, atomically: true, encoding: .utf8)
+        let picked = try Self.transcript([script.path, "-o", screen.path, "--scale", "1", "--all"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+        let pickedCounts = try counts(screen)
+        #expect(
+            pickedCounts.count == 3 && pickedCounts[0] >= 136 * 136 && pickedCounts[1] == 0
+                && pickedCounts[2] >= 136 * 136, "magenta, green, orange pixels: \(pickedCounts)")
+
+        try "pack: dup\nme: sticker a\n".write(to: script, atomically: true, encoding: .utf8)
+        let bare = try Self.transcript([script.path, "-o", screen.path])
+        #expect(bare.status != 0, "\(bare.stderr)")
+        #expect(bare.stderr.contains("line 2: 2 stickers are named a: write a.gif or a.png"), "\(bare.stderr)")
+
+        let strip = folder.appendingPathComponent("strip.png")
+        let ambiguous = try CLITests.runExecutable(["filmstrip", pack.path, "--sticker", "a", "-o", strip.path])
+        #expect(ambiguous.status != 0 && ambiguous.stderr.contains("a.gif or a.png"), "\(ambiguous.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: strip.path))
+        let one = try CLITests.runExecutable(["filmstrip", pack.path, "--sticker", "a.png", "-o", strip.path])
+        #expect(one.status == 0, "\(one.stderr)")
+        let stripCounts = try counts(strip)
+        #expect(stripCounts.count == 3 && stripCounts[0] > 0 && stripCounts[1] == 0, "\(stripCounts)")
+    }
+
     @Test("a character asking for emoji presentation (VS16) is drawn in colour: the red heart is red")
     func emojiPresentation() throws {
         try #require(

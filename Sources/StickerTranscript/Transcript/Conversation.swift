@@ -1,3 +1,4 @@
+import StickerPack
 import StickerRenderer
 
 /// A conversation as Messages shows it: who sent what, in order. Written by hand as a small
@@ -141,5 +142,11 @@ extension Conversation {
             events.append(.peel(Peel(sticker: first, message: loveThem, x: 0.95, y: 0.5, scale: 0.7, rotation: -12)))
         }
         return Conversation(events: events)
+    }
+
+    /// ``default(stickers:)`` for every sticker of `pack`, each sent by the word that picks it
+    /// out alone (``StickerPack/reference(of:)``: `a.gif` where `a.png` shares its name).
+    public static func `default`(for pack: StickerPack) -> Conversation {
+        .default(stickers: pack.stickers.indices.map(pack.reference(of:)))
     }
 }

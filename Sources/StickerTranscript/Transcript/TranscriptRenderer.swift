@@ -33,6 +33,9 @@ public struct TranscriptOptions: Sendable {
 public enum TranscriptError: Error, Sendable, CustomStringConvertible {
     /// The conversation names a sticker the pack does not have (with the script's line).
     case unknownSticker(name: String, line: Int?, known: [String])
+    /// The conversation names a sticker by a name several of the pack's share (with the
+    /// script's line and the words that pick out each: `a.gif`, `a.png`).
+    case ambiguousSticker(name: String, line: Int?, references: [String])
     /// A sticker or image could not be read (with the script's line that first names it).
     case unreadable(name: String, line: Int?, error: String)
     /// The fonts or text libraries are missing.
@@ -44,7 +47,8 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
     /// The script line the error names, if any.
     public var line: Int? {
         switch self {
-        case .unknownSticker(_, let line, _), .unreadable(_, let line, _): return line
+        case .unknownSticker(_, let line, _), .ambiguousSticker(_, let line, _), .unreadable(_, let line, _):
+            return line
         case .text, .tooLarge: return nil
         }
     }
@@ -56,6 +60,9 @@ public enum TranscriptError: Error, Sendable, CustomStringConvertible {
             return (line.map { "line \($0): " } ?? "") + "the pack has no sticker named \(name)"
                 + (known.isEmpty
                     ? "" : " (it has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? ", ..." : ""))")
+        case .ambiguousSticker(let name, let line, let references):
+            return (line.map { "line \($0): " } ?? "") + "\(references.count) stickers are named \(name): write "
+                + references.joined(separator: " or ") + " for the one to show"
         case .unreadable(let name, let line, let error):
             return (line.map { "line \($0): " } ?? "") + "\(name): \(error)"
         case .text(let error): return error.description
@@ -191,7 +198,6 @@ public final class TranscriptRenderer {
     ) throws(TranscriptError) -> ([String: StickerAnimation], [(sticker: String, error: PackError)]) {
         var animations: [String: StickerAnimation] = [:]
         var problems: [(sticker: String, error: PackError)] = []
-        let byName = Dictionary(pack.stickers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, event) in conversation.events.enumerated() {
             let name: String
             switch event {
@@ -200,9 +206,14 @@ public final class TranscriptRenderer {
             default: continue
             }
             guard animations[name] == nil, !problems.contains(where: { $0.sticker == name }) else { continue }
-            guard let sticker = byName[name] else {
-                throw .unknownSticker(
-                    name: name, line: index < lines.count ? lines[index] : nil, known: pack.stickers.map(\.name))
+            let line = index < lines.count ? lines[index] : nil
+            let sticker: Sticker
+            switch pack.lookup(name) {
+            case .sticker(let found): sticker = pack.stickers[found]
+            case .ambiguous(let found):
+                throw .ambiguousSticker(name: name, line: line, references: found.map(pack.reference(of:)))
+            case .none:
+                throw .unknownSticker(name: name, line: line, known: pack.stickers.indices.map(pack.reference(of:)))
             }
             // A vector sticker (Lottie) is drawn at the largest sticker side, not its document's.
             do {

@@ -1,0 +1,56 @@
+import FoundationEssentials
+
+extension StickerPack {
+    /// What a sticker's name, as a script or an option gives it, picks out of a pack.
+    public enum Lookup: Sendable, Hashable {
+        /// One sticker, by its index in ``StickerPack/stickers``.
+        case sticker(Int)
+        /// Several stickers answer to it (`a` for `a.png` and `a.gif`), by index.
+        case ambiguous([Int])
+        /// No sticker answers to it.
+        case none
+    }
+
+    /// The name of sticker `index`'s entry in the pack: its file's name in a folder or among
+    /// files (`a.gif`), its `.sticker` or `.stickersequence` folder's in a catalog.
+    public func entryName(of index: Int) -> String {
+        let sticker = stickers[index]
+        switch sticker.source {
+        case .file(let url):
+            return origin == .catalog ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
+        case .sequence(let sequence):
+            return sequence.frames.first?.deletingLastPathComponent().lastPathComponent ?? sticker.name
+        }
+    }
+
+    /// The word that picks out sticker `index` alone (``lookup(_:)``): its name, or where
+    /// another sticker shares that name, its entry's name (``entryName(of:)``), or where that
+    /// is shared too (files of one name from two folders), its first file's path.
+    public func reference(of index: Int) -> String {
+        let name = stickers[index].name
+        if stickers.indices.allSatisfy({ $0 == index || stickers[$0].name != name }) { return name }
+        let entry = entryName(of: index)
+        if stickers.indices.allSatisfy({ $0 == index || entryName(of: $0) != entry }) { return entry }
+        return stickers[index].files.first?.path ?? name
+    }
+
+    /// The sticker `reference` picks out: the stickers of that name; else of that entry name
+    /// (`a.gif`, `a.sticker`); else of that name or entry name in any letter case; else of that
+    /// first file's path. The first rule any sticker answers to decides: more than one sticker
+    /// there is ambiguous.
+    public func lookup(_ reference: String) -> Lookup {
+        let folded = reference.lowercased()
+        let rules: [(Int) -> Bool] = [
+            { stickers[$0].name == reference },
+            { entryName(of: $0) == reference },
+            { stickers[$0].name.lowercased() == folded || entryName(of: $0).lowercased() == folded },
+            { stickers[$0].files.first?.path == reference }
+        ]
+        for rule in rules {
+            let matches = stickers.indices.filter(rule)
+            if matches.count == 1 { return .sticker(matches[0]) }
+            if matches.count > 1 { return .ambiguous(matches) }
+        }
+        return .none
+    }
+}
