@@ -65,12 +65,20 @@ public struct FitCommand: ParsableCommand {
     public func run() throws {
         let start = Date()
         if !dryRun, let output { try Self.checkReplaceable(output) }
+        // Staged before any sticker is fitted: an output that cannot be written is named at once.
+        let staged = dryRun ? nil : try output.map { try OutputFolder(final: $0) }
         // The catalog written into an input folder of images is not read as that folder next time.
-        let catalog = try settings.fit(inputs, outputs: output.map { [URL(fileURLWithPath: $0)] } ?? [])
+        let catalog: FitSettings.FittedCatalog
+        do {
+            catalog = try settings.fit(inputs, outputs: output.map { [URL(fileURLWithPath: $0)] } ?? [])
+        } catch {
+            staged?.discard()
+            throw error
+        }
         var validation: ValidationReport?
         var inputKept: String?
-        if !catalog.entries.isEmpty, !dryRun, let output {
-            let folder = try OutputFolder(final: output)
+        if catalog.entries.isEmpty { staged?.discard() }
+        if !catalog.entries.isEmpty, let folder = staged, let output {
             if let loss = catalog.inputLoss(writing: folder) {
                 // Replacing an input with a catalog that lacks some of it would lose that part.
                 folder.discard()

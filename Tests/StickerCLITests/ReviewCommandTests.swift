@@ -72,6 +72,27 @@ struct ReviewCommandTests {
         #expect(!html.contains("would do"), "--no-fit leaves out the dry run")
     }
 
+    @Test(
+        "a reader of its progress that goes away (a closed pipe) does not end it: the page is written, exit 0, no staging folder left"
+    )
+    func closedPipe() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("pages")
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe([
+            try PreviewTests.executable(), "review", CLITests.samplePack.path, "-o", out.path, "--no-fit",
+            "--progress", "lines", "--threads", "1"
+        ])
+        close(progress)  // nobody reads: the lines written from now on meet a closed pipe
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7F == 0 && (status >> 8) & 0xFF == 0, "exited 0, not killed by SIGPIPE: \(status)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "no staging folder left: \(hidden)")
+    }
+
     @Test("several packs: a page each and an index; --threads 1 and 2 write the same pages; --progress lines")
     func severalPacks() throws {
         let out = CLITests.temporaryDirectory()
