@@ -18,9 +18,9 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most bytes a sticker file may have, as 500000, 500K or 500KB (K, KB, M and MB count in thousands, as Apple's 500 KB does; KiB and MiB in 1024s; 500,000 is under 500 KB however it is counted; validate refuses 512,000 or more).",
+            "The most bytes a sticker file may have, as 499999, 500K or 500KB (K, KB, M and MB count in thousands, as Apple's 500 KB does; KiB and MiB in 1024s). The default, 499,999, is under 500 KB however it is counted; validate warns from 500,000 and refuses 512,000 or more.",
             valueName: "n"))
-    var budget = DecimalByteCount(500_000)
+    var budget = DecimalByteCount(FitOptions.defaultMaxBytes)
 
     /// The most bytes a sticker file may have.
     var maxBytes: Int { budget.value }
@@ -198,7 +198,7 @@ struct FitSettings: ParsableArguments {
     /// their names: `xcode --no-fit` copies a catalog as it is, so any of them is a mistake.
     var fittingOptionsGiven: [String] {
         let given: [(String, Bool)] = [
-            ("--size", size != nil), ("--max-bytes", maxBytes != 500_000),
+            ("--size", size != nil), ("--max-bytes", maxBytes != FitOptions.defaultMaxBytes),
             ("--allow-smaller-size", allowSmallerSize), ("--lossless", lossless), ("--label", !labels.isEmpty),
             ("--icon", icon != nil), ("--icon-background", iconBackground != nil), ("--level", level != 12),
             ("--min-fps", minimumFramesPerSecond != nil), ("--min-psnr", minimumPSNR != FitOptions.defaultMinimumPSNR),

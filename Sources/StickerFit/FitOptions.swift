@@ -5,8 +5,7 @@ import StickerPack
 public struct FitOptions: Sendable, Hashable {
     /// The size class to fit to; `nil` takes the pack's `grid-size`, else regular.
     public var size: StickerSize?
-    /// Every file must be at most this many bytes (Apple: under 500 KB; 500,000 is under the
-    /// limit however a KB is counted).
+    /// Every file must be at most this many bytes (Apple: under 500 KB; ``defaultMaxBytes``).
     public var maxBytes: Int
     /// Whether a sticker that cannot fit otherwise may be made for a smaller size class.
     public var allowSmallerSize: Bool
@@ -44,6 +43,11 @@ public struct FitOptions: Sendable, Hashable {
     /// The default quality floor, 20 dB (see ``minimumPSNR``).
     public static let defaultMinimumPSNR = 20.0
 
+    /// The most bytes a sticker file has by default: 499,999, under Apple's 500 KB however a KB
+    /// is counted (500,000 bytes is not under 500 KB of a thousand bytes, and `validate` warns
+    /// from there).
+    public static let defaultMaxBytes = 499_999
+
     /// The PSNR a lossy file must reach: ``minimumPSNR``, raised to the warning line when ``strict``.
     public var psnrFloor: Double { strict ? max(minimumPSNR, FitLoss.warningPSNR) : minimumPSNR }
     /// The SSIM a lossy file must reach: ``minimumSSIM``, raised to the warning line when ``strict``.
@@ -62,7 +66,8 @@ public struct FitOptions: Sendable, Hashable {
 
     /// Creates options; the defaults are Apple's limits and every step allowed but a smaller size.
     public init(
-        size: StickerSize? = nil, maxBytes: Int = 500_000, allowSmallerSize: Bool = false, allowLossy: Bool = true,
+        size: StickerSize? = nil, maxBytes: Int = FitOptions.defaultMaxBytes, allowSmallerSize: Bool = false,
+        allowLossy: Bool = true,
         compressionLevel: Int32 = 12, minimumFramesPerSecond: Double = 0,
         threads: Int = AnimationDecoder.defaultThreadCount,
         limits: DecodingLimits = .default

@@ -1,4 +1,5 @@
 import AnimationCodec
+import StickerFit
 import StickerPack
 import StickerPixels
 import StickerRenderer
@@ -16,7 +17,7 @@ public struct ReviewOptions: Sendable {
     /// The side, in pixels, of a filmstrip frame.
     public var filmstripCell = 96
     /// The byte budget the `fit` dry run aims under.
-    public var maxBytes = 500_000
+    public var maxBytes = FitOptions.defaultMaxBytes
     /// libdeflate's level for the `fit` dry run: 12, as `stickers fit` writes, so the card
     /// shows the file fit makes; a lower level is sooner, and its search may choose otherwise.
     public var fitLevel: Int32 = 12

@@ -48,9 +48,11 @@ struct InstallTests {
         #expect(page.status == 0, "\(page.stderr)")
         #expect(
             page.stdout.contains("stickers fit") && page.stdout.contains("--max-bytes"), "\(page.stdout.prefix(600))")
-        // Each option's default, as --help gives it: --max-bytes is 500,000 (cli.md).
+        // Each option's default, as --help gives it: --max-bytes is 499,999 (cli.md).
         let source = try String(contentsOfFile: path("share/man/man1/stickers.fit.1"), encoding: .utf8)
-        #expect(source.contains("validate refuses 512,000 or more). (default: 500000)"), "\(source.prefix(3000))")
+        #expect(
+            source.contains("validate warns from 500,000 and refuses 512,000 or more. (default: 499999)"),
+            "\(source.prefix(3000))")
         #expect(source.contains("lower levels finish sooner. (default: 12)"), "\(source.prefix(3000))")
         // Every "(default: X)" that --help prints is in the page too.
         let help = try TestProcess.capture([try PreviewTests.executable(), "help", "fit"]).stdout
