@@ -190,7 +190,7 @@ public struct FitReport: Sendable, Codable {
         lines.append(
             String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds)
                 + (lossWarnings > 0
-                    ? ", \(lossWarnings) with visible loss (warnings above; --strict makes them errors)" : ""))
+                    ? ", \(lossWarnings) made with loss (warnings above; --strict makes them errors)" : ""))
         return lines.joined(separator: "\n")
     }
 }

@@ -221,10 +221,20 @@ enum ReviewPage {
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"
         }
-        out +=
-            budget.level == 12
-            ? "<p class=\"muted\">A dry run at compression level 12, as <code>stickers fit</code> writes: these are the figures of the file it makes.</p>\n"
-            : "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller and the search may choose other settings (frame rate, colours, PSNR): these figures are not the file it makes.</p>\n"
+        switch (budget.level == 12, fit.fitted) {
+        case (true, true):
+            out +=
+                "<p class=\"muted\">A dry run at compression level 12, as <code>stickers fit</code> writes: these are the figures of the file it makes.</p>\n"
+        case (true, false):
+            out +=
+                "<p class=\"muted\">A dry run at compression level 12, as <code>stickers fit</code> writes: it makes no file for this sticker.</p>\n"
+        case (false, true):
+            out +=
+                "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller and the search may choose other settings (frame rate, colours, PSNR): these figures are not the file it makes.</p>\n"
+        case (false, false):
+            out +=
+                "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller.</p>\n"
+        }
         return out
     }
 

@@ -200,7 +200,7 @@ struct FitPolicyTests {
         #expect(!strict.succeeded)
         #expect(
             strict.failure
-                == "made with loss its figures do not show: kept exact; not in these figures: the first 1.05 s of 3.00 s; --strict refuses it (without --strict it is made with this warning)",
+                == "made with loss the figures do not measure: the first 1.05 s of 3.00 s (what was kept is exact); --strict refuses it (without --strict it is made with this warning)",
             "\(strict.failure ?? "")")
         let shown = try Pillow.decode(try FitFixtures.write(bytes, to: folder.appendingPathComponent("short.png")))
         // Frames 0-10 start where they did; the eleventh is cut to end at 1.05 s.

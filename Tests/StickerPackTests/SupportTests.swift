@@ -125,7 +125,7 @@ struct FitLossRecordTests {
         #expect(read == written && read.isVisible && !read.isUnderWarningLine)
         #expect(
             read.warning
-                == "made with loss its figures do not show: 41.0 dB, SSIM 0.970: 256 colours; not in these figures: \(cut)"
+                == "made with loss the figures do not measure: \(cut) (what was kept: 41.0 dB, SSIM 0.970: 256 colours)"
         )
         // A record without the key (an older catalog) reads as nothing unmeasured.
         var older = written.contentsValue

@@ -60,6 +60,25 @@ import Testing
             ), "\(card)")
     }
 
+    /// A sticker fit cannot make (an empty file) is said so on its card, and the dry run's note
+    /// does not speak of figures of a file it makes, at level 12 as at a faster level.
+    @Test func cardOfAStickerFitCannotMake() throws {
+        let pack = ReviewFixtures.temporaryFolder("unfittable").appendingPathComponent("mine")
+        try FileManager.default.copyItem(at: try ReviewFixtures.packs().appendingPathComponent("good"), to: pack)
+        try Data().write(to: pack.appendingPathComponent("empty.png"))
+        for level: Int32 in [1, 12] {
+            var options = ReviewFixtures.fastOptions
+            options.fitLevel = level
+            let (folder, _) = try ReviewFixtures.review([pack.path], options: options, name: "unfittable-\(level)")
+            let html = try Self.page(folder)
+            let card = try #require(html.components(separatedBy: "<article class=\"card\" id=\"sticker-empty\">").last)
+                .components(separatedBy: "</article>")[0]
+            #expect(card.contains("<p class=\"error\">Cannot fit: "), "\(card)")
+            #expect(!card.contains("figures"), "level \(level): \(card)")
+            if level == 12 { #expect(card.contains("it makes no file for this sticker"), "\(card)") }
+        }
+    }
+
     /// A file and a sub-folder left out of a folder pack are named on the page by their path
     /// from the pack's folder, under their own rule: a page meant to be shared does not show
     /// where it was made.

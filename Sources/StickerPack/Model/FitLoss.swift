@@ -41,23 +41,32 @@ public struct FitLoss: Sendable, Hashable, Codable {
     /// What was given up that the figures measure (``givenUp`` but ``unmeasured``).
     private var measured: [String] { givenUp.filter { !unmeasured.contains($0) } }
 
-    /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`; with no figures (what
-    /// was kept is exact), `kept exact; not in these figures: the first 3.00 s of 12.00 s`.
-    public var description: String {
+    /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`: the figures and what
+    /// they measure; `exact` without figures.
+    private var figures: String {
         let quality = [psnr.map { String(cFormat: "%.1f dB", $0) }, ssim.map { String(cFormat: "SSIM %.3f", $0) }]
             .compactMap { $0 }
-        return (quality.isEmpty ? "kept exact" : quality.joined(separator: ", "))
+        return (quality.isEmpty ? "exact" : quality.joined(separator: ", "))
             + (measured.isEmpty ? "" : ": " + measured.joined(separator: "; "))
-            + (unmeasured.isEmpty ? "" : "; not in these figures: " + unmeasured.joined(separator: "; "))
+    }
+
+    /// `24.1 dB, SSIM 0.812: frame rate 30.0 -> 7.5 fps; 128 colours`, then what the figures
+    /// do not measure: `exact; not in these figures: the first 3.00 s of 12.00 s`.
+    public var description: String {
+        figures + (unmeasured.isEmpty ? "" : "; not in these figures: " + unmeasured.joined(separator: "; "))
     }
 
     /// The warning's text: `made with visible loss (under 30 dB or SSIM 0.90): 24.1 dB, ...`.
-    /// With only ``unmeasured`` loss: `made with loss its figures do not show: kept exact; not in ...`.
+    /// With only ``unmeasured`` loss, that loss, then what was kept: `made with loss the figures
+    /// do not measure: the first 3.00 s of 12.00 s (what was kept is exact)`.
     public var warning: String {
-        (isUnderWarningLine
-            ? String(
+        guard !isUnderWarningLine else {
+            return String(
                 cFormat: "made with visible loss (under %.0f dB or SSIM %.2f): ", Self.warningPSNR, Self.warningSSIM)
-            : "made with loss its figures do not show: ") + description
+                + description
+        }
+        return "made with loss the figures do not measure: " + unmeasured.joined(separator: "; ")
+            + (psnr == nil && ssim == nil ? " (what was kept is exact)" : " (what was kept: " + figures + ")")
     }
 
     /// The key `fit` writes the record under in a sticker's `Contents.json` `info` object.
