@@ -25,6 +25,28 @@ struct PackLoaderTests {
         #expect(pack.warnings.count == 1 && pack.warnings[0].path.hasSuffix("README.md"))
     }
 
+    @Test("A video left in a folder is named with how to convert it; a text file is only not an image")
+    func videoBesideStickers() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        folder.write(TestImages.png(width: 300, height: 300), "real.png")
+        // An ISO media file's first box (ISO/IEC 14496-12): size, "ftyp", major brand "isom".
+        folder.write([0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8), "movie.mp4")
+        // Matroska's EBML header magic.
+        folder.write([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01], "clip.mkv")
+        folder.write(Array("MM notes".utf8), "notes.txt")
+        let pack = try PackLoader.load(path: folder.url.path)
+        #expect(pack.stickers.map(\.name) == ["real"])
+        let byFile = Dictionary(
+            uniqueKeysWithValues: pack.warnings.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.message) })
+        #expect(
+            byFile["movie.mp4"]?.hasPrefix("ignored: not a sticker format but an MP4 or QuickTime video") == true,
+            "\(byFile)")
+        #expect(byFile["movie.mp4"]?.contains("ffmpeg -i IN -c:v libvpx-vp9") == true, "\(byFile)")
+        #expect(byFile["clip.mkv"]?.contains("Matroska, not WebM") == true, "\(byFile)")
+        #expect(byFile["notes.txt"] == "ignored: not an image file", "\(byFile)")
+    }
+
     @Test(
         "A folder's browser order is Finder's: letter case aside, numbers by their value (2 before 10), digits before letters"
     )

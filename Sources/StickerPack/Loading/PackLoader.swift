@@ -239,7 +239,7 @@ public enum PackLoader {
             }
             let isImageName = imageExtensions.contains(url.pathExtension.lowercased())
             guard isImageName || sniffsAsImage(url) else {
-                warnings.append(PackWarning(path: url.path, message: "ignored: not an image file", kind: .leftOut))
+                warnings.append(PackWarning(path: url.path, message: "ignored: " + notAnImage(url), kind: .leftOut))
                 continue
             }
             stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
@@ -249,6 +249,16 @@ public enum PackLoader {
             throw .notAPack(path: folder.path, reason: "no image files and no .xcstickers catalog" + inside)
         }
         return StickerPack(name: folder.lastPathComponent, origin: .folder, stickers: stickers, warnings: warnings)
+    }
+
+    /// Why a file left out of a folder is: `not an image file`, or, for a video or an image
+    /// format its bytes show plainly (an ISO media `ftyp` box, Matroska's EBML header), which it
+    /// is and how to convert it: a clip kept beside its stickers is named, not silently dropped.
+    private static func notAnImage(_ url: URL) -> String {
+        let head = BoundedFile.head(url.path, count: 16)
+        let isMedia =
+            head.count >= 12 && Array(head[4..<8]) == Array("ftyp".utf8) || head.starts(with: [0x1A, 0x45, 0xDF, 0xA3])
+        return isMedia ? "not a sticker format but " + describeSignature(head, sniffed: nil) : "not an image file"
     }
 
     /// Whether `url` is an image file, by its name or its bytes (not a folder).

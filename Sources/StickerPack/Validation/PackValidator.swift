@@ -573,7 +573,9 @@ private func readHead(_ url: URL) -> [UInt8] {
     BoundedFile.head(url.path, count: ImageFormat.sniffLength)
 }
 
-private func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String {
+/// What a file's first bytes say it is, in words for a finding: `HEIF`, `an MP4 or QuickTime
+/// video (... converts it to WebM ...)`, `unknown signature 68 65 6c 6c`.
+func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String {
     switch sniffed {
     case .webp: return "WebP"
     case .webm: return "WebM"
