@@ -508,15 +508,16 @@ public struct StickerFitter: Sendable {
                 size: target, steps: steps, smallest: nil, onlyAtFloor: onlyAtFloor)
         }
         // Planning compresses every frame at the search level on the way; the strongest
-        // level (rarely a tenth smaller, several times slower) runs only when it could fit.
+        // level (rarely a tenth smaller, several times slower) runs only when it could fit, or
+        // under --lossless, where this file is the only one and a failure's figure is its size.
         let planned = plan(merged, plays: input.plays)
-        let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4
+        let couldFit = planned.searchLevelBytes <= options.maxBytes * 5 / 4 || !options.allowLossy
         let couldBeatOriginal = !unchanged || planned.searchLevelBytes <= original.count * 5 / 4
         let level: Int32? = couldFit && couldBeatOriginal ? options.compressionLevel : nil
         let encoded = planned.encode(level: level, threads: options.threads)
         var attempt = Attempt(
             bytes: encoded.bytes, fileExtension: "png", frames: merged.count, fidelity: .exact, size: target,
-            framesPerSecond: merged.framesPerSecond)
+            framesPerSecond: merged.framesPerSecond, atSearchLevel: level == nil)
         let levelName = level.map { "level \($0)" } ?? "search level (the strongest could not fit or beat the input)"
         var step = FitStep(
             .encode, "\(merged.count > 1 ? "APNG" : "PNG"), \(encoded.colorModel), \(levelName)",
@@ -524,6 +525,7 @@ public struct StickerFitter: Sendable {
         if unchanged && original.count <= encoded.bytes.count {
             attempt.bytes = original
             attempt.fileExtension = format.fileExtension
+            attempt.atSearchLevel = false
             step = FitStep(
                 .keepOriginal,
                 "the \(format) input is \(original.count < encoded.bytes.count ? "smaller than" : "as small as") the re-encoded \(merged.count > 1 ? "APNG" : "PNG") (\(encoded.bytes.count) bytes)",
