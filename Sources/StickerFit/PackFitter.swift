@@ -82,10 +82,16 @@ extension FittedSticker {
         case nil: break
         }
         name = newName
+        // Why: the name cannot name a folder as it is (`a:b`), another sticker takes it, or both.
+        let folder = CatalogWriter.folderName(old)
+        let reasons = [
+            folder != old ? "\(old) cannot name a folder (\(folder) can)" : nil,
+            newName != folder ? "another sticker is named \(folder)" : nil
+        ]
         steps.insert(
             FitStep(
                 .rename,
-                "named \(newName) in the catalog: another sticker is named \(old), or the name cannot name a folder"),
+                "named \(newName) in the catalog: " + reasons.compactMap { $0 }.joined(separator: ", and ")),
             at: 0)
     }
 }

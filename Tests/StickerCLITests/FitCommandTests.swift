@@ -400,6 +400,19 @@ struct FitCommandTests {
         let steps = (entries["a 2"]?["steps"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
         #expect(steps.first == "rename", "\(steps)")
         #expect(!((entries["a"]?["steps"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "rename" }))
+        func renameDetail(_ entry: [String: Any]?) -> String? {
+            (entry?["steps"] as? [[String: Any]])?.first { $0["kind"] as? String == "rename" }?["detail"] as? String
+        }
+        #expect(renameDetail(entries["a 2"]) == "named a 2 in the catalog: another sticker is named a")
+        // A colon cannot be in a folder's name: that is the one reason given.
+        try FileManager.default.moveItem(
+            at: folder.appendingPathComponent("a.png"), to: folder.appendingPathComponent("b:c.png"))
+        let colon = Self.entries(
+            try Self.report(
+                try CLITests.runExecutable(["fit", folder.path, "--dry-run", "--json", "--level", "1"]).stdout))
+        #expect(
+            renameDetail(colon["b-c"]) == "named b-c in the catalog: b:c cannot name a folder (b-c can)",
+            "\(colon.keys)")
     }
 
     @Test("a catalog fitted again keeps its own complete icon set byte for byte; --icon replaces it")
@@ -991,6 +1004,41 @@ struct FitCommandTests {
         ])
         #expect(bad.status != 0 && bad.stderr.contains("opaque"))
         #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("X.xcstickers").path))
+    }
+
+    @Test(
+        "--lossless that cannot fit names the size of the file the strongest level writes: that budget makes it, one byte less does not"
+    )
+    func losslessFailureFigure() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let orbit = folder.appendingPathComponent("orbit.png")
+        // Pillow's APNG: a disc going round, its colour changing, 12 frames of 408 px.
+        try Python.run(
+            """
+            import sys, math
+            from PIL import Image, ImageDraw
+            frames = []
+            for i in range(12):
+                image = Image.new("RGBA", (408, 408), (0, 0, 0, 0))
+                a = 2 * math.pi * i / 12
+                x, y, r = 204 + 102 * math.cos(a), 204 + 102 * math.sin(a), 68
+                ImageDraw.Draw(image).ellipse([x - r, y - r, x + r, y + r], fill=(255, int(100 + 100 * math.sin(a)), 50, 255))
+                frames.append(image)
+            frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=80, loop=0)
+            """, [orbit.path])
+        func fit(_ budget: Int) throws -> (fitted: Bool, bytes: Int) {
+            let result = try CLITests.runExecutable([
+                "fit", orbit.path, "--dry-run", "--lossless", "--max-bytes", String(budget), "--json"
+            ])
+            let entry = try #require(Self.entries(try Self.report(result.stdout))["orbit"], "\(result.stderr)")
+            return (entry["fitted"] as? Bool ?? false, entry["bytesAfter"] as? Int ?? 0)
+        }
+        let failed = try fit(1000)
+        #expect(!failed.fitted && failed.bytes > 1000)
+        #expect(try fit(failed.bytes).fitted, "the named size is reached: \(failed.bytes) bytes")
+        #expect(try !fit(failed.bytes - 1).fitted, "and is the smallest: \(failed.bytes - 1) bytes does not fit")
     }
 
     @Test("an output that cannot be written is named before any sticker is fitted, and nothing is left")
