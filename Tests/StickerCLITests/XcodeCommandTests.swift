@@ -47,6 +47,19 @@ struct XcodeCommandTests {
         return files
     }
 
+    @Test("a deployment target given as a major version is written as Xcode writes it, 17.0")
+    func majorDeploymentTarget() throws {
+        var options = Self.options
+        options[options.firstIndex(of: "16.0")!] = "17"
+        let folder = try Self.write(options: options)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let project = try String(
+            contentsOf: folder.appendingPathComponent(Self.bundle).appendingPathComponent("project.pbxproj"),
+            encoding: .utf8)
+        #expect(project.contains("IPHONEOS_DEPLOYMENT_TARGET = 17.0;"))
+        #expect(!project.contains("IPHONEOS_DEPLOYMENT_TARGET = 17;"))
+    }
+
     @Test(
         "the project's object graph, targets, phases, settings, plists and scheme, as independent parsers read them",
         .enabled(

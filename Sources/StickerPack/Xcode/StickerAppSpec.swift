@@ -38,6 +38,11 @@ public struct StickerAppSpec: Sendable, Hashable {
         self.copyright = copyright
     }
 
+    /// The deployment target as Xcode writes it, with its minor version: `15.0` for `15`.
+    public var writtenDeploymentTarget: String {
+        deploymentTarget.contains(".") ? deploymentTarget : deploymentTarget + ".0"
+    }
+
     /// The extension target's name, as Xcode's template names it.
     public var extensionName: String { "\(name) StickerPackExtension" }
     /// The extension's bundle identifier.

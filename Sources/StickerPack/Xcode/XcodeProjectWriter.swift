@@ -320,7 +320,7 @@ public enum XcodeProjectWriter {
         var settings: [String: PBXObjectGraph.Field] = [
             "ALWAYS_SEARCH_USER_PATHS": .string("NO"), "COPY_PHASE_STRIP": .string("NO"),
             "CURRENT_PROJECT_VERSION": .string(spec.build), "MARKETING_VERSION": .string(spec.version),
-            "IPHONEOS_DEPLOYMENT_TARGET": .string(spec.deploymentTarget), "SDKROOT": .string("iphoneos")
+            "IPHONEOS_DEPLOYMENT_TARGET": .string(spec.writtenDeploymentTarget), "SDKROOT": .string("iphoneos")
         ]
         if debug {
             settings["DEBUG_INFORMATION_FORMAT"] = .string("dwarf")
