@@ -36,9 +36,8 @@ public enum ConversationScript {
         var peels = 0
         // A byte-order mark (Windows editors write one before UTF-8) is no text.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        for (offset, rawLine) in text.split(
-            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
-        ).enumerated() {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingSuffix("\r").trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -86,6 +85,12 @@ public enum ConversationScript {
             if event.isMessage { messages += 1 }
             parsed.conversation.events.append(event)
             parsed.lines.append(number)
+        }
+        // An empty script (the wrong file, or one not yet written) would draw an empty screen.
+        guard messages > 0 else {
+            throw ConversationScriptError(
+                line: max(1, lines.count),
+                message: "the script sends no messages: write one a line, such as `me: Hello` or `them: sticker NAME`")
         }
         return parsed
     }
