@@ -18,7 +18,7 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("max-bytes"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most bytes a sticker file may have, as 499999, 500K or 500KB (K, KB, M and MB count in thousands, as Apple's 500 KB does; KiB and MiB in 1024s). The default, 499,999, is under 500 KB however it is counted; validate warns from 500,000 and refuses 512,000 or more.",
+            "The most bytes a sticker file may have, as 450000, 450K or 450KB (K, KB, M and MB count in thousands, as Apple's 500 KB does; KiB and MiB in 1024s). The default, 499,999, is under 500 KB however it is counted; validate warns from 500,000 and refuses 512,000 or more.",
             valueName: "n"))
     var budget = DecimalByteCount(FitOptions.defaultMaxBytes)
 

@@ -12,6 +12,10 @@ import StickerRenderer
 struct OutputFolder {
     let final: URL
     let staging: URL
+    /// The folders above the staging folder that did not exist and were made for it, deepest
+    /// first: ``discard()`` removes them again (when still empty), so an output never written
+    /// leaves no folders behind.
+    private let madeParents: [URL]
 
     init(final path: String) throws {
         // An empty path would be the current folder, and its files would be replaced.
@@ -23,12 +27,20 @@ struct OutputFolder {
             throw CLIError("\(path): exists and is not a folder")
         }
         staging = AtomicFile.hiddenSibling(of: final, suffix: "partial")
+        var missing: [URL] = []
+        var folder = parent
+        while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/", missing.count < 256 {
+            missing.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        madeParents = missing
         Self.removeStaleStaging(beside: staging)
         InterruptCleanup.register(staging.path)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             InterruptCleanup.unregister(staging.path)
+            for folder in missing { rmdir(folder.path) }
             throw CLIError(
                 "\(path): cannot create the folder it is staged in, \(staging.path) (\(errorReason(error))): the output is written beside itself, in \(parent.path), then renamed into place"
             )
@@ -230,5 +242,7 @@ struct OutputFolder {
     func discard() {
         try? FileManager.default.removeItem(at: staging)
         InterruptCleanup.unregister(staging.path)
+        // rmdir removes only an empty folder: one something else has written into stays.
+        for folder in madeParents { rmdir(folder.path) }
     }
 }

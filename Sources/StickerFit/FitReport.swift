@@ -69,10 +69,11 @@ public struct FitReport: Sendable, Codable {
                         + "artwork at least as large as the sticker (\(StickerSize(rawValue: size)?.pixels ?? 0) px) keeps it sharp"
                 )
             }
-            if let damage = inputDamage.first {
-                let more = inputDamage.count > 1 ? "; and \(inputDamage.count - 1) more" : ""
+            if !inputDamage.isEmpty {
+                let more = inputDamage.count > 3 ? "; and \(inputDamage.count - 3) more" : ""
                 warnings.append(
-                    "the input is damaged, so it was made from what decodes, as browsers show it: " + damage + more)
+                    "the input is damaged, so it was made from what decodes, as browsers show it: "
+                        + inputDamage.prefix(3).joined(separator: "; ") + more)
             }
             warnings += notDrawn.map { "the sticker lacks part of its input: \($0)" }
             return warnings
@@ -190,7 +191,7 @@ public struct FitReport: Sendable, Codable {
         lines.append(
             String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds)
                 + (lossWarnings > 0
-                    ? ", \(lossWarnings) made with loss (warnings above; --strict makes them errors)" : ""))
+                    ? ", \(lossWarnings) with loss warnings (above; --strict makes them errors)" : ""))
         return lines.joined(separator: "\n")
     }
 }

@@ -86,7 +86,7 @@ extension FittedSticker {
         let folder = CatalogWriter.folderName(old)
         let reasons = [
             folder != old ? "\(old) cannot name a folder (\(folder) can)" : nil,
-            newName != folder ? "another sticker is named \(folder)" : nil
+            newName != folder ? "another sticker has that name, letter case aside" : nil
         ]
         steps.insert(
             FitStep(

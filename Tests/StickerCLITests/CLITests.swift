@@ -220,6 +220,9 @@ struct CLITests {
             try whole.write(to: folder.appendingPathComponent("whole-" + name))
             try whole.prefix(whole.count / 2).write(to: folder.appendingPathComponent(cut))
         }
+        // 40% of the star ends inside a frame's pixel data: that frame is named too.
+        let star = try Data(contentsOf: Self.samplePack.appendingPathComponent("02-spinning-star.gif"))
+        try star.prefix(star.count * 2 / 5).write(to: folder.appendingPathComponent("mid-star.gif"))
         // Irregular JPEGs whose every pixel decodes: a JFIF revision libjpeg does not know
         // (2.01), no EOI marker at the end, two stray bytes before it. Not damaged.
         var jpeg = [UInt8](try Data(contentsOf: Self.samplePack.appendingPathComponent("06-blob-card.jpg")))
@@ -237,8 +240,10 @@ struct CLITests {
         let findings = try #require(report["findings"] as? [[String: Any]])
         let damaged = findings.filter { $0["rule"] as? String == "damaged" }
         #expect(
-            Set(damaged.compactMap { $0["sticker"] as? String }) == ["cut-card", "cut-star"],
+            Set(damaged.compactMap { $0["sticker"] as? String }) == ["cut-card", "cut-star", "mid-star"],
             "\(damaged)")
+        let mid = damaged.first { $0["sticker"] as? String == "mid-star" }?["message"] as? String ?? ""
+        #expect(mid.contains("GIF ends early") && mid.contains("pixel data ends"), "\(mid)")
         for finding in damaged {
             #expect(finding["severity"] as? String == "warning")
             #expect((finding["message"] as? String ?? "").contains("ends early"), "\(finding)")

@@ -403,7 +403,9 @@ struct FitCommandTests {
         func renameDetail(_ entry: [String: Any]?) -> String? {
             (entry?["steps"] as? [[String: Any]])?.first { $0["kind"] as? String == "rename" }?["detail"] as? String
         }
-        #expect(renameDetail(entries["a 2"]) == "named a 2 in the catalog: another sticker is named a")
+        #expect(
+            renameDetail(entries["a 2"]) == "named a 2 in the catalog: another sticker has that name, letter case aside"
+        )
         // A colon cannot be in a folder's name: that is the one reason given.
         try FileManager.default.moveItem(
             at: folder.appendingPathComponent("a.png"), to: folder.appendingPathComponent("b:c.png"))
@@ -1060,6 +1062,17 @@ struct FitCommandTests {
         #expect(try Data(contentsOf: file) == Data("notes".utf8))
         let hidden = try FileManager.default.contentsOfDirectory(atPath: inputs.path).filter { $0.hasPrefix(".") }
         #expect(hidden.isEmpty, "\(hidden)")
+        // The folders made to stage a catalog that is never written are removed again: an input
+        // that does not exist, and one that cannot be fitted (an empty file).
+        try Data().write(to: inputs.appendingPathComponent("empty.png"))
+        for input in ["nothere.png", "empty.png"] {
+            let missing = try CLITests.runExecutable([
+                "fit", inputs.appendingPathComponent(input).path, "-o",
+                inputs.appendingPathComponent("new/deep/S.xcstickers").path
+            ])
+            #expect(missing.status == 1, "\(input): \(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("new").path), "\(input)")
+        }
     }
 
     @Test(
@@ -1144,7 +1157,7 @@ struct FitLossCommandTests {
         let text = try CLITests.runExecutable(["fit", input.path, "-o", catalog.path] + Self.common)
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
         #expect(text.stdout.contains("warning: made with visible loss (under 30 dB or SSIM 0.90)"), "\(text.stdout)")
-        #expect(text.stdout.contains("1 made with loss (warnings above"), "\(text.stdout)")
+        #expect(text.stdout.contains("1 with loss warnings (above; --strict makes them errors)"), "\(text.stdout)")
 
         let json = try CLITests.runExecutable(["fit", input.path, "--dry-run", "--json"] + Self.common)
         let entry = try #require(FitCommandTests.entries(try FitCommandTests.report(json.stdout))["clip"])

@@ -47,17 +47,17 @@ struct XcodeCommandTests {
         return files
     }
 
-    @Test("a deployment target given as a major version is written as Xcode writes it, 17.0")
+    @Test("a deployment target given as a major version (017) is written as Xcode writes it, 17.0")
     func majorDeploymentTarget() throws {
         var options = Self.options
-        options[options.firstIndex(of: "16.0")!] = "17"
+        options[options.firstIndex(of: "16.0")!] = "017"
         let folder = try Self.write(options: options)
         defer { try? FileManager.default.removeItem(at: folder) }
         let project = try String(
             contentsOf: folder.appendingPathComponent(Self.bundle).appendingPathComponent("project.pbxproj"),
             encoding: .utf8)
         #expect(project.contains("IPHONEOS_DEPLOYMENT_TARGET = 17.0;"))
-        #expect(!project.contains("IPHONEOS_DEPLOYMENT_TARGET = 17;"))
+        #expect(!project.contains("IPHONEOS_DEPLOYMENT_TARGET = 017"))
     }
 
     @Test(

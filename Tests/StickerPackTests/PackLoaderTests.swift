@@ -35,6 +35,8 @@ struct PackLoaderTests {
         // Matroska's EBML header magic.
         folder.write([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01], "clip.mkv")
         folder.write(Array("MM notes".utf8), "notes.txt")
+        // An MP4 audio file (brand "M4A ") is named as audio, not as a video to convert.
+        folder.write([0, 0, 0, 0x18] + Array("ftypM4A ".utf8) + [0, 0, 2, 0] + Array("M4A isom".utf8), "memo.m4a")
         let pack = try PackLoader.load(path: folder.url.path)
         #expect(pack.stickers.map(\.name) == ["real"])
         let byFile = Dictionary(
@@ -45,6 +47,7 @@ struct PackLoaderTests {
         #expect(byFile["movie.mp4"]?.contains("ffmpeg -i IN -c:v libvpx-vp9") == true, "\(byFile)")
         #expect(byFile["clip.mkv"]?.contains("Matroska, not WebM") == true, "\(byFile)")
         #expect(byFile["notes.txt"] == "ignored: not an image file", "\(byFile)")
+        #expect(byFile["memo.m4a"] == "ignored: not a sticker format but MP4 audio (brand \"M4A \")", "\(byFile)")
     }
 
     @Test(

@@ -40,5 +40,17 @@ struct StickerLookupTests {
             ])
         #expect((0..<2).map(catalog.reference(of:)) == ["a.sticker", "a.stickersequence"])
         #expect(catalog.lookup("a.stickersequence") == .sticker(1))
+        #expect(catalog.lookup("a.png") == .sticker(0), "a catalog sticker's own file's name")
+    }
+
+    @Test("a file's name that is another sticker's name is not the word for it: the path is")
+    func fileNameThatIsAName() {
+        // a.png.gif is named a.png: the word a.png picks it, so a.png's own file is named by its path.
+        let pack = StickerPack(
+            name: "p", origin: .folder,
+            stickers: [Self.file("/p/a.gif"), Self.file("/p/a.png"), Self.file("/p/a.png.gif")])
+        let references = (0..<3).map(pack.reference(of:))
+        #expect(references == ["a.gif", "/p/a.png", "a.png"])
+        #expect(references.indices.allSatisfy { pack.lookup(references[$0]) == .sticker($0) })
     }
 }

@@ -108,7 +108,8 @@ struct ConversationScriptTests {
             ("me: hi\npeel star on 1 at 0.5,0.5 rotate", 2, "`rotate` needs a number"),
             ("me: hi\npeel star on 1 at 0.5,0.5 spin 3", 2, "unknown `spin`"),
             ("", 1, "the script sends no messages"),
-            ("pack: here\ndate: Today 9:41\n# nothing said", 3, "the script sends no messages")
+            ("pack: here\ndate: Today 9:41\n# nothing said", 3, "the script sends no messages"),
+            ("pack: here\ndate: Today 9:41\n\n", 2, "the script sends no messages")
         ])
     func mistakes(script: String, line: Int, words: String) {
         #expect(throws: ConversationScriptError.self) { try ConversationScript.parse(script) }

@@ -23,27 +23,31 @@ extension StickerPack {
         }
     }
 
-    /// The word that picks out sticker `index` alone (``lookup(_:)``): its name, or where
-    /// another sticker shares that name, its entry's name (``entryName(of:)``), or where that
-    /// is shared too (files of one name from two folders), its first file's path.
+    /// The word that picks out sticker `index` alone, as ``lookup(_:)`` reads it: its name, or
+    /// where that picks out another sticker or several, its entry's name (``entryName(of:)``),
+    /// else its file's name, else its first file's path (files of one name from two folders).
     public func reference(of index: Int) -> String {
-        let name = stickers[index].name
-        if stickers.indices.allSatisfy({ $0 == index || stickers[$0].name != name }) { return name }
-        let entry = entryName(of: index)
-        if stickers.indices.allSatisfy({ $0 == index || entryName(of: $0) != entry }) { return entry }
-        return stickers[index].files.first?.path ?? name
+        let sticker = stickers[index]
+        let candidates = [sticker.name, entryName(of: index)] + sticker.files.prefix(1).map(\.lastPathComponent)
+        return candidates.first { lookup($0) == .sticker(index) } ?? sticker.files.first?.path ?? sticker.name
     }
 
     /// The sticker `reference` picks out: the stickers of that name; else of that entry name
-    /// (`a.gif`, `a.sticker`); else of that name or entry name in any letter case; else of that
-    /// first file's path. The first rule any sticker answers to decides: more than one sticker
-    /// there is ambiguous.
+    /// (`a.gif`, `a.sticker`) or, for one file, that file's name (a catalog's `star.png`); else
+    /// of any of those in any letter case; else of that first file's path. The first rule any
+    /// sticker answers to decides: more than one sticker there is ambiguous.
     public func lookup(_ reference: String) -> Lookup {
         let folded = reference.lowercased()
+        func fileName(_ index: Int) -> String? {
+            stickers[index].files.count == 1 ? stickers[index].files[0].lastPathComponent : nil
+        }
         let rules: [(Int) -> Bool] = [
             { stickers[$0].name == reference },
-            { entryName(of: $0) == reference },
-            { stickers[$0].name.lowercased() == folded || entryName(of: $0).lowercased() == folded },
+            { entryName(of: $0) == reference || fileName($0) == reference },
+            {
+                stickers[$0].name.lowercased() == folded || entryName(of: $0).lowercased() == folded
+                    || fileName($0)?.lowercased() == folded
+            },
             { stickers[$0].files.first?.path == reference }
         ]
         for rule in rules {

@@ -524,10 +524,12 @@ private struct StickerChecker {
             return
         }
         if let first = repairs.first {
-            let more = repairs.count > 1 ? " (and \(repairs.count - 1) more)" : ""
+            // Each repair named, up to three (a GIF cut short: where it ends, and the frame cut).
+            let named = repairs.prefix(3).map(\.message).joined(separator: "; ")
+            let more = repairs.count > 3 ? "; and \(repairs.count - 3) more" : ""
             add(
                 .warning, .damaged,
-                "the file is damaged and shows only as decoders repair it: \(first.message)\(more); export it again",
+                "the file is damaged and shows only as decoders repair it: \(named)\(more); export it again",
                 measured: first.message)
         }
         let notDrawn = animation.fileWarnings.filter { $0.kind == .notDrawn }.map(\.message)
@@ -587,6 +589,8 @@ func describeSignature(_ head: [UInt8], sniffed: ImageFormat?) -> String {
         let brand = String(decoding: head[8..<12], as: UTF8.self)
         if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return "HEIF" }
         if ["avif", "avis"].contains(brand) { return "AVIF" }
+        if ["jp2 ", "jpx ", "jpm "].contains(brand) { return "JPEG 2000" }
+        if ["M4A ", "M4B ", "M4P ", "F4A "].contains(brand) { return "MP4 audio (brand \"\(brand)\")" }
         return
             "an MP4 or QuickTime video (brand \"\(brand)\"; `ffmpeg -i IN -c:v libvpx-vp9 -pix_fmt yuva420p OUT.webm` converts it to WebM, which `stickers fit` makes a sticker of)"
     }

@@ -38,9 +38,14 @@ public struct StickerAppSpec: Sendable, Hashable {
         self.copyright = copyright
     }
 
-    /// The deployment target as Xcode writes it, with its minor version: `15.0` for `15`.
+    /// The deployment target as Xcode writes it: whole numbers, with a minor version (`15.0`
+    /// for `15`, `17.0` for `017`, `15.0.1` as it is); as given when it is not a version
+    /// (``problems`` names that).
     public var writtenDeploymentTarget: String {
-        deploymentTarget.contains(".") ? deploymentTarget : deploymentTarget + ".0"
+        let parts = deploymentTarget.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(parts.count), !parts.contains(nil) else { return deploymentTarget }
+        let numbers = parts.map { $0! } + (parts.count == 1 ? [0] : [])
+        return numbers.map(String.init).joined(separator: ".")
     }
 
     /// The extension target's name, as Xcode's template names it.

@@ -88,8 +88,9 @@ public enum ConversationScript {
         }
         // An empty script (the wrong file, or one not yet written) would draw an empty screen.
         guard messages > 0 else {
+            let lastWritten = lines.lastIndex { !$0.trimmingSuffix("\r").trimmed.isEmpty }.map { $0 + 1 } ?? 1
             throw ConversationScriptError(
-                line: max(1, lines.count),
+                line: lastWritten,
                 message: "the script sends no messages: write one a line, such as `me: Hello` or `them: sticker NAME`")
         }
         return parsed
