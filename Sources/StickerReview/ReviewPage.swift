@@ -204,7 +204,7 @@ enum ReviewPage {
         let rate = fit.fpsAfter > 0 ? String(cFormat: " at %.1f fps", fit.fpsAfter) : ""
         if fit.fitted {
             out +=
-                "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (under \(String(groupingThousands: budget.maxBytes))), "
+                "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (at most \(String(groupingThousands: budget.maxBytes))), "
                 + "\(fit.framesBefore) \u{2192} \(counted(fit.framesAfter, "frame"))\(rate), \(quality).</p>\n"
         } else {
             out +=

@@ -259,7 +259,7 @@ struct ReviewCommandTests {
             let card = try #require(
                 html.components(separatedBy: "<article").first { $0.contains("<h3>\(sticker)</h3>") })
             let formatted = bytes >= 1000 ? "\(bytes / 1000),\(String(format: "%03d", bytes % 1000))" : "\(bytes)"
-            #expect(card.contains("\u{2192} \(formatted) bytes (under 400,000)"), "\(sticker): \(bytes)")
+            #expect(card.contains("\u{2192} \(formatted) bytes (at most 400,000)"), "\(sticker): \(bytes)")
             #expect(card.contains("compression level 3"))
         }
         let dry = try CLITests.runExecutable(["fit", bad.path, "--dry-run", "--level", "3", "--max-bytes", "400000"])
