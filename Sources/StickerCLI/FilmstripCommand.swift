@@ -66,7 +66,7 @@ public struct FilmstripCommand: ParsableCommand {
                         + found.map(pack.reference(of:)).joined(separator: " or "))
             case .none:
                 throw CLIError(
-                    "\(input): no sticker named \(sticker) (\(pack.stickers.indices.map(pack.reference(of:)).joined(separator: ", ")))"
+                    "\(input): no sticker named \(sticker) (\(pack.references.joined(separator: ", ")))"
                 )
             }
         } else {

@@ -147,14 +147,8 @@ public struct TranscriptCommand: ParsableCommand {
                 + (renderer.scrolled > 0 ? ", scrolled to the latest" : "") + summary)
         let sent = Set(
             parsed.conversation.events.compactMap { event -> Int? in
-                let name: String
-                switch event {
-                case .sticker(_, let sticker): name = sticker
-                case .peel(let peel): name = peel.sticker
-                default: return nil
-                }
-                if case .sticker(let index) = pack.lookup(name) { return index }
-                return nil
+                guard let name = event.stickerName, case .sticker(let index) = pack.lookup(name) else { return nil }
+                return index
             })
         warnNotTakenByMessages(sent.sorted().map { pack.stickers[$0] }, limits: options.limits)
         let fonts =

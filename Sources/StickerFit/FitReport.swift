@@ -70,10 +70,9 @@ public struct FitReport: Sendable, Codable {
                 )
             }
             if !inputDamage.isEmpty {
-                let more = inputDamage.count > 3 ? "; and \(inputDamage.count - 3) more" : ""
                 warnings.append(
                     "the input is damaged, so it was made from what decodes, as browsers show it: "
-                        + inputDamage.prefix(3).joined(separator: "; ") + more)
+                        + firstFew(inputDamage))
             }
             warnings += notDrawn.map { "the sticker lacks part of its input: \($0)" }
             return warnings

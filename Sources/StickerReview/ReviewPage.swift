@@ -221,21 +221,15 @@ enum ReviewPage {
         if !fit.steps.isEmpty {
             out += "<ol>" + fit.steps.map { "<li>\(HTMLText.escape($0.description))</li>" }.joined() + "</ol>\n"
         }
-        switch (budget.level == 12, fit.fitted) {
-        case (true, true):
-            out +=
-                "<p class=\"muted\">A dry run at compression level 12, as <code>stickers fit</code> writes: these are the figures of the file it makes.</p>\n"
-        case (true, false):
-            out +=
-                "<p class=\"muted\">A dry run at compression level 12, as <code>stickers fit</code> writes: it makes no file for this sticker.</p>\n"
-        case (false, true):
-            out +=
-                "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller and the search may choose other settings (frame rate, colours, PSNR): these figures are not the file it makes.</p>\n"
-        case (false, false):
-            out +=
-                "<p class=\"muted\">A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller.</p>\n"
-        }
-        return out
+        let note =
+            budget.level == 12
+            ? "A dry run at compression level 12, as <code>stickers fit</code> writes: "
+                + (fit.fitted ? "these are the figures of the file it makes." : "it makes no file for this sticker.")
+            : "A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller"
+                + (fit.fitted
+                    ? " and the search may choose other settings (frame rate, colours, PSNR): these figures are not the file it makes."
+                    : ".")
+        return out + "<p class=\"muted\">\(note)</p>\n"
     }
 
     /// An `img` element shown at `displayWidth` CSS pixels (default: half its pixels, for 2x screens).

@@ -32,6 +32,9 @@ extension StickerPack {
         return candidates.first { lookup($0) == .sticker(index) } ?? sticker.files.first?.path ?? sticker.name
     }
 
+    /// ``reference(of:)`` of every sticker, in order: the words a message lists them by.
+    public var references: [String] { stickers.indices.map(reference(of:)) }
+
     /// The sticker `reference` picks out: the stickers of that name; else of that entry name
     /// (`a.gif`, `a.sticker`) or, for one file, that file's name (a catalog's `star.png`); else
     /// of any of those in any letter case; else of that first file's path. The first rule any

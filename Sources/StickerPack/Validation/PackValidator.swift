@@ -525,11 +525,9 @@ private struct StickerChecker {
         }
         if let first = repairs.first {
             // Each repair named, up to three (a GIF cut short: where it ends, and the frame cut).
-            let named = repairs.prefix(3).map(\.message).joined(separator: "; ")
-            let more = repairs.count > 3 ? "; and \(repairs.count - 3) more" : ""
             add(
                 .warning, .damaged,
-                "the file is damaged and shows only as decoders repair it: \(named)\(more); export it again",
+                "the file is damaged and shows only as decoders repair it: \(firstFew(repairs.map(\.message))); export it again",
                 measured: first.message)
         }
         let notDrawn = animation.fileWarnings.filter { $0.kind == .notDrawn }.map(\.message)

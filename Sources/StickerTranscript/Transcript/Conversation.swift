@@ -118,6 +118,15 @@ public enum ConversationEvent: Sendable, Hashable {
         case .peel, .date: return false
         }
     }
+
+    /// The name of the sticker the event sends or peels; `nil` for any other event.
+    public var stickerName: String? {
+        switch self {
+        case .sticker(_, let name): return name
+        case .peel(let peel): return peel.sticker
+        case .text, .template, .date: return nil
+        }
+    }
 }
 
 extension Conversation {
@@ -147,6 +156,6 @@ extension Conversation {
     /// ``default(stickers:)`` for every sticker of `pack`, each sent by the word that picks it
     /// out alone (``StickerPack/reference(of:)``: `a.gif` where `a.png` shares its name).
     public static func `default`(for pack: StickerPack) -> Conversation {
-        .default(stickers: pack.stickers.indices.map(pack.reference(of:)))
+        .default(stickers: pack.references)
     }
 }

@@ -199,13 +199,9 @@ public final class TranscriptRenderer {
         var animations: [String: StickerAnimation] = [:]
         var problems: [(sticker: String, error: PackError)] = []
         for (index, event) in conversation.events.enumerated() {
-            let name: String
-            switch event {
-            case .sticker(_, let sticker): name = sticker
-            case .peel(let peel): name = peel.sticker
-            default: continue
-            }
-            guard animations[name] == nil, !problems.contains(where: { $0.sticker == name }) else { continue }
+            guard let name = event.stickerName, animations[name] == nil,
+                !problems.contains(where: { $0.sticker == name })
+            else { continue }
             let line = index < lines.count ? lines[index] : nil
             let sticker: Sticker
             switch pack.lookup(name) {
@@ -213,7 +209,7 @@ public final class TranscriptRenderer {
             case .ambiguous(let found):
                 throw .ambiguousSticker(name: name, line: line, references: found.map(pack.reference(of:)))
             case .none:
-                throw .unknownSticker(name: name, line: line, known: pack.stickers.indices.map(pack.reference(of:)))
+                throw .unknownSticker(name: name, line: line, known: pack.references)
             }
             // A vector sticker (Lottie) is drawn at the largest sticker side, not its document's.
             do {
