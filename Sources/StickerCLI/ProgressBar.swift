@@ -64,13 +64,14 @@ final class ProgressBar: @unchecked Sendable {
         self.style = style == .auto && isatty(STDERR_FILENO) != 1 ? .none : style
     }
 
-    /// Shows `done` of `total`.
-    func update(_ done: Int, of total: Int) {
+    /// Shows `done` of `total`; a line also shows `note`, what the step did (the bar has no room).
+    func update(_ done: Int, of total: Int, note: String? = nil) {
         switch style {
         case .none:
             return
         case .lines:
-            FileDescriptorOutput.standardError("\(label) \(done)/\(total)\n")
+            let noted = note.map { ": " + TerminalText.escaped($0) } ?? ""
+            FileDescriptorOutput.standardError("\(label) \(done)/\(total)\(noted)\n")
         case .auto:
             guard total > 0, Date().timeIntervalSince(start) >= after else { return }
             let width = 30

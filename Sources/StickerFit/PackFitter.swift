@@ -20,10 +20,12 @@ public struct PackFitter: Sendable {
 
     /// Every sticker of `stickers` fitted to `size`, in order. Names are made distinct (and
     /// safe as folder names); `labels` overrides accessibility labels by sticker name.
-    /// `progress` is called (from any thread, one call at a time) as stickers finish.
+    /// `progress` is called (from any thread, one call at a time) as stickers finish, with the
+    /// count finished, the count in all and the sticker that finished (named as its input is,
+    /// before any name is made distinct).
     public func fit(
         _ stickers: [Sticker], size: StickerSize, labels: [String: String] = [:],
-        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        progress: @Sendable (_ done: Int, _ total: Int, _ finished: FittedSticker) -> Void = { _, _, _ in }
     ) -> [FittedSticker] {
         var taken = Set<String>()
         let names = stickers.map { CatalogWriter.uniqueName($0.name, taken: &taken) }
@@ -37,7 +39,7 @@ public struct PackFitter: Sendable {
             let result = fitter.fit(sticker, size: size, label: labels[sticker.name])
             done.withLock { count in
                 count += 1
-                progress(count, stickers.count)
+                progress(count, stickers.count, result)
             }
             return result
         }

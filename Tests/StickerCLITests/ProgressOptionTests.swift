@@ -37,7 +37,8 @@ struct ProgressOptionTests {
                     "fit", try OptionFixtures.path("pair"), "--threads", "1", "-o",
                     folder.appendingPathComponent("P.xcstickers").path
                 ],
-                ["fitting 1/2", "fitting 2/2"]
+                // One thread: the stickers finish in order, each named with its seconds.
+                ["fitting 1/2: first made (S s)", "fitting 2/2: second made (S s)"]
             )
         case .transcript:
             // The timing sticker over one second: eight frames (0, 100, 200, 400, 500, 600, 800, 900 ms).
@@ -63,8 +64,37 @@ struct ProgressOptionTests {
         let result = try CLITests.runExecutable(arguments + ["--progress", style])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            result.stderr == (style == "lines" ? lines.map { $0 + "\n" }.joined() : ""),
+            Self.secondsHidden(result.stderr) == (style == "lines" ? lines.map { $0 + "\n" }.joined() : ""),
             "\(result.stderr.debugDescription)")
+    }
+
+    /// `text` with each "(2.24 s)" a progress line gives read as "(S s)": the seconds vary.
+    static func secondsHidden(_ text: String) -> String {
+        text.replacing(#/\([0-9]+\.[0-9]{2} s\)/#, with: "(S s)")
+    }
+
+    @Test("fit's progress lines name each sticker as it finishes, made or not, on two threads")
+    func fitLinesNameStickers() throws {
+        let folder = CLITests.temporaryDirectory()
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            atPath: try OptionFixtures.path("solid.png"), toPath: pack.appendingPathComponent("first.png").path)
+        // An empty file: no image, so no sticker can be made of it.
+        try Data().write(to: pack.appendingPathComponent("empty.png"))
+        let result = try CLITests.runExecutable([
+            "fit", pack.path, "--threads", "2", "--progress", "lines", "-o",
+            folder.appendingPathComponent("P.xcstickers").path
+        ])
+        #expect(result.status == 1, "one sticker cannot be made: \(result.stderr)")
+        let lines = Self.secondsHidden(result.stderr).split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("fitting ") }
+        // Two threads: either may finish first; the count goes up in the order they finish.
+        #expect(lines.count == 2, "\(result.stderr)")
+        #expect(lines.map { $0.prefix(12) } == ["fitting 1/2:", "fitting 2/2:"], "\(lines)")
+        #expect(
+            Set(lines.map { $0.dropFirst(13) }) == ["first made (S s)", "empty cannot be made (S s)"], "\(lines)")
     }
 
     @Test("--progress auto on a terminal: the bar drawn in place at each step, then erased")
