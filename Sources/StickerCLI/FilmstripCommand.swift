@@ -52,6 +52,8 @@ public struct FilmstripCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        // Its warnings and progress go to readers that may leave before the file is written.
+        InterruptCleanup.outliveClosedPipes()
         LargeImageHeap.prepare()
         let pack = try PackInput.loadWarning([input])
         try InputFile.checkOutput(output, isNoneOf: pack.stickers.flatMap(\.files))

@@ -11,7 +11,8 @@ import Synchronization
 /// Removes half-written outputs when the process is interrupted (SIGINT, SIGTERM, SIGHUP), then
 /// lets the signal end the process as it would have: Ctrl-C during `frames` or a long render
 /// leaves no staging folder or temporary file behind, and earlier outputs stay untouched.
-/// Once an output is staged, a closed pipe (SIGPIPE) no longer ends the process.
+/// Once an output is staged, or a command that writes one has started
+/// (``outliveClosedPipes()``), a closed pipe (SIGPIPE) no longer ends the process.
 ///
 /// The handlers are installed on the first registration only, so commands that write nothing
 /// (and `preview`, which handles its own signals) keep the default behaviour.
@@ -56,14 +57,20 @@ enum InterruptCleanup {
         try AtomicFile.write(bytes, to: path)
     }
 
+    /// Keeps the process going when a reader of stderr or stdout goes away (`2>&1 | head -1`):
+    /// called by a command that writes an output file before its work starts, so it is not
+    /// ended with its output half made. The lines no longer read fail to write (EPIPE, which
+    /// the writers let go) and the output is finished and committed. A handler that does
+    /// nothing, not SIG_IGN, so a program this one runs gets the default back.
+    static func outliveClosedPipes() {
+        signal(SIGPIPE) { _ in }
+    }
+
     /// Routes the signals to the clean-up for the rest of the process; one that arrives while
     /// the route is set up waits for it (`SignalRoute`) rather than being lost.
     private static func installHandlers() -> SignalRoute {
-        // A reader of stderr or stdout that goes away (`2>&1 | head -1`) does not end the
-        // process with its output half staged: the lines it no longer reads fail to write
-        // (EPIPE, which the writers let go) and the output is finished and committed. A handler
-        // that does nothing, not SIG_IGN, so a program this one runs gets the default back.
-        signal(SIGPIPE) { _ in }
+        // An output is staged: a closed pipe does not end the process with it half written.
+        outliveClosedPipes()
         return SignalRoute(
             [SIGINT, SIGTERM, SIGHUP].map { number in (number, { cleanUpAndDie(signal: number) }) },
             queue: DispatchQueue(label: "stickers.interrupt-cleanup"))

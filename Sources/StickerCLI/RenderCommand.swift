@@ -74,6 +74,8 @@ public struct RenderCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        // Its warnings and progress go to readers that may leave before the file is written.
+        InterruptCleanup.outliveClosedPipes()
         LargeImageHeap.prepare()
         let pack = try PackInput.loadWarning(inputs)
         // The stickers' files and a background image.

@@ -55,6 +55,8 @@ public struct SheetCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        // Its warnings and progress go to readers that may leave before the file is written.
+        InterruptCleanup.outliveClosedPipes()
         LargeImageHeap.prepare()
         let pack = try PackInput.loadWarning(inputs)
         // The stickers' files and background images.

@@ -87,6 +87,8 @@ public struct TranscriptCommand: ParsableCommand {
 
     /// Runs the command.
     public func run() throws {
+        // Its warnings and progress go to readers that may leave before the file is written.
+        InterruptCleanup.outliveClosedPipes()
         let (parsed, pack, folder) = try Self.conversation(inputs)
         // The script, the stickers' files and the template messages' images (relative to the
         // script's folder); a pack's folder may take the drawing.

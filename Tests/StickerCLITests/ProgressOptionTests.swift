@@ -73,6 +73,24 @@ struct ProgressOptionTests {
         text.replacing(#/\([0-9]+\.[0-9]{2} s\)/#, with: "(S s)")
     }
 
+    @Test(
+        "a reader of the progress lines that goes away (a closed pipe) does not end the command: the file is written, exit 0",
+        arguments: [Command.render, .transcript])
+    func closedPipe(command: Command) throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (arguments, _) = try Self.job(command, in: folder)
+        let (pid, progress) = try PreviewTests.spawnWithStderrPipe(
+            [try PreviewTests.executable()] + arguments + ["--progress", "lines"])
+        close(progress)  // nobody reads: the lines written from now on meet a closed pipe
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7F == 0 && (status >> 8) & 0xFF == 0, "exited 0, not killed by SIGPIPE: \(status)")
+        let output = try #require(arguments.last)
+        #expect(FileManager.default.fileExists(atPath: output), "\(output) written")
+    }
+
     @Test("fit's progress lines name each sticker as it finishes, made or not, on two threads")
     func fitLinesNameStickers() throws {
         let folder = CLITests.temporaryDirectory()
