@@ -53,6 +53,19 @@ public struct StickersCommand: ParsableCommand {
         } catch {
             fail(error)
         }
+        if let failure = standardOutputFailure() {
+            TerminalOutput.errorLine("Error: \(failure)")
+            Glibc.exit(ExitCode.failure.rawValue)
+        }
+    }
+
+    /// Why what the command printed on standard output did not all reach it (`> meta.json` on
+    /// a full disk), or `nil` when it did. A pipe's reader that went away is not a failure: it
+    /// chose to read no more (and a command that stops for it has already been ended by the
+    /// signal).
+    static func standardOutputFailure() -> String? {
+        guard let code = TerminalOutput.standardOutputError, code != EPIPE else { return nil }
+        return "standard output: what the command printed could not all be written (\(String(cString: strerror(code))))"
     }
 
     /// Why `arguments` misuse `--version`, which prints the tool's version on any command and

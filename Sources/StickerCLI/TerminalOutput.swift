@@ -1,5 +1,10 @@
 import FoundationEssentials
 import StickerPack
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Everything the commands print, but the terminal player's frames and the progress bar: text
 /// lines with every character a terminal would act on written visibly (``TerminalText``), so a
@@ -7,13 +12,28 @@ import StickerPack
 /// hide a warning; JSON with the same characters as `\u` escapes.
 enum TerminalOutput {
     /// Prints `text` and a newline on standard output.
-    static func line(_ text: String) { print(TerminalText.escaped(text)) }
+    static func line(_ text: String) { standardOutput(TerminalText.escaped(text) + "\n") }
 
     /// Writes `text` and a newline on standard error.
     static func errorLine(_ text: String) { FileDescriptorOutput.standardError(TerminalText.escaped(text) + "\n") }
 
     /// Prints JSON text on standard output.
-    static func json(text: String) { print(TerminalText.escapedJSON(text)) }
+    static func json(text: String) { standardOutput(TerminalText.escapedJSON(text) + "\n") }
+
+    /// Why the first write to standard output that failed did (`errno`); `nil` when none did.
+    static var standardOutputError: Int32? { firstFailure.withLock { $0 } }
+
+    private static let firstFailure = Mutex<Int32?>(nil)
+
+    /// Writes `text` on standard output as it comes (nothing is held in a buffer whose failure
+    /// would go unseen), remembering the first write that fails.
+    private static func standardOutput(_ text: String) {
+        guard !FileDescriptorOutput.write(Array(text.utf8), to: STDOUT_FILENO) else { return }
+        let code = errno
+        firstFailure.withLock { failure in
+            if failure == nil { failure = code }
+        }
+    }
 
     /// Prints `value` as pretty JSON, keys sorted, on standard output.
     static func json<Value: Encodable>(_ value: Value) throws {

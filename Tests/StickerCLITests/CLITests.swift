@@ -43,6 +43,28 @@ struct CLITests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
     }
 
+    @Test(
+        "what a command prints that cannot all be written (stdout a full disk, /dev/full) fails it, naming standard output",
+        arguments: [["info", "--json"], ["validate"], ["info"]])
+    func fullStandardOutput(command: [String]) throws {
+        let folder = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let errors = folder.appendingPathComponent("stderr").path
+        let star = Self.samplePack.appendingPathComponent("02-spinning-star.gif").path
+        let arguments = [command[0], star] + command.dropFirst()
+        let pid = try TestProcess.spawn(
+            [try Self.executable()] + arguments, standardOutput: "/dev/full", standardError: .file(errors))
+        let status = try TestProcess.wait(for: pid, arguments: arguments)
+        let stderr = String(decoding: FileManager.default.contents(atPath: errors) ?? Data(), as: UTF8.self)
+        #expect(status == 1, "\(stderr)")
+        #expect(stderr.contains("standard output") && stderr.contains("No space left on device"), "\(stderr)")
+        // The same command into a file of its own succeeds: only the full disk failed it.
+        let ok = try TestProcess.run(
+            [try Self.executable()] + arguments, standardOutput: folder.appendingPathComponent("out"))
+        #expect(ok == 0)
+    }
+
     @Test("frames says what it wrote: as many frames as Pillow counts in the file, and frames.json")
     func framesSummary() throws {
         let input = Self.samplePack.appendingPathComponent("02-spinning-star.gif")
