@@ -66,12 +66,26 @@ struct DecodingTests {
     @Test(
         "timing policies are applied only when asked for",
         arguments: [
-            (0.0, 0.0, 100.0, 100.0), (10, 10, 100, 100), (10.5, 10.5, 10.5, 100), (11, 11, 11, 11), (20, 20, 20, 20)
+            (0.0, 0.0, 100.0, 100.0), (10, 10, 100, 100), (10.5, 10.5, 100, 100), (11, 11, 11, 11), (20, 20, 20, 20),
+            (16.6, 16.6, 16, 16.6)
         ])
     func timingPolicies(stored: Double, raw: Double, browser: Double, apple: Double) {
         #expect(FrameTimingPolicy.raw.displayMilliseconds(forStored: stored) == raw)
         #expect(FrameTimingPolicy.browser.displayMilliseconds(forStored: stored) == browser)
         #expect(FrameTimingPolicy.apple.displayMilliseconds(forStored: stored) == apple)
+    }
+
+    @Test(
+        "browsers read an APNG delay as whole milliseconds, rounded down, before the 10 ms rule (Chromium's png_image_reader.cc: delay_numerator * 1000 / delay_denominator)",
+        arguments: [
+            (105, 10_000, 100.0), (101, 10_000, 100), (111, 10_000, 11), (1, 60, 16), (57, 100, 570), (7, 0, 70),
+            (1, 100, 100), (2, 100, 20), (65_535, 1, 65_535_000)
+        ])
+    func browserWholeMilliseconds(numerator: Int, denominator: Int, shown: Double) {
+        #expect(
+            FrameTimingPolicy.browser.displayMilliseconds(
+                for: FrameDelay(numerator: numerator, denominator: denominator))
+                == shown)
     }
 
     @Test(

@@ -273,11 +273,12 @@ enum Pillow {
 /// The browser's timing, written from docs/cli.md's words rather than taken from the code.
 enum ExpectedTiming {
     /// How long a frame stored for `ms` shows under the policy named `policy`: `apple` shows
-    /// delays under 11 ms for 100 ms, `browser` those of 10 ms or less, `raw` keeps them.
+    /// delays under 11 ms for 100 ms, `browser` reads whole milliseconds, rounded down, and
+    /// shows those of 10 ms or less for 100 ms, `raw` keeps them.
     static func shown(_ ms: Double, policy: String) -> Double {
         switch policy {
         case "apple": return ms < 11 ? 100 : ms
-        case "browser": return ms <= 10 ? 100 : ms
+        case "browser": return ms.rounded(.down) <= 10 ? 100 : ms.rounded(.down)
         default: return ms
         }
     }

@@ -118,7 +118,9 @@ public struct FrameDelay: Sendable, Hashable, CustomStringConvertible {
 public enum FrameTimingPolicy: String, Sendable, Hashable, CaseIterable {
     /// The stored delay, unchanged.
     case raw
-    /// Chromium and Firefox: a delay of 10 ms or less is shown for 100 ms.
+    /// Chromium and Firefox: a delay is read as whole milliseconds, rounded down (Chromium's
+    /// `delay_num * 1000 / delay_den` in integers, Firefox's cast to an integer), and 10 ms or
+    /// less is then shown for 100 ms: 10.5 ms shows for 100 ms, 1/60 s for 16 ms.
     case browser
     /// Apple's image players (ImageIO): a delay under 11 ms is shown for 100 ms.
     case apple
@@ -127,13 +129,21 @@ public enum FrameTimingPolicy: String, Sendable, Hashable, CaseIterable {
     public func displayMilliseconds(forStored milliseconds: Double) -> Double {
         switch self {
         case .raw: return milliseconds
-        case .browser: return milliseconds <= 10 ? 100 : milliseconds
+        case .browser:
+            // A whole number a hair under its value (57/100 s is 569.999... ms) is that number.
+            let whole = (milliseconds + 1e-9).rounded(.down)
+            return whole <= 10 ? 100 : whole
         case .apple: return milliseconds < 11 ? 100 : milliseconds
         }
     }
 
     /// The delay this policy shows for `delay`.
     public func displayMilliseconds(for delay: FrameDelay) -> Double {
-        displayMilliseconds(forStored: delay.milliseconds)
+        guard self == .browser, delay.numerator >= 0, delay.denominator >= 0 else {
+            return displayMilliseconds(forStored: delay.milliseconds)
+        }
+        // In whole numbers, as Chromium divides (a denominator of 0 is 100).
+        let whole = delay.numerator * 1000 / (delay.denominator == 0 ? 100 : delay.denominator)
+        return whole <= 10 ? 100 : Double(whole)
     }
 }
