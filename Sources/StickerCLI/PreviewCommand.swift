@@ -126,6 +126,7 @@ public struct PreviewCommand: ParsableCommand {
             for problem in renderer?.problems.dropFirst(namedAtLoad) ?? [] {
                 warn("\(problem.sticker): \(problem.error)")
             }
+            if let failure = (source as? StickerPreviewSource)?.failure { warn("\(failure)") }
         }
         let size = try cellBox(interactive: interactive, terminal: terminal)
         if mode != .blocks {
@@ -245,10 +246,11 @@ public struct PreviewCommand: ParsableCommand {
             if wholeLoop {
                 let frames = try LoopFrames.sample(source, width: pixelWidth, height: pixelHeight)
                 if mode == .kitty {
-                    text = KittyGraphics.animation(frames, id: 1, loops: loops ?? 0, speed: speed)
+                    text = KittyGraphics.animation(frames, id: 1, loops: loops ?? source.loopsPlayed, speed: speed)
                 } else {
                     let file = ITerm2Image.file(
-                        frames, loops: loops ?? 0, speed: speed, backdrop: (backdrop.r, backdrop.g, backdrop.b))
+                        frames, loops: loops ?? source.loopsPlayed, speed: speed,
+                        backdrop: (backdrop.r, backdrop.g, backdrop.b))
                     text = ITerm2Image.show(file, name: "sticker", width: pixelWidth, height: pixelHeight)
                 }
             } else {

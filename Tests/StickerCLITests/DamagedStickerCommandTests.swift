@@ -63,6 +63,48 @@ struct DamagedStickerCommandTests {
         #expect(early.status == 0 && damage(early.stderr).isEmpty, "\(early.stderr)")
     }
 
+    @Test(
+        "preview of the file alone at 0.25 s (frame 2): the crossed-out mark drawn (a kitty still decoded by Pillow), the file named after it, exit 0"
+    )
+    func previewFile() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let blob = folder.appendingPathComponent("pack/blob.png").path
+        func damage(_ stderr: String) -> [Substring] {
+            stderr.split(separator: "\n").filter { !$0.contains("Messages does not take it") }
+        }
+        let result = try CLITests.runExecutable(["preview", blob, "--graphics", "kitty", "--at", "0.25"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = damage(result.stderr)
+        #expect(
+            warnings.count == 1 && warnings[0].contains("blob.png") && warnings[0].contains("invalid block type"),
+            "\(result.stderr)")
+        let escapes = folder.appendingPathComponent("blob.kitty")
+        try Data(result.stdout.utf8).write(to: escapes)
+        // The mark at the picture's own 64 px: a grey square, a red cross on its diagonals.
+        let scripts = CLITests.repoRoot.appendingPathComponent("Tests/Scripts").path
+        let pixels = try TestProcess.capture([
+            "python3", "-c",
+            """
+            import sys, json
+            sys.path.insert(0, sys.argv[1])
+            import terminal_graphics
+            frames, _ = terminal_graphics.kitty(open(sys.argv[2], "rb").read())
+            picture = frames[0][0]
+            print(json.dumps([picture.shape[1], [int(v) for v in picture[32, 32]], [int(v) for v in picture[30, 10]]]))
+            """, scripts, escapes.path
+        ])
+        #expect(
+            pixels.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "[64, [255, 59, 48, 255], [200, 200, 200, 255]]", "\(pixels.stdout) \(pixels.stderr)")
+        // Frame 1 decodes: drawn, nothing named.
+        let early = try CLITests.runExecutable(["preview", blob, "--graphics", "kitty", "--at", "0.15"])
+        #expect(early.status == 0 && damage(early.stderr).isEmpty, "\(early.stderr)")
+        // The whole loop for kitty to play: frames 0 and 1, then the mark; the file named once.
+        let loop = try CLITests.runExecutable(["preview", blob, "--graphics", "kitty"])
+        #expect(loop.status == 0 && damage(loop.stderr).count == 1, "\(loop.stderr)")
+    }
+
     @Test("transcript: the sticker sent and peeled at two sizes is named once, the image written, exit 1")
     func transcript() throws {
         let folder = try Self.folder()

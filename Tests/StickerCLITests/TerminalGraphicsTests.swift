@@ -137,6 +137,76 @@ struct TerminalGraphicsTests {
         }
     }
 
+    @Test(
+        "without --loops, kitty and the iTerm2 GIF play a sticker as many times as its file says: Pillow's GIF of loop=3 four times, its APNG of loop=1 once"
+    )
+    func loopsOfTheFile() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Python.run(
+            """
+            import sys, os
+            from PIL import Image
+            frames = [Image.new("RGBA", (64, 64), c) for c in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)]]
+            frames[0].save(os.path.join(sys.argv[1], "four.gif"), save_all=True, append_images=frames[1:], duration=100, loop=3)
+            frames[0].save(os.path.join(sys.argv[1], "once.png"), save_all=True, append_images=frames[1:], duration=100, loop=1)
+            """, [folder.path])
+        // GIF's loop=3 is three repeats after the first play: four plays, kitty's v=5, the
+        // NETSCAPE count 3 again; an APNG's num_plays=1 is one play: v=2 and no NETSCAPE block.
+        for (file, protocolName, expected) in [
+            ("four.gif", "kitty", 5 as Int?), ("four.gif", "iterm2", 3), ("once.png", "kitty", 2),
+            ("once.png", "iterm2", nil)
+        ] {
+            let sticker = folder.appendingPathComponent(file).path
+            let escapes = folder.appendingPathComponent("\(file).\(protocolName)")
+            try Self.preview([sticker, "--graphics", protocolName], into: escapes)
+            let facts = try Self.decode(protocolName, escapes, reference: sticker)
+            #expect(facts["loops"] as? Int == expected, "\(file) \(protocolName): \(facts["loops"] ?? "none")")
+        }
+    }
+
+    @Test(
+        "the iTerm2 GIF shows no frame under 2 hundredths (shown as 100 ms by browsers and ImageIO): hand-worked starts"
+    )
+    func shortestGIFDelay() {
+        func shown(_ starts: [Int], _ end: Int) -> [[Int]] {
+            ITerm2Image.shownFrames(starts: starts, end: end).map { [$0.frame, $0.start] }
+        }
+        // Frames 2 and 5 start 1 after the frame kept before them: left out.
+        #expect(shown([0, 2, 3, 5, 7, 8, 10], 12) == [[0, 0], [1, 2], [3, 5], [4, 7], [6, 10]])
+        // The last frame, left out so, takes the place of the one before it: the loop rests on it.
+        #expect(shown([0, 2, 3], 4) == [[0, 0], [2, 2]])
+        // The last frame kept but shown for 1: it starts where the one before it did.
+        #expect(shown([0, 2, 4], 5) == [[0, 0], [2, 2]])
+        #expect(shown([0, 1], 1) == [[1, 0]])
+    }
+
+    @Test(
+        "a 60 fps loop (Pillow's APNG of 60 frames of 17 ms) as an iTerm2 GIF: every delay 20 ms or more, the loop 1,020 ms"
+    )
+    func sixtyFramesASecond() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Python.run(
+            """
+            import sys, os
+            from PIL import Image
+            frames = [Image.new("RGBA", (64, 64), (i * 4, 0, 255 - i * 4, 255)) for i in range(60)]
+            frames[0].save(os.path.join(sys.argv[1], "f17.png"), save_all=True, append_images=frames[1:], duration=17, loop=0)
+            """, [folder.path])
+        let sticker = folder.appendingPathComponent("f17.png").path
+        let escapes = folder.appendingPathComponent("f17.iterm2")
+        try Self.preview([sticker, "--graphics", "iterm2"], into: escapes)
+        let facts = try Self.decode("iterm2", escapes, reference: sticker)
+        let durations = try #require(facts["durations"] as? [Int])
+        #expect(durations.allSatisfy { $0 >= 20 }, "\(durations)")
+        #expect(durations.reduce(0, +) == 1020, "\(durations)")
+        // At most one frame in 2 hundredths (51), and never fewer than one in 3 (34).
+        #expect((34...51).contains(durations.count), "\(durations.count) frames")
+    }
+
     /// chafa's sixel of `sticker`'s first frame at its own size: chafa on a pseudo-terminal of
     /// 6 x 6 pixel cells (408 and 618 are multiples of 6), `--size` the sticker's side in cells.
     static func chafaSixel(_ sticker: String, side: Int) throws -> [UInt8] {

@@ -160,7 +160,7 @@ public final class GraphicsPlayer {
                     } catch {
                         throw .sticker(error)
                     }
-                    let loops = limits.loops ?? 0
+                    let loops = limits.loops ?? source.loopsPlayed
                     if mode == .kitty {
                         send(
                             cursor

@@ -161,8 +161,11 @@ package enum ITerm2Image {
     }
 
     /// The GIF of `frames` (each flattened over `backdrop`, 256 colours a frame), played
-    /// `loops` times (0: forever), each delay in hundredths of a second with the rounding
-    /// carried; a still is a PNG.
+    /// `loops` times (0: forever), each frame starting at its own time in hundredths of a second
+    /// (rounded, so the rounding never adds up); a still is a PNG. No frame is shown for less
+    /// than ``shortestDelay``: browsers and ImageIO show a 10 ms delay for 100 ms, so a frame
+    /// that would start within it of the one before is left out, and that one is shown until
+    /// the next frame kept (a 60 fps loop is sent at 50 fps or less, its length kept).
     package static func file(
         _ frames: [KittyGraphics.Frame], loops: Int, speed: Double = 1,
         backdrop: (red: UInt8, green: UInt8, blue: UInt8)
@@ -173,16 +176,41 @@ package enum ITerm2Image {
                 premultiplied: first.image.pixels, width: first.image.width, height: first.image.height)
         }
         var elapsed = 0.0
-        var sent = 0
-        let encoded = frames.map { frame -> GIFEncoder.Frame in
-            let indexed = IndexedImage(frame.image, over: backdrop)
+        var starts: [Int] = []
+        for frame in frames {
+            starts.append(Int((elapsed * 100).rounded()))
             elapsed += frame.duration / speed
-            let delay = max(1, Int((elapsed * 100).rounded()) - sent)
-            sent += delay
+        }
+        let end = Int((elapsed * 100).rounded())
+        let shown = shownFrames(starts: starts, end: end)
+        let encoded = shown.indices.map { number -> GIFEncoder.Frame in
+            let indexed = IndexedImage(frames[shown[number].frame].image, over: backdrop)
+            let next = number + 1 < shown.count ? shown[number + 1].start : end
             return GIFEncoder.Frame(
                 indexes: indexed.indexes, palette: indexed.palette, transparentIndex: indexed.transparentIndex,
-                delayCentiseconds: delay)
+                delayCentiseconds: max(shortestDelay, next - shown[number].start))
         }
         return GIFEncoder.encode(frames: encoded, width: first.image.width, height: first.image.height, plays: loops)
+    }
+
+    /// The shortest delay written, in hundredths of a second: browsers and ImageIO show 1 as 10.
+    package static let shortestDelay = 2
+
+    /// The frames a GIF shows, each with the hundredth it starts at, for frames starting at
+    /// `starts` (from 0, never falling) in a loop ending at `end`: a frame that would start
+    /// under ``shortestDelay`` after the one kept before it is left out; the last frame, where
+    /// it would be shown for less, takes the place of the one before it, so the loop still
+    /// rests on it.
+    package static func shownFrames(starts: [Int], end: Int) -> [(frame: Int, start: Int)] {
+        var shown = [(frame: 0, start: 0)]
+        for index in starts.indices.dropFirst() where starts[index] - shown[shown.count - 1].start >= shortestDelay {
+            shown.append((index, starts[index]))
+        }
+        let last = starts.count - 1
+        if shown[shown.count - 1].frame != last || end - shown[shown.count - 1].start < shortestDelay {
+            if shown.count > 1 && end - shown[shown.count - 1].start < shortestDelay { shown.removeLast() }
+            shown[shown.count - 1].frame = last
+        }
+        return shown
     }
 }

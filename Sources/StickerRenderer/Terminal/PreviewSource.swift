@@ -17,3 +17,14 @@ public protocol PreviewSource: AnyObject {
     /// The picture at `time`, `width` x `height` pixels.
     func image(at time: Double, width: Int, height: Int) throws(PackError) -> RGBAImage
 }
+
+extension PreviewSource {
+    /// How many loops of ``loopDuration`` play before the picture rests (0: forever): what a
+    /// terminal that plays the animation itself is asked for when `--loops` is not given, so a
+    /// sticker that plays once or four times does so there too. A browser whose stickers end at
+    /// different times plays the loops that reach the last end.
+    public var loopsPlayed: Int {
+        guard let end = endTime, loopDuration > 0 else { return 0 }
+        return max(1, Int((end / loopDuration - 1e-9).rounded(.up)))
+    }
+}

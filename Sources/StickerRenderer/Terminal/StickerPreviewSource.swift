@@ -38,7 +38,15 @@ public final class StickerPreviewSource: PreviewSource {
     /// The frame index shown at `time`.
     public func frameIndex(at time: Double) -> Int { clock.frameIndex(at: time) }
 
-    /// The picture at `time`, scaled to `width` x `height` (cached per frame).
+    /// Why the sticker stops part-way: a frame that failed to decode (damage past what was read
+    /// at load). From that frame on the crossed-out mark (``Placeholder``) is drawn in its place,
+    /// as the browser draws such a sticker; the frames before it play as they are.
+    public private(set) var failure: PackError?
+    /// The frame that failed to decode.
+    private var failedFrame: Int?
+
+    /// The picture at `time`, scaled to `width` x `height` (cached per frame); the crossed-out
+    /// mark from a frame that does not decode on (``failure``).
     public func image(at time: Double, width: Int, height: Int) throws(PackError) -> RGBAImage {
         if cachedSize != (width, height) {
             cache = [:]
@@ -46,14 +54,30 @@ public final class StickerPreviewSource: PreviewSource {
         }
         let index = clock.frameIndex(at: time)
         if let cached = cache[index] { return cached }
+        if let failedFrame, index >= failedFrame { return Self.mark(width: width, height: height) }
         if iterator.nextIndex > index { iterator = animation.makeFrameIterator() }
         while iterator.nextIndex <= index {
             let current = iterator.nextIndex
-            guard let frame = try iterator.next() else { break }
+            let decoded: RGBAImage
+            do {
+                guard let frame = try iterator.next() else { break }
+                decoded = RGBAImage(frame)
+            } catch {
+                failure = error
+                failedFrame = current
+                return Self.mark(width: width, height: height)
+            }
             // Every frame passed on the way is scaled and kept: the next loop needs it.
-            if cache[current] == nil { cache[current] = prepared(RGBAImage(frame), width: width, height: height) }
+            if cache[current] == nil { cache[current] = prepared(decoded, width: width, height: height) }
         }
         return cache[index] ?? RGBAImage(width: width, height: height)
+    }
+
+    /// The crossed-out mark over the whole picture.
+    private static func mark(width: Int, height: Int) -> RGBAImage {
+        var mark = RGBAImage(width: width, height: height)
+        Placeholder.draw(in: &mark, rect: PixelRect(x: 0, y: 0, width: width, height: height))
+        return mark
     }
 
     private func prepared(_ frame: RGBAImage, width: Int, height: Int) -> RGBAImage {
