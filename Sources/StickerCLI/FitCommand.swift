@@ -124,8 +124,14 @@ public struct FitCommand: ParsableCommand {
 
     /// An existing output folder is replaced as a whole, so only one that is empty or a sticker
     /// catalog (holding a `.stickerpack` or a `Contents.json`) is: a folder of other files that
-    /// happens to be named like a catalog would be lost with it.
+    /// happens to be named like a catalog would be lost with it. A catalog inside another
+    /// catalog is refused (``EnclosingCatalog``).
     static func checkReplaceable(_ output: String) throws {
+        if let catalog = EnclosingCatalog.of(URL(fileURLWithPath: output).deletingLastPathComponent()) {
+            throw CLIError(
+                "\(output): is inside the sticker catalog \(catalog.path), so no catalog is written there (Xcode reads every folder in a catalog as part of it); name a folder beside the catalog"
+            )
+        }
         try OutputFolder.checkReplaceable(
             output,
             isEarlierOutput: { $0.contains { $0 == "Contents.json" || $0.lowercased().hasSuffix(".stickerpack") } },

@@ -191,23 +191,7 @@ public struct XcodeCommand: ParsableCommand {
     /// a sticker catalog: replacing them would lose files without a word.
     private func checkReplaceable(_ spec: StickerAppSpec) throws {
         let root = URL(fileURLWithPath: output).standardizedFileURL
-        // The output's folders as written, and as they are on disk from the deepest that
-        // exists (links resolved): a link into a catalog is inside it too.
-        var ancestors: [URL] = []
-        var ancestor = root
-        while ancestor.path != "/" && !ancestor.path.isEmpty {
-            ancestors.append(ancestor)
-            ancestor.deleteLastPathComponent()
-        }
-        if let existing = ancestors.first(where: { resolvedPath($0.path) != nil }),
-            var real = resolvedPath(existing.path).map(URL.init(fileURLWithPath:))
-        {
-            while real.path != "/" && !real.path.isEmpty {
-                ancestors.append(real)
-                real.deleteLastPathComponent()
-            }
-        }
-        if let catalog = ancestors.first(where: { $0.pathExtension.lowercased() == "xcstickers" }) {
+        if let catalog = EnclosingCatalog.of(root) {
             throw CLIError(
                 "\(output): is inside the sticker catalog \(catalog.path), so no project is written there; name a folder beside the catalog"
             )

@@ -18,8 +18,10 @@ public struct PackFitter: Sendable {
         options.size ?? pack.gridSize(limits: options.limits)
     }
 
-    /// Every sticker of `stickers` fitted to `size`, in order. Names are made distinct (and
-    /// safe as folder names); `labels` overrides accessibility labels by sticker name.
+    /// Every sticker of `stickers` fitted to `size`, in order. The names of the stickers made
+    /// are made distinct (and safe as folder names); one that could not be made is not
+    /// written, so it keeps its own and takes none from them. `labels` overrides accessibility
+    /// labels by sticker name.
     /// `progress` is called (from any thread, one call at a time) as stickers finish, with the
     /// count finished, the count in all and the sticker that finished (named as its input is,
     /// before any name is made distinct).
@@ -27,8 +29,6 @@ public struct PackFitter: Sendable {
         _ stickers: [Sticker], size: StickerSize, labels: [String: String] = [:],
         progress: @Sendable (_ done: Int, _ total: Int, _ finished: FittedSticker) -> Void = { _, _, _ in }
     ) -> [FittedSticker] {
-        var taken = Set<String>()
-        let names = stickers.map { CatalogWriter.uniqueName($0.name, taken: &taken) }
         // Whole stickers in parallel first: a sticker's own work parallelises less well.
         let outer = max(1, min(options.threads, stickers.count))
         var inner = options
@@ -43,8 +43,10 @@ public struct PackFitter: Sendable {
             }
             return result
         }
-        for index in fitted.indices where fitted[index].name != names[index] {
-            fitted[index].rename(to: names[index])
+        var taken = Set<String>()
+        for index in fitted.indices where fitted[index].succeeded {
+            let name = CatalogWriter.uniqueName(fitted[index].name, taken: &taken)
+            if name != fitted[index].name { fitted[index].rename(to: name) }
         }
         return fitted
     }

@@ -1043,6 +1043,43 @@ struct FitCommandTests {
         #expect(try !fit(failed.bytes - 1).fitted, "and is the smallest: \(failed.bytes - 1) bytes does not fit")
     }
 
+    @Test("a catalog inside another catalog is refused before fitting (Xcode reads it as part of the outer one)")
+    func catalogInsideCatalog() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let blob = CLITests.samplePack.appendingPathComponent("05-still-blob.png").path
+        let outer = folder.appendingPathComponent("A.xcstickers")
+        #expect(try CLITests.runExecutable(["fit", blob, "-o", outer.path, "--level", "1"]).status == 0)
+        let inner = outer.appendingPathComponent("inner.xcstickers")
+        let refused = try CLITests.runExecutable(["fit", blob, "-o", inner.path, "--level", "1", "--progress", "lines"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("is inside the sticker catalog"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("fitting"), "refused before fitting: \(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: inner.path))
+    }
+
+    @Test("a sticker that cannot be made takes no name: wave.png, after an unreadable wave.gif, is written as wave")
+    func failedStickerTakesNoName() throws {
+        let folder = CLITests.temporaryDirectory()
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // wave.gif sorts first and is empty: it cannot be made.
+        try Data().write(to: pack.appendingPathComponent("wave.gif"))
+        try FileManager.default.copyItem(
+            at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"),
+            to: pack.appendingPathComponent("wave.png"))
+        let catalog = folder.appendingPathComponent("W.xcstickers")
+        let result = try CLITests.runExecutable(["fit", pack.path, "-o", catalog.path, "--progress", "none"])
+        #expect(result.status == 1, "one sticker cannot be made: \(result.stdout)")
+        let stickers = try FileManager.default.contentsOfDirectory(
+            atPath: catalog.appendingPathComponent("Sticker Pack.stickerpack").path
+        ).filter { $0.hasSuffix(".sticker") }
+        #expect(stickers == ["wave.sticker"], "\(stickers)")
+        #expect(!result.stdout.contains("rename"), "\(result.stdout)")
+    }
+
     @Test("an output that cannot be written is named before any sticker is fitted, and nothing is left")
     func unwritableOutputFirst() throws {
         let inputs = try Self.inputs()
