@@ -114,6 +114,22 @@ struct ValidatorTests {
         Case(
             name: "a 6 s loop", fileName: "slow.png", bytes: { TestImages.apng(side: 408, delaysMs: [3000, 3000]) },
             expected: ["warning loop-duration"]),
+        // 120 frames of 1/30 s are a 4 s loop, within 4 s, though the delays summed in floating
+        // point come to 4.000000000000007 s; one frame more is over.
+        Case(
+            name: "120 frames of 1/30 s", fileName: "four.png",
+            bytes: {
+                TestImages.apng(
+                    side: 300, delays: Array(repeating: FrameDelay(numerator: 1, denominator: 30), count: 120))
+            },
+            gridSize: .small, expected: ["warning frame-count"]),
+        Case(
+            name: "121 frames of 1/30 s", fileName: "over.png",
+            bytes: {
+                TestImages.apng(
+                    side: 300, delays: Array(repeating: FrameDelay(numerator: 1, denominator: 30), count: 121))
+            },
+            gridSize: .small, expected: ["warning frame-count", "warning loop-duration"]),
         Case(
             name: "61 frames", fileName: "many.png",
             bytes: { TestImages.apng(side: 300, delaysMs: Array(repeating: 40, count: 61)) },
