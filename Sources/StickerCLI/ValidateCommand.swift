@@ -53,7 +53,7 @@ public struct ValidateCommand: ParsableCommand {
 
     static func text(_ report: ValidationReport) -> String {
         var lines = [
-            "pack \(report.pack): \(counted(report.stickers.count, "sticker")), grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"
+            "pack \(TerminalText.oneLine(report.pack)): \(counted(report.stickers.count, "sticker")), grid-size \(report.gridSize)\(report.gridSizeDeclared ? "" : " (not declared)")"
         ]
         for sticker in report.stickers {
             var parts = [sticker.format ?? "unreadable", "\(sticker.fileBytes) bytes"]
@@ -76,9 +76,10 @@ public struct ValidateCommand: ParsableCommand {
                 }
             }
             if let bytes = sticker.decodedBytes { parts.append("\(bytes / 1024) KiB decoded") }
-            lines.append("  \(sticker.name): " + parts.joined(separator: ", "))
+            lines.append("  \(TerminalText.oneLine(sticker.name)): " + parts.joined(separator: ", "))
         }
-        for finding in report.findings { lines.append(finding.description) }
+        // Each finding one line: a path it names cannot start a line of its own.
+        for finding in report.findings { lines.append(TerminalText.oneLine(finding.description)) }
         lines.append(
             report.passed
                 ? "passed: \(counted(report.warningCount, "warning"))"

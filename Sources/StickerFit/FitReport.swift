@@ -171,21 +171,23 @@ public struct FitReport: Sendable, Codable {
                     + (changed ? String(cFormat: " -> %.1f", tenths(entry.fpsAfter)) : "") + " fps" : ""
             if !entry.fitted && entry.bytesAfter == 0 && entry.framesAfter == 0 {
                 // Nothing was made (the input did not read): no figures to give.
-                lines.append("  \(head) \(entry.name): \(String(cFormat: "%.2f", entry.seconds)) s")
+                lines.append(
+                    "  \(head) \(TerminalText.oneLine(entry.name)): \(String(cFormat: "%.2f", entry.seconds)) s")
             } else {
                 lines.append(
-                    "  \(head) \(entry.name): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(counted(entry.framesAfter, "frame"))\(rate), "
+                    "  \(head) \(TerminalText.oneLine(entry.name)): \(entry.bytesBefore) -> \(entry.bytesAfter) bytes, \(entry.framesBefore) -> \(counted(entry.framesAfter, "frame"))\(rate), "
                         + "max error \(entry.maxError), \(psnr), \(String(cFormat: "%.2f", entry.seconds)) s")
             }
-            for step in entry.steps { lines.append("         \(step)") }
-            for warning in entry.warnings { lines.append("         warning: \(warning)") }
-            if let failure = entry.failure { lines.append("         error: \(failure)") }
+            // Each step, warning and finding one line: a name it quotes cannot start a line of its own.
+            for step in entry.steps { lines.append("         " + TerminalText.oneLine("\(step)")) }
+            for warning in entry.warnings { lines.append("         warning: " + TerminalText.oneLine(warning)) }
+            if let failure = entry.failure { lines.append("         error: " + TerminalText.oneLine(failure)) }
         }
         if let validation {
             lines.append(
                 "validate: " + (validation.passed ? "passed" : "FAILED")
                     + ", \(counted(validation.errorCount, "error")), \(counted(validation.warningCount, "warning"))")
-            for finding in validation.findings { lines.append("  \(finding)") }
+            for finding in validation.findings { lines.append("  " + TerminalText.oneLine("\(finding)")) }
         }
         lines.append(
             String(cFormat: "%ld of %ld fitted in %.2f s", stickers.count - failures, stickers.count, seconds)

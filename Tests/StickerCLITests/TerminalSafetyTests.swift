@@ -40,6 +40,22 @@ struct TerminalSafetyTests {
         #expect(result.stdout.contains(#"evil\u{202E}gpj"#), "\(result.stdout)")
     }
 
+    @Test(
+        "validate and fit: a file name holding a newline and a tab stays on its line, so it cannot forge one of the report's lines",
+        arguments: [["validate"], ["fit", "--dry-run", "--level", "1"]])
+    func newlineInName(command: [String]) throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try Data(contentsOf: CLITests.samplePack.appendingPathComponent("06-blob-card.jpg"))
+        try jpeg.write(to: folder.appendingPathComponent("ok\nFAILED: 7 errors, 0 warnings\tx.jpg"))
+        let result = try CLITests.runExecutable([command[0], folder.path] + command.dropFirst())
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("FAILED: 7") }, "\(result.stdout)")
+        #expect(result.stdout.contains(#"ok\u{A}FAILED: 7 errors, 0 warnings\u{9}x"#), "\(result.stdout)")
+    }
+
     @Test("validate --json: the names read back whole, with no C1 or bidirectional control in the bytes printed")
     func validateJSON() throws {
         let folder = try Self.pack()

@@ -13,6 +13,22 @@ public enum TerminalText {
         replacingActedOn(text) { "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
     }
 
+    /// `text` as one line: each character a terminal acts on written as ``escaped(_:)``
+    /// writes it, newline and tab too. A name from a file (`ok⏎FAILED: 7 errors`) cannot then
+    /// start a line of a report of its own.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isActedOn($0) || $0 == "\n" || $0 == "\t" }) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isActedOn(scalar) || scalar == "\n" || scalar == "\t" {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
     /// JSON text with DEL, the C1 controls and the bidirectional controls inside its strings
     /// written as `\u` escapes, which read back as the same characters. (JSON's own encoding
     /// escapes the C0 controls already; outside strings JSON is ASCII, so every such character
