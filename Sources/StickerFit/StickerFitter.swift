@@ -145,8 +145,9 @@ public struct StickerFitter: Sendable {
 
         /// The frames shown.
         var count: Int { durations.count }
-        /// The input's frames decoded to show them: the first through the last one shown.
-        var decodedFrames: Int { (kept?.last ?? (count - 1)) + 1 }
+        /// The input's frames decoded to show them: the first through the last one shown; for a
+        /// vector file (Lottie), whose frames are drawn one by one, only those shown.
+        var decodedFrames: Int { input.format.isVector ? count : (kept?.last ?? (count - 1)) + 1 }
 
         /// Throws the codec's limit error when the frames decoded to show these, at the
         /// input's size, take more than ``Input/decodeLimit``: what a fit decodes is held to
@@ -201,6 +202,17 @@ public struct StickerFitter: Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
             let wanted = kept ?? Array(0..<count)
+            if input.format.isVector, kept != nil {
+                // Each frame drawn alone: the ones dropped (--max-fps, a long clip's) are never drawn.
+                for index in wanted {
+                    let frame = try animation.frame(at: index)
+                    input.damage.note(frame.warnings)
+                    batch.append(frame.pixels)
+                    if batch.count == batchSize { scaleBatch() }
+                }
+                if !batch.isEmpty { scaleBatch() }
+                return steps
+            }
             var nextWanted = 0
             try animation.forEachFrame(threads: threads, count: decodedFrames) { index, frame in
                 guard nextWanted < wanted.count else { return }

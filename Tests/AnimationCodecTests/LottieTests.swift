@@ -161,6 +161,25 @@ struct LottieTests {
     }
 
     @Test(
+        "frame(at:) draws a Lottie frame alone: the square where the hand-worked geometry puts it, the same pixels as in order"
+    )
+    func frameAlone() throws {
+        let decoder = try AnimationDecoder(bytes: Array(Self.movingSquare.utf8))
+        let frames = try decoder.decodeAllFrames(threads: 1)
+        let red: [UInt8] = [255, 0, 0, 255]
+        // Frame 15 first, then an earlier one: each owes nothing to the frames before it.
+        for t in [15, 29, 0, 7] {
+            let alone = try decoder.frame(at: t)
+            #expect(alone.info.index == t)
+            // The centre at x = 16 + 32 t / 30; the square 8 px either side.
+            let centre = 16 + 32 * t / 30
+            #expect(Self.pixel(alone, centre, 32) == red, "frame \(t)")
+            #expect(Self.pixel(alone, centre - 12, 32) == [0, 0, 0, 0], "frame \(t)")
+            #expect(alone.pixels == frames[t].pixels, "frame \(t)")
+        }
+    }
+
+    @Test(
         "a frame's delay is exact in lowest terms when the fraction fits APNG's 16 bits, else in tenths of milliseconds",
         arguments: [
             ("120", 1, 120), ("29.97", 100, 2997), ("23.976", 125, 2997), ("30", 1, 30), ("12.3456", 625, 7716),

@@ -425,6 +425,39 @@ struct TelegramCommandTests {
     }
 
     @Test(
+        "a 10 s Lottie at 60 fps over --max-decoded: refused as it is, made with --max-fps 2, its 20 frames drawn alone where the square is at each"
+    )
+    func longLottieWithFewerFrames() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The square moving from x = 16 to 48 of 64 over 600 frames at 60 fps. Drawn at 408 px,
+        // its 600 frames take 600 x 408 x 408 x 4 = 399,513,600 bytes, over 100 MiB; 20 of them
+        // (2 fps over 10 s) take 13,317,120.
+        let long = LottieDocuments.movingSquare.replacingOccurrences(of: #""fr":30"#, with: #""fr":60"#)
+            .replacingOccurrences(of: #""op":30"#, with: #""op":600"#)
+            .replacingOccurrences(of: #"{"t":30}"#, with: #"{"t":600}"#)
+        let file = folder.appendingPathComponent("long.json")
+        try Data(long.utf8).write(to: file)
+        let common = ["--json", "--max-decoded", "100M", "--level", "1", "--progress", "none"]
+        let refused = try CLITests.runExecutable(["fit", file.path, "--dry-run"] + common)
+        #expect(refused.status == 1)
+        let catalog = folder.appendingPathComponent("Long.xcstickers")
+        let made = try CLITests.runExecutable(["fit", file.path, "--max-fps", "2", "-o", catalog.path] + common)
+        #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+        let animation = try Pillow.animation(try FitCommandTests.stickerFile(catalog, "long"))
+        #expect(animation.frames.count == 20)
+        #expect(abs(animation.durations.reduce(0, +) - 10_000) <= 1, "\(animation.durations)")
+        // Kept frame k is input frame 30 k: the centre at x = (16 + 32 x 30 k / 600) x 408 / 64,
+        // the square 51 px either side of it.
+        for k in [0, 7, 19] {
+            let centre = (16 + 32 * 30 * k / 600) * 408 / 64
+            #expect(animation.frames[k].pixel(centre, 204) == Colour(255, 0, 0, 255), "frame \(k)")
+            #expect(animation.frames[k].pixel(centre + 70, 204).a == 0, "frame \(k)")
+        }
+    }
+
+    @Test(
         "a Lottie document of 4096 px and 180 frames (12 GB drawn at its own size): validate says fit converts it, and fit draws it at 408 px"
     )
     func largeLottieDocument() throws {

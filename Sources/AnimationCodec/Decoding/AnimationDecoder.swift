@@ -185,11 +185,16 @@ public struct AnimationDecoder: Sendable {
     public func makeFrameIterator() -> FrameIterator { FrameIterator(decoder: self) }
 
     /// The displayed canvas after stored frame `index`. Composition is sequential, so this
-    /// decodes frames 0 through `index`.
-    /// - Complexity: O(`index`) frame decodes.
+    /// decodes frames 0 through `index`; but a Lottie file's frame covers the whole canvas and
+    /// replaces it, so it is drawn alone.
+    /// - Complexity: O(`index`) frame decodes; one for a Lottie file.
     public func frame(at index: Int) throws(CodecError) -> Frame {
         guard info.frames.indices.contains(index) else {
             throw .frameIndexOutOfRange(index: index, frameCount: info.frames.count)
+        }
+        if case .lottie = source {
+            var alone = FrameIterator(decoder: self, startingAt: index)
+            if let frame = try alone.next() { return frame }
         }
         var iterator = makeFrameIterator()
         while let frame = try iterator.next() {
@@ -292,6 +297,14 @@ public struct FrameIterator {
     init(decoder: AnimationDecoder, reusing storage: [UInt8] = []) {
         self.decoder = decoder
         compositor = Compositor(width: decoder.info.width, height: decoder.info.height, reusing: storage)
+    }
+
+    /// An iterator whose first frame is `index`, drawn on a clear canvas: only for frames that
+    /// cover the whole canvas and replace it (a Lottie file's), which owe nothing to the ones
+    /// before.
+    init(decoder: AnimationDecoder, startingAt index: Int) {
+        self.init(decoder: decoder)
+        nextIndex = index
     }
 
     /// The canvas's memory, for a later decode to reuse; the iterator must not be used after.
