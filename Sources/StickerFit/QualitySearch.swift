@@ -811,8 +811,15 @@ struct QualitySearch {
             (-(recipe.colors ?? 1 << 24), recipe.frameStep, recipe.tolerance)
         }
         let strongest = families(minimumFramesPerSecond: minimumFramesPerSecond).compactMap(\.last)
-        guard let recipe = strongest.max(by: { strength($0) < strength($1) }) else { return nil }
-        let (plan, seen) = measuredPlan(recipe)
+        guard let top = strongest.max(by: { strength($0) < strength($1) }) else { return nil }
+        // Recipes as strong as each other (a still's 16 colours from the Lanczos frames and from
+        // the softer ones): each is planned, and the one with the fewer bytes is the smallest.
+        let tied = strongest.filter { strength($0) == strength(top) }
+        var (recipe, (plan, seen)) = (top, measuredPlan(top))
+        for other in tied where other != top {
+            let planned = measuredPlan(other)
+            if planned.plan.searchLevelBytes < plan.searchLevelBytes { (recipe, (plan, seen)) = (other, planned) }
+        }
         // The strongest level has come to 0.79-0.95 of the search level's bytes on every clip measured.
         if Double(plan.searchLevelBytes) * 0.75 > Double(options.maxBytes) {
             return (found(recipe, seen, plan.encode(level: nil, threads: options.threads).bytes), true)

@@ -287,7 +287,7 @@ public struct StickerFitter: Sendable {
                 message =
                     "cannot fit in \(options.maxBytes) bytes: the smallest reached is \(attempt.bytes.count) bytes"
                     + " (\(attempt.size), \(counted(attempt.frames, "frame"))\(steps.contains { $0.isLossy } ? ", after every lossy step allowed" : ", lossless")"
-                    + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest could not bring it under" : ""))"
+                    + "\(attempt.atSearchLevel ? ", compressed at the search level: the strongest, at most a quarter smaller, could not bring it under" : ""))"
             }
             // Where frames were dropped first, the other options' fits would be judged on the
             // kept frames only: the lower floor (the same file, so proven) is what is named.

@@ -1043,6 +1043,37 @@ struct FitCommandTests {
         #expect(try !fit(failed.bytes - 1).fitted, "and is the smallest: \(failed.bytes - 1) bytes does not fit")
     }
 
+    @Test(
+        "a still that cannot fit names the smallest file of either scaling: that budget makes it, one byte less does not (Pillow's outlined disc, 3,000 bytes)"
+    )
+    func lossyFailureFigure() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disc = folder.appendingPathComponent("disc.png")
+        // A 512 px green disc outlined in black: scaled to 408 px, the softer filter's 16
+        // colours make a smaller file than Lanczos's 16 colours do.
+        try Python.run(
+            """
+            import sys
+            from PIL import Image, ImageDraw
+            image = Image.new("RGBA", (512, 512), (0, 0, 0, 0))
+            ImageDraw.Draw(image).ellipse([40, 40, 472, 472], fill=(0, 200, 100, 255), outline=(0, 0, 0, 255), width=10)
+            image.save(sys.argv[1])
+            """, [disc.path])
+        func fit(_ budget: Int) throws -> (fitted: Bool, bytes: Int) {
+            let result = try CLITests.runExecutable([
+                "fit", disc.path, "--dry-run", "--max-bytes", String(budget), "--json", "--min-psnr", "0"
+            ])
+            let entry = try #require(Self.entries(try Self.report(result.stdout))["disc"], "\(result.stderr)")
+            return (entry["fitted"] as? Bool ?? false, entry["bytesAfter"] as? Int ?? 0)
+        }
+        let failed = try fit(3000)
+        #expect(!failed.fitted && failed.bytes > 3000)
+        #expect(try fit(failed.bytes).fitted, "the named size is reached: \(failed.bytes) bytes")
+        #expect(try !fit(failed.bytes - 1).fitted, "and is the smallest: \(failed.bytes - 1) bytes does not fit")
+    }
+
     @Test("a catalog inside another catalog is refused before fitting (Xcode reads it as part of the outer one)")
     func catalogInsideCatalog() throws {
         let folder = CLITests.temporaryDirectory()
