@@ -55,7 +55,7 @@ struct FitSettings: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "libdeflate's compression level, 1-12: 12 (the default) gives the smallest files, lower levels finish sooner.",
+            "libdeflate's compression level, 1-12: 12 (the default) compresses hardest, lower levels finish sooner.",
             valueName: "n"))
     var level: Int32 = 12
 

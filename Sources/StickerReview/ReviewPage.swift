@@ -225,7 +225,7 @@ enum ReviewPage {
             budget.level == 12
             ? "A dry run at compression level 12, as <code>stickers fit</code> writes: "
                 + (fit.fitted ? "these are the figures of the file it makes." : "it makes no file for this sticker.")
-            : "A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, where the files are smaller"
+            : "A dry run at compression level \(budget.level); <code>stickers fit</code> writes at level 12, which compresses hardest"
                 + (fit.fitted
                     ? " and the search may choose other settings (frame rate, colours, PSNR): these figures are not the file it makes."
                     : ".")

@@ -24,7 +24,7 @@ public enum AnimationEncoder {
         /// Worker threads for comparing candidates and compressing frames.
         public var threads: Int
 
-        /// Creates options; the defaults give the smallest files.
+        /// Creates options; the defaults compress hardest.
         public init(
             compressionLevel: Int32 = 12, searchLevel: Int32 = 6, threads: Int = AnimationDecoder.defaultThreadCount
         ) {
