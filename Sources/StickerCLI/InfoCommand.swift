@@ -50,6 +50,16 @@ public struct InfoCommand: ParsableCommand {
             "loop count: \(info.loopCount.map(String.init) ?? "none") (plays: \(info.plays == 0 ? "forever" : String(info.plays)))",
             "duration:   \(formatMilliseconds(info.totalDurationMilliseconds)) ms per play (stored delays)"
         ]
+        // An image's delays as Messages shows them, where that differs (a GIF of 0 ms delays
+        // plays for 100 ms a frame); a video's and a Lottie file's frames show for their own times.
+        if info.isAnimated, info.format != .webm, !info.format.isVector {
+            let shown = info.frames.reduce(0) { $0 + FrameTimingPolicy.apple.displayMilliseconds(for: $1.delay) }
+            if abs(shown - info.totalDurationMilliseconds) > 1e-6 {
+                lines.append(
+                    "shown:      \(formatMilliseconds(shown)) ms per play in Messages (a delay under 11 ms shows for 100 ms)"
+                )
+            }
+        }
         if info.isAnimated, info.totalDurationMilliseconds > 0 {
             let rate = Double(info.frameCount) * 1000 / info.totalDurationMilliseconds
             lines.append("frame rate: \(formatMilliseconds(rate)) fps (frames / stored duration)")

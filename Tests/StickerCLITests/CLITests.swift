@@ -343,6 +343,28 @@ struct CLITests {
     }
 
     @Test(
+        "info of Pillow's GIF of three 0 ms frames: 0 ms stored, shown for 300 ms in Messages; no such line at 100 ms")
+    func shownDuration() throws {
+        let folder = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Python.run(
+            """
+            import sys, os
+            from PIL import Image
+            frames = [Image.new("RGB", (8, 8), c) for c in [(255, 0, 0), (0, 255, 0), (0, 0, 255)]]
+            for name, ms in [("zero.gif", 0), ("tenth.gif", 100)]:
+                frames[0].save(os.path.join(sys.argv[1], name), save_all=True, append_images=frames[1:], duration=ms, loop=0)
+            """, [folder.path])
+        let zero = try Self.runExecutable(["info", folder.appendingPathComponent("zero.gif").path])
+        #expect(zero.stdout.contains("duration:   0 ms per play (stored delays)"), "\(zero.stdout)")
+        #expect(zero.stdout.contains("shown:      300 ms per play in Messages"), "\(zero.stdout)")
+        let tenth = try Self.runExecutable(["info", folder.appendingPathComponent("tenth.gif").path])
+        #expect(tenth.stdout.contains("duration:   300 ms per play"), "\(tenth.stdout)")
+        #expect(!tenth.stdout.contains("shown:"), "\(tenth.stdout)")
+    }
+
+    @Test(
         "bad input: one line on stderr naming the problem, exit 1, no output folder",
         .needs("pngsuite", "apng-philip-taylor", "wuffs-testdata"),
         arguments: [
