@@ -94,7 +94,9 @@ public struct FilmstripCommand: ParsableCommand {
         TerminalOutput.line(
             "\(output): \(strip.image.width)x\(strip.image.height) px, \(counted(strip.frames.count, "frame")) of \(chosen.name) (\(timing) timing)"
         )
-        for frame in strip.frames {
+        // A still has no timing: its one frame is shown as it is.
+        if strip.frames.count == 1 { TerminalOutput.line("  #0  a still") }
+        for frame in strip.frames where strip.frames.count > 1 {
             TerminalOutput.line(
                 "  #\(frame.index)  start \(Int((frame.start * 1000).rounded())) ms  shows \(Int((frame.duration * 1000).rounded())) ms"
             )

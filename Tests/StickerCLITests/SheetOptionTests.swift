@@ -152,6 +152,13 @@ struct SheetOptionTests {
         #expect(stdout.contains("#7  start 700 ms  shows 100 ms"))
     }
 
+    @Test("filmstrip of a still lists its one frame as a still, with no time it shows for")
+    func filmstripStill() throws {
+        let (_, stdout) = try Self.run("filmstrip", [try OptionFixtures.path("solid.png")])
+        #expect(stdout.contains("  #0  a still"), "\(stdout)")
+        #expect(!stdout.contains("shows"), "\(stdout)")
+    }
+
     @Test(
         "filmstrip --timing: the printed start times and durations follow the stored delays under each policy",
         arguments: ["raw", "browser", "apple"])
