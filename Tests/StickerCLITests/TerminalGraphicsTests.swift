@@ -177,9 +177,15 @@ struct TerminalGraphicsTests {
         #expect(shown([0, 2, 3, 5, 7, 8, 10], 12) == [[0, 0], [1, 2], [3, 5], [4, 7], [6, 10]])
         // The last frame, left out so, takes the place of the one before it: the loop rests on it.
         #expect(shown([0, 2, 3], 4) == [[0, 0], [2, 2]])
-        // The last frame kept but shown for 1: it starts where the one before it did.
+        // The last frame kept but shown for 1: the one before it would be left 1, so the last
+        // starts where that one did.
         #expect(shown([0, 2, 4], 5) == [[0, 0], [2, 2]])
         #expect(shown([0, 1], 1) == [[1, 0]])
+        // A long frame before a short last one is kept, shortened: the last shows for the
+        // loop's last two hundredths.
+        #expect(shown([0, 10, 60], 61) == [[0, 0], [1, 10], [2, 59]])
+        // Three frames crowded into 6 hundredths: the second gives way to the last.
+        #expect(shown([0, 5, 6], 6) == [[0, 0], [2, 5]])
     }
 
     @Test(

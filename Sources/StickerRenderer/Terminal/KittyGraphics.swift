@@ -198,17 +198,27 @@ package enum ITerm2Image {
 
     /// The frames a GIF shows, each with the hundredth it starts at, for frames starting at
     /// `starts` (from 0, never falling) in a loop ending at `end`: a frame that would start
-    /// under ``shortestDelay`` after the one kept before it is left out; the last frame, where
-    /// it would be shown for less, takes the place of the one before it, so the loop still
-    /// rests on it.
+    /// under ``shortestDelay`` after the one kept before it is left out. The last frame, so
+    /// the loop rests on it, is shown for the last ``shortestDelay`` of the loop where it would
+    /// be shown for less (or not at all), the frame before it shortened but kept; where that
+    /// frame would then be too short, the last frame takes its place.
     package static func shownFrames(starts: [Int], end: Int) -> [(frame: Int, start: Int)] {
+        guard starts.count > 1 else { return [(0, 0)] }
         var shown = [(frame: 0, start: 0)]
         for index in starts.indices.dropFirst() where starts[index] - shown[shown.count - 1].start >= shortestDelay {
             shown.append((index, starts[index]))
         }
         let last = starts.count - 1
-        if shown[shown.count - 1].frame != last || end - shown[shown.count - 1].start < shortestDelay {
-            if shown.count > 1 && end - shown[shown.count - 1].start < shortestDelay { shown.removeLast() }
+        let tail = shown[shown.count - 1]
+        guard tail.frame != last || end - tail.start < shortestDelay else { return shown }
+        if tail.frame == last { shown.removeLast() }
+        // The last frame starts at the end's last two hundredths, or where the frame it follows
+        // would be left too short, in that frame's place (shown for at least two hundredths: a
+        // loop of frames crowded at its end may come out a hundredth longer).
+        let start = end - shortestDelay
+        if start - shown[shown.count - 1].start >= shortestDelay {
+            shown.append((last, start))
+        } else {
             shown[shown.count - 1].frame = last
         }
         return shown
