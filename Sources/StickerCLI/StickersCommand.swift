@@ -64,7 +64,7 @@ public struct StickersCommand: ParsableCommand {
     /// chose to read no more (and a command that stops for it has already been ended by the
     /// signal).
     static func standardOutputFailure() -> String? {
-        guard let code = TerminalOutput.standardOutputError, code != EPIPE else { return nil }
+        guard let code = FileDescriptorOutput.standardOutputError, code != EPIPE else { return nil }
         return "standard output: what the command printed could not all be written (\(String(cString: strerror(code))))"
     }
 

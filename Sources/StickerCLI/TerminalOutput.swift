@@ -1,10 +1,5 @@
 import FoundationEssentials
 import StickerPack
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Everything the commands print, but the terminal player's frames and the progress bar: text
 /// lines with every character a terminal would act on written visibly (``TerminalText``), so a
@@ -20,27 +15,16 @@ enum TerminalOutput {
     /// Prints JSON text on standard output.
     static func json(text: String) { standardOutput(TerminalText.escapedJSON(text) + "\n") }
 
-    /// Why the first write to standard output that failed did (`errno`); `nil` when none did.
-    static var standardOutputError: Int32? { firstFailure.withLock { $0 } }
-
-    private static let firstFailure = Mutex<Int32?>(nil)
-
-    /// Writes `text` on standard output as it comes (nothing is held in a buffer whose failure
-    /// would go unseen), remembering the first write that fails.
-    private static func standardOutput(_ text: String) {
-        guard !FileDescriptorOutput.write(Array(text.utf8), to: STDOUT_FILENO) else { return }
-        let code = errno
-        firstFailure.withLock { failure in
-            if failure == nil { failure = code }
-        }
-    }
-
     /// Prints `value` as pretty JSON, keys sorted, on standard output.
     static func json<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         json(text: String(decoding: try encoder.encode(value), as: UTF8.self))
     }
+
+    /// Writes `text` on standard output as it comes (nothing is held in a buffer whose failure
+    /// would go unseen); a failure is remembered (``FileDescriptorOutput/standardOutputError``).
+    private static func standardOutput(_ text: String) { FileDescriptorOutput.standardOutput(Array(text.utf8)) }
 }
 
 /// Reports a sticker that could not be drawn.

@@ -45,7 +45,7 @@ struct CLITests {
 
     @Test(
         "what a command prints that cannot all be written (stdout a full disk, /dev/full) fails it, naming standard output",
-        arguments: [["info", "--json"], ["validate"], ["info"]])
+        arguments: [["info", "--json"], ["validate"], ["info"], ["preview", "--graphics", "kitty"]])
     func fullStandardOutput(command: [String]) throws {
         let folder = Self.temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

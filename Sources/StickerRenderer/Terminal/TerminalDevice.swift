@@ -30,9 +30,10 @@ public final class StandardOutputTerminal: TerminalDevice {
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
-    /// Writes all of `text`, retrying interrupted writes; a closed reader ends it quietly.
+    /// Writes all of `text`, retrying interrupted writes; a failure is remembered
+    /// (``FileDescriptorOutput/standardOutputError``: a full disk fails the command, a closed
+    /// reader does not).
     public func write(_ text: String) {
-        // A failed write means the reader went away; playback notices nothing worse.
-        FileDescriptorOutput.write(Array(text.utf8), to: STDOUT_FILENO)
+        FileDescriptorOutput.standardOutput(Array(text.utf8))
     }
 }
