@@ -52,7 +52,7 @@ public struct InfoCommand: ParsableCommand {
         ]
         // An image's delays as Messages shows them, where that differs (a GIF of 0 ms delays
         // plays for 100 ms a frame); a video's and a Lottie file's frames show for their own times.
-        if info.isAnimated, info.format != .webm, !info.format.isVector {
+        if info.isAnimated, !info.format.isTimedAsStored {
             let shown = info.frames.reduce(0) { $0 + FrameTimingPolicy.apple.displayMilliseconds(for: $1.delay) }
             if abs(shown - info.totalDurationMilliseconds) > 1e-6 {
                 lines.append(

@@ -221,10 +221,7 @@ extension FrameTimeline {
     /// video's (WebM) and a Lottie file's as stored, since players show every frame for its
     /// own time.
     public static func shownPolicy(for format: ImageFormat) -> FrameTimingPolicy {
-        switch format {
-        case .webm, .lottie: return .raw
-        case .png, .apng, .gif, .jpeg, .webp: return .apple
-        }
+        format.isTimedAsStored ? .raw : .apple
     }
 }
 

@@ -88,6 +88,20 @@ struct DecodingTests {
                 == shown)
     }
 
+    @Test("--timing browser keeps a video's and a Lottie file's frames at their own times (players go by timestamps)")
+    func browserTimedAsStored() {
+        let sixtieth = FrameDelay(numerator: 1, denominator: 60)
+        #expect(FrameTimingPolicy.browser.displayMilliseconds(for: sixtieth, format: .apng) == 16)
+        #expect(abs(FrameTimingPolicy.browser.displayMilliseconds(for: sixtieth, format: .lottie) - 1000.0 / 60) < 1e-9)
+        #expect(abs(FrameTimingPolicy.browser.displayMilliseconds(for: sixtieth, format: .webm) - 1000.0 / 60) < 1e-9)
+        #expect(FrameTimingPolicy.browser.displayMilliseconds(for: sixtieth, format: nil) == 16)
+        // Messages' rule is the same for every format.
+        #expect(abs(FrameTimingPolicy.apple.displayMilliseconds(for: sixtieth, format: .lottie) - 1000.0 / 60) < 1e-9)
+        // A numerator no file holds (APNG's is 16 bits) does not overflow.
+        #expect(
+            FrameTimingPolicy.browser.displayMilliseconds(for: FrameDelay(numerator: Int.max / 10, denominator: 1)) > 0)
+    }
+
     @Test(
         "the decoder reports delays raw: a GIF's 0 and an APNG's 0/0 stay 0",
         .needs("image-gif-tests", "apng-philip-taylor"))

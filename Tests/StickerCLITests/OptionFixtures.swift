@@ -278,7 +278,7 @@ enum ExpectedTiming {
     static func shown(_ ms: Double, policy: String) -> Double {
         switch policy {
         case "apple": return ms < 11 ? 100 : ms
-        case "browser": return ms.rounded(.down) <= 10 ? 100 : ms.rounded(.down)
+        case "browser": return (ms + 1e-9).rounded(.down) <= 10 ? 100 : (ms + 1e-9).rounded(.down)
         default: return ms
         }
     }

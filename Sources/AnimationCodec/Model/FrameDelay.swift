@@ -129,21 +129,38 @@ public enum FrameTimingPolicy: String, Sendable, Hashable, CaseIterable {
     public func displayMilliseconds(forStored milliseconds: Double) -> Double {
         switch self {
         case .raw: return milliseconds
-        case .browser:
-            // A whole number a hair under its value (57/100 s is 569.999... ms) is that number.
-            let whole = (milliseconds + 1e-9).rounded(.down)
-            return whole <= 10 ? 100 : whole
+        // A whole number a hair under its value (57/100 s is 569.999... ms) is that number.
+        case .browser: return Self.browserShown(wholeMilliseconds: (milliseconds + 1e-9).rounded(.down))
         case .apple: return milliseconds < 11 ? 100 : milliseconds
         }
     }
 
-    /// The delay this policy shows for `delay`.
+    /// The delay this policy shows for `delay` of an image.
     public func displayMilliseconds(for delay: FrameDelay) -> Double {
-        guard self == .browser, delay.numerator >= 0, delay.denominator >= 0 else {
+        displayMilliseconds(for: delay, timedAsStored: false)
+    }
+
+    /// The delay this policy shows for `delay` of a file of `format`: a video's or a Lottie
+    /// file's frame (``ImageFormat/isTimedAsStored``) shows for its own time under `raw` and
+    /// `browser`, which play them by their timestamps (`apple` is Messages', which takes
+    /// neither, and is the same for every format).
+    public func displayMilliseconds(for delay: FrameDelay, format: ImageFormat?) -> Double {
+        displayMilliseconds(for: delay, timedAsStored: format?.isTimedAsStored ?? false)
+    }
+
+    private func displayMilliseconds(for delay: FrameDelay, timedAsStored: Bool) -> Double {
+        guard self == .browser else { return displayMilliseconds(forStored: delay.milliseconds) }
+        if timedAsStored { return delay.milliseconds }
+        // In whole numbers, as Chromium divides (a denominator of 0 is 100); a delay too large
+        // for that (no file's: APNG's fields are 16 bits) is read in floating point.
+        let denominator = delay.denominator == 0 ? 100 : delay.denominator
+        let (product, overflow) = delay.numerator.multipliedReportingOverflow(by: 1000)
+        guard delay.numerator >= 0, denominator > 0, !overflow else {
             return displayMilliseconds(forStored: delay.milliseconds)
         }
-        // In whole numbers, as Chromium divides (a denominator of 0 is 100).
-        let whole = delay.numerator * 1000 / (delay.denominator == 0 ? 100 : delay.denominator)
-        return whole <= 10 ? 100 : Double(whole)
+        return Self.browserShown(wholeMilliseconds: Double(product / denominator))
     }
+
+    /// What browsers show for a delay of `whole` milliseconds: 100 ms for 10 or less.
+    private static func browserShown(wholeMilliseconds whole: Double) -> Double { whole <= 10 ? 100 : whole }
 }

@@ -92,6 +92,11 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     /// Whether the format is drawn from vectors at any size (Lottie) rather than stored pixels.
     public var isVector: Bool { self == .lottie }
+
+    /// Whether players show the format's frames for their stored times: a video's (WebM) and
+    /// a Lottie file's, which no image decoder reads, so neither Messages' nor browsers' rules
+    /// for short image delays apply to them.
+    public var isTimedAsStored: Bool { self == .webm || self == .lottie }
 }
 
 /// The eight bytes every PNG starts with.

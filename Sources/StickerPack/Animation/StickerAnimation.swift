@@ -97,6 +97,9 @@ public struct StickerAnimation: Sendable {
     /// draw at any size.
     public var isVector: Bool { !isSequence && fileInfos[0].format.isVector }
 
+    /// The file's format; `nil` for a sequence of stills.
+    public var format: ImageFormat? { isSequence ? nil : fileInfos[0].format }
+
     /// This sticker drawn with its longer side `side`, its aspect kept, when it is a vector
     /// file (the parsed document is shared, nothing is read again); otherwise, or when it is
     /// drawn at that size already, itself.

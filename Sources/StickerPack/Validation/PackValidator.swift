@@ -315,7 +315,7 @@ private struct StickerChecker {
         let stored = info.frames.map(\.delay.milliseconds)
         summary.loopMilliseconds = loopMilliseconds(stored)
         summary.shownLoopMilliseconds = loopMilliseconds(
-            Self.isTimedAsStored(info.format) ? stored : shownMilliseconds(stored))
+            info.format.isTimedAsStored ? stored : shownMilliseconds(stored))
     }
 
     private mutating func report(_ error: PackError) {
@@ -421,13 +421,7 @@ private struct StickerChecker {
     /// times (players show every frame so, and `stickers fit` keeps them), an image's short
     /// delays as Messages shows them.
     private func shownMilliseconds(_ delays: [Double], of animation: StickerAnimation) -> [Double] {
-        Self.isTimedAsStored(isSequence ? nil : animation.fileInfos[0].format)
-            ? delays : shownMilliseconds(delays)
-    }
-
-    /// Whether a file of `format` shows its frames for their stored times.
-    private static func isTimedAsStored(_ format: ImageFormat?) -> Bool {
-        format == .webm || format == .lottie
+        !isSequence && animation.fileInfos[0].format.isTimedAsStored ? delays : shownMilliseconds(delays)
     }
 
     /// A loop's length from its frames' milliseconds, to the nanosecond, so a sum of thirds
@@ -450,10 +444,10 @@ private struct StickerChecker {
         }
         // The loop as it is shown: an image's short delay (above) shows for 100 ms, so it is
         // neither a fast frame nor a short loop.
-        let loopSeconds = shown.reduce(0, +) / 1000
-        // Over by more than a microsecond: 120 delays of 1/30 s summed in floating point come
-        // to a hair over 4 s, and that loop is 4 s.
-        if loopSeconds > thresholds.maxLoopSeconds + 1e-6 {
+        // To the nanosecond: 120 delays of 1/30 s summed in floating point come to a hair over
+        // 4 s, and that loop is 4 s.
+        let loopSeconds = loopMilliseconds(shown) / 1000
+        if loopSeconds > thresholds.maxLoopSeconds {
             add(
                 .warning, .loopDuration,
                 "one loop lasts \(format(loopSeconds)) s; keep it within \(format(thresholds.maxLoopSeconds)) s",

@@ -38,7 +38,8 @@ public enum ContactSheets {
                 let animation = try StickerAnimation.load(sticker, limits: limits, vectorSide: cell)
                 let warnings = animation.fileWarnings
                 if !warnings.isEmpty { repairs.append((sticker.name, warnings)) }
-                let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
+                let clock = StickerClock(
+                    delays: animation.delays, plays: animation.plays, policy: timing, format: animation.format)
                 let frame = try animation.frame(at: clock.frameIndex(at: time))
                 fitted = fit(width: animation.width, height: animation.height, into: cell)
                 image = Resampler().resize(RGBAImage(frame), width: fitted.width, height: fitted.height)
@@ -87,7 +88,8 @@ public enum ContactSheets {
             "the filmstrip", width: tileWidth * columns, height: tileHeight * rows, limit: maxPixels)
         var sheet = Background.color(red: 255, green: 255, blue: 255).canvas(
             width: tileWidth * columns, height: tileHeight * rows)
-        let clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
+        let clock = StickerClock(
+            delays: animation.delays, plays: animation.plays, policy: timing, format: animation.format)
         let fitted = fit(width: animation.width, height: animation.height, into: cell)
         let checker = Background.checker(cell: 8).canvas(width: cell, height: cell)
         var frames: [FilmstripFrame] = []

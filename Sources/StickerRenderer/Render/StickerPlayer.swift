@@ -35,7 +35,8 @@ package final class StickerPlayer: @unchecked Sendable {
         self.rect = rect
         self.resampler = resampler
         self.cacheAll = cacheAll
-        clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
+        clock = StickerClock(
+            delays: animation.delays, plays: animation.plays, policy: timing, format: animation.format)
         iterator = animation.makeFrameIterator()
     }
 

@@ -20,7 +20,8 @@ public final class StickerPreviewSource: PreviewSource {
         self.animation = animation
         self.background = background
         resampler = Resampler(filter: filter)
-        clock = StickerClock(delays: animation.delays, plays: animation.plays, policy: timing)
+        clock = StickerClock(
+            delays: animation.delays, plays: animation.plays, policy: timing, format: animation.format)
         iterator = animation.makeFrameIterator()
     }
 

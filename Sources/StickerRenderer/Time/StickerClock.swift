@@ -12,9 +12,10 @@ public struct StickerClock: Sendable, Hashable {
     /// One loop, seconds.
     public let loopDuration: Double
 
-    /// A clock for frames of `delays` under `policy`.
-    public init(delays: [FrameDelay], plays: Int, policy: FrameTimingPolicy) {
-        self.init(durations: delays.map { policy.displayMilliseconds(for: $0) / 1000 }, plays: plays)
+    /// A clock for frames of `delays` of a file of `format` (`nil`: images) under `policy`
+    /// (``FrameTimingPolicy/displayMilliseconds(for:format:)``).
+    public init(delays: [FrameDelay], plays: Int, policy: FrameTimingPolicy, format: ImageFormat? = nil) {
+        self.init(durations: delays.map { policy.displayMilliseconds(for: $0, format: format) / 1000 }, plays: plays)
     }
 
     /// Whole microseconds: the clock's arithmetic is exact integer arithmetic, so a frame
