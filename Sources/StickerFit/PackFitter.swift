@@ -20,8 +20,8 @@ public struct PackFitter: Sendable {
 
     /// Every sticker of `stickers` fitted to `size`, in order. The names of the stickers made
     /// are made distinct (and safe as folder names); one that could not be made is not
-    /// written, so it keeps its own and takes none from them. `labels` overrides accessibility
-    /// labels by sticker name.
+    /// written, so it takes none from them, and is named by its file where one of them has its
+    /// name. `labels` overrides accessibility labels by sticker name.
     /// `progress` is called (from any thread, one call at a time) as stickers finish, with the
     /// count finished, the count in all and the sticker that finished (named as its input is,
     /// before any name is made distinct).
@@ -47,6 +47,11 @@ public struct PackFitter: Sendable {
         for index in fitted.indices where fitted[index].succeeded {
             let name = CatalogWriter.uniqueName(fitted[index].name, taken: &taken)
             if name != fitted[index].name { fitted[index].rename(to: name) }
+        }
+        // One not made whose name a made one took is named in the report by its file (wave.gif
+        // beside the wave written), so the two entries are told apart.
+        for index in fitted.indices where !fitted[index].succeeded && taken.contains(fitted[index].name.lowercased()) {
+            if let file = stickers[index].files.first?.lastPathComponent { fitted[index].name = file }
         }
         return fitted
     }

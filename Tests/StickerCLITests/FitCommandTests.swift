@@ -1109,6 +1109,8 @@ struct FitCommandTests {
         ).filter { $0.hasSuffix(".sticker") }
         #expect(stickers == ["wave.sticker"], "\(stickers)")
         #expect(!result.stdout.contains("rename"), "\(result.stdout)")
+        // The report tells the two apart: the one not made by its file.
+        #expect(result.stdout.contains("FAIL wave.gif:") && result.stdout.contains("ok   wave:"), "\(result.stdout)")
     }
 
     @Test("an output that cannot be written is named before any sticker is fitted, and nothing is left")
