@@ -70,7 +70,7 @@ final class ProgressBar: @unchecked Sendable {
         case .none:
             return
         case .lines:
-            let noted = note.map { ": " + TerminalText.escaped($0) } ?? ""
+            let noted = note.map { ": " + TerminalText.oneLine($0) } ?? ""
             FileDescriptorOutput.standardError("\(label) \(done)/\(total)\(noted)\n")
         case .auto:
             guard total > 0, Date().timeIntervalSince(start) >= after else { return }

@@ -144,7 +144,7 @@ public struct ReviewCommand: ParsableCommand {
             for summary in summaries {
                 let verdict = summary.passed ? "passes" : "FAILS"
                 TerminalOutput.line(
-                    "\(summary.pack): \(verdict), \(counted(summary.errors, "error")), \(counted(summary.warnings, "warning")), \(counted(summary.stickers, "sticker")), \(summary.totalBytes) bytes"
+                    "\(TerminalText.oneLine(summary.pack)): \(verdict), \(counted(summary.errors, "error")), \(counted(summary.warnings, "warning")), \(counted(summary.stickers, "sticker")), \(summary.totalBytes) bytes"
                         + (summaries.count > 1 ? " (\(summary.page))" : ""))
             }
             TerminalOutput.line("wrote \(page)")

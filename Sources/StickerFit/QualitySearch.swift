@@ -802,7 +802,8 @@ struct QualitySearch {
     }
 
     /// The smallest file the search reaches (for a failure's message): the strongest recipe of
-    /// all (the fewest colours, then the fewest frames, then the widest tolerance), planned.
+    /// all (the fewest colours, then the fewest frames, then the widest tolerance), planned;
+    /// of recipes as strong (a still's from either scaling), the one planned smaller.
     /// It is written at the strongest level only when that could bring it under the budget;
     /// otherwise the file is the plan's, at the search level (`atSearchLevel`), since a sticker
     /// that fails writes no file and the strongest level would take seconds to make one.
