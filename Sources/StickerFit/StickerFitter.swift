@@ -203,7 +203,7 @@ public struct StickerFitter: Sendable {
             }
             let wanted = kept ?? Array(0..<count)
             if input.format.isVector, kept != nil {
-                // Each frame drawn alone: the ones dropped (--max-fps, a long clip's) are never drawn.
+                // Each frame drawn alone: those left out (by --max-fps, or merged for being under 11 ms) are never drawn.
                 for index in wanted {
                     let frame = try animation.frame(at: index)
                     input.damage.note(frame.warnings)

@@ -193,7 +193,8 @@ package enum ITerm2Image {
         return GIFEncoder.encode(frames: encoded, width: first.image.width, height: first.image.height, plays: loops)
     }
 
-    /// The shortest delay written, in hundredths of a second: browsers and ImageIO show 1 as 10.
+    /// The shortest delay written, in hundredths of a second: browsers and ImageIO show a delay of
+    /// one hundredth for ten.
     package static let shortestDelay = 2
 
     /// The frames a GIF shows, each with the hundredth it starts at, for frames starting at
