@@ -10,23 +10,19 @@ public enum TerminalText {
     /// `text` with every character a terminal acts on written as a Swift-style escape:
     /// `"a\u{1B}[2J"` shows as `a\u{1B}[2J`.
     public static func escaped(_ text: String) -> String {
-        replacingActedOn(text) { "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+        replacing(text, where: isActedOn, with: visibleEscape)
+    }
+
+    /// How ``escaped(_:)`` and ``oneLine(_:)`` write a character: `\u{1B}`.
+    private static func visibleEscape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
     }
 
     /// `text` as one line: each character a terminal acts on written as ``escaped(_:)``
     /// writes it, newline and tab too. A name from a file (`ok⏎FAILED: 7 errors`) cannot then
     /// start a line of a report of its own.
     public static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isActedOn($0) || $0 == "\n" || $0 == "\t" }) else { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isActedOn(scalar) || scalar == "\n" || scalar == "\t" {
-                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                shown.append(scalar)
-            }
-        }
-        return String(shown)
+        replacing(text, where: { isActedOn($0) || $0 == "\n" || $0 == "\t" }, with: visibleEscape)
     }
 
     /// JSON text with DEL, the C1 controls and the bidirectional controls inside its strings
@@ -34,18 +30,20 @@ public enum TerminalText {
     /// escapes the C0 controls already; outside strings JSON is ASCII, so every such character
     /// is inside one.)
     public static func escapedJSON(_ json: String) -> String {
-        replacingActedOn(json) { scalar in
+        replacing(json, where: isActedOn) { scalar in
             let hex = String(scalar.value, radix: 16)
             return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
     }
 
-    /// `text` with each character a terminal acts on replaced by `escape` of it.
-    private static func replacingActedOn(_ text: String, with escape: (Unicode.Scalar) -> String) -> String {
-        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
+    /// `text` with each character `replaced` picks replaced by `escape` of it.
+    private static func replacing(
+        _ text: String, where replaced: (Unicode.Scalar) -> Bool, with escape: (Unicode.Scalar) -> String
+    ) -> String {
+        guard text.unicodeScalars.contains(where: replaced) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isActedOn(scalar) {
+            if replaced(scalar) {
                 shown.append(contentsOf: escape(scalar).unicodeScalars)
             } else {
                 shown.append(scalar)
