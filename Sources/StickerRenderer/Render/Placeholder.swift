@@ -2,6 +2,13 @@ import StickerPixels
 
 /// The mark drawn in a cell whose sticker could not be read: a grey square with a red cross.
 public enum Placeholder {
+    /// The mark alone, filling a `width` x `height` picture.
+    public static func image(width: Int, height: Int) -> RGBAImage {
+        var mark = RGBAImage(width: width, height: height)
+        draw(in: &mark, rect: PixelRect(x: 0, y: 0, width: width, height: height))
+        return mark
+    }
+
     /// Draws the mark over `rect` of `canvas` (the part inside the canvas).
     public static func draw(in canvas: inout RGBAImage, rect: PixelRect) {
         let area = rect.clipped(toWidth: canvas.width, height: canvas.height)

@@ -54,9 +54,7 @@ package final class StickerPlayer: @unchecked Sendable {
         if failure == nil {
             do { return try decodedImage(forFrame: frameIndex) } catch { failure = error }
         }
-        var mark = RGBAImage(width: rect.width, height: rect.height)
-        Placeholder.draw(in: &mark, rect: PixelRect(x: 0, y: 0, width: rect.width, height: rect.height))
-        return mark
+        return Placeholder.image(width: rect.width, height: rect.height)
     }
 
     /// Frame `frameIndex`, scaled to the cell, decoding up to it when it is not at hand.

@@ -55,7 +55,7 @@ public final class StickerPreviewSource: PreviewSource {
         }
         let index = clock.frameIndex(at: time)
         if let cached = cache[index] { return cached }
-        if let failedFrame, index >= failedFrame { return Self.mark(width: width, height: height) }
+        if let failedFrame, index >= failedFrame { return Placeholder.image(width: width, height: height) }
         if iterator.nextIndex > index { iterator = animation.makeFrameIterator() }
         while iterator.nextIndex <= index {
             let current = iterator.nextIndex
@@ -66,19 +66,12 @@ public final class StickerPreviewSource: PreviewSource {
             } catch {
                 failure = error
                 failedFrame = current
-                return Self.mark(width: width, height: height)
+                return Placeholder.image(width: width, height: height)
             }
             // Every frame passed on the way is scaled and kept: the next loop needs it.
             if cache[current] == nil { cache[current] = prepared(decoded, width: width, height: height) }
         }
         return cache[index] ?? RGBAImage(width: width, height: height)
-    }
-
-    /// The crossed-out mark over the whole picture.
-    private static func mark(width: Int, height: Int) -> RGBAImage {
-        var mark = RGBAImage(width: width, height: height)
-        Placeholder.draw(in: &mark, rect: PixelRect(x: 0, y: 0, width: width, height: height))
-        return mark
     }
 
     private func prepared(_ frame: RGBAImage, width: Int, height: Int) -> RGBAImage {
