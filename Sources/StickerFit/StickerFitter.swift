@@ -201,26 +201,28 @@ public struct StickerFitter: Sendable {
                 steps = fitted.steps
                 batch.removeAll(keepingCapacity: true)
             }
+            func take(_ frame: Frame) {
+                batch.append(frame.pixels)
+                if batch.count == batchSize { scaleBatch() }
+            }
             let wanted = kept ?? Array(0..<count)
             if input.format.isVector, kept != nil {
-                // Each frame drawn alone: those left out (by --max-fps, or merged for being under 11 ms) are never drawn.
+                // Each frame drawn alone: those left out (by --max-fps, or merged for being under
+                // 11 ms) are never drawn.
                 for index in wanted {
                     let frame = try animation.frame(at: index)
                     input.damage.note(frame.warnings)
-                    batch.append(frame.pixels)
-                    if batch.count == batchSize { scaleBatch() }
+                    take(frame)
                 }
-                if !batch.isEmpty { scaleBatch() }
-                return steps
-            }
-            var nextWanted = 0
-            try animation.forEachFrame(threads: threads, count: decodedFrames) { index, frame in
-                guard nextWanted < wanted.count else { return }
-                input.damage.note(frame.warnings)
-                guard wanted[nextWanted] == index else { return }
-                nextWanted += 1
-                batch.append(frame.pixels)
-                if batch.count == batchSize { scaleBatch() }
+            } else {
+                var nextWanted = 0
+                try animation.forEachFrame(threads: threads, count: decodedFrames) { index, frame in
+                    guard nextWanted < wanted.count else { return }
+                    input.damage.note(frame.warnings)
+                    guard wanted[nextWanted] == index else { return }
+                    nextWanted += 1
+                    take(frame)
+                }
             }
             if !batch.isEmpty { scaleBatch() }
             return steps
