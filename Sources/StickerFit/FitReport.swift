@@ -90,8 +90,8 @@ public struct FitReport: Sendable, Codable {
             bytesAfter = sticker.bytesAfter
             framesBefore = sticker.framesBefore
             framesAfter = sticker.framesAfter
-            fpsBefore = (sticker.framesPerSecondBefore * 100).rounded() / 100
-            fpsAfter = (sticker.framesPerSecond * 100).rounded() / 100
+            fpsBefore = FrameRateFigure.hundredths(sticker.framesPerSecondBefore)
+            fpsAfter = FrameRateFigure.hundredths(sticker.framesPerSecond)
             maxError = sticker.fidelity.maxError
             psnr = sticker.fidelity.psnr
             ssim = sticker.fidelity.ssim.map { ($0 * 10_000).rounded() / 10_000 }
@@ -162,13 +162,10 @@ public struct FitReport: Sendable, Codable {
                 } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
             let changed = abs(entry.fpsAfter - entry.fpsBefore) >= 0.05
-            // Tenths half away from zero, as the steps print the unrounded rates (6.25 is 6.3 in
-            // both; printf alone would round the stored 6.25 to even, 6.2).
-            func tenths(_ rate: Double) -> Double { (rate * 10).rounded() / 10 }
             let rate =
                 entry.fpsAfter > 0
-                ? String(cFormat: " at %.1f", tenths(entry.fpsBefore))
-                    + (changed ? String(cFormat: " -> %.1f", tenths(entry.fpsAfter)) : "") + " fps" : ""
+                ? " at \(FrameRateFigure.text(entry.fpsBefore))"
+                    + (changed ? " -> \(FrameRateFigure.text(entry.fpsAfter))" : "") + " fps" : ""
             if !entry.fitted && entry.bytesAfter == 0 && entry.framesAfter == 0 {
                 // Nothing was made (the input did not read): no figures to give.
                 lines.append(

@@ -43,7 +43,8 @@ struct LossyRecipe: Hashable, Sendable {
                     isLossy: true))
         }
         if frameStep > 1 {
-            let rate = String(cFormat: "%.1f -> %.1f fps", framesPerSecond, framesPerSecond / frameStep)
+            let rate =
+                "\(FrameRateFigure.text(framesPerSecond)) -> \(FrameRateFigure.text(framesPerSecond / frameStep)) fps"
             steps.append(
                 FitStep(
                     .frameRate,

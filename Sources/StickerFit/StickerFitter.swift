@@ -156,8 +156,12 @@ public struct StickerFitter: Sendable {
             let (product, overflow) = (input.width * input.height).multipliedReportingOverflow(by: decodedFrames * 4)
             let bytes = overflow ? Int.max : product
             guard bytes <= input.decodeLimit else {
-                throw .codec(
-                    path: input.sticker.files[0].path, .limitExceeded(.decodedBytes(bytes, limit: input.decodeLimit)))
+                let path = input.sticker.files[0].path
+                guard input.decodeLimit < FitOptions.maxDecodedBytes else {
+                    // fit's own cap, which a higher --max-decoded does not raise.
+                    throw .tooManyFittedFrameBytes(path: path, bytes: bytes, limit: input.decodeLimit)
+                }
+                throw .codec(path: path, .limitExceeded(.decodedBytes(bytes, limit: input.decodeLimit)))
             }
         }
 
@@ -339,7 +343,7 @@ public struct StickerFitter: Sendable {
         if let psnr = attempt.fidelity.psnr { text += String(cFormat: ", %.1f dB", psnr) } else { text += ", exact" }
         if let ssim = attempt.fidelity.ssim { text += String(cFormat: ", SSIM %.3f", ssim) }
         if attempt.framesPerSecond > 0 {
-            text += String(cFormat: ", %ld frames at %.1f fps", attempt.frames, attempt.framesPerSecond)
+            text += ", \(attempt.frames) frames at \(FrameRateFigure.text(attempt.framesPerSecond)) fps"
         }
         return text
     }
@@ -383,9 +387,10 @@ public struct StickerFitter: Sendable {
         slower.leadingSteps.append(
             FitStep(
                 .maxFrameRate,
-                String(
-                    cFormat: "%.1f -> %.1f fps, %ld -> %ld frames, the loop's length kept (--max-fps %g)", before,
-                    FrameTimeline.framesPerSecond(slower.durations), source.count, slower.count, maxFramesPerSecond),
+                "\(FrameRateFigure.text(before)) -> \(FrameRateFigure.text(FrameTimeline.framesPerSecond(slower.durations))) fps, "
+                    + String(
+                        cFormat: "%ld -> %ld frames, the loop's length kept (--max-fps %g)", source.count, slower.count,
+                        maxFramesPerSecond),
                 isLossy: true))
         return slower
     }
@@ -403,9 +408,7 @@ public struct StickerFitter: Sendable {
         merging.leadingSteps.append(
             FitStep(
                 .frameRate,
-                String(
-                    cFormat: "%.1f -> %.1f fps", FrameTimeline.framesPerSecond(source.durations),
-                    FrameTimeline.framesPerSecond(merged.durations))
+                "\(FrameRateFigure.text(FrameTimeline.framesPerSecond(source.durations))) -> \(FrameRateFigure.text(FrameTimeline.framesPerSecond(merged.durations))) fps"
                     + ", \(source.count) -> \(counted(merged.durations.count, "frame")), the loop's length kept: \(counted(short, "frame")) under 11 ms, which Messages shows for 100 ms, merged with the frames after them",
                 isLossy: true))
         return merging

@@ -201,7 +201,7 @@ enum ReviewPage {
             fit.psnr.map {
                 String(cFormat: "%.1f dB PSNR", $0) + (fit.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "")
             } ?? "exact"
-        let rate = fit.fpsAfter > 0 ? String(cFormat: " at %.1f fps", fit.fpsAfter) : ""
+        let rate = fit.fpsAfter > 0 ? " at \(FrameRateFigure.text(fit.fpsAfter)) fps" : ""
         if fit.fitted {
             out +=
                 "<p>Fits: \(String(groupingThousands: fit.bytesBefore)) \u{2192} \(String(groupingThousands: fit.bytesAfter)) bytes (at most \(String(groupingThousands: budget.maxBytes))), "

@@ -161,6 +161,31 @@ struct LottieTests {
     }
 
     @Test(
+        "an in point before frame 0: frame i is document frame i - 10, clear until the layer starts, then the square moves (rlottie alone draws every frame at the in point)"
+    )
+    func inPointBeforeZero() throws {
+        for bytes in [Array(LottieDocuments.earlyInPoint.utf8), Self.gzip(LottieDocuments.earlyInPoint)] {
+            let decoder = try AnimationDecoder(bytes: bytes)
+            #expect(decoder.frameCount == 40)
+            let frames = try decoder.decodeAllFrames(threads: 2)
+            let red: [UInt8] = [255, 0, 0, 255]
+            // Frames 0-9 are document frames -10 to -1, before the layer's in point: clear.
+            for t in [0, 5, 9] {
+                #expect(frames[t].pixels.allSatisfy { $0 == 0 }, "frame \(t)")
+            }
+            // From frame 10 (document frame 0) the centre is at x = 16 + 32 (t - 10) / 30.
+            for t in [10, 25, 39] {
+                let centre = 16 + 32 * (t - 10) / 30
+                #expect(Self.pixel(frames[t], centre, 32) == red, "frame \(t)")
+                #expect(Self.pixel(frames[t], centre - 12, 32) == [0, 0, 0, 0], "frame \(t)")
+                #expect(Self.pixel(frames[t], centre + 12, 32) == [0, 0, 0, 0], "frame \(t)")
+            }
+            // Drawn alone, a frame is the same.
+            #expect(try decoder.frame(at: 25).pixels == frames[25].pixels)
+        }
+    }
+
+    @Test(
         "frame(at:) draws a Lottie frame alone: the square where the hand-worked geometry puts it, the same pixels as in order"
     )
     func frameAlone() throws {

@@ -33,10 +33,10 @@ struct ThorVGOracleTests {
         var testDescription: String { "\(name) (every frame at least \(floor) dB)" }
     }
 
-    /// The hand-written documents (edges anti-aliased differently: 30.7 dB measured at worst),
+    /// The hand-written documents (one from an in point before frame 0; edges anti-aliased differently: 30.7 dB measured at worst),
     /// the demo's spinner and the fit corpus's party sticker (Telegram's .tgs form, gzip).
     static let cases = [
-        Case(name: "square.json", floor: 28), Case(name: "circle.json", floor: 28),
+        Case(name: "square.json", floor: 28), Case(name: "circle.json", floor: 28), Case(name: "early.json", floor: 28),
         Case(name: "spinner.tgs", floor: 28), Case(name: "party.tgs", floor: 45)
     ]
 
@@ -45,6 +45,7 @@ struct ThorVGOracleTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(LottieDocuments.movingSquare.utf8).write(to: folder.appendingPathComponent("square.json"))
         try Data(LottieTests.fadingCircle.utf8).write(to: folder.appendingPathComponent("circle.json"))
+        try Data(LottieDocuments.earlyInPoint.utf8).write(to: folder.appendingPathComponent("early.json"))
         let script = """
             import gzip, json, sys
             sys.path.insert(0, sys.argv[1] + "/corpus"); sys.path.insert(0, sys.argv[1] + "/Benchmarks")

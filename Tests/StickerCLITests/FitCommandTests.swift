@@ -1369,6 +1369,42 @@ struct FitDecodingLimitTests {
     }
 
     @Test(
+        "frames over fit's own 1 GiB are refused naming that cap, which --max-decoded does not raise; under a lower --max-decoded, naming that option"
+    )
+    func clipOverFitsOwnCap() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 17 frames of 4096 x 4096, red and blue by turns: 17 x 4096 x 4096 x 4 = 1,140,850,688
+        // bytes decoded, over 1 GiB (1,073,741,824).
+        let clip = folder.appendingPathComponent("huge.gif")
+        let script = """
+            import sys
+            from PIL import Image
+            frames = [Image.new("P", (4096, 4096), i % 2) for i in range(17)]
+            for frame in frames:
+                frame.putpalette([255, 0, 0, 0, 0, 255] + [0] * 762)
+            frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=100, loop=0)
+            """
+        try #require(try TestProcess.run(["python3", "-c", script, clip.path]) == 0)
+        let common = ["--dry-run", "--json", "--lossless", "--progress", "none"]
+        for raised in [[], ["--max-decoded", "2G"]] {
+            let refused = try CLITests.runExecutable(["fit", clip.path] + common + raised)
+            #expect(refused.status == 1)
+            let failure = try #require(
+                FitCommandTests.entries(try FitCommandTests.report(refused.stdout))["huge"]?["failure"] as? String)
+            #expect(
+                failure.hasSuffix(
+                    "the frames fitted would take at least 1140850688 bytes decoded, more than the 1073741824 fit decodes for a sticker (whatever --max-decoded says; --max-duration fits fewer)"
+                ), "\(raised): \(failure)")
+        }
+        let lower = try CLITests.runExecutable(["fit", clip.path] + common + ["--max-decoded", "512M"])
+        let failure = try #require(
+            FitCommandTests.entries(try FitCommandTests.report(lower.stdout))["huge"]?["failure"] as? String)
+        #expect(failure.hasSuffix("more than the limit of 536870912 (--max-decoded)"), "\(failure)")
+    }
+
+    @Test(
         "a 618 px clip over the limit: made large from its first 3 s (its side is read though its frames are over); --lossless names no --max-duration"
     )
     func largeClipOverTheLimit() throws {
@@ -1388,7 +1424,8 @@ struct FitDecodingLimitTests {
         let failure = try #require(
             FitCommandTests.entries(try FitCommandTests.report(lossless.stdout))["wide"]?["failure"] as? String)
         #expect(
-            failure.hasSuffix("decoded frames would take at least 76384800 bytes, more than the limit of 67108864"),
+            failure.hasSuffix(
+                "decoded frames would take at least 76384800 bytes, more than the limit of 67108864 (--max-decoded)"),
             "\(failure)")
     }
 }

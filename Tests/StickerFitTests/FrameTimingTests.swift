@@ -26,6 +26,16 @@ struct FrameTimingTests {
         #expect(kept.count == expected.count && zip(kept, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(kept)")
     }
 
+    @Test(
+        "a frame rate is named alike on every line: hundredths, then tenths half away from zero (printf alone makes 15.25 15.2)",
+        arguments: [
+            (15.25, "15.3"), (6.25, "6.3"), (15.249, "15.3"), (15.244, "15.2"), (30.5 / 2, "15.3"), (7.45, "7.5"),
+            (7.44, "7.4"), (30, "30.0"), (1000.0 / 33, "30.3"), (0.04, "0.0"), (0.05, "0.1")
+        ])
+    func frameRateFigure(rate: Double, expected: String) {
+        #expect(FrameRateFigure.text(rate) == expected)
+    }
+
     @Test("a 60 fps clip is written at 1/60 s a frame, as Pillow reads it")
     func sixtyFramesPerSecond() throws {
         let folder = try FitFixtures.temporaryFolder()

@@ -12,6 +12,19 @@ public enum LottieDocuments {
                     {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
         """
 
+    /// ``movingSquare`` from an in point before frame 0: the document runs from frame -10 to
+    /// frame 30 (40 frames), its square's layer from frame 0, so frames -10 to -1 are clear and
+    /// from frame 0 the square moves as in ``movingSquare``. (Bodymovin writes such an in point
+    /// when a composition's work area starts before zero.)
+    public static let earlyInPoint = """
+        {"v":"5.5.2","fr":30,"ip":-10,"op":30,"w":64,"h":64,"nm":"square","ddd":0,"assets":[],
+         "layers":[{"ddd":0,"ind":1,"ty":4,"nm":"square","sr":1,"ip":0,"op":30,"st":0,"bm":0,"ao":0,
+          "ks":{"o":{"a":0,"k":100},"r":{"a":0,"k":0},"a":{"a":0,"k":[0,0,0]},"s":{"a":0,"k":[100,100,100]},
+                "p":{"a":1,"k":[{"t":0,"s":[16,32,0],"e":[48,32,0],"i":{"x":1,"y":1},"o":{"x":0,"y":0}},{"t":30}]}},
+          "shapes":[{"ty":"rc","nm":"r","d":1,"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[16,16]},"r":{"a":0,"k":0}},
+                    {"ty":"fl","nm":"f","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"r":1}]}]}
+        """
+
     /// ``movingSquare`` scaled 64 times and over 3 s at 60 fps: a 4096 x 4096 document, 180
     /// frames, a 1024 px red square whose centre moves linearly from (1024, 2048) at frame 0
     /// to (3072, 2048) at frame 180 (the out point). Its frames at its own size take

@@ -107,7 +107,11 @@ struct LottieFile: Sendable {
         }
         (renderWidth, renderHeight) = (drawn.width, drawn.height)
         // rlottie counts frames as Int(op) - Int(ip); checked before it parses the document.
-        let declaredFrames = Int(outPoint) - Int(inPoint)
+        var declaredFrames = Int(outPoint) - Int(inPoint)
+        if inPoint < 0 {
+            json = try LottieInPointShift.shifted(json, document: document, inPoint: inPoint, outPoint: outPoint)
+            declaredFrames = Int(outPoint - inPoint)
+        }
         do {
             try Self.check(drawn, frames: declaredFrames, limits: limits)
         } catch {

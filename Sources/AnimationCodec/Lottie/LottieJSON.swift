@@ -37,6 +37,9 @@ struct LottieJSON {
     private(set) var numbers: [String: Double] = [:]
     /// The top-level keys whose values are arrays.
     private(set) var arrays: Set<String> = []
+    /// Each top-level member as it stands in the text: the whole member (from its key's quote)
+    /// and its value, in order.
+    private(set) var members: [(key: String, member: Range<Int>, value: Range<Int>)] = []
     /// Text layers (objects of `"ty": 5` with a `"t"` object, the text document) and
     /// expressions (`"x"` keys of string value): rlottie draws neither.
     private(set) var textLayers = 0
@@ -54,7 +57,7 @@ struct LottieJSON {
     private var layerReferences: [[String?]] = []
     /// The top level's layers' references, and each asset's with layers (a precomposition), by id.
     private var rootLayers: [String?] = []
-    private var precompositions: [String: [String?]] = [:]
+    private(set) var precompositions: [String: [String?]] = [:]
 
     /// Reads a whole document.
     static func read(_ bytes: [UInt8]) throws(SyntaxError) -> LottieJSON {
@@ -138,6 +141,7 @@ struct LottieJSON {
             guard peek() == UInt8(ascii: ":") else { throw error("':' expected after a key") }
             offset += 1
             skipSpace()
+            let memberValueStart = offset
             if keyBytes.elementsEqual("ty".utf8), peek() == UInt8(ascii: "\"") {
                 let valueStart = offset + 1
                 _ = try readString(keeping: false)
@@ -193,6 +197,7 @@ struct LottieJSON {
             } else {
                 try readValue(depth: depth + 1)
             }
+            if depth == 0 { members.append((key, keyStart - 1..<offset, memberValueStart..<offset)) }
             skipSpace()
             guard let next = peek() else { throw error("the object is not closed") }
             offset += 1

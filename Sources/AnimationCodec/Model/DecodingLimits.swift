@@ -90,21 +90,21 @@ public enum LimitViolation: Sendable, Equatable, CustomStringConvertible {
     /// A compressed document (a `.tgs` file's gzip member) that inflates past the file limit.
     case inflatedBytes(limit: Int)
 
-    /// A one-line description naming the limit.
+    /// A one-line description naming the limit and the `stickers` option that sets it.
     public var description: String {
         switch self {
         case .side(let w, let h, let limit):
-            return "image is \(w)x\(h), larger than the \(limit)-pixel side limit"
+            return "image is \(w)x\(h), larger than the \(limit)-pixel side limit (--max-side)"
         case .pixels(let count, let limit):
-            return "image has \(count) pixels, more than the limit of \(limit)"
+            return "image has \(count) pixels, more than the limit of \(limit) (--max-pixels)"
         case .frames(let count, let limit):
-            return "animation has at least \(count) frames, more than the limit of \(limit)"
+            return "animation has at least \(count) frames, more than the limit of \(limit) (--max-frames)"
         case .decodedBytes(let count, let limit):
-            return "decoded frames would take at least \(count) bytes, more than the limit of \(limit)"
+            return "decoded frames would take at least \(count) bytes, more than the limit of \(limit) (--max-decoded)"
         case .fileBytes(let count, let limit):
-            return "file is \(count) bytes, more than the limit of \(limit)"
+            return "file is \(count) bytes, more than the limit of \(limit) (--max-file)"
         case .inflatedBytes(let limit):
-            return "compressed document inflates to more than the limit of \(limit) bytes"
+            return "compressed document inflates to more than the limit of \(limit) bytes (--max-file)"
         }
     }
 }

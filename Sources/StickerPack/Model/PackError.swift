@@ -30,6 +30,9 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file's name is not UTF-8, so it cannot be named to open it (`path` shows the bytes
     /// that are not as U+FFFD).
     case nameNotUTF8(path: String)
+    /// The frames a fit would decode take more bytes than fit decodes for one sticker
+    /// (`FitOptions.maxDecodedBytes`, a cap of its own that no decoding limit raises).
+    case tooManyFittedFrameBytes(path: String, bytes: Int, limit: Int)
 
     /// Whether `url`, found by listing its folder, names no file because its name is not UTF-8:
     /// the listing shows such bytes as U+FFFD, and that name then finds nothing, not even a
@@ -75,6 +78,9 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .emptySequence(let path): return "\(path): sticker sequence has no frames"
         case .invalidProject(let path, let reason): return "\(path): not an Xcode project (\(reason))"
         case .changedWhileRead(let path): return "\(path): changed while it was being read"
+        case .tooManyFittedFrameBytes(let path, let bytes, let limit):
+            return
+                "\(path): the frames fitted would take at least \(bytes) bytes decoded, more than the \(limit) fit decodes for a sticker (whatever --max-decoded says; --max-duration fits fewer)"
         case .nameNotUTF8(let path):
             return
                 "\(path): the file's name is not UTF-8 (shown with \u{FFFD}), so it cannot be opened; rename it (Xcode and the App Store take UTF-8 names)"
