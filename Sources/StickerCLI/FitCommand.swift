@@ -64,15 +64,18 @@ public struct FitCommand: ParsableCommand {
     /// Runs the command.
     public func run() throws {
         let start = Date()
-        if !dryRun, let output { try Self.checkReplaceable(output) }
-        // Staged before any sticker is fitted: an output that cannot be written is named at once.
-        let staged = dryRun ? nil : try output.map { try OutputFolder(final: $0) }
-        // The catalog written into an input folder of images is not read as that folder next time.
+        let catalogName = name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "inputs"
+        var staged: OutputFolder?
         let catalog: FitSettings.FittedCatalog
         do {
+            if !dryRun, let output { try Self.checkReplaceable(output) }
+            // Staged before any sticker is fitted: an output that cannot be written is named at once.
+            staged = dryRun ? nil : try output.map { try OutputFolder(final: $0) }
+            // The catalog written into an input folder of images is not read as that folder next time.
             catalog = try settings.fit(inputs, outputs: output.map { [URL(fileURLWithPath: $0)] } ?? [])
         } catch {
             staged?.discard()
+            if json { try Self.printStopped(error, catalog: catalogName, settings: settings, start: start) }
             throw error
         }
         var validation: ValidationReport?
@@ -96,7 +99,7 @@ public struct FitCommand: ParsableCommand {
             }
         }
         var report = FitReport(
-            catalog: name ?? output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "inputs",
+            catalog: catalogName,
             size: catalog.size, maxBytes: settings.maxBytes, stickers: catalog.fitted, validation: validation,
             seconds: Date().timeIntervalSince(start), options: catalog.options)
         report.peakResidentBytes = PeakMemory.bytes()
@@ -138,6 +141,17 @@ public struct FitCommand: ParsableCommand {
             refusal: {
                 "exists and is not a sticker catalog (no .stickerpack or Contents.json in it, but \(OutputFolder.listing($0))); it is not replaced: name another output"
             })
+    }
+
+    /// `--json`'s report of a run that stopped before fitting any sticker: no stickers, nothing
+    /// written, and the error stderr names (so a CI job reading the JSON always has a report).
+    static func printStopped(_ error: any Error, catalog: String, settings: FitSettings, start: Date) throws {
+        var report = FitReport(
+            catalog: catalog, size: settings.size ?? .regular, maxBytes: settings.maxBytes, stickers: [],
+            validation: nil, seconds: Date().timeIntervalSince(start), options: settings.options)
+        report.error = errorReason(error)
+        report.nothingWritten = report.error
+        try TerminalOutput.json(report)
     }
 
     /// The report as text or JSON on stdout.

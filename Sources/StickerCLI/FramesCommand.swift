@@ -58,7 +58,7 @@ public struct FramesCommand: ParsableCommand {
         let decoder = try InputFile.decoder(for: file, limits: limits.limits)
         let info = decoder.info
         info.warnings.forEach(report)
-        let staging = try OutputFolder(final: out)
+        let staging = try OutputFolder(final: out, movedInByEntry: true)
         let bar = progress.bar("frames")
         defer { bar.finish() }
         do {

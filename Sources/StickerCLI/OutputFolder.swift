@@ -7,8 +7,9 @@ import StickerRenderer
 #endif
 
 /// A folder written all-or-nothing: files go to a hidden staging folder beside the
-/// destination and are moved into it by ``commit()``; ``discard()`` removes the staging, and so
-/// does an interrupt (``InterruptCleanup``).
+/// destination (inside it, for an output moved in entry by entry into a folder that exists) and
+/// are moved into it by ``commit()``; ``discard()`` removes the staging, and so does an
+/// interrupt (``InterruptCleanup``).
 struct OutputFolder {
     let final: URL
     let staging: URL
@@ -17,7 +18,12 @@ struct OutputFolder {
     /// leaves no folders behind.
     private let madeParents: [URL]
 
-    init(final path: String) throws {
+    /// Stages `path`'s output. With `movedInByEntry` (the output is committed by
+    /// ``commit(removing:)`` or ``commitEntries()``, never replaced whole), an existing
+    /// destination holds its own staging folder: its entries are then renamed within one
+    /// folder, so a destination that is a mount point of its own, or whose parent cannot be
+    /// written, takes them.
+    init(final path: String, movedInByEntry: Bool = false) throws {
         // An empty path would be the current folder, and its files would be replaced.
         guard !path.isEmpty else { throw CLIError(OutputFolder.emptyPathMessage) }
         final = URL(fileURLWithPath: path).standardizedFileURL
@@ -26,7 +32,9 @@ struct OutputFolder {
         if FileManager.default.fileExists(atPath: final.path, isDirectory: &isDirectory), !isDirectory {
             throw CLIError("\(path): exists and is not a folder")
         }
-        staging = AtomicFile.hiddenSibling(of: final, suffix: "partial")
+        let stagedInside = movedInByEntry && isDirectory
+        staging = AtomicFile.hiddenSibling(
+            of: stagedInside ? final.appendingPathComponent(final.lastPathComponent) : final, suffix: "partial")
         var missing: [URL] = []
         var folder = parent
         while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/", missing.count < 256 {
@@ -42,8 +50,8 @@ struct OutputFolder {
             InterruptCleanup.unregister(staging.path)
             for folder in missing { rmdir(folder.path) }
             throw CLIError(
-                "\(path): cannot create the folder it is staged in, \(staging.path) (\(errorReason(error))): the output is written beside itself, in \(parent.path), then renamed into place"
-            )
+                "\(path): cannot create the folder it is staged in, \(staging.path) (\(errorReason(error))): the output is written "
+                    + (stagedInside ? "inside it" : "beside itself, in \(parent.path),") + " then renamed into place")
         }
     }
 
@@ -172,7 +180,9 @@ struct OutputFolder {
             InterruptCleanup.unregister(staging.path)
             return
         }
-        let aside = AtomicFile.hiddenSibling(of: final, suffix: "replaced")
+        // Beside the staged entries: within the destination when they are staged there.
+        let aside = AtomicFile.hiddenSibling(
+            of: staging.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent), suffix: "replaced")
         try manager.createDirectory(at: aside, withIntermediateDirectories: true)
         let names = try manager.contentsOfDirectory(atPath: staging.path)
         var movedAside: [String] = []

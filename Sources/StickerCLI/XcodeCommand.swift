@@ -118,8 +118,22 @@ public struct XcodeCommand: ParsableCommand {
     public func run() throws {
         let start = Date()
         let spec = self.spec
-        try checkReplaceable(spec)
-        let folder = try OutputFolder(final: output)
+        // With --json, a run that stops before fitting still prints a report (fit's, empty),
+        // its error the one stderr names.
+        func stopped(_ error: any Error) throws -> Never {
+            let failure = error as? CLIError ?? CLIError(errorReason(error))
+            if json, !noFit {
+                try FitCommand.printStopped(failure, catalog: spec.projectBundleName, settings: settings, start: start)
+            }
+            throw failure
+        }
+        let folder: OutputFolder
+        do {
+            try checkReplaceable(spec)
+            folder = try OutputFolder(final: output, movedInByEntry: true)
+        } catch {
+            try stopped(error)
+        }
         var fitted: FitSettings.FittedCatalog?
         do {
             if noFit {
@@ -128,11 +142,17 @@ public struct XcodeCommand: ParsableCommand {
                 // The project written into an input folder of images is not read as that
                 // folder next time: its bundle and its two folders are left out of it.
                 let root = URL(fileURLWithPath: output)
-                let catalog = try settings.fit(
-                    inputs,
-                    outputs: [spec.projectBundleName, spec.name, spec.extensionName].map {
-                        root.appendingPathComponent($0)
-                    })
+                let catalog: FitSettings.FittedCatalog
+                do {
+                    catalog = try settings.fit(
+                        inputs,
+                        outputs: [spec.projectBundleName, spec.name, spec.extensionName].map {
+                            root.appendingPathComponent($0)
+                        })
+                } catch {
+                    folder.discard()
+                    try stopped(error)
+                }
                 fitted = catalog
                 guard !catalog.entries.isEmpty else {
                     folder.discard()
@@ -156,6 +176,11 @@ public struct XcodeCommand: ParsableCommand {
                 try settings.writeCatalog(catalog, to: folder.staging.appendingPathComponent(spec.catalogPath))
             }
             try XcodeProjectWriter.write(spec, to: folder.staging)
+            // What Xcode and its user added to the earlier project (per-user state, a scheme of
+            // their own) goes with the new one.
+            try XcodeProjectWriter.carryXcodeState(
+                from: URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName),
+                into: folder.staging.appendingPathComponent(spec.projectBundleName))
             try folder.commitEntries()
         } catch let error as ExitCode {
             throw error

@@ -125,6 +125,9 @@ public struct FitReport: Sendable, Codable {
     /// Why nothing was written, when nothing was: a dry run, no sticker fitted, or an output
     /// that holds the inputs while some stickers failed (it is left as it was).
     public var nothingWritten: String?
+    /// Why the run stopped before fitting any sticker (an input that is no image or pack, an
+    /// output that cannot be written), as stderr words it; `nil` when it fitted.
+    public var error: String?
     /// Seconds for the whole run.
     public var seconds: Double
     /// The process's peak resident memory in bytes when the report was made (Linux's VmHWM),

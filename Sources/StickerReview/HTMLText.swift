@@ -1,5 +1,9 @@
+import StickerPack
+
 /// Text made safe for HTML: the five characters with a meaning in markup become entities, so a
-/// sticker name or a finding can never open a tag or close an attribute.
+/// sticker name or a finding can never open a tag or close an attribute; the characters a
+/// terminal acts on are written as the terminal's reports write them (`\u{202E}`), so a
+/// bidirectional override cannot show a name reversed (`evil\u{202E}gnp.exe` as `exe.png`).
 enum HTMLText {
     /// `text` escaped for element content and double-quoted attribute values.
     static func escape(_ text: String) -> String {
@@ -12,13 +16,21 @@ enum HTMLText {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            // Controls other than tab and newline are not allowed in HTML text: shown as U+FFFD.
-            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n": out += "\u{FFFD}"
-            case _ where scalar.value == 0x7F: out += "\u{FFFD}"
+            // Controls (not tab or newline) and bidirectional controls, shown by their number.
+            case _ where TerminalText.isActedOn(scalar): out += TerminalText.escaped(String(scalar))
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// `text` escaped (``escape(_:)``), each span between a pair of backticks (a command, an
+    /// option: `` `stickers fit` ``) as code; text with an odd number of backticks is kept as it is.
+    static func escapeWithCode(_ text: String) -> String {
+        let parts = escape(text).split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count > 1, parts.count % 2 == 1 else { return escape(text) }
+        return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\($0.element)</code>" : String($0.element) }
+            .joined()
     }
 
     /// An `id` (and URL fragment) for `name`: ASCII letters, digits and hyphens only, so it is

@@ -64,14 +64,35 @@ public struct PackReview: Sendable {
     /// when it ran).
     public var fitBudget: (maxBytes: Int, level: Int32)
 
+    /// The path as a page shows it: as given when it is relative (`packs/one`), else only the
+    /// last name in it, so a page shared does not show where it was made.
+    public var shownPath: String { Self.shown(path, name: name) }
+
+    /// `path` as a page shows it (``shownPath``); `name` for the root folder.
+    static func shown(_ path: String, name: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        return path.split(separator: "/").last.map(String.init) ?? name
+    }
+
     /// The review with every path under ``folder`` in its messages (findings, why a sticker or
-    /// drawing could not be made, why a sticker cannot fit) shown from the folder.
+    /// drawing could not be made, why a sticker cannot fit) shown from the folder, and the
+    /// folder itself, where a message starts with it (the pack cannot be read), as ``shownPath``.
     func pathsFromFolder() -> PackReview {
         // The root folder aside: every absolute path is under it, and shown whole.
         guard let folder, folder != "/" else { return self }
         let prefix = folder + "/"
-        func shown(_ text: String) -> String { text.replacing(prefix, with: "") }
+        let shownFolder = shownPath
+        func shown(_ text: String) -> String {
+            let fromFolder = text.replacing(prefix, with: "")
+            guard fromFolder.hasPrefix(folder + ":") else { return fromFolder }
+            return shownFolder + fromFolder.dropFirst(folder.count)
+        }
         var review = self
+        review.report.stickers = report.stickers.map { sticker in
+            var sticker = sticker
+            sticker.files = sticker.files.map(shown)
+            return sticker
+        }
         review.report.findings = report.findings.map { finding in
             var finding = finding
             finding.message = shown(finding.message)

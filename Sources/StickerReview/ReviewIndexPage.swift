@@ -25,8 +25,11 @@ enum ReviewIndexPage {
         }
         out += "</tr></thead>\n<tbody>\n"
         for summary in summaries {
+            // Where two packs share a name, the path (as given, when relative) tells them apart.
+            let path = PackReview.shown(summary.path, name: summary.pack)
+            let shownPath = path == summary.pack ? "" : " <span class=\"muted\">\(HTMLText.escape(path))</span>"
             out +=
-                "<tr><td data-label=\"Pack\" data-sort=\"\(HTMLText.escape(summary.pack))\"><a href=\"\(HTMLText.escape(summary.page))\">\(HTMLText.escape(summary.pack))</a></td>"
+                "<tr><td data-label=\"Pack\" data-sort=\"\(HTMLText.escape(summary.pack))\"><a href=\"\(HTMLText.escape(summary.page))\">\(HTMLText.escape(summary.pack))</a>\(shownPath)</td>"
                 + "<td data-label=\"Stickers\" class=\"num\" data-sort=\"\(summary.stickers)\">\(summary.stickers)</td>"
                 + "<td data-label=\"Errors\" class=\"num\(summary.errors > 0 ? " error" : "")\" data-sort=\"\(summary.errors)\">\(summary.errors)</td>"
                 + "<td data-label=\"Warnings\" class=\"num\" data-sort=\"\(summary.warnings)\">\(summary.warnings)</td>"

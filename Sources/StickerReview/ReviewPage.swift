@@ -19,7 +19,7 @@ enum ReviewPage {
         out += "<h1>\(HTMLText.escape(title))</h1>\n"
         let totalBytes = report.stickers.reduce(0) { $0 + $1.fileBytes }
         out +=
-            "<p class=\"muted\">\(HTMLText.escape(review.path)): \(counted(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
+            "<p class=\"muted\">\(HTMLText.escape(review.shownPath)): \(counted(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
             + "\(report.gridSizeDeclared ? "" : " (not declared)"), \(String(groupingThousands: totalBytes)) bytes in all.</p>\n"
         out += verdict(report)
         out += findings(report, cards: review.cards, cardIDs: cardIDs)
@@ -82,7 +82,10 @@ enum ReviewPage {
         out +=
             "<table class=\"stack\">\n<thead><tr><th scope=\"col\" style=\"width:18%\">Severity</th><th scope=\"col\" style=\"width:24%\">Sticker</th>"
             + "<th scope=\"col\" style=\"width:18%\">Rule</th><th scope=\"col\">Finding</th></tr></thead>\n<tbody>\n"
-        for finding in report.findings {
+        // Errors first, then warnings, each in the validator's order.
+        let ordered =
+            report.findings.filter { $0.severity == .error } + report.findings.filter { $0.severity != .error }
+        for finding in ordered {
             let sticker: String
             // The sticker's own card, else the first of its name.
             if let name = finding.sticker,
@@ -94,7 +97,7 @@ enum ReviewPage {
                 sticker = HTMLText.escape(finding.sticker ?? "the pack")
             }
             // The message states its figures; `measured` and `limit` are for --json's readers.
-            let message = HTMLText.escape(finding.message)
+            let message = HTMLText.escapeWithCode(finding.message)
             out +=
                 "<tr><td data-label=\"Severity\" class=\"\(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td data-label=\"Sticker\">\(sticker)</td>"
                 + "<td data-label=\"Rule\"><code>\(HTMLText.escape(finding.rule.rawValue))</code></td><td data-label=\"Finding\">\(message)</td></tr>\n"
@@ -160,7 +163,7 @@ enum ReviewPage {
             out +=
                 "<ul>"
                 + findings.map {
-                    "<li><span class=\"\($0.severity.rawValue)\">\($0.severity.rawValue)</span> <code>\(HTMLText.escape($0.rule.rawValue))</code>: \(HTMLText.escape($0.message))</li>"
+                    "<li><span class=\"\($0.severity.rawValue)\">\($0.severity.rawValue)</span> <code>\(HTMLText.escape($0.rule.rawValue))</code>: \(HTMLText.escapeWithCode($0.message))</li>"
                 }.joined() + "</ul>\n"
         }
         if let fit = card.fit { out += fitDryRun(fit, budget: budget) }
@@ -169,9 +172,12 @@ enum ReviewPage {
 
     private static func facts(_ summary: StickerSummary?) -> String {
         guard let summary else { return "<p>Not read.</p>\n" }
-        var rows: [(String, String)] = [
-            ("Format", summary.format ?? "unreadable"), ("Bytes", String(groupingThousands: summary.fileBytes))
-        ]
+        var rows: [(String, String)] = []
+        if let first = summary.files.first {
+            // From the pack's folder (``PackReview/pathsFromFolder()``); a sequence's first and count.
+            rows.append(summary.files.count == 1 ? ("File", first) : ("Files", "\(summary.files.count), from \(first)"))
+        }
+        rows += [("Format", summary.format ?? "unreadable"), ("Bytes", String(groupingThousands: summary.fileBytes))]
         if let w = summary.width, let h = summary.height { rows.append(("Pixels", "\(w) x \(h)")) }
         if let frames = summary.frameCount {
             rows.append(("Frames", "\(frames)"))

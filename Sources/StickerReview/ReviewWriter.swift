@@ -52,35 +52,55 @@ public enum ReviewWriter {
     /// an `images/` folder of the images a review writes (by their names), and for several packs
     /// a folder per pack of the same kind. The files a desktop adds when a folder is opened
     /// (`.DS_Store`, `._*`, `Thumbs.db`) are allowed; a folder that cannot be listed is not one.
-    public static func isEarlierReview(_ folder: URL) -> Bool { isReview(folder, packsInside: true) }
+    public static func isEarlierReview(_ folder: URL) -> Bool { notAnEarlierReview(folder) == nil }
 
-    private static func isReview(_ folder: URL, packsInside: Bool) -> Bool {
+    /// Why `folder` is not an earlier review (``isEarlierReview(_:)``), in a few words naming
+    /// the first entry no review writes by its path from the folder (`images/extra.png`); `nil`
+    /// when it is one.
+    public static func notAnEarlierReview(_ folder: URL) -> String? { notAReview(folder, packsInside: true) }
+
+    private static func notAReview(_ folder: URL, packsInside: Bool, from parent: String = "") -> String? {
         let manager = FileManager.default
-        guard let contents = try? manager.contentsOfDirectory(atPath: folder.path),
-            let page = try? Data(contentsOf: folder.appendingPathComponent("index.html")),
+        guard let contents = try? manager.contentsOfDirectory(atPath: folder.path) else {
+            return "\(parent.isEmpty ? "it" : parent) cannot be listed"
+        }
+        guard let page = try? Data(contentsOf: folder.appendingPathComponent("index.html")),
             String(decoding: page.prefix(4096), as: UTF8.self).contains(generatorTag)
-        else { return false }
-        for name in contents where name != "index.html" && !isDesktopFile(name) {
+        else {
+            let entry = contents.filter { !isDesktopFile($0) }.sorted().first ?? "index.html"
+            return contents.contains("index.html")
+                ? "\(parent)index.html, which stickers review did not write"
+                : "\(parent)\(entry), and no review's index.html"
+        }
+        for name in contents.sorted() where name != "index.html" && !isDesktopFile(name) {
             let item = folder.appendingPathComponent(name)
             var isFolder = false
-            guard manager.fileExists(atPath: item.path, isDirectory: &isFolder), isFolder else { return false }
-            if name == "images" && holdsOnlyReviewImages(item) { continue }
-            guard packsInside && isReview(item, packsInside: false) else { return false }
+            guard manager.fileExists(atPath: item.path, isDirectory: &isFolder), isFolder else {
+                return parent + name
+            }
+            if name == "images" {
+                guard let foreign = foreignImage(in: item) else { continue }
+                return "\(parent)images/\(foreign)"
+            }
+            guard packsInside else { return parent + name }
+            if let reason = notAReview(item, packsInside: false, from: "\(parent)\(name)/") { return reason }
         }
-        return true
+        return nil
     }
 
-    /// Whether every entry of `folder` is an image a review writes (`photo.jpg`,
+    /// The first entry of `folder` that is not an image a review writes (`photo.jpg`,
     /// `browser-compact-light.png`, `conversation-dark.png`, `sticker-3-preview.png`, ...).
-    private static func holdsOnlyReviewImages(_ folder: URL) -> Bool {
-        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
-        return contents.allSatisfy { name in
-            isDesktopFile(name) || name == PackReviewer.photoFile
+    private static func foreignImage(in folder: URL) -> String? {
+        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            return "(cannot be listed)"
+        }
+        return contents.sorted().first { name in
+            !(isDesktopFile(name) || name == PackReviewer.photoFile
                 || name.wholeMatch(
                     of:
                         /(browser-(compact|expanded)-(light|dark)|conversation-(light|dark)|sticker-[0-9]+-(preview|frames))\.png/
                 )
-                    != nil
+                    != nil)
         }
     }
 

@@ -29,6 +29,37 @@ struct CLITests {
         return (output.status, output.stdout, output.stderr)
     }
 
+    /// Runs `stickers` with `arguments` as a user file permissions hold for: as nobody (by
+    /// util-linux's setpriv) when the tests run as root, which passes them, from a copy of the
+    /// program in `folder` (made readable to all, as must be what it reads), else as the tests' user.
+    static func runUnprivileged(_ arguments: [String], programIn folder: URL) throws -> TestProcess.Output {
+        let program = folder.appendingPathComponent("stickers")
+        if !FileManager.default.fileExists(atPath: program.path) {
+            try FileManager.default.copyItem(atPath: try executable(), toPath: program.path)
+        }
+        #expect(chmod(folder.path, 0o755) == 0 && chmod(program.path, 0o755) == 0)
+        let user = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        return try TestProcess.capture(user + [program.path] + arguments)
+    }
+
+    /// A file that cannot be read (mode 000) is named so, with the reason, by validate: not as
+    /// an empty file, though it holds bytes.
+    @Test("validate names a file it may not read as unreadable, with the reason, not as empty")
+    func unreadableFile() throws {
+        let folder = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.png")
+        try FileManager.default.copyItem(atPath: try OptionFixtures.path("solid.png"), toPath: secret.path)
+        #expect(chmod(secret.path, 0) == 0)
+        let result = try Self.runUnprivileged(["validate", secret.path], programIn: folder)
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.contains("error [format] secret: secret.png cannot be read (Permission denied)"),
+            "\(result.stdout)")
+        #expect(!result.stdout.contains("empty"), "\(result.stdout)")
+    }
+
     /// The built `stickers` executable's path.
     static func executable() throws -> String {
         let candidates = [
@@ -465,11 +496,11 @@ struct CLITests {
         defer { close(progress) }
         var status: Int32 = 0
         func staged() -> [String] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            let names = [folder, out].flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? [] }
             return names.filter { $0.hasPrefix(".frames.partial-") }
         }
         #expect(PreviewTests.readLine(from: progress, containing: "frames 3/400") != nil, "three frames written")
-        #expect(staged().count == 1, "the frames are staged beside the output")
+        #expect(staged().count == 1, "the frames are staged in a hidden folder")
         kill(pid, SIGINT)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         #expect(status & 0x7F == SIGINT, "ended by the signal")

@@ -136,7 +136,10 @@ struct ReviewCommandTests {
         try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: mine.appendingPathComponent("notes.txt"))
         let refused = try Self.review([seven, "-o", mine.path, "--no-fit"])
-        #expect(refused.status == 1 && refused.stderr.contains("other than an earlier review"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1
+                && refused.stderr.contains("other than an earlier review's (notes.txt, and no review's index.html)"),
+            "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path) == ["notes.txt"])
 
         // A site of the user's own with an index.html of its own is not an earlier review either.
@@ -146,7 +149,11 @@ struct ReviewCommandTests {
         try Data("<html><body>mine</body></html>".utf8).write(to: site.appendingPathComponent("index.html"))
         try Data("keep".utf8).write(to: site.appendingPathComponent("photos/a.jpg"))
         let notMine = try Self.review([seven, "-o", site.path, "--no-fit"])
-        #expect(notMine.status == 1 && notMine.stderr.contains("other than an earlier review"), "\(notMine.stderr)")
+        #expect(
+            notMine.status == 1
+                && notMine.stderr.contains(
+                    "other than an earlier review's (index.html, which stickers review did not write)"),
+            "\(notMine.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.path).sorted() == ["index.html", "photos"])
         #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8).contains("mine"))
 
@@ -187,7 +194,8 @@ struct ReviewCommandTests {
         // A photo of the user's dropped into an earlier review's images/ is not a review's.
         try Data("mine".utf8).write(to: packs.appendingPathComponent("bad/images/holiday.jpg"))
         let withPhoto = try Self.review([seven, bad.path, "-o", packs.path, "--no-fit"])
-        #expect(withPhoto.stderr.contains("other than an earlier review"), "\(withPhoto.stderr)")
+        #expect(
+            withPhoto.stderr.contains("other than an earlier review's (bad/images/holiday.jpg)"), "\(withPhoto.stderr)")
         #expect(FileManager.default.fileExists(atPath: packs.appendingPathComponent("bad/images/holiday.jpg").path))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
@@ -319,6 +327,44 @@ struct ReviewCommandTests {
         #expect(cards[1].contains("<code>transparency</code>") && !cards[1].contains("<code>pixel-size</code>"))
         // The finding about both names goes on both cards.
         #expect(cards.allSatisfy { $0.contains("<code>duplicate-name</code>") })
+    }
+
+    @Test(
+        "packs given by absolute paths are named on their pages by their folders' names, never where they were made, an empty one too; each card names its file; errors come first"
+    )
+    func pagesKeepPathsOff() throws {
+        let out = CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let empty = out.appendingPathComponent("made-here").appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let seven = try OptionFixtures.path("seven")
+        let bad = try Self.badPack()
+        defer { try? FileManager.default.removeItem(at: bad.deletingLastPathComponent()) }
+        // An opaque sticker (a warning) before small.png (an error) in the validator's order.
+        try FileManager.default.copyItem(
+            atPath: try OptionFixtures.path("solid.png"), toPath: bad.appendingPathComponent("a-opaque.png").path)
+        let review = out.appendingPathComponent("review")
+        let result = try Self.review([seven, empty.path, bad.path, "-o", review.path, "--no-fit"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: review.path).sorted().filter {
+            $0 != "index.html"
+        }
+        #expect(pages == ["bad", "empty", "seven"])
+        for page in ["index.html", "bad/index.html", "empty/index.html", "seven/index.html"] {
+            let html = try String(contentsOf: review.appendingPathComponent(page), encoding: .utf8)
+            for made in [out.path, URL(fileURLWithPath: seven).deletingLastPathComponent().path, bad.path] {
+                #expect(!html.contains(made), "\(page) shows \(made)")
+            }
+        }
+        let emptyPage = try String(contentsOf: review.appendingPathComponent("empty/index.html"), encoding: .utf8)
+        #expect(emptyPage.contains(">empty: not a sticker pack (no image files"), "\(emptyPage)")
+        let badPage = try String(contentsOf: review.appendingPathComponent("bad/index.html"), encoding: .utf8)
+        #expect(
+            badPage.contains("<dt>File</dt><dd>small.png</dd>") && badPage.contains("<dt>File</dt><dd>solid.png</dd>"))
+        // small.png breaks a rule (an error); a-opaque.png, before it, is a warning: errors first.
+        let rows = badPage.components(separatedBy: "<tr><td data-label=\"Severity\" class=\"").dropFirst()
+            .map { $0.hasPrefix("error") }
+        #expect(rows.contains(false) && rows == rows.sorted { $0 && !$1 }, "\(badPage)")
     }
 
     @Test("an output folder whose name is 250 bytes, within the file system's 255, is written")

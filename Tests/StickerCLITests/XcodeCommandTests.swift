@@ -291,6 +291,69 @@ struct XcodeCommandTests {
         #expect(!manager.fileExists(atPath: catalog.appendingPathComponent("App").path))
     }
 
+    @Test(
+        "a DIR that exists in a folder that cannot be written (a volume mounted for CI) takes the project, staged inside DIR, written and written again"
+    )
+    func parentNotWritable() throws {
+        let root = CLITests.temporaryDirectory()
+        let locked = root.appendingPathComponent("locked")
+        let out = locked.appendingPathComponent("out")
+        let manager = FileManager.default
+        try manager.createDirectory(at: out, withIntermediateDirectories: true)
+        try manager.createDirectory(at: root.appendingPathComponent("in"), withIntermediateDirectories: true)
+        defer {
+            chmod(locked.path, 0o755)
+            try? manager.removeItem(at: root)
+        }
+        // Inputs the unprivileged user may read.
+        let inputs = try Self.inputs.map { path in
+            let copy = root.appendingPathComponent("in").appendingPathComponent(
+                URL(fileURLWithPath: path).lastPathComponent)
+            try manager.copyItem(atPath: path, toPath: copy.path)
+            return copy.path
+        }
+        for (path, mode) in [(out.path, 0o777), (locked.path, 0o555)] { #expect(chmod(path, mode_t(mode)) == 0) }
+        for run in 1...2 {
+            let result = try CLITests.runUnprivileged(
+                ["xcode"] + inputs + ["-o", out.path] + Self.options, programIn: root)
+            #expect(result.status == 0, "run \(run): \(result.stdout)\n\(result.stderr)")
+            let entries = try manager.contentsOfDirectory(atPath: out.path).sorted()
+            #expect(entries == [Self.name, Self.name + " StickerPackExtension", Self.bundle], "run \(run): \(entries)")
+            #expect(try manager.contentsOfDirectory(atPath: locked.path) == ["out"], "run \(run)")
+        }
+        let project = out.appendingPathComponent(Self.bundle).appendingPathComponent("project.pbxproj")
+        #expect(manager.fileExists(atPath: project.path))
+    }
+
+    @Test(
+        "written again, a project keeps what Xcode and its user added in the bundle (per-user state, workspace checks, a scheme of their own) and writes its own files anew"
+    )
+    func keepsXcodeState() throws {
+        let folder = try Self.write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent(Self.bundle)
+        let written = try Self.tree(folder)
+        let added = [
+            "xcuserdata/dev.xcuserdatad/xcschemes/xcschememanagement.plist",
+            "project.xcworkspace/xcshareddata/IDEWorkspaceChecks.plist",
+            "project.xcworkspace/xcuserdata/dev.xcuserdatad/UserInterfaceState.xcuserstate",
+            "xcshareddata/xcschemes/Other.xcscheme"
+        ]
+        for (index, path) in added.enumerated() {
+            let url = bundle.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("added \(index)".utf8).write(to: url)
+        }
+        // A file the command writes, edited: written anew.
+        try Data("edited".utf8).write(to: bundle.appendingPathComponent("xcshareddata/xcschemes/\(Self.name).xcscheme"))
+        let again = try CLITests.runExecutable(["xcode"] + Self.inputs + ["-o", folder.path] + Self.options)
+        #expect(again.status == 0, "\(again.stderr)")
+        var expected = written
+        for (index, path) in added.enumerated() { expected["\(Self.bundle)/\(path)"] = Data("added \(index)".utf8) }
+        #expect(try Self.tree(folder) == expected)
+    }
+
     @Test("a project written again under a new name names the project left beside it, and no other")
     func renamedProject() throws {
         let sample = CLITests.repoRoot.appendingPathComponent("corpus/Sample.xcstickers")
@@ -514,9 +577,10 @@ struct XcodeCommandTests {
             (["--display-name", "Two\r\nlines"], "holds a control character"),
             (["--name", "ab\u{FFFE}"], "cannot name a project"),
             (["--name", "Trailing "], "starts or ends with a space"),
-            // "é" is two bytes: 118 of them are 236 bytes, two over the 234 that keep
-            // "NAME StickerPackExtension" within 255.
-            (["--name", String(repeating: "é", count: 118)], "name is 236 bytes; at most 234")
+            // "é" is two bytes: 112 of them are 224 bytes, one over the 223 that keep
+            // "NAME StickerPackExtension.appex.dSYM" (32 bytes more) within 255.
+            (["--name", String(repeating: "é", count: 112)], "name is 224 bytes; at most 223"),
+            (["--name", "Back\\slash"], "no '/', '\\', '$', double quotes")
         ])
     func refusedOptions(change: [String], message: String) throws {
         var options = ["--name", "Good", "--bundle-id", "com.example.good", "--progress", "none"]

@@ -89,7 +89,9 @@ struct PackLoaderTests {
         }
     }
 
-    @Test("A folder's sub-folders and links to nothing are not read, each with a warning naming it")
+    @Test(
+        "A folder's sub-folders and links to nothing are not read, each with a warning naming it; a link to nothing named as an image is a sticker (that cannot be read)"
+    )
     func subfoldersAndBrokenLinks() throws {
         let folder = TestFolder()
         defer { folder.remove() }
@@ -100,10 +102,12 @@ struct PackLoaderTests {
         folder.write(png, "animated/b.png")
         try FileManager.default.createSymbolicLink(
             atPath: folder.url.appendingPathComponent("gone.png").path, withDestinationPath: "/nonexistent/gone.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("notes.txt").path, withDestinationPath: "/nonexistent/notes.txt")
         let pack = try PackLoader.load(path: folder.url.path)
-        #expect(pack.stickers.map(\.name) == ["a"])
+        #expect(pack.stickers.map(\.name) == ["a", "gone"])
         let warned = pack.warnings.map { URL(fileURLWithPath: $0.path).lastPathComponent }.sorted()
-        #expect(warned == ["animated", "gone.png"], "\(pack.warnings)")
+        #expect(warned == ["animated", "notes.txt"], "\(pack.warnings)")
         #expect(pack.warnings.contains { $0.message.contains("folder") })
 
         // With its images only in sub-folders, a folder is not a pack, and the error says why.
@@ -128,7 +132,7 @@ struct PackLoaderTests {
         let png = TestImages.png(width: 300, height: 300)
         folder.write(png, "a.png")
         try FileManager.default.createSymbolicLink(
-            atPath: folder.url.appendingPathComponent("loop.png").path, withDestinationPath: "loop.png")
+            atPath: folder.url.appendingPathComponent("loop.txt").path, withDestinationPath: "loop.txt")
         // "notes", the byte 0xFF (no UTF-8 sequence starts with it), ".txt".
         try Self.writeRawName(Array("notes".utf8) + [0xFF] + Array(".txt".utf8), bytes: Array("hi".utf8), in: folder)
         let pack = try PackLoader.load(path: folder.url.path)

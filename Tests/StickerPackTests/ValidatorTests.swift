@@ -228,7 +228,9 @@ struct ValidatorTests {
         #expect(summary.shownLoopMilliseconds == 811, "as Messages shows them: 100 + 100 + 100 + 11 + 500")
     }
 
-    @Test("a FIFO or a device named like an image is named for what it is, not read as an empty image")
+    @Test(
+        "a FIFO, a device or a link to nothing named like an image is named for what it is, not read as an empty image or left out"
+    )
     func notRegularFiles() throws {
         let folder = TestFolder()
         defer { folder.remove() }
@@ -236,11 +238,18 @@ struct ValidatorTests {
         try #require(mkfifo(folder.url.appendingPathComponent("pipe.png").path, 0o644) == 0)
         try FileManager.default.createSymbolicLink(
             atPath: folder.url.appendingPathComponent("zero.png").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("gone.gif").path, withDestinationPath: "../art/gone.gif")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("loop.png").path, withDestinationPath: "loop.png")
         let report = PackValidator().validate(try PackLoader.load(path: folder.url.path))
         let format = Dictionary(
             uniqueKeysWithValues: report.findings.filter { $0.rule == .format }.map { ($0.sticker ?? "", $0.message) })
         #expect(format["pipe"] == "pipe.png is a FIFO (named pipe), not an image file", "\(report.findings)")
         #expect(format["zero"] == "zero.png is a device, not an image file", "\(report.findings)")
+        #expect(format["gone"] == "gone.gif is a link to a file that does not exist, not an image file")
+        #expect(format["loop"] == "loop.png is a link that leads round in a loop, not an image file")
+        #expect(!report.passed)
         #expect(format["ok"] == nil)
     }
 

@@ -8,8 +8,19 @@ import Testing
         #expect(
             HTMLText.escape("<img src=x onerror=\"a\"> & 'b'")
                 == "&lt;img src=x onerror=&quot;a&quot;&gt; &amp; &#39;b&#39;")
-        #expect(HTMLText.escape("a\u{1}b\u{7F}") == "a\u{FFFD}b\u{FFFD}")
+        #expect(HTMLText.escape("a\u{1}b\u{7F}c\u{9B}") == #"a\u{1}b\u{7F}c\u{9B}"#)
+        // A right-to-left override would show "evil\u{202E}gnp.exe" as "evilexe.png".
+        #expect(HTMLText.escape("evil\u{202E}gnp.exe\u{2066}") == #"evil\u{202E}gnp.exe\u{2066}"#)
+        #expect(HTMLText.escape("tab\tline\n") == "tab\tline\n")
         #expect(HTMLText.escape("café 🎉") == "café 🎉")
+    }
+
+    @Test func backtickedSpansAreCode() {
+        #expect(
+            HTMLText.escapeWithCode("`stickers fit` scales it to <408> px with `--size`")
+                == "<code>stickers fit</code> scales it to &lt;408&gt; px with <code>--size</code>")
+        #expect(HTMLText.escapeWithCode("one ` alone") == "one ` alone")
+        #expect(HTMLText.escapeWithCode("none") == "none")
     }
 
     @Test func identifiersAreASCIIAndUnique() {

@@ -40,6 +40,18 @@ public enum BoundedFile {
         return Array(bytes.prefix(filled))
     }
 
+    /// Why the regular file at `path` cannot be opened for reading (`Permission denied`), or
+    /// `nil` when it can (or is not a regular file there: ``notRegularFile(_:)`` words that).
+    public static func openFailure(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd < 0 else {
+            close(fd)
+            return nil
+        }
+        let reason = String(cString: strerror(errno))
+        return size(path) == nil ? nil : reason
+    }
+
     /// `path` opened for reading when it is a regular file, else minus the reason (`-ENOENT`
     /// when it is missing). Opened without blocking, so a FIFO with no writer or a device is
     /// refused instead of waited on; the descriptor is blocking again once it is known to be a file.

@@ -224,6 +224,12 @@ public enum PackLoader {
                         PackWarning(path: url.path, message: "ignored: its name is not UTF-8", kind: .leftOut))
                     continue
                 }
+                // A link named as an image that leads nowhere is a sticker that cannot be read (a
+                // `format` error), not left out: the pack would lose it without a word.
+                guard !imageExtensions.contains(url.pathExtension.lowercased()) else {
+                    stickers.append(Sticker(name: url.deletingPathExtension().lastPathComponent, source: .file(url)))
+                    continue
+                }
                 let kind = BoundedFile.notRegularFile(url.path) ?? "a link to a file that does not exist"
                 warnings.append(PackWarning(path: url.path, message: "ignored: " + kind, kind: .leftOut))
                 continue

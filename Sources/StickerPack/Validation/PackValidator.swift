@@ -246,6 +246,12 @@ private struct StickerChecker {
             return .unreadable
         }
         let head = readHead(file)
+        if head.isEmpty, let reason = BoundedFile.openFailure(file.path) {
+            add(
+                .error, .format, "\(name) cannot be read (\(reason))", measured: "unreadable",
+                limit: "a file that can be read")
+            return .unreadable
+        }
         let sniffed = BoundedFile.sniffedFormat(file.path, head: head)
         if head.isEmpty, BoundedFile.size(file.path) == 0 {
             add(.error, .format, "\(name) is empty (0 bytes)", measured: "empty file", limit: "PNG, APNG, GIF, JPEG")

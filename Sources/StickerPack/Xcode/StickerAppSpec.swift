@@ -57,9 +57,10 @@ public struct StickerAppSpec: Sendable, Hashable {
     /// The `.xcodeproj` bundle's name.
     public var projectBundleName: String { "\(name).xcodeproj" }
 
-    /// The longest name in UTF-8 bytes: its extension's folder, `NAME StickerPackExtension`,
-    /// is then at most 255 bytes, the longest file name.
-    static let longestName = 255 - " StickerPackExtension".utf8.count
+    /// The longest name in UTF-8 bytes: the longest file a build makes of it, the extension's
+    /// product with its symbols (`NAME StickerPackExtension.appex.dSYM`, a Release build's), is
+    /// then at most 255 bytes, the longest file name.
+    static let longestName = 255 - " StickerPackExtension.appex.dSYM".utf8.count
 
     /// A character no name, display name or copyright may hold: the C0 controls and DEL, and
     /// U+FFFE and U+FFFF, which XML 1.0 (the Info.plist, the scheme) cannot hold at all.
@@ -76,12 +77,13 @@ public struct StickerAppSpec: Sendable, Hashable {
             || name.unicodeScalars.contains(where: { Self.isControl($0) || $0 == "\"" || $0 == "\\" || $0 == "$" })
         {
             problems.append(
-                "the name \"\(name)\" cannot name a project (no '/', '$', quotes, control characters or leading '.')")
+                "the name \"\(name)\" cannot name a project (no '/', '\\', '$', double quotes, control characters or leading '.')"
+            )
         } else if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
             problems.append("the name \"\(name)\" starts or ends with a space, which its folders would keep")
         } else if name.utf8.count > Self.longestName {
             problems.append(
-                "the name is \(name.utf8.count) bytes; at most \(Self.longestName) keep the extension's folder (\"NAME StickerPackExtension\") within a file name's 255 bytes"
+                "the name is \(name.utf8.count) bytes; at most \(Self.longestName) keep what a build makes of it (\"NAME StickerPackExtension.appex.dSYM\") within a file name's 255 bytes"
             )
         }
         for (label, text) in [("display name", displayName), ("copyright", copyright ?? "")] {

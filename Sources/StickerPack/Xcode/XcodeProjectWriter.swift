@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes a Sticker Pack App project as Xcode's template lays one out: a Messages app target
 /// (`com.apple.product-type.application.messages`) with no code, embedding a sticker pack
 /// extension (`com.apple.product-type.app-extension.messages-sticker-pack`) whose resources are
@@ -51,6 +55,41 @@ public enum XcodeProjectWriter {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(file.bytes).write(to: url)
         }
+    }
+
+    /// The folders of a project bundle where Xcode and its user add files of their own: per-user
+    /// state (`xcuserdata`), the workspace's checks and settings, shared schemes.
+    static let xcodeStateFolders = ["xcuserdata", "project.xcworkspace", "xcshareddata"]
+
+    /// Copies into `new` (a project bundle about to replace `old`) every file of `old`'s
+    /// ``xcodeStateFolders`` that `new` has no file at, so writing a project again keeps what
+    /// Xcode and its user added there (breakpoints, a scheme of their own, the workspace's
+    /// checks). The files this writer writes are written anew. At most `limit` files are
+    /// carried; the paths carried, sorted.
+    @discardableResult
+    public static func carryXcodeState(from old: URL, into new: URL, limit: Int = 10_000) throws -> [String] {
+        let manager = FileManager.default
+        var carried: [String] = []
+        // Files and links as they are, folders walked (not through links), at most 32 deep.
+        func carry(_ relative: String, depth: Int) throws {
+            guard carried.count < limit, depth < 32 else { return }
+            let source = old.appendingPathComponent(relative)
+            var status = stat()
+            guard lstat(source.path, &status) == 0 else { return }
+            if status.st_mode & S_IFMT == S_IFDIR {
+                for name in (try? manager.contentsOfDirectory(atPath: source.path))?.sorted() ?? [] {
+                    try carry(relative + "/" + name, depth: depth + 1)
+                }
+                return
+            }
+            let target = new.appendingPathComponent(relative)
+            guard lstat(target.path, &status) != 0 else { return }
+            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.copyItem(at: source, to: target)
+            carried.append(relative)
+        }
+        for folder in xcodeStateFolders { try carry(folder, depth: 0) }
+        return carried.sorted()
     }
 
     /// The names of the other projects in `folder` that this writer wrote (their root object
