@@ -367,11 +367,19 @@ struct FitSettings: ParsableArguments {
         } catch {
             throw CLIError("--icon \(error)")
         }
+        let image: RGBAImage
         do {
-            return RGBAImage(try AnimationDecoder(bytes: bytes).frame(at: 0))
+            image = RGBAImage(try AnimationDecoder(bytes: bytes).frame(at: 0))
         } catch {
             throw CLIError("--icon \(path): \(error)")
         }
+        // Every alpha byte 0: the icons would be the background alone.
+        guard stride(from: 3, to: image.pixels.count, by: 4).contains(where: { image.pixels[$0] != 0 }) else {
+            throw CLIError(
+                "--icon \(path): every pixel is transparent, so every icon would be the background alone; give an image with something drawn"
+            )
+        }
+        return image
     }
 
     /// The frame the icons are drawn from (``IconFrame/choose(from:)``).

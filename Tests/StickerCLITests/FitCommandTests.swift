@@ -1006,6 +1006,17 @@ struct FitCommandTests {
         ])
         #expect(bad.status != 0 && bad.stderr.contains("opaque"))
         #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("X.xcstickers").path))
+        // An --icon with nothing drawn (every pixel transparent, by Pillow) is refused, nothing written.
+        let blank = inputs.appendingPathComponent("blank.png")
+        try Python.run(
+            "import sys\nfrom PIL import Image\nImage.new('RGBA', (408, 408), (255, 0, 0, 0)).save(sys.argv[1])",
+            [blank.path])
+        let blankIcon = try CLITests.runExecutable([
+            "fit", inputs.appendingPathComponent("dot.png").path, "-o",
+            inputs.appendingPathComponent("X.xcstickers").path, "--icon", blank.path
+        ])
+        #expect(blankIcon.status == 1 && blankIcon.stderr.contains("every pixel is transparent"), "\(blankIcon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: inputs.appendingPathComponent("X.xcstickers").path))
     }
 
     @Test(

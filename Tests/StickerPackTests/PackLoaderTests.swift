@@ -369,6 +369,19 @@ struct PackLoaderTests {
             catalog, "Star: \(file) is a link that leads round in a loop, not an image file")
     }
 
+    @Test(
+        "A sticker's folder name: '/', ':', line breaks, tabs, controls and bidirectional controls become '-', spaces trimmed, a hidden or empty name prefixed",
+        arguments: [
+            ("a/b:c", "a-b-c"), ("nl\nx", "nl-x"), ("cr\r\nx", "cr-x"), ("tab\tx", "tab-x"),
+            ("esc\u{1B}[31mred", "esc-[31mred"),
+            ("evil\u{202E}gnp.exe", "evil-gnp.exe"), ("c1\u{9B}x", "c1-x"), ("  spaced  ", "spaced"),
+            (".hidden", "Sticker.hidden"),
+            ("", "Sticker"), ("café ☕️", "café ☕️")
+        ])
+    func folderNames(proposed: String, expected: String) {
+        #expect(CatalogWriter.folderName(proposed) == expected)
+    }
+
     @Test("A catalog written for names too long for a file name: cut to 200 bytes between characters, loaded back")
     func longNames() throws {
         let folder = TestFolder()

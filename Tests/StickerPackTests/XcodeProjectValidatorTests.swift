@@ -324,13 +324,12 @@ struct XcodeProjectValidatorTests {
         try FileManager.default.removeItem(at: folder.appendingPathComponent(Self.appInfo))
         let findings = try Self.findings(folder)
         let dependency = try #require(text.firstMatch(of: /([0-9A-F]{24}) \/\* PBXTargetDependency \*\/ = \{/)?.1)
-        let missing = folder.appendingPathComponent(Self.appInfo).path
         #expect(
             findings.sorted()
                 == [
                     "error [project] \(Self.appInfo): the Info.plist INFOPLIST_FILE names is missing or unreadable",
                     "error [project] \(Self.pbxproj): object \(dependency)'s targetProxy names 0123456789ABCDEF01234567, which does not exist",
-                    "error [project] \(Self.pbxproj): the file reference Info.plist points at \(missing), which does not exist"
+                    "error [project] \(Self.pbxproj): the file reference Info.plist points at \(Self.appInfo), which does not exist"
                 ].sorted(), "\(findings)")
     }
 

@@ -58,12 +58,18 @@ public enum CatalogWriter {
         public var fileName: String { "icon-\(slot.size)@\(slot.scale)x-\(slot.idiom).png" }
     }
 
-    /// `proposed` as a sticker folder's name: `/`, `:` and line breaks made `-`, spaces
-    /// trimmed, a name that would be empty or hidden prefixed with `Sticker`, and one longer
+    /// `proposed` as a sticker folder's name: `/`, `:`, line breaks, tabs and the characters a
+    /// terminal acts on (controls, bidirectional overrides: ``TerminalText/isActedOn(_:)``)
+    /// made `-`, spaces trimmed, a name that would be empty or hidden prefixed with `Sticker`, and one longer
     /// than ``longestFolderName`` UTF-8 bytes cut there, between characters. Two stickers
     /// whose folder names match, letter case aside, cannot both keep their names.
     public static func folderName(_ proposed: String) -> String {
-        var base = proposed.map { $0 == "/" || $0 == ":" || $0.isNewline ? "-" : $0 }.reduce(into: "") { $0.append($1) }
+        var base = proposed.map { character -> Character in
+            let unsafe =
+                character == "/" || character == ":" || character.isNewline || character == "\t"
+                || character.unicodeScalars.contains(where: TerminalText.isActedOn)
+            return unsafe ? "-" : character
+        }.reduce(into: "") { $0.append($1) }
         base = trimmed(base)
         if base.utf8.count > longestFolderName { base = trimmed(base.prefix(utf8Bytes: longestFolderName)) }
         if base.isEmpty || base.hasPrefix(".") { base = "Sticker" + base }

@@ -112,8 +112,11 @@ private struct ProjectCheck {
                 !FileManager.default.fileExists(atPath: url.path)
             {
                 let path = object["path"]?.string ?? id
-                error(
-                    .project, projectFileName, "the file reference \(path) points at \(url.path), which does not exist")
+                // From the project folder, as the findings name files, when it is inside it.
+                let folder = project.bundle.deletingLastPathComponent().standardizedFileURL.path + "/"
+                let target = url.standardizedFileURL.path
+                let shown = target.hasPrefix(folder) ? String(target.dropFirst(folder.count)) : target
+                error(.project, projectFileName, "the file reference \(path) points at \(shown), which does not exist")
             }
         }
     }
