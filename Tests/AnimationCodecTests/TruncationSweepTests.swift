@@ -104,10 +104,12 @@ struct TruncationSweepTests {
     /// (``ExpectedDecode``; for a JPEG, ``jpegPrefix(cut:imageStart:fileLength:)``). The structure is read
     /// for every prefix, and the one frame the outcome turns on is decoded: the first that must
     /// fail, with its error, else the last, which must equal the whole file's frame when its
-    /// data is complete. The frames before it have the same bytes as in the whole file, whose
+    /// data is complete (for a PNG cut inside a chunk, which reads as cut where the chunk starts,
+    /// at every 251st byte). The frames before it have the same bytes as in the whole file, whose
     /// layers are decoded once in full, so the prefix adds nothing new for them.
     @Test(
-        "every prefix of every corpus file decodes to its documented frames or error", .timeLimit(.minutes(3)),
+        "every prefix of every corpus file decodes to its documented structure, and its frames (a sample of those a PNG cut inside a chunk gives) or error",
+        .timeLimit(.minutes(3)),
         arguments: corpusFiles)
     func everyPrefix(path: String) throws {
         let bytes = try [UInt8](
@@ -137,6 +139,7 @@ struct TruncationSweepTests {
             let image = try #require(LibPNGOracle.decode(bytes), "libpng reads the whole file")
             defaultImage = Reference.premultiplied(straight: image.rgba)
         }
+        let chunkEnds = Set(pngLayout.chunks.map(\.end))
         var framesChecked = 0
         for cut in 0..<bytes.count {
             let expected =
@@ -162,6 +165,9 @@ struct TruncationSweepTests {
             guard expected.outcome.structureError == nil, decoder.frameCount == expected.outcome.frameCount,
                 decoder.frameCount > 0
             else { continue }
+            // A PNG cut inside a chunk is read as cut where that chunk starts: its frame is the
+            // one decoded at that boundary, so it is decoded again only at a sample of such cuts.
+            guard format != "png" || chunkEnds.contains(cut) || cut % 251 == 0 else { continue }
             let index = expected.outcome.frameError == nil ? decoder.frameCount - 1 : expected.outcome.framesDecoded
             let layer: FrameLayer
             do {

@@ -64,7 +64,8 @@ extension PNGFile {
     ///
     /// Critical-chunk errors throw. Errors in the animation chunks (sequence numbers, frame
     /// counts, rectangles, order) make the file fall back to its default image with a
-    /// warning, as the APNG specification asks.
+    /// warning, as the APNG specification asks. A file that ends inside a chunk after its image
+    /// data began is read up to that chunk, with a `truncated` warning.
     init(parsing bytes: [UInt8], limits: DecodingLimits) throws(CodecError) {
         var reader = PNGChunkReader(bytes: bytes)
         guard let first = try reader.next() else { throw .truncated(context: "no IHDR chunk") }
@@ -81,7 +82,19 @@ extension PNGFile {
         var builder = APNGBuilder(canvasWidth: header.width, canvasHeight: header.height)
         var sawIEND = false
         var idatFinished = false
-        while let chunk = try reader.next() {
+        // Where the file ends inside a chunk after IHDR: read as ending before that chunk.
+        var cutShort: String?
+        while true {
+            let next: PNGChunk?
+            do {
+                next = try reader.next()
+            } catch .truncated(let context) {
+                cutShort = context
+                break
+            } catch {
+                throw error
+            }
+            guard let chunk = next else { break }
             if !chunk.checksumIsValid {
                 if chunk.isCritical {
                     throw .chunkChecksumMismatch(
@@ -142,10 +155,15 @@ extension PNGFile {
             if sawIEND { break }
         }
         guard !imageData.isEmpty else {
+            if let cutShort { throw .truncated(context: cutShort) }
             throw sawIEND || reader.isAtEnd ? .malformed(format: .png, reason: "no IDAT chunk") : .noImageData
         }
         if !sawIEND {
-            warnings.append(CodecWarning(.truncated, "file ends without an IEND chunk"))
+            warnings.append(
+                CodecWarning(
+                    .truncated,
+                    cutShort.map { "file ends inside a chunk (\($0)); read up to that chunk" }
+                        ?? "file ends without an IEND chunk"))
         }
         if header.colorType == .indexed, palette.isEmpty {
             throw .malformed(format: .png, reason: "indexed image without a PLTE chunk")

@@ -22,7 +22,9 @@ struct ExpectedDecode {
     /// A PNG or APNG cut after `cut` bytes.
     ///
     /// - Fewer than the 8 signature bytes: no format is recognised.
-    /// - A cut inside a chunk, or right after the signature: a truncation error.
+    /// - A cut before the end of IHDR: a truncation error.
+    /// - A cut inside a later chunk reads as a cut where that chunk starts, but one before any
+    ///   whole IDAT is a truncation error.
     /// - A cut between chunks before IEND: decoded with a `truncated` warning, but an error if
     ///   the image data is short: no IDAT at all is a malformed file; part of a frame's zlib
     ///   stream fails that frame as corrupt compressed data.
@@ -32,9 +34,8 @@ struct ExpectedDecode {
         let chunks = layout.chunks
         if cut == 0 { return ExpectedDecode(outcome: .failed(.emptyFile)) }
         if cut < 8 { return ExpectedDecode(outcome: .failed(.unknownFormat)) }
-        if cut == 8 || !chunks.contains(where: { $0.end == cut }) {
-            return ExpectedDecode(outcome: .failed(.truncated))
-        }
+        guard let header = chunks.first, header.end <= cut else { return ExpectedDecode(outcome: .failed(.truncated)) }
+        let insideChunk = !chunks.contains { $0.end == cut }
         let present = chunks.filter { $0.end <= cut }
         if present.contains(where: { $0.type == "IEND" }) {
             return ExpectedDecode(
@@ -42,7 +43,7 @@ struct ExpectedDecode {
                 pixels: (0..<wholeFileFrames).map { .wholeFileFrame($0) })
         }
         guard present.contains(where: { $0.type == "IDAT" }) else {
-            return ExpectedDecode(outcome: .failed(.malformed(.png)))
+            return ExpectedDecode(outcome: .failed(insideChunk ? .truncated : .malformed(.png)))
         }
 
         // Each frame's data chunks in the whole file: an fcTL before IDAT makes IDAT frame 0's.
