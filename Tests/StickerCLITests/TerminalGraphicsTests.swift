@@ -173,8 +173,16 @@ struct TerminalGraphicsTests {
         func shown(_ starts: [Int], _ end: Int) -> [[Int]] {
             ITerm2Image.shownFrames(starts: starts, end: end).map { [$0.frame, $0.start] }
         }
-        // Frames 2 and 5 start 1 after the frame kept before them: left out.
-        #expect(shown([0, 2, 3, 5, 7, 8, 10], 12) == [[0, 0], [1, 2], [3, 5], [4, 7], [6, 10]])
+        // Frames 2 and 5 start 1 after a GIF frame's start: no GIF frame starts with them. The
+        // GIF frame from 2 to 5 shows frame 2 (on screen 2 of its 3 hundredths, frame 1 for 1),
+        // the one from 7 to 10 frame 5 likewise.
+        #expect(shown([0, 2, 3, 5, 7, 8, 10], 12) == [[0, 0], [2, 2], [3, 5], [5, 7], [6, 10]])
+        // A flash of 1 hundredth before a frame of 50: the GIF frame from 10 shows the long frame.
+        #expect(shown([0, 10, 11], 61) == [[0, 0], [2, 10]])
+        // Delays of 100, 100, 13, 250, 17 and 500 ms (7 and 10 ms shown for 100): the 250 ms
+        // frame takes the place of the 13 ms one before it; the 17 ms frame, 2 hundredths before
+        // the last, keeps its 2.
+        #expect(shown([0, 10, 20, 21, 46, 48], 98) == [[0, 0], [1, 10], [3, 20], [4, 46], [5, 48]])
         // The last frame, left out so, takes the place of the one before it: the loop rests on it.
         #expect(shown([0, 2, 3], 4) == [[0, 0], [2, 2]])
         // The last frame kept but shown for 1: the one before it would be left 1, so the last

@@ -198,16 +198,31 @@ package enum ITerm2Image {
     package static let shortestDelay = 2
 
     /// The frames a GIF shows, each with the hundredth it starts at, for frames starting at
-    /// `starts` (from 0, never falling) in a loop ending at `end`: a frame that would start
-    /// under ``shortestDelay`` after the one kept before it is left out. The last frame, so
-    /// the loop rests on it, is shown for the last ``shortestDelay`` of the loop where it would
-    /// be shown for less (or not at all), the frame before it shortened but kept; where that
-    /// frame would then be too short, the last frame takes its place.
+    /// `starts` (from 0, never falling) in a loop ending at `end`. A GIF frame starts where a
+    /// frame does, but not under ``shortestDelay`` after the GIF frame before it; each shows the
+    /// frame that is on screen longest during it (the earlier on a tie), so a flash of 12 ms
+    /// before a frame of 500 ms gives way to that frame, not the other way round. The last
+    /// frame, so the loop rests on it, is shown for the last ``shortestDelay`` of the loop where
+    /// it would be shown for less (or not at all), the frame before it shortened but kept; where
+    /// that frame would then be too short, the last frame takes its place.
     package static func shownFrames(starts: [Int], end: Int) -> [(frame: Int, start: Int)] {
         guard starts.count > 1 else { return [(0, 0)] }
-        var shown = [(frame: 0, start: 0)]
-        for index in starts.indices.dropFirst() where starts[index] - shown[shown.count - 1].start >= shortestDelay {
-            shown.append((index, starts[index]))
+        // The frames each GIF frame starts with.
+        var firsts = [0]
+        for index in starts.indices.dropFirst() where starts[index] - starts[firsts[firsts.count - 1]] >= shortestDelay
+        {
+            firsts.append(index)
+        }
+        var shown: [(frame: Int, start: Int)] = []
+        for (number, first) in firsts.enumerated() {
+            let covered = first..<(number + 1 < firsts.count ? firsts[number + 1] : starts.count)
+            let longest = covered.max { a, b in
+                let (lengthA, lengthB) = (
+                    Self.length(a, starts: starts, end: end), Self.length(b, starts: starts, end: end)
+                )
+                return lengthA != lengthB ? lengthA < lengthB : a > b
+            }
+            shown.append((longest ?? first, starts[first]))
         }
         let last = starts.count - 1
         let tail = shown[shown.count - 1]
@@ -223,5 +238,10 @@ package enum ITerm2Image {
             shown[shown.count - 1].frame = last
         }
         return shown
+    }
+
+    /// How long frame `index` of frames starting at `starts` shows in a loop ending at `end`.
+    private static func length(_ index: Int, starts: [Int], end: Int) -> Int {
+        (index + 1 < starts.count ? starts[index + 1] : end) - starts[index]
     }
 }
