@@ -19,7 +19,9 @@ struct ScreenOptions: ParsableArguments {
             valueName: "name"))
     var device: DevicePreset?
 
-    @Option(help: ArgumentHelp("Any Messages view size in portrait points, instead of --device.", valueName: "WxH"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Any Messages view size in portrait points, instead of --device.", valueName: "WxH"))
     var view: String?
 
     @Option(help: "Output pixels per point: 1, 2 or 3 (default: 3; review: 2).")
@@ -28,7 +30,9 @@ struct ScreenOptions: ParsableArguments {
     func validate() throws {
         if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3.") }
         if let view, ViewSize(parsing: view) == nil {
-            throw ValidationError("--view must be WxH in points, for example 390x844.")
+            throw ValidationError(
+                "--view must be WxH in points, each side from \(Int(ViewSize.sides.lowerBound)) to \(Int(ViewSize.sides.upperBound)), for example 390x844."
+            )
         }
         if device != nil && view != nil { throw ValidationError("Give --device or --view, not both.") }
     }

@@ -267,7 +267,7 @@ struct FitSettings: ParsableArguments {
         let options = self.options
         let fitter = PackFitter(options: options)
         let size = fitter.size(for: pack)
-        let artwork = try icon.map(Self.firstFrame)
+        let artwork = try icon.map { try Self.firstFrame($0, limits: limits.limits) }
         let labelMap = Dictionary(labels.compactMap(Self.split(label:)), uniquingKeysWith: { $1 })
         for name in labelMap.keys.sorted() where !pack.stickers.contains(where: { $0.name == name }) {
             // A file name given for its sticker's name, or another letter case: say which was meant.
@@ -355,11 +355,11 @@ struct FitSettings: ParsableArguments {
             catalogFolder: paths.count == 1 ? catalogFolder : nil)
     }
 
-    /// The first frame of the `--icon` image file.
-    static func firstFrame(_ path: String) throws -> RGBAImage {
+    /// The first frame of the `--icon` image file, read within `limits` (the command's).
+    static func firstFrame(_ path: String, limits: DecodingLimits) throws -> RGBAImage {
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(path, maxBytes: DecodingLimits.default.maxFileBytes)
+            bytes = try BoundedFile.read(path, maxBytes: limits.maxFileBytes)
         } catch .missingFile {
             throw CLIError("--icon \(path): no such file")
         } catch .unreadable {
@@ -369,7 +369,7 @@ struct FitSettings: ParsableArguments {
         }
         let image: RGBAImage
         do {
-            image = RGBAImage(try AnimationDecoder(bytes: bytes).frame(at: 0))
+            image = RGBAImage(try AnimationDecoder(bytes: bytes, limits: limits).frame(at: 0))
         } catch {
             throw CLIError("--icon \(path): \(error)")
         }

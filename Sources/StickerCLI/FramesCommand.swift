@@ -52,8 +52,8 @@ public struct FramesCommand: ParsableCommand {
         guard !out.isEmpty else { throw ValidationError(OutputFolder.emptyPathMessage) }
     }
 
-    /// Runs the command. Frames are written to a temporary folder beside `--out` and moved
-    /// into place only when every frame decoded, so a failure leaves nothing behind.
+    /// Runs the command. Frames are written to a hidden staging folder (``OutputFolder``) and
+    /// moved into place only when every frame decoded, so a failure leaves nothing behind.
     public func run() throws {
         let decoder = try InputFile.decoder(for: file, limits: limits.limits)
         let info = decoder.info

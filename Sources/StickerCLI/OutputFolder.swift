@@ -51,7 +51,7 @@ struct OutputFolder {
             for folder in missing { rmdir(folder.path) }
             throw CLIError(
                 "\(path): cannot create the folder it is staged in, \(staging.path) (\(errorReason(error))): the output is written "
-                    + (stagedInside ? "inside it" : "beside itself, in \(parent.path),") + " then renamed into place")
+                    + (stagedInside ? "inside it," : "beside itself, in \(parent.path),") + " then renamed into place")
         }
     }
 

@@ -53,7 +53,7 @@ public struct PreviewCommand: ParsableCommand {
     /// `--speed`.
     var speed: Double { speedNumber.value }
 
-    @Option(parsing: .unconditional, help: "Not a terminal: write this frame.")
+    @Option(parsing: .unconditional, help: "Not a terminal: write this frame (the last one when it has fewer).")
     var frame: Int?
 
     @Option(
@@ -333,10 +333,14 @@ public struct PreviewCommand: ParsableCommand {
     private func instant(_ source: PreviewSource) throws -> Double {
         if let at { return DurationParsing.seconds(at) ?? 0 }
         guard let frame, frame > 0 else { return 0 }
-        // Walk the change times: frame N of a sticker starts at the N-th change.
+        // Walk the change times of the first loop: frame N starts at the N-th change, and a
+        // number past the last frame is the last, as render takes it (not counted on round
+        // the loop).
         var time = 0.0
         for _ in 0..<frame {
-            guard let next = source.nextChange(after: time) else { break }
+            guard let next = source.nextChange(after: time),
+                source.loopDuration <= 0 || next < source.loopDuration - 1e-9
+            else { break }
             time = next
         }
         return time

@@ -167,7 +167,7 @@ public struct ReviewCommand: ParsableCommand {
             path, isIgnored: ReviewWriter.isDesktopFile,
             isEarlierOutput: { _ in ReviewWriter.isEarlierReview(URL(fileURLWithPath: path)) },
             refusal: { _ in
-                "holds files other than an earlier review's (\(ReviewWriter.notAnEarlierReview(URL(fileURLWithPath: path)) ?? "")), so it is not replaced; name a new or empty folder"
+                "holds files other than an earlier review's\(ReviewWriter.notAnEarlierReview(URL(fileURLWithPath: path)).map { " (\($0))" } ?? ""), so it is not replaced; name a new or empty folder"
             })
         return try OutputFolder(final: path)
     }

@@ -169,6 +169,13 @@ public struct TranscriptCommand: ParsableCommand {
                     + codes.prefix(8).joined(separator: " ") + (codes.count > 8 ? " ..." : "") + ") is drawn as boxes: "
                     + fonts)
         }
+        // No bidirectional layout: right-to-left text is set left to right, backwards.
+        for line in renderer.rightToLeftLines {
+            warn(
+                (line.map { "line \($0): " } ?? "")
+                    + "right-to-left text (Hebrew, Arabic, ...) is drawn left to right, so it reads backwards: the transcript has no bidirectional layout"
+            )
+        }
         try failForPlaceholders(renderer.problems)
     }
 

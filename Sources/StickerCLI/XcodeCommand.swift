@@ -178,9 +178,14 @@ public struct XcodeCommand: ParsableCommand {
             try XcodeProjectWriter.write(spec, to: folder.staging)
             // What Xcode and its user added to the earlier project (per-user state, a scheme of
             // their own) goes with the new one.
-            try XcodeProjectWriter.carryXcodeState(
-                from: URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName),
-                into: folder.staging.appendingPathComponent(spec.projectBundleName))
+            let earlier = URL(fileURLWithPath: output).appendingPathComponent(spec.projectBundleName)
+            do {
+                try XcodeProjectWriter.carryXcodeState(
+                    from: earlier, into: folder.staging.appendingPathComponent(spec.projectBundleName))
+            } catch let error as XcodeProjectWriter.XcodeStateError {
+                throw CLIError(
+                    "\(earlier.path): \(error), so the project is not replaced (Xcode's own files in it would be lost)")
+            }
             try folder.commitEntries()
         } catch let error as ExitCode {
             throw error

@@ -164,7 +164,7 @@ public struct FitReport: Sendable, Codable {
                     String(cFormat: "%.1f dB", $0) + (entry.ssim.map { String(cFormat: ", SSIM %.4f", $0) } ?? "")
                 } ?? "exact"
             let head = entry.fitted ? "ok  " : "FAIL"
-            let changed = abs(entry.fpsAfter - entry.fpsBefore) >= 0.05
+            let changed = FrameRateFigure.text(entry.fpsAfter) != FrameRateFigure.text(entry.fpsBefore)
             let rate =
                 entry.fpsAfter > 0
                 ? " at \(FrameRateFigure.text(entry.fpsBefore))"

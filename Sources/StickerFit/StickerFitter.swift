@@ -149,8 +149,9 @@ public struct StickerFitter: Sendable {
         /// vector file (Lottie), whose frames are drawn one by one, only those shown.
         var decodedFrames: Int { input.format.isVector ? count : (kept?.last ?? (count - 1)) + 1 }
 
-        /// Throws the codec's limit error when the frames decoded to show these, at the
-        /// input's size, take more than ``Input/decodeLimit``: what a fit decodes is held to
+        /// Throws a limit error when the frames decoded to show these, at the input's size, take
+        /// more than ``Input/decodeLimit`` (the codec's, or ``PackError/tooManyFittedFrameBytes(path:bytes:limit:)``
+        /// where fit's own cap is the limit): what a fit decodes is held to
         /// the limit, not the whole file (a long clip's first seconds may fit).
         func checkDecodedBytes() throws(PackError) {
             let (product, overflow) = (input.width * input.height).multipliedReportingOverflow(by: decodedFrames * 4)

@@ -192,7 +192,7 @@ enum ReviewPage {
                             + (summary.plays.map { $0 == 0 ? "forever" : counted($0, "play") } ?? "forever")
                             + (loop == stored ? "" : " (\(Int(stored.rounded())) ms stored)")
                     ))
-                rows.append(("Frame rate", String(cFormat: "%.1f fps", Double(frames) * 1000 / loop)))
+                rows.append(("Frame rate", "\(FrameRateFigure.text(Double(frames) * 1000 / loop)) fps"))
             }
         }
         if let decoded = summary.decodedBytes {

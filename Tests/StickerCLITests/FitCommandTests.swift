@@ -1206,6 +1206,44 @@ struct FitCommandTests {
         }
         return files
     }
+
+    @Test(
+        "--json prints a report when the run stops before fitting (no such input, an empty folder, a catalog inside a catalog), its error as stderr names it, exit 1; xcode --json too"
+    )
+    func jsonWhenStoppedEarly() throws {
+        let folder = CLITests.temporaryDirectory()
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let still = CLITests.samplePack.appendingPathComponent("05-still-blob.png").path
+        let inner = folder.appendingPathComponent("A.xcstickers/inner.xcstickers").path
+        try FileManager.default.createDirectory(
+            atPath: folder.appendingPathComponent("A.xcstickers").path, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("A.xcstickers/Contents.json"))
+        let out = folder.appendingPathComponent("Out.xcstickers").path
+        for (arguments, error) in [
+            (["fit", folder.appendingPathComponent("missing").path, "-o", out], "missing: no such file or folder"),
+            (["fit", empty.path, "-o", out], "empty: not a sticker pack (no image files"),
+            (["fit", still, "-o", inner], "is inside the sticker catalog"),
+            (
+                [
+                    "xcode", empty.path, "-o", folder.appendingPathComponent("App").path, "--name", "A", "--bundle-id",
+                    "com.example.a"
+                ],
+                "empty: not a sticker pack (no image files"
+            )
+        ] {
+            let result = try CLITests.runExecutable(arguments + ["--json", "--progress", "none"])
+            #expect(result.status == 1, "\(arguments)")
+            let report = try FitCommandTests.report(result.stdout)
+            let message = try #require(report["error"] as? String, "\(arguments): \(result.stdout)")
+            #expect(message.contains(error) && result.stderr.contains(message), "\(message) / \(result.stderr)")
+            #expect((report["stickers"] as? [Any])?.isEmpty == true && report["written"] == nil)
+            #expect(report["nothingWritten"] as? String == message)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("App").path))
+    }
 }
 
 /// What `stickers fit` says of loss, as a user or CI meets it: the warning in the report, its
@@ -1336,44 +1374,6 @@ struct FitLossCommandTests {
 @Suite("stickers fit: a clip whose frames are over the decoding limit", .timeLimit(.minutes(3)))
 struct FitDecodingLimitTests {
     /// ffmpeg's testsrc2 at 10 fps, `size` pixels, `seconds` long, as a GIF of 32 colours.
-    @Test(
-        "--json prints a report when the run stops before fitting (no such input, an empty folder, a catalog inside a catalog), its error as stderr names it, exit 1; xcode --json too"
-    )
-    func jsonWhenStoppedEarly() throws {
-        let folder = CLITests.temporaryDirectory()
-        let empty = folder.appendingPathComponent("empty")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let still = CLITests.samplePack.appendingPathComponent("05-still-blob.png").path
-        let inner = folder.appendingPathComponent("A.xcstickers/inner.xcstickers").path
-        try FileManager.default.createDirectory(
-            atPath: folder.appendingPathComponent("A.xcstickers").path, withIntermediateDirectories: true)
-        try Data("{}".utf8).write(to: folder.appendingPathComponent("A.xcstickers/Contents.json"))
-        let out = folder.appendingPathComponent("Out.xcstickers").path
-        for (arguments, error) in [
-            (["fit", folder.appendingPathComponent("missing").path, "-o", out], "missing: no such file or folder"),
-            (["fit", empty.path, "-o", out], "empty: not a sticker pack (no image files"),
-            (["fit", still, "-o", inner], "is inside the sticker catalog"),
-            (
-                [
-                    "xcode", empty.path, "-o", folder.appendingPathComponent("App").path, "--name", "A", "--bundle-id",
-                    "com.example.a"
-                ],
-                "empty: not a sticker pack (no image files"
-            )
-        ] {
-            let result = try CLITests.runExecutable(arguments + ["--json", "--progress", "none"])
-            #expect(result.status == 1, "\(arguments)")
-            let report = try FitCommandTests.report(result.stdout)
-            let message = try #require(report["error"] as? String, "\(arguments): \(result.stdout)")
-            #expect(message.contains(error) && result.stderr.contains(message), "\(message) / \(result.stderr)")
-            #expect((report["stickers"] as? [Any])?.isEmpty == true && report["written"] == nil)
-            #expect(report["nothingWritten"] as? String == message)
-        }
-        #expect(!FileManager.default.fileExists(atPath: out))
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("App").path))
-    }
-
     static func testClip(_ url: URL, size: String, seconds: Int) throws -> URL {
         let made = try TestProcess.run([
             "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=10:duration=\(seconds)",

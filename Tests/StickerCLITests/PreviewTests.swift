@@ -422,8 +422,8 @@ struct PreviewTests {
     }
 
     @Test(
-        "Not a terminal: one frame as ANSI text, the size from --width/--height; --frame N draws frame N",
-        arguments: [0, 3, 7])
+        "Not a terminal: one frame as ANSI text, the size from --width/--height; --frame N draws frame N, the last one past the end (as render does)",
+        arguments: [0, 3, 7, 8, 100])
     func pipe(frame: Int) throws {
         // eight.png: 64 x 64, eight frames of 100 ms, each a solid colour of its own (Pillow wrote them).
         let animation = try OptionFixtures.path("eight.png")
@@ -438,7 +438,7 @@ struct PreviewTests {
             !result.stdout.contains("\u{1B}[?1049h") && !result.stdout.contains("H\u{1B}"),
             "no screen switching, no cursor moves")
         let cells = ANSIPicture.cells(result.stdout)
-        let colour = OptionFixtures.eightColours[frame]
+        let colour = OptionFixtures.eightColours[min(frame, 7)]
         #expect(cells.count == 10 && cells.allSatisfy { $0.count == 20 })
         #expect(
             cells.allSatisfy { $0.allSatisfy { $0 == ANSIPicture.Cell(top: colour, bottom: colour) } },

@@ -103,7 +103,22 @@ struct RenderCommandTests {
                 message: "Error: --frame must be 0 or more."),
             Refusal(
                 arguments: ["render", "corpus/sample-pack", "--view", "0x10", "-o", "OUT.png"], status: 64,
-                message: "Error: --view must be WxH in points, for example 390x844."),
+                message: "Error: --view must be WxH in points, each side from 1 to 4096, for example 390x844."),
+            // Past the range, negative (not taken for a missing value) or hexadecimal: the range named.
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--view", "4097x10", "-o", "OUT.png"], status: 64,
+                message: "Error: --view must be WxH in points, each side from 1 to 4096, for example 390x844."),
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--view", "-5x5", "-o", "OUT.png"], status: 64,
+                message: "Error: --view must be WxH in points, each side from 1 to 4096, for example 390x844."),
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--view", "0x190x844", "-o", "OUT.png"], status: 64,
+                message: "Error: --view must be WxH in points, each side from 1 to 4096, for example 390x844."),
+            Refusal(
+                arguments: ["render", "corpus/sample-pack", "--compact-height", "0x10", "-o", "OUT.png"], status: 64,
+                message:
+                    "Error: --compact-height must be a fraction (0.25 or 25%), points (200pt, or a bare number over 1) or keyboard."
+            ),
             Refusal(
                 arguments: ["render", "corpus/sample-pack", "--at", "1s", "-o", "OUT.apng"], status: 64,
                 message: "Error: An animated .apng output takes --duration, not --at or --frame."),

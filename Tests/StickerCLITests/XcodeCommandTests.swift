@@ -352,6 +352,14 @@ struct XcodeCommandTests {
         var expected = written
         for (index, path) in added.enumerated() { expected["\(Self.bundle)/\(path)"] = Data("added \(index)".utf8) }
         #expect(try Self.tree(folder) == expected)
+        // What cannot be carried (a FIFO) keeps the project as it is, named.
+        #expect(mkfifo(bundle.appendingPathComponent("xcuserdata/pipe").path, 0o644) == 0)
+        let refused = try CLITests.runExecutable(["xcode"] + Self.inputs + ["-o", folder.path] + Self.options)
+        #expect(
+            refused.status == 1 && refused.stderr.contains("xcuserdata/pipe is neither a file nor a link"),
+            "\(refused.stderr)")
+        try FileManager.default.removeItem(at: bundle.appendingPathComponent("xcuserdata/pipe"))
+        #expect(try Self.tree(folder) == expected)
     }
 
     @Test("a project written again under a new name names the project left beside it, and no other")

@@ -107,6 +107,16 @@ struct ConversationScriptTests {
             ("me: hi\npeel star on 1 at 0.5,0.5 rotate nan", 2, "`rotate` takes degrees"),
             ("me: hi\npeel star on 1 at 0.5,0.5 rotate", 2, "`rotate` needs a number"),
             ("me: hi\npeel star on 1 at 0.5,0.5 spin 3", 2, "unknown `spin`"),
+            // Hexadecimal, which Swift's Double reads, is no number here; nor is an option given twice.
+            ("me: hi\npeel star on 1 at 0x1,0.5", 2, "X,Y as fractions"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 scale 0x2", 2, "`scale` takes a number from 0.25 to 4.0"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 rotate 0x10", 2, "`rotate` takes degrees"),
+            ("me: hi\npeel star on 1 at 0.5,0.5 scale 2 scale 3", 2, "`scale` is given twice"),
+            // A text that starts with "message" is told how to be sent as text.
+            (
+                "me: message me when you get there", 1,
+                "expected FIELD=VALUE, found `me`; to send this as text, put it all in double quotes"
+            ),
             ("", 1, "the script sends no messages"),
             ("pack: here\ndate: Today 9:41\n# nothing said", 3, "the script sends no messages"),
             ("pack: here\ndate: Today 9:41\n\n", 2, "the script sends no messages")

@@ -28,7 +28,7 @@ enum LottieInPointShift {
             throw .malformed(format: .lottie, reason: "the document has no canvas size")
         }
         var id = assetID
-        while document.precompositions[id] != nil { id += "-" }
+        while document.assetIDs.contains(id) { id += "-" }
         let length = outPoint - inPoint
         var text = Array("{".utf8)
         for member in kept {

@@ -57,7 +57,9 @@ struct LottieJSON {
     private var layerReferences: [[String?]] = []
     /// The top level's layers' references, and each asset's with layers (a precomposition), by id.
     private var rootLayers: [String?] = []
-    private(set) var precompositions: [String: [String?]] = [:]
+    private var precompositions: [String: [String?]] = [:]
+    /// Every top-level asset's id (images and precompositions alike).
+    private(set) var assetIDs: Set<String> = []
 
     /// Reads a whole document.
     static func read(_ bytes: [UInt8]) throws(SyntaxError) -> LottieJSON {
@@ -205,6 +207,7 @@ struct LottieJSON {
                 if isRepeater { try countRepeater(copies) }
                 if isTypeFive && hasTextDocument { textLayers += 1 }
                 if element == .layer { layerReferences[layerReferences.count - 1].append(reference) }
+                if element == .asset, let id { assetIDs.insert(id) }
                 if let layers {
                     if depth == 0 {
                         rootLayers = layers

@@ -43,13 +43,13 @@ public enum BoundedFile {
     /// Why the regular file at `path` cannot be opened for reading (`Permission denied`), or
     /// `nil` when it can (or is not a regular file there: ``notRegularFile(_:)`` words that).
     public static func openFailure(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = openRegularFile(path)
         guard fd < 0 else {
             close(fd)
             return nil
         }
-        let reason = String(cString: strerror(errno))
-        return size(path) == nil ? nil : reason
+        // Not a regular file (-EINVAL) or not there: named otherwise.
+        return fd == -EINVAL || fd == -ENOENT ? nil : String(cString: strerror(-fd))
     }
 
     /// `path` opened for reading when it is a regular file, else minus the reason (`-ENOENT`

@@ -64,24 +64,31 @@ public enum XcodeProjectWriter {
     /// Copies into `new` (a project bundle about to replace `old`) every file of `old`'s
     /// ``xcodeStateFolders`` that `new` has no file at, so writing a project again keeps what
     /// Xcode and its user added there (breakpoints, a scheme of their own, the workspace's
-    /// checks). The files this writer writes are written anew. At most `limit` files are
-    /// carried; the paths carried, sorted.
+    /// checks). The files this writer writes are written anew. Regular files and links are
+    /// carried, folders walked; anything else, a folder that cannot be listed, more than
+    /// `limit` files or folders nested over 32 deep throw (``XcodeStateError``), so nothing of
+    /// the user's is lost without a word. The paths carried, sorted.
     @discardableResult
     public static func carryXcodeState(from old: URL, into new: URL, limit: Int = 10_000) throws -> [String] {
         let manager = FileManager.default
         var carried: [String] = []
-        // Files and links as they are, folders walked (not through links), at most 32 deep.
         func carry(_ relative: String, depth: Int) throws {
-            guard carried.count < limit, depth < 32 else { return }
             let source = old.appendingPathComponent(relative)
             var status = stat()
             guard lstat(source.path, &status) == 0 else { return }
-            if status.st_mode & S_IFMT == S_IFDIR {
-                for name in (try? manager.contentsOfDirectory(atPath: source.path))?.sorted() ?? [] {
-                    try carry(relative + "/" + name, depth: depth + 1)
+            let kind = status.st_mode & S_IFMT
+            if kind == S_IFDIR {
+                guard depth < 32 else { throw XcodeStateError("\(relative) is nested over 32 folders deep") }
+                guard let names = try? manager.contentsOfDirectory(atPath: source.path) else {
+                    throw XcodeStateError("\(relative) cannot be listed")
                 }
+                for name in names.sorted() { try carry(relative + "/" + name, depth: depth + 1) }
                 return
             }
+            guard kind == S_IFREG || kind == S_IFLNK else {
+                throw XcodeStateError("\(relative) is neither a file nor a link")
+            }
+            guard carried.count < limit else { throw XcodeStateError("it holds over \(limit) files of Xcode's") }
             let target = new.appendingPathComponent(relative)
             guard lstat(target.path, &status) != 0 else { return }
             try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -90,6 +97,15 @@ public enum XcodeProjectWriter {
         }
         for folder in xcodeStateFolders { try carry(folder, depth: 0) }
         return carried.sorted()
+    }
+
+    /// Why Xcode's own files in an earlier project cannot be carried into the new one
+    /// (``carryXcodeState(from:into:limit:)``): the project is then not replaced.
+    public struct XcodeStateError: Error, CustomStringConvertible {
+        /// What is in the way, from the project bundle.
+        public var description: String
+
+        init(_ description: String) { self.description = description }
     }
 
     /// The names of the other projects in `folder` that this writer wrote (their root object

@@ -25,11 +25,16 @@ public enum CompactHeight: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let t = text.lowercased()
         if t == "keyboard" { self = .keyboard; return }
-        if t.hasSuffix("%"), let percent = Double(t.dropLast()), percent > 0, percent <= 100 {
+        if t.hasSuffix("%") {
+            guard DurationParsing.isDecimal(t.dropLast()), let percent = Double(t.dropLast()), percent > 0,
+                percent <= 100
+            else { return nil }
             self = .fraction(percent / 100); return
         }
-        let number = t.hasSuffix("pt") ? String(t.dropLast(2)) : t
-        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        let number = t.hasSuffix("pt") ? t.dropLast(2) : t[...]
+        guard DurationParsing.isDecimal(number), let value = Double(number), value.isFinite, value > 0 else {
+            return nil
+        }
         if value <= 1 && !t.hasSuffix("pt") { self = .fraction(value) } else { self = .points(value) }
     }
 

@@ -11,11 +11,14 @@ public struct ViewSize: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Parses `WxH` in points (`390x844`, `390.5x844`).
+    /// The sides a view may have, in points.
+    public static let sides = 1.0...4096.0
+
+    /// Parses `WxH` in points (`390x844`, `390.5x844`), each side decimal and within ``sides``.
     public init?(parsing text: String) {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-            w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 4096, h <= 4096
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, DurationParsing.isDecimal(parts[0]), DurationParsing.isDecimal(parts[1]),
+            let w = Double(parts[0]), let h = Double(parts[1]), Self.sides.contains(w), Self.sides.contains(h)
         else { return nil }
         self.init(width: w, height: h)
     }

@@ -55,6 +55,9 @@ public struct TextLine: Sendable, Hashable {
     /// for, each once, in the order they come: they are drawn as the font's missing-glyph box
     /// (Hebrew or Chinese in Inter, say). White space is not counted.
     public var missing: [Character] = []
+    /// Whether it sets a character of a right-to-left script (``RightToLeftText``), which it
+    /// sets left to right all the same.
+    public var hasRightToLeft = false
 }
 
 /// Sets text in lines no wider than a width: shaped with HarfBuzz a run of one font at a time
@@ -128,6 +131,7 @@ public enum TextLayout {
     private static func append(_ set: SetWord, to line: inout TextLine, pen: inout Double) {
         line.glyphs += set.glyphs.map { PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen) }
         line.missing += set.missing.filter { !line.missing.contains($0) }
+        line.hasRightToLeft = line.hasRightToLeft || set.hasRightToLeft
         line.width = pen + set.width - set.trailingSpace
         pen += set.width
     }
@@ -154,7 +158,9 @@ public enum TextLayout {
 
     /// One word set: shaped in runs of one font, its width, the width of its trailing spaces,
     /// and the characters no font draws.
-    private typealias SetWord = (glyphs: [PlacedGlyph], width: Double, trailingSpace: Double, missing: [Character])
+    private typealias SetWord = (
+        glyphs: [PlacedGlyph], width: Double, trailingSpace: Double, missing: [Character], hasRightToLeft: Bool
+    )
 
     /// One word shaped in runs of one font; its width and the width of its trailing spaces.
     private static func setWord(_ word: Substring, style: TextStyle) -> SetWord {
@@ -173,7 +179,7 @@ public enum TextLayout {
                 trailingSpace = glyph.cluster < utf8.count && utf8[glyph.cluster] == 0x20 ? trailingSpace + advance : 0
             }
         }
-        return (glyphs, pen, trailingSpace, split.missing)
+        return (glyphs, pen, trailingSpace, split.missing, RightToLeftText.isIn(String(word)))
     }
 
     /// Whether `style`'s text font has every glyph `character` draws, and whether its emoji

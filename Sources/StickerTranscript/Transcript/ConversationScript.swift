@@ -120,7 +120,17 @@ public enum ConversationScript {
             }
             return .sticker(sender, name: words[1])
         case "message":
-            let fields = try parseFields(value.dropFirst("message".count), fail: fail)
+            let fields: [(String, String)]
+            do {
+                fields = try parseFields(value.dropFirst("message".count), fail: fail)
+            } catch {
+                // A text that happens to start with the word (its next word is no FIELD=VALUE):
+                // say how to send it as text.
+                let next = value.dropFirst("message".count).split(separator: " ").first
+                guard let next, !next.contains("=") else { throw error }
+                throw ConversationScriptError(
+                    line: error.line, message: error.message + "; to send this as text, put it all in double quotes")
+            }
             var template = TemplateMessage()
             for (name, text) in fields {
                 switch name {
@@ -229,7 +239,7 @@ public enum ConversationScript {
             )
         }
         let position = words[5].split(separator: ",", omittingEmptySubsequences: false)
-        guard position.count == 2, let x = Double(position[0]), let y = Double(position[1]) else {
+        guard position.count == 2, let x = decimal(position[0]), let y = decimal(position[1]) else {
             throw fail("`at` takes X,Y as fractions of the message's width and height, for example `at 0.85,0.10`")
         }
         guard (0...1).contains(x), (0...1).contains(y) else {
@@ -237,11 +247,13 @@ public enum ConversationScript {
         }
         var peel = Peel(sticker: words[1], message: message, x: x, y: y)
         var index = 6
+        var given: Set<String> = []
         while index < words.count {
             guard index + 1 < words.count else {
                 throw fail("`\(words[index])` needs a number; a peel is written \(usage)")
             }
-            let number = Double(words[index + 1])
+            guard given.insert(words[index]).inserted else { throw fail("`\(words[index])` is given twice") }
+            let number = decimal(Substring(words[index + 1]))
             switch words[index] {
             case "scale":
                 guard let scale = number, peelScales.contains(scale) else {
@@ -262,6 +274,12 @@ public enum ConversationScript {
         }
         return peel
     }
+}
+
+/// `text` as a number when it is written in decimal (`0.85`, `-30`, `1e-1`), not hexadecimal
+/// (`0x10`), which Swift's `Double` reads too.
+private func decimal(_ text: Substring) -> Double? {
+    DurationParsing.isDecimal(text) ? Double(text) : nil
 }
 
 /// A conversation read from a script, with the line each event came from (for later errors,

@@ -105,6 +105,9 @@ public final class TranscriptRenderer {
     /// given): the characters neither the text font nor the emoji font has, which are drawn
     /// as the font's missing-glyph box.
     public let missingCharacters: [(line: Int?, characters: [Character])]
+    /// The script lines of the events whose drawn text holds a right-to-left script, set left
+    /// to right all the same; one `nil` when some do and no lines were given.
+    public let rightToLeftLines: [Int?]
 
     private let styles: TranscriptStyles
     private let base: RGBAImage
@@ -161,6 +164,12 @@ public final class TranscriptRenderer {
             stickerPixels: animations.mapValues { ($0.width, $0.height) },
             imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
         missingCharacters = Self.missingCharacters(layout, lines: lines)
+        var rightToLeftEvents: [Int] = []
+        for item in layout.items where item.lines.contains(where: \.hasRightToLeft) {
+            if let event = item.event, rightToLeftEvents.last != event { rightToLeftEvents.append(event) }
+        }
+        let rightToLeft = rightToLeftEvents.map { $0 < lines.count ? lines[$0] : nil }
+        rightToLeftLines = rightToLeft.filter { $0 != nil } + (rightToLeft.contains(nil) ? [nil] : [])
         let screenHeight: Double
         if options.showAll {
             // The whole conversation takes in the peels that reach past its top or bottom:
