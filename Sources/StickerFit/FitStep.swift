@@ -32,7 +32,8 @@ public struct FitStep: Sendable, Hashable, Codable, CustomStringConvertible {
         /// Lossy: frames dropped to the highest frame rate asked for (`--max-fps`), the loop's
         /// length kept.
         case maxFrameRate = "max-fps"
-        /// The VoiceOver label, taken from a name over Messages' 150 characters, shortened to them.
+        /// The VoiceOver label, taken from a name over Messages' 150 characters, shortened to
+        /// them, or holding control characters, left out.
         case label
         /// Named anew in the catalog: another sticker has its name, or the name cannot name a
         /// folder (empty, hidden, or over 200 bytes, cut there).

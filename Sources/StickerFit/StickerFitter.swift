@@ -34,7 +34,10 @@ public struct StickerFitter: Sendable {
     /// sticker's own, else its name).
     public func fit(_ sticker: Sticker, size: StickerSize, label: String? = nil) -> FittedSticker {
         let start = Date()
-        let wanted = label ?? sticker.localizedDescription
+        let given = label ?? sticker.localizedDescription
+        // Controls and bidirectional controls (from a file's name, say) give VoiceOver nothing
+        // to read: left out of the label.
+        let wanted = String(String.UnicodeScalarView(given.unicodeScalars.filter { !TerminalText.isActedOn($0) }))
         let limit = ValidationThresholds.default.maxDescriptionLength
         var result = FittedSticker(
             name: sticker.name, accessibilityLabel: Self.shortened(wanted, toUTF16: limit), sizeClass: size)
@@ -81,6 +84,15 @@ public struct StickerFitter: Sendable {
                 FitStep(
                     .label,
                     "VoiceOver label shortened from \(wanted.utf16.count) to \(limit) characters, Messages' limit"),
+                at: 0)
+        }
+        if wanted != given {
+            let dropped = given.unicodeScalars.count - wanted.unicodeScalars.count
+            result.steps.insert(
+                FitStep(
+                    .label,
+                    "VoiceOver label: \(dropped == 1 ? "1 control character" : "\(dropped) control characters") left out"
+                ),
                 at: 0)
         }
         result.seconds = Date().timeIntervalSince(start)

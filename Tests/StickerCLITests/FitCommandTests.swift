@@ -1208,6 +1208,30 @@ struct FitCommandTests {
     }
 
     @Test(
+        "a file's name with an escape and a right-to-left override: its folder has '-' for each, its VoiceOver label neither, and the report says so"
+    )
+    func controlsInAName() throws {
+        let folder = CLITests.temporaryDirectory()
+        let pack = folder.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: CLITests.samplePack.appendingPathComponent("05-still-blob.png"),
+            to: pack.appendingPathComponent("esc\u{1B}[31mred\u{202E}gnp.png"))
+        let catalog = folder.appendingPathComponent("C.xcstickers")
+        let result = try CLITests.runExecutable(["fit", pack.path, "-o", catalog.path, "--json", "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let loaded = try PackLoader.load(path: catalog.path)
+        #expect(loaded.stickers.map(\.name) == ["esc-[31mred-gnp"])
+        #expect(loaded.stickers.map(\.accessibilityLabel) == ["esc[31mredgnp"])
+        let steps =
+            (try Self.report(result.stdout)["stickers"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]]
+        #expect(
+            steps?.contains { $0["detail"] as? String == "VoiceOver label: 2 control characters left out" } == true,
+            "\(steps ?? [])")
+    }
+
+    @Test(
         "--json prints a report when the run stops before fitting (no such input, an empty folder, a catalog inside a catalog), its error as stderr names it, exit 1; xcode --json too"
     )
     func jsonWhenStoppedEarly() throws {
