@@ -52,8 +52,11 @@ struct LimitOptions<Help: DecodedBytesHelp>: ParsableArguments {
     var maxFile = ScaledCount(DecodingLimits.default.maxFileBytes)
 
     func validate() throws {
-        guard maxSide > 0, maxFrames > 0, maxPixels.value > 0, maxDecoded.value > 0, maxFile.value > 0 else {
-            throw ValidationError("limits must be positive.")
+        for (name, value) in [
+            ("--max-side", maxSide), ("--max-pixels", maxPixels.value), ("--max-frames", maxFrames),
+            ("--max-decoded", maxDecoded.value), ("--max-file", maxFile.value)
+        ] where value <= 0 {
+            throw ValidationError("\(name) must be positive.")
         }
         try OptionBounds.check(maxFrames, in: OptionBounds.maxFrames, "--max-frames")
         try OptionBounds.check(maxPixels.value, in: OptionBounds.maxPixels, "--max-pixels")

@@ -118,11 +118,13 @@ public struct XcodeCommand: ParsableCommand {
     public func run() throws {
         let start = Date()
         let spec = self.spec
-        // With --json, a run that stops before fitting still prints a report (fit's, empty),
-        // its error the one stderr names.
+        // With --json, a run that stops before fitting still prints a report (fit's, empty; with
+        // --no-fit validate's, its one finding), its error the one stderr names.
         func stopped(_ error: any Error) throws -> Never {
             let failure = error as? CLIError ?? CLIError(errorReason(error))
-            if json, !noFit {
+            if json, noFit {
+                try TerminalOutput.json(ValidationReport.unreadable(pack: spec.projectBundleName, reason: "\(failure)"))
+            } else if json {
                 try FitCommand.printStopped(failure, catalog: spec.projectBundleName, settings: settings, start: start)
             }
             throw failure
@@ -137,7 +139,13 @@ public struct XcodeCommand: ParsableCommand {
         var fitted: FitSettings.FittedCatalog?
         do {
             if noFit {
-                try copyCatalog(into: folder.staging.appendingPathComponent(spec.catalogPath), staging: folder.staging)
+                do {
+                    try copyCatalog(
+                        into: folder.staging.appendingPathComponent(spec.catalogPath), staging: folder.staging)
+                } catch {
+                    folder.discard()
+                    try stopped(error)
+                }
             } else {
                 // The project written into an input folder of images is not read as that
                 // folder next time: its bundle and its two folders are left out of it.

@@ -16,8 +16,9 @@ enum HTMLText {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            // Controls (not tab or newline) and bidirectional controls, shown by their number.
-            case _ where TerminalText.isActedOn(scalar): out += TerminalText.escaped(String(scalar))
+            // Controls (tab too; a newline shows as a space) and bidirectional controls, by number.
+            case _ where TerminalText.isActedOn(scalar) || scalar == "\t":
+                out += TerminalText.oneLine(String(scalar))
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -1265,6 +1265,18 @@ struct FitCommandTests {
             #expect((report["stickers"] as? [Any])?.isEmpty == true && report["written"] == nil)
             #expect(report["nothingWritten"] as? String == message)
         }
+        // xcode --no-fit prints validate's report: failed, the reason its one finding.
+        let noFit = try CLITests.runExecutable([
+            "xcode", empty.path, "--no-fit", "-o", folder.appendingPathComponent("App").path, "--name", "A",
+            "--bundle-id", "com.example.a", "--json"
+        ])
+        #expect(noFit.status == 1)
+        let report = try FitCommandTests.report(noFit.stdout)
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        #expect(report["passed"] as? Bool == false && findings.count == 1, "\(noFit.stdout)")
+        #expect(
+            (findings.first?["message"] as? String).map { noFit.stderr.contains($0) } == true,
+            "\(findings) / \(noFit.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("App").path))
     }

@@ -486,7 +486,7 @@ struct TranscriptCommandTests {
         #expect(limited.status == 1, "\(limited.stderr)")
         #expect(
             limited.stderr.split(separator: "\n").first
-                == "warning: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker",
+                == "warning: 01-bouncing-blob: \(first.path): \(size) bytes, more than the 100 bytes StickerKit reads for a sticker (--max-file)",
             "\(limited.stderr)")
     }
 }

@@ -11,7 +11,7 @@ import Testing
         #expect(HTMLText.escape("a\u{1}b\u{7F}c\u{9B}") == #"a\u{1}b\u{7F}c\u{9B}"#)
         // A right-to-left override would show "evil\u{202E}gnp.exe" as "evilexe.png".
         #expect(HTMLText.escape("evil\u{202E}gnp.exe\u{2066}") == #"evil\u{202E}gnp.exe\u{2066}"#)
-        #expect(HTMLText.escape("tab\tline\n") == "tab\tline\n")
+        #expect(HTMLText.escape("tab\tline\n") == #"tab\u{9}line"# + "\n")
         #expect(HTMLText.escape("café 🎉") == "café 🎉")
     }
 

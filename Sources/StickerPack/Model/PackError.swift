@@ -67,13 +67,13 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidContents(let path, let reason): return "\(path): invalid Contents.json (\(reason))"
         case .missingFile(let path):
             if let kind = BoundedFile.notRegularFile(path) {
-                // A link is there, to nothing or round in a loop.
-                return "\(path): file named by the catalog is \(kind)"
+                // A link is there, to nothing or round in a loop (in a catalog or a folder).
+                return "\(path): is \(kind)"
             }
             return "\(path): file named by the catalog is missing" + (Self.caseTwinNote(of: path) ?? "")
         case .unreadable(let path): return "\(path): cannot be read"
         case .fileTooLarge(let path, let bytes, let limit):
-            return "\(path): \(bytes) bytes, more than the \(limit) bytes StickerKit reads for a sticker"
+            return "\(path): \(bytes) bytes, more than the \(limit) bytes StickerKit reads for a sticker (--max-file)"
         case .codec(let path, let error): return "\(path): \(error)"
         case .emptySequence(let path): return "\(path): sticker sequence has no frames"
         case .invalidProject(let path, let reason): return "\(path): not an Xcode project (\(reason))"
