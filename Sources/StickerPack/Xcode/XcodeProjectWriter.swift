@@ -62,7 +62,7 @@ public enum XcodeProjectWriter {
     static let xcodeStateFolders = ["xcuserdata", "project.xcworkspace", "xcshareddata"]
 
     /// Copies into `new` (a project bundle about to replace `old`) every file of `old`'s
-    /// ``xcodeStateFolders`` that `new` has no file at, so writing a project again keeps what
+    /// `xcodeStateFolders` that `new` has no file at, so writing a project again keeps what
     /// Xcode and its user added there (breakpoints, a scheme of their own, the workspace's
     /// checks). The files this writer writes are written anew. Regular files and links are
     /// carried, folders walked; anything else, a folder that cannot be listed, more than
