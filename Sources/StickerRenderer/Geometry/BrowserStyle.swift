@@ -26,15 +26,11 @@ public enum CompactHeight: Sendable, Hashable, CustomStringConvertible {
         let t = text.lowercased()
         if t == "keyboard" { self = .keyboard; return }
         if t.hasSuffix("%") {
-            guard DurationParsing.isDecimal(t.dropLast()), let percent = Double(t.dropLast()), percent > 0,
-                percent <= 100
-            else { return nil }
+            guard let percent = DurationParsing.decimal(t.dropLast()), percent > 0, percent <= 100 else { return nil }
             self = .fraction(percent / 100); return
         }
         let number = t.hasSuffix("pt") ? t.dropLast(2) : t[...]
-        guard DurationParsing.isDecimal(number), let value = Double(number), value.isFinite, value > 0 else {
-            return nil
-        }
+        guard let value = DurationParsing.decimal(number), value.isFinite, value > 0 else { return nil }
         if value <= 1 && !t.hasSuffix("pt") { self = .fraction(value) } else { self = .points(value) }
     }
 

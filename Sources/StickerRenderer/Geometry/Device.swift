@@ -17,8 +17,8 @@ public struct ViewSize: Sendable, Hashable, CustomStringConvertible {
     /// Parses `WxH` in points (`390x844`, `390.5x844`), each side decimal and within ``sides``.
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, DurationParsing.isDecimal(parts[0]), DurationParsing.isDecimal(parts[1]),
-            let w = Double(parts[0]), let h = Double(parts[1]), Self.sides.contains(w), Self.sides.contains(h)
+        guard parts.count == 2, let w = DurationParsing.decimal(parts[0]), let h = DurationParsing.decimal(parts[1]),
+            Self.sides.contains(w), Self.sides.contains(h)
         else { return nil }
         self.init(width: w, height: h)
     }

@@ -13,10 +13,13 @@ public enum DurationParsing {
         } else {
             (number, scale) = (Substring(t), 1)
         }
-        guard isDecimal(number), let value = Double(number).map({ $0 / scale }), value.isFinite, value >= 0 else {
-            return nil
-        }
+        guard let value = decimal(number).map({ $0 / scale }), value.isFinite, value >= 0 else { return nil }
         return value
+    }
+
+    /// `text` as a number when it is written in decimal (``isDecimal(_:)``), else `nil`.
+    public static func decimal(_ text: Substring) -> Double? {
+        isDecimal(text) ? Double(text) : nil
     }
 
     /// Whether `text` is a number written in decimal, a sign allowed: `12`, `-7.5`, `.25`,

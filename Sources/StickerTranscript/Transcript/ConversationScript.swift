@@ -239,7 +239,9 @@ public enum ConversationScript {
             )
         }
         let position = words[5].split(separator: ",", omittingEmptySubsequences: false)
-        guard position.count == 2, let x = decimal(position[0]), let y = decimal(position[1]) else {
+        guard position.count == 2, let x = DurationParsing.decimal(position[0]),
+            let y = DurationParsing.decimal(position[1])
+        else {
             throw fail("`at` takes X,Y as fractions of the message's width and height, for example `at 0.85,0.10`")
         }
         guard (0...1).contains(x), (0...1).contains(y) else {
@@ -253,7 +255,8 @@ public enum ConversationScript {
                 throw fail("`\(words[index])` needs a number; a peel is written \(usage)")
             }
             guard given.insert(words[index]).inserted else { throw fail("`\(words[index])` is given twice") }
-            let number = decimal(Substring(words[index + 1]))
+            // Decimal only: Swift's Double reads hexadecimal (0x10) too.
+            let number = DurationParsing.decimal(Substring(words[index + 1]))
             switch words[index] {
             case "scale":
                 guard let scale = number, peelScales.contains(scale) else {
@@ -274,12 +277,6 @@ public enum ConversationScript {
         }
         return peel
     }
-}
-
-/// `text` as a number when it is written in decimal (`0.85`, `-30`, `1e-1`), not hexadecimal
-/// (`0x10`), which Swift's `Double` reads too.
-private func decimal(_ text: Substring) -> Double? {
-    DurationParsing.isDecimal(text) ? Double(text) : nil
 }
 
 /// A conversation read from a script, with the line each event came from (for later errors,
