@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Every target drives SwiftPM, which uses every core itself: one target at a time.
 .NOTPARALLEL:
 APT_PACKAGES := zlib1g-dev libpng-dev libgif-dev libjpeg62-turbo-dev libdeflate-dev libwebp-dev webp pkg-config python3-pip python3-venv \
-                libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b fonts-inter fonts-noto-color-emoji \
+                libvpx-dev librlottie-dev libfreetype6 libharfbuzz0b libfribidi0 fonts-inter fonts-dejavu-core fonts-noto-color-emoji \
                 ffmpeg gifsicle imagemagick apngasm tmux chafa timg chromium tidy man-db \
                 xvfb xterm kitty konsole x11-apps x11-utils valgrind
 SAMPLE_PACK := corpus/sample-pack

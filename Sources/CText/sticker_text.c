@@ -16,8 +16,9 @@ typedef void (*hb_quadratic)(void *, void *, void *, float, float, float, float,
 typedef void (*hb_cubic)(void *, void *, void *, float, float, float, float, float, float, void *);
 typedef void (*hb_close)(void *, void *, void *, void *);
 
-// HB_DIRECTION_LTR in hb_direction_t.
+// HB_DIRECTION_LTR and HB_DIRECTION_RTL in hb_direction_t.
 #define HB_DIRECTION_LTR 4
+#define HB_DIRECTION_RTL 5
 
 // FT_LOAD_NO_HINTING: outlines and advances as designed, scaled only.
 #define FT_LOAD_NO_HINTING 2
@@ -226,12 +227,13 @@ int sticker_font_has_codepoint(sticker_font *font, uint32_t codepoint) {
     return hb.font_get_nominal_glyph(font->hb_font, codepoint, &glyph) && glyph != 0;
 }
 
-int sticker_font_shape(sticker_font *font, const char *utf8, int length, sticker_glyph *glyphs, int capacity) {
+int sticker_font_shape(sticker_font *font, const char *utf8, int length, int right_to_left, sticker_glyph *glyphs, int capacity) {
     void *buffer = hb.buffer_create();
     hb.buffer_add_utf8(buffer, utf8, length, 0, length);
     hb.buffer_guess_segment_properties(buffer);
-    // Left to right, always: the layout places glyphs in the order they come.
-    hb.buffer_set_direction(buffer, HB_DIRECTION_LTR);
+    // The direction the layout resolved, not HarfBuzz's guess from the script: a run of digits
+    // inside Hebrew is left to right, an exclamation mark after it right to left.
+    hb.buffer_set_direction(buffer, right_to_left ? HB_DIRECTION_RTL : HB_DIRECTION_LTR);
     hb.shape(font->hb_font, buffer, NULL, 0);
     unsigned count = 0, positions_count = 0;
     hb_glyph_info *infos = hb.buffer_get_glyph_infos(buffer, &count);
@@ -286,4 +288,59 @@ float sticker_font_freetype_advance(sticker_font *font, uint32_t glyph) {
     long advance = 0;
     if (ft.get_advance(font->face, glyph, FT_LOAD_NO_HINTING, &advance) != 0) return -1;
     return advance / 65536.0f;
+}
+
+// FriBidi, for the Unicode Bidirectional Algorithm (UAX #9): loaded on first use like the
+// others, its few entry points declared by hand (FriBidiChar and FriBidiCharType are 32-bit,
+// FriBidiStrIndex an int, FriBidiLevel a signed char).
+static struct {
+    void (*get_bidi_types)(const uint32_t *, int, uint32_t *);
+    void (*get_bracket_types)(const uint32_t *, int, const uint32_t *, uint32_t *);
+    signed char (*get_par_embedding_levels_ex)(const uint32_t *, const uint32_t *, int, uint32_t *, signed char *);
+} fribidi;
+
+// FRIBIDI_PAR_ON: the paragraph's direction is its first strong character's (rules P2, P3).
+#define FRIBIDI_PAR_ON 0x40
+// FRIBIDI_MASK_RTL: set in a right-to-left resolved paragraph direction.
+#define FRIBIDI_MASK_RTL 0x1
+
+static int bidi_status = 0;
+static pthread_once_t bidi_once = PTHREAD_ONCE_INIT;
+
+static int load_fribidi_entries(void) {
+    void *library = dlopen("libfribidi.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return 0;
+    FIND(fribidi, library, get_bidi_types, "fribidi_get_bidi_types");
+    FIND(fribidi, library, get_bracket_types, "fribidi_get_bracket_types");
+    FIND(fribidi, library, get_par_embedding_levels_ex, "fribidi_get_par_embedding_levels_ex");
+    return 1;
+}
+
+static void load_fribidi(void) { bidi_status = load_fribidi_entries(); }
+
+int sticker_bidi_available(void) {
+    pthread_once(&bidi_once, load_fribidi);
+    return bidi_status;
+}
+
+const char *sticker_bidi_package_name(void) { return "libfribidi0"; }
+
+int sticker_bidi_levels(const uint32_t *text, int length, uint8_t *levels) {
+    if (!sticker_bidi_available() || length < 0) return -1;
+    if (length == 0) return 0;
+    uint32_t *types = malloc(sizeof(uint32_t) * (size_t)length * 2);
+    signed char *resolved = malloc((size_t)length);
+    if (!types || !resolved) { free(types); free(resolved); return -1; }
+    uint32_t *brackets = types + length;
+    fribidi.get_bidi_types(text, length, types);
+    fribidi.get_bracket_types(text, length, types, brackets);
+    uint32_t direction = FRIBIDI_PAR_ON;
+    int result = -1;
+    if (fribidi.get_par_embedding_levels_ex(types, brackets, length, &direction, resolved) > 0) {
+        for (int i = 0; i < length; i++) levels[i] = (uint8_t)resolved[i];
+        result = (direction & FRIBIDI_MASK_RTL) ? 1 : 0;
+    }
+    free(types);
+    free(resolved);
+    return result;
 }

@@ -169,11 +169,11 @@ public struct TranscriptCommand: ParsableCommand {
                     + codes.prefix(8).joined(separator: " ") + (codes.count > 8 ? " ..." : "") + ") is drawn as boxes: "
                     + fonts)
         }
-        // No bidirectional layout: right-to-left text is set left to right, backwards.
+        // Without FriBidi, right-to-left text is set left to right, backwards.
         for line in renderer.rightToLeftLines {
             warn(
                 (line.map { "line \($0): " } ?? "")
-                    + "right-to-left text (Hebrew, Arabic, ...) is drawn left to right, so it reads backwards: the transcript has no bidirectional layout"
+                    + "right-to-left text (Hebrew, Arabic, ...) is drawn left to right, so it reads backwards: its order needs \(TextLayout.bidiPackage) (apt-get install \(TextLayout.bidiPackage))"
             )
         }
         try failForPlaceholders(renderer.problems)

@@ -65,9 +65,11 @@ void sticker_font_extents(sticker_font *font, float *ascender, float *descender,
 /// Whether the font has a glyph for `codepoint`.
 int sticker_font_has_codepoint(sticker_font *font, uint32_t codepoint);
 
-/// Shapes `length` bytes of UTF-8, always left to right (the script guessed from the text); writes up to `capacity` glyphs and returns
-/// how many there are (call again with more room when that is larger).
-int sticker_font_shape(sticker_font *font, const char *utf8, int length, sticker_glyph *glyphs, int capacity);
+/// Shapes `length` bytes of UTF-8 in one direction (right to left when `right_to_left` is
+/// non-zero; the script guessed from the text), glyphs in visual order, left to right; writes up
+/// to `capacity` glyphs and returns how many there are (call again with more room when that is
+/// larger).
+int sticker_font_shape(sticker_font *font, const char *utf8, int length, int right_to_left, sticker_glyph *glyphs, int capacity);
 
 /// Hands `glyph`'s outline to `sink`; nothing for a glyph without one.
 void sticker_font_outline(sticker_font *font, uint32_t glyph, void *context, sticker_path_sink sink);
@@ -83,5 +85,15 @@ int sticker_font_glyph_extents(sticker_font *font, uint32_t glyph, float *x_bear
 /// FreeType's own unhinted advance of `glyph` (FT_Get_Advance), in pixels; -1 for a font not
 /// opened through FreeType.
 float sticker_font_freetype_advance(sticker_font *font, uint32_t glyph);
+
+/// Whether FriBidi is installed (loaded with dlopen on first use), for bidirectional text.
+int sticker_bidi_available(void);
+/// The Debian package FriBidi comes from, for messages.
+const char *sticker_bidi_package_name(void);
+/// The Unicode Bidirectional Algorithm's resolved embedding levels (rules P2 to I2 and L1's
+/// parts 1 to 3) of one paragraph of `length` code points, its direction its first strong
+/// character's: one level a code point into `levels`. Returns the paragraph's level (0 left to
+/// right, 1 right to left), or -1 when FriBidi is not installed or fails.
+int sticker_bidi_levels(const uint32_t *text, int length, uint8_t *levels);
 
 #endif

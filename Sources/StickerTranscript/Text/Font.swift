@@ -64,9 +64,10 @@ public final class Font {
         sticker_font_has_codepoint(handle, scalar.value) != 0
     }
 
-    /// `text` shaped left to right: glyphs with their advances and offsets in pixels; each
+    /// `text` shaped as one run, left to right or (`rightToLeft`) right to left: glyphs in the
+    /// order they are shown, left to right, with their advances and offsets in pixels; each
     /// glyph's cluster is the UTF-8 offset in `text` it comes from.
-    public func shape(_ text: String) -> [ShapedGlyph] {
+    public func shape(_ text: String, rightToLeft: Bool = false) -> [ShapedGlyph] {
         var utf8 = Array(text.utf8)
         guard !utf8.isEmpty else { return [] }
         var capacity = utf8.count + 8
@@ -74,7 +75,8 @@ public final class Font {
             var glyphs = [sticker_glyph](repeating: sticker_glyph(), count: capacity)
             let count = utf8.withUnsafeMutableBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) {
-                    sticker_font_shape(handle, $0.baseAddress, Int32($0.count), &glyphs, Int32(capacity))
+                    sticker_font_shape(
+                        handle, $0.baseAddress, Int32($0.count), rightToLeft ? 1 : 0, &glyphs, Int32(capacity))
                 }
             }
             guard Int(count) > capacity else {

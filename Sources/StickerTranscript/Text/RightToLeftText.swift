@@ -1,7 +1,8 @@
 /// Text in a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko and the other scripts
-/// of Unicode's right-to-left blocks). The layout sets every line left to right, with no
-/// bidirectional reordering, so such text reads backwards (and Arabic's letters do not join):
-/// a transcript names the lines that hold it rather than draw them wrong without a word.
+/// of Unicode's right-to-left blocks). Such text needs the bidirectional algorithm, from FriBidi;
+/// without it the layout sets it left to right, so it reads backwards (and Arabic's letters do
+/// not join), and a transcript names the lines that hold it rather than draw them wrong
+/// without a word.
 public enum RightToLeftText {
     /// Whether `text` holds a character of a right-to-left script.
     public static func isIn(_ text: String) -> Bool {

@@ -47,7 +47,7 @@ public struct PlacedGlyph: Sendable, Hashable {
 
 /// One line of set text.
 public struct TextLine: Sendable, Hashable {
-    /// The glyphs, left to right.
+    /// The glyphs, left to right as shown.
     public var glyphs: [PlacedGlyph]
     /// Its width in points (the last glyph's advance included, trailing spaces not).
     public var width: Double
@@ -55,45 +55,55 @@ public struct TextLine: Sendable, Hashable {
     /// for, each once, in the order they come: they are drawn as the font's missing-glyph box
     /// (Hebrew or Chinese in Inter, say). White space is not counted.
     public var missing: [Character] = []
-    /// Whether it sets a character of a right-to-left script (``RightToLeftText``), which it
-    /// sets left to right all the same.
-    public var hasRightToLeft = false
+    /// Whether its paragraph reads right to left (its first letter is Hebrew or Arabic, say):
+    /// such a line is aligned to the right of its box.
+    public var isRightToLeft = false
+    /// Whether it sets right-to-left text left to right, so that it reads backwards: FriBidi
+    /// (``TextLayout/bidiPackage``), which orders it, is not installed.
+    public var hasUnorderedRightToLeft = false
 }
 
-/// Sets text in lines no wider than a width: shaped with HarfBuzz a run of one font at a time
-/// (text, or colour emoji for what the text font lacks), broken after spaces, a word wider
-/// than the line broken between characters.
+/// Sets text in lines no wider than a width: shaped with HarfBuzz a run of one font and one
+/// direction at a time (text, or colour emoji for what the text font lacks), broken after
+/// spaces, a word wider than the line broken between characters, and each line's runs shown in
+/// the order the Unicode Bidirectional Algorithm gives them (FriBidi's levels), so Hebrew and
+/// Arabic read right to left among left-to-right words and digits.
 public enum TextLayout {
+    /// The Debian package that orders right-to-left text (FriBidi).
+    public static var bidiPackage: String { BidiParagraph.package }
+
     /// `text` set in `style`, wrapped at `maxWidth` points (`.infinity`: one line a paragraph).
     public static func lines(_ text: String, style: TextStyle, maxWidth: Double = .infinity) -> [TextLine] {
         var lines: [TextLine] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = TextLine(glyphs: [], width: 0)
-            var pen = 0.0
+            let bidi = BidiParagraph(Array(paragraph))
+            var line = LineBuilder()
+            var offset = 0
             for word in words(of: paragraph) {
-                let set = setWord(word, style: style)
-                let inkWidth = set.glyphs.isEmpty ? 0 : set.width - set.trailingSpace
-                if !line.glyphs.isEmpty && pen + inkWidth > maxWidth {
-                    lines.append(line)
-                    line = TextLine(glyphs: [], width: 0)
-                    pen = 0
+                let levels = Array(bidi.levels[offset..<offset + word.count])
+                offset += word.count
+                let set = setWord(word, levels: levels, style: style, unordered: bidi.isUnordered)
+                let inkWidth = set.width - set.trailingSpace
+                if !line.isEmpty && line.pen + inkWidth > maxWidth {
+                    lines.append(line.finished(in: bidi))
+                    line = LineBuilder()
                 }
                 if inkWidth > maxWidth {
                     // Too long for any line: break between characters.
-                    for character in word {
-                        let piece = setWord(Substring(String(character)), style: style)
-                        if !line.glyphs.isEmpty && pen + piece.width - piece.trailingSpace > maxWidth {
-                            lines.append(line)
-                            line = TextLine(glyphs: [], width: 0)
-                            pen = 0
+                    for (character, level) in zip(word, levels) {
+                        let piece = setWord(
+                            Substring(String(character)), levels: [level], style: style, unordered: bidi.isUnordered)
+                        if !line.isEmpty && line.pen + piece.width - piece.trailingSpace > maxWidth {
+                            lines.append(line.finished(in: bidi))
+                            line = LineBuilder()
                         }
-                        append(piece, to: &line, pen: &pen)
+                        line.append(piece)
                     }
                 } else {
-                    append(set, to: &line, pen: &pen)
+                    line.append(set)
                 }
             }
-            lines.append(line)
+            lines.append(line.finished(in: bidi))
         }
         return lines
     }
@@ -128,14 +138,6 @@ public enum TextLayout {
         return (left / style.scale, right / style.scale, top / style.scale, bottom / style.scale)
     }
 
-    private static func append(_ set: SetWord, to line: inout TextLine, pen: inout Double) {
-        line.glyphs += set.glyphs.map { PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen) }
-        line.missing += set.missing.filter { !line.missing.contains($0) }
-        line.hasRightToLeft = line.hasRightToLeft || set.hasRightToLeft
-        line.width = pen + set.width - set.trailingSpace
-        pen += set.width
-    }
-
     /// Words, each with the spaces after it.
     private static func words(of paragraph: Substring) -> [Substring] {
         var words: [Substring] = []
@@ -156,30 +158,138 @@ public enum TextLayout {
         return words
     }
 
-    /// One word set: shaped in runs of one font, its width, the width of its trailing spaces,
-    /// and the characters no font draws.
-    private typealias SetWord = (
-        glyphs: [PlacedGlyph], width: Double, trailingSpace: Double, missing: [Character], hasRightToLeft: Bool
-    )
-
-    /// One word shaped in runs of one font; its width and the width of its trailing spaces.
-    private static func setWord(_ word: Substring, style: TextStyle) -> SetWord {
+    /// Glyphs of one embedding level, in the order they are shown, each placed from the piece's
+    /// start; the glyphs of the word's trailing spaces are marked.
+    private struct Piece {
+        var level: UInt8
         var glyphs: [PlacedGlyph] = []
-        var pen = 0.0
+        /// Each glyph's advance in points, tracking included.
+        var advances: [Double] = []
+        var isTrailingSpace: [Bool] = []
+        var width = 0.0
+    }
+
+    /// One word set: its pieces in logical order, its width, the width of its trailing
+    /// spaces, the characters no font draws, and whether it sets right-to-left text unordered.
+    private struct SetWord {
+        var pieces: [Piece] = []
+        var width = 0.0
         var trailingSpace = 0.0
-        let split = runs(of: word, style: style)
-        for (text, isEmoji) in split.runs {
-            let font = isEmoji ? style.emoji! : style.font
-            let utf8 = Array(text.utf8)
-            for glyph in font.shape(text) {
-                glyphs.append(PlacedGlyph(isEmoji: isEmoji, glyph: glyph, x: pen))
-                // Tracking spaces letters: marks and joiners (no advance) stay where they are.
-                let advance = glyph.advance / style.scale + (isEmoji || glyph.advance <= 0 ? 0 : style.tracking)
-                pen += advance
-                trailingSpace = glyph.cluster < utf8.count && utf8[glyph.cluster] == 0x20 ? trailingSpace + advance : 0
-            }
+        var missing: [Character] = []
+        var hasUnorderedRightToLeft = false
+    }
+
+    /// A line being filled: its words' pieces in logical order.
+    private struct LineBuilder {
+        var pieces: [Piece] = []
+        /// The pen after the last word, its trailing spaces included.
+        var pen = 0.0
+        var missing: [Character] = []
+        var hasUnorderedRightToLeft = false
+        /// How many of `pieces` the last word added.
+        var lastWordPieces = 0
+
+        var isEmpty: Bool { pieces.allSatisfy(\.glyphs.isEmpty) }
+
+        mutating func append(_ set: SetWord) {
+            pieces += set.pieces
+            lastWordPieces = set.pieces.count
+            missing += set.missing.filter { !missing.contains($0) }
+            hasUnorderedRightToLeft = hasUnorderedRightToLeft || set.hasUnorderedRightToLeft
+            pen += set.width
         }
-        return (glyphs, pen, trailingSpace, split.missing, RightToLeftText.isIn(String(word)))
+
+        /// The line shown: the last word's trailing spaces left out (rule L1 gives them the
+        /// paragraph's level, which puts them past the line's end), the pieces in the order
+        /// rule L2 gives, each glyph placed from the line's left.
+        func finished(in bidi: BidiParagraph) -> TextLine {
+            var pieces = self.pieces
+            for index in pieces.indices.suffix(lastWordPieces) {
+                let piece = pieces[index]
+                guard piece.isTrailingSpace.contains(true) else { continue }
+                var kept = Piece(level: piece.level)
+                // What follows a left-out space moves left by it (right to left, the trailing
+                // spaces come first).
+                var dropped = 0.0
+                for (index, glyph) in piece.glyphs.enumerated() {
+                    if piece.isTrailingSpace[index] {
+                        dropped += piece.advances[index]
+                    } else {
+                        kept.glyphs.append(
+                            PlacedGlyph(isEmoji: glyph.isEmoji, glyph: glyph.glyph, x: glyph.x - dropped))
+                        kept.advances.append(piece.advances[index])
+                        kept.isTrailingSpace.append(false)
+                    }
+                }
+                kept.width = piece.width - dropped
+                pieces[index] = kept
+            }
+            var line = TextLine(glyphs: [], width: 0, missing: missing)
+            line.isRightToLeft = bidi.baseLevel % 2 == 1
+            line.hasUnorderedRightToLeft = hasUnorderedRightToLeft
+            var pen = 0.0
+            for index in BidiParagraph.visualOrder(of: pieces.map(\.level)) {
+                line.glyphs += pieces[index].glyphs.map {
+                    PlacedGlyph(isEmoji: $0.isEmoji, glyph: $0.glyph, x: $0.x + pen)
+                }
+                pen += pieces[index].width
+            }
+            line.width = pen
+            return line
+        }
+    }
+
+    /// One word shaped in runs of one font and one level: its pieces (a piece a level, its
+    /// glyphs placed from the piece's start), its width and the width of its trailing spaces.
+    private static func setWord(_ word: Substring, levels: [UInt8], style: TextStyle, unordered: Bool) -> SetWord {
+        var set = SetWord()
+        let split = runs(of: word, levels: levels, style: style)
+        set.missing = split.missing
+        set.hasUnorderedRightToLeft = unordered && RightToLeftText.isIn(String(word))
+        // The word's trailing spaces start at this character.
+        let trailingStart = word.count - word.reversed().prefix(while: { $0 == " " }).count
+        // Each run shaped in its direction, its glyphs placed from its own start.
+        var shaped: [(level: UInt8, run: Piece)] = []
+        var characterStart = 0
+        for run in split.runs {
+            let font = run.isEmoji ? style.emoji! : style.font
+            // UTF-8 offset in the run where the word's trailing spaces begin.
+            let spacesFrom = run.text.prefix(max(0, trailingStart - characterStart)).utf8.count
+            let spacesInRun = characterStart + run.text.count > trailingStart
+            characterStart += run.text.count
+            var piece = Piece(level: run.level)
+            for glyph in font.shape(run.text, rightToLeft: run.level % 2 == 1) {
+                piece.glyphs.append(PlacedGlyph(isEmoji: run.isEmoji, glyph: glyph, x: 0))
+                // Tracking spaces letters: marks and joiners (no advance) stay where they are.
+                let advance = glyph.advance / style.scale + (run.isEmoji || glyph.advance <= 0 ? 0 : style.tracking)
+                piece.advances.append(advance)
+                let isSpace = spacesInRun && glyph.cluster >= spacesFrom
+                piece.isTrailingSpace.append(isSpace)
+                if isSpace { set.trailingSpace += advance }
+            }
+            shaped.append((run.level, piece))
+        }
+        // Runs of one level make a piece, shown in the piece's direction: right to left, the
+        // later runs (another font's) stand to the left of the earlier ones.
+        var start = 0
+        while start < shaped.count {
+            var end = start
+            while end < shaped.count && shaped[end].level == shaped[start].level { end += 1 }
+            let runs = shaped[start..<end].map(\.run)
+            var piece = Piece(level: shaped[start].level)
+            for run in shaped[start].level % 2 == 1 ? runs.reversed() : runs {
+                for (index, glyph) in run.glyphs.enumerated() {
+                    piece.glyphs.append(PlacedGlyph(isEmoji: glyph.isEmoji, glyph: glyph.glyph, x: piece.width))
+                    piece.width += run.advances[index]
+                }
+                piece.advances += run.advances
+                piece.isTrailingSpace += run.isTrailingSpace
+            }
+            set.pieces.append(piece)
+            start = end
+        }
+        set.width = set.pieces.reduce(0) { $0 + $1.width }
+        return set
     }
 
     /// Whether `style`'s text font has every glyph `character` draws, and whether its emoji
@@ -192,12 +302,15 @@ public enum TextLayout {
         return (textHasIt, emojiHasIt)
     }
 
-    /// `word` split into runs the text font draws and runs only the emoji font has, and the
-    /// characters (not white space) that neither has, each once.
-    private static func runs(of word: Substring, style: TextStyle) -> (runs: [(String, Bool)], missing: [Character]) {
-        var runs: [(String, Bool)] = []
+    /// `word` split into runs of one level (`levels`, a character each) that the text font
+    /// draws or that only the emoji font has, and the characters (not white space) that
+    /// neither has, each once.
+    private static func runs(of word: Substring, levels: [UInt8], style: TextStyle) -> (
+        runs: [(text: String, isEmoji: Bool, level: UInt8)], missing: [Character]
+    ) {
+        var runs: [(text: String, isEmoji: Bool, level: UInt8)] = []
         var missing: [Character] = []
-        for character in word {
+        for (character, level) in zip(word, levels) {
             let (textHasIt, emojiHasIt) = coverage(of: character, style: style)
             if !textHasIt && !emojiHasIt && !character.isWhitespace && !missing.contains(character) {
                 missing.append(character)
@@ -208,10 +321,10 @@ public enum TextLayout {
                 character.unicodeScalars.first?.properties.isEmojiPresentation == true
                 || character.unicodeScalars.contains { $0.value == 0xFE0F }
             let isEmoji = !textHasIt && emojiHasIt || (emojiHasIt && asksForEmoji)
-            if let last = runs.last, last.1 == isEmoji {
-                runs[runs.count - 1].0 += String(character)
+            if let last = runs.last, last.isEmoji == isEmoji, last.level == level {
+                runs[runs.count - 1].text += String(character)
             } else {
-                runs.append((String(character), isEmoji))
+                runs.append((String(character), isEmoji, level))
             }
         }
         return (runs, missing)

@@ -105,8 +105,9 @@ public final class TranscriptRenderer {
     /// given): the characters neither the text font nor the emoji font has, which are drawn
     /// as the font's missing-glyph box.
     public let missingCharacters: [(line: Int?, characters: [Character])]
-    /// The script lines of the events whose drawn text holds a right-to-left script, set left
-    /// to right all the same; one `nil` when some do and no lines were given.
+    /// The script lines of the events whose drawn text holds a right-to-left script and is set
+    /// left to right all the same, as FriBidi (``TextLayout/bidiPackage``) is not installed;
+    /// one `nil` when some do and no lines were given.
     public let rightToLeftLines: [Int?]
 
     private let styles: TranscriptStyles
@@ -165,7 +166,7 @@ public final class TranscriptRenderer {
             imagePixels: images.mapValues { ($0.width, $0.height) }, hasIcon: icon != nil)
         missingCharacters = Self.missingCharacters(layout, lines: lines)
         var rightToLeftEvents: [Int] = []
-        for item in layout.items where item.lines.contains(where: \.hasRightToLeft) {
+        for item in layout.items where item.lines.contains(where: \.hasUnorderedRightToLeft) {
             if let event = item.event, rightToLeftEvents.last != event { rightToLeftEvents.append(event) }
         }
         let rightToLeft = rightToLeftEvents.map { $0 < lines.count ? lines[$0] : nil }
@@ -537,8 +538,13 @@ public final class TranscriptRenderer {
             // Lines scrolled out of the screen are not drawn.
             guard (top + M.bodyLineHeight) * scale >= 0, top * scale < Double(canvas.height) else { continue }
             // One line is centred (it only differs from the padding in a bubble of the minimum
-            // width); wrapped lines start at the padding.
-            let x = lines.count == 1 ? frame.x + (frame.width - line.width) / 2 : frame.x + M.bubblePaddingHorizontal
+            // width); wrapped lines start at the padding, or end there in a right-to-left
+            // paragraph.
+            let x =
+                lines.count == 1
+                ? frame.x + (frame.width - line.width) / 2
+                : line.isRightToLeft
+                    ? frame.maxX - M.bubblePaddingHorizontal - line.width : frame.x + M.bubblePaddingHorizontal
             TextPainter.draw(
                 line, style: styles.body, x: x,
                 baseline: top + baseline(styles.body, lineHeight: M.bodyLineHeight), color: color, on: &canvas)
