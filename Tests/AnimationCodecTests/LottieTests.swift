@@ -186,6 +186,50 @@ struct LottieTests {
     }
 
     @Test(
+        "a track matte shows the matted layer only inside the matte (alpha) or outside it (inverted), at the top level and inside a precomposition, with no warning",
+        arguments: ["alpha", "inverted", "in a precomposition"])
+    func trackMatte(kind: String) throws {
+        let inverted = kind == "inverted"
+        let document =
+            kind == "in a precomposition"
+            ? LottieDocuments.trackMatteInPrecomposition : LottieDocuments.trackMatte(matteType: inverted ? 2 : 1)
+        let decoder = try AnimationDecoder(bytes: Array(document.utf8))
+        #expect(decoder.info.warnings.isEmpty, "\(decoder.info.warnings)")
+        for frame in [try decoder.frame(at: 0), try decoder.frame(at: 29)] {
+            // The band is rows 20-43; the matte square columns 16-47 (both on whole pixels).
+            var shown = 0
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let pixel = Self.pixel(frame, x, y)
+                    let inBand = (20..<44).contains(y)
+                    let inSquare = (16..<48).contains(x) && (16..<48).contains(y)
+                    if inBand && inSquare != inverted {
+                        // rlottie blends a matte a few levels short of opaque (251 of 255).
+                        #expect(
+                            pixel[0] == 0 && pixel[1] == 0 && pixel[2] >= 245 && pixel[3] >= 245,
+                            "(\(x), \(y)): \(pixel)")
+                        shown += 1
+                    } else {
+                        #expect(pixel == [0, 0, 0, 0], "(\(x), \(y)): \(pixel)")
+                    }
+                }
+            }
+            // 32 x 24 inside the square, 2 x 16 x 24 outside it.
+            #expect(shown == 768)
+        }
+    }
+
+    @Test("a track matte over a solid layer, which rlottie draws nothing of, is named in a notDrawn warning")
+    func trackMatteOverSolid() throws {
+        let decoder = try AnimationDecoder(bytes: Array(LottieDocuments.trackMatteOverSolid.utf8))
+        let warnings = decoder.info.warnings
+        #expect(warnings.map(\.kind) == [.notDrawn], "\(warnings)")
+        #expect(warnings.first?.message.hasPrefix("1 matted solid or image layer left out") == true, "\(warnings)")
+        // What rlottie draws of it: nothing, as the warning says.
+        #expect(try decoder.frame(at: 0).pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test(
         "frame(at:) draws a Lottie frame alone: the square where the hand-worked geometry puts it, the same pixels as in order"
     )
     func frameAlone() throws {

@@ -33,11 +33,13 @@ struct ThorVGOracleTests {
         var testDescription: String { "\(name) (every frame at least \(floor) dB)" }
     }
 
-    /// The hand-written documents (one from an in point before frame 0; edges anti-aliased differently: 30.7 dB measured at worst),
+    /// The hand-written documents (one from an in point before frame 0, three with track mattes;
+    /// edges anti-aliased differently: 30.7 dB measured at worst),
     /// the demo's spinner and the fit corpus's party sticker (Telegram's .tgs form, gzip).
     static let cases = [
         Case(name: "square.json", floor: 28), Case(name: "circle.json", floor: 28), Case(name: "early.json", floor: 28),
-        Case(name: "spinner.tgs", floor: 28), Case(name: "party.tgs", floor: 45)
+        Case(name: "spinner.tgs", floor: 28), Case(name: "party.tgs", floor: 45), Case(name: "matte.json", floor: 28),
+        Case(name: "matte-inverted.json", floor: 28), Case(name: "matte-precomposition.json", floor: 28)
     ]
 
     /// Writes every case's file into ``folder`` once.
@@ -46,6 +48,11 @@ struct ThorVGOracleTests {
         try Data(LottieDocuments.movingSquare.utf8).write(to: folder.appendingPathComponent("square.json"))
         try Data(LottieTests.fadingCircle.utf8).write(to: folder.appendingPathComponent("circle.json"))
         try Data(LottieDocuments.earlyInPoint.utf8).write(to: folder.appendingPathComponent("early.json"))
+        try Data(LottieDocuments.trackMatte(matteType: 1).utf8).write(to: folder.appendingPathComponent("matte.json"))
+        try Data(LottieDocuments.trackMatte(matteType: 2).utf8).write(
+            to: folder.appendingPathComponent("matte-inverted.json"))
+        try Data(LottieDocuments.trackMatteInPrecomposition.utf8).write(
+            to: folder.appendingPathComponent("matte-precomposition.json"))
         let script = """
             import gzip, json, sys
             sys.path.insert(0, sys.argv[1] + "/corpus"); sys.path.insert(0, sys.argv[1] + "/Benchmarks")

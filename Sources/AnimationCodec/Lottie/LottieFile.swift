@@ -42,7 +42,7 @@ struct LottieFile: Sendable {
     init(parsing bytes: [UInt8], limits: DecodingLimits, renderSize: RenderSize) throws(CodecError) {
         wasGzipped = bytes.starts(with: Gunzip.signature)
         var json = wasGzipped ? try Gunzip.inflate(bytes, maxBytes: limits.maxFileBytes) : bytes
-        let document: LottieJSON
+        var document: LottieJSON
         do {
             document = try LottieJSON.read(json)
         } catch {
@@ -98,6 +98,21 @@ struct LottieFile: Sendable {
                     .notDrawn,
                     "\(counted(document.expressions, "expression")) ignored: rlottie does not run Lottie expressions, so those properties keep their static values (bake the expressions into keyframes)"
                 ))
+        }
+        if document.mattedSolidOrImageLayers > 0 {
+            warnings.append(
+                CodecWarning(
+                    .notDrawn,
+                    "\(counted(document.mattedSolidOrImageLayers, "matted solid or image layer")) left out: rlottie draws nothing of a layer of one fill under a track matte (make it a shape layer in the editor)"
+                ))
+        }
+        if !document.mattedShapeLayers.isEmpty {
+            json = LottieTrackMatte.drawable(json, document: document)
+            // The same document with more in it: read again for the offsets of what follows.
+            guard let reread = try? LottieJSON.read(json) else {
+                throw .malformed(format: .lottie, reason: "the document's track mattes cannot be prepared for drawing")
+            }
+            document = reread
         }
         let drawn: PixelSize
         switch renderSize {

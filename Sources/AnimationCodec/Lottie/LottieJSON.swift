@@ -60,6 +60,11 @@ struct LottieJSON {
     private var precompositions: [String: [String?]] = [:]
     /// Every top-level asset's id (images and precompositions alike).
     private(set) var assetIDs: Set<String> = []
+    /// Each shape layer matted by the layer before it (a layer of `"ty": 4` with a `"tt"` of 1
+    /// to 4), at any depth: where its `"shapes"` array closes and whether it holds anything.
+    private(set) var mattedShapeLayers: [(closingBracket: Int, isEmpty: Bool)] = []
+    /// Solid and image layers (`"ty"` 1 and 2) matted by the layer before them.
+    private(set) var mattedSolidOrImageLayers = 0
 
     /// Reads a whole document.
     static func read(_ bytes: [UInt8]) throws(SyntaxError) -> LottieJSON {
@@ -133,6 +138,9 @@ struct LottieJSON {
         var copies = 0.0
         var isTypeFive = false
         var hasTextDocument = false
+        var layerType: Double?
+        var matteType: Double?
+        var shapes: (closingBracket: Int, isEmpty: Bool)?
         while true {
             skipSpace()
             guard peek() == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
@@ -148,8 +156,17 @@ struct LottieJSON {
                 let valueStart = offset + 1
                 _ = try readString(keeping: false)
                 isRepeater = UnsafeBufferPointer(rebasing: text[valueStart..<offset - 1]).elementsEqual("rp".utf8)
-            } else if keyBytes.elementsEqual("ty".utf8), peek() == UInt8(ascii: "5") {
-                isTypeFive = try readNumber() == 5
+            } else if keyBytes.elementsEqual("ty".utf8), let byte = peek(), byte.isDigit {
+                let type = try readNumber()
+                isTypeFive = type == 5
+                layerType = type
+            } else if keyBytes.elementsEqual("tt".utf8), element == .layer, let byte = peek(), byte.isDigit {
+                matteType = try readNumber()
+            } else if keyBytes.elementsEqual("shapes".utf8), element == .layer, peek() == UInt8(ascii: "[") {
+                let open = offset
+                try readValue(depth: depth + 1)
+                let inner = text[(open + 1)..<(offset - 1)]
+                shapes = (offset - 1, inner.allSatisfy(Self.isSpace))
             } else if keyBytes.elementsEqual("t".utf8), depth > 0, peek() == UInt8(ascii: "{") {
                 hasTextDocument = true
                 try readValue(depth: depth + 1)
@@ -206,7 +223,13 @@ struct LottieJSON {
             if next == UInt8(ascii: "}") {
                 if isRepeater { try countRepeater(copies) }
                 if isTypeFive && hasTextDocument { textLayers += 1 }
-                if element == .layer { layerReferences[layerReferences.count - 1].append(reference) }
+                if element == .layer {
+                    layerReferences[layerReferences.count - 1].append(reference)
+                    if let matteType, (1...4).contains(matteType) {
+                        if layerType == 4, let shapes { mattedShapeLayers.append(shapes) }
+                        if layerType == 1 || layerType == 2 { mattedSolidOrImageLayers += 1 }
+                    }
+                }
                 if element == .asset, let id { assetIDs.insert(id) }
                 if let layers {
                     if depth == 0 {
