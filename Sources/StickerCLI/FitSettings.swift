@@ -36,7 +36,7 @@ struct FitSettings: ParsableArguments {
     @Option(
         name: .customLong("label"),
         help: ArgumentHelp(
-            "A sticker's VoiceOver label, as NAME=TEXT, at most 150 characters; default: the catalog's label, else the name, shortened to 150.",
+            "A sticker's VoiceOver label, as NAME=TEXT, at most 150 characters; default: the catalog's label, else one made from the file's name (01-bouncing-blob reads \"Bouncing blob\"), shortened to 150.",
             valueName: "name=text"))
     var labels: [String] = []
 

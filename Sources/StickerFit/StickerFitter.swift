@@ -31,10 +31,10 @@ public struct StickerFitter: Sendable {
     static let jpegQualities = [92, 85, 75, 60, 45, 30, 20, 15, 10]
 
     /// Fits `sticker` to `size`; `label` is the accessibility label to write (default: the
-    /// sticker's own, else its name).
+    /// sticker's own, else one made from its name, ``Sticker/spokenLabel``).
     public func fit(_ sticker: Sticker, size: StickerSize, label: String? = nil) -> FittedSticker {
         let start = Date()
-        let given = label ?? sticker.localizedDescription
+        let given = label ?? sticker.spokenLabel
         // Controls and bidirectional controls (from a file's name, say) give VoiceOver nothing
         // to read: left out of the label.
         let wanted = String(String.UnicodeScalarView(given.unicodeScalars.filter { !TerminalText.isActedOn($0) }))

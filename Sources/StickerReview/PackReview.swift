@@ -29,8 +29,23 @@ public struct ReviewShot: Sendable {
 public struct StickerCard: Sendable {
     /// The sticker's name.
     public var name: String
-    /// What VoiceOver says of it: its accessibility label, else its name.
+    /// What VoiceOver says of it: its accessibility label, else its name (in a catalog) or the
+    /// label `stickers fit` makes from its file's name (in a folder).
     public var label: String
+    /// Where ``label`` comes from when the sticker has no label of its own.
+    public var labelSource: String?
+
+    /// The card of `sticker` in `pack`, with its label, before anything is drawn.
+    public init(_ sticker: Sticker, in pack: StickerPack) {
+        name = sticker.name
+        if sticker.accessibilityLabel != nil {
+            label = sticker.localizedDescription
+        } else if pack.origin == .catalog {
+            (label, labelSource) = (sticker.name, "its name: the catalog gives no label")
+        } else {
+            (label, labelSource) = (sticker.spokenLabel, "made from its file's name; `stickers fit --label` sets one")
+        }
+    }
     /// The animated preview (transparent: the page puts it on every background).
     public var preview: ReviewImage?
     /// Every frame with its start time.

@@ -128,7 +128,7 @@ public struct PackReviewer: Sendable {
                 report: ValidationReport(
                     pack: target.pack.name, gridSize: "", gridSizeDeclared: false, stickers: [], findings: []),
                 browser: [], transcript: [],
-                cards: target.pack.stickers.map { StickerCard(name: $0.name, label: $0.localizedDescription) },
+                cards: target.pack.stickers.map { StickerCard($0, in: target.pack) },
                 fitBudget: (options.maxBytes, options.fitLevel))
         }
         for (job, outcome) in zip(jobs, outcomes) {
@@ -276,7 +276,7 @@ public struct PackReviewer: Sendable {
     }
 
     private func drawSticker(_ sticker: Sticker, index: Int, target: ReviewTarget) throws(ReviewError) -> StickerCard {
-        var card = StickerCard(name: sticker.name, label: sticker.localizedDescription)
+        var card = StickerCard(sticker, in: target.pack)
         let preview: StickerPreview.Encoded
         let strip: (image: RGBAImage, frames: [ContactSheets.FilmstripFrame])
         do {

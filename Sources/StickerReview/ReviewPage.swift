@@ -130,7 +130,9 @@ enum ReviewPage {
         budget: (maxBytes: Int, level: Int32), source: (String) -> String
     ) -> String {
         var out = "<article class=\"card\" id=\"\(id)\">\n<h3>\(HTMLText.escape(card.name))</h3>\n"
-        if card.label != card.name { out += "<p>VoiceOver reads: \u{201C}\(HTMLText.escape(card.label))\u{201D}</p>\n" }
+        out +=
+            "<p>VoiceOver reads: \u{201C}\(HTMLText.escape(card.label))\u{201D}"
+            + (card.labelSource.map { " (\(HTMLText.escapeWithCode($0)))" } ?? "") + "</p>\n"
         if let preview = card.preview {
             out += "<div class=\"backgrounds\">\n"
             for background in ReviewStyle.backgrounds {

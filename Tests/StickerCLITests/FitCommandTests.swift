@@ -332,7 +332,8 @@ struct FitCommandTests {
         #expect(steps.first == "label", "\(steps)")
         let written = try PackLoader.load(path: catalog.path)
         let label = try #require(written.stickers.first?.localizedDescription)
-        #expect(label.utf16.count == 150 && label.hasPrefix(String(repeating: "a", count: 149)), "\(label)")
+        // The name made a label (its first letter capitalised), then shortened.
+        #expect(label.utf16.count == 150 && label.hasPrefix("A" + String(repeating: "a", count: 148)), "\(label)")
         #expect(PackValidator().validate(written).findings.allSatisfy { $0.rule != .descriptionLength })
 
         let tooLong = try CLITests.runExecutable([
@@ -686,8 +687,9 @@ struct FitCommandTests {
         #expect(!again.stderr.contains("ignored"), "\(again.stderr)")
         let refitted = try PackLoader.load(path: catalog.path)
         #expect(refitted.stickers.map(\.name) == ["a", "b", "c"])
-        // The label the first run gave stays with its sticker, read from the image again.
-        #expect(refitted.stickers.map(\.accessibilityLabel) == ["a", "A blue disc", "c"])
+        // The label the first run gave stays with its sticker, read from the image again (a
+        // file's name made a label: capitalised).
+        #expect(refitted.stickers.map(\.accessibilityLabel) == ["A", "A blue disc", "C"])
         #expect(try centre(catalog, "a") == "(0, 255, 0, 255)")
         #expect(try centre(catalog, "c") == "(255, 0, 0, 255)")
 
@@ -1223,7 +1225,8 @@ struct FitCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let loaded = try PackLoader.load(path: catalog.path)
         #expect(loaded.stickers.map(\.name) == ["esc-[31mred-gnp"])
-        #expect(loaded.stickers.map(\.accessibilityLabel) == ["esc[31mredgnp"])
+        // The label made from the name (first letter capitalised), its controls left out.
+        #expect(loaded.stickers.map(\.accessibilityLabel) == ["Esc[31mredgnp"])
         let steps =
             (try Self.report(result.stdout)["stickers"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]]
         #expect(

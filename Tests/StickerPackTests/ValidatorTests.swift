@@ -208,6 +208,46 @@ struct ValidatorTests {
         #expect(format["still"]?.contains("but AVIF (") == true, "\(format)")
     }
 
+    @Test(
+        "what VoiceOver reads: a folder's sticker by the label fit makes from its name, a catalog's by its label, else its name; one that names a file is a voiceover-label warning"
+    )
+    func voiceOverLabel() throws {
+        let folder = TestFolder()
+        defer { folder.remove() }
+        let png = TestImages.solidPNG(408, [255, 0, 0, 255])
+        for name in ["01-bouncing-blob", "IMG_2041", "thumbsUpBig"] { folder.write(png, "pack/\(name).png") }
+        let report = PackValidator().validate(try PackLoader.load(path: folder.path("pack")))
+        #expect(report.stickers.map(\.label) == ["Bouncing blob", "IMG 2041", "Thumbs up big"])
+        let warned = report.findings.filter { $0.rule == .voiceOverLabel }
+        #expect(warned.map(\.sticker) == ["IMG_2041"], "\(warned)")
+        #expect(warned.first?.severity == .warning)
+        #expect(warned.first?.message.hasPrefix(#"VoiceOver reads "IMG 2041" (made from its file's name)"#) == true)
+
+        // A catalog: a label that names a file, a sticker without one (Messages reads its
+        // name), and a good label.
+        for (name, label) in [("Artboard 1", "Artboard 1"), ("Screenshot 3", nil), ("Heart", "A beating heart")] {
+            folder.write(png, "S.xcstickers/Sticker Pack.stickerpack/\(name).sticker/s.png")
+            var properties: [String: Any] = ["filename": "s.png"]
+            if let label { properties["accessibility-label"] = label }
+            folder.writeJSON(
+                ["info": ["version": 1, "author": "xcode"], "properties": properties],
+                "S.xcstickers/Sticker Pack.stickerpack/\(name).sticker/Contents.json")
+        }
+        folder.writeJSON(
+            ["info": ["version": 1, "author": "xcode"]], "S.xcstickers/Sticker Pack.stickerpack/Contents.json")
+        folder.writeJSON(["info": ["version": 1, "author": "xcode"]], "S.xcstickers/Contents.json")
+        let catalog = PackValidator().validate(try PackLoader.load(path: folder.path("S.xcstickers")))
+        let byName = Dictionary(uniqueKeysWithValues: catalog.stickers.map { ($0.name, $0.label) })
+        #expect(byName == ["Artboard 1": "Artboard 1", "Screenshot 3": "Screenshot 3", "Heart": "A beating heart"])
+        let messages = catalog.findings.filter { $0.rule == .voiceOverLabel }.map(\.message)
+        #expect(messages.count == 2, "\(catalog.findings)")
+        #expect(messages.contains { $0.hasPrefix(#"VoiceOver reads "Artboard 1" (its label)"#) })
+        #expect(
+            messages.contains {
+                $0.hasPrefix(#"VoiceOver reads "Screenshot 3" (its name: the catalog gives no label)"#)
+            })
+    }
+
     @Test("short delays are those Messages shows for 100 ms (under 11 ms), named in the message with the shortest")
     func shortDelayMessage() throws {
         let folder = TestFolder()

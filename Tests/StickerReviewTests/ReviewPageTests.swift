@@ -199,8 +199,19 @@ import Testing
             for background in ["white", "black", "red", "yellow", "multicolor", "a photo", "checker"] {
                 #expect(html.contains("alt=\"\(label), on \(background)\""), "\(label) on \(background)")
             }
-            #expect(html.contains("VoiceOver reads: \u{201C}\(label)\u{201D}"))
+            #expect(html.contains("VoiceOver reads: \u{201C}\(label)\u{201D}</p>"))
         }
+    }
+
+    /// A folder's sticker has no label: its card says what `stickers fit` will write, and whence.
+    @Test func folderCardsShowTheLabelFitMakes() throws {
+        let (folder, _) = try ReviewFixtures.review([ReviewFixtures.samplePack], name: "folder-labels")
+        let html = try Self.page(folder)
+        #expect(
+            html.contains(
+                "VoiceOver reads: \u{201C}Bouncing blob\u{201D} (made from its file&#39;s name; <code>stickers fit --label</code> sets one)"
+            ))
+        #expect(html.contains("alt=\"Bouncing blob, on white\""))
     }
 
     /// Every page passes HTML Tidy with no warning: one pack, a catalog, an index of several.

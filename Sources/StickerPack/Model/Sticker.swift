@@ -24,6 +24,10 @@ public struct Sticker: Sendable, Hashable {
     /// The description Messages shows: the label, or the name when there is none.
     public var localizedDescription: String { accessibilityLabel ?? name }
 
+    /// What VoiceOver reads once the sticker is in a catalog `stickers fit` writes: its label,
+    /// else the label made from its name (``VoiceOverLabel/fromFileName(_:)``).
+    public var spokenLabel: String { accessibilityLabel ?? VoiceOverLabel.fromFileName(name) }
+
     /// Every file the sticker reads, in order.
     public var files: [URL] {
         switch source {

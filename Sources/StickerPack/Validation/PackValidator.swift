@@ -131,6 +131,7 @@ private struct StickerChecker {
 
     mutating func run() {
         checkDescription()
+        checkLabel()
         checkFitLoss()
         var readings: [FileReading] = []
         for file in sticker.files {
@@ -205,6 +206,21 @@ private struct StickerChecker {
                 "description is \(length) characters; Messages allows \(thresholds.maxDescriptionLength)",
                 measured: "\(length) characters", limit: "\(thresholds.maxDescriptionLength) characters")
         }
+    }
+
+    /// What VoiceOver reads names a file rather than the picture.
+    private mutating func checkLabel() {
+        let spoken = pack.origin == .catalog ? sticker.localizedDescription : sticker.spokenLabel
+        summary.label = spoken
+        guard let reason = VoiceOverLabel.fileNameLikeness(spoken) else { return }
+        let source =
+            sticker.accessibilityLabel != nil
+            ? "its label"
+            : pack.origin == .catalog ? "its name: the catalog gives no label" : "made from its file's name"
+        add(
+            .warning, .voiceOverLabel,
+            "VoiceOver reads \"\(spoken)\" (\(source)), which names a file rather than what the sticker shows: \(reason); give it a label that describes it (`stickers fit --label \(sticker.name)=TEXT`)",
+            measured: spoken)
     }
 
     /// A catalog `stickers fit` wrote says what it gave up: under the line a viewer notices,

@@ -24,6 +24,11 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     case duplicateName = "duplicate-name"
     /// The description (accessibility label, else the name) is at most 150 characters. Error.
     case descriptionLength = "description-length"
+    /// What VoiceOver reads (the catalog's label, else the sticker's name; for a folder, the
+    /// label `stickers fit` makes from the file's name) says what the sticker shows rather than
+    /// naming a file: no underscores, no image extension, not only numbers and words such as
+    /// `IMG`, `Screenshot` or `final` (``VoiceOverLabel/fileNameLikeness(_:)``). Warning.
+    case voiceOverLabel = "voiceover-label"
     /// An APNG still animates: its acTL is intact and holds more than one frame. Warning.
     case lostAnimation = "lost-animation"
     /// The file decodes whole, with nothing the decoder had to work around (data ending early,

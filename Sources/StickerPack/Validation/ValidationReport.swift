@@ -92,6 +92,9 @@ public struct StickerSummary: Sendable, Hashable, Codable {
     public var plays: Int?
     /// Bytes all frames take decoded.
     public var decodedBytes: Int?
+    /// What VoiceOver reads: the catalog's label, else the sticker's name; for a folder, the
+    /// label `stickers fit` makes from the file's name (``Sticker/spokenLabel``).
+    public var label: String?
 
     /// Creates a summary with only the name and files known.
     public init(name: String, files: [String], fileBytes: Int) {
