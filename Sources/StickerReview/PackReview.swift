@@ -12,6 +12,9 @@ public struct ReviewImage: Sendable, Hashable {
     public var height: Int
     /// Whether it is an animation (an APNG).
     public var isAnimated: Bool
+    /// For an animation, a PNG of one moment of it inside `images/`, shown instead when the
+    /// reader asks for less motion (the system's setting, or the page's "Stop animations").
+    public var still: String?
 }
 
 /// A drawing the page shows (the browser in one style and appearance, or the conversation),
@@ -23,6 +26,14 @@ public struct ReviewShot: Sendable {
     public var image: ReviewImage?
     /// Why not, when it was not; or the stickers drawn as placeholders.
     public var problem: String?
+}
+
+extension PackReview {
+    /// Whether the page shows an animation (a sticker's preview, the browser or the conversation).
+    var hasAnimation: Bool {
+        (browser + transcript).contains { $0.image?.isAnimated == true }
+            || cards.contains { $0.preview?.isAnimated == true }
+    }
 }
 
 /// Everything the page shows of one sticker.

@@ -225,19 +225,32 @@ public struct PackReviewer: Sendable {
         let file = "browser-\(style)-\(appearance).png"
         let loop = min(renderer.longestLoop, Self.longestAnimation)
         let bytes: [UInt8]
+        let still: [UInt8]?
         do {
             bytes = loop > 0 ? try SnapshotEncoder.apng(renderer, duration: loop) : try renderer.snapshotPNG(at: 0)
+            still = loop > 0 ? try renderer.snapshotPNG(at: 0) : nil
         } catch {
             return ReviewShot(title: title, image: nil, problem: "\(error)")
         }
         try write(bytes, named: file, in: target)
+        let stillFile = try still.map { bytes throws(ReviewError) in
+            try write(bytes, named: Self.stillName(file), in: target)
+            return Self.stillName(file)
+        }
         let placeholders = renderer.problems.map(\.sticker)
         return ReviewShot(
             title: title,
             image: ReviewImage(
-                file: file, width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight, isAnimated: loop > 0
-            ),
+                file: file, width: renderer.layout.pixelWidth, height: renderer.layout.pixelHeight,
+                isAnimated: loop > 0,
+                still: stillFile),
             problem: Self.placeholderNote(placeholders))
+    }
+
+    /// The file an animation's still is written to: `browser-compact-light.png` ->
+    /// `browser-compact-light-still.png`.
+    static func stillName(_ file: String) -> String {
+        (file.hasSuffix(".png") ? String(file.dropLast(4)) : file) + "-still.png"
     }
 
     /// What a drawing says of the stickers it shows as placeholders; nil when none.
@@ -258,20 +271,27 @@ public struct PackReviewer: Sendable {
         let file = "conversation-\(appearance).png"
         let renderer: TranscriptRenderer
         let bytes: [UInt8]
+        let still: [UInt8]?
         let loop: Double
         do {
             renderer = try TranscriptRenderer(
                 Conversation.default(for: pack), pack: pack, options: transcript)
             loop = min(renderer.longestLoop, Self.longestAnimation)
             bytes = loop > 0 ? try renderer.apng(duration: loop) : try renderer.snapshotPNG(at: 0)
+            still = loop > 0 ? try renderer.snapshotPNG(at: 0) : nil
         } catch {
             return ReviewShot(title: title, image: nil, problem: "\(error)")
         }
         try write(bytes, named: file, in: target)
+        let stillFile = try still.map { bytes throws(ReviewError) in
+            try write(bytes, named: Self.stillName(file), in: target)
+            return Self.stillName(file)
+        }
         return ReviewShot(
             title: title,
             image: ReviewImage(
-                file: file, width: renderer.pixelWidth, height: renderer.pixelHeight, isAnimated: loop > 0),
+                file: file, width: renderer.pixelWidth, height: renderer.pixelHeight, isAnimated: loop > 0,
+                still: stillFile),
             problem: Self.placeholderNote(renderer.problems.map(\.sticker)))
     }
 
@@ -292,8 +312,13 @@ public struct PackReviewer: Sendable {
         let stripFile = "sticker-\(index + 1)-frames.png"
         try write(preview.bytes, named: previewFile, in: target)
         try write(SnapshotEncoder.png(strip.image), named: stripFile, in: target)
+        let stillFile = try preview.still.map { bytes throws(ReviewError) in
+            try write(bytes, named: Self.stillName(previewFile), in: target)
+            return Self.stillName(previewFile)
+        }
         card.preview = ReviewImage(
-            file: previewFile, width: preview.width, height: preview.height, isAnimated: strip.frames.count > 1)
+            file: previewFile, width: preview.width, height: preview.height, isAnimated: strip.frames.count > 1,
+            still: stillFile)
         card.filmstrip = ReviewImage(
             file: stripFile, width: strip.image.width, height: strip.image.height, isAnimated: false)
         card.frames = strip.frames

@@ -17,6 +17,7 @@ enum ReviewPage {
         out += "<main>\n"
         if let index { out += "<p><a href=\"\(HTMLText.escape(index))\">All packs</a></p>\n" }
         out += "<h1>\(HTMLText.escape(title))</h1>\n"
+        if review.hasAnimation { out += motionControl }
         let totalBytes = report.stickers.reduce(0) { $0 + $1.fileBytes }
         out +=
             "<p class=\"muted\">\(HTMLText.escape(review.shownPath)): \(counted(review.cards.count, "sticker")), grid size \(HTMLText.escape(report.gridSize))"
@@ -46,7 +47,9 @@ enum ReviewPage {
                     finding.stickerIndex.map { $0 == index } ?? (finding.sticker == card.name)
                 }, budget: review.fitBudget, source: source)
         }
-        out += "</main>\n</body>\n</html>\n"
+        out += "</main>\n"
+        if review.hasAnimation { out += "<script>\n\(motionScript)</script>\n" }
+        out += "</body>\n</html>\n"
         return out
     }
 
@@ -246,10 +249,40 @@ enum ReviewPage {
     {
         let width = displayWidth ?? max(1, image.width / 2)
         let height = max(1, Int((Double(image.height) * Double(width) / Double(max(1, image.width))).rounded()))
-        return
+        let tag =
             "<img src=\"\(HTMLText.escape(source(image.file)))\" width=\"\(width)\" height=\"\(height)\" alt=\"\(HTMLText.escape(alt))\""
             + "\(image.isAnimated ? " data-animated=\"true\"" : "")>"
+        // An animation's still is shown instead when the reader asks for less motion.
+        guard image.isAnimated, let still = image.still else { return tag }
+        return
+            "<picture><source srcset=\"\(HTMLText.escape(source(still)))\" media=\"\(reducedMotion)\">\(tag)</picture>"
     }
+
+    /// When an animation's still is shown: the reader's system asks for less motion. The page's
+    /// "Stop animations" button sets every such query to `all`.
+    static let reducedMotion = "(prefers-reduced-motion: reduce)"
+
+    /// The button that stops and starts every animation of the page, and its script.
+    static let motionControl =
+        "<p><button type=\"button\" id=\"motion\" aria-pressed=\"false\">Stop animations</button></p>\n"
+    static let motionScript = """
+        (function(){
+          var button = document.getElementById("motion");
+          if (!button) return;
+          if (window.matchMedia && window.matchMedia("\(reducedMotion)").matches) {
+            button.setAttribute("aria-pressed", "true"); button.textContent = "Play animations";
+          }
+          button.addEventListener("click", function(){
+            var stop = button.getAttribute("aria-pressed") !== "true";
+            button.setAttribute("aria-pressed", stop ? "true" : "false");
+            button.textContent = stop ? "Play animations" : "Stop animations";
+            document.querySelectorAll("picture source").forEach(function(source){
+              source.media = stop ? "all" : "\(reducedMotion)";
+            });
+          });
+        })();
+
+        """
 
     private static func milliseconds(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
 

@@ -89,7 +89,8 @@ public enum ReviewWriter {
     }
 
     /// The first entry of `folder` that is not an image a review writes (`photo.jpg`,
-    /// `browser-compact-light.png`, `conversation-dark.png`, `sticker-3-preview.png`, ...).
+    /// `browser-compact-light.png`, `conversation-dark.png`, `sticker-3-preview.png`, each
+    /// animation's `-still.png`, ...).
     private static func foreignImage(in folder: URL) -> String? {
         guard let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             return "(cannot be listed)"
@@ -98,7 +99,7 @@ public enum ReviewWriter {
             !(isDesktopFile(name) || name == PackReviewer.photoFile
                 || name.wholeMatch(
                     of:
-                        /(browser-(compact|expanded)-(light|dark)|conversation-(light|dark)|sticker-[0-9]+-(preview|frames))\.png/
+                        /(browser-(compact|expanded)-(light|dark)|conversation-(light|dark)|sticker-[0-9]+-(preview|frames))(-still)?\.png/
                 )
                     != nil)
         }

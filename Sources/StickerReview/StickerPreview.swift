@@ -12,6 +12,9 @@ enum StickerPreview {
         var bytes: [UInt8]
         var width: Int
         var height: Int
+        /// For an animation, a PNG of its frame that shows most (the first of those with the
+        /// most visible pixels): a sticker fading in is not shown by its empty first frame.
+        var still: [UInt8]?
     }
 
     /// `animation` scaled (premultiplied Lanczos) to fit a `side`-pixel square, each frame
@@ -29,9 +32,14 @@ enum StickerPreview {
         }
         var writer = APNGWriter(width: width, height: height, frameCount: animation.frameCount, plays: animation.plays)
         var previous: RGBAImage?
+        var fullest: (image: RGBAImage, visible: Int)?
         var index = 0
         while index < animation.frameCount, let frame = try iterator.next() {
             let image = Resampler().resize(RGBAImage(frame), width: width, height: height)
+            let visible = stride(from: 3, to: image.pixels.count, by: 4).reduce(0) {
+                $0 + (image.pixels[$1] > 0 ? 1 : 0)
+            }
+            if visible > (fullest?.visible ?? -1) { fullest = (image, visible) }
             let changed =
                 previous.map { image.changedRect(from: $0) } ?? PixelRect(x: 0, y: 0, width: width, height: height)
             let start = clock.starts[index]
@@ -42,6 +50,7 @@ enum StickerPreview {
         }
         // A file that ends before its declared frames is as unreadable as a truncated one.
         guard index == animation.frameCount else { throw PackError.unreadable(path: animation.sourcePath) }
-        return Encoded(bytes: writer.finish(), width: width, height: height)
+        return Encoded(
+            bytes: writer.finish(), width: width, height: height, still: fullest.map { SnapshotEncoder.png($0.image) })
     }
 }

@@ -101,6 +101,47 @@ import Testing
         }
     }
 
+    /// A reader who asks for less motion sees every animation as its still, and the page's
+    /// button stops and restarts them for anyone.
+    @Test func reducedMotionShowsStills() throws {
+        let (folder, _) = try ReviewFixtures.review([ReviewFixtures.samplePack], name: "motion")
+        let browser = try HeadlessChromium()
+        try browser.setViewport(width: 1280)
+        // What each animated image shows: its file's name, whether it loaded.
+        let shown = """
+            Array.from(document.querySelectorAll("img[data-animated]")).map(i =>
+              [i.currentSrc.split("/").pop(), i.complete && i.naturalWidth > 0])
+            """
+        func stills(_ images: Any?) -> (animations: Int, stills: Int, loaded: Bool) {
+            let list = images as? [[Any]] ?? []
+            let names = list.compactMap { $0.first as? String }
+            let stills = names.filter { $0.hasSuffix("-still.png") }.count
+            return (names.count - stills, stills, list.allSatisfy { $0.last as? Bool == true })
+        }
+        try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
+        let moving = stills(try browser.evaluate(shown))
+        // The sample pack: 5 animated stickers, 4 browsers and 2 conversations that play.
+        #expect(moving.animations > 0 && moving.stills == 0 && moving.loaded, "\(moving)")
+        try browser.send(
+            "Emulation.setEmulatedMedia", ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]])
+        try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
+        let reduced = stills(try browser.evaluate(shown))
+        #expect(reduced.animations == 0 && reduced.stills == moving.animations && reduced.loaded, "\(reduced)")
+        #expect(
+            try browser.evaluate("document.getElementById('motion').getAttribute('aria-pressed')") as? String == "true")
+        // The button, with no such setting: stills, then the animations again.
+        try browser.send(
+            "Emulation.setEmulatedMedia", ["features": [["name": "prefers-reduced-motion", "value": "no-preference"]]])
+        try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
+        try browser.evaluate("document.getElementById('motion').click()")
+        let stopped = stills(try browser.evaluate("new Promise(r => setTimeout(r, 0)).then(() => (\(shown)))"))
+        #expect(stopped.animations == 0 && stopped.stills == moving.animations, "\(stopped)")
+        try browser.evaluate("document.getElementById('motion').click()")
+        let playing = stills(try browser.evaluate("new Promise(r => setTimeout(r, 0)).then(() => (\(shown)))"))
+        #expect(playing.animations == moving.animations && playing.stills == 0, "\(playing)")
+        #expect(browser.pageErrors.isEmpty, "\(browser.pageErrors.prefix(5))")
+    }
+
     /// Every link of the findings table lands on its sticker's card, in view.
     @Test func findingLinksLandOnTheirCards() throws {
         let (folder, _) = try ReviewFixtures.review(
