@@ -8,7 +8,9 @@ import StickerPack
 
 /// How a command shows its progress on stderr (`--progress`).
 public enum ProgressStyle: String, EnumArgument, CaseIterable, Sendable {
-    /// A bar redrawn in place, only when stderr is a terminal and the work has taken a second.
+    /// A bar redrawn in place, only when stderr is a terminal and the work has taken a second;
+    /// on a terminal that cannot redraw a line (`TERM` unset or `dumb`: an editor's shell, a
+    /// screen reader's console), one line a step, as `lines`.
     case auto
     /// One line per step (`rendering 12/600`), from the first step, whatever stderr is: for
     /// CI logs and for scripts that wait for the work to start.
@@ -20,7 +22,9 @@ public enum ProgressStyle: String, EnumArgument, CaseIterable, Sendable {
 /// The `--progress` option shared by the commands that can take a while.
 public struct ProgressOptions: ParsableArguments {
     /// How progress is shown.
-    @Option(help: "Progress on stderr: auto (a bar on a terminal), lines (one line a step) or none.")
+    @Option(
+        help:
+            "Progress on stderr: auto (a bar on a terminal; lines on a dumb one), lines (one line a step) or none.")
     public var progress: ProgressStyle = .auto
 
     /// How long the work runs before `auto` draws its bar (tests draw it at once).
@@ -61,7 +65,12 @@ final class ProgressBar: @unchecked Sendable {
     init(_ label: String, style: ProgressStyle = .auto, after: Double = 1) {
         self.label = label
         self.after = after
-        self.style = style == .auto && isatty(STDERR_FILENO) != 1 ? .none : style
+        if style == .auto {
+            let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+            self.style = isatty(STDERR_FILENO) != 1 ? .none : term.isEmpty || term == "dumb" ? .lines : .auto
+        } else {
+            self.style = style
+        }
     }
 
     /// Shows `done` of `total`; a line also shows `note`, what the step did (the bar has no room).

@@ -130,7 +130,8 @@ struct ProgressOptionTests {
                 "auto",
                 "--progress-after", "0", "-o", folder.appendingPathComponent("P.xcstickers").path
             ],
-            standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave))
+            standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave),
+            environment: Self.environment(term: "xterm-256color"))
         let text = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
         #expect(try TestProcess.wait(for: pid, arguments: ["fit"]) == 0)
         // Each update redraws the one line from its start and clears what is left of it: half
@@ -139,5 +140,37 @@ struct ProgressOptionTests {
             "\rfitting [" + String(repeating: "#", count: 15) + String(repeating: "-", count: 15) + "] 1/2\u{1B}[K"
         let full = "\rfitting [" + String(repeating: "#", count: 30) + "] 2/2\u{1B}[K"
         #expect(text == half + full + "\r\u{1B}[K", "\(text.debugDescription)")
+    }
+
+    @Test("--progress auto on a terminal that cannot redraw a line (TERM=dumb): one line a step, no escape")
+    func linesOnADumbTerminal() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (master, slave) = try PreviewTests.pseudoTerminal()
+        defer { close(master) }
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TERM" }.map {
+            "\($0.key)=\($0.value)"
+        }
+        let pid = try TestProcess.spawn(
+            [
+                try PreviewTests.executable(), "fit", try OptionFixtures.path("pair"), "--threads", "1",
+                "--progress-after", "0", "-o", folder.appendingPathComponent("P.xcstickers").path
+            ],
+            standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave),
+            environment: Self.environment(term: "dumb"))
+        let text = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
+        #expect(try TestProcess.wait(for: pid, arguments: ["fit"]) == 0)
+        // The terminal turns each line feed into a carriage return and a line feed.
+        let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.map { $0.prefix(12) } == ["fitting 1/2:", "fitting 2/2:"], "\(text.debugDescription)")
+        #expect(!text.contains("\u{1B}") && !text.contains("["), "\(text.debugDescription)")
+    }
+
+    /// The test process's environment with `TERM` set to `term` (a CI job may have none).
+    static func environment(term: String) -> [String] {
+        ProcessInfo.processInfo.environment.filter { $0.key != "TERM" }.map { "\($0.key)=\($0.value)" } + [
+            "TERM=\(term)"
+        ]
     }
 }

@@ -21,8 +21,9 @@ public struct Frame: Sendable {
         self.warnings = warnings
     }
 
-    /// The premultiplied RGBA value at (`x`, `y`).
+    /// The premultiplied RGBA value at (`x`, `y`), which must be inside the canvas.
     public func pixel(x: Int, y: Int) -> PremultipliedRGBA {
+        precondition((0..<width).contains(x) && (0..<height).contains(y), "(\(x), \(y)) is outside \(width)x\(height)")
         let o = (y * width + x) * 4
         return PremultipliedRGBA(r: pixels[o], g: pixels[o + 1], b: pixels[o + 2], a: pixels[o + 3])
     }

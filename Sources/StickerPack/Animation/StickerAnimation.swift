@@ -1,8 +1,8 @@
 import AnimationCodec
 import FoundationEssentials
 
-/// A sticker's pixels over time, whatever its source: one image file (APNG, GIF, PNG, JPEG)
-/// or a `.stickersequence` of stills. Frames come out as whole premultiplied RGBA8 canvases.
+/// A sticker's pixels over time, whatever its source: one image file (APNG, GIF, PNG, JPEG,
+/// WebP, WebM or Lottie) or a `.stickersequence` of stills. Frames come out as whole premultiplied RGBA8 canvases.
 public struct StickerAnimation: Sendable {
     /// Canvas width in pixels.
     public let width: Int

@@ -39,7 +39,8 @@ public struct Sticker: Sendable, Hashable {
 
 /// Where a sticker's pixels come from.
 public enum StickerSource: Sendable, Hashable {
-    /// One image file (PNG, APNG, GIF or JPEG).
+    /// One image file (PNG, APNG, GIF, JPEG, or a format `stickers fit` converts: WebP, WebM,
+    /// Lottie).
     case file(URL)
     /// A `.stickersequence`: still images played in order.
     case sequence(StickerSequence)

@@ -9,7 +9,7 @@ import StickerPixels
 /// ```swift
 /// let pack = try PackLoader.load(path: "Stickers.xcstickers")
 /// var options = RenderOptions(); options.style = .expanded
-/// let renderer = try BrowserRenderer(pack: pack, options: options)
+/// let renderer = BrowserRenderer(pack: pack, options: options)
 /// let still = try renderer.snapshot(at: 1.25)
 /// ```
 ///

@@ -8,8 +8,9 @@ public struct RenderOptions: Sendable {
     public var view: ViewSize = DevicePreset.default.viewSize
     /// Compact strip or expanded view.
     public var style: BrowserStyle = .compact
-    /// The sticker size; `nil` uses the pack's (the catalog's grid-size, else guessed from the
-    /// first sticker's pixel size).
+    /// The sticker size; `nil` uses the pack's (``StickerPack/gridSize(sides:)``: the declared
+    /// grid-size; else regular for a catalog; else the size whose side every sticker is,
+    /// regular when they do not agree).
     public var size: StickerSize?
     /// Output pixels per point: 1, 2 or 3.
     public var scale = 3
