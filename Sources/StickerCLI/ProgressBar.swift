@@ -10,7 +10,7 @@ import StickerPack
 public enum ProgressStyle: String, EnumArgument, CaseIterable, Sendable {
     /// A bar redrawn in place, only when stderr is a terminal and the work has taken a second;
     /// on a terminal that cannot redraw a line (`TERM` unset or `dumb`: an editor's shell, a
-    /// screen reader's console), one line a step, as `lines`.
+    /// screen reader's console), lines as `lines` writes them, at most one a second and the last.
     case auto
     /// One line per step (`rendering 12/600`), from the first step, whatever stderr is: for
     /// CI logs and for scripts that wait for the work to start.
@@ -61,6 +61,10 @@ final class ProgressBar: @unchecked Sendable {
     /// Seconds of work before `auto` draws the bar.
     private let after: Double
     private var drawn = false
+    /// Whether `auto` chose lines (a terminal that cannot redraw one), and when the last was
+    /// written: such lines wait as the bar does, then come at most one a second, and the last.
+    private var pacedLines = false
+    private var lastLine: Date?
 
     init(_ label: String, style: ProgressStyle = .auto, after: Double = 1) {
         self.label = label
@@ -68,6 +72,7 @@ final class ProgressBar: @unchecked Sendable {
         if style == .auto {
             let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
             self.style = isatty(STDERR_FILENO) != 1 ? .none : term.isEmpty || term == "dumb" ? .lines : .auto
+            pacedLines = self.style == .lines
         } else {
             self.style = style
         }
@@ -79,6 +84,13 @@ final class ProgressBar: @unchecked Sendable {
         case .none:
             return
         case .lines:
+            if pacedLines {
+                let now = Date()
+                guard now.timeIntervalSince(start) >= after,
+                    done >= total || lastLine.map({ now.timeIntervalSince($0) >= 1 }) ?? true
+                else { return }
+                lastLine = now
+            }
             let noted = note.map { ": " + TerminalText.oneLine($0) } ?? ""
             FileDescriptorOutput.standardError("\(label) \(done)/\(total)\(noted)\n")
         case .auto:

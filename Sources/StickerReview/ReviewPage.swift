@@ -262,22 +262,21 @@ enum ReviewPage {
     /// "Stop animations" button sets every such query to `all`.
     static let reducedMotion = "(prefers-reduced-motion: reduce)"
 
-    /// The button that stops and starts every animation of the page, and its script.
+    /// The button that stops and starts every animation of the page (a toggle: pressed while
+    /// the stills show, its name the same either way), and its script.
     static let motionControl =
         "<p><button type=\"button\" id=\"motion\" aria-pressed=\"false\">Stop animations</button></p>\n"
     static let motionScript = """
         (function(){
           var button = document.getElementById("motion");
           if (!button) return;
-          if (window.matchMedia && window.matchMedia("\(reducedMotion)").matches) {
-            button.setAttribute("aria-pressed", "true"); button.textContent = "Play animations";
-          }
+          var reduced = window.matchMedia && window.matchMedia("\(reducedMotion)").matches;
+          if (reduced) button.setAttribute("aria-pressed", "true");
           button.addEventListener("click", function(){
             var stop = button.getAttribute("aria-pressed") !== "true";
             button.setAttribute("aria-pressed", stop ? "true" : "false");
-            button.textContent = stop ? "Play animations" : "Stop animations";
             document.querySelectorAll("picture source").forEach(function(source){
-              source.media = stop ? "all" : "\(reducedMotion)";
+              source.media = stop ? "all" : "not all";
             });
           });
         })();

@@ -45,7 +45,7 @@ enum ReviewStyle {
         .card:target{outline:3px solid var(--link);outline-offset:2px}
         .backgrounds{display:grid;grid-template-columns:repeat(auto-fill,minmax(96px,1fr));gap:8px}
         .tile{aspect-ratio:1;display:flex;align-items:center;justify-content:center;border-radius:8px;padding:6px;border:1px solid var(--line)}
-        .tile img{max-height:100%;width:auto}
+        .tile img{max-height:100%;width:auto}picture{display:contents}
         .bg-white{background:#fff}.bg-black{background:#000}.bg-red{background:#ff3b30}.bg-yellow{background:#fc0}
         .bg-multicolor{background:repeating-linear-gradient(45deg,#ff3b30 0 12px,#ff9500 12px 24px,#fc0 24px 36px,#34c759 36px 48px,#007aff 48px 60px,#af52de 60px 72px)}
         .bg-photo{background:#6b7f99\(photo.map { " url(\"\($0)\") center/cover" } ?? "")}

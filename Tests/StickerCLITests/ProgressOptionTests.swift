@@ -149,9 +149,6 @@ struct ProgressOptionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (master, slave) = try PreviewTests.pseudoTerminal()
         defer { close(master) }
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TERM" }.map {
-            "\($0.key)=\($0.value)"
-        }
         let pid = try TestProcess.spawn(
             [
                 try PreviewTests.executable(), "fit", try OptionFixtures.path("pair"), "--threads", "1",

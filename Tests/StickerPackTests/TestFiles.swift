@@ -64,11 +64,13 @@ enum TestImages {
         apng(side: side, delays: delaysMs.map { FrameDelay(numerator: $0, denominator: 1000) }, plays: plays)
     }
 
-    /// Red and blue full frames in turn, with these delays.
+    /// Red and dark green full frames in turn, with these delays: relative luminance 0.213 and
+    /// 0.154, too close to flash (WCAG 2.3.1 counts a change of 0.1), so a file made to test
+    /// another rule breaks only that one.
     static func apng(side: Int, delays: [FrameDelay], plays: Int = 0) -> [UInt8] {
         var writer = APNGWriter(width: side, height: side, frameCount: delays.count, plays: plays)
         for (i, delay) in delays.enumerated() {
-            let color: [UInt8] = i % 2 == 0 ? [255, 0, 0, 255] : [0, 0, 255, 255]
+            let color: [UInt8] = i % 2 == 0 ? [255, 0, 0, 255] : [0, 128, 0, 255]
             writer.append(
                 premultiplied: canvas(side, side, color: color), x: 0, y: 0, width: side, height: side, delay: delay)
         }

@@ -110,6 +110,26 @@ struct BidirectionalTextTests {
         #expect(line.isRightToLeft)
     }
 
+    @Test(
+        "an Arabic word longer than the line is broken between letters, each line's part joined (medial forms inside)")
+    func longArabicWord() throws {
+        let style = try Self.style(size: 20)
+        let word = String(repeating: "ه", count: 60)
+        let lines = TextLayout.lines(word, style: style, maxWidth: 150)
+        #expect(lines.count >= 2)
+        // Joined, a letter between two of its kind takes its medial form (the middle glyph of
+        // three shaped together); alone, its isolated form.
+        let medial = style.font.shape("ههه", rightToLeft: true)[1].glyph
+        let isolated = style.font.shape("ه", rightToLeft: true)[0].glyph
+        #expect(medial != isolated)
+        for line in lines where line.glyphs.count >= 3 {
+            let inside = line.glyphs.dropFirst().dropLast().map(\.glyph.glyph)
+            #expect(inside.allSatisfy { $0 == medial }, "\(line.glyphs.map(\.glyph.glyph))")
+            #expect(line.width <= 150)
+        }
+        #expect(lines.reduce(0) { $0 + $1.glyphs.count } == 60)
+    }
+
     @Test("an emoji inside a Hebrew word stands where it is read: the letters after it are shown to its left")
     func emojiInHebrew() throws {
         let style = try Self.style()

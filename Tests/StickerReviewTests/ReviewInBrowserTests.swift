@@ -107,11 +107,23 @@ import Testing
         let (folder, _) = try ReviewFixtures.review([ReviewFixtures.samplePack], name: "motion")
         let browser = try HeadlessChromium()
         try browser.setViewport(width: 1280)
-        // What each animated image shows: its file's name, whether it loaded.
-        let shown = """
-            Array.from(document.querySelectorAll("img[data-animated]")).map(i =>
-              [i.currentSrc.split("/").pop(), i.complete && i.naturalWidth > 0])
+        // What each animated image shows, its file's name and whether it loaded, once every one
+        // shows a still (`true`) or an animation (`false`): a change of a source's media is
+        // taken up by the browser in its own time, so this waits for it (up to 2,000 looks).
+        func shown(stills wanted: Bool) -> String {
             """
+            new Promise(resolve => {
+              let looks = 0;
+              const look = () => {
+                const list = Array.from(document.querySelectorAll("img[data-animated]")).map(i =>
+                  [i.currentSrc.split("/").pop(), i.complete && i.naturalWidth > 0]);
+                const settled = list.every(([name, loaded]) => loaded && name.endsWith("-still.png") === \(wanted));
+                if (settled || ++looks > 2000) resolve(list); else setTimeout(look, 5);
+              };
+              look();
+            })
+            """
+        }
         func stills(_ images: Any?) -> (animations: Int, stills: Int, loaded: Bool) {
             let list = images as? [[Any]] ?? []
             let names = list.compactMap { $0.first as? String }
@@ -119,25 +131,42 @@ import Testing
             return (names.count - stills, stills, list.allSatisfy { $0.last as? Bool == true })
         }
         try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
-        let moving = stills(try browser.evaluate(shown))
+        let moving = stills(try browser.evaluate(shown(stills: false)))
         // The sample pack: 5 animated stickers, 4 browsers and 2 conversations that play.
         #expect(moving.animations > 0 && moving.stills == 0 && moving.loaded, "\(moving)")
         try browser.send(
             "Emulation.setEmulatedMedia", ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]])
         try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
-        let reduced = stills(try browser.evaluate(shown))
+        let reduced = stills(try browser.evaluate(shown(stills: true)))
         #expect(reduced.animations == 0 && reduced.stills == moving.animations && reduced.loaded, "\(reduced)")
         #expect(
             try browser.evaluate("document.getElementById('motion').getAttribute('aria-pressed')") as? String == "true")
+        // The button plays them for this reader too, and stops them again.
+        try browser.evaluate("document.getElementById('motion').click()")
+        let played = stills(try browser.evaluate(shown(stills: false)))
+        #expect(played.animations == moving.animations && played.stills == 0, "\(played)")
+        try browser.evaluate("document.getElementById('motion').click()")
+        let again = stills(try browser.evaluate(shown(stills: true)))
+        #expect(again.animations == 0 && again.stills == moving.animations, "\(again)")
+        // Each sticker's tile holds its image whole (a picture element takes no box of its own).
+        let overflowing =
+            try browser.evaluate(
+                """
+                Array.from(document.querySelectorAll(".tile img")).filter(i => {
+                  const t = i.closest(".tile").getBoundingClientRect(), b = i.getBoundingClientRect();
+                  return b.bottom > t.bottom + 0.5 || b.right > t.right + 0.5 || b.top < t.top - 0.5 || b.left < t.left - 0.5;
+                }).length
+                """) as? Int
+        #expect(overflowing == 0)
         // The button, with no such setting: stills, then the animations again.
         try browser.send(
             "Emulation.setEmulatedMedia", ["features": [["name": "prefers-reduced-motion", "value": "no-preference"]]])
         try browser.navigate(folder.appendingPathComponent("index.html").absoluteString)
         try browser.evaluate("document.getElementById('motion').click()")
-        let stopped = stills(try browser.evaluate("new Promise(r => setTimeout(r, 0)).then(() => (\(shown)))"))
+        let stopped = stills(try browser.evaluate(shown(stills: true)))
         #expect(stopped.animations == 0 && stopped.stills == moving.animations, "\(stopped)")
         try browser.evaluate("document.getElementById('motion').click()")
-        let playing = stills(try browser.evaluate("new Promise(r => setTimeout(r, 0)).then(() => (\(shown)))"))
+        let playing = stills(try browser.evaluate(shown(stills: false)))
         #expect(playing.animations == moving.animations && playing.stills == 0, "\(playing)")
         #expect(browser.pageErrors.isEmpty, "\(browser.pageErrors.prefix(5))")
     }

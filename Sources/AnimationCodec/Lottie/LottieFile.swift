@@ -103,16 +103,22 @@ struct LottieFile: Sendable {
             warnings.append(
                 CodecWarning(
                     .notDrawn,
-                    "\(counted(document.mattedSolidOrImageLayers, "matted solid or image layer")) left out: rlottie draws nothing of a layer of one fill under a track matte (make it a shape layer in the editor)"
+                    "\(counted(document.mattedSolidOrImageLayers, "matted solid or image layer")) may be left out: rlottie draws nothing of such a layer under a track matte unless it covers the whole canvas (make it a shape layer in the editor)"
                 ))
         }
         if !document.mattedShapeLayers.isEmpty {
-            json = LottieTrackMatte.drawable(json, document: document)
-            // The same document with more in it: read again for the offsets of what follows.
-            guard let reread = try? LottieJSON.read(json) else {
-                throw .malformed(format: .lottie, reason: "the document's track mattes cannot be prepared for drawing")
+            let drawable = LottieTrackMatte.drawable(json, document: document)
+            // The same document with more in it, read again for the offsets of what follows; one
+            // the added drawings take past the nesting limit is drawn as it is, and says so.
+            if let reread = try? LottieJSON.read(drawable) {
+                (json, document) = (drawable, reread)
+            } else {
+                warnings.append(
+                    CodecWarning(
+                        .notDrawn,
+                        "\(counted(document.mattedShapeLayers.count, "matted shape layer")) may be left out: rlottie draws nothing of a layer of one fill under a track matte, and the document is nested too deeply to work around it"
+                    ))
             }
-            document = reread
         }
         let drawn: PixelSize
         switch renderSize {

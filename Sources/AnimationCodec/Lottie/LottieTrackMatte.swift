@@ -20,11 +20,19 @@ enum LottieTrackMatte {
     /// `json` with ``emptyDrawing`` last in each matted shape layer's `"shapes"` array (last,
     /// so no modifier of the layer's, which acts on the shapes before it, reaches it).
     static func drawable(_ json: [UInt8], document: LottieJSON) -> [UInt8] {
-        var text = json
-        for shapes in document.mattedShapeLayers.sorted(by: { $0.closingBracket > $1.closingBracket }) {
-            let insertion = (shapes.isEmpty ? [] : Array(",".utf8)) + emptyDrawing
-            text.insert(contentsOf: insertion, at: shapes.closingBracket)
+        let insertions = document.mattedShapeLayers.sorted { $0.closingBracket < $1.closingBracket }
+        // One pass: the text up to each bracket, then the drawing (a document of thousands of
+        // matted layers costs what its bytes cost, not layers x bytes).
+        var text: [UInt8] = []
+        text.reserveCapacity(json.count + insertions.count * (emptyDrawing.count + 1))
+        var copied = 0
+        for shapes in insertions {
+            text += json[copied..<shapes.closingBracket]
+            if !shapes.isEmpty { text.append(UInt8(ascii: ",")) }
+            text += emptyDrawing
+            copied = shapes.closingBracket
         }
+        text += json[copied...]
         return text
     }
 }

@@ -90,8 +90,8 @@ float sticker_font_freetype_advance(sticker_font *font, uint32_t glyph);
 int sticker_bidi_available(void);
 /// The Debian package FriBidi comes from, for messages.
 const char *sticker_bidi_package_name(void);
-/// The Unicode Bidirectional Algorithm's resolved embedding levels (rules P2 to I2 and L1's
-/// parts 1 to 3) of one paragraph of `length` code points, its direction its first strong
+/// The Unicode Bidirectional Algorithm's resolved embedding levels (rules P2 to I2, and L1 for
+/// the paragraph's separators and its end; the end of each line is the caller's) of one paragraph of `length` code points, its direction its first strong
 /// character's: one level a code point into `levels`. Returns the paragraph's level (0 left to
 /// right, 1 right to left), or -1 when FriBidi is not installed or fails.
 int sticker_bidi_levels(const uint32_t *text, int length, uint8_t *levels);

@@ -219,7 +219,7 @@ private struct StickerChecker {
             : pack.origin == .catalog ? "its name: the catalog gives no label" : "made from its file's name"
         add(
             .warning, .voiceOverLabel,
-            "VoiceOver reads \"\(spoken)\" (\(source)), which names a file rather than what the sticker shows: \(reason); give it a label that describes it (`stickers fit --label \(sticker.name)=TEXT`)",
+            "VoiceOver reads \"\(spoken)\" (\(source)), which names a file rather than what the sticker shows: \(reason); give it a label that describes it (`stickers fit --label '\(sticker.name)=TEXT'`)",
             measured: spoken)
     }
 
@@ -528,8 +528,10 @@ private struct StickerChecker {
         // What the decoders worked around, in the files and in their frames (a broken acTL
         // is `lost-animation`'s), each message once.
         var repairs = animation.fileWarnings.filter { $0.kind != .animationIgnored && $0.kind != .notDrawn }
+        var flashes = animation.isAnimated ? FlashDetector(width: animation.width, height: animation.height) : nil
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
+                flashes?.add(frame.pixels)
                 if !sawTransparency || !sawVisible {
                     let alpha = alphaCoverage(frame.pixels)
                     sawTransparency = sawTransparency || alpha.someTransparent
@@ -555,6 +557,16 @@ private struct StickerChecker {
                 .warning, .notDrawn,
                 "every frame lacks what the renderer does not draw: \(first)\(more)",
                 measured: notDrawn.joined(separator: "; "))
+        }
+        let durations = animation.delays.map { FrameTimingPolicy.apple.displayMilliseconds(for: $0) / 1000 }
+        if let flash = flashes?.worst(durations: durations, plays: animation.plays) {
+            let rate =
+                flash.perSecond == flash.perSecond.rounded() ? String(Int(flash.perSecond)) : String(flash.perSecond)
+            add(
+                .warning, .flashing,
+                "flashes \(rate) times a second over \(Int((flash.area * 100).rounded()))% of the sticker (from \(String(cFormat: "%.2f", flash.start)) s); more than 3 flashes a second can trigger seizures in people with photosensitive epilepsy (WCAG 2.3.1): slow the flashing to 3 a second or less, or keep the change under a tenth of the luminance range or between light colours",
+                measured: "\(rate) flashes a second over \(Int((flash.area * 100).rounded()))%",
+                limit: "3 flashes a second")
         }
         if !sawVisible {
             add(

@@ -47,6 +47,10 @@ public enum StickerRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// leaves out, is named (every frame lacks it, and so does what `stickers fit` makes of it).
     /// Warning.
     case notDrawn = "not-drawn"
+    /// The sticker does not flash more than three times in any second over a quarter of it
+    /// (WCAG 2.3.1's general flash: a pair of opposing changes of a tenth of the luminance
+    /// range, the darker side under 0.80), which can trigger seizures. Warning.
+    case flashing
     /// No frame is under 11 ms (Messages shows those for 100 ms). Warning.
     case shortDelay = "short-delay"
     /// One loop lasts at most the threshold (4 s by default). Warning.

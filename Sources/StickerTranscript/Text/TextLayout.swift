@@ -89,16 +89,35 @@ public enum TextLayout {
                     line = LineBuilder()
                 }
                 if inkWidth > maxWidth {
-                    // Too long for any line: break between characters.
-                    for (character, level) in zip(word, levels) {
-                        let piece = setWord(
-                            Substring(String(character)), levels: [level], style: style, unordered: bidi.isUnordered)
-                        if !line.isEmpty && line.pen + piece.width - piece.trailingSpace > maxWidth {
-                            lines.append(line.finished(in: bidi))
-                            line = LineBuilder()
-                        }
-                        line.append(piece)
+                    // Too long for any line: broken between characters, each line's part shaped
+                    // whole (so Arabic's letters join within it).
+                    let characters = Array(word)
+                    func part(_ range: Range<Int>) -> SetWord {
+                        setWord(
+                            Substring(String(characters[range])), levels: Array(levels[range]), style: style,
+                            unordered: bidi.isUnordered)
                     }
+                    var start = 0
+                    var end = 0
+                    while end < characters.count {
+                        let candidate = part(start..<end + 1)
+                        if line.pen + candidate.width - candidate.trailingSpace > maxWidth {
+                            if end > start {
+                                line.append(part(start..<end))
+                                lines.append(line.finished(in: bidi))
+                                line = LineBuilder()
+                                start = end
+                                continue
+                            } else if !line.isEmpty {
+                                lines.append(line.finished(in: bidi))
+                                line = LineBuilder()
+                                continue
+                            }
+                            // One character wider than an empty line: it takes the line.
+                        }
+                        end += 1
+                    }
+                    if start < end { line.append(part(start..<end)) }
                 } else {
                     line.append(set)
                 }
