@@ -15,8 +15,9 @@ public enum VoiceOverLabel {
             text = text.dropLast(suffix.count)
             break
         }
-        if let at = text.lastIndex(of: "@"), text[text.index(after: at)...].wholeMatch(of: /[0-9]x/) != nil {
-            text = text[..<at]
+        if let at = text.lastIndex(of: "@") {
+            let scale = text[text.index(after: at)...]
+            if scale.count == 2, scale.first?.isASCIIDigit == true, scale.last == "x" { text = text[..<at] }
         }
         // An order number with a leading zero before a separator: "01-", "007_", "00.".
         let digits = text.prefix(while: \.isASCIIDigit)
