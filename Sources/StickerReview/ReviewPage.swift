@@ -259,7 +259,8 @@ enum ReviewPage {
     }
 
     /// When an animation's still is shown: the reader's system asks for less motion. The page's
-    /// "Stop animations" button sets every such query to `all`.
+    /// "Stop animations" button sets every such query to `all` (the stills) or `not all` (the
+    /// animations, for a reader who asked for less motion too).
     static let reducedMotion = "(prefers-reduced-motion: reduce)"
 
     /// The button that stops and starts every animation of the page (a toggle: pressed while
