@@ -233,10 +233,7 @@ public struct PackReviewer: Sendable {
             return ReviewShot(title: title, image: nil, problem: "\(error)")
         }
         try write(bytes, named: file, in: target)
-        let stillFile = try still.map { bytes throws(ReviewError) in
-            try write(bytes, named: Self.stillName(file), in: target)
-            return Self.stillName(file)
-        }
+        let stillFile = try writeStill(still, of: file, in: target)
         let placeholders = renderer.problems.map(\.sticker)
         return ReviewShot(
             title: title,
@@ -283,10 +280,7 @@ public struct PackReviewer: Sendable {
             return ReviewShot(title: title, image: nil, problem: "\(error)")
         }
         try write(bytes, named: file, in: target)
-        let stillFile = try still.map { bytes throws(ReviewError) in
-            try write(bytes, named: Self.stillName(file), in: target)
-            return Self.stillName(file)
-        }
+        let stillFile = try writeStill(still, of: file, in: target)
         return ReviewShot(
             title: title,
             image: ReviewImage(
@@ -312,10 +306,7 @@ public struct PackReviewer: Sendable {
         let stripFile = "sticker-\(index + 1)-frames.png"
         try write(preview.bytes, named: previewFile, in: target)
         try write(SnapshotEncoder.png(strip.image), named: stripFile, in: target)
-        let stillFile = try preview.still.map { bytes throws(ReviewError) in
-            try write(bytes, named: Self.stillName(previewFile), in: target)
-            return Self.stillName(previewFile)
-        }
+        let stillFile = try writeStill(preview.still, of: previewFile, in: target)
         card.preview = ReviewImage(
             file: previewFile, width: preview.width, height: preview.height, isAnimated: strip.frames.count > 1,
             still: stillFile)
@@ -323,6 +314,15 @@ public struct PackReviewer: Sendable {
             file: stripFile, width: strip.image.width, height: strip.image.height, isAnimated: false)
         card.frames = strip.frames
         return card
+    }
+
+    /// Writes an animation's still, when there is one, beside `file`; its name.
+    private func writeStill(_ bytes: [UInt8]?, of file: String, in target: ReviewTarget) throws(ReviewError)
+        -> String?
+    {
+        guard let bytes else { return nil }
+        try write(bytes, named: Self.stillName(file), in: target)
+        return Self.stillName(file)
     }
 
     private func write(_ bytes: [UInt8], named name: String, in target: ReviewTarget) throws(ReviewError) {

@@ -117,23 +117,7 @@ struct ProgressOptionTests {
 
     @Test("--progress auto on a terminal: the bar drawn in place at each step, then erased")
     func barOnATerminal() throws {
-        let folder = CLITests.temporaryDirectory()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (master, slave) = try PreviewTests.pseudoTerminal()
-        defer { close(master) }
-        // The bar waits for a second of work before it shows; --progress-after 0 (hidden, for
-        // tests) shows it from the first step, so nothing here depends on the machine's speed.
-        let pid = try TestProcess.spawn(
-            [
-                try PreviewTests.executable(), "fit", try OptionFixtures.path("pair"), "--threads", "1", "--progress",
-                "auto",
-                "--progress-after", "0", "-o", folder.appendingPathComponent("P.xcstickers").path
-            ],
-            standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave),
-            environment: Self.environment(term: "xterm-256color"))
-        let text = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
-        #expect(try TestProcess.wait(for: pid, arguments: ["fit"]) == 0)
+        let text = try Self.fitOnATerminal(term: "xterm-256color")
         // Each update redraws the one line from its start and clears what is left of it: half
         // the bar at 1 of 2, all of it at 2 of 2; the end erases the line; nothing scrolls.
         let half =
@@ -144,6 +128,18 @@ struct ProgressOptionTests {
 
     @Test("--progress auto on a terminal that cannot redraw a line (TERM=dumb): one line a step, no escape")
     func linesOnADumbTerminal() throws {
+        let text = try Self.fitOnATerminal(term: "dumb")
+        // The terminal turns each line feed into a carriage return and a line feed.
+        let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.map { $0.prefix(12) } == ["fitting 1/2:", "fitting 2/2:"], "\(text.debugDescription)")
+        #expect(!text.contains("\u{1B}") && !text.contains("["), "\(text.debugDescription)")
+    }
+
+    /// What `fit --progress auto` of the two-sticker fixture writes to stderr on a terminal of
+    /// kind `term`, one thread. The bar waits for a second of work before it shows;
+    /// --progress-after 0 (hidden, for tests) shows it from the first step, so nothing here
+    /// depends on the machine's speed.
+    static func fitOnATerminal(term: String) throws -> String {
         let folder = CLITests.temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -151,17 +147,14 @@ struct ProgressOptionTests {
         defer { close(master) }
         let pid = try TestProcess.spawn(
             [
-                try PreviewTests.executable(), "fit", try OptionFixtures.path("pair"), "--threads", "1",
-                "--progress-after", "0", "-o", folder.appendingPathComponent("P.xcstickers").path
+                try PreviewTests.executable(), "fit", try OptionFixtures.path("pair"), "--threads", "1", "--progress",
+                "auto", "--progress-after", "0", "-o", folder.appendingPathComponent("P.xcstickers").path
             ],
             standardOutput: folder.appendingPathComponent("report.txt").path, standardError: .file(slave),
-            environment: Self.environment(term: "dumb"))
+            environment: environment(term: term))
         let text = String(decoding: PreviewTests.readToEnd(master), as: UTF8.self)
         #expect(try TestProcess.wait(for: pid, arguments: ["fit"]) == 0)
-        // The terminal turns each line feed into a carriage return and a line feed.
-        let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(lines.map { $0.prefix(12) } == ["fitting 1/2:", "fitting 2/2:"], "\(text.debugDescription)")
-        #expect(!text.contains("\u{1B}") && !text.contains("["), "\(text.debugDescription)")
+        return text
     }
 
     /// The test process's environment with `TERM` set to `term` (a CI job may have none).
