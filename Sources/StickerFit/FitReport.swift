@@ -52,6 +52,8 @@ public struct FitReport: Sendable, Codable {
         /// What the input holds that the renderer does not draw (a Lottie text layer, an
         /// expression); empty when everything is drawn.
         public var notDrawn: [String]
+        /// The input's sound, left out (stickers play without sound); `nil` when it has none.
+        public var soundLeftOut: String?
         /// How many times the input was scaled up, when more than twice (it looks soft).
         public var upscale: Double?
 
@@ -60,7 +62,7 @@ public struct FitReport: Sendable, Codable {
         public var warnings: [String] { unmeasuredWarnings + (warning.map { [$0] } ?? []) }
 
         /// The warnings about what the sticker's figures do not show: scaled up, damaged input,
-        /// parts not drawn.
+        /// parts not drawn, sound left out.
         public var unmeasuredWarnings: [String] {
             var warnings: [String] = []
             if let upscale {
@@ -75,6 +77,7 @@ public struct FitReport: Sendable, Codable {
                         + firstFew(inputDamage))
             }
             warnings += notDrawn.map { "the sticker lacks part of its input: \($0)" }
+            if let soundLeftOut { warnings.append(soundLeftOut) }
             return warnings
         }
 
@@ -102,6 +105,7 @@ public struct FitReport: Sendable, Codable {
             warning = loss.flatMap { $0.isVisible ? $0.warning : nil }
             inputDamage = sticker.inputDamage
             notDrawn = sticker.notDrawn
+            soundLeftOut = sticker.soundLeftOut
             upscale = sticker.upscale
         }
     }

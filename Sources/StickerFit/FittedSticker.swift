@@ -44,6 +44,9 @@ public struct FittedSticker: Sendable {
     /// What the input holds that the renderer does not draw (a Lottie text layer, an
     /// expression): the sticker lacks it in every frame. Empty when everything is drawn.
     public var notDrawn: [String] = []
+    /// The input's sound, left out (a WebM's audio track: stickers play without sound), or
+    /// `nil` when it has none. Not a loss of the picture, so not in ``loss``.
+    public var soundLeftOut: String?
     /// How many times the input's longer side was scaled up to the size's side, when more than
     /// twice (a raster input drawn that large looks soft); `nil` otherwise.
     public var upscale: Double?

@@ -19,9 +19,15 @@ final class InputDamage: Sendable {
     }
 
     /// The damage noted so far, in the order first seen.
-    var noted: [String] { warnings.withLock { $0.filter { $0.kind != .notDrawn }.map(\.message) } }
+    var noted: [String] {
+        warnings.withLock { $0.filter { $0.kind != .notDrawn && $0.kind != .soundLeftOut }.map(\.message) }
+    }
 
     /// What the input holds that the renderer left out (``CodecWarning/Kind/notDrawn``), in the
     /// order first seen: not damage, but missing from every frame all the same.
     var notDrawn: [String] { warnings.withLock { $0.filter { $0.kind == .notDrawn }.map(\.message) } }
+
+    /// What the input plays that no sticker can (``CodecWarning/Kind/soundLeftOut``): not a
+    /// loss of the picture, but left out all the same.
+    var soundLeftOut: String? { warnings.withLock { $0.first { $0.kind == .soundLeftOut }?.message } }
 }

@@ -58,7 +58,10 @@ public struct StickerFitter: Sendable {
                 let keepable = input.width == input.height && sizes(from: size).contains { $0.pixels == input.width }
                 let original =
                     keepable ? try BoundedFile.read(sticker.files[0].path, maxBytes: options.limits.maxFileBytes) : nil
-                defer { (result.inputDamage, result.notDrawn) = (input.damage.noted, input.damage.notDrawn) }
+                defer {
+                    (result.inputDamage, result.notDrawn) = (input.damage.noted, input.damage.notDrawn)
+                    result.soundLeftOut = input.damage.soundLeftOut
+                }
                 // A vector input is drawn at the size; a raster one scaled up over twice looks soft.
                 let factor = Double(size.pixels) / Double(max(1, max(input.width, input.height)))
                 if !input.format.isVector, factor > 2 { result.upscale = (factor * 10).rounded() / 10 }

@@ -386,6 +386,66 @@ struct TelegramCommandTests {
         }
     }
 
+    @Test(
+        "a .webm with sound (Opus, and Vorbis listed before the video): the same frames as without, the sound named as left out by info and fit, which still makes it under --strict"
+    )
+    func webmWithSound() throws {
+        let folder = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The clip's own video stream copied, not encoded again, with a tone beside it; the
+        // second file lists its two audio tracks before the video.
+        let source = try Self.path("clip.webm")
+        let opus = folder.appendingPathComponent("opus.webm")
+        let both = folder.appendingPathComponent("both.webm")
+        let tone = ["-f", "lavfi", "-i", "sine=frequency=440:duration=0.5"]
+        let remux = try TestProcess.run(
+            ["ffmpeg", "-v", "error", "-y", "-i", source] + tone
+                + ["-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "libopus", opus.path])
+        try #require(remux == 0)
+        let reordered = try TestProcess.run(
+            ["ffmpeg", "-v", "error", "-y", "-i", source] + tone + tone
+                + [
+                    "-map", "1:a", "-map", "2:a", "-map", "0:v", "-c:v", "copy", "-c:a:0", "libvorbis", "-c:a:1",
+                    "libopus", both.path
+                ])
+        try #require(reordered == 0)
+        let probe = try TestProcess.capture([
+            "ffprobe", "-v", "error", "-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", both.path
+        ])
+        try #require(probe.stdout.split(whereSeparator: \.isNewline) == ["vorbis,audio", "opus,audio", "vp9,video"])
+        let silent = try CLITests.runExecutable([
+            "frames", source, "--out", folder.appendingPathComponent("silent").path, "--format", "rgba"
+        ])
+        try #require(silent.status == 0, "\(silent.stderr)")
+        for (file, codecs) in [(opus, "1 audio track: A_OPUS"), (both, "2 audio tracks: A_VORBIS, A_OPUS")] {
+            let note = "the WebM's sound (\(codecs)) is left out: stickers play without sound"
+            let info = try CLITests.runExecutable(["info", file.path])
+            #expect(info.status == 0, "\(info.stderr)")
+            #expect(
+                info.stdout.contains("frames:     12\n") && info.stdout.contains("warning: \(note)"), "\(info.stdout)")
+            // The video stream is the clip's, byte for byte: so are its frames.
+            let out = folder.appendingPathComponent(file.deletingPathExtension().lastPathComponent)
+            let frames = try CLITests.runExecutable(["frames", file.path, "--out", out.path, "--format", "rgba"])
+            #expect(frames.status == 0, "\(frames.stderr)")
+            for index in 0..<12 {
+                let name = String(format: "frame-%04d.rgba", index)
+                let ours = try Data(contentsOf: out.appendingPathComponent(name))
+                let expected = try Data(
+                    contentsOf: folder.appendingPathComponent("silent").appendingPathComponent(name))
+                #expect(ours == expected, "\(file.lastPathComponent) frame \(index)")
+            }
+            // Sound is no loss of the picture: --strict, which refuses loss, makes it.
+            let fit = try CLITests.runExecutable(["fit", file.path, "--dry-run", "--json", "--level", "1", "--strict"])
+            #expect(fit.status == 0, "\(fit.stdout)\(fit.stderr)")
+            let sticker = (try FitCommandTests.report(fit.stdout)["stickers"] as? [[String: Any]])?.first ?? [:]
+            #expect(sticker["fitted"] as? Bool == true && sticker["soundLeftOut"] as? String == note, "\(sticker)")
+            #expect((sticker["inputDamage"] as? [String])?.isEmpty == true, "\(sticker)")
+        }
+        let text = try CLITests.runExecutable(["fit", opus.path, "--dry-run", "--level", "1"])
+        #expect(text.stdout.contains("warning: the WebM's sound (1 audio track: A_OPUS) is left out"), "\(text.stdout)")
+    }
+
     @Test("fit: APNG under the budget that validates; the Lottie square drawn at 408 px, not scaled")
     func fit() throws {
         let out = CLITests.temporaryDirectory()

@@ -19,6 +19,9 @@ public struct CodecWarning: Sendable, Hashable, CustomStringConvertible {
         /// The file holds content the renderer does not draw (a Lottie text layer or expression,
         /// which rlottie leaves out): every frame lacks it.
         case notDrawn
+        /// The file carries sound (a WebM's audio track), which a sticker cannot play: the
+        /// frames are whole, and the sound is left out.
+        case soundLeftOut
         /// Another recoverable irregularity.
         case other
     }

@@ -3,7 +3,8 @@
 /// where its bitstream and its alpha bitstream (Matroska BlockAdditions, `BlockAddID` 1) lie.
 ///
 /// Telegram's video stickers are this: VP9 with an alpha channel, 512 px, up to 3 s. Other
-/// tracks (audio) are skipped; laced video blocks and encrypted or compressed tracks are refused.
+/// tracks are skipped (an audio track with a ``CodecWarning/Kind/soundLeftOut`` warning, since a
+/// sticker plays without sound); laced video blocks and encrypted or compressed tracks are refused.
 struct WebMFile: Sendable {
     /// The two video codecs WebM carries.
     enum Codec: String, Sendable {
@@ -77,6 +78,19 @@ struct WebMFile: Sendable {
         delays = Self.delays(
             of: blocks, defaultDuration: track.defaultDuration,
             segmentEnd: parser.endedEarly == nil ? parser.segmentDuration : nil, tick: parser.timestampScale)
+        if !parser.soundCodecs.isEmpty {
+            // A file's own names, each once, at most three.
+            var distinct: [String] = []
+            for codec in parser.soundCodecs where !distinct.contains(codec) && distinct.count < 3 {
+                distinct.append(codec)
+            }
+            let codecs = distinct.joined(separator: ", ")
+            warnings.append(
+                CodecWarning(
+                    .soundLeftOut,
+                    "the WebM's sound (\(counted(parser.soundCodecs.count, "audio track")): \(codecs)) is left out: stickers play without sound"
+                ))
+        }
         if let cut = parser.endedEarly {
             warnings.append(
                 CodecWarning(
@@ -173,6 +187,8 @@ private struct WebMParser {
     let limits: DecodingLimits
     var videoTrack: VideoTrack?
     var blocks: [WebMFile.Block] = []
+    /// The CodecID of each audio track (`A_OPUS`, `A_VORBIS`), in the file's order.
+    var soundCodecs: [String] = []
     /// The segment's Duration in nanoseconds, when the Info gives one.
     var segmentDuration: Int64?
     /// Nanoseconds per timestamp tick (Matroska's default is 1 ms).
@@ -301,12 +317,33 @@ private struct WebMParser {
     }
 
     private mutating func parseTracks(_ tracks: EBMLElement) throws(CodecError) {
-        for entry in try reader.children(of: tracks) where entry.id == MatroskaID.trackEntry && videoTrack == nil {
-            videoTrack = try parseTrackEntry(entry)
+        for entry in try reader.children(of: tracks) where entry.id == MatroskaID.trackEntry {
+            if let codec = try soundCodec(of: entry) {
+                soundCodecs.append(codec)
+            } else if videoTrack == nil {
+                videoTrack = try parseTrackEntry(entry)
+            }
         }
         if let videoTrack {
             try limits.checkCanvas(width: videoTrack.width, height: videoTrack.height)
         }
+    }
+
+    /// The entry's CodecID when it is an audio track (TrackType 2), else `nil`.
+    private func soundCodec(of entry: EBMLElement) throws(CodecError) -> String? {
+        var type: UInt64?
+        var codecID: String?
+        for child in try reader.children(of: entry) {
+            switch child.id {
+            case MatroskaID.trackType: type = try reader.unsigned(child)
+            case MatroskaID.codecID: codecID = reader.string(child)
+            default: break
+            }
+        }
+        guard type == 2 else { return nil }
+        // A name a file makes up is shown as printable ASCII, at most 32 characters.
+        let printable = (codecID ?? "").unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
+        return printable.isEmpty ? "no CodecID" : String(String.UnicodeScalarView(printable.prefix(32)))
     }
 
     /// The entry as a video track, or `nil` when it is another kind of track.

@@ -526,8 +526,10 @@ private struct StickerChecker {
         var sawTransparency = false
         var sawVisible = false
         // What the decoders worked around, in the files and in their frames (a broken acTL
-        // is `lost-animation`'s), each message once.
-        var repairs = animation.fileWarnings.filter { $0.kind != .animationIgnored && $0.kind != .notDrawn }
+        // is `lost-animation`'s; sound is no part of a picture), each message once.
+        var repairs = animation.fileWarnings.filter {
+            $0.kind != .animationIgnored && $0.kind != .notDrawn && $0.kind != .soundLeftOut
+        }
         var flashes = animation.isAnimated ? FlashDetector(width: animation.width, height: animation.height) : nil
         do {
             try animation.forEachFrame { _, frame throws(PackError) in
